@@ -1,0 +1,107 @@
+"""The Diagnostic value and the Sink that collects them along the pipeline."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A range of source text: 1-based line and column, end inclusive of the last character's column + 1."""
+
+    file: str
+    line: int = 1
+    column: int = 1
+    end_line: int = 0
+    end_column: int = 0
+
+    def __post_init__(self) -> None:
+        if self.end_line < self.line or (self.end_line == self.line and self.end_column < self.column):
+            object.__setattr__(self, "end_line", self.line)
+            object.__setattr__(self, "end_column", self.column + 1)
+
+    @classmethod
+    def whole_file(cls, file: str) -> "Span":
+        return cls(file, 1, 1, 1, 1)
+
+
+@dataclass(frozen=True)
+class Related:
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span
+    related: tuple[Related, ...] = ()
+    fix: str | None = None  # a suggested replacement or action, shown as "help:"
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.span.file, self.span.line, self.span.column, self.code, self.message)
+
+
+@dataclass
+class Sink:
+    """Collects diagnostics; stages report here instead of raising through the user."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def report(
+        self,
+        code: str,
+        span: Span,
+        /,
+        related: tuple[Related, ...] = (),
+        fix: str | None = None,
+        severity: Severity | None = None,
+        **args: object,
+    ) -> Diagnostic:
+        """Report `code` at `span`; the message is the catalogue's template filled with `args`."""
+        from compiler.diagnostics.catalogue import CATALOGUE
+
+        entry = CATALOGUE.get(code)
+        if entry is None:  # a programming error, not a user error: fail loudly in tests
+            raise KeyError(f"diagnostic code {code} is not in the catalogue")
+        diag = Diagnostic(
+            code=code,
+            severity=severity or entry.severity,
+            message=entry.format(**args),
+            span=span,
+            related=tuple(related),
+            fix=fix,
+        )
+        self.items.append(diag)
+        return diag
+
+    def extend(self, diags) -> None:
+        self.items.extend(diags)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.items if d.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.items if d.severity is Severity.WARNING)
+
+    def sorted(self) -> list[Diagnostic]:
+        seen: set = set()
+        out = []
+        for d in sorted(self.items, key=lambda d: d.sort_key):
+            key = (d.code, d.span, d.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+        return out

@@ -1,0 +1,14 @@
+"""One frozen Options value passed everywhere; hashable, so it can key caches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Options:
+    strict: bool = False  # warnings count as errors for the exit code
+    pack_path: tuple[str, ...] = ()  # extra pack search folders (--pack-path, QUESTC_PATH)
+    images: bool = True  # render maps on build
+    max_file_bytes: int = 4 * 1024 * 1024
+    sight: bool = True  # compute static sight tables

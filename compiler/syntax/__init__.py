@@ -1,0 +1,1 @@
+"""The quest language: grammar, parser (the only place Lark trees exist), AST, formatter."""

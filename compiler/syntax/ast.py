@@ -1,0 +1,398 @@
+"""The typed AST of the quest language: small frozen dataclasses, each with a `span`.
+
+Nodes are declared, not coded: behaviour lives in passes and emitters. Every node the
+grammar can produce is here; `compiler/syntax/parse.py` is the only module that turns
+Lark trees into these. Tuples, never lists, so nodes are hashable and immutable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler.diagnostics import Span
+
+NOWHERE = Span("<none>")
+
+
+# ---------------------------------------------------------------- values
+@dataclass(frozen=True)
+class Text:
+    """A player-facing string ("…" or a dedented \"\"\"…\"\"\" block)."""
+
+    value: str
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class HeroGuard:
+    """`heroes 3+` (low=3, high=4), `heroes 2..3`, `heroes 4` (low=high=4)."""
+
+    low: int
+    high: int
+    span: Span = NOWHERE
+
+
+# ---------------------------------------------------------------- spaces
+@dataclass(frozen=True)
+class TileSpace:
+    """`9A(3,1)`: column 3, row 1 of placed tile 9A's own printed grid (tile = placed name)."""
+
+    tile: str
+    col: int
+    row: int
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class WorldSpace:
+    """`(12,4)`: world coordinates."""
+
+    x: int
+    y: int
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class MarkRef:
+    """`@name`: a named mark."""
+
+    name: str
+    span: Span = NOWHERE
+
+
+SpaceRef = TileSpace | WorldSpace | MarkRef
+
+
+@dataclass(frozen=True)
+class OpeningRef:
+    """`9A.north` (index 0), `9A.north.1` (the second opening on that side).
+
+    `tile` is None for the local side in `attach SIDE to …`.
+    """
+
+    tile: str | None
+    side: str  # north | east | south | west
+    index: int = 0
+    span: Span = NOWHERE
+
+
+# ---------------------------------------------------------------- maps
+@dataclass(frozen=True)
+class Attach:
+    side: OpeningRef  # on the tile being placed (tile=None)
+    to: OpeningRef  # on an already named tile
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class TilePlacement:
+    """`tile CODE [as NAME] (at (x, y) | attach SIDE to OTHER.SIDE | nothing) [rotate R] [hidden]`.
+
+    With neither `at` nor `attach` the tile sits at (0, 0).
+    """
+
+    code: str
+    name: str  # = code unless `as NAME`
+    at: WorldSpace | None = None
+    rotate: int | None = None  # quarter turns in degrees, clockwise; None = infer / 0
+    attach: Attach | None = None
+    hidden: bool = False
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class DoorDecl:
+    """`door NAME on TILE.SIDE[.N] [COLOUR] [open]`: a door on an attachment."""
+
+    name: str
+    on: OpeningRef
+    colour: str | None = None
+    open: bool = False
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class MarkDecl:
+    """`mark NAME at SPACE`: names a space for `@NAME`."""
+
+    name: str
+    at: SpaceRef
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class MapBlock:
+    tiles: tuple[TilePlacement, ...] = ()
+    doors: tuple[DoorDecl, ...] = ()
+    marks: tuple[MarkDecl, ...] = ()
+    span: Span = NOWHERE
+
+
+# ---------------------------------------------------------------- setup statements
+@dataclass(frozen=True)
+class StartHeroes:
+    """`start heroes on TILE` or `start heroes at SPACE, SPACE…`."""
+
+    tile: str | None = None
+    spaces: tuple[SpaceRef, ...] = ()
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class TokenDecl:
+    """`token KIND [COLOUR] ["label"] [as NAME] at SPACE`; kinds: search, unique_search, objective, villager…"""
+
+    kind: str
+    at: SpaceRef
+    label: Text | None = None
+    colour: str | None = None
+    name: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class SpawnPoint:
+    """`master at A, B [heroes G]` / `minion at …` inside a spawn block."""
+
+    rank: str  # master | minion
+    at: tuple[SpaceRef, ...]
+    heroes: HeroGuard | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class SpawnDecl:
+    """`spawn GROUP at SPACE [size WxH] [heroes G] [unique [health +N]]` or `spawn GROUP { points }`."""
+
+    group: str
+    at: SpaceRef | None = None
+    points: tuple[SpawnPoint, ...] = ()
+    heroes: HeroGuard | None = None
+    size: tuple[int, int] | None = None
+    unique: bool = False
+    extra_health: int = 0
+    span: Span = NOWHERE
+
+
+# ---------------------------------------------------------------- events
+@dataclass(frozen=True)
+class Trigger:
+    """What fires an event.
+
+    kind: start | encounter_start | round_end | open | defeated | searched | picked_up |
+          enters | morale_zero | variable
+    subject: the door / group / token / variable / area named (None where none);
+    number: N for round_end, threshold for `variable X >= N`; space: for `enters SPACE`.
+    """
+
+    kind: str
+    subject: str | None = None
+    number: int | None = None
+    space: SpaceRef | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One statement in an event body.
+
+    kind: reveal | spawn | place_token | remove_token | say | set | advance | activate |
+          next | win | lose | open | close
+    args: names (tiles, groups, tokens, variables); number: for set/advance;
+    text: for say / win / lose; spawn / token: the nested declaration.
+    """
+
+    kind: str
+    args: tuple[str, ...] = ()
+    number: int | None = None
+    text: Text | None = None
+    spawn: SpawnDecl | None = None
+    token: TokenDecl | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class EventDecl:
+    trigger: Trigger
+    effects: tuple[Effect, ...]
+    span: Span = NOWHERE
+
+
+# ---------------------------------------------------------------- encounters and quests
+@dataclass(frozen=True)
+class EncounterBody:
+    """Everything an encounter can say; used by inline `encounter N { … }` and top-level encounters."""
+
+    map: MapBlock | None = None
+    start: StartHeroes | None = None
+    entrance: OpeningRef | None = None
+    exit: OpeningRef | None = None
+    flavor: Text | None = None
+    setup: Text | None = None
+    tokens: tuple[TokenDecl, ...] = ()
+    spawns: tuple[SpawnDecl, ...] = ()
+    events: tuple[EventDecl, ...] = ()
+    variables: tuple["VarDecl", ...] = ()
+    heroes_as: tuple[str, ...] = ()  # figures treated as heroes (`hero_figure desmond`)
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class VarDecl:
+    """`var NAME = N`."""
+
+    name: str
+    value: int = 0
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class InlineEncounter:
+    number: int
+    body: EncounterBody
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Quest:
+    """A quest: a sequence of encounters. A single-encounter quest's statements form `encounters[0]`
+    with number 1 (parse.py folds a body written directly in the quest into one InlineEncounter)."""
+
+    id: str
+    name: Text
+    heroes: HeroGuard | None
+    encounters: tuple[InlineEncounter, ...]
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """A top-level, reusable encounter (cooperative adventures)."""
+
+    id: str
+    name: Text | None
+    body: EncounterBody
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+# ---------------------------------------------------------------- cards
+@dataclass(frozen=True)
+class Hourglass:
+    count: int
+    text: Text
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class ExplorationCard:
+    id: str
+    encounter: str | None  # `encounter NAME`
+    role: str = "ordinary"  # start | main | ordinary
+    main_number: int | None = None  # for `main N`
+    rules: Text | None = None
+    after_setup: Text | None = None
+    overlord: tuple[Text | Hourglass, ...] = ()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class PerilCard:
+    id: str
+    flavor: Text | None = None
+    effect: Text | None = None  # a single effect
+    with_monsters: Text | None = None
+    without_monsters: Text | None = None
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Target:
+    """`closest hero in sight`, `hero with highest might`, `exit`, `search token`, `hero within 2`.
+
+    subject: hero | monster | exit | search_token | entrance | …
+    order: closest | furthest | highest | lowest | most_damage | None
+    attribute: for highest/lowest (might, knowledge, willpower, awareness, health…)
+    filters: ("in_sight",), ("within", N), ("adjacent",), ("not_attacked",) …
+    """
+
+    subject: str
+    order: str | None = None
+    attribute: str | None = None
+    filters: tuple[tuple, ...] = ()
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Action:
+    """verb: engage | spot | toward | away_from | retreat | attack | discard | special.
+
+    target for the targeted verbs, condition for discard, text for special."""
+
+    verb: str
+    target: Target | None = None
+    condition: str | None = None
+    text: Text | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class RankBox:
+    """`master { … }`, `minion { … }` or `all { … }`."""
+
+    rank: str  # master | minion | all
+    actions: tuple[Action, ...]
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class GroupActivation:
+    group: str
+    effect: Text | None
+    boxes: tuple[RankBox, ...]
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class ActivationCard:
+    id: str
+    groups: tuple[GroupActivation, ...]
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+# ---------------------------------------------------------------- decks
+@dataclass(frozen=True)
+class DeckStack:
+    """`stack 3 + main 1`: 3 cards dealt from the rest, main encounter 1 shuffled in."""
+
+    size: int
+    main: int | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Deck:
+    """`deck exploration|activation|peril ID { start CARD; stack …; card A, B … }`."""
+
+    kind: str
+    id: str
+    start: str | None = None
+    stacks: tuple[DeckStack, ...] = ()
+    cards: tuple[str, ...] = ()  # explicit card list (activation and peril decks; optional)
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+Declaration = Quest | Encounter | ExplorationCard | PerilCard | ActivationCard | Deck
+
+
+@dataclass(frozen=True)
+class Module:
+    """One parsed `.quest` file."""
+
+    file: str
+    declarations: tuple[Declaration, ...] = field(default_factory=tuple)
