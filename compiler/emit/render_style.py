@@ -1,0 +1,137 @@
+"""Colours, terrain looks and fonts shared by every picture questc draws.
+
+Everything here is a table or a pure function of its input, so the same content always
+gives the same pixels. Terrain looks are keyed by terrain id; an id the table does not
+know gets a colour derived from a hash of the id (stable across runs and machines).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import functools
+import hashlib
+from dataclasses import dataclass
+
+from PIL import ImageColor, ImageFont
+
+RGB = tuple[int, int, int]
+
+BACKGROUND: RGB = (250, 250, 247)
+OUTSIDE: RGB = (214, 214, 210)  # squares of the frame that are not map spaces
+GRID: RGB = (150, 140, 125)
+WALL: RGB = (22, 22, 22)
+TILE_OUTLINE: RGB = (120, 60, 150)
+TILE_LABEL: RGB = (70, 30, 100)
+OPENING: RGB = (0, 170, 170)
+HATCH: RGB = (60, 60, 60)
+SEEN: RGB = (255, 225, 40)
+SEEN_ALPHA = 0.45
+REACHABLE: RGB = (40, 60, 200)
+ORIGIN: RGB = (255, 120, 0)
+BLOCKER: RGB = (55, 58, 70)
+ENTRANCE: RGB = (0, 150, 80)
+EXIT: RGB = (200, 30, 30)
+HERO_START: RGB = (0, 150, 80)
+MASTER: RGB = (190, 30, 30)
+MINION: RGB = (245, 245, 245)
+HERO_COUNT: RGB = (255, 236, 140)
+LINK: RGB = (130, 60, 170)
+DOOR_DEFAULT: RGB = (150, 90, 40)
+TEXT: RGB = (20, 20, 20)
+CAPTION: RGB = (30, 30, 90)
+
+TOKEN_COLOURS: dict[str, RGB] = {
+    "search": (230, 190, 40),
+    "objective": (200, 60, 160),
+    "villager": (80, 160, 220),
+}
+
+
+@dataclass(frozen=True)
+class TerrainLook:
+    fill: RGB
+    glyph: str = ""  # "", waves, cross, pit, lava, hazard, elevation, fog, dots
+    ink: RGB = (40, 40, 40)  # the glyph's colour
+
+
+TERRAIN_LOOKS: dict[str, TerrainLook] = {
+    "plain": TerrainLook((238, 229, 208)),
+    "water": TerrainLook((120, 175, 225), "waves", (40, 90, 160)),
+    "pit": TerrainLook((95, 85, 80), "pit", (30, 25, 22)),
+    "lava": TerrainLook((225, 95, 40), "lava", (120, 30, 10)),
+    "obstacle": TerrainLook((125, 118, 108), "cross", (45, 40, 35)),
+    "block": TerrainLook((125, 118, 108), "cross", (45, 40, 35)),
+    "rubble": TerrainLook((150, 138, 120), "dots", (70, 60, 50)),
+    "hazard": TerrainLook((235, 200, 80), "hazard", (140, 60, 0)),
+    "elevation": TerrainLook((175, 205, 125), "elevation", (60, 100, 30)),
+    "elevated": TerrainLook((175, 205, 125), "elevation", (60, 100, 30)),
+    "table": TerrainLook((190, 150, 105), "elevation", (90, 55, 20)),
+    "mud": TerrainLook((160, 125, 85), "dots", (90, 65, 35)),
+    "fog": TerrainLook((205, 205, 220), "fog", (120, 120, 150)),
+    "sludge": TerrainLook((120, 150, 90), "dots", (60, 80, 40)),
+}
+
+
+def fallback_colour(key: str) -> RGB:
+    """A stable, mid-light colour for an id no table knows (hash of the id, not Python's hash)."""
+    digest = hashlib.sha256(key.encode("utf-8")).digest()
+    hue = int.from_bytes(digest[:2], "big") / 65536.0
+    r, g, b = colorsys.hls_to_rgb(hue, 0.68, 0.45)
+    return (round(r * 255), round(g * 255), round(b * 255))
+
+
+def terrain_look(terrain_id: str, blocks_movement: bool = False, adjacent_only: bool = False) -> TerrainLook:
+    """How a terrain is drawn: the table entry, else a hashed colour with a glyph from its behaviour."""
+    look = TERRAIN_LOOKS.get(terrain_id)
+    if look is not None:
+        return look
+    glyph = "cross" if blocks_movement else "fog" if adjacent_only else ""
+    return TerrainLook(fallback_colour(terrain_id), glyph)
+
+
+def named_colour(name: str | None, default: RGB) -> RGB:
+    """A colour name or #hex as RGB; unknown names fall back to a hash of the name, None to default."""
+    if not name:
+        return default
+    try:
+        rgb = ImageColor.getrgb(name)
+    except ValueError:
+        return fallback_colour(name)
+    return (rgb[0], rgb[1], rgb[2])
+
+
+def token_colour(kind: str, colour: str | None) -> RGB:
+    if colour:
+        return named_colour(colour, TOKEN_COLOURS.get(kind, fallback_colour(kind)))
+    return TOKEN_COLOURS.get(kind, fallback_colour(kind))
+
+
+def blend(base: RGB, over: RGB, alpha: float) -> RGB:
+    """Integer alpha blend, the same arithmetic the numpy overlays use."""
+    a = round(alpha * 256)
+    return tuple((b * (256 - a) + o * a) >> 8 for b, o in zip(base, over))  # type: ignore[return-value]
+
+
+def contrast_text(fill: RGB) -> RGB:
+    r, g, b = fill
+    return TEXT if (r * 299 + g * 587 + b * 114) > 128_000 else (255, 255, 255)
+
+
+@functools.lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    """Pillow's bundled default font at `size` pixels.
+
+    With FreeType (Pillow >= 10.1) this is the bundled Aileron face, so no system font
+    is ever needed; without FreeType we fall back to the fixed bitmap font.
+    """
+    size = max(6, int(size))
+    try:
+        return ImageFont.load_default(size=size)
+    except (TypeError, OSError, ImportError, AttributeError):  # old Pillow or no FreeType
+        return ImageFont.load_default()
+
+
+def text_size(fnt, text: str) -> tuple[int, int, int, int]:
+    """(left, top, width, height) of the ink of `text`."""
+    left, top, right, bottom = fnt.getbbox(text)
+    return left, top, right - left, bottom - top

@@ -1,0 +1,215 @@
+"""The campaign world picture: locations by kind, trails by type with danger and traffic.
+
+Positions come from the world catalog's drawing positions; when some are missing, a
+spring layout with a fixed seed places them (the given positions stay put), so the
+picture is stable from run to run.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from compiler.emit import render_style as S
+
+
+@dataclass(frozen=True)
+class Location:
+    id: str
+    name: str = ""
+    kind: str = "city"  # city | dungeon | legendary | secret_master | keep | …
+    position: tuple[float, float] | None = None  # drawing position, any unit, y down
+
+
+@dataclass(frozen=True)
+class Trail:
+    a: str
+    b: str
+    kind: str = "normal"  # normal | river | secret
+    danger: str = "green"  # green | yellow | red (the shield's colour)
+    traffic: int | None = None
+
+
+@dataclass(frozen=True)
+class WorldPicture:
+    locations: tuple[Location, ...]
+    trails: tuple[Trail, ...] = ()
+    title: str = ""
+
+
+LOCATION_COLOURS: dict[str, S.RGB] = {
+    "city": (170, 120, 60),
+    "dungeon": (70, 70, 75),
+    "legendary": (225, 170, 30),
+    "secret_master": (125, 40, 145),
+    "keep": (80, 105, 145),
+}
+TRAIL_COLOURS: dict[str, S.RGB] = {
+    "normal": (125, 95, 55),
+    "river": (40, 110, 205),
+    "secret": (130, 60, 170),
+}
+DANGER_COLOURS: dict[str, S.RGB] = {
+    "green": (60, 160, 70),
+    "yellow": (235, 200, 40),
+    "red": (200, 40, 40),
+}
+LAYOUT_SEED = 7
+
+
+def world_positions(world: WorldPicture) -> dict[str, tuple[float, float]]:
+    """Drawing position of every location: the given ones, the rest by a seeded spring layout."""
+    ids = sorted({loc.id for loc in world.locations} | {t.a for t in world.trails} | {t.b for t in world.trails})
+    given = {loc.id: (float(loc.position[0]), float(loc.position[1])) for loc in world.locations if loc.position is not None}
+    if all(i in given for i in ids):
+        return {i: given[i] for i in ids}
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    graph.add_edges_from(sorted((min(t.a, t.b), max(t.a, t.b)) for t in world.trails if t.a != t.b))
+    if given:
+        xs = [p[0] for p in given.values()]
+        ys = [p[1] for p in given.values()]
+        span = max(max(xs) - min(xs), max(ys) - min(ys), 1.0)
+        pos = nx.spring_layout(graph, pos=dict(given), fixed=sorted(given), seed=LAYOUT_SEED, k=span / max(2, math.sqrt(len(ids))))
+    else:
+        pos = nx.spring_layout(graph, seed=LAYOUT_SEED)
+    # round so tiny float noise cannot move a pixel between machines
+    return {i: (round(float(pos[i][0]), 6), round(float(pos[i][1]), 6)) for i in ids}
+
+
+def _shield(draw, centre, k: int, fill: S.RGB) -> None:
+    x, y = centre
+    pts = [(x - k, y - k), (x + k, y - k), (x + k, y + k // 4), (x, y + round(k * 1.3)), (x - k, y + k // 4)]
+    draw.polygon(pts, fill=fill, outline=S.TEXT)
+
+
+def _location_mark(draw, centre, k: int, kind: str, fill: S.RGB) -> None:
+    x, y = centre
+    if kind == "city":
+        draw.rectangle([x - k, y - k, x + k, y + k], fill=fill, outline=S.TEXT, width=2)
+    elif kind == "dungeon":
+        draw.polygon([(x, y - k - 2), (x + k + 2, y + k), (x - k - 2, y + k)], fill=fill, outline=S.TEXT)
+    elif kind == "legendary":
+        pts = []
+        for i in range(10):
+            r = (k + 3) if i % 2 == 0 else (k + 3) * 0.45
+            a = -math.pi / 2 + i * math.pi / 5
+            pts.append((round(x + r * math.cos(a)), round(y + r * math.sin(a))))
+        draw.polygon(pts, fill=fill, outline=S.TEXT)
+    elif kind == "secret_master":
+        draw.polygon([(x, y - k - 2), (x + k + 2, y), (x, y + k + 2), (x - k - 2, y)], fill=fill, outline=S.TEXT)
+    elif kind == "keep":
+        draw.rectangle([x - k, y - k // 2, x + k, y + k], fill=fill, outline=S.TEXT)
+        step = max(2, (2 * k) // 5)
+        for i in range(3):
+            bx = x - k + i * 2 * step
+            draw.rectangle([bx, y - k, bx + step, y - k // 2], fill=fill, outline=S.TEXT)
+    else:
+        draw.ellipse([x - k, y - k, x + k, y + k], fill=fill, outline=S.TEXT)
+
+
+def _dashed(draw, a, b, fill, width: int, dash: int) -> None:
+    (ax, ay), (bx, by) = a, b
+    n = max(1, int(math.hypot(bx - ax, by - ay) // dash))
+    for i in range(0, n, 2):
+        t0, t1 = i / n, min(1.0, (i + 1) / n)
+        draw.line([(round(ax + (bx - ax) * t0), round(ay + (by - ay) * t0)), (round(ax + (bx - ax) * t1), round(ay + (by - ay) * t1))], fill=fill, width=width)
+
+
+def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
+    """Draw the campaign world. Deterministic for the same picture."""
+    positions = world_positions(world)
+    names = {loc.id: (loc.name or loc.id) for loc in world.locations}
+    kinds = {loc.id: loc.kind for loc in world.locations}
+    width = max(320, int(width))
+    margin = 60
+    title_h = 34 if world.title else 0
+    if positions:
+        xs = [p[0] for p in positions.values()]
+        ys = [p[1] for p in positions.values()]
+        minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    else:
+        minx = maxx = miny = maxy = 0.0
+    spanx, spany = max(maxx - minx, 1e-9), max(maxy - miny, 1e-9)
+    inner_w = width - 2 * margin
+    if maxx - minx < 1e-9 and maxy - miny < 1e-9:
+        inner_h = 200
+    else:
+        inner_h = int(min(max(inner_w * spany / spanx if maxx - minx > 1e-9 else inner_w, 240), 1400))
+    fac = min(inner_w / spanx if maxx - minx > 1e-9 else math.inf, inner_h / spany if maxy - miny > 1e-9 else math.inf)
+    if fac == math.inf:
+        fac = 1.0
+
+    def px(i: str) -> tuple[int, int]:
+        x, y = positions[i]
+        ox = margin + (inner_w - (maxx - minx) * fac) / 2
+        oy = title_h + margin + (inner_h - (maxy - miny) * fac) / 2
+        return round(ox + (x - minx) * fac), round(oy + (y - miny) * fac)
+
+    legend_h = 70
+    height = title_h + inner_h + 2 * margin + legend_h
+    image = Image.new("RGB", (width, height), S.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    label_font = S.font(13)
+    small = S.font(11)
+    if world.title:
+        draw.text((margin, 8), world.title, fill=S.TEXT, font=S.font(18))
+
+    trails = sorted(world.trails, key=lambda t: (min(t.a, t.b), max(t.a, t.b), t.kind))
+    for t in trails:
+        if t.a not in positions or t.b not in positions:
+            continue
+        colour = TRAIL_COLOURS.get(t.kind, S.fallback_colour(t.kind))
+        a, b = px(t.a), px(t.b)
+        if t.kind == "secret":
+            _dashed(draw, a, b, colour, 3, 9)
+        else:
+            draw.line([a, b], fill=colour, width=5 if t.kind == "river" else 4)
+    for t in trails:
+        if t.a not in positions or t.b not in positions:
+            continue
+        a, b = px(t.a), px(t.b)
+        mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+        fill = DANGER_COLOURS.get(t.danger, S.fallback_colour(t.danger))
+        _shield(draw, mid, 9, fill)
+        if t.traffic is not None:
+            left, top, w, h = S.text_size(small, str(t.traffic))
+            draw.text((mid[0] - w / 2 - left, mid[1] - h / 2 - top), str(t.traffic), fill=S.contrast_text(fill), font=small)
+
+    for i in sorted(positions):
+        kind = kinds.get(i, "")
+        fill = LOCATION_COLOURS.get(kind, S.fallback_colour(kind or i))
+        c = px(i)
+        _location_mark(draw, c, 8, kind, fill)
+        label = names.get(i, i)
+        left, top, w, h = S.text_size(label_font, label)
+        draw.text((c[0] - w / 2 - left, c[1] + 14 - top), label, fill=S.TEXT, font=label_font)
+
+    # legend: location kinds present, trail kinds present, danger colours
+    y = height - legend_h + 8
+    x = margin
+    present_kinds = sorted({kinds.get(i, "") for i in positions})
+    for kind in present_kinds:
+        fill = LOCATION_COLOURS.get(kind, S.fallback_colour(kind or "?"))
+        _location_mark(draw, (x + 8, y + 8), 6, kind, fill)
+        draw.text((x + 20, y + 1), kind or "other", fill=S.TEXT, font=small)
+        x += 30 + S.text_size(small, kind or "other")[2]
+    y += 28
+    x = margin
+    for kind in sorted({t.kind for t in world.trails}):
+        colour = TRAIL_COLOURS.get(kind, S.fallback_colour(kind))
+        if kind == "secret":
+            _dashed(draw, (x, y + 8), (x + 24, y + 8), colour, 3, 5)
+        else:
+            draw.line([(x, y + 8), (x + 24, y + 8)], fill=colour, width=4)
+        draw.text((x + 30, y + 1), f"{kind} trail", fill=S.TEXT, font=small)
+        x += 44 + S.text_size(small, f"{kind} trail")[2]
+    for danger in sorted({t.danger for t in world.trails}):
+        _shield(draw, (x + 8, y + 7), 6, DANGER_COLOURS.get(danger, S.fallback_colour(danger)))
+        draw.text((x + 20, y + 1), danger, fill=S.TEXT, font=small)
+        x += 30 + S.text_size(small, danger)[2]
+    return image
