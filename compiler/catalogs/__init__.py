@@ -1,0 +1,1 @@
+"""YAML catalogs: loading with spans (ruamel.yaml), schema validation (jsonschema), typed readers."""

@@ -1,0 +1,112 @@
+"""JSON Schema validation of catalogs and bundles, errors located at the YAML node.
+
+Schemas live in `schemas/` (draft 2020-12). Catalog kind K is validated against
+`schemas/catalogs/K.schema.json`. Cross-file `$ref`s resolve inside `schemas/` only.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+from typing import Any
+
+from compiler.catalogs.document import Document, Path
+from compiler.diagnostics import Sink
+from compiler.resources import schemas_dir
+
+
+@functools.cache
+def _registry():
+    from referencing import Registry, Resource
+
+    resources = []
+    root = schemas_dir()
+    for path in sorted(root.rglob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        rel = path.relative_to(root).as_posix()
+        resources.append((schema.get("$id", rel), Resource.from_contents(schema)))
+        if schema.get("$id") and schema["$id"] != rel:
+            resources.append((rel, Resource.from_contents(schema)))
+    return Registry().with_resources(resources)
+
+
+@functools.cache
+def load_schema(name: str) -> dict:
+    """`name` relative to schemas/, e.g. 'catalogs/tiles.schema.json'."""
+    return json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def validator(name: str):
+    from jsonschema import Draft202012Validator
+
+    schema = load_schema(name)
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def catalog_schema_name(kind: str) -> str:
+    return f"catalogs/{kind}.schema.json"
+
+
+def catalog_kinds() -> tuple[str, ...]:
+    folder = schemas_dir() / "catalogs"
+    return tuple(sorted(p.name.removesuffix(".schema.json") for p in folder.glob("*.schema.json")))
+
+
+def validate_node(schema_name: str, doc: Document, path: Path, sink: Sink) -> bool:
+    """Validate `doc.get(path)` against a schema; report each error at its node. True if valid."""
+    instance = doc.get(path)
+    errors = sorted(
+        validator(schema_name).iter_errors(instance),
+        key=lambda e: (list(map(str, e.absolute_path)), e.validator, e.message),
+    )
+    ok = True
+    for error in _leaves(errors):
+        ok = False
+        where = path + tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = sorted((error.schema.get("properties") or {}).keys())
+            for extra in sorted(set(error.instance) - set(allowed)):
+                if any(__import__("re").fullmatch(p, extra) for p in (error.schema.get("patternProperties") or {})):
+                    continue
+                guess = difflib.get_close_matches(extra, allowed, n=1)
+                sink.report(
+                    "Y0102",
+                    doc.key_span(where + (extra,)),
+                    key=extra,
+                    hint=f"; did you mean `{guess[0]}`?" if guess else f"; allowed: {', '.join(allowed)}",
+                    fix=guess[0] if guess else None,
+                )
+            continue
+        sink.report("Y0101", doc.span(where), problem=_describe(error), where=_dotted(where))
+    return ok
+
+
+def _leaves(errors):
+    """For oneOf/anyOf failures report the most specific sub-error instead of the whole blob."""
+    for error in errors:
+        if error.context:
+            best = max(error.context, key=lambda e: (len(e.absolute_path), -len(e.message)))
+            yield best
+        else:
+            yield error
+
+
+def _dotted(path: Path) -> str:
+    return ".".join(str(p) for p in path) or "(top)"
+
+
+def _describe(error: Any) -> str:
+    v = error.validator
+    if v == "required":
+        return error.message.replace("is a required property", "is required")
+    if v == "type":
+        return f"expected {error.validator_value}, got {type(error.instance).__name__} {json.dumps(error.instance, default=str)[:40]}"
+    if v == "enum":
+        opts = ", ".join(map(str, error.validator_value))
+        guess = difflib.get_close_matches(str(error.instance), [str(o) for o in error.validator_value], n=1)
+        return f"`{error.instance}` is not one of {opts}" + (f"; did you mean `{guess[0]}`?" if guess else "")
+    if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return f"{error.instance} is out of range ({v} {error.validator_value})"
+    return error.message

@@ -1,0 +1,131 @@
+"""Load YAML with ruamel.yaml into a `Document`: plain data plus a span for every node.
+
+Duplicate keys, syntax errors and oversized alias expansion are located diagnostics.
+Mapping keys are always strings in the result (JSON Schema sees what JSON would).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from compiler.catalogs.document import Document, Path
+from compiler.diagnostics import Sink, Span
+
+# Aliases are shared references in ruamel's tree; expanding them into plain data could
+# explode (the "billion laughs" file). Past this many nodes the file is rejected.
+MAX_NODES = 400_000
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _span(file: str, line0: int, col0: int, value: Any = None) -> Span:
+    width = len(str(value)) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else 1
+    return Span(file, line0 + 1, col0 + 1, line0 + 1, col0 + 1 + max(width, 1))
+
+
+def _mark_span(file: str, mark: Any) -> Span:
+    if mark is None:
+        return Span.whole_file(file)
+    return Span(file, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
+
+
+def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
+    """Parse `text`; on any YAML error report it (located) and return None."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    try:
+        root = yaml.load(text)
+    except DuplicateKeyError as exc:
+        sink.report("Y0002", _mark_span(file, exc.problem_mark), key=_dup_key(exc))
+        return None
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = (exc.problem or exc.context or "malformed YAML").strip()
+        sink.report("Y0001", _mark_span(file, mark), problem=problem)
+        return None
+    except (YAMLError, ValueError, TypeError, RecursionError) as exc:  # ruamel's odd corners
+        sink.report("Y0001", Span.whole_file(file), problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        return None
+
+    spans: dict[Path, Span] = {(): Span(file, 1, 1, 1, 2)}
+    key_spans: dict[Path, Span] = {}
+    budget = [MAX_NODES]
+    try:
+        data = _plain(root, (), file, spans, key_spans, budget)
+    except _TooLarge:
+        sink.report("Y0003", Span.whole_file(file), limit=MAX_NODES)
+        return None
+    except RecursionError:
+        sink.report("Y0003", Span.whole_file(file), limit=MAX_NODES)
+        return None
+    return Document(file, data, spans, key_spans)
+
+
+def _dup_key(exc: Any) -> str:
+    problem = str(getattr(exc, "problem", "") or "")
+    # ruamel: 'found duplicate key "9A" with value ...'
+    if '"' in problem:
+        return problem.split('"')[1]
+    return problem or "?"
+
+
+def _plain(node: Any, path: Path, file: str, spans, key_spans, budget) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooLarge
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(node, CommentedMap) or isinstance(node, dict):
+        out: dict[str, Any] = {}
+        for key in node:
+            skey = _key(key)
+            sub = path + (skey,)
+            lc = getattr(node, "lc", None)
+            try:
+                kl, kc = lc.key(key)
+                key_spans[sub] = _span(file, kl, kc, skey)
+                vl, vc = lc.value(key)
+                spans[sub] = _span(file, vl, vc, node[key])
+            except Exception:  # noqa: BLE001 - positions are best effort for merged keys
+                spans[sub] = spans.get(path, Span.whole_file(file))
+            out[skey] = _plain(node[key], sub, file, spans, key_spans, budget)
+        return out
+    if isinstance(node, CommentedSeq) or isinstance(node, list):
+        items = []
+        for i, item in enumerate(node):
+            sub = path + (i,)
+            try:
+                il, ic = node.lc.item(i)
+                spans[sub] = _span(file, il, ic, item)
+            except Exception:  # noqa: BLE001
+                spans[sub] = spans.get(path, Span.whole_file(file))
+            items.append(_plain(item, sub, file, spans, key_spans, budget))
+        return items
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, (datetime.date, datetime.datetime)):
+        return node.isoformat()
+    return str(getattr(node, "value", node))  # tagged scalars: keep the text
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if key is None:
+        return "null"
+    if isinstance(key, (int, float)):
+        return str(key)
+    return str(key)

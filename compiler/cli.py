@@ -1,0 +1,71 @@
+"""The command line only: parse arguments, call the command, print, exit.
+
+Exit codes: 0 clean, 1 content errors (warnings too with --strict), 2 usage,
+3 internal error (reported as diagnostic I0001 with a crash-report path, never a raw traceback).
+Heavy libraries are imported by the commands, lazily, so `questc --version` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from compiler import __version__
+
+# command name -> module under compiler/commands exposing configure(parser) and run(args) -> int
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("compiler.commands.check", "parse, resolve and validate packs; print diagnostics"),
+    "build": ("compiler.commands.build", "check, then write bundles, images and manifests"),
+    "explain": ("compiler.commands.explain", "explain a diagnostic code"),
+    "schema": ("compiler.commands.schema", "print the bundle JSON Schema"),
+    "init": ("compiler.commands.init", "create a new pack that compiles"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # usage errors exit 2 with a one-line reason
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="questc", description="Compile and check tile-based dungeon-crawler content packs.")
+    parser.add_argument("--version", action="version", version=f"questc {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        importlib.import_module(module).configure(p)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv in (["--version"], ["-V"]):  # answered before any command module is imported
+        print(f"questc {__version__}")
+        return 0
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if not getattr(args, "_module", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return importlib.import_module(args._module).run(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    except BaseException as exc:  # noqa: BLE001 - the last line of defence: never a raw traceback
+        from compiler.diagnostics.crash import report_crash
+
+        return report_crash(exc, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

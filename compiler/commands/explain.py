@@ -1,0 +1,38 @@
+"""questc explain CODE: what a diagnostic means, with an example and the fix."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("code", metavar="CODE", help="a diagnostic code such as M0101")
+
+
+def explain_text(code: str) -> str | None:
+    from compiler.diagnostics.catalogue import CATALOGUE
+
+    entry = CATALOGUE.get(code.upper())
+    if entry is None:
+        return None
+    parts = [f"{entry.code} ({entry.severity.value}): {entry.message}", "", "What", f"  {entry.explanation}"]
+    if entry.example:
+        parts += ["", "Example"] + [f"  {line}" for line in entry.example.splitlines()]
+    if entry.fix:
+        parts += ["", "Fix", f"  {entry.fix}"]
+    return "\n".join(parts) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    from compiler.diagnostics.catalogue import CATALOGUE
+
+    text = explain_text(args.code)
+    if text is None:
+        guess = difflib.get_close_matches(args.code.upper(), list(CATALOGUE), n=3)
+        hint = f"; did you mean {', '.join(guess)}?" if guess else ""
+        sys.stderr.write(f"questc explain: unknown code `{args.code}`{hint}\n")
+        return 2
+    sys.stdout.write(text)
+    return 0

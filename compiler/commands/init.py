@@ -1,0 +1,55 @@
+"""questc init DIR: a new pack that compiles, requiring the shipped 2nd-edition tiles."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+PACK_YAML = """\
+id: {id}
+name: "{name}"
+version: 0.1.0
+licence: CC-BY-4.0
+requires: [d2e-base]
+ruleset: d2e
+"""
+
+QUEST = """\
+## A first quest: two rooms joined by a corridor.
+quest {ident} "{name}" {{
+  heroes 2..4
+  map {{
+    tile entrance1A at (0, 0)
+    tile 11A attach west to entrance1A.east
+  }}
+  start heroes on entrance1A
+  token search at 11A(1,1)
+}}
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dir", metavar="DIR", help="folder to create (must not exist or be empty)")
+    parser.add_argument("--id", help="pack id (default: from the folder name)")
+
+
+def run(args: argparse.Namespace) -> int:
+    folder = Path(args.dir)
+    if folder.exists() and any(folder.iterdir()):
+        sys.stderr.write(f"questc init: {folder} exists and is not empty\n")
+        return 2
+    pack_id = args.id or re.sub(r"[^a-z0-9]+", "-", folder.resolve().name.lower()).strip("-") or "my-pack"
+    if not re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", pack_id):
+        sys.stderr.write(f"questc init: `{pack_id}` is not a valid pack id (lowercase letters, digits, hyphens)\n")
+        return 2
+    name = pack_id.replace("-", " ").title()
+    ident = re.sub(r"[^a-z0-9_]", "_", pack_id.replace("-", "_"))
+    if not ident[0].isalpha():
+        ident = "q_" + ident
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pack.yaml").write_text(PACK_YAML.format(id=pack_id, name=name), encoding="utf-8")
+    (folder / "first.quest").write_text(QUEST.format(ident=ident, name=name), encoding="utf-8")
+    print(f"created pack `{pack_id}` in {folder}; try: questc check {folder}")
+    return 0

@@ -1,0 +1,176 @@
+"""Diagnostic renderers, one per output format, chosen from a table.
+
+human: rustc-style, with the source line and a caret; json: the documented object
+(schemas/diagnostics.schema.json); sarif: SARIF 2.1.0; github: workflow annotations.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Callable, Iterable
+
+from compiler import __version__
+from compiler.diagnostics.model import Diagnostic, Severity, Sink
+
+
+def _source_line(file: str, line: int) -> str | None:
+    try:
+        text = Path(file).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def render_human(diags: list[Diagnostic], summary: dict) -> str:
+    out: list[str] = []
+    for d in diags:
+        out.append(f"{d.severity.value}[{d.code}]: {d.message}")
+        s = d.span
+        out.append(f"  --> {s.file}:{s.line}:{s.column}")
+        src = _source_line(s.file, s.line) if s.file and not s.file.startswith("<") else None
+        if src is not None:
+            gutter = " " * len(str(s.line))
+            width = (s.end_column - s.column) if s.end_line == s.line else max(1, len(src) - s.column + 1)
+            out.append(f"{gutter} |")
+            out.append(f"{s.line} | {src.expandtabs(1)}")
+            out.append(f"{gutter} | {' ' * (s.column - 1)}{'^' * max(1, width)}")
+        for r in d.related:
+            out.append(f"  note: {r.message} at {r.span.file}:{r.span.line}:{r.span.column}")
+        if d.fix:
+            out.append(f"  help: {d.fix}")
+        out.append("")
+    e, w = summary["errors"], summary["warnings"]
+    out.append(f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}" if diags else "no problems found")
+    return "\n".join(out) + "\n"
+
+
+def _as_dict(d: Diagnostic) -> dict:
+    out = {
+        "code": d.code,
+        "severity": d.severity.value,
+        "message": d.message,
+        "file": d.span.file,
+        "line": d.span.line,
+        "column": d.span.column,
+        "end_line": d.span.end_line,
+        "end_column": d.span.end_column,
+        "related": [
+            {"message": r.message, "file": r.span.file, "line": r.span.line, "column": r.span.column}
+            for r in d.related
+        ],
+    }
+    if d.fix:
+        out["fix"] = d.fix
+    return out
+
+
+def render_json(diags: list[Diagnostic], summary: dict) -> str:
+    return json.dumps({"diagnostics": [_as_dict(d) for d in diags], "summary": summary}, indent=2, sort_keys=True) + "\n"
+
+
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
+
+
+def render_sarif(diags: list[Diagnostic], summary: dict) -> str:
+    from compiler.diagnostics.catalogue import CATALOGUE
+
+    codes = sorted({d.code for d in diags})
+    rules = [
+        {
+            "id": c,
+            "shortDescription": {"text": CATALOGUE[c].message},
+            "fullDescription": {"text": CATALOGUE[c].explanation or CATALOGUE[c].message},
+            "help": {"text": CATALOGUE[c].fix or ""},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[CATALOGUE[c].severity]},
+        }
+        for c in codes
+    ]
+
+    def loc(file, line, col, end_line=None, end_col=None):
+        region = {"startLine": line, "startColumn": col}
+        if end_line:
+            region.update(endLine=end_line, endColumn=end_col)
+        return {"physicalLocation": {"artifactLocation": {"uri": Path(file).as_posix()}, "region": region}}
+
+    results = []
+    for d in diags:
+        r = {
+            "ruleId": d.code,
+            "ruleIndex": codes.index(d.code),
+            "level": _SARIF_LEVEL[d.severity],
+            "message": {"text": d.message},
+            "locations": [loc(d.span.file, d.span.line, d.span.column, d.span.end_line, d.span.end_column)],
+        }
+        if d.related:
+            r["relatedLocations"] = [
+                {"id": i, "message": {"text": x.message}, **loc(x.span.file, x.span.line, x.span.column)}
+                for i, x in enumerate(d.related)
+            ]
+        results.append(r)
+    sarif = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "questc", "version": __version__, "informationUri": "https://example.invalid/questc", "rules": rules}},
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(sarif, indent=2, sort_keys=True) + "\n"
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def render_github(diags: list[Diagnostic], summary: dict) -> str:
+    kind = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
+    lines = []
+    for d in diags:
+        s = d.span
+        props = f"file={_gh_escape(s.file, True)},line={s.line},col={s.column},endLine={s.end_line},endColumn={s.end_column},title={d.code}"
+        lines.append(f"::{kind[d.severity]} {props}::{_gh_escape(d.message)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+RENDERERS: dict[str, Callable[[list[Diagnostic], dict], str]] = {
+    "human": render_human,
+    "json": render_json,
+    "sarif": render_sarif,
+    "github": render_github,
+}
+
+
+def summary_of(sink: Sink) -> dict:
+    return {"errors": sink.errors, "warnings": sink.warnings}
+
+
+def render(sink: Sink, fmt: str) -> str:
+    return RENDERERS[fmt](sink.sorted(), summary_of(sink))
+
+
+def print_diagnostics(sink: Sink, fmt: str = "human", stream=None) -> None:
+    """Print every diagnostic in `fmt`. Human output goes to stderr, machine formats to stdout."""
+    text = render(sink, fmt)
+    if stream is None:
+        stream = sys.stderr if fmt == "human" else sys.stdout
+    if fmt == "human" and not sink.items:
+        return
+    stream.write(text)
+
+
+def exit_code(sink: Sink, strict: bool) -> int:
+    if sink.errors or (strict and sink.warnings):
+        return 1
+    return 0
+
+
+def iter_codes(diags: Iterable[Diagnostic]) -> list[str]:
+    return [d.code for d in diags]

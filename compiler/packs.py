@@ -1,0 +1,192 @@
+"""Pack discovery, pack.yaml, and dependency resolution by id.
+
+Resolution order for a required id: the packs given on the command line, then the
+search path (`--pack-path` folders, then QUESTC_PATH entries, then the packs shipped
+with questc). A given pack wins over the same id on the search path; the same id
+twice among the given packs is an error. Cycles are located diagnostics.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.catalogs.document import Document
+from compiler.catalogs.schema import validate_node
+from compiler.catalogs.yamlload import load_yaml
+from compiler.diagnostics import Related, Sink, Span
+from compiler.resources import content_dir
+from compiler.sources import display_name, read_source
+
+
+@dataclass(frozen=True)
+class Pack:
+    id: str
+    name: str
+    version: str
+    licence: str
+    ruleset: str
+    requires: tuple[str, ...]
+    root: Path
+    doc: Document = field(compare=False, repr=False)
+    licence_notes: str = ""
+
+    @property
+    def span(self) -> Span:
+        return self.doc.span(("id",))
+
+    def requires_span(self, dep: str) -> Span:
+        deps = list(self.requires)
+        return self.doc.span(("requires", deps.index(dep))) if dep in deps else self.doc.span(("requires",))
+
+
+def read_pack(folder: Path, sink: Sink, *, max_bytes: int) -> Pack | None:
+    """Read and validate `folder/pack.yaml`."""
+    manifest = folder / "pack.yaml"
+    if not manifest.is_file():
+        sink.report("P0101", Span.whole_file(display_name(folder)), path=display_name(folder))
+        return None
+    src = read_source(folder, manifest, sink, max_bytes=max_bytes)
+    if src is None:
+        return None
+    doc = load_yaml(src.text, src.name, sink)
+    if doc is None:
+        return None
+    if not validate_node("pack.schema.json", doc, (), sink):
+        return None
+    d = doc.data
+    pack = Pack(
+        id=d["id"],
+        name=d["name"],
+        version=d["version"],
+        licence=d["licence"],
+        ruleset=d["ruleset"],
+        requires=tuple(d.get("requires", [])),
+        root=folder.resolve(),
+        doc=doc,
+        licence_notes=d.get("licence_notes", ""),
+    )
+    if pack.id in pack.requires:
+        sink.report("P0110", pack.requires_span(pack.id), id=pack.id)
+        return None
+    return pack
+
+
+def _folders_of_packs(path: Path) -> list[Path]:
+    """A pack folder itself, or the sorted sub-folders of a folder of packs."""
+    if (path / "pack.yaml").is_file():
+        return [path]
+    if path.is_dir():
+        return [p for p in sorted(path.iterdir()) if p.is_dir() and (p / "pack.yaml").is_file()]
+    return []
+
+
+def search_path(extra: tuple[str, ...]) -> list[Path]:
+    env = [p for p in os.environ.get("QUESTC_PATH", "").split(os.pathsep) if p]
+    return [Path(p) for p in (*extra, *env)] + [content_dir()]
+
+
+@dataclass
+class Resolution:
+    targets: list[Pack]  # the packs given, in command-line order
+    order: dict[str, list[Pack]]  # target id -> its dependency closure in dependency order, itself last
+
+
+def discover(paths: list[str], pack_path: tuple[str, ...], sink: Sink, *, max_bytes: int) -> Resolution:
+    given: dict[str, Pack] = {}
+    targets: list[Pack] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            sink.report("P0111", Span.whole_file(raw), path=raw)
+            continue
+        folders = _folders_of_packs(path)
+        if not folders:
+            sink.report("P0101", Span.whole_file(display_name(path)), path=display_name(path))
+            continue
+        for folder in folders:
+            pack = read_pack(folder, sink, max_bytes=max_bytes)
+            if pack is None:
+                continue
+            if pack.id in given:
+                first = given[pack.id]
+                sink.report(
+                    "P0102",
+                    pack.span,
+                    id=pack.id,
+                    first=display_name(first.root),
+                    second=display_name(pack.root),
+                    related=(Related(first.span, "first given here"),),
+                )
+                continue
+            given[pack.id] = pack
+            targets.append(pack)
+
+    available: dict[str, Pack] = dict(given)
+    lazily_seen: dict[str, Path] = {}
+
+    def lookup(pack_id: str) -> Pack | None:
+        if pack_id in available:
+            return available[pack_id]
+        for base in search_path(pack_path):
+            for folder in _folders_of_packs(base):
+                if folder.name != pack_id and not _declares(folder, pack_id):
+                    continue
+                pack = read_pack(folder, sink, max_bytes=max_bytes)
+                if pack is not None and pack.id == pack_id:
+                    available[pack_id] = pack
+                    lazily_seen[pack_id] = folder
+                    return pack
+        return None
+
+    order: dict[str, list[Pack]] = {}
+    for target in targets:
+        closure: list[Pack] = []
+        state: dict[str, str] = {}
+        ok = _visit(target, [], state, closure, lookup, sink)
+        if ok:
+            order[target.id] = closure
+    return Resolution(targets, order)
+
+
+def _declares(folder: Path, pack_id: str) -> bool:
+    """Cheap check whether folder/pack.yaml declares `pack_id` (folders may be named differently)."""
+    try:
+        head = (folder / "pack.yaml").read_text(encoding="utf-8", errors="replace")[:4096]
+    except OSError:
+        return False
+    return any(line.split(":", 1)[1].strip().strip("'\"") == pack_id for line in head.splitlines() if line.startswith("id:"))
+
+
+def _visit(pack: Pack, stack: list[Pack], state: dict[str, str], closure: list[Pack], lookup, sink: Sink) -> bool:
+    state[pack.id] = "visiting"
+    ok = True
+    for dep in pack.requires:
+        if state.get(dep) == "done":
+            continue
+        if state.get(dep) == "visiting":
+            ids = [p.id for p in stack + [pack]]
+            cycle = ids[ids.index(dep):] + [dep]
+            sink.report("P0104", pack.requires_span(dep), cycle=" -> ".join(cycle))
+            ok = False
+            continue
+        found = lookup(dep)
+        if found is None:
+            known = sorted({f.name for base in search_path(()) for f in _folders_of_packs(base)})
+            guess = difflib.get_close_matches(dep, known, n=1)
+            sink.report(
+                "P0103",
+                pack.requires_span(dep),
+                id=pack.id,
+                dep=dep,
+                hint=f"; did you mean `{guess[0]}`?" if guess else "",
+                fix=guess[0] if guess else None,
+            )
+            ok = False
+            continue
+        ok = _visit(found, stack + [pack], state, closure, lookup, sink) and ok
+    state[pack.id] = "done"
+    closure.append(pack)
+    return ok

@@ -1,0 +1,26 @@
+"""PASSES: the ordered validation and computation passes, each a pure function.
+
+Every pass has one signature:
+
+    def my_pass(model: Model, sink: Sink) -> Model
+
+It reads what it needs from `model.catalogs` (kind -> id -> catalogs.document.Entry),
+`model.modules` (parsed .quest files; `model.declarations(ast.Quest)`) and
+`model.sections` (earlier passes' results), reports problems to `sink`, and returns
+`model.with_section("name", value)`. It never mutates its input. A pass whose inputs
+are missing (an earlier stage failed) returns the model unchanged: later stages skip
+what depends on broken parts. Adding a check is adding a line to PASSES.
+
+Sections and what a front end gets from them are emitted by `compiler/emit/bundle.py`
+(its SECTIONS table); the section name here is the key there.
+"""
+
+from __future__ import annotations
+
+from compiler.diagnostics import Sink
+from compiler.model import Model
+from compiler.resolve import resolve_declarations
+
+PASSES = (
+    resolve_declarations,  # symbol tables of the pack's declarations -> section "symbols"
+)

@@ -1,0 +1,122 @@
+"""files ──load──▶ sources ──parse──▶ AST ──resolve──▶ model ──passes──▶ checked model ──emit──▶ outputs.
+
+`compile_paths` runs every stage up to the checked model for each pack given; `build`
+(in compiler/emit/build.py) writes the outputs. Diagnostics go to one Sink; a stage
+that finds errors still returns what it could build, and later stages skip what
+depends on broken parts.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from compiler.catalogs.document import Document, Entry
+from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validate_node
+from compiler.catalogs.yamlload import load_yaml
+from compiler.diagnostics import Related, Sink, Span
+from compiler.model import Model
+from compiler.options import Options
+from compiler.packs import Pack, discover
+from compiler.sources import Source, pack_files
+
+# Catalog kinds whose value is one object rather than a mapping id -> entry.
+SINGLE_OBJECT_KINDS = frozenset({"world"})
+
+
+@dataclass
+class Result:
+    sink: Sink
+    models: list[Model] = field(default_factory=list)
+
+    @property
+    def model(self) -> Model | None:
+        """The model of the first pack given (commands that take one PACK use this)."""
+        return self.models[0] if self.models else None
+
+
+def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) -> Result:
+    sink = sink or Sink()
+    resolution = discover(list(paths), options.pack_path, sink, max_bytes=options.max_file_bytes)
+    loaded: dict[str, tuple[list[Document], list]] = {}
+    result = Result(sink)
+    for target in resolution.targets:
+        closure = resolution.order.get(target.id)
+        if closure is None:
+            continue
+        for pack in closure:
+            if pack.id not in loaded:
+                loaded[pack.id] = _load_pack(pack, sink, options)
+        catalogs = _merge_catalogs(closure, loaded, sink)
+        modules = tuple(loaded[target.id][1])
+        model = Model(options=options, pack=target, packs=tuple(closure), catalogs=catalogs, modules=modules)
+        result.models.append(run_passes(model, sink))
+    return result
+
+
+def run_passes(model: Model, sink: Sink) -> Model:
+    from compiler.passes import PASSES
+
+    for pass_ in PASSES:
+        model = pass_(model, sink)
+    return model
+
+
+def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document], list]:
+    """Read and parse every file of one pack: catalogs as Documents, quests as AST modules."""
+    docs: list[Document] = []
+    modules = []
+    for src in pack_files(pack.root, sink, max_bytes=options.max_file_bytes):
+        if src.path.suffix == ".yaml":
+            doc = load_yaml(src.text, src.name, sink)
+            if doc is not None and doc.data is not None:
+                docs.append(doc)
+        else:
+            modules.append(_parse(src, sink))
+    return docs, [m for m in modules if m is not None]
+
+
+def _parse(src: Source, sink: Sink):
+    from compiler.syntax.parse import parse_module
+
+    return parse_module(src.text, src.name, sink)
+
+
+def _merge_catalogs(closure: list[Pack], loaded, sink: Sink) -> dict[str, dict[str, Entry]]:
+    kinds = catalog_kinds()
+    merged: dict[str, dict[str, Entry]] = {k: {} for k in kinds}
+    for pack in closure:
+        for doc in loaded[pack.id][0]:
+            if not isinstance(doc.data, dict):
+                sink.report("Y0004", doc.span(()), kinds=", ".join(kinds))
+                continue
+            for kind in doc.data:
+                if kind not in kinds:
+                    guess = difflib.get_close_matches(kind, kinds, n=1)
+                    sink.report(
+                        "Y0005",
+                        doc.key_span((kind,)),
+                        kind=kind,
+                        hint=f"; did you mean `{guess[0]}`?" if guess else f" (known: {', '.join(kinds)})",
+                        fix=guess[0] if guess else None,
+                    )
+                    continue
+                if not validate_node(catalog_schema_name(kind), doc, (kind,), sink):
+                    continue
+                if kind in SINGLE_OBJECT_KINDS:
+                    entries = {str(doc.data[kind].get("id", pack.id)): (kind,)}
+                else:
+                    entries = {i: (kind, i) for i in (doc.data[kind] or {})}
+                for entry_id, path in entries.items():
+                    previous = merged[kind].get(entry_id)
+                    if previous is not None:
+                        sink.report(
+                            "Y0006",
+                            doc.key_span(path),
+                            kind=kind,
+                            id=entry_id,
+                            related=(Related(previous.key_span(), "first defined here"),),
+                        )
+                        continue
+                    merged[kind][entry_id] = Entry(kind, entry_id, doc.get(path), doc, path, pack.id)
+    return {k: dict(sorted(v.items())) for k, v in merged.items()}

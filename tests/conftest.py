@@ -1,0 +1,72 @@
+"""Shared test helpers: tiny packs written into tmp folders, and running the CLI in-process."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import textwrap
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _shared_dir() -> Path:
+    for candidate in (REPO.parent / "shared", Path("/work/shared")):
+        if (candidate / "data").is_dir():
+            return candidate
+    return REPO.parent / "shared"
+
+
+SHARED = _shared_dir()
+HAS_SHARED = (SHARED / "data").is_dir()
+
+
+def write_pack(root: Path, pack_id: str = "t", *, requires=(), files: dict[str, str] | None = None, ruleset="d2e") -> Path:
+    folder = root / pack_id
+    folder.mkdir(parents=True, exist_ok=True)
+    reqs = ", ".join(requires)
+    (folder / "pack.yaml").write_text(
+        f"id: {pack_id}\nname: Test {pack_id}\nversion: 1.0.0\nlicence: MIT\nruleset: {ruleset}\nrequires: [{reqs}]\n",
+        encoding="utf-8",
+    )
+    for name, text in (files or {}).items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return folder
+
+
+class Run:
+    def __init__(self, code: int, out: str, err: str):
+        self.code, self.out, self.err = code, out, err
+
+    def json(self):
+        return json.loads(self.out)
+
+    @property
+    def codes(self) -> list[str]:
+        return [d["code"] for d in self.json()["diagnostics"]]
+
+
+def questc(*argv: str, cwd: Path | None = None) -> Run:
+    from compiler.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old = Path.cwd()
+    try:
+        if cwd:
+            os.chdir(cwd)
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main([str(a) for a in argv])
+    finally:
+        os.chdir(old)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def run():
+    return questc
