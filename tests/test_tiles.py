@@ -1,0 +1,138 @@
+"""Tile catalogs: reading grids and openings, bad input, rotations."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from compiler.catalogs.document import Document, Entry
+from compiler.diagnostics import Sink
+from compiler.geometry.tiles import (
+    SIDES,
+    read_tiles,
+    rotate_cell,
+    rotate_point,
+    rotate_side,
+    rotated_size,
+)
+
+SYMBOLS = {".": "plain", "~": "water", "#": "obstacle", "o": "pit", "^": "lava"}
+
+
+def entries(tiles: dict) -> dict[str, Entry]:
+    doc = Document("tiles.yaml", {"tiles": tiles})
+    return {k: Entry("tiles", k, v, doc, ("tiles", k), "test") for k, v in tiles.items()}
+
+
+def read(tiles: dict):
+    sink = Sink()
+    return read_tiles(entries(tiles), SYMBOLS, sink), sink
+
+
+def codes(sink: Sink) -> list[str]:
+    return [d.code for d in sink.items]
+
+
+def test_reads_squares_openings_and_defaults():
+    tiles, sink = read({"9A": {"kind": "dungeon", "piece": "9", "grid": ".~~.\n....\n.#..\n",
+                              "openings": {"north": [1], "south": [2, 0]}}})
+    assert codes(sink) == []
+    t = tiles["9A"]
+    assert t.size == (4, 3) and len(t.squares) == 12 and t.squares[(1, 0)] == "~"
+    assert t.copies == 1 and t.piece == "9"
+    # openings are indexed in ascending offset order, whatever the listing order
+    assert [o.offset for o in t.openings["south"]] == [0, 2]
+    assert t.opening("south", 1).offset == 2 and t.opening("south", 2) is None
+    assert t.opening_cells(t.opening("north")) == ((1, 0), (2, 0))
+    assert t.opening_edges(t.opening("south", 1)) == (((2, 3), (3, 3)), ((3, 3), (4, 3)))
+
+
+def test_no_square_cells_and_wider_openings():
+    tiles, sink = read({"L": {"kind": "dungeon", "grid": "..---\n.....\n", "openings": {"east": [{"offset": 1, "width": 1}]}}})
+    assert codes(sink) == []
+    assert len(tiles["L"].squares) == 7 and (2, 0) not in tiles["L"].squares
+    assert tiles["L"].opening("east").width == 1
+
+
+def test_ragged_rows():
+    _, sink = read({"X": {"kind": "dungeon", "grid": "....\n..\n"}})
+    assert codes(sink) == ["M0101"]
+    assert "row 1 is 2 characters long" in sink.items[0].message
+    assert "Pad row 1" in sink.items[0].fix
+
+
+def test_unknown_symbol_lists_known_ones():
+    tiles, sink = read({"X": {"kind": "dungeon", "grid": "..*.\n"}})
+    assert codes(sink) == ["M0102"] and "X" not in tiles
+    assert "`*` at column 2, row 0" in sink.items[0].message
+    assert "`~`" in sink.items[0].fix
+
+
+def test_opening_offset_outside_side():
+    _, sink = read({"X": {"kind": "dungeon", "grid": "....\n....\n", "openings": {"north": [3], "west": [1]}}})
+    assert sorted(codes(sink)) == ["M0103", "M0103"]
+    msgs = " ".join(d.message for d in sink.items)
+    assert "north side, which is 4 squares long" in msgs and "west side, which is 2 squares long" in msgs
+
+
+def test_opening_on_missing_squares_and_overlapping_openings():
+    _, sink = read({"X": {"kind": "dungeon", "grid": "-...\n....\n", "openings": {"north": [0]}}})
+    assert codes(sink) == ["M0104"]
+    _, sink = read({"Y": {"kind": "dungeon", "grid": "....\n", "openings": {"north": [0, 1]}}})
+    assert codes(sink) == ["M0105"]
+
+
+def test_empty_border_and_bad_walls():
+    _, sink = read({"X": {"kind": "dungeon", "grid": "----\n....\n"}})
+    assert codes(sink) == ["M0106"]
+    _, sink = read({"X": {"kind": "dungeon", "grid": "--\n--\n"}})
+    assert codes(sink) == ["M0106"]
+    _, sink = read({"X": {"kind": "dungeon", "grid": "..\n..\n", "walls": [[[0, 0], [1, 1]], [[0, 1], [5, 1]]]}})
+    assert codes(sink) == ["M0107", "M0107"]
+    tiles, sink = read({"X": {"kind": "dungeon", "grid": "..\n..\n", "walls": [[[0, 1], [2, 1]]]}})
+    assert codes(sink) == [] and tiles["X"].walls == {((0, 1), (1, 1)), ((1, 1), (2, 1))}
+
+
+def test_rotation_by_hand():
+    # a 3x2 tile turned a quarter clockwise is 2x3; its top-left square goes to the top-right
+    assert rotated_size((3, 2), 90) == (2, 3)
+    assert rotate_cell((0, 0), (3, 2), 90) == (1, 0)
+    assert rotate_cell((2, 1), (3, 2), 90) == (0, 2)
+    assert rotate_cell((0, 0), (3, 2), 180) == (2, 1)
+    assert rotate_cell((0, 0), (3, 2), 270) == (0, 2)
+    assert rotate_point((0, 0), (3, 2), 90) == (2, 0)
+    assert rotate_side("north", 90) == "east" and rotate_side("west", 270) == "south"
+
+
+def test_orientation_maps_openings_to_world_sides():
+    tiles, _ = read({"T": {"kind": "dungeon", "grid": "...\n...\n", "openings": {"north": [0]}}})
+    o = tiles["T"].orient(90)
+    assert o.size == (2, 3) and o.side("north") == "east"
+    # the north opening's squares (0,0),(1,0) end up on the east column x=1 of the rotated tile
+    assert o.opening_edges(tiles["T"].opening("north")) == {((2, 0), (2, 1)), ((2, 1), (2, 2))}
+    for cell in tiles["T"].squares:
+        assert o.local(o.cell(cell)) == cell
+
+
+sizes = st.tuples(st.integers(1, 9), st.integers(1, 9))
+
+
+@given(sizes, st.data(), st.sampled_from([0, 90, 180, 270]))
+def test_rotations_round_trip(size, data, rotation):
+    w, h = size
+    cell = (data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1)))
+    point = (data.draw(st.integers(0, w)), data.draw(st.integers(0, h)))
+    c, p, s = cell, point, size
+    for _ in range(4):
+        c, p, s = rotate_cell(c, s, 90), rotate_point(p, s, 90), rotated_size(s, 90)
+    assert (c, p, s) == (cell, point, size)
+    # one turn of `rotation` then the rest of the circle is the identity too
+    rest = (360 - rotation) % 360
+    assert rotate_cell(rotate_cell(cell, size, rotation), rotated_size(size, rotation), rest) == cell
+    rc = rotate_cell(cell, size, rotation)
+    rw, rh = rotated_size(size, rotation)
+    assert 0 <= rc[0] < rw and 0 <= rc[1] < rh
+
+
+@given(st.sampled_from(SIDES), st.integers(0, 7))
+def test_side_rotation_cycles(side, k):
+    assert rotate_side(rotate_side(side, 90 * k), 90 * (4 - k % 4)) == side
