@@ -841,6 +841,7 @@ def save_png(image: Image.Image, path: str | os.PathLike) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; images are for everyone to look at
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
