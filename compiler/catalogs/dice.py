@@ -1,0 +1,213 @@
+"""The dice catalog and exact dice probabilities (fractions.Fraction, never floats).
+
+Entry point: `read_dice(entries, sink) -> dict[str, Die]`, ids sorted.
+
+Probability helpers (all exact):
+- `p_face(die, prop)`                 P(one roll of `die` shows `prop`)
+- `p_any(dice, prop)`                 P(at least one die of a pool shows `prop`)
+- `p_any_of(die, n, prop)`            the same for n copies of one die
+- `total_distribution(dice, field)`   distribution of the summed `field` (damage, surge, range…)
+- `pool_distribution(dice)`           joint distribution of a whole roll's totals (`Totals`)
+- `attack_distribution(attack, defense, distance)`  damage dealt after shields, a miss
+  (a miss face, or total range short of `distance`) dealing 0
+- `expected(dist)`                    the mean of a distribution
+
+`prop` is a face property name: one of FIELDS ("range", "damage", "surge", "shield",
+"enhancement", "pierce": the face shows at least one), "miss", or "blank" (shows nothing),
+or any predicate `Face -> bool`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from compiler.catalogs.document import Entry
+from compiler.diagnostics import Sink
+
+FIELDS = ("range", "damage", "surge", "shield", "enhancement", "pierce")
+
+
+@dataclass(frozen=True, order=True)
+class Face:
+    range: int = 0
+    damage: int = 0
+    surge: int = 0
+    shield: int = 0
+    enhancement: int = 0
+    pierce: int = 0
+    miss: bool = False
+
+    @property
+    def blank(self) -> bool:
+        return not self.miss and not any(getattr(self, f) for f in FIELDS)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> "Face":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: (bool(v) if k == "miss" else int(v)) for k, v in data.items() if k in known})
+
+    def to_data(self) -> dict[str, Any]:
+        """The catalog form: only non-zero values, in a fixed key order."""
+        out: dict[str, Any] = {"miss": True} if self.miss else {}
+        out.update({f: getattr(self, f) for f in FIELDS if getattr(self, f)})
+        return out
+
+
+@dataclass(frozen=True)
+class Die:
+    id: str
+    kind: str  # attack | power | defense
+    faces: tuple[Face, ...]
+    name: str = ""
+    colour: str = ""
+
+    def p(self, prop: str | Callable[[Face], bool]) -> Fraction:
+        return p_face(self, prop)
+
+
+Prop = str | Callable[[Face], bool]
+
+
+def predicate(prop: Prop) -> Callable[[Face], bool]:
+    if callable(prop):
+        return prop
+    if prop == "blank":
+        return lambda f: f.blank
+    if prop == "miss":
+        return lambda f: f.miss
+    if prop in FIELDS:
+        return lambda f: getattr(f, prop) > 0
+    raise ValueError(f"unknown face property {prop!r}; known: blank, miss, {', '.join(FIELDS)}")
+
+
+def p_face(die: Die, prop: Prop) -> Fraction:
+    test = predicate(prop)
+    return Fraction(sum(1 for f in die.faces if test(f)), len(die.faces))
+
+
+def p_any(dice: Iterable[Die], prop: Prop) -> Fraction:
+    """P(at least one die of the pool shows `prop`) = 1 - prod(P(die does not))."""
+    none = Fraction(1)
+    for die in dice:
+        none *= 1 - p_face(die, prop)
+    return 1 - none
+
+
+def p_any_of(die: Die, n: int, prop: Prop) -> Fraction:
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    return 1 - (1 - p_face(die, prop)) ** n
+
+
+def _convolve(dist: dict, die: Die, key: Callable[[Face], Any], add: Callable[[Any, Any], Any]) -> dict:
+    share = Fraction(1, len(die.faces))
+    out: dict = {}
+    for value, p in dist.items():
+        for face in die.faces:
+            nxt = add(value, key(face))
+            out[nxt] = out.get(nxt, Fraction(0)) + p * share
+    return out
+
+
+def total_distribution(dice: Sequence[Die], field: str) -> dict[int, Fraction]:
+    """Distribution of the sum of `field` over one roll of the pool (a miss face counts its field as 0)."""
+    if field not in FIELDS:
+        raise ValueError(f"unknown face field {field!r}")
+    dist: dict[int, Fraction] = {0: Fraction(1)}
+    for die in dice:
+        dist = _convolve(dist, die, lambda f: getattr(f, field), lambda a, b: a + b)
+    return dict(sorted(dist.items()))
+
+
+class Totals(NamedTuple):
+    miss: bool
+    range: int
+    damage: int
+    surge: int
+    shield: int
+    enhancement: int
+    pierce: int
+
+
+_ZERO = Totals(False, 0, 0, 0, 0, 0, 0)
+
+
+def _add(t: Totals, f: Face) -> Totals:
+    return Totals(
+        t.miss or f.miss,
+        t.range + f.range,
+        t.damage + f.damage,
+        t.surge + f.surge,
+        t.shield + f.shield,
+        t.enhancement + f.enhancement,
+        t.pierce + f.pierce,
+    )
+
+
+def pool_distribution(dice: Sequence[Die]) -> dict[Totals, Fraction]:
+    """Joint distribution of one roll's totals; outcomes with equal totals are merged."""
+    dist: dict[Totals, Fraction] = {_ZERO: Fraction(1)}
+    for die in dice:
+        dist = _convolve(dist, die, lambda f: f, _add)
+    return dict(sorted(dist.items()))
+
+
+def attack_distribution(
+    attack: Sequence[Die], defense: Sequence[Die] = (), distance: int = 0
+) -> dict[int, Fraction]:
+    """Damage dealt by one attack roll against one defense roll, surges unspent.
+
+    The attack misses (deals 0) if any die shows a miss face or the total range is below
+    `distance` (0 for melee, which ignores range). Otherwise damage = max(0, damage - shields).
+    """
+    shields = total_distribution(defense, "shield") if defense else {0: Fraction(1)}
+    out: dict[int, Fraction] = {}
+    for totals, p in pool_distribution(attack).items():
+        if totals.miss or totals.range < distance:
+            out[0] = out.get(0, Fraction(0)) + p
+            continue
+        for s, q in shields.items():
+            dealt = max(0, totals.damage - s)
+            out[dealt] = out.get(dealt, Fraction(0)) + p * q
+    return dict(sorted(out.items()))
+
+
+def expected(dist: Mapping[int, Fraction]) -> Fraction:
+    return sum((Fraction(v) * p for v, p in dist.items()), Fraction(0))
+
+
+# --- reading the catalog
+
+_KIND_SHOWS = {"defense": ("damage", "range", "surge"), "attack": ("shield",), "power": ("shield",)}
+
+
+def read_dice(entries: Mapping[str, Entry], sink: Sink) -> dict[str, Die]:
+    """Check and convert every die entry (already schema-valid)."""
+    dice: dict[str, Die] = {}
+    for did in sorted(entries):
+        entry = entries[did]
+        data = entry.data if isinstance(entry.data, dict) else {}
+        raw_faces = [f for f in (data.get("faces") or []) if isinstance(f, dict)]
+        kind = data.get("kind", "attack")
+        faces = tuple(Face.from_data(f) for f in raw_faces)
+        if not faces:
+            continue  # the schema already reported it
+        if len(faces) != 6:
+            sink.report("Y0302", entry.key_span("faces"), id=did, count=len(faces))
+        for i, face in enumerate(faces):
+            if face.miss and not Face(miss=True) == face:
+                sink.report("Y0301", entry.span("faces", i), id=did, index=i + 1)
+            wrong = [f for f in _KIND_SHOWS.get(kind, ()) if getattr(face, f)]
+            if wrong:
+                sink.report("Y0303", entry.span("faces", i), id=did, kind=kind, index=i + 1, what=" and ".join(wrong))
+        dice[did] = Die(
+            id=did,
+            kind=kind,
+            faces=faces,
+            name=data.get("name", f"{did.replace('_', ' ').capitalize()} die"),
+            colour=data.get("colour", ""),
+        )
+    return dice
