@@ -326,7 +326,13 @@ def _draw_glyph(draw: ImageDraw.ImageDraw, box, look: S.TerrainLook, scale: int)
 
 def _look(rules: Mapping[str, TerrainRule], terrain_id: str) -> S.TerrainLook:
     rule = rules.get(terrain_id, PLAIN)
-    return S.terrain_look(terrain_id, rule.blocks_movement, rule.sight == "adjacent_only")
+    return S.terrain_look(
+        terrain_id,
+        blocks_movement=rule.blocks_movement,
+        adjacent_only=rule.sight != "normal",
+        elevated=bool(getattr(rule, "elevated", False)),
+        harmful=bool(getattr(rule, "defeat_end_of_turn", False) or getattr(rule, "on_enter_damage", 0)),
+    )
 
 
 # ---------------------------------------------------------------- the map
@@ -342,6 +348,10 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
     coord, _title = _margins(scale, picture)
     legend_entries = _legend_entries(picture) if picture.legend else []
     width = layout.left + map_w + coord
+    title = S.printable(picture.title)
+    title_font = S.font(max(12, round(scale * 0.5)))
+    if title:
+        width = max(width, layout.left + S.text_size(title_font, title)[2] + 6)
     legend_img = _render_legend(legend_entries, max(width, 240), scale) if legend_entries else None
     if legend_img is not None:
         width = max(width, legend_img.width)
@@ -401,9 +411,8 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
     _draw_tile_labels(draw, layout, picture, scale)
     if picture.coordinates:
         _draw_coordinates(draw, layout, picture, scale)
-    if picture.title:
-        fnt = S.font(max(12, round(scale * 0.5)))
-        draw.text((layout.left, 2), picture.title, fill=S.TEXT, font=fnt)
+    if title:
+        draw.text((layout.left, 2), title, fill=S.TEXT, font=title_font)
     if legend_img is not None:
         image.paste(legend_img, (0, layout.top + map_h + coord))
     return image
@@ -480,7 +489,7 @@ def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> N
         h = scale // 2 - m
         fill = S.token_colour(tok.kind, tok.colour)
         draw.polygon([(cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy)], fill=fill, outline=S.TEXT)
-        text = (tok.label or tok.kind)[:1].upper()
+        text = S.printable((tok.label or tok.kind)[:1].upper())
         _text_centred(draw, (cx, cy), text, small, S.contrast_text(fill))
 
     for sp in sorted(picture.spawns, key=lambda p: (min((c[1], c[0]) for c in p.cells) if p.cells else (0, 0), p.initials)):
@@ -496,7 +505,7 @@ def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> N
             _disc(draw, box, fill, S.TEXT, 1)
         else:
             draw.rounded_rectangle(box, radius=scale // 3, fill=fill, outline=S.TEXT, width=1)
-        _text_centred(draw, ((l + r) / 2, (t + b) / 2), sp.initials, small, S.contrast_text(fill))
+        _text_centred(draw, ((l + r) / 2, (t + b) / 2), S.printable(sp.initials), small, S.contrast_text(fill))
         if sp.heroes:
             left, top, w, h = S.text_size(tiny, sp.heroes)
             _label_box(draw, (r - w - 4, b - h - 4), sp.heroes, tiny, S.TEXT, S.HERO_COUNT, pad=1)
@@ -519,7 +528,7 @@ def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> N
     cap = S.font(max(10, round(scale * 0.55)))
     for c in picture.captions:
         l, t, _, _ = layout.cell_box(c.cell)
-        _label_box(draw, (l, t), c.text, cap, S.CAPTION, S.BACKGROUND, pad=2)
+        _label_box(draw, (l, t), S.printable(c.text), cap, S.CAPTION, S.BACKGROUND, pad=2)
 
 
 def _draw_tile_labels(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
@@ -529,7 +538,7 @@ def _draw_tile_labels(draw, layout: MapLayout, picture: MapPicture, scale: int) 
             continue
         first = min(tile.cells, key=lambda c: (c[1], c[0]))
         l, t, _, _ = layout.cell_box(first)
-        text = tile.code if not tile.name or tile.name == tile.code else f"{tile.code} {tile.name}"
+        text = S.printable(tile.code if not tile.name or tile.name == tile.code else f"{tile.code} {tile.name}")
         _label_box(draw, (l + 3, t + 3), text, fnt, S.TILE_LABEL, (255, 255, 255), pad=1)
 
 
@@ -563,14 +572,14 @@ class _Entry:
 
 def _legend_entries(picture: MapPicture) -> list[_Entry]:
     board = picture.board
-    entries = [_Entry(t, "terrain", _look(board.rules, t)) for t in sorted(set(board.terrain))]
+    entries = [_Entry(S.printable(t), "terrain", _look(board.rules, t)) for t in sorted(set(board.terrain))]
     if board.walls:
         entries.append(_Entry("wall", "wall", colour=S.WALL))
     kinds = sorted({(d.colour or "", d.open) for d in board.doors})
     for name, is_open in kinds:  # one entry per colour and state, not per door
         colour = S.named_colour(name or None, S.DOOR_DEFAULT)
         label = f"{name + ' ' if name else ''}door ({'open' if is_open else 'closed'})"
-        entries.append(_Entry(label, "open_door" if is_open else "door", colour=colour))
+        entries.append(_Entry(S.printable(label), "open_door" if is_open else "door", colour=colour))
     flags = (
         (picture.openings, "opening", "opening", S.OPENING),
         (any(t.hidden for t in picture.tiles), "hidden tile", "hidden", S.HATCH),
@@ -655,6 +664,7 @@ class TileCard:
     cells: tuple[tuple[Cell, str], ...]  # ((col, row), terrain id)
     openings: frozenset[Edge] = frozenset()
     kind: str = ""
+    walls: frozenset[Edge] = frozenset()  # printed walls inside the tile
 
 
 @dataclass(frozen=True)
@@ -670,7 +680,7 @@ def tile_board(card: TileCard, rules: Mapping[str, TerrainRule]) -> Board:
     ordered = sorted(card.cells, key=lambda ct: (ct[0][1], ct[0][0]))
     spaces = tuple(c for c, _ in ordered)
     terrain = tuple(t for _, t in ordered)
-    walls = frozenset(_boundary_edges(spaces)) - card.openings
+    walls = (frozenset(_boundary_edges(spaces)) | card.walls) - card.openings
     all_rules = {"plain": PLAIN, **{t: rules.get(t, TerrainRule(t)) for t in set(terrain)}}
     return Board(spaces, terrain, all_rules, walls)
 
@@ -713,7 +723,7 @@ def render_tile_sheet(sheet: TileSheet, *, scale: int = 24) -> Image.Image:
     height = title_h + sum(row_h) + gap * (len(rows) + 1) + legend.height
     out = Image.new("RGB", (width, height), S.BACKGROUND)
     if sheet.title:
-        ImageDraw.Draw(out).text((gap, 2), sheet.title, fill=S.TEXT, font=S.font(max(12, round(scale * 0.6))))
+        ImageDraw.Draw(out).text((gap, 2), S.printable(sheet.title), fill=S.TEXT, font=S.font(max(12, round(scale * 0.6))))
     y = title_h + gap
     for r, row in enumerate(rows):
         x = gap

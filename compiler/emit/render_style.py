@@ -80,12 +80,25 @@ def fallback_colour(key: str) -> RGB:
     return (round(r * 255), round(g * 255), round(b * 255))
 
 
-def terrain_look(terrain_id: str, blocks_movement: bool = False, adjacent_only: bool = False) -> TerrainLook:
+def terrain_look(
+    terrain_id: str,
+    *,
+    blocks_movement: bool = False,
+    adjacent_only: bool = False,
+    elevated: bool = False,
+    harmful: bool = False,
+) -> TerrainLook:
     """How a terrain is drawn: the table entry, else a hashed colour with a glyph from its behaviour."""
     look = TERRAIN_LOOKS.get(terrain_id)
     if look is not None:
         return look
-    glyph = "cross" if blocks_movement else "fog" if adjacent_only else ""
+    glyph = (
+        "cross" if blocks_movement
+        else "elevation" if elevated
+        else "hazard" if harmful
+        else "fog" if adjacent_only
+        else ""
+    )
     return TerrainLook(fallback_colour(terrain_id), glyph)
 
 
@@ -129,6 +142,15 @@ def font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default(size=size)
     except (TypeError, OSError, ImportError, AttributeError):  # old Pillow or no FreeType
         return ImageFont.load_default()
+
+
+_ASCII = str.maketrans({"\u2014": "-", "\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2026": "...", "\u00d7": "x"})
+
+
+def printable(text: str) -> str:
+    """Text the bundled font can draw: typographic punctuation to ASCII, other non-Latin-1 to '?'."""
+    text = text.translate(_ASCII)
+    return "".join(ch if ord(ch) < 256 and ch.isprintable() else "?" for ch in text)
 
 
 def text_size(fnt, text: str) -> tuple[int, int, int, int]:

@@ -157,7 +157,7 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
     label_font = S.font(13)
     small = S.font(11)
     if world.title:
-        draw.text((margin, 8), world.title, fill=S.TEXT, font=S.font(18))
+        draw.text((margin, 8), S.printable(world.title), fill=S.TEXT, font=S.font(18))
 
     trails = sorted(world.trails, key=lambda t: (min(t.a, t.b), max(t.a, t.b), t.kind))
     for t in trails:
@@ -185,9 +185,11 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
         fill = LOCATION_COLOURS.get(kind, S.fallback_colour(kind or i))
         c = px(i)
         _location_mark(draw, c, 8, kind, fill)
-        label = names.get(i, i)
+        label = S.printable(names.get(i, i))
         left, top, w, h = S.text_size(label_font, label)
-        draw.text((c[0] - w / 2 - left, c[1] + 14 - top), label, fill=S.TEXT, font=label_font)
+        x0, y0 = round(c[0] - w / 2), c[1] + 13
+        draw.rectangle([x0 - 2, y0 - 1, x0 + w + 2, y0 + h + 1], fill=S.BACKGROUND)
+        draw.text((x0 - left, y0 - top), label, fill=S.TEXT, font=label_font)
 
     # legend: location kinds present, trail kinds present, danger colours
     y = height - legend_h + 8
