@@ -1,0 +1,341 @@
+"""Syntax errors: Lark exceptions -> located S0xxx diagnostics, and the recovery helpers.
+
+Three layers, most specific first:
+1. `EXAMPLES`: known-bad snippets mapped to a friendly code (lark's `match_examples`
+   idea, precomputed once: the parser state and offending token kind of each example
+   become a lookup key, so matching a real error is a dict lookup).
+2. Special characters (`'` instead of `"`, an unterminated string).
+3. The generic "unexpected X; expected A, B or C", with terminals named in words.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from compiler.diagnostics import Sink, Span
+
+# ---------------------------------------------------------------- syntax errors by example
+# code -> snippets that must fail at the spot the code describes. Each snippet is a whole
+# file; tests/test_parse_errors.py checks that every one of them yields its code.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "S0120": (  # attach without `to`
+        'quest q "Q" { map { tile 9A attach south 16A.north } }',
+        'quest q "Q" { map { tile 9A attach south.1 16A.north } }',
+        'quest q "Q" { map { tile 9A attach south north } }',
+    ),
+    "S0121": (  # a world position without brackets
+        'quest q "Q" { map { tile 9A at 3, 4 } }',
+        'quest q "Q" { map { tile 9A at 3 } }',
+    ),
+    "S0122": (  # a hero range written with a dash
+        'quest q "Q" { heroes 2-4 }',
+        'quest q "Q" { spawn g at (1,1) heroes 2-4 }',
+    ),
+    "S0123": (  # a door not on an opening
+        'quest q "Q" { map { door hall on 16A yellow } }',
+        'quest q "Q" { map { door hall on 16A } }',
+    ),
+    "S0124": (  # a quest without an id
+        'quest "First Blood" { }',
+    ),
+    "S0125": (  # a quest without a display name
+        "quest first_blood { }",
+    ),
+    "S0126": (  # spawn with a space but no `at`
+        'quest q "Q" { spawn goblins 16A(3,3) }',
+        'quest q "Q" { spawn goblins (3,3) }',
+    ),
+    "S0127": (  # a token without `at`
+        'quest q "Q" { token search 16A(2,1) }',
+        'quest q "Q" { token search (2,1) }',
+        'quest q "Q" { token objective "cart" 9A(1,2) }',
+    ),
+    "S0128": (  # start heroes without `on` / `at`
+        'quest q "Q" { start heroes entrance1A }',
+    ),
+    "S0129": (  # var without `=`
+        'quest q "Q" { var count 3 }',
+    ),
+    "S0130": (  # round_end without its round
+        'quest q "Q" { on round_end { next } }',
+    ),
+}
+
+
+@lru_cache(maxsize=1)
+def _example_keys() -> dict[tuple[int, str], str]:
+    from compiler.syntax.parse import lark_parser
+
+    parser = lark_parser()
+    keys: dict[tuple[int, str], str] = {}
+    for code, snippets in EXAMPLES.items():
+        for snippet in snippets:
+            try:
+                parser.parse(snippet)
+            except UnexpectedToken as exc:
+                keys.setdefault(_key(exc), code)
+            except UnexpectedInput:
+                pass
+    return keys
+
+
+def _key(exc: UnexpectedToken) -> tuple[int, str]:
+    ip = exc.interactive_parser
+    state = ip.parser_state.position if ip is not None else exc.state
+    return (state if isinstance(state, int) else -1, exc.token.type)
+
+
+def example_code(exc: UnexpectedToken) -> str | None:
+    return _example_keys().get(_key(exc))
+
+
+# ---------------------------------------------------------------- terminals in words
+NAMED = {
+    "INT": "a number",
+    "NEG_INT": "a number",
+    "SIZE": "a size such as `2x1`",
+    "STRING": 'a string `"…"`',
+    "TEXT_BLOCK": 'a string `"…"`',
+    "_SEP": "the end of the statement",
+    "_COMMA": "`,`",
+    "$END": "the end of the file",
+}
+# What a name (ID) means after a given keyword or punctuation.
+NAME_AFTER = {
+    "quest": "a quest id",
+    "encounter": "an encounter id",
+    "tile": "a tile code",
+    "as": "a name",
+    "to": "a tile name",
+    "door": "a door name",
+    "mark": "a mark name",
+    "@": "a mark name",
+    "on": "a tile or door name",
+    "spawn": "a monster group",
+    "token": "a token kind",
+    "defeated": "a monster group",
+    "group": "a monster group",
+    "activate": "a monster group",
+    "reveal": "a tile name",
+    "open": "a door name",
+    "close": "a door name",
+    "searched": "a token name",
+    "picked_up": "a token name",
+    "variable": "a variable name",
+    "var": "a variable name",
+    "set": "a variable name",
+    "advance": "a variable name",
+    "discard": "a condition",
+    "highest": "an attribute (might, knowledge, willpower, awareness, health…)",
+    "lowest": "an attribute (might, knowledge, willpower, awareness, health…)",
+    "exploration_card": "a card id",
+    "peril_card": "a card id",
+    "activation_card": "a card id",
+    "card": "a card id",
+    "start": "a card id",
+}
+SIDES = ("north", "east", "south", "west")
+
+
+@lru_cache(maxsize=1)
+def _literals() -> dict[str, str]:
+    """Terminal name -> its literal text, for the keyword and punctuation terminals."""
+    from compiler.syntax.parse import lark_parser
+
+    return {t.name: t.pattern.value for t in lark_parser().terminals if t.pattern.type == "str"}
+
+
+def describe_expected(names: set[str], previous: object) -> str:
+    literals = _literals()
+    words: list[str] = []
+    keywords = sorted(literals[n] for n in names if n in literals)
+    if set(SIDES) <= set(keywords):
+        words.append("a side (`north`, `east`, `south` or `west`)")
+        keywords = [k for k in keywords if k not in SIDES]
+    closers = [k for k in keywords if k == "}"]
+    words.extend(f"`{k}`" for k in keywords if k != "}")
+    if "ID" in names:
+        prev = str(previous) if isinstance(previous, Token) else ""
+        words.append(NAME_AFTER.get(prev, "a name"))
+    for name in sorted(names):
+        if name in NAMED and NAMED[name] not in words and name != "_SEP":
+            words.append(NAMED[name])
+    if len(words) > 16:
+        words = words[:15] + ["…"]
+    words.extend(f"`{k}`" for k in closers)
+    if "_SEP" in names:
+        words.append(NAMED["_SEP"])
+    if not words:
+        return "nothing more here"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def describe_found(token: Token) -> str:
+    if token.type == "$END":
+        return "end of file"
+    if token.type == "_SEP":
+        value = str(token).lstrip(" \t\r")
+        if value.startswith(";"):
+            return "`;`"
+        return "end of line"
+    if token.type in ("STRING", "TEXT_BLOCK"):
+        return "string"
+    if token.type == "ID":
+        return f"name `{token}`"
+    if token.type in ("INT", "NEG_INT"):
+        return f"number `{token}`"
+    return f"`{token}`"
+
+
+# ---------------------------------------------------------------- spans
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return line, col
+
+
+def token_span(text: str, file: str, token: Token) -> Span:
+    if token.type == "$END":
+        line, col = _line_col(text, len(text))
+        return Span(file, line, col)
+    start = token.start_pos or 0
+    if token.type == "_SEP":  # underline the `;`, `#` or the end of the line itself
+        start += len(str(token)) - len(str(token).lstrip(" \t\r"))
+        line, col = _line_col(text, start)
+        return Span(file, line, col)
+    line, col = _line_col(text, start)
+    end_line, end_col = _line_col(text, start + len(str(token)))
+    return Span(file, line, col, end_line, end_col)
+
+
+def span_at(text: str, file: str, exc: UnexpectedInput) -> Span:
+    if isinstance(exc, UnexpectedToken):
+        return token_span(text, file, exc.token)
+    line, col = _line_col(text, exc.pos_in_stream)
+    return Span(file, line, col)
+
+
+# ---------------------------------------------------------------- reporting
+def report(exc: UnexpectedInput, text: str, file: str, sink: Sink, completed: bool = False) -> None:
+    if isinstance(exc, UnexpectedCharacters):
+        _report_characters(exc, text, file, sink)
+        return
+    assert isinstance(exc, UnexpectedToken)
+    span = token_span(text, file, exc.token)
+    previous = _previous(exc)
+    expected = describe_expected(set(exc.accepts or exc.expected), previous)
+    if exc.token.type == "$END":
+        if completed:
+            sink.report("S0106", span)
+        else:
+            sink.report("S0104", span, expected=expected)
+        return
+    code = example_code(exc)
+    if code is not None:
+        sink.report(code, span, found=describe_found(exc.token))
+        return
+    sink.report("S0101", span, found=describe_found(exc.token), expected=expected)
+
+
+def _previous(exc: UnexpectedToken) -> object:
+    ip = exc.interactive_parser
+    if ip is None or not ip.parser_state.value_stack:
+        return None
+    return ip.parser_state.value_stack[-1]
+
+
+def _report_characters(exc: UnexpectedCharacters, text: str, file: str, sink: Sink) -> None:
+    pos = exc.pos_in_stream
+    char = text[pos] if pos < len(text) else ""
+    line, col = _line_col(text, pos)
+    span = Span(file, line, col)
+    if char == '"':
+        sink.report("S0103", span)
+    elif char == "'":
+        sink.report("S0107", span)
+    else:
+        shown = char if char.isprintable() and not char.isspace() else f"U+{ord(char):04X}" if char else "?"
+        sink.report("S0102", span, char=shown)
+
+
+# ---------------------------------------------------------------- recovery
+_BOUNDARY = re.compile(r'"""[\s\S]*?(?:"""|\Z)|"(?:[^"\\\n]|\\[^\n])*(?:"|$)|#[^\n]*|[;\n{}]', re.M)
+
+
+def _boundaries(text: str) -> list[tuple[int, str]]:
+    """(position, char) of every `;`, new line, `{` and `}` outside strings and comments."""
+    out = []
+    for m in _BOUNDARY.finditer(text):
+        s = m.group()
+        if len(s) == 1 and s in ";\n{}":
+            out.append((m.start(), s))
+    return out
+
+
+def blank_statement(text: str, exc: UnexpectedInput) -> str | None:
+    """`text` with the statement holding the error replaced by spaces (new lines kept)."""
+    if isinstance(exc, UnexpectedToken):
+        pos = exc.token.start_pos if exc.token.type != "$END" else len(text)
+        pos = pos or 0
+        token_len = len(str(exc.token)) if exc.token.type not in ("$END", "_SEP") else 0
+    else:
+        pos = exc.pos_in_stream
+        token_len = 1
+    marks = _boundaries(text)
+    start = 0
+    for p, c in marks:
+        if p >= pos:
+            break
+        start = p + 1
+    end = len(text)
+    depth = 0
+    for p, c in marks:
+        if p < pos:
+            continue
+        if p == pos and c == "}" and depth == 0:
+            end = p
+            break
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                end = p
+                break
+            depth -= 1
+        elif depth == 0:
+            end = p
+            break
+    if not text[start:end].strip():
+        start, end = pos, pos + token_len
+        if not text[start:end].strip():
+            return None
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+
+
+def complete_at_eof(exc: UnexpectedToken):
+    """Feed the `}` (and separators) a file that ends inside blocks is missing; the tree,
+    or None when the file ends in the middle of a statement."""
+    ip = exc.interactive_parser
+    if ip is None:
+        return None
+    ip = ip.copy()
+    literals = _literals()
+    close = next((n for n, v in literals.items() if v == "}"), "RBRACE")
+    for _ in range(64):
+        accepts = ip.accepts()
+        if "$END" in accepts:
+            try:
+                return ip.feed_eof(exc.token)
+            except UnexpectedInput:
+                return None
+        if close in accepts:
+            ip.feed_token(Token.new_borrow_pos(close, "}", exc.token))
+        elif "_SEP" in accepts:
+            ip.feed_token(Token.new_borrow_pos("_SEP", "\n", exc.token))
+        else:
+            return None
+    return None

@@ -1,0 +1,703 @@
+"""Parse `.quest` text into the frozen AST of `compiler.syntax.ast`.
+
+`parse_module(text, file, sink)` is the only entry point and the only place Lark trees
+exist: the tree is converted at once into dataclasses carrying `Span`s. It never raises
+on bad input — it reports coded diagnostics (S0xxx) and returns what it could build.
+
+Error recovery: on a syntax error the offending *statement* (from the previous `;`,
+new line, `{` or `}` to the next one at the same brace depth, so a broken header takes
+its whole block with it) is blanked out with spaces — positions stay put — and the text
+is parsed again. A file that ends inside blocks is completed with the missing `}`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+from compiler.diagnostics import Sink, Span
+from compiler.syntax import ast
+
+MAX_ERRORS = 25  # syntax errors reported per file before giving up
+
+
+# ---------------------------------------------------------------- the Lark parser (built once)
+class _AlwaysLexNames:
+    """Postlexer whose only job is `always_accept`: every lexer state also knows ID, so a
+    word such as `atach` lexes as one name (then is reported whole) instead of as the
+    keyword `at` followed by `ach`."""
+
+    always_accept = ("ID",)
+
+    def process(self, stream):
+        return stream
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    grammar = resources.files("compiler.syntax").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        maybe_placeholders=False,
+        postlex=_AlwaysLexNames(),
+        cache=True,
+    )
+
+
+# ---------------------------------------------------------------- entry point
+def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
+    """Parse one `.quest` file. Diagnostics go to `sink`; the result holds every
+    declaration that survived error recovery."""
+    try:
+        tree = _parse_recovering(text, file, sink)
+        if tree is None:
+            return ast.Module(file=file)
+        builder = _Builder(file, sink)
+        decls = builder.transform(tree)
+        docs = _doc_comments(text)
+        decls = tuple(
+            dataclasses.replace(d, doc=docs.get(d.span.line)) if docs.get(d.span.line) else d for d in decls
+        )
+        return ast.Module(file=file, declarations=decls)
+    except Exception as exc:  # a bug in this module must not become a traceback for the user
+        inner = exc.orig_exc if isinstance(exc, VisitError) else exc
+        sink.report("S0900", Span(file, 1, 1), detail=f"{type(inner).__name__}: {inner}")
+        return ast.Module(file=file)
+
+
+def _parse_recovering(text: str, file: str, sink: Sink) -> Tree | None:
+    from compiler.syntax import errors
+
+    parser = lark_parser()
+    work = text
+    reported = 0
+    eof_reported = False
+    while True:
+        try:
+            return parser.parse(work)
+        except UnexpectedInput as exc:
+            if reported >= MAX_ERRORS:
+                sink.report("S0105", errors.span_at(work, file, exc), limit=MAX_ERRORS)
+                return None
+            if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
+                tree = errors.complete_at_eof(exc)
+                if not eof_reported:
+                    errors.report(exc, work, file, sink, completed=tree is not None)
+                    reported += 1
+                    eof_reported = True
+                if tree is not None:
+                    return tree
+            else:
+                errors.report(exc, work, file, sink)
+                reported += 1
+            blanked = errors.blank_statement(work, exc)
+            if blanked is None or blanked == work:
+                return None
+            work = blanked
+        except LarkError as exc:  # anything else Lark may raise: located at the file start
+            sink.report("S0900", Span(file, 1, 1), detail=f"{type(exc).__name__}: {exc}")
+            return None
+
+
+# ---------------------------------------------------------------- doc comments
+_DOC = re.compile(r"^[ \t]*##(?!#)[ ]?(.*?)[ \t]*$")
+
+
+def _doc_comments(text: str) -> dict[int, str]:
+    """Map line number -> the `##` block ending on the line before it."""
+    docs: dict[int, str] = {}
+    block: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        m = _DOC.match(line)
+        if m:
+            block.append(m.group(1))
+            continue
+        if block:
+            docs[number] = "\n".join(block)
+        block = []
+    return docs
+
+
+# ---------------------------------------------------------------- tree -> AST
+def _text_value(token: Token) -> str:
+    raw = str(token)
+    if token.type == "TEXT_BLOCK":
+        return inspect.cleandoc(raw[3:-3])
+    return _unescape(raw[1:-1])
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _unescape(body: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
+
+
+SINGLE_BODY_FIELDS = ("map", "start", "entrance", "exit", "flavor", "setup")
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    """Lark tree -> AST. Each method receives (meta, children) and returns a node or a
+    small ("tag", value, span) tuple for an option the enclosing rule folds in."""
+
+    def __init__(self, file: str, sink: Sink):
+        super().__init__()
+        self.file = file
+        self.sink = sink
+
+    # -------------------------------------------------- helpers
+    def span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.file, 1, 1)
+        return Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def tspan(self, token: Token) -> Span:
+        return Span(self.file, token.line, token.column, token.end_line, token.end_column)
+
+    def once(self, seen: dict, key: str, span: Span, what: str) -> bool:
+        """False (and S0204 reported) when `key` was already given in this statement."""
+        if key in seen:
+            self.sink.report("S0204", span, what=what)
+            return False
+        seen[key] = span
+        return True
+
+    # -------------------------------------------------- module
+    def start(self, meta, children):
+        return tuple(children)
+
+    # -------------------------------------------------- values
+    def text(self, meta, children):
+        return ast.Text(_text_value(children[0]), self.span(meta))
+
+    def signed(self, meta, children):  # only reached if `?signed` ever keeps a tree
+        return int(children[0])
+
+    def hero_guard(self, meta, children):
+        low, high, written = children[0]
+        span = self.span(meta)
+        if not (1 <= low <= 4 and 1 <= high <= 4):
+            self.sink.report("S0202", span, guard=f"heroes {written}")
+        elif low > high:
+            self.sink.report("S0203", span, low=low, high=high)
+        return ast.HeroGuard(low, high, span)
+
+    def guard_plus(self, meta, children):
+        return (int(children[0]), 4, f"{children[0]}+")
+
+    def guard_range(self, meta, children):
+        return (int(children[0]), int(children[1]), f"{children[0]}..{children[1]}")
+
+    def guard_exact(self, meta, children):
+        return (int(children[0]), int(children[0]), str(children[0]))
+
+    # -------------------------------------------------- spaces
+    def space(self, meta, children):
+        return children[0]
+
+    def tile_space(self, meta, children):
+        return ast.TileSpace(str(children[0]), int(children[1]), int(children[2]), self.span(meta))
+
+    def world(self, meta, children):
+        return ast.WorldSpace(int(children[0]), int(children[1]), self.span(meta))
+
+    def mark_ref(self, meta, children):
+        return ast.MarkRef(str(children[0]), self.span(meta))
+
+    def side(self, meta, children):
+        return str(children[0])
+
+    def local_side(self, meta, children):
+        index = int(children[1]) if len(children) > 1 else 0
+        return ast.OpeningRef(None, children[0], index, self.span(meta))
+
+    def opening(self, meta, children):
+        index = int(children[2]) if len(children) > 2 else 0
+        return ast.OpeningRef(str(children[0]), children[1], index, self.span(meta))
+
+    # -------------------------------------------------- maps
+    def tile_as(self, meta, children):
+        return ("name", str(children[0]), self.span(meta))
+
+    def tile_at(self, meta, children):
+        return ("at", children[0], self.span(meta))
+
+    def tile_attach(self, meta, children):
+        span = self.span(meta)
+        return ("attach", ast.Attach(children[0], children[1], span), span)
+
+    def tile_rotate(self, meta, children):
+        span = self.span(meta)
+        degrees = int(children[0])
+        if degrees % 90:
+            self.sink.report("S0201", span, degrees=degrees)
+        return ("rotate", degrees % 360, span)
+
+    def tile_hidden(self, meta, children):
+        return ("hidden", True, self.span(meta))
+
+    def tile(self, meta, children):
+        code = str(children[0])
+        fields: dict = {}
+        seen: dict = {}
+        for key, value, span in children[1:]:
+            if self.once(seen, key, span, f"`{'as' if key == 'name' else key}`"):
+                fields[key] = value
+        if "at" in fields and "attach" in fields:
+            self.sink.report("S0205", seen["attach"], tile=code)
+            del fields["attach"]
+        return ast.TilePlacement(code=code, name=fields.pop("name", code), span=self.span(meta), **fields)
+
+    def door_colour(self, meta, children):
+        return ("colour", str(children[0]))
+
+    def door_open(self, meta, children):
+        return ("open", True)
+
+    def door(self, meta, children):
+        extra = dict(children[2:])
+        return ast.DoorDecl(str(children[0]), children[1], span=self.span(meta), **extra)
+
+    def mark(self, meta, children):
+        return ast.MarkDecl(str(children[0]), children[1], self.span(meta))
+
+    def map_block(self, meta, children):
+        return ast.MapBlock(
+            tiles=tuple(c for c in children if isinstance(c, ast.TilePlacement)),
+            doors=tuple(c for c in children if isinstance(c, ast.DoorDecl)),
+            marks=tuple(c for c in children if isinstance(c, ast.MarkDecl)),
+            span=self.span(meta),
+        )
+
+    # -------------------------------------------------- setup statements
+    def start_on(self, meta, children):
+        return ast.StartHeroes(tile=str(children[0]), span=self.span(meta))
+
+    def start_at(self, meta, children):
+        return ast.StartHeroes(spaces=tuple(children), span=self.span(meta))
+
+    def entrance(self, meta, children):
+        return ("entrance", children[0], self.span(meta))
+
+    def exit(self, meta, children):
+        return ("exit", children[0], self.span(meta))
+
+    def flavor(self, meta, children):
+        return ("flavor", children[0], self.span(meta))
+
+    def setup(self, meta, children):
+        return ("setup", children[0], self.span(meta))
+
+    def var(self, meta, children):
+        return ast.VarDecl(str(children[0]), int(children[1]), self.span(meta))
+
+    def hero_figure(self, meta, children):
+        return ("hero_figure", str(children[0]), self.span(meta))
+
+    def token_colour(self, meta, children):
+        return ("colour", str(children[0]))
+
+    def token_as(self, meta, children):
+        return ("name", str(children[0]))
+
+    def token(self, meta, children):
+        kind, *rest = children
+        fields = {}
+        for c in rest:
+            if isinstance(c, ast.Text):
+                fields["label"] = c
+            elif isinstance(c, tuple):
+                fields[c[0]] = c[1]
+            else:
+                fields["at"] = c
+        return ast.TokenDecl(kind=str(kind), span=self.span(meta), **fields)
+
+    def spawn_at(self, meta, children):
+        return ("at", children[0], self.span(meta))
+
+    def spawn_size(self, meta, children):
+        span = self.span(meta)
+        w, h = (int(n) for n in str(children[0]).split("x"))
+        if w < 1 or h < 1:
+            self.sink.report("S0213", span, size=str(children[0]))
+        return ("size", (w, h), span)
+
+    def spawn_unique(self, meta, children):
+        return ("unique", True, self.span(meta))
+
+    def spawn_health(self, meta, children):
+        return ("extra_health", int(children[0]), self.span(meta))
+
+    def spawn_point(self, meta, children):
+        rank = str(children[0].children[0])
+        heroes = children[-1] if isinstance(children[-1], ast.HeroGuard) else None
+        spaces = tuple(c for c in children[1:] if not isinstance(c, ast.HeroGuard))
+        return ast.SpawnPoint(rank, spaces, heroes, self.span(meta))
+
+    def spawn_points(self, meta, children):
+        return ("points", tuple(children), self.span(meta))
+
+    def spawn(self, meta, children):
+        group = str(children[0])
+        fields: dict = {}
+        seen: dict = {}
+        for c in children[1:]:
+            if isinstance(c, ast.HeroGuard):
+                c = ("heroes", c, c.span)
+            key, value, span = c
+            what = {"extra_health": "`health +N`", "points": "a spawn block"}.get(key, f"`{key}`")
+            if self.once(seen, key, span, what):
+                fields[key] = value
+        span = self.span(meta)
+        if "at" in fields and "points" in fields:
+            self.sink.report("S0207", seen["points"], group=group)
+        if "extra_health" in fields and "unique" not in fields:
+            self.sink.report("S0208", seen["extra_health"], group=group)
+        return ast.SpawnDecl(group=group, span=span, **fields)
+
+    # -------------------------------------------------- events
+    def event(self, meta, children):
+        trigger, *effects = children
+        return ast.EventDecl(trigger, tuple(effects), self.span(meta))
+
+    def _trigger(kind, shape=""):  # noqa: N805 — a factory used in the class body
+        def build(self, meta, children):
+            fields = {}
+            for slot, child in zip(shape.split(), children):
+                fields[slot] = int(child) if slot == "number" else (child if slot == "space" else str(child))
+            return ast.Trigger(kind, span=self.span(meta), **fields)
+
+        return build
+
+    t_start = _trigger("start")
+    t_encounter_start = _trigger("encounter_start")
+    t_round_end = _trigger("round_end", "number")
+    t_open = _trigger("open", "subject")
+    t_defeated = _trigger("defeated", "subject")
+    t_searched = _trigger("searched", "subject")
+    t_picked_up = _trigger("picked_up", "subject")
+    t_enters_space = _trigger("enters", "space")
+    t_enters_area = _trigger("enters", "subject")
+    t_morale_zero = _trigger("morale_zero")
+    t_variable = _trigger("variable", "subject number")
+    del _trigger
+
+    def _effect(kind):  # noqa: N805
+        def build(self, meta, children):
+            args, number, text = [], None, None
+            for c in children:
+                if isinstance(c, ast.Text):
+                    text = c
+                elif c.type in ("INT", "NEG_INT"):
+                    number = int(c)
+                else:
+                    args.append(str(c))
+            return ast.Effect(kind, tuple(args), number, text, span=self.span(meta))
+
+        return build
+
+    e_reveal = _effect("reveal")
+    e_remove_token = _effect("remove_token")
+    e_say = _effect("say")
+    e_set = _effect("set")
+    e_advance = _effect("advance")
+    e_activate = _effect("activate")
+    e_next = _effect("next")
+    e_win = _effect("win")
+    e_lose = _effect("lose")
+    e_open = _effect("open")
+    e_close = _effect("close")
+    del _effect
+
+    def e_spawn(self, meta, children):
+        spawn = children[0]
+        return ast.Effect("spawn", (spawn.group,), spawn=spawn, span=self.span(meta))
+
+    def e_place_token(self, meta, children):
+        token = children[0]
+        return ast.Effect("place_token", (token.kind,), token=token, span=self.span(meta))
+
+    # -------------------------------------------------- encounters and quests
+    def body(self, items: list, span: Span) -> ast.EncounterBody:
+        fields: dict = {"tokens": [], "spawns": [], "events": [], "variables": [], "heroes_as": []}
+        seen: dict = {}
+        for item in items:
+            if isinstance(item, ast.MapBlock):
+                key, value, sp = "map", item, item.span
+            elif isinstance(item, ast.StartHeroes):
+                key, value, sp = "start", item, item.span
+            elif isinstance(item, ast.TokenDecl):
+                fields["tokens"].append(item)
+                continue
+            elif isinstance(item, ast.SpawnDecl):
+                if item.at is None and not item.points:
+                    self.sink.report("S0214", item.span, group=item.group)
+                fields["spawns"].append(item)
+                continue
+            elif isinstance(item, ast.EventDecl):
+                fields["events"].append(item)
+                continue
+            elif isinstance(item, ast.VarDecl):
+                fields["variables"].append(item)
+                continue
+            elif item[0] == "hero_figure":
+                fields["heroes_as"].append(item[1])
+                continue
+            else:
+                key, value, sp = item
+            if key in seen:
+                self.sink.report("S0210", sp, what=f"`{'start heroes' if key == 'start' else key}`")
+                continue
+            seen[key] = sp
+            fields[key] = value
+        return ast.EncounterBody(span=span, **{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+
+    def inline_encounter(self, meta, children):
+        number, *items = children
+        span = self.span(meta)
+        return ast.InlineEncounter(int(number), self.body(items, span), span)
+
+    def encounter(self, meta, children):
+        ident, *rest = children
+        name = rest.pop(0) if rest and isinstance(rest[0], ast.Text) else None
+        span = self.span(meta)
+        return ast.Encounter(str(ident), name, self.body(rest, span), span=span)
+
+    def quest(self, meta, children):
+        ident, name, *items = children
+        span = self.span(meta)
+        heroes = None
+        encounters = []
+        loose = []
+        for item in items:
+            if isinstance(item, ast.HeroGuard):
+                if heroes is not None:
+                    self.sink.report("S0210", item.span, what="`heroes`")
+                else:
+                    heroes = item
+            elif isinstance(item, ast.InlineEncounter):
+                encounters.append(item)
+            else:
+                loose.append(item)
+        if encounters and loose:
+            first = loose[0]
+            self.sink.report("S0206", first.span if hasattr(first, "span") else first[2], quest=str(ident))
+        if not encounters:
+            spans = [x.span if hasattr(x, "span") else x[2] for x in loose]
+            body_span = _cover(spans) if spans else span
+            encounters = [ast.InlineEncounter(1, self.body(loose, body_span), body_span)]
+        for expected, enc in enumerate(encounters, start=1):
+            if enc.number != expected:
+                self.sink.report("S0212", enc.span, number=enc.number, expected=expected)
+                break
+        return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span)
+
+    # -------------------------------------------------- exploration and peril cards
+    def xc_encounter(self, meta, children):
+        return ("encounter", str(children[0]), self.span(meta))
+
+    def xc_start(self, meta, children):
+        return ("role", ("start", None), self.span(meta))
+
+    def xc_main(self, meta, children):
+        return ("role", ("main", int(children[0])), self.span(meta))
+
+    def xc_rules(self, meta, children):
+        return ("rules", children[0], self.span(meta))
+
+    def xc_after_setup(self, meta, children):
+        return ("after_setup", children[0], self.span(meta))
+
+    def xc_overlord(self, meta, children):
+        return ("overlord", tuple(children), self.span(meta))
+
+    def ol_text(self, meta, children):
+        return children[0]
+
+    def ol_hourglass(self, meta, children):
+        return ast.Hourglass(int(children[0]), children[1], self.span(meta))
+
+    def _fold(self, children, names: dict[str, str]) -> dict:
+        fields: dict = {}
+        seen: dict = {}
+        for key, value, span in children:
+            if key in seen:
+                self.sink.report("S0210", span, what=names.get(key, f"`{key}`"))
+                continue
+            seen[key] = span
+            fields[key] = value
+        return fields
+
+    def exploration_card(self, meta, children):
+        ident, *rest = children
+        fields = self._fold(rest, {"role": "`start` / `main N`"})
+        role, number = fields.pop("role", ("ordinary", None))
+        return ast.ExplorationCard(
+            id=str(ident),
+            encounter=fields.pop("encounter", None),
+            role=role,
+            main_number=number,
+            span=self.span(meta),
+            **fields,
+        )
+
+    def pc_flavor(self, meta, children):
+        return ("flavor", children[0], self.span(meta))
+
+    def pc_effect(self, meta, children):
+        return ("effect", children[0], self.span(meta))
+
+    def pc_with(self, meta, children):
+        return ("with_monsters", children[0], self.span(meta))
+
+    def pc_without(self, meta, children):
+        return ("without_monsters", children[0], self.span(meta))
+
+    def peril_card(self, meta, children):
+        ident, *rest = children
+        return ast.PerilCard(id=str(ident), span=self.span(meta), **self._fold(rest, {}))
+
+    # -------------------------------------------------- activation cards
+    def activation_card(self, meta, children):
+        ident, *groups = children
+        return ast.ActivationCard(str(ident), tuple(groups), span=self.span(meta))
+
+    def ga_effect(self, meta, children):
+        return ("effect", children[0], self.span(meta))
+
+    def group_activation(self, meta, children):
+        ident, *rest = children
+        effect = None
+        boxes = []
+        for c in rest:
+            if isinstance(c, ast.RankBox):
+                boxes.append(c)
+            elif effect is not None:
+                self.sink.report("S0210", c[2], what="`effect`")
+            else:
+                effect = c[1]
+        return ast.GroupActivation(str(ident), effect, tuple(boxes), self.span(meta))
+
+    def box_rank(self, meta, children):
+        return str(children[0])
+
+    def rank_box(self, meta, children):
+        rank, *actions = children
+        return ast.RankBox(rank, tuple(actions), self.span(meta))
+
+    def _action(verb):  # noqa: N805
+        def build(self, meta, children):
+            fields: dict = {}
+            for c in children:
+                if isinstance(c, ast.Target):
+                    fields["target"] = c
+                elif isinstance(c, ast.Text):
+                    fields["text"] = c
+                else:
+                    fields["condition"] = str(c)
+            return ast.Action(verb, span=self.span(meta), **fields)
+
+        return build
+
+    a_engage = _action("engage")
+    a_spot = _action("spot")
+    a_toward = _action("toward")
+    a_away_from = _action("away_from")
+    a_retreat = _action("retreat")
+    a_attack = _action("attack")
+    a_discard = _action("discard")
+    a_special = _action("special")
+    del _action
+
+    def target_pre(self, meta, children):
+        word = str(children[0])
+        if word == "adjacent":
+            return ("filter", ("adjacent",), None, self.span(meta))
+        return ("order", word, None, self.span(meta))
+
+    def subject(self, meta, children):
+        return "_".join(str(c) for c in children)
+
+    def f_in_sight(self, meta, children):
+        return ("filter", ("in_sight",), None, self.span(meta))
+
+    def f_within(self, meta, children):
+        return ("filter", ("within", int(children[0])), None, self.span(meta))
+
+    def f_adjacent(self, meta, children):
+        return ("filter", ("adjacent",), None, self.span(meta))
+
+    def f_highest(self, meta, children):
+        return ("order", "highest", str(children[0]), self.span(meta))
+
+    def f_lowest(self, meta, children):
+        return ("order", "lowest", str(children[0]), self.span(meta))
+
+    def f_most_damage(self, meta, children):
+        return ("order", "most_damage", None, self.span(meta))
+
+    def f_not_attacked(self, meta, children):
+        return ("filter", ("not_attacked",), None, self.span(meta))
+
+    def target(self, meta, children):
+        subject = next(c for c in children if isinstance(c, str))
+        order = attribute = None
+        filters = []
+        for c in children:
+            if isinstance(c, str):
+                continue
+            tag, value, attr, span = c
+            if tag == "order":
+                if order is not None:
+                    self.sink.report("S0209", span, first=order, second=value)
+                    continue
+                order, attribute = value, attr
+            elif value not in filters:
+                filters.append(value)
+        return ast.Target(subject, order, attribute, tuple(filters), self.span(meta))
+
+    # -------------------------------------------------- decks
+    def deck_kind(self, meta, children):
+        return str(children[0])
+
+    def d_start(self, meta, children):
+        return ("start", str(children[0]), self.span(meta))
+
+    def d_stack(self, meta, children):
+        main = int(children[1]) if len(children) > 1 else None
+        return ("stack", ast.DeckStack(int(children[0]), main, self.span(meta)), None)
+
+    def d_cards(self, meta, children):
+        return ("cards", tuple(str(c) for c in children), None)
+
+    def deck(self, meta, children):
+        kind, ident, *rest = children
+        start = None
+        stacks, cards = [], []
+        for key, value, span in rest:
+            if key == "start":
+                if start is not None:
+                    self.sink.report("S0210", span, what="`start`")
+                else:
+                    start = value
+            elif key == "stack":
+                stacks.append(value)
+            else:
+                cards.extend(value)
+        return ast.Deck(kind, str(ident), start, tuple(stacks), tuple(cards), span=self.span(meta))
+
+
+def _cover(spans: list[Span]) -> Span:
+    first = min(spans, key=lambda s: (s.line, s.column))
+    last = max(spans, key=lambda s: (s.end_line, s.end_column))
+    return Span(first.file, first.line, first.column, last.end_line, last.end_column)
