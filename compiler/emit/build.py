@@ -18,7 +18,13 @@ from compiler.model import Model
 
 # Extra outputs besides bundle.json: name -> function(model) -> {relative path: bytes}.
 # The image renderer registers here (maps/<id>.png).
-OUTPUTS: dict[str, Callable[[Model], dict[str, bytes]]] = {}
+def _maps(model: Model) -> dict[str, bytes]:
+    from compiler.emit.render_model import render_outputs  # Pillow is imported only when building
+
+    return render_outputs(model)
+
+
+OUTPUTS: dict[str, Callable[[Model], dict[str, bytes]]] = {"maps": _maps}
 
 
 def outputs_of(model: Model, sink: Sink) -> dict[str, bytes] | None:
