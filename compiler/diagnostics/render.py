@@ -161,8 +161,6 @@ def print_diagnostics(sink: Sink, fmt: str = "human", stream=None) -> None:
     text = render(sink, fmt)
     if stream is None:
         stream = sys.stderr if fmt == "human" else sys.stdout
-    if fmt == "human" and not sink.items:
-        return
     stream.write(text)
 
 
