@@ -1,0 +1,168 @@
+"""The monster catalog: YAML entries -> `Monster` values, checked against the dice.
+
+Entry point: `read_monsters(entries, dice, sink) -> dict[str, Monster]`, ids sorted.
+`dice` is the merged dice catalog (id -> `compiler.catalogs.dice.Die`, or any value; only
+the `kind` attribute is read when present). A monster whose size cannot be read is left
+out of the result (nothing could place it); unknown dice are reported and dropped from
+the pool, everything else is kept so later stages can still run.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from compiler.catalogs.document import Entry
+from compiler.diagnostics import Sink
+
+HERO_COUNTS = (2, 3, 4)
+RANKS = ("minion", "master")
+ACTS = ("act1", "act2")
+SIZE = re.compile(r"([1-9])x([1-9])")
+# Which die kinds may appear in which pool.
+POOL_KINDS = {"attack": frozenset({"attack", "power"}), "defense": frozenset({"defense"})}
+
+
+@dataclass(frozen=True)
+class Stats:
+    speed: int
+    health: int
+    attack: tuple[str, ...]
+    defense: tuple[str, ...]
+    abilities: tuple[str, ...] = ()
+    actions: tuple[str, ...] = ()
+    surges: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Limit:
+    masters: int
+    minions: int
+
+    @property
+    def total(self) -> int:
+        return self.masters + self.minions
+
+
+@dataclass(frozen=True)
+class Monster:
+    id: str
+    name: str
+    size: tuple[int, int]  # (width, height) in squares
+    attack_type: str  # melee | ranged
+    traits: tuple[str, ...] = ()
+    limits: tuple[tuple[int, Limit], ...] = ()  # (hero count, limit), sorted
+    limits_source: str = ""
+    acts: tuple[tuple[str, tuple[tuple[str, Stats], ...]], ...] = ()  # (act, ((rank, stats), ...))
+    pack: str = ""
+
+    @property
+    def large(self) -> bool:
+        return self.size != (1, 1)
+
+    def limit(self, heroes: int) -> Limit | None:
+        return dict(self.limits).get(heroes)
+
+    def stats(self, act: str, rank: str) -> Stats | None:
+        return dict(dict(self.acts).get(act, ())).get(rank)
+
+    def footprints(self) -> tuple[tuple[int, int], ...]:
+        """The (width, height) orientations a figure of this size may take."""
+        w, h = self.size
+        return ((w, h),) if w == h else ((w, h), (h, w))
+
+
+def parse_size(text: Any) -> tuple[int, int] | None:
+    m = SIZE.fullmatch(text) if isinstance(text, str) else None
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def read_monsters(entries: Mapping[str, Entry], dice: Mapping[str, Any], sink: Sink) -> dict[str, Monster]:
+    monsters: dict[str, Monster] = {}
+    for mid in sorted(entries):
+        entry = entries[mid]
+        data = entry.data if isinstance(entry.data, dict) else {}
+        size = parse_size(data.get("size"))
+        if size is None:
+            sink.report("Y0402", entry.span("size"), id=mid, size=data.get("size"))
+            continue
+        limits = _limits(mid, data.get("group_limits"), entry, sink)
+        acts = []
+        for act in ACTS:
+            ranks = []
+            for rank in RANKS:
+                raw = (data.get(act) or {}).get(rank)
+                if isinstance(raw, dict):
+                    ranks.append((rank, _stats(mid, raw, (act, rank), entry, dice, sink)))
+            if ranks:
+                acts.append((act, tuple(ranks)))
+        monsters[mid] = Monster(
+            id=mid,
+            name=str(data.get("name", mid)),
+            size=size,
+            attack_type=data.get("attack", "melee"),
+            traits=tuple(data.get("traits") or ()),
+            limits=limits,
+            limits_source=data.get("limits_source", ""),
+            acts=tuple(acts),
+            pack=entry.pack,
+        )
+    return monsters
+
+
+def _limits(mid: str, raw: Any, entry: Entry, sink: Sink) -> tuple[tuple[int, Limit], ...]:
+    if not isinstance(raw, dict):
+        return ()
+    out: dict[int, Limit] = {}
+    for key, value in raw.items():
+        heroes = int(key) if isinstance(key, str) and key.isdigit() else None
+        if heroes not in HERO_COUNTS:
+            sink.report("Y0403", entry.key_span("group_limits", key), id=mid, key=key)
+            continue
+        if not isinstance(value, dict):
+            continue
+        limit = Limit(int(value.get("masters", 0)), int(value.get("minions", 0)))
+        if limit.total == 0:
+            sink.report("Y0405", entry.span("group_limits", key), id=mid, heroes=heroes)
+        out[heroes] = limit
+    for heroes in HERO_COUNTS:
+        if heroes not in out:
+            sink.report("Y0404", entry.key_span("group_limits"), id=mid, heroes=heroes)
+    return tuple(sorted(out.items()))
+
+
+def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entry, dice, sink: Sink) -> Stats:
+    pools = {}
+    for pool in ("attack", "defense"):
+        kept = []
+        for i, die in enumerate(raw.get(pool) or ()):
+            place = f"{where[0]}.{where[1]}.{pool}"
+            if die not in dice:
+                guess = difflib.get_close_matches(str(die), sorted(dice), n=1)
+                sink.report(
+                    "Y0401",
+                    entry.span(*where, pool, i),
+                    fix=guess[0] if guess else None,
+                    id=mid,
+                    die=die,
+                    where=place,
+                    hint=f"; did you mean `{guess[0]}`?" if guess else "",
+                )
+                continue
+            kind = getattr(dice[die], "kind", None)
+            if kind is not None and kind not in POOL_KINDS[pool]:
+                sink.report("Y0406", entry.span(*where, pool, i), id=mid, die=die, where=place, kind=kind)
+            kept.append(die)
+        pools[pool] = tuple(kept)
+    return Stats(
+        speed=int(raw.get("speed", 0)),
+        health=int(raw.get("health", 1)),
+        attack=pools["attack"],
+        defense=pools["defense"],
+        abilities=tuple(raw.get("abilities") or ()),
+        actions=tuple(raw.get("actions") or ()),
+        surges=tuple(raw.get("surges") or ()),
+    )
