@@ -1,0 +1,196 @@
+"""The space graph of a Board: movement costs, counting distance, reachability.
+
+RULES.md, "Adjacency and movement" and "Counting spaces":
+- Spaces are 8-neighbours; a step is possible when `lattice.step_open` allows it on the
+  blocking edges (walls and closed doors; the corner rule for diagonals).
+- A move step costs the destination's entry cost plus the origin's leave cost; spaces
+  with movement-blocking terrain are never entered. Special links add movement edges.
+- Counting ("range") takes the same steps at 1 each, may pass sight-blocking terrain,
+  never movement-blocking terrain, walls or closed doors; links do not count.
+
+Doors are edges that exist only while the door is open: every step carries the set of
+doors that must be open for it (`doors` attribute); `with_doors` filters a graph to a
+door state without rebuilding it. Figures are runtime state and are not in the graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import networkx as nx
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import shortest_path
+
+from compiler.geometry.board import Board
+from compiler.geometry.lattice import NEIGHBOURS8, Cell, step_open
+
+NO_DOORS: frozenset[str] = frozenset()
+
+
+def _steps(board: Board):
+    """Every possible step (a, b, doors needed open), judged with all doors open."""
+    cells = set(board.spaces)
+    walls = board.walls
+    closed_all = board.blocking_edges(frozenset())
+    door_walls = {d.id: walls | d.edges for d in board.doors}
+    for a in board.spaces:
+        for dx, dy in NEIGHBOURS8:
+            b = (a[0] + dx, a[1] + dy)
+            if b not in cells or not step_open(walls, a, b):
+                continue
+            needed = NO_DOORS
+            if board.doors and not step_open(closed_all, a, b):
+                needed = frozenset(d for d, w in door_walls.items() if not step_open(w, a, b))
+            yield a, b, needed
+
+
+def movement_graph(board: Board) -> nx.DiGraph:
+    """Directed: a step's cost depends on its direction (entry and leave costs)."""
+    g = nx.DiGraph()
+    g.add_nodes_from(board.spaces)
+    rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
+    for a, b, needed in _steps(board):
+        if rules[b].blocks_movement or rules[a].blocks_movement:
+            continue
+        g.add_edge(a, b, weight=rules[b].enter_cost + rules[a].leave_cost, doors=needed)
+    for link in board.links:
+        if link.kind not in ("stairs", "end_cap", "gateway"):
+            continue
+        for a in link.a:
+            for b in link.b:
+                for u, v in ((a, b), (b, a)):
+                    if u in rules and v in rules and not rules[v].blocks_movement and not g.has_edge(u, v):
+                        g.add_edge(u, v, weight=rules[v].enter_cost + rules[u].leave_cost, doors=NO_DOORS, link=link.kind)
+    return g
+
+
+def counting_graph(board: Board) -> nx.Graph:
+    """Undirected, every step 1; movement-blocking terrain is left out of the steps."""
+    g = nx.Graph()
+    g.add_nodes_from(board.spaces)
+    rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
+    for a, b, needed in _steps(board):
+        if rules[a].blocks_movement or rules[b].blocks_movement:
+            continue
+        g.add_edge(a, b, weight=1, doors=needed)
+    return g
+
+
+def door_state(board: Board, open_doors: Iterable[str] | None) -> frozenset[str]:
+    """The open doors: `open_doors` if given, else those open at the start."""
+    if open_doors is None:
+        return frozenset(d.id for d in board.doors if d.open)
+    return frozenset(open_doors)
+
+
+def with_doors(g: nx.Graph, open_doors: frozenset[str]):
+    """A view of `g` keeping only the steps whose doors are all open."""
+    return nx.subgraph_view(g, filter_edge=lambda u, v: g.edges[u, v]["doors"] <= open_doors)
+
+
+def all_open(board: Board) -> frozenset[str]:
+    return frozenset(d.id for d in board.doors)
+
+
+@dataclass(frozen=True)
+class Route:
+    cost: int  # movement points along the cheapest route
+    steps: int  # counted range between the two spaces (RULES.md "Counting spaces")
+    route: tuple[Cell, ...]  # the cheapest route, both ends included
+
+
+def counting_distance(board: Board, a: Cell, b: Cell, open_doors: Iterable[str] | None = None, graph=None) -> int | None:
+    g = with_doors(graph if graph is not None else counting_graph(board), door_state(board, open_doors))
+    try:
+        return nx.shortest_path_length(g, a, b)
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return None
+
+
+def cheapest_move(board: Board, a: Cell, b: Cell, open_doors: Iterable[str] | None = None) -> Route | None:
+    """The cheapest route from a to b (ties broken deterministically), or None when unreachable."""
+    doors = door_state(board, open_doors)
+    g = with_doors(movement_graph(board), doors)
+    if a not in g or b not in g:
+        return None
+    try:
+        cost, path = _dijkstra(g, a, b)
+    except nx.NetworkXNoPath:
+        return None
+    steps = counting_distance(board, a, b, doors)
+    return Route(cost=int(cost), steps=steps if steps is not None else len(path) - 1, route=tuple(path))
+
+
+def _dijkstra(g, a: Cell, b: Cell):
+    """Dijkstra with a stable tie-break: fewest steps, then the lexicographically smallest route by (y, x)."""
+    import heapq
+
+    key = lambda c: (c[1], c[0])  # noqa: E731
+    heap = [(0, 0, (key(a),), a, (a,))]
+    best: dict[Cell, tuple] = {}
+    while heap:
+        cost, n, keys, node, path = heapq.heappop(heap)
+        if node in best:
+            continue
+        best[node] = (cost, path)
+        if node == b:
+            return cost, list(path)
+        for nxt in g.successors(node) if g.is_directed() else g.neighbors(node):
+            if nxt not in best:
+                w = g.edges[node, nxt]["weight"]
+                heapq.heappush(heap, (cost + w, n + 1, keys + (key(nxt),), nxt, path + (nxt,)))
+    raise nx.NetworkXNoPath(f"no path from {a} to {b}")
+
+
+def _matrix(board: Board, g) -> csr_matrix:
+    index = board.index
+    rows, cols, data = [], [], []
+    for u, v, w in g.edges(data="weight"):
+        rows.append(index[u])
+        cols.append(index[v])
+        data.append(w)
+        if not g.is_directed():
+            rows.append(index[v])
+            cols.append(index[u])
+            data.append(w)
+    n = len(board.spaces)
+    return csr_matrix((np.asarray(data, dtype=float), (rows, cols)), shape=(n, n))
+
+
+def all_pairs(board: Board, *, counting: bool = True, open_doors: Iterable[str] | None = None) -> np.ndarray:
+    """n x n distances in `board.spaces` order (np.inf = unreachable), one sparse shortest-path call.
+
+    counting=True: counted range (unweighted BFS); False: cheapest movement cost (Dijkstra).
+    """
+    doors = door_state(board, open_doors)
+    g = with_doors(counting_graph(board) if counting else movement_graph(board), doors)
+    m = _matrix(board, g)
+    if counting:
+        return shortest_path(m, method="D", directed=False, unweighted=True)
+    return shortest_path(m, method="D", directed=True)
+
+
+def unreachable(board: Board, starts: Iterable[Cell]) -> list[Cell]:
+    """Spaces no figure starting on `starts` can reach with every door open, in (y, x) order.
+
+    Spaces of movement-blocking terrain are never entered, so they are not reported.
+    """
+    g = with_doors(movement_graph(board), all_open(board))
+    seen: set[Cell] = set()
+    for s in starts:
+        if s in g and s not in seen:
+            seen |= nx.descendants(g, s) | {s}
+    rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
+    return [c for c in board.spaces if c not in seen and not rules[c].blocks_movement]
+
+
+def check_reachability(board: Board, starts: Iterable[Cell], sink, span, describe=None) -> list[Cell]:
+    """Warn (M0301) about squares unreachable from the start with every door open."""
+    lost = unreachable(board, list(starts))
+    if lost:
+        show = describe or (lambda c: f"({c[0]}, {c[1]})")
+        text = ", ".join(show(c) for c in lost[:6]) + (" …" if len(lost) > 6 else "")
+        sink.report("M0301", span, count=len(lost), squares=text)
+    return lost

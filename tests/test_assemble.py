@@ -1,0 +1,231 @@
+"""Map assembly: placement, attachment, joins, walls, doors and every bad input."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from compiler.geometry.lattice import edge
+from compiler.syntax import ast
+from maphelp import assemble, catalog, codes, door, span, tile
+
+TILES = catalog({
+    "room": {"kind": "dungeon", "piece": "room", "grid": "...\n...\n...\n", "openings": {"north": [0], "east": [1]}},
+    "hall": {"kind": "dungeon", "piece": "hall", "grid": "....\n....\n", "openings": {"west": [0], "east": [0], "south": [1]}},
+    "wide": {"kind": "dungeon", "grid": "...\n...\n...\n", "openings": {"west": [{"offset": 0, "width": 3}]}},
+    "9A": {"kind": "dungeon", "piece": "9", "grid": "..\n..\n", "openings": {"north": [0], "south": [0]}},
+    "9B": {"kind": "dungeon", "piece": "9", "grid": "..\n..\n", "openings": {"north": [0], "south": [0]}},
+    "cap": {"kind": "end_cap", "piece": "cap", "copies": 2, "grid": "..\n", "openings": {"north": [0]}},
+    "glade": {"kind": "outdoor", "grid": "..\n..\n", "openings": {"south": [0]}},
+    "Lroom": {"kind": "dungeon", "grid": "..-\n...\n", "openings": {"west": [0]}},
+})
+
+
+def test_free_placement_and_rotation_frames():
+    amap, sink = assemble(TILES, tile("Lroom", at=(5, 5), rotate=90))
+    assert codes(sink) == []
+    t = amap.by_name["Lroom"]
+    # 3x2 turned clockwise is 2x3 at (5, 5); printed (0, 0) goes to the top-right
+    assert t.to_world((0, 0)) == (6, 5) and t.to_world((2, 1)) == (5, 7)
+    assert (5, 7) in amap.board.spaces and t.to_local((5, 7)) == (2, 1)
+    assert t.to_local((6, 7)) is None  # printed (2, 0) has no square
+    assert len(amap.board.spaces) == 5
+    assert amap.board.spaces == tuple(sorted(amap.board.spaces, key=lambda c: (c[1], c[0])))
+
+
+def test_attach_infers_rotation_and_joins_openings():
+    amap, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north")))
+    assert codes(sink) == []
+    cap = amap.by_name["cap"]
+    assert cap.rotation == 180 and set(cap.cells) == {(0, -1), (1, -1)}
+    (join,) = amap.joins
+    assert join.attached and join.edges == {edge((0, 0), (1, 0)), edge((1, 0), (2, 0))}
+    walls = amap.board.walls
+    assert edge((0, 0), (1, 0)) not in walls and edge((2, 0), (3, 0)) in walls  # beside the opening: wall
+    assert edge((0, -1), (1, -1)) in walls  # the cap's far side
+    assert list(amap.tile_graph.edges) == [("room", "cap")]
+
+
+def test_given_rotation_must_fit():
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", rotate=90, attach=("north", "room.north")))
+    assert codes(sink) == ["M0204"]
+    d = sink.items[0]
+    assert "faces east with rotate 90, but must face south" in d.message and "rotate 180" in d.fix
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", rotate=180, attach=("north", "room.north")))
+    assert codes(sink) == []
+
+
+def test_attach_to_second_opening_and_east_side():
+    amap, sink = assemble(TILES, tile("room", at=(0, 0)), tile("hall", attach=("west", "room.east")))
+    assert codes(sink) == []
+    # room.east covers rows 1-2 at x = 3; hall's west opening (rows 0-1) meets it: hall at (3, 1)
+    assert amap.by_name["hall"].at == (3, 1) and amap.by_name["hall"].rotation == 0
+
+
+def test_openings_of_different_widths():
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("wide", attach=("west", "room.east")))
+    assert codes(sink) == ["M0203"]
+    assert "room.east (width 2)" in sink.items[0].message and "wide.west (width 3)" in sink.items[0].message
+
+
+def test_unknown_tile_with_did_you_mean():
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("rooom", at=(9, 9)))
+    assert codes(sink) == ["M0201"] and "did you mean `room`" in sink.items[0].message
+    assert sink.items[0].span.line == 2
+
+
+def test_unknown_opening_lists_available():
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", attach=("north", "room.south")))
+    assert codes(sink) == ["M0202"]
+    assert "`room.north`, `room.east`" in sink.items[0].message
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north.1")))
+    assert codes(sink) == ["M0202"] and "north.1" in sink.items[0].message
+
+
+def test_attach_to_unknown_or_later_tile():
+    _, sink = assemble(TILES, tile("cap", attach=("north", "rom.north")), tile("room", at=(0, 0)))
+    assert "M0207" in codes(sink)
+
+
+def test_attach_that_cannot_fit_any_rotation():
+    # hall sits where the cap would have to go
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("hall", at=(0, -2)),
+                       tile("cap", attach=("north", "room.north")))
+    assert codes(sink)[0] == "M0205" and "`hall`" in sink.items[0].message
+
+
+def test_tile_placed_twice_and_as_name():
+    _, sink = assemble(TILES, tile("cap", at=(0, 0)), tile("cap", at=(0, 4)))
+    assert codes(sink) == ["M0206"] and "as cap2" in sink.items[0].fix
+    amap, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north")),
+                          tile("cap", name="cap2", at=(5, 5)))
+    assert "M0206" not in codes(sink) and amap.by_name["cap2"].code == "cap"
+
+
+def test_bad_rotation():
+    _, sink = assemble(TILES, tile("room", at=(0, 0), rotate=45))
+    assert codes(sink) == ["M0208"]
+
+
+def test_free_placement_openings_that_meet_are_joined():
+    amap, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", at=(0, -1), rotate=180))
+    assert codes(sink) == []
+    (join,) = amap.joins
+    assert not join.attached
+    # one square off: the opening edges do not coincide, so every shared edge is a wall
+    amap, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", at=(1, -1), rotate=180))
+    assert amap.joins == () and codes(sink) == ["M0211"]
+    assert edge((1, 0), (2, 0)) in amap.board.walls and edge((2, 0), (3, 0)) in amap.board.walls
+
+
+def test_overlap_names_both_tiles_squares_and_area():
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("hall", at=(2, 1)))
+    assert "M0209" in codes(sink)
+    d = next(d for d in sink.items if d.code == "M0209")
+    assert "`room` and `hall`" in d.message and "(2, 1), (2, 2)" in d.message and "area 2" in d.message
+    assert d.span.line == 2 and d.related[0].span.line == 1
+
+
+def test_touching_corners_is_not_overlap():
+    _, sink = assemble(TILES, tile("9A", at=(0, 0)), tile("room", at=(2, 2)))
+    assert "M0209" not in codes(sink) and "M0211" in codes(sink)
+
+
+def test_outdoor_and_dungeon_pieces():
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", attach=("north", "glade.south")))
+    assert codes(sink) == ["M0210"] and "glade" in sink.items[0].message
+
+
+def test_disconnected_map_lists_parts():
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("9A", at=(10, 0)))
+    assert codes(sink) == ["M0211"]
+    assert "2 separate parts: room; 9A" in sink.items[0].message
+
+
+def test_both_faces_of_one_piece_and_too_many_copies():
+    _, sink = assemble(TILES, tile("9A", at=(0, 0)), tile("9B", attach=("north", "9A.south")))
+    assert codes(sink) == ["M0213"] and "9A and 9B" in sink.items[0].message
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north")),
+                       tile("cap", name="c2", attach=("north", "room.east")), tile("cap", name="c3", at=(10, 10)))
+    assert "M0212" in codes(sink)
+    assert "used 3 times (cap, c2, c3), the box holds 2" in next(d for d in sink.items if d.code == "M0212").message
+
+
+def test_doors_on_attachments():
+    amap, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north")),
+                          doors=[door("hall", "room.north", "yellow")])
+    assert codes(sink) == []
+    (d,) = amap.board.doors
+    assert d.id == "hall" and d.colour == "yellow" and not d.open
+    assert d.edges == {edge((0, 0), (1, 0)), edge((1, 0), (2, 0))}
+    assert not d.edges & amap.board.walls
+    assert d.edges <= amap.board.blocking_edges()
+    assert not d.edges & amap.board.blocking_edges(frozenset({"hall"}))
+    assert amap.tile_graph.edges["room", "cap"]["door"] == "hall"
+
+
+def test_door_problems():
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), doors=[door("d", "room.north")])
+    assert codes(sink) == ["M0214"]
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north")),
+                       doors=[door("d", "room.north"), door("e", "cap.north"), door("d", "room.east")])
+    assert codes(sink) == ["M0215", "M0215"]
+
+
+def test_hidden_tiles_are_on_the_map_with_a_flag():
+    amap, _ = assemble(TILES, tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north"), hidden=True))
+    assert amap.by_name["cap"].hidden and (0, -1) in amap.board.spaces
+    assert amap.tile_graph.nodes["cap"]["hidden"]
+
+
+def test_resolve_space():
+    from compiler.diagnostics import Sink
+
+    marks = [ast.MarkDecl("altar", ast.TileSpace("Lroom", 2, 1, span(9)), span(9))]
+    amap, sink = assemble(TILES, tile("Lroom", at=(5, 5), rotate=90), marks=marks)
+    assert codes(sink) == [] and amap.marks == {"altar": (5, 7)}
+    s = Sink()
+    assert amap.resolve_space(ast.TileSpace("Lroom", 1, 0), s) == (6, 6)
+    assert amap.resolve_space(ast.WorldSpace(6, 7), s) == (6, 7)
+    assert amap.resolve_space(ast.MarkRef("altar"), s) == (5, 7)
+    assert s.items == []
+    assert amap.resolve_space(ast.TileSpace("Lroom", 2, 0, span(3)), s) is None  # printed '-'
+    assert amap.resolve_space(ast.TileSpace("Lroom", 7, 1, span(4)), s) is None
+    assert amap.resolve_space(ast.WorldSpace(0, 0, span(5)), s) is None
+    assert amap.resolve_space(ast.MarkRef("alter", span(6)), s) is None
+    assert amap.resolve_space(ast.TileSpace("Lrom", 0, 0, span(7)), s) is None
+    assert [d.code for d in s.items] == ["M0216", "M0216", "M0217", "M0218", "M0207"]
+    assert "Lroom(7, 1) is not a square of tile `Lroom` (Lroom, 3x2" in s.items[1].message
+    assert "Lroom(1, 1)" in s.items[0].fix  # nearest square to (2, 0)
+    assert "did you mean `altar`" in s.items[3].message
+
+
+def test_inner_walls_of_a_tile_are_walls_on_the_board():
+    tiles = catalog({"split": {"kind": "dungeon", "grid": "..\n..\n", "walls": [[[0, 1], [1, 1]]]}})
+    amap, _ = assemble(tiles, tile("split", at=(3, 3), rotate=90))
+    # the wall under printed (0, 0) runs, after a quarter turn, along x = 4 between rows 3 and 4... at world
+    # the printed edge (0,1)-(1,1) maps to lattice (2-1, 0)-(2-1, 1) + (3, 3) = (4, 3)-(4, 4)
+    assert edge((4, 3), (4, 4)) in amap.board.walls
+    assert edge((4, 4), (4, 5)) not in amap.board.walls
+
+
+placements = st.lists(st.tuples(st.sampled_from(["room", "hall", "9A", "cap", "Lroom"]),
+                                st.integers(-6, 6), st.integers(-6, 6), st.sampled_from([0, 90, 180, 270])),
+                      min_size=1, max_size=4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(placements)
+def test_assembly_is_deterministic(spec):
+    tiles = [tile(code, at=(x, y), rotate=r, name=f"t{i}") for i, (code, x, y, r) in enumerate(spec)]
+    a, sa = assemble(TILES, *tiles)
+    b, sb = assemble(TILES, *tiles)
+    assert a.board == b.board and sa.items == sb.items
+    assert [j for j in a.joins] == [j for j in b.joins]
+    # every wall edge touches at least one space; every space's terrain is known
+    cells = set(a.board.spaces)
+    for (p, q) in a.board.walls:
+        if p[0] == q[0]:
+            sides = {(p[0] - 1, p[1]), (p[0], p[1])}
+        else:
+            sides = {(p[0], p[1] - 1), (p[0], p[1])}
+        assert sides & cells
