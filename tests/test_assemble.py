@@ -185,7 +185,7 @@ def test_resolve_space():
     assert codes(sink) == [] and amap.marks == {"altar": (5, 7)}
     s = Sink()
     assert amap.resolve_space(ast.TileSpace("Lroom", 1, 0), s) == (6, 6)
-    assert amap.resolve_space(ast.WorldSpace(6, 7), s) == (6, 7)
+    assert amap.resolve_space(ast.WorldSpace(6, 6), s) == (6, 6)
     assert amap.resolve_space(ast.MarkRef("altar"), s) == (5, 7)
     assert s.items == []
     assert amap.resolve_space(ast.TileSpace("Lroom", 2, 0, span(3)), s) is None  # printed '-'
@@ -195,7 +195,7 @@ def test_resolve_space():
     assert amap.resolve_space(ast.TileSpace("Lrom", 0, 0, span(7)), s) is None
     assert [d.code for d in s.items] == ["M0216", "M0216", "M0217", "M0218", "M0207"]
     assert "Lroom(7, 1) is not a square of tile `Lroom` (Lroom, 3x2" in s.items[1].message
-    assert "Lroom(1, 1)" in s.items[0].fix  # nearest square to (2, 0)
+    assert "Lroom(1, 0)" in s.items[0].fix  # nearest square to (2, 0)
     assert "did you mean `altar`" in s.items[3].message
 
 
