@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("compiler.commands.explain", "explain a diagnostic code"),
     "schema": ("compiler.commands.schema", "print the bundle JSON Schema"),
     "init": ("compiler.commands.init", "create a new pack that compiles"),
+    "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
 }
 
 

@@ -17,10 +17,18 @@ Sections and what a front end gets from them are emitted by `compiler/emit/bundl
 
 from __future__ import annotations
 
+from compiler.catalogs.dice import dice_pass
+from compiler.catalogs.monsters import monsters_pass
+from compiler.catalogs.terrain import terrain_pass
 from compiler.diagnostics import Sink
 from compiler.model import Model
 from compiler.resolve import resolve_declarations
+from compiler.world import world_pass
 
 PASSES = (
+    dice_pass,  # dice catalog -> section "dice" (id -> catalogs.dice.Die)
+    terrain_pass,  # terrain catalog -> section "terrain" (id -> TerrainRule); symbol checks
+    monsters_pass,  # monster catalog -> section "monsters" (id -> catalogs.monsters.Monster)
     resolve_declarations,  # symbol tables of the pack's declarations -> section "symbols"
+    world_pass,  # campaign worlds -> sections "worlds" (id -> World), "worlds_json" (bundle)
 )

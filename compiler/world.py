@@ -695,3 +695,24 @@ def query(world: World, src: str, rumor_distance: int | None = None, explored: I
         },
         "rumor_locations": rumor_locations(world, src, rumor_distance, explored) if rumor_distance is not None else [],
     }
+
+
+def hint_location(world: World, value: str) -> tuple[str, str | None]:
+    """Did-you-mean for a location id (matching ids and printed names)."""
+    return _hint(value, world.locations, {i: loc.name for i, loc in world.locations.items()})
+
+
+# --------------------------------------------------------------------------- the pass
+
+
+def world_pass(model: Any, sink: Sink) -> Any:
+    """Read every world of the pack's catalogs: sections `worlds` (id -> World) and
+    `worlds_json` (id -> bundle section, only for worlds without errors)."""
+    entries = (model.catalogs or {}).get("world") or {}
+    if not entries:
+        return model
+    dice = (model.catalogs or {}).get("dice") or {}
+    worlds = {wid: read_world(entry, dice, sink) for wid, entry in sorted(entries.items())}
+    shipped = {wid: world_section(w) for wid, w in worlds.items() if w.ok}
+    model = model.with_section("worlds", MappingProxyType(worlds))
+    return model.with_section("worlds_json", shipped) if shipped else model

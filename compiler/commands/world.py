@@ -1,0 +1,115 @@
+"""questc world PACK --from LOCATION [--rumor-distance D]: distances, reachability, rumor places.
+
+The answer goes to stdout (human text or the JSON object documented in docs/world.md);
+diagnostics go to stderr. Exit 0 answered, 1 the pack's world has errors (or none
+exists), 2 usage (an unknown --from location, a negative distance).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from compiler.commands.common import add_pack_arguments, compile_args
+
+CLI_FILE = "<command line>"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_pack_arguments(parser, many=False)
+    parser.add_argument("--from", dest="location", required=True, metavar="LOCATION", help="location id where the party is")
+    parser.add_argument(
+        "--rumor-distance", type=int, default=None, metavar="D",
+        help="list the unexplored dungeon locations legal for a rumor of distance D (at least D trails away)",
+    )
+    parser.add_argument(
+        "--explored", action="append", default=[], metavar="ID",
+        help="a dungeon location already explored (repeatable); never a rumor location",
+    )
+    parser.add_argument("--world", default=None, metavar="ID", help="which world, if the packs define several")
+
+
+def _arg_span(argv: list[str], flag: str, value: str):
+    """Locate `value` on the command line (column in the joined argv), for diagnostics."""
+    from compiler.diagnostics import Span
+
+    line = " ".join(argv)
+    at = line.find(f"{flag} {value}")
+    at = at + len(flag) + 1 if at >= 0 else max(line.find(value), 0)
+    return Span(CLI_FILE, 1, at + 1, 1, at + 1 + max(len(value), 1))
+
+
+def _fail(sink, args: argparse.Namespace, code: int) -> int:
+    from compiler.diagnostics.render import print_diagnostics
+
+    print_diagnostics(sink, args.format)
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    from compiler import world as W
+    from compiler.world import hint_location
+
+    argv = ["questc", "world", *args.paths, "--from", args.location]
+    result = compile_args(args, images=False, sight=False)
+    sink = result.sink
+    model = result.model
+    if args.rumor_distance is not None and args.rumor_distance < 0:
+        sink.report("W0203", _arg_span(argv + ["--rumor-distance", str(args.rumor_distance)], "--rumor-distance", str(args.rumor_distance)), value=args.rumor_distance)
+        return _fail(sink, args, 2)
+    if model is None:
+        return _fail(sink, args, 1)
+    worlds = model.section("worlds") or {}
+    if not worlds:
+        from compiler.diagnostics import Span
+
+        sink.report("W0202", Span(CLI_FILE, 1, 1, 1, 2), pack=model.pack.id)
+        return _fail(sink, args, 1)
+    world_id = args.world if args.world in worlds else sorted(worlds)[0]
+    world = worlds[world_id]
+    if not world.ok:
+        sink.report("W0204", world.span, world=world.id)
+        return _fail(sink, args, 1)
+    if args.location not in world.locations:
+        hint, fix = hint_location(world, args.location)
+        sink.report("W0201", _arg_span(argv, "--from", args.location), name=args.location, world=world.id, hint=hint, fix=fix)
+        return _fail(sink, args, 2)
+
+    answer = W.query(world, args.location, args.rumor_distance, explored=args.explored)
+    if sink.items:  # warnings (or errors elsewhere in the packs): shown, but the world answers
+        from compiler.diagnostics.render import print_diagnostics
+
+        print_diagnostics(sink, "human", stream=sys.stderr)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_answer(world, answer, args.rumor_distance))
+    from compiler.diagnostics.render import exit_code
+
+    return exit_code(sink, args.strict)
+
+
+def render_answer(world, answer: dict, rumor_distance: int | None) -> str:
+    """The human form: locations grouped by distance, then what upgrades change, then rumors."""
+    names = {i: loc.name for i, loc in world.locations.items()}
+    src = answer["from"]
+    out = [f"From {names[src]} ({src}) in {world.name}: fewest trails, every trail type"]
+    by_dist: dict[int, list[str]] = {}
+    for loc, d in answer["distances"].items():
+        by_dist.setdefault(d, []).append(loc)
+    for d in sorted(by_dist):
+        if d == 0:
+            continue
+        out.append(f"  {d}: " + ", ".join(f"{names[i]} ({world.locations[i].kind})" for i in sorted(by_dist[d])))
+    everywhere = set(answer["distances"])
+    for upgrade, label in (("magic_boat", "the Magic Boat"), ("keraks_map", "Kerak's Map")):
+        lost = sorted(everywhere - set(answer["reachable_without"][upgrade]))
+        out.append(f"Without {label}: " + ("everything above is still reachable" if not lost else "cannot reach " + ", ".join(names[i] for i in lost)))
+    if rumor_distance is not None:
+        legal = answer["rumor_locations"]
+        out.append(
+            f"A rumor of distance {rumor_distance} may go to {len(legal)} unexplored dungeon location(s): "
+            + (", ".join(names[i] for i in legal) if legal else "none")
+        )
+    return "\n".join(out) + "\n"
