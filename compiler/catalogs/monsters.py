@@ -166,3 +166,14 @@ def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entr
         actions=tuple(raw.get("actions") or ()),
         surges=tuple(raw.get("surges") or ()),
     )
+
+
+def monsters_pass(model, sink: Sink):
+    """PASSES entry: the merged monster catalog -> section "monsters" (id -> Monster); after `dice_pass`."""
+    entries = (model.catalogs or {}).get("monsters") or {}
+    if not entries:
+        return model
+    dice = model.section("dice")
+    if dice is None:
+        dice = (model.catalogs or {}).get("dice") or {}
+    return model.with_section("monsters", read_monsters(entries, dice, sink))

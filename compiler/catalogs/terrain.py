@@ -132,3 +132,15 @@ def _check_consistency(tid: str, data: Mapping[str, Any], entry: Entry, sink: Si
             die=die,
             hint=f"; did you mean `{guess[0]}`?" if guess else "",
         )
+
+
+def terrain_pass(model, sink: Sink):
+    """PASSES entry: the merged terrain catalog -> section "terrain" (id -> TerrainRule).
+
+    Runs after `dice_pass` so on_enter.roll dice are checked against the loaded dice.
+    """
+    entries = (model.catalogs or {}).get("terrain") or {}
+    dice = model.section("dice")
+    if dice is None:
+        dice = (model.catalogs or {}).get("dice") or {}
+    return model.with_section("terrain", read_terrain(entries, sink, dice=dice))
