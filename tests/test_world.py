@@ -442,3 +442,75 @@ def test_rumor_locations_respect_the_distance(world, d):
     dist = W.distances_from(world, "l0")
     assert all(dist[x] >= d and world.locations[x].kind == "dungeon" for x in legal)
     assert set(W.rumor_locations(world, "l0", d + 1)) <= set(legal)
+
+
+# --------------------------------------------------------------------------- the dice module agrees
+
+
+def test_encounter_chance_agrees_with_the_dice_module(terrinoth):
+    dice_mod = pytest.importorskip("compiler.catalogs.dice")
+    sink = Sink()
+    die = dice_mod.read_dice(load_dice(sink), sink)["black_power"]
+    world, _ = terrinoth
+    for t in world.trails:
+        prop = W.ENCOUNTER_FACE[t.danger]
+        assert W.encounter_chance(world, t) == dice_mod.p_any_of(die, t.traffic, prop), t.id
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _questc(*argv: str):
+    from conftest import questc
+
+    return questc(*argv)
+
+
+PACK = str(CONTENT / "terrinoth-1e")
+
+
+def test_command_json_answer():
+    r = _questc("world", PACK, "--from", "tamalir", "--rumor-distance", "2", "--format", "json")
+    assert r.code == 0, r.err
+    answer = r.json()
+    assert list(answer) == ["from", "distances", "reachable_without", "rumor_locations"]
+    assert answer["from"] == "tamalir"
+    assert sorted(k for k, v in answer["distances"].items() if v == 1) == FOUR
+    assert "fools_rapids" not in answer["reachable_without"]["magic_boat"]
+    assert "olmrics_hut" not in answer["reachable_without"]["keraks_map"]
+    assert not set(FOUR) & set(answer["rumor_locations"]) and "hanging_woods" in answer["rumor_locations"]
+
+
+def test_command_human_answer_and_explored():
+    r = _questc("world", PACK, "--from", "tamalir", "--rumor-distance", "2", "--explored", "hanging_woods")
+    assert r.code == 0, r.err
+    assert "1: Blackwing Swamp (dungeon), Red Echo River (dungeon), Starfall Forest (dungeon), Thelsvan Highway (dungeon)" in r.out
+    assert "Without the Magic Boat: cannot reach Fool's Rapids" in r.out
+    assert "Hanging Woods" not in r.out.split("A rumor")[1]
+
+
+def test_command_unknown_location_is_a_located_diagnostic():
+    r = _questc("world", PACK, "--from", "Tamalr", "--format", "json")
+    assert r.code == 2 and r.codes == ["W0201"]
+    d = r.json()["diagnostics"][0]
+    assert d["fix"] == "tamalir" and d["file"] == "<command line>" and d["column"] > 1
+    r = _questc("world", PACK, "--from", "tamalir", "--rumor-distance", "-1")
+    assert r.code == 2 and "W0203" in r.err and "Traceback" not in r.err
+
+
+def test_command_pack_without_world(tmp_path):
+    from conftest import write_pack
+
+    folder = write_pack(tmp_path, "nowhere", ruleset="d1e")
+    r = _questc("world", str(folder), "--from", "x", "--format", "json")
+    assert r.code == 1 and r.codes == ["W0202"]
+
+
+def test_command_broken_world_reports_and_does_not_answer(tmp_path):
+    from conftest import write_pack
+
+    text = tiny(HOME + "\nd: {name: D, kind: dungeon}\nisle: {name: Isle, kind: dungeon}",
+                "- {from: home, to: d, danger: green, traffic: 1}")
+    folder = write_pack(tmp_path, "broken", ruleset="d1e", files={"world.yaml": text})
+    r = _questc("world", str(folder), "--from", "home", "--format", "json")
+    assert r.code == 1 and "W0107" in r.codes and "W0204" in r.codes
