@@ -1,0 +1,143 @@
+"""The space graph: RULES.md "Adjacency and movement" and "Counting spaces" on hand-made maps."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from compiler.diagnostics import Sink, Span
+from compiler.geometry import graph
+from compiler.geometry.board import Board, Link
+from maphelp import assemble, catalog, codes, door, tile
+
+TILES = catalog({
+    "L": {"kind": "dungeon", "grid": "..\n.-\n"},
+    "posts": {"kind": "dungeon", "grid": "#.\n.#\n"},
+    "split": {"kind": "dungeon", "grid": "...\n...\n...\n", "walls": [[[0, 1], [3, 1]]]},
+    "sq": {"kind": "dungeon", "grid": "..\n..\n", "openings": {"north": [0], "south": [0]}},
+    "ford": {"kind": "dungeon", "grid": ".~.\n", "openings": {}},
+    "bog": {"kind": "dungeon", "grid": ".m.\n"},
+    "pits": {"kind": "dungeon", "grid": ".p.\n"},
+    "room": {"kind": "dungeon", "grid": "...\n...\n", "openings": {"north": [0]}},
+    "cap": {"kind": "end_cap", "grid": "..\n", "openings": {"north": [0]}},
+})
+
+
+def board_of(*placements, doors=()):
+    amap, sink = assemble(TILES, *placements, doors=doors)
+    return amap.board, sink
+
+
+def test_diagonal_around_a_room_corner():
+    b, _ = board_of(tile("L", at=(0, 0)))
+    g = graph.movement_graph(b)
+    assert g.has_edge((1, 0), (0, 1))  # the black edge does not block diagonal movement around corners
+    assert graph.cheapest_move(b, (1, 0), (0, 1)).cost == 1
+
+
+def test_diagonal_between_two_obstacles():
+    b, _ = board_of(tile("posts", at=(0, 0)))
+    r = graph.cheapest_move(b, (1, 0), (0, 1))
+    assert r.cost == 1 and r.steps == 1 and r.route == ((1, 0), (0, 1))
+    assert graph.cheapest_move(b, (1, 0), (0, 0)) is None  # obstacles are never entered
+    assert graph.counting_distance(b, (1, 0), (0, 1)) == 1
+
+
+def test_not_through_a_straight_wall():
+    b, sink = board_of(tile("split", at=(0, 0)))
+    g = graph.movement_graph(b)
+    assert not g.has_edge((0, 0), (0, 1)) and not g.has_edge((1, 0), (0, 1)) and not g.has_edge((0, 0), (1, 1))
+    assert graph.cheapest_move(b, (0, 0), (0, 2)) is None
+    assert graph.counting_distance(b, (0, 0), (0, 2)) is None
+    lost = graph.check_reachability(b, [(1, 2)], sink, Span("q", 1, 1))
+    assert lost == [(0, 0), (1, 0), (2, 0)] and codes(sink) == ["M0301"]
+    assert "3 square(s)" in sink.items[0].message
+
+
+def test_not_between_tiles_touching_at_a_corner():
+    b, sink = board_of(tile("sq", at=(0, 0)), tile("sq", name="sq2", at=(2, 2)))
+    assert "M0211" in codes(sink)
+    assert not graph.movement_graph(b).has_edge((1, 1), (2, 2))
+    assert graph.counting_distance(b, (1, 1), (2, 2)) is None
+
+
+def test_joined_tiles_are_adjacent_orthogonally_and_diagonally():
+    b, sink = board_of(tile("sq", at=(0, 0)), tile("sq", name="sq2", attach=("north", "sq.south")))
+    # sq2 attached by rotation 180 below sq: the 2-wide opening joins rows 1 and 2 fully
+    g = graph.movement_graph(b)
+    assert g.has_edge((0, 1), (0, 2)) and g.has_edge((0, 1), (1, 2))
+
+
+def test_water_and_mud_cost_two_and_counting_ignores_costs():
+    b, _ = board_of(tile("ford", at=(0, 0)))
+    r = graph.cheapest_move(b, (0, 0), (2, 0))
+    assert (r.cost, r.steps, r.route) == (3, 2, ((0, 0), (1, 0), (2, 0)))
+    assert graph.cheapest_move(b, (2, 0), (1, 0)).cost == 2  # entering water
+    assert graph.cheapest_move(b, (1, 0), (2, 0)).cost == 1  # leaving water is free
+    b, _ = board_of(tile("bog", at=(0, 0)))
+    assert graph.cheapest_move(b, (0, 0), (2, 0)).cost == 3
+
+
+def test_leave_cost_of_origin():
+    b, _ = board_of(tile("pits", at=(0, 0)))
+    assert graph.cheapest_move(b, (0, 0), (1, 0)).cost == 1
+    assert graph.cheapest_move(b, (1, 0), (2, 0)).cost == 3  # 1 to enter plain + 2 to climb out
+
+
+def test_cheapest_route_prefers_dry_land():
+    tiles = catalog({"pond": {"kind": "dungeon", "grid": ".~.\n...\n"}})
+    amap, _ = assemble(tiles, tile("pond", at=(0, 0)))
+    r = graph.cheapest_move(amap.board, (0, 0), (2, 0))
+    assert r.cost == 2 and r.route == ((0, 0), (1, 1), (2, 0)) and r.steps == 2
+
+
+def test_doors_open_and_closed():
+    placements = (tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north")))
+    b, sink = board_of(*placements, doors=[door("gate", "room.north", "red")])
+    assert codes(sink) == []
+    assert graph.cheapest_move(b, (0, 1), (0, -1)) is None  # closed at the start
+    assert graph.counting_distance(b, (0, 1), (0, -1)) is None
+    r = graph.cheapest_move(b, (0, 1), (0, -1), open_doors={"gate"})
+    assert r.cost == 2 and r.steps == 2
+    assert graph.counting_distance(b, (2, 0), (1, -1), open_doors={"gate"}) == 1  # diagonal through the doorway
+    # a door given as open at the start
+    b2, _ = board_of(*placements, doors=[door("gate", "room.north", open_=True)])
+    assert graph.cheapest_move(b2, (0, 1), (0, -1)).cost == 2
+    # the graph carries the door on the steps that need it
+    g = graph.movement_graph(b)
+    assert g.edges[(0, 0), (0, -1)]["doors"] == {"gate"} and g.edges[(0, 0), (1, 0)]["doors"] == frozenset()
+    # reachability is judged with every door open
+    assert graph.unreachable(b, [(0, 1)]) == []
+
+
+def test_links_are_movement_only():
+    b, _ = board_of(tile("sq", at=(0, 0)), tile("sq", name="far", at=(10, 0)))
+    linked = Board(b.spaces, b.terrain, b.rules, b.walls, b.doors, (Link("gateway", ((1, 0),), ((10, 0),)),))
+    assert graph.cheapest_move(linked, (0, 0), (11, 1)).cost == 3
+    assert graph.counting_distance(linked, (0, 0), (11, 1)) is None
+
+
+def test_all_pairs_matches_per_pair_searches_and_is_symmetric():
+    tiles = catalog({"cave": {"kind": "dungeon", "grid": "..~.#\n.#..~\n~..#.\n..m..\n"}})
+    amap, _ = assemble(tiles, tile("cave", at=(0, 0)))
+    b = amap.board
+    d = graph.all_pairs(b)
+    assert np.array_equal(d, d.T)
+    m = graph.all_pairs(b, counting=False)
+    for i, a in enumerate(b.spaces):
+        for j, c in enumerate(b.spaces):
+            steps = graph.counting_distance(b, a, c)
+            assert (steps if steps is not None else np.inf) == d[i, j]
+            move = graph.cheapest_move(b, a, c)
+            assert (move.cost if move else np.inf) == m[i, j]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.text(alphabet=".~#m", min_size=4, max_size=4), min_size=2, max_size=4))
+def test_counting_range_is_symmetric_and_never_above_cost(rows):
+    tiles = catalog({"r": {"kind": "dungeon", "grid": "\n".join(rows) + "\n"}})
+    amap, _ = assemble(tiles, tile("r", at=(0, 0)))
+    d = graph.all_pairs(amap.board)
+    m = graph.all_pairs(amap.board, counting=False)
+    assert np.array_equal(d, d.T)
+    assert np.all(d <= m)
