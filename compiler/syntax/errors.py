@@ -167,7 +167,8 @@ def describe_expected(names: set[str], previous: object) -> str:
     if len(words) > 16:
         words = words[:15] + ["…"]
     words.extend(f"`{k}`" for k in closers)
-    if "_SEP" in names:
+    after_open = isinstance(previous, Token) and (previous.type == "_SEP" or str(previous) == "{")
+    if "_SEP" in names and not after_open:  # a blank line right after `{` is not worth saying
         words.append(NAMED["_SEP"])
     if not words:
         return "nothing more here"

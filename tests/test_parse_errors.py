@@ -1,0 +1,123 @@
+"""Syntax errors: golden cases (tests/cases/syntax/*.quest with `# expect: CODE line:col`
+comment lines), the errors-by-example table, and recovery."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from compiler.diagnostics import Sink, Span
+from compiler.diagnostics.catalogue import CATALOGUE
+from compiler.syntax import errors
+from compiler.syntax.parse import parse_module
+
+CASES = Path(__file__).parent / "cases" / "syntax"
+EXPECT = re.compile(r"#\s*expect:\s*(S\d{4})\s+(\d+):(\d+)")
+
+
+def diagnostics(text: str, file: str = "t.quest") -> list[tuple[str, int, int]]:
+    sink = Sink()
+    parse_module(text, file, sink)
+    return [(d.code, d.span.line, d.span.column) for d in sink.sorted()]
+
+
+@pytest.mark.parametrize("path", sorted(CASES.glob("*.quest")), ids=lambda p: p.name)
+def test_golden_case(path: Path):
+    text = path.read_text(encoding="utf-8")
+    expected = sorted((m[1], int(m[2]), int(m[3])) for m in EXPECT.finditer(text))
+    actual = diagnostics(text, path.name)
+    assert sorted(actual, key=lambda d: (d[1], d[2], d[0])) == sorted(expected, key=lambda d: (d[1], d[2], d[0]))
+
+
+def test_golden_cases_cover_every_syntax_code():
+    """Every S code except the internal-error one is exercised by a golden file."""
+    used = {m[1] for p in CASES.glob("*.quest") for m in EXPECT.finditer(p.read_text(encoding="utf-8"))}
+    codes = {c for c in CATALOGUE if c.startswith("S")} - {"S0900", "S0105"}
+    assert codes - used == set()
+
+
+@pytest.mark.parametrize(
+    ("code", "snippet"), [(code, s) for code, snippets in errors.EXAMPLES.items() for s in snippets]
+)
+def test_every_example_yields_its_code(code, snippet):
+    assert [d[0] for d in diagnostics(snippet)] == [code]
+
+
+def test_example_codes_are_in_the_catalogue():
+    for code in errors.EXAMPLES:
+        assert code in CATALOGUE and CATALOGUE[code].fields <= {"found"}
+
+
+def test_messages_name_tokens_in_words():
+    sink = Sink()
+    parse_module('quest q "Q" { map { tile 9A atach south } }', "t.quest", sink)
+    (diag,) = sink.items
+    assert diag.message == (
+        "unexpected name `atach`; expected `as`, `at`, `attach`, `hidden`, `rotate`, `}` or the end of the statement"
+    )
+    assert diag.span == Span("t.quest", 1, 29, 1, 34)  # the whole offending word is underlined
+    sink = Sink()
+    parse_module('quest q "Q" { map { door d on 9A. } }', "t.quest", sink)
+    assert sink.items[0].message == "unexpected `}`; expected a side (`north`, `east`, `south` or `west`)"
+    sink = Sink()
+    parse_module("quest", "t.quest", sink)
+    assert sink.items[0].message == "the file ends in the middle of a statement; expected a quest id"
+    sink = Sink()
+    parse_module('quest q "Q" { map { 9A } }', "t.quest", sink)
+    assert sink.items[0].message == "unexpected name `9A`; expected `door`, `mark`, `tile` or `}`"
+
+
+def test_recovery_reports_several_errors_and_keeps_the_rest():
+    text = (
+        'quest a "A" {\n'
+        "  map { tile 9A at 1 2 }\n"  # error 1
+        "  token search at 9A(1,1)\n"
+        "}\n"
+        "peril_card p { flavour \"x\" }\n"  # error 2
+        'quest b "B" { heroes 2..4 }\n'
+    )
+    sink = Sink()
+    module = parse_module(text, "t.quest", sink)
+    assert [(d.code, d.span.line) for d in sink.sorted()] == [("S0121", 2), ("S0101", 5)]
+    assert [d.id for d in module.declarations] == ["a", "p", "b"]
+    a = module.declarations[0]
+    assert a.encounters[0].body.map.tiles == ()  # the broken statement is dropped whole
+    assert len(a.encounters[0].body.tokens) == 1
+
+
+def test_broken_header_drops_its_whole_block_without_cascading():
+    text = 'quest "Q" {\n  map { tile 9A }\n  heroes 2\n}\nperil_card p {}\n'
+    sink = Sink()
+    module = parse_module(text, "t.quest", sink)
+    assert [d.code for d in sink.items] == ["S0124"]
+    assert [d.id for d in module.declarations] == ["p"]
+
+
+def test_stray_closing_brace():
+    sink = Sink()
+    module = parse_module('peril_card p {}\n}\nperil_card q {}', "t.quest", sink)
+    assert [(d.code, d.span.line) for d in sink.items] == [("S0101", 2)]
+    assert [d.id for d in module.declarations] == ["p", "q"]
+
+
+def test_error_count_is_capped():
+    sink = Sink()
+    parse_module("$\n" * 200, "t.quest", sink)
+    codes = [d.code for d in sink.items]
+    assert codes.count("S0102") == 25 and codes[-1] == "S0105"
+
+
+def test_internal_errors_become_a_diagnostic(monkeypatch):
+    from compiler.syntax import parse as parse_mod
+
+    def boom(*args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(parse_mod._Builder, "tile", boom)
+    sink = Sink()
+    module = parse_module('quest q "Q" { map { tile 9A } }', "t.quest", sink)
+    assert module.declarations == ()
+    assert [d.code for d in sink.items] == ["S0900"]
+    assert "RuntimeError: boom" in sink.items[0].message
