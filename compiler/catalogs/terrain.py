@@ -39,7 +39,7 @@ def read_terrain(
         if not _symbol_ok(tid, symbol, entry, sink):
             continue
         expected = FIXED_SYMBOLS.get(symbol)
-        if expected is not None and expected != tid:
+        if expected is not None and expected != tid and symbol not in owner:
             sink.report("Y0204", entry.span("symbol"), symbol=symbol, expected=expected, id=tid)
         if symbol in owner:
             other = owner[symbol]
