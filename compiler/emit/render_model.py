@@ -5,8 +5,9 @@
 registered in `compiler/emit/build.py` OUTPUTS. It writes
 - `maps/tiles.png`        a contact sheet of the tiles the pack itself defines;
 - `maps/world-<id>.png`   each campaign world the pack defines;
-- `maps/<id>.png`         each assembled map in the `maps` section (id -> value, see
-                          `map_picture` for the values it accepts).
+- `maps/<id>.png`         each quest/encounter map: the `maps` section when a pass
+                          provides one (id -> value, see `map_picture`), else assembled
+                          from the pack's quests by compiler/emit/render_quest.py.
 
 Catalog pictures are drawn from pass sections when present (`terrain`, `tiles`, `world`)
 and otherwise re-read from the validated catalog entries with a throwaway Sink (the
@@ -135,9 +136,25 @@ def render_outputs(model) -> dict[str, bytes]:
         if world.locations:
             files[f"maps/world-{wid}.png"] = png_bytes(render_world(world_picture(world)))
 
-    maps = model.section("maps") or {}
-    for map_id in sorted(maps):
-        picture = map_picture(maps[map_id])
-        if picture is not None:
-            files[f"maps/{map_id}.png"] = png_bytes(render_map(picture, scale=MAP_SCALE))
+    for map_id, picture in sorted(map_pictures(model, rules).items()):
+        files[f"maps/{map_id}.png"] = png_bytes(render_map(picture, scale=MAP_SCALE))
     return files
+
+
+def map_pictures(model, rules: Mapping[str, TerrainRule] | None = None) -> dict[str, MapPicture]:
+    """Every quest/encounter map of the pack: the `maps` section when a pass provides one,
+    else assembled here from the pack's own quests (compiler/emit/render_quest.py)."""
+    maps = model.section("maps")
+    if maps:
+        out = {}
+        for map_id in sorted(maps):
+            picture = map_picture(maps[map_id])
+            if picture is not None:
+                out[str(map_id)] = picture
+        return out
+    if not model.modules:
+        return {}
+    from compiler.emit.render_quest import quest_maps
+
+    rules = rules if rules is not None else {"plain": PLAIN, **terrain_rules(model)}
+    return quest_maps(model, tile_catalog(model, rules), rules)

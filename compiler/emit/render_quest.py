@@ -1,0 +1,158 @@
+"""Quest and encounter maps as pictures: assemble each `map { … }`, place what the body says.
+
+    quest_maps(model) -> {map id: MapPicture}
+    encounter_picture(body, amap, title) -> MapPicture
+
+Map ids: a quest with one encounter -> `<quest>`; encounter N of a longer quest ->
+`<quest>-<N>`; a top-level encounter -> `<encounter>`. Problems (unknown tiles, bad
+spaces) were reported by the checking passes; here anything that does not resolve is
+simply left out of the picture (a throwaway Sink), so drawing never adds diagnostics.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from compiler.diagnostics import Sink
+from compiler.emit.render import MapPicture, SpawnPoint, TileOutline, Token, monster_initials
+from compiler.geometry.board import TerrainRule
+from compiler.geometry.lattice import Cell, Edge
+from compiler.syntax import ast
+
+
+def hero_label(guard: ast.HeroGuard | None) -> str:
+    """`heroes 3+` -> "3+", `heroes 2..3` -> "2-3", `heroes 4` -> "4", none -> ""."""
+    if guard is None:
+        return ""
+    if guard.low == guard.high:
+        return str(guard.low)
+    if guard.high >= 4:
+        return f"{guard.low}+"
+    return f"{guard.low}-{guard.high}"
+
+
+def _opening_edges(amap, ref: ast.OpeningRef | None) -> frozenset[Edge]:
+    if ref is None or ref.tile is None:
+        return frozenset()
+    placed = amap.by_name.get(ref.tile)
+    if placed is None:
+        return frozenset()
+    op = placed.tile.opening(ref.side, ref.index)
+    return placed.opening_edges(op) if op is not None else frozenset()
+
+
+def _unjoined_openings(amap) -> frozenset[Edge]:
+    joined: set[Edge] = set()
+    for j in amap.joins:
+        joined |= j.edges
+    edges: set[Edge] = set()
+    for placed in amap.tiles:
+        for op in placed.tile.all_openings():
+            edges |= placed.opening_edges(op)
+    return frozenset(edges - joined)
+
+
+def encounter_picture(body: ast.EncounterBody, amap, title: str = "") -> MapPicture:
+    """One encounter's map with its tiles, openings, tokens, spawns, start, entrance and exit."""
+    quiet = Sink()
+
+    def cell(ref) -> Cell | None:
+        return amap.resolve_space(ref, quiet)
+
+    tiles = tuple(TileOutline(t.code, t.cells, t.name if t.name != t.code else "", t.hidden) for t in amap.tiles)
+    tokens = []
+    for tok in body.tokens:
+        c = cell(tok.at)
+        if c is not None:
+            label = tok.label.value if tok.label is not None else ""
+            tokens.append(Token(c, tok.kind, tok.colour, label))
+    spawns = []
+    for decl in body.spawns:
+        initials = monster_initials(decl.group)
+        w, h = decl.size or (1, 1)
+
+        def footprint(anchor: Cell) -> tuple[Cell, ...]:
+            return tuple((anchor[0] + dx, anchor[1] + dy) for dy in range(h) for dx in range(w))
+
+        if decl.points:
+            for point in decl.points:  # `minion at A, B`: one figure on each listed space
+                for ref in point.at:
+                    c = cell(ref)
+                    if c is not None:
+                        spawns.append(SpawnPoint(footprint(c), initials, point.rank, hero_label(point.heroes or decl.heroes)))
+        elif decl.at is not None:
+            c = cell(decl.at)
+            if c is not None:  # a whole group at one space: one marker for the group
+                spawns.append(SpawnPoint(footprint(c), initials, "master", hero_label(decl.heroes)))
+    starts: list[Cell] = []
+    if body.start is not None:
+        if body.start.tile is not None and body.start.tile in amap.by_name:
+            starts.extend(amap.by_name[body.start.tile].cells)
+        starts.extend(c for c in (cell(r) for r in body.start.spaces) if c is not None)
+    entrances = _opening_edges(amap, body.entrance)
+    exits = _opening_edges(amap, body.exit)
+    return MapPicture(
+        board=amap.board,
+        tiles=tiles,
+        openings=_unjoined_openings(amap) - entrances - exits,
+        tokens=tuple(tokens),
+        spawns=tuple(spawns),
+        hero_starts=tuple(dict.fromkeys(starts)),
+        entrances=entrances,
+        exits=exits,
+        title=title,
+    )
+
+
+def assembled_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule]):
+    """(map id, title, body, AssembledMap) for every map the pack's own quests and encounters draw."""
+    from compiler.geometry.assemble import assemble_map
+
+    out = []
+    for quest in model.declarations(ast.Quest):
+        many = len(quest.encounters) > 1
+        for enc in quest.encounters:
+            if enc.body.map is None:
+                continue
+            amap = assemble_map(enc.body.map, tiles, rules, Sink())
+            if amap is None:
+                continue
+            map_id = f"{quest.id}-{enc.number}" if many else quest.id
+            title = quest.name.value + (f", encounter {enc.number}" if many else "")
+            out.append((map_id, title, enc.body, amap))
+    for enc in model.declarations(ast.Encounter):
+        if enc.body.map is None:
+            continue
+        amap = assemble_map(enc.body.map, tiles, rules, Sink())
+        if amap is not None:
+            out.append((enc.id, enc.name.value if enc.name is not None else enc.id, enc.body, amap))
+    return sorted(out, key=lambda item: item[0])
+
+
+def quest_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule]) -> dict[str, MapPicture]:
+    return {map_id: encounter_picture(body, amap, title) for map_id, title, body, amap in assembled_maps(model, tiles, rules)}
+
+
+def seen_from(board, origin: Cell, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:
+    """The spaces the sight engine says a figure in `origin` sees (doors in their start state)."""
+    from compiler.geometry.sight import SightEngine
+
+    table = SightEngine(board).table(blockers=blockers - {origin})
+    row = table.matrix[board.index[origin]]
+    return frozenset(c for c, ok in zip(board.spaces, row.tolist()) if ok)
+
+
+def reachable_within(board, origin: Cell, points: int, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:
+    """The spaces a figure in `origin` can move to with at most `points` movement points.
+
+    Moves use the space graph's step costs (terrain entry/leave costs, walls, closed doors
+    in their start state, links); a space holding a blocking figure is never entered.
+    """
+    import networkx as nx
+
+    from compiler.geometry.graph import door_state, movement_graph, with_doors
+
+    g = with_doors(movement_graph(board), door_state(board, None))
+    g = nx.subgraph_view(g, filter_node=lambda c: c == origin or c not in blockers)
+    costs = nx.single_source_dijkstra_path_length(g, origin, cutoff=max(0, points), weight="weight")
+    return frozenset(costs)
