@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("compiler.commands.explain", "explain a diagnostic code"),
     "schema": ("compiler.commands.schema", "print the bundle JSON Schema"),
     "init": ("compiler.commands.init", "create a new pack that compiles"),
+    "render": ("compiler.commands.render", "draw one quest map, optionally with sight and movement from a space"),
     "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
 }
 
