@@ -706,8 +706,9 @@ def hint_location(world: World, value: str) -> tuple[str, str | None]:
 
 
 def world_pass(model: Any, sink: Sink) -> Any:
-    """Read every world of the pack's catalogs: sections `worlds` (id -> World) and
-    `worlds_json` (id -> bundle section, only for worlds without errors)."""
+    """Read every world of the pack's catalogs: sections `worlds` (id -> World), `world`
+    (that World when there is exactly one) and `worlds_json` (id -> bundle section, only
+    for worlds without errors)."""
     entries = (model.catalogs or {}).get("world") or {}
     if not entries:
         return model
@@ -715,4 +716,6 @@ def world_pass(model: Any, sink: Sink) -> Any:
     worlds = {wid: read_world(entry, dice, sink) for wid, entry in sorted(entries.items())}
     shipped = {wid: world_section(w) for wid, w in worlds.items() if w.ok}
     model = model.with_section("worlds", MappingProxyType(worlds))
+    if len(worlds) == 1:  # the common case, under the name the renderer looks for
+        model = model.with_section("world", next(iter(worlds.values())))
     return model.with_section("worlds_json", shipped) if shipped else model

@@ -514,3 +514,17 @@ def test_command_broken_world_reports_and_does_not_answer(tmp_path):
     folder = write_pack(tmp_path, "broken", ruleset="d1e", files={"world.yaml": text})
     r = _questc("world", str(folder), "--from", "home", "--format", "json")
     assert r.code == 1 and "W0107" in r.codes and "W0204" in r.codes
+
+
+def test_pipeline_compiles_terrinoth_with_the_world_pass():
+    pipeline = pytest.importorskip("compiler.pipeline")
+    from compiler.options import Options
+
+    result = pipeline.compile_paths([PACK], Options(images=False, sight=False))
+    assert [str(d) for d in result.sink.sorted()] == []
+    model = result.model
+    world = model.section("worlds")["terrinoth"]
+    assert model.section("world") is world and world.ok
+    shipped = model.section("worlds_json")["terrinoth"]
+    assert shipped == W.world_section(world)
+    assert shipped["encounter_die"]["matching"] == {"green": 3, "red": 2, "yellow": 1}
