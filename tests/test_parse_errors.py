@@ -121,3 +121,12 @@ def test_internal_errors_become_a_diagnostic(monkeypatch):
     assert module.declarations == ()
     assert [d.code for d in sink.items] == ["S0900"]
     assert "RuntimeError: boom" in sink.items[0].message
+
+
+def test_unclosed_block_keeps_end_positions():
+    # Regression (found by hypothesis): completing the missing `}` must not lose the end
+    # position of the last token read.
+    sink = Sink()
+    module = parse_module('peril_card ok { effect "x"', "t.quest", sink)
+    assert [d.code for d in sink.items] == ["S0106"]
+    assert module.declarations[0].effect.span == Span("t.quest", 1, 24, 1, 27)

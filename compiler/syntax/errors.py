@@ -323,7 +323,7 @@ def complete_at_eof(exc: UnexpectedToken):
     ip = exc.interactive_parser
     if ip is None:
         return None
-    ip = ip.copy()
+    ip = ip.copy(deepcopy_values=False)  # a deep copy would drop the tokens' end positions
     literals = _literals()
     close = next((n for n, v in literals.items() if v == "}"), "RBRACE")
     for _ in range(64):
