@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("compiler.commands.schema", "print the bundle JSON Schema"),
     "init": ("compiler.commands.init", "create a new pack that compiles"),
     "render": ("compiler.commands.render", "draw one quest map, optionally with sight and movement from a space"),
+    "import": ("compiler.commands.import_tiles", "convert other projects' data: TAG tiles.json, Valkyrie quest maps"),
+    "path": ("compiler.commands.path", "cheapest move and counted range between two spaces of a quest map"),
     "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
 }
 

@@ -21,6 +21,7 @@ from compiler.catalogs.dice import dice_pass
 from compiler.catalogs.monsters import monsters_pass
 from compiler.catalogs.terrain import terrain_pass
 from compiler.diagnostics import Sink
+from compiler.geometry.assemble import maps_pass
 from compiler.model import Model
 from compiler.resolve import resolve_declarations
 from compiler.world import world_pass
@@ -30,5 +31,6 @@ PASSES = (
     terrain_pass,  # terrain catalog -> section "terrain" (id -> TerrainRule); symbol checks
     monsters_pass,  # monster catalog -> section "monsters" (id -> catalogs.monsters.Monster)
     resolve_declarations,  # symbol tables of the pack's declarations -> section "symbols"
+    maps_pass,  # tiles catalog -> "tiles"; every encounter map assembled -> "maps" (see geometry/assemble.py)
     world_pass,  # campaign worlds -> sections "worlds" (id -> World), "worlds_json" (bundle)
 )

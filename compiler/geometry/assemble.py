@@ -410,3 +410,108 @@ def _board(order: list[PlacedTile], joins: list[Join], doors: list[Door], terrai
         walls=frozenset(walls - door_edges),
         doors=tuple(doors),
     )
+
+
+# ---------------------------------------------------------------- the pipeline pass
+def maps_pass(model, sink: Sink):
+    """PASSES entry: tiles catalog -> section "tiles"; every encounter's map -> section "maps".
+
+    Section "maps" = {"quests": {quest_id: {encounter_number: AssembledMap}},
+                      "encounters": {encounter_id: AssembledMap}}.
+    Also checks the spaces each encounter names (start, tokens, spawns) and reachability.
+    """
+    from compiler.geometry.tiles import read_tiles
+
+    terrain = model.section("terrain") or {"plain": PLAIN}
+    symbols = {r.symbol: tid for tid, r in terrain.items()}
+    symbols.setdefault(".", "plain")
+    entries = (model.catalogs or {}).get("tiles") or {}
+    tiles = read_tiles(entries, symbols, sink)
+    maps: dict = {"quests": {}, "encounters": {}}
+    for quest in model.declarations(ast.Quest):
+        per = maps["quests"].setdefault(quest.id, {})
+        for enc in quest.encounters:
+            amap = _encounter_map(enc.body, tiles, terrain, sink)
+            if amap is not None:
+                per[enc.number] = amap
+    for enc in model.declarations(ast.Encounter):
+        amap = _encounter_map(enc.body, tiles, terrain, sink)
+        if amap is not None:
+            maps["encounters"][enc.id] = amap
+    return model.with_section("tiles", tiles).with_section("maps", maps)
+
+
+def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink) -> AssembledMap | None:
+    if body.map is None:
+        return None
+    amap = assemble_map(body.map, tiles, terrain, sink)
+    if amap is None:
+        return None
+    check_placements(amap, body, sink)
+    return amap
+
+
+def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) -> None:
+    """Spaces named by start, tokens and spawns exist, can hold a figure, and are reachable."""
+    from compiler.geometry import graph
+
+    board = amap.board
+    rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
+    starts: list[Cell] = []
+    named: list[tuple[str, Cell, ast.Span]] = []
+
+    def place(ref, what: str, span) -> Cell | None:
+        cell = amap.resolve_space(ref, sink)
+        if cell is not None and rules[cell].blocks_movement:
+            sink.report("M0220", getattr(ref, "span", span), space=amap.describe(cell), terrain=rules[cell].id, what=what)
+            return None
+        return cell
+
+    if body.start is not None:
+        if body.start.tile is not None:
+            t = amap.by_name.get(body.start.tile)
+            if t is None:
+                sink.report("M0207", body.start.span, name=body.start.tile, hint=_hint(body.start.tile, amap.by_name))
+            else:
+                starts = [c for c in t.cells if not rules[c].blocks_movement]
+        for ref in body.start.spaces:
+            cell = place(ref, "a hero", body.start.span)
+            if cell is not None:
+                starts.append(cell)
+    for tok in body.tokens:
+        cell = place(tok.at, f"a {tok.kind} token", tok.span)
+        if cell is not None:
+            named.append((f"the {tok.kind} token", cell, tok.span))
+    for sp in body.spawns:
+        refs = ([(sp.at, sp.size)] if sp.at is not None else []) + [(r, sp.size) for pt in sp.points for r in pt.at]
+        for ref, size in refs:
+            cell = place(ref, f"`{sp.group}`", sp.span)
+            if cell is None:
+                continue
+            if size is not None and not _fits(rules, cell, size):
+                w, h = size
+                sink.report("M0221", getattr(ref, "span", sp.span), w=w, h=h, space=amap.describe(cell),
+                            problem="part of it is off the map or on movement-blocking terrain")
+                continue
+            named.append((f"spawn `{sp.group}`", cell, getattr(ref, "span", sp.span)))
+    for ref in (body.entrance, body.exit):
+        if ref is not None:
+            t = amap.by_name.get(ref.tile)
+            if t is None:
+                sink.report("M0207", ref.span, name=ref.tile, hint=_hint(ref.tile or "", amap.by_name))
+            else:
+                _get_opening(t.name, t.tile, ref, sink)
+    if starts:
+        lost = set(graph.check_reachability(board, starts, sink, body.map.span, amap.describe))
+        for what, cell, span in named:
+            if cell in lost:
+                sink.report("M0302", span, what=what, space=amap.describe(cell))
+
+
+def _fits(rules, cell: Cell, size: tuple[int, int]) -> bool:
+    w, h = size
+    for fw, fh in {(w, h), (h, w)}:
+        foot = [(cell[0] + dx, cell[1] + dy) for dx in range(fw) for dy in range(fh)]
+        if all(c in rules and not rules[c].blocks_movement for c in foot):
+            return True
+    return False

@@ -1,0 +1,189 @@
+"""Convert a Valkyrie quest's `tiles.ini` into `map { … }` blocks of the quest language.
+
+Valkyrie places each tile side by its reference square (the top-left square of the
+tile's printed bounding box), in whole squares with y growing upward, turned
+`rotation` degrees counter-clockwise. Square (c, r) of the printed tile lands on
+Valkyrie (x, y) = R_ccw(θ)·(c, -r) + (xposition, yposition); flipping y gives this
+project's frame, where the same turn is `rotate (360 - θ) mod 360` clockwise and `at`
+is the world top-left of the rotated bounding box (shared/data/README.md).
+
+Tiles whose squares touch form one map; separate clusters are separate encounters,
+numbered in the order their first tile appears in the file. Each map is shifted so its
+squares start at (0, 0). Tile sides the library lacks are reported (M0401) and left out.
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from compiler.diagnostics import Sink, Span
+from compiler.geometry.tiles import Tile, rotate_cell, rotated_size
+
+SIDE_CODES = {
+    "CapA": "endcap1A", "CapB": "endcap1B",
+    "ExtensionA": "extender1A", "ExtensionB": "extender1B",
+    "TransitionA": "transition1A", "TransitionB": "transition1B",
+    "EntranceA": "entrance1A", "EntranceB": "entrance1B",
+    "EntranceStairA": "exit1A", "EntranceStairB": "exit1B",
+}
+
+
+@dataclass(frozen=True)
+class Placement:
+    section: str
+    code: str
+    name: str
+    at: tuple[int, int]
+    rotate: int
+    squares: frozenset[tuple[int, int]]  # world squares (y down), before the per-map shift
+
+
+def code_for(side: str) -> str | None:
+    side = side.removeprefix("TileSide")
+    if side in SIDE_CODES:
+        return SIDE_CODES[side]
+    return side if re.fullmatch(r"\d+[AB]", side) else None
+
+
+def valkyrie_squares(tile: Tile, x: int, y: int, rotation: int) -> frozenset[tuple[int, int]]:
+    """The world squares (y down) of a tile placed the Valkyrie way, straight from the formula."""
+    out = set()
+    k = (rotation // 90) % 4
+    for c, r in tile.squares:
+        # the square's centre relative to the reference square's centre, Valkyrie frame (y up)
+        vx, vy = c, -r
+        for _ in range(k):  # counter-clockwise quarter turns
+            vx, vy = -vy, vx
+        out.add((x + vx, -(y + vy)))
+    return frozenset(out)
+
+
+def read_placements(path: str | Path, tiles: Mapping[str, Tile], sink: Sink) -> list[Placement]:
+    p = Path(path)
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str
+    try:
+        parser.read_string(p.read_text(encoding="utf-8"), source=str(p))
+    except (OSError, UnicodeDecodeError, configparser.Error) as exc:
+        sink.report("M0402", Span(str(p)), path=str(p), problem=str(exc).splitlines()[0])
+        return []
+    out: list[Placement] = []
+    used: dict[str, int] = {}
+    for line_no, section in _sections(p):
+        sec = parser[section]
+        side = sec.get("side", "")
+        code = code_for(side)
+        if code is None or code not in tiles:
+            sink.report("M0401", Span(str(p), line_no, 1), section=section, side=side)
+            continue
+        try:
+            x, y, rot = int(sec.get("xposition", "0")), int(sec.get("yposition", "0")), int(sec.get("rotation", "0"))
+        except ValueError as exc:
+            sink.report("M0402", Span(str(p), line_no, 1), path=str(p), problem=f"[{section}]: {exc}")
+            continue
+        tile = tiles[code]
+        squares = valkyrie_squares(tile, x, y, rot)
+        rotate = (360 - rot) % 360
+        at = (min(c for c, _ in squares), min(r for _, r in squares))
+        used[code] = used.get(code, 0) + 1
+        name = code if used[code] == 1 else f"{code}_{used[code]}"
+        out.append(Placement(section, code, name, at, rotate, squares))
+    return out
+
+
+def _sections(p: Path) -> list[tuple[int, str]]:
+    out = []
+    for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+        m = re.match(r"\s*\[([^\]]+)\]", line)
+        if m:
+            out.append((i, m.group(1)))
+    return out
+
+
+def clusters(placements: list[Placement]) -> list[list[Placement]]:
+    """Groups of tiles whose squares touch edge to edge, in file order of their first tile."""
+    parent = list(range(len(placements)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[tuple[int, int], int] = {}
+    for i, pl in enumerate(placements):
+        for c in pl.squares:
+            owner[c] = i
+    for (x, y), i in owner.items():
+        for nb in ((x + 1, y), (x, y + 1)):
+            j = owner.get(nb)
+            if j is not None:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[Placement]] = {}
+    for i, pl in enumerate(placements):
+        groups.setdefault(find(i), []).append(pl)
+    return sorted(groups.values(), key=lambda g: placements.index(g[0]))
+
+
+def map_block(group: list[Placement], indent: str = "  ") -> str:
+    """One `map { … }` block, shifted so the map's squares start at (0, 0)."""
+    ox = min(c for pl in group for c, _ in pl.squares)
+    oy = min(r for pl in group for _, r in pl.squares)
+    lines = [f"{indent}map {{"]
+    for pl in group:
+        head = f"tile {pl.code}" + (f" as {pl.name}" if pl.name != pl.code else "")
+        lines.append(f"{indent}  {head} at ({pl.at[0] - ox}, {pl.at[1] - oy}) rotate {pl.rotate}  # [{pl.section}]")
+    lines.append(f"{indent}}}")
+    return "\n".join(lines)
+
+
+def map_blocks(path: str | Path, tiles: Mapping[str, Tile], sink: Sink) -> list[str]:
+    """The map blocks of a quest, one per encounter, as the converter writes them."""
+    groups = clusters(read_placements(path, tiles, sink))
+    if len(groups) == 1:
+        return [map_block(groups[0], "  ")]
+    return [map_block(g, "    ") for g in groups]
+
+
+def quest_text(quest_id: str, name: str, blocks: list[str], source: str) -> str:
+    head = [f"# Map converted by `questc import valkyrie` from {source} (CC0).", f'quest {quest_id} "{name}" {{', "  heroes 2..4"]
+    if len(blocks) == 1:
+        body = [blocks[0]]
+    else:
+        body = []
+        for i, b in enumerate(blocks, start=1):
+            body += [f"  encounter {i} {{", b, "  }"]
+    return "\n".join(head + body + ["}"]) + "\n"
+
+
+def import_quest(path: str | Path, quest_id: str, name: str, sink: Sink, tiles_path: str | None = None) -> str | None:
+    """`questc import valkyrie`: the quest skeleton with its map block(s)."""
+    tiles = load_library(tiles_path, sink)
+    if tiles is None:
+        return None
+    blocks = map_blocks(path, tiles, sink)
+    if not blocks:
+        return None
+    return quest_text(quest_id, name, blocks, Path(path).parent.name + "/" + Path(path).name)
+
+
+def load_library(tiles_path: str | None, sink: Sink) -> dict[str, Tile] | None:
+    """Tiles from a tiles.yaml (default: the d2e-base pack shipped with questc)."""
+    from ruamel.yaml import YAML
+
+    from compiler.catalogs.document import Document, Entry
+    from compiler.geometry.tiles import read_tiles
+
+    path = Path(tiles_path) if tiles_path else Path(__file__).resolve().parents[2] / "content" / "d2e-base" / "tiles.yaml"
+    try:
+        data = (YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}).get("tiles") or {}
+    except Exception as exc:  # noqa: BLE001 - any unreadable library is one diagnostic
+        sink.report("M0402", Span(str(path)), path=str(path), problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        return None
+    doc = Document(str(path), {"tiles": data})
+    entries = {k: Entry("tiles", k, v, doc, ("tiles", k), "d2e-base") for k, v in data.items()}
+    return read_tiles(entries, set(".~#o^"), sink)
