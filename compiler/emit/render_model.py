@@ -126,9 +126,9 @@ def render_outputs(model) -> dict[str, bytes]:
             files["maps/tiles.png"] = png_bytes(render_tile_sheet(sheet, scale=SHEET_SCALE))
 
     worlds = model.catalogs.get("world") or {}
-    typed_world = model.section("world")
+    typed_worlds = model.section("worlds") or {}
     for wid in _own(worlds, pack_id):
-        world = typed_world if getattr(typed_world, "id", None) == wid else None
+        world = typed_worlds.get(wid)
         if world is None:
             from compiler.world import read_world
 
@@ -145,6 +145,11 @@ def map_pictures(model, rules: Mapping[str, TerrainRule] | None = None) -> dict[
     """Every quest/encounter map of the pack: the `maps` section when a pass provides one,
     else assembled here from the pack's own quests (compiler/emit/render_quest.py)."""
     maps = model.section("maps")
+    if isinstance(maps, Mapping) and ("quests" in maps or "encounters" in maps):
+        from compiler.emit.render_quest import quest_maps
+
+        rules = rules if rules is not None else {"plain": PLAIN, **terrain_rules(model)}
+        return quest_maps(model, {}, rules, section=maps)
     if maps:
         out = {}
         for map_id in sorted(maps):

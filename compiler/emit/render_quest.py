@@ -104,9 +104,19 @@ def encounter_picture(body: ast.EncounterBody, amap, title: str = "") -> MapPict
     )
 
 
-def assembled_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule]):
-    """(map id, title, body, AssembledMap) for every map the pack's own quests and encounters draw."""
+def assembled_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule], section=None):
+    """(map id, title, body, AssembledMap) for every map the pack's own quests and encounters draw.
+
+    `section` is the pipeline's "maps" section ({"quests": {id: {n: AssembledMap}},
+    "encounters": {id: AssembledMap}}, compiler/geometry/assemble.py maps_pass); maps it
+    lacks are assembled here with a throwaway Sink."""
     from compiler.geometry.assemble import assemble_map
+
+    quests = (section or {}).get("quests", {}) if section is not None else None
+    encounters = (section or {}).get("encounters", {}) if section is not None else None
+
+    def build(block):
+        return assemble_map(block, tiles, rules, Sink())
 
     out = []
     for quest in model.declarations(ast.Quest):
@@ -114,7 +124,7 @@ def assembled_maps(model, tiles: Mapping[str, object], rules: Mapping[str, Terra
         for enc in quest.encounters:
             if enc.body.map is None:
                 continue
-            amap = assemble_map(enc.body.map, tiles, rules, Sink())
+            amap = quests.get(quest.id, {}).get(enc.number) if quests is not None else build(enc.body.map)
             if amap is None:
                 continue
             map_id = f"{quest.id}-{enc.number}" if many else quest.id
@@ -123,14 +133,15 @@ def assembled_maps(model, tiles: Mapping[str, object], rules: Mapping[str, Terra
     for enc in model.declarations(ast.Encounter):
         if enc.body.map is None:
             continue
-        amap = assemble_map(enc.body.map, tiles, rules, Sink())
+        amap = encounters.get(enc.id) if encounters is not None else build(enc.body.map)
         if amap is not None:
             out.append((enc.id, enc.name.value if enc.name is not None else enc.id, enc.body, amap))
     return sorted(out, key=lambda item: item[0])
 
 
-def quest_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule]) -> dict[str, MapPicture]:
-    return {map_id: encounter_picture(body, amap, title) for map_id, title, body, amap in assembled_maps(model, tiles, rules)}
+def quest_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule], section=None) -> dict[str, MapPicture]:
+    items = assembled_maps(model, tiles, rules, section)
+    return {map_id: encounter_picture(body, amap, title) for map_id, title, body, amap in items}
 
 
 def seen_from(board, origin: Cell, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:

@@ -1,0 +1,197 @@
+"""Quest pictures and `questc render`: assembled maps, sight shading, reach, the command's errors."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from compiler.commands import render as render_command
+from compiler.commands.render import pick_map
+from compiler.emit.render import map_layout, render_map
+from compiler.emit.render_model import map_pictures, render_outputs
+from compiler.emit.render_quest import hero_label, reachable_within, seen_from
+from compiler.geometry.board import PLAIN, Board, TerrainRule
+from compiler.geometry.sight import SightEngine
+from compiler.options import Options
+from compiler.pipeline import compile_paths
+from compiler.syntax import ast
+
+ROOT = Path(__file__).resolve().parents[1]
+CONTENT = ROOT / "content"
+
+QUEST = """
+quest first_blood "First Blood" {
+  heroes 2..4
+  map {
+    tile entrance1A at (9, 9)
+    tile 9A attach west to entrance1A.north
+    tile 16A attach south to 9A.north
+    tile 8A attach north to 16A.east  hidden
+    door hall on 16A.east yellow
+  }
+  start heroes on entrance1A
+  token search at 16A(1,1)
+  spawn goblin_archers at 16A(2,2)
+  spawn zombies {
+    master at 8A(1,1)
+    minion at 8A(2,1), 8A(2,2)
+    minion at 8A(3,1) heroes 3+
+  }
+}
+quest two_parts "Two parts" {
+  encounter 1 { map { tile 16A at (0, 0) } }
+  encounter 2 {
+    map { tile 1A at (0, 0); tile 16A attach south to 1A.north }
+    entrance 1A.south
+    exit 16A.north
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("packs") / "qp"
+    root.mkdir()
+    (root / "pack.yaml").write_text(
+        'id: qp\nname: "Quest pack"\nversion: 1.0.0\nlicence: "CC0-1.0"\nrequires: [d2e-base]\nruleset: d2e\n'
+    )
+    (root / "q.quest").write_text(QUEST)
+    return root
+
+
+@pytest.fixture(scope="module")
+def model(pack):
+    result = compile_paths([str(pack)], Options(pack_path=(str(CONTENT),)))
+    assert not result.sink.errors, [d.message for d in result.sink.items]
+    return result.model
+
+
+@pytest.fixture(scope="module")
+def pictures(model):
+    return map_pictures(model)
+
+
+def test_every_map_gets_a_picture_with_its_parts(pictures):
+    assert sorted(pictures) == ["first_blood", "two_parts-1", "two_parts-2"]
+    fb = pictures["first_blood"]
+    assert {t.code for t in fb.tiles} == {"entrance1A", "9A", "16A", "8A"}
+    assert [t.code for t in fb.tiles if t.hidden] == ["8A"]
+    assert len(fb.hero_starts) == len(next(t for t in fb.tiles if t.code == "entrance1A").cells)
+    assert [tok.kind for tok in fb.tokens] == ["search"]
+    ranks = sorted((s.initials, s.rank, s.heroes) for s in fb.spawns)
+    # a whole group at one space is one marker; `minion at A, B` is one figure per space
+    assert ranks == [("GA", "master", ""), ("Z", "master", ""), ("Z", "minion", ""), ("Z", "minion", ""), ("Z", "minion", "3+")]
+    assert [d.colour for d in fb.board.doors] == ["yellow"]
+    two = pictures["two_parts-2"]
+    assert len(two.entrances) == 2 and len(two.exits) == 2
+    # openings not joined are marked; joined ones, the entrance and the exit are not
+    assert not (two.openings & (two.entrances | two.exits))
+    assert len(pictures["two_parts-1"].openings) == 8  # 16A alone: four 2-wide openings
+
+
+def test_hero_labels():
+    assert hero_label(None) == ""
+    assert hero_label(ast.HeroGuard(3, 4)) == "3+"
+    assert hero_label(ast.HeroGuard(2, 3)) == "2-3"
+    assert hero_label(ast.HeroGuard(4, 4)) == "4"
+
+
+def test_pick_map():
+    pics = {"a": 1, "b-1": 2, "b-2": 3}
+    assert pick_map(pics, "a", None) == ("a", 1)
+    assert pick_map(pics, "a", 1) == ("a", 1)
+    assert pick_map(pics, "b", None) == ("b-1", 2)
+    assert pick_map(pics, "b", 2) == ("b-2", 3)
+    assert pick_map(pics, "b", 7) == (None, "encounter")
+    assert pick_map(pics, "c", None) == (None, "quest")
+
+
+def test_seen_from_is_exactly_what_the_sight_engine_says(pictures):
+    board = pictures["first_blood"].board
+    engine = SightEngine(board)
+    for origin in board.spaces[::7]:
+        expected = frozenset(b for b in board.spaces if engine.can_see(origin, b))
+        assert seen_from(board, origin) == expected, origin
+    blockers = frozenset({board.spaces[len(board.spaces) // 2]})
+    origin = board.spaces[-1]
+    expected = frozenset(b for b in board.spaces if engine.can_see(origin, b, blockers=blockers))
+    assert seen_from(board, origin, blockers) == expected
+
+
+def test_picture_shades_exactly_the_seen_spaces(pictures):
+    """Render with and without the overlay: a space's pixels change iff it is seen."""
+    base = pictures["first_blood"]
+    origin = (9, 6)
+    seen = seen_from(base.board, origin)
+    assert 0 < len(seen) < len(base.board.spaces)
+    plain = np.asarray(render_map(base, scale=16), dtype=np.int16)
+    shaded = np.asarray(render_map(replace(base, seen=seen), scale=16), dtype=np.int16)
+    layout = map_layout(base, 16)
+    changed = set()
+    for cell in base.board.spaces:
+        l, t, r, b = layout.cell_box(cell)
+        if (plain[t + 2 : b - 2, l + 2 : r - 2] != shaded[t + 2 : b - 2, l + 2 : r - 2]).any():
+            changed.add(cell)
+    assert changed == set(seen)
+
+
+def test_reachable_within_counts_terrain_and_blockers():
+    rules = {"plain": PLAIN, "water": TerrainRule("water", "~", enter_cost=2)}
+    cells = ((0, 0), (1, 0), (2, 0))
+    walls = frozenset({((0, 0), (1, 0)), ((1, 0), (2, 0)), ((2, 0), (3, 0)), ((0, 1), (1, 1)), ((1, 1), (2, 1)), ((2, 1), (3, 1)), ((0, 0), (0, 1)), ((3, 0), (3, 1))})
+    board = Board(cells, ("plain", "water", "plain"), rules, walls)
+    assert reachable_within(board, (0, 0), 0) == {(0, 0)}
+    assert reachable_within(board, (0, 0), 1) == {(0, 0)}
+    assert reachable_within(board, (0, 0), 2) == {(0, 0), (1, 0)}
+    assert reachable_within(board, (0, 0), 3) == {(0, 0), (1, 0), (2, 0)}
+    assert reachable_within(board, (0, 0), 9, frozenset({(1, 0)})) == {(0, 0)}
+
+
+def test_render_outputs_are_deterministic(model):
+    first = render_outputs(model)
+    assert sorted(first) == ["maps/first_blood.png", "maps/two_parts-1.png", "maps/two_parts-2.png"]
+    assert render_outputs(model) == first
+
+
+def run_cli(pack, *args) -> int:
+    """The command module on its own (not through cli.COMMANDS, which other commands share)."""
+    parser = argparse.ArgumentParser(prog="questc render")
+    render_command.configure(parser)
+    try:
+        parsed = parser.parse_args([str(pack), "--pack-path", str(CONTENT), *args])
+    except SystemExit as exc:  # argparse usage errors
+        return int(exc.code or 0)
+    return render_command.run(parsed)
+
+
+def test_cli_render_with_question(pack, tmp_path, capsys):
+    out = tmp_path / "q.png"
+    code = run_cli(pack, "--quest", "first_blood", "-o", str(out), "--from", "9,6", "--range", "3", "--block", "10,6")
+    assert code == 0, capsys.readouterr()
+    with Image.open(out) as img:
+        assert img.format == "PNG" and img.width > 100
+
+
+@pytest.mark.parametrize(
+    "args, code, needle",
+    [
+        (("--quest", "frist_blood"), 1, "G0101"),
+        (("--quest", "two_parts", "--encounter", "3"), 1, "G0102"),
+        (("--quest", "first_blood", "--from", "0,0"), 1, "G0103"),
+        (("--quest", "first_blood", "--from", "9,6", "--block", "99,99"), 0, "G0104"),
+        (("--quest", "first_blood", "--range", "3"), 1, "G0106"),
+        (("--quest", "first_blood", "--from", "a,b"), 2, "X,Y"),
+        (("--quest", "first_blood", "--from", "9,6", "--range", "-1"), 2, "negative"),
+    ],
+)
+def test_cli_render_errors_are_diagnostics(pack, tmp_path, capsys, args, code, needle):
+    assert run_cli(pack, *args, "-o", str(tmp_path / "x.png")) == code
+    captured = capsys.readouterr()
+    assert needle in captured.out + captured.err
+    assert "Traceback" not in captured.out + captured.err
