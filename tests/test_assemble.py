@@ -229,3 +229,24 @@ def test_assembly_is_deterministic(spec):
         else:
             sides = {(p[0], p[1] - 1), (p[0], p[1])}
         assert sides & cells
+
+
+def test_placement_checks_blocking_terrain_fit_and_reachability():
+    from compiler.diagnostics import Sink
+    from compiler.geometry.assemble import check_placements
+
+    tiles = catalog({"yard": {"kind": "dungeon", "grid": "..#\n...\n", "walls": [[[0, 1], [1, 1]], [[1, 0], [1, 1]]]}})
+    amap, _ = assemble(tiles, tile("yard", at=(0, 0)))
+    body = ast.EncounterBody(
+        map=ast.MapBlock(span=span(0)),
+        start=ast.StartHeroes(spaces=(ast.TileSpace("yard", 1, 1, span(1)),), span=span(1)),
+        tokens=(ast.TokenDecl("search", ast.TileSpace("yard", 2, 0, span(2)), span=span(2)),
+                ast.TokenDecl("search", ast.TileSpace("yard", 0, 0, span(3)), span=span(3))),
+        spawns=(ast.SpawnDecl("ogre", at=ast.TileSpace("yard", 1, 0, span(4)), size=(2, 2), span=span(4)),
+                ast.SpawnDecl("bat", at=ast.TileSpace("yard", 1, 0, span(5)), size=(2, 1), span=span(5))),
+    )
+    sink = Sink()
+    check_placements(amap, body, sink)
+    # (2,0) is an obstacle; (0,0) is walled off; a 2x2 at (1,0) covers the obstacle; a 1x2 fits
+    assert [(d.code, d.span.line) for d in sink.items] == [("M0220", 2), ("M0221", 4), ("M0301", 0), ("M0302", 3)]
+    assert "obstacle" in sink.items[0].message and "yard(0, 0) = (0, 0)" in sink.items[2].message
