@@ -538,7 +538,7 @@ def _draw_tile_labels(draw, layout: MapLayout, picture: MapPicture, scale: int) 
             continue
         first = min(tile.cells, key=lambda c: (c[1], c[0]))
         l, t, _, _ = layout.cell_box(first)
-        text = S.printable(tile.code if not tile.name or tile.name == tile.code else f"{tile.code} {tile.name}")
+        text = S.printable(tile.code)  # the printed code; copies are told apart by position
         _label_box(draw, (l + 3, t + 3), text, fnt, S.TILE_LABEL, (255, 255, 255), pad=1)
 
 
