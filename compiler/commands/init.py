@@ -22,7 +22,7 @@ quest {ident} "{name}" {{
   heroes 2..4
   map {{
     tile entrance1A at (0, 0)
-    tile 11A attach west to entrance1A.east
+    tile 11A attach west to entrance1A.north
   }}
   start heroes on entrance1A
   token search at 11A(1,1)
