@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(sink: Sink) -> None:
+    if not sink.items:
+        return
     try:
         from compiler.diagnostics.render import print_diagnostics
 
