@@ -125,7 +125,9 @@ def sight_table(
     board: Board, *, blockers: frozenset[Cell] = frozenset(), open_doors: frozenset[str] | None = None
 ) -> SightTable:
     """The full sight table of `board` with `blockers` (figures) and the given door state."""
-    return SightEngine(board, open_doors=open_doors, blockers=blockers).table()
+    return SightEngine(board, open_doors=open_doors, blockers=blockers).table(
+        blockers=blockers, open_doors=open_doors
+    )
 
 
 # --------------------------------------------------------------------------- the engine
@@ -582,6 +584,31 @@ class SightEngine:
         sight through a staircase). No sight: None."""
         return self._sight_and_witness(a, b, frozenset(blockers), open_doors, True)[1]
 
+    def segment_clear(
+        self,
+        p: Point,
+        q: Point,
+        a: Cell,
+        b: Cell,
+        *,
+        blockers: Iterable[Cell] = (),
+        open_doors: frozenset[str] | None = None,
+    ) -> bool:
+        """Is the one segment from corner `p` of space `a` to corner `q` of space `b` clear?
+        (Clause 2 of the rule alone: no adjacency, terrain exceptions or links.)"""
+        self._check(a, b)
+        qa, qb = _quadrant(a, p), _quadrant(b, q)
+        cfg = self._config(frozenset(blockers), open_doors)
+        if p == q:
+            return bool(CONN[cfg.mask[self._flat(*p)], qa, qb])
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        if not (dx > 0 or (dx == 0 and dy > 0)):
+            p, q, qa, qb = q, p, qb, qa
+        key = self._disp_id(q[0] - p[0], q[1] - p[1]) * self.G + self._flat(*p)
+        pos = int(np.searchsorted(self.seg_key, key))
+        bits = self._bits(np.array([pos], dtype=np.int64), cfg)
+        return bool(bits[0] & (1 << (qa * 4 + qb)))
+
     def can_see_large(
         self,
         from_cells: Iterable[Cell],
@@ -595,3 +622,11 @@ class SightEngine:
         src, dst = tuple(from_cells), tuple(to_cells)
         rest = frozenset(blockers) - set(src) - set(dst)
         return any(self.can_see(a, b, blockers=rest, open_doors=open_doors) for a in src for b in dst)
+
+
+def _quadrant(cell: Cell, p: Point) -> int:
+    """Index (0..3 = NE, NW, SW, SE) of `cell` among the four spaces at lattice point `p`."""
+    off = (cell[0] - p[0], cell[1] - p[1])
+    if off not in QUAD_OFFSET:
+        raise ValueError(f"{p} is not a corner of space {cell}")
+    return QUAD_OFFSET.index(off)

@@ -1,0 +1,377 @@
+"""Line of sight, hand-checked on small maps drawn as ASCII art (see tests/sight_witness.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sight_witness import board_from_art
+
+from compiler.geometry.board import Link
+from compiler.geometry.sight import (
+    ADJACENT,
+    SIGHT_ENCODING_DESCRIPTION,
+    STAIRS,
+    SightEngine,
+    SightTable,
+    decode,
+    sight_table,
+)
+from compiler.geometry.sight_reference import reference_table
+
+
+def engine(art: str, links=()):
+    board, labels = board_from_art(art, links)
+    return SightEngine(board), labels
+
+
+def on_segment(point, seg) -> bool:
+    (x1, y1), (x2, y2) = seg
+    px, py = point
+    cross = (x2 - x1) * (py - y1) - (y2 - y1) * (px - x1)
+    return cross == 0 and min(x1, x2) <= px <= max(x1, x2) and min(y1, y2) <= py <= max(y1, y2)
+
+
+OPEN_4X4 = """
+    +-+-+-+-+
+    |. . . .|
+    + + + + +
+    |. . . .|
+    + + + + +
+    |. . . .|
+    + + + + +
+    |. . . .|
+    +-+-+-+-+
+"""
+
+
+def test_line_between_two_diagonally_adjacent_obstacles_gives_sight():
+    e, at = engine(
+        """
+        +-+-+-+-+
+        |A . . .|
+        + + + + +
+        |. . # .|
+        + + + + +
+        |. # . .|
+        + + + + +
+        |. . . B|
+        +-+-+-+-+
+        """
+    )
+    a, b = at["A"], at["B"]
+    # the obstacles (2,1) and (1,2) touch only at the point (2,2); a line may pass there
+    assert e.segment_clear((1, 1), (3, 3), a, b)
+    assert e.can_see(a, b)
+    seg = e.witness(a, b)
+    assert isinstance(seg, tuple) and on_segment((2, 2), seg)
+    # diagonal steps between the two obstacles are adjacency too
+    assert e.can_see((1, 1), (2, 2))
+
+
+def test_line_along_the_edge_of_an_obstacle_is_blocked():
+    art = """
+        +-+-+-+-+
+        |. . . .|
+        + + + + +
+        |A # # B|
+        + + + + +
+        |. . . .|
+        +-+-+-+-+
+    """
+    e, at = engine(art)
+    a, b = at["A"], at["B"]
+    assert not e.segment_clear((1, 1), (3, 1), a, b)  # along the obstacles' top edges
+    assert not e.segment_clear((1, 2), (3, 2), a, b)  # along their bottom edges
+    assert not e.can_see(a, b)  # every other line enters an obstacle
+    e2, _ = engine(art.replace("#", "."))
+    assert e2.segment_clear((1, 1), (3, 1), a, b)
+    assert e2.can_see(a, b)
+
+
+def test_line_grazing_the_outer_corner_of_a_room_gives_sight():
+    e, at = engine(
+        """
+        +-+-+-+-+
+        |. . . A|
+        + + + + +
+        |. . . .|
+        + + +-+-+
+        |. .|
+        + + +
+        |B .|
+        +-+-+
+        """
+    )
+    a, b = at["A"], at["B"]
+    # (2, 2) is the reflex corner of the L: walls leave it east and south only
+    assert e.segment_clear((3, 1), (1, 3), a, b)
+    assert e.segment_clear((4, 0), (0, 4), a, b)
+    assert e.can_see(a, b)
+    # from (3, 1) to (1, 3) every clear line has to graze that corner
+    assert e.can_see((3, 1), (1, 3))
+    assert on_segment((2, 2), e.witness((3, 1), (1, 3)))
+
+
+@pytest.mark.parametrize(
+    "rows, nw_se, ne_sw",
+    [
+        # (row 3, row 4, row 5) of the 4x4 map: the walls meeting at the point (2, 2)
+        (("|. .|. .|", "+ + + + +", "|. .|. .|"), False, False),  # straight wall continues: N, S
+        (("|. .|. .|", "+ + + + +", "|. . . .|"), True, True),  # a wall ends at the point: N only
+        (("|. .|. .|", "+ + +-+ +", "|. . . .|"), True, False),  # L corner: N, E
+        (("|. .|. .|", "+ + +-+ +", "|. .|. .|"), False, False),  # T-junction: N, S, E
+        (("|. .|. .|", "+ +-+-+ +", "|. .|. .|"), False, False),  # cross-junction: all four
+        (("|. . . .|", "+ +-+-+ +", "|. . . .|"), False, False),  # straight horizontal wall: W, E
+    ],
+)
+def test_lines_through_a_wall_joint(rows, nw_se, ne_sw):
+    lines = OPEN_4X4.strip("\n").splitlines()
+    lines[3:6] = ["    " + r for r in rows]
+    e, _ = engine("\n".join(lines))
+    # NW -> SE through (2, 2): from corner (1, 1) of (0, 0) to corner (3, 3) of (3, 3)
+    assert e.segment_clear((1, 1), (3, 3), (0, 0), (3, 3)) is nw_se
+    # NE -> SW through (2, 2): from corner (3, 1) of (2, 0) to corner (1, 3) of (0, 3)
+    assert e.segment_clear((3, 1), (1, 3), (2, 0), (0, 3)) is ne_sw
+
+
+def test_t_junction_and_cross_at_a_segments_own_end():
+    lines = OPEN_4X4.strip("\n").splitlines()
+    lines[3:6] = ["    |. .|. .|", "    + + +-+ +", "    |. .|. .|"]  # T: rays N, S, E at (2, 2)
+    e, _ = engine("\n".join(lines))
+    # (1, 1) is the NW space of (2, 2); its sector there is NW + SW (the W ray is open)
+    assert e.segment_clear((2, 2), (0, 4), (1, 1), (0, 3))  # leaves into SW: same sector
+    assert e.segment_clear((2, 2), (0, 2), (1, 1), (0, 1))  # leaves along the open W ray
+    assert not e.segment_clear((2, 2), (4, 4), (1, 1), (3, 3))  # leaves into SE: through the wall
+    assert not e.segment_clear((2, 2), (2, 0), (1, 1), (1, 0))  # runs along the N wall
+    # zero-length segments at the junction: NW-SW connected, NW-SE not, NE-SE not
+    assert e.segment_clear((2, 2), (2, 2), (1, 1), (1, 2))
+    assert not e.segment_clear((2, 2), (2, 2), (1, 1), (2, 2))
+    assert not e.segment_clear((2, 2), (2, 2), (2, 1), (2, 2))
+    lines[4] = "    + +-+-+ +"  # cross: every quadrant alone
+    e, _ = engine("\n".join(lines))
+    assert not e.segment_clear((2, 2), (2, 2), (1, 1), (1, 2))
+    assert not e.segment_clear((2, 2), (0, 4), (1, 1), (0, 3))
+    assert e.segment_clear((2, 2), (0, 0), (1, 1), (0, 0))  # into its own quadrant only
+
+
+def test_line_ending_on_a_wall_corner_and_leaving_through_the_wall_is_blocked():
+    art = """
+        +-+-+-+-+
+        |. .|. .|
+        + + + + +
+        |. A|. .|
+        + + + + +
+        |. . . B|
+        +-+-+-+-+
+    """
+    e, at = engine(art)
+    a, b = at["A"], at["B"]
+    # (2, 1) is A's NE corner and lies on the wall x = 2 (rays N and S): leaving it
+    # south-east means looking through the wall A stands against
+    assert not e.segment_clear((2, 1), (4, 3), a, b)
+    assert e.segment_clear((2, 2), (4, 3), a, b)  # from the corner below the wall's end
+    assert e.can_see(a, b)
+    # remove the upper wall edge: (2, 1) is now the end of a wall, and the line grazes it
+    e2, _ = engine(art.replace("|. .|. .|", "|. . . .|", 1))
+    assert e2.segment_clear((2, 1), (4, 3), a, b)
+
+
+def test_closed_and_open_door():
+    art = """
+        +-+-+-+
+        |A . .|
+        +-+D+-+
+        |. . B|
+        +-+-+-+
+    """
+    e, at = engine(art)
+    a, b = at["A"], at["B"]
+    assert not e.can_see(a, b)
+    assert e.can_see(a, b, open_doors=frozenset({"d0"}))
+    assert e.witness(a, b) is None
+    assert e.segment_clear((1, 0), (2, 2), a, b, open_doors=frozenset({"d0"}))
+    closed, opened = e.table(), e.table(open_doors=frozenset({"d0"}))
+    ia, ib = e.index[a], e.index[b]
+    assert not closed.matrix[ia, ib] and opened.matrix[ia, ib]
+    # a door drawn open starts open
+    e2, _ = engine(art.replace("D", "O"))
+    assert e2.can_see(a, b)
+    assert not e2.can_see(a, b, open_doors=frozenset())
+    assert e2.table() == opened
+
+
+def test_two_tiles_touching_only_at_a_corner():
+    e, at = engine(
+        """
+        +-+-+
+        |. .|
+        + + +
+        |. A|
+        +-+-+-+-+
+            |B .|
+            + + +
+            |. .|
+            +-+-+
+        """
+    )
+    a, b = at["A"], at["B"]
+    assert not e.can_see(a, b)
+    assert not e.segment_clear((2, 2), (2, 2), a, b)
+    assert not e.segment_clear((1, 1), (3, 3), a, b)
+    m = e.table().matrix
+    first = [i for i, (x, y) in enumerate(e.spaces) if x < 2]
+    second = [i for i, (x, y) in enumerate(e.spaces) if x >= 2]
+    assert not m[np.ix_(first, second)].any()
+    assert m[np.ix_(first, first)].all() and m[np.ix_(second, second)].all()
+
+
+def test_orthogonal_neighbours_see_around_the_end_of_a_short_wall():
+    e, at = engine(
+        """
+        +-+-+
+        |. .|
+        + + +
+        |A|B|
+        +-+-+
+        """
+    )
+    a, b = at["A"], at["B"]
+    # not adjacent (a wall between them), but the shared corner (1, 1) joins their quadrants
+    assert e.can_see(a, b)
+    assert e.witness(a, b) == ((1, 1), (1, 1))
+
+
+PIT_MAP = """
+    +-+-+-+-+-+
+    |. . . . .|
+    + + + + + +
+    |. . . . .|
+    + + + + + +
+    |W . P . E|
+    + + + +-+ +
+    |. . . .|.|
+    + + + + + +
+    |. . . . .|
+    +-+-+-+-+-+
+"""
+
+
+@pytest.mark.parametrize("symbol", ["o", "f"])
+def test_pit_and_fog_see_only_adjacent_spaces(symbol):
+    e, at = engine(PIT_MAP.replace("P", symbol))
+    pit = (2, 2)
+    for other in e.spaces:
+        adjacent = max(abs(other[0] - 2), abs(other[1] - 2)) <= 1
+        assert e.can_see(pit, other) is adjacent, other
+        assert e.can_see(other, pit) is adjacent, other
+    # it does not block lines through it
+    assert e.can_see(at["W"], at["E"])
+    assert e.witness(pit, (3, 3)) is not None
+    # a wall between the pit and its neighbour: not adjacent, so no sight
+    e2, _ = engine(PIT_MAP.replace("|W . P . E|", "|W . P|. E|").replace("P", symbol))
+    assert not e2.can_see(pit, (3, 2))
+    assert e2.witness(pit, (3, 2)) is None
+    assert e2.can_see((1, 2), (3, 2))  # the same pair of spaces without the pit between them
+
+
+def test_staircases_see_the_other_end_and_its_neighbours_gateways_do_not():
+    art = """
+        +-+-+ +-+-+
+        |S .| |. T|
+        + + + + + +
+        |. .| |. .|
+        +-+-+ +-+-+
+    """
+    s, t = (0, 0), (4, 0)
+    e, _ = engine(art, (Link("stairs", (s,), (t,)),))
+    assert e.can_see(s, t) and e.can_see(t, s)
+    assert e.witness(s, t) == STAIRS
+    for near_t in [(3, 0), (3, 1), (4, 1)]:
+        assert e.can_see(s, near_t) and e.can_see(near_t, s)
+    assert e.can_see((1, 1), t)  # T is an end too: it sees the spaces adjacent to S
+    assert not e.can_see((1, 0), (3, 0))
+    for kind in ("gateway", "end_cap"):
+        g, _ = engine(art, (Link(kind, (s,), (t,)),))
+        assert not g.can_see(s, t)
+        right = [i for i, c in enumerate(g.spaces) if c[0] >= 3]
+        assert not g.table().matrix[g.index[s], right].any()
+
+
+CORRIDOR = """
+    +-+-+-+-+-+
+    |. . . . .|
+    +-+-+-+-+-+
+"""
+
+
+def test_a_figure_blocks_sight():
+    e, _ = engine(CORRIDOR)
+    assert e.can_see((0, 0), (4, 0))
+    assert not e.can_see((0, 0), (4, 0), blockers={(2, 0)})
+    assert e.can_see((1, 0), (2, 0), blockers={(2, 0)})  # adjacency always grants sight
+    assert e.can_see((2, 0), (4, 0), blockers={(2, 0)})  # A and B themselves never block
+    assert e.witness((1, 0), (3, 0), blockers={(2, 0)}) is None
+    t = e.table(blockers={(2, 0)})
+    assert not t.matrix[e.index[(0, 0)], e.index[(4, 0)]]
+    assert t == sight_table(e.board, blockers=frozenset({(2, 0)}))
+
+
+def test_a_large_figure_sees_from_any_of_its_spaces_to_any_space_of_the_target():
+    e, at = engine(
+        """
+        +-+-+-+-+-+
+        |. . # . T|
+        + + + + + +
+        |. . . . .|
+        +-+-+-+-+-+
+        """
+    )
+    t = at["T"]
+    big = [(0, 0), (0, 1)]
+    assert not e.can_see((0, 0), t)  # along the obstacle's edges or through it
+    assert e.can_see((0, 1), t)  # below the obstacle, e.g. (1, 2) -> (4, 1)
+    assert e.can_see_large(big, [t])
+    assert not e.can_see_large([(0, 0)], [t])
+    assert e.can_see_large([(0, 0)], [t, (4, 1)])  # any one space of a large target
+    # its own spaces never block its sight, even when passed as occupied
+    e2, _ = engine(CORRIDOR)
+    big2 = [(0, 0), (1, 0)]
+    assert not e2.can_see((0, 0), (4, 0), blockers={(1, 0)})
+    assert e2.can_see_large(big2, [(4, 0)], blockers=set(big2))
+    assert e2.can_see_large([(0, 0)], [(3, 0), (4, 0)], blockers={(3, 0), (4, 0)})
+    # another figure in between blocks it
+    assert not e2.can_see_large([(0, 0)], [(3, 0), (4, 0)], blockers={(2, 0)})
+
+
+def test_table_pairs_encode_decode_roundtrip():
+    e, _ = engine(OPEN_4X4)
+    t = e.table()
+    assert t.matrix.all()
+    assert len(t.pairs()) == 16 * 15 // 2
+    assert t.pairs()[0] == (0, 1)
+    rows = t.encode()
+    assert len(rows) == 16 and rows[0] == "//8="  # 16 ones: 0xFF 0xFF
+    assert SightTable.decode(e.spaces, rows) == t
+    assert "least significant" in SIGHT_ENCODING_DESCRIPTION
+    e2, _ = engine(CORRIDOR)
+    t2 = e2.table(blockers={(2, 0)})
+    # (0, 0) sees itself, its neighbour (1, 0) and the figure's space (2, 0), nothing beyond
+    m = decode(t2.encode(), 5)
+    assert np.array_equal(m, t2.matrix)
+    assert t2.encode()[0] == "Bw=="  # bits 0, 1, 2 -> 0b00000111
+
+
+def test_engine_agrees_with_the_reference_on_the_hand_drawn_maps():
+    for art in (OPEN_4X4, CORRIDOR):
+        e, _ = engine(art)
+        assert np.array_equal(e.table().matrix, reference_table(e.board))
+
+
+def test_adjacency_always_has_a_zero_length_witness():
+    # adjacent spaces share a corner whose walls do not separate them: a zero-length segment
+    e, _ = engine(PIT_MAP.replace("P", "o"))
+    for a in e.spaces:
+        for b in e.spaces:
+            if a != b and max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 and e.can_see(a, b):
+                w = e.witness(a, b, blockers={a, b})
+                assert isinstance(w, tuple) and w != ADJACENT
