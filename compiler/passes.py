@@ -23,6 +23,7 @@ from compiler.catalogs.terrain import terrain_pass
 from compiler.diagnostics import Sink
 from compiler.geometry.assemble import maps_pass
 from compiler.model import Model
+from compiler.quests import quests_pass
 from compiler.resolve import resolve_declarations
 from compiler.world import world_pass
 
@@ -32,5 +33,6 @@ PASSES = (
     monsters_pass,  # monster catalog -> section "monsters" (id -> catalogs.monsters.Monster)
     resolve_declarations,  # symbol tables of the pack's declarations -> section "symbols"
     maps_pass,  # tiles catalog -> "tiles"; every encounter map assembled -> "maps" (see geometry/assemble.py)
+    quests_pass,  # starts, tokens, spawns (per hero count), events -> section "quests" (see compiler/quests.py)
     world_pass,  # campaign worlds -> sections "worlds" (id -> World), "worlds_json" (bundle)
 )

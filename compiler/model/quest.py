@@ -1,0 +1,119 @@
+"""Resolved quests: what the quest-semantics passes (`compiler/quests.py`) build from the AST.
+
+Everything spatial is a space *index* into the encounter map's `board.spaces` (sorted by
+y, then x), exactly as the bundle writes it. Names stay names: groups are monster ids,
+tokens and doors their declared names, tiles their placed names. Text stays `ast.Text`
+(with its span) until the string table gives it an id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from compiler.diagnostics import Span
+from compiler.syntax import ast
+
+HERO_COUNTS = (2, 3, 4)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One monster figure on the map: its rank and the spaces its base covers."""
+
+    rank: str  # master | minion
+    spaces: tuple[int, ...]  # footprint, sorted ascending (= by y, then x)
+    size: tuple[int, int]  # width x height as placed (a 1x2 monster may lie as 2x1)
+
+    @property
+    def anchor(self) -> int:
+        """The footprint's top-left space (its smallest index)."""
+        return self.spaces[0]
+
+
+@dataclass(frozen=True)
+class Spawn:
+    """A monster group (or unique monster) placed at setup or by an event."""
+
+    id: str  # unique within the encounter: the group id, `group.2` for a second spawn of it
+    group: str  # monster id
+    when: str  # setup | event
+    figures: Mapping[int, tuple[Figure, ...]]  # hero count -> figures, masters first
+    unique: bool = False
+    extra_health: int = 0
+    health: int | None = None  # a unique monster's total health (master health + extra)
+    size: tuple[int, int] = (1, 1)
+    tile: str | None = None  # the placed tile of its given space (or first point)
+    span: Span = ast.NOWHERE
+
+
+@dataclass(frozen=True)
+class Token:
+    id: str  # its `as NAME`, else `<kind>_<n>` numbered per kind in declaration order
+    kind: str  # search | unique_search | objective | villager | …
+    space: int
+    tile: str
+    when: str  # setup | event
+    colour: str | None = None
+    label: ast.Text | None = None
+    span: Span = ast.NOWHERE
+
+
+@dataclass(frozen=True)
+class Trigger:
+    kind: str  # as ast.Trigger.kind
+    subject: str | None = None
+    number: int | None = None
+    space: int | None = None  # `enters SPACE`
+    area: tuple[int, ...] = ()  # `enters AREA`: the spaces of that tile or mark
+    span: Span = ast.NOWHERE
+
+
+@dataclass(frozen=True)
+class Effect:
+    kind: str  # as ast.Effect.kind
+    args: tuple[str, ...] = ()  # tiles (reveal), spawn ids (spawn), token ids, variable, group, door
+    number: int | None = None  # set / advance
+    text: ast.Text | None = None
+    span: Span = ast.NOWHERE
+
+
+@dataclass(frozen=True)
+class Event:
+    index: int  # 1-based, in declaration order within the encounter
+    trigger: Trigger
+    effects: tuple[Effect, ...]
+    can_fire: bool = True
+    resolved: bool = True  # False when it names something unknown (already reported)
+    ends: tuple[str, ...] = ()  # the win / lose / next effects as written, even unresolved ones
+    span: Span = ast.NOWHERE
+
+
+@dataclass(frozen=True)
+class QuestEncounter:
+    number: int
+    map: Any  # compiler.geometry.assemble.AssembledMap
+    start: tuple[int, ...]  # hero start spaces
+    tokens: tuple[Token, ...] = ()
+    spawns: tuple[Spawn, ...] = ()
+    events: tuple[Event, ...] = ()
+    variables: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    flavor: ast.Text | None = None
+    setup: ast.Text | None = None
+    reachable: bool = True
+    span: Span = ast.NOWHERE
+
+
+@dataclass(frozen=True)
+class ResolvedQuest:
+    id: str
+    name: ast.Text
+    heroes: tuple[int, int]  # lowest and highest hero count
+    encounters: tuple[QuestEncounter, ...]
+    doc: str | None = None
+    span: Span = ast.NOWHERE
+
+    @property
+    def hero_counts(self) -> tuple[int, ...]:
+        return tuple(h for h in HERO_COUNTS if self.heroes[0] <= h <= self.heroes[1])

@@ -1,0 +1,679 @@
+"""Quest semantics: hero starts, tokens, spawns and events, resolved on each encounter's map.
+
+Entry points:
+- `quests_pass(model, sink) -> model` (PASSES): section "quests" (id -> ResolvedQuest).
+- `resolve_quest(quest, maps, monsters, sink) -> ResolvedQuest | None`: one quest, given
+  the assembled map of each encounter (None where a map could not be built) and the
+  monster catalog (id -> compiler.catalogs.monsters.Monster). Pure; reports Q0xxx codes.
+
+Placement (RULES.md "Placement checks"; docs/quests.md has the long form):
+- A figure of size w x h covers a w x h block of spaces, or h x w. The block must lie on
+  spaces of the map that do not block movement, none already taken by another figure,
+  with no wall or closed door between its squares, and on tiles in play (tiles not
+  hidden, plus the tile of the space the spawn names).
+- A named space is covered by the first block that fits in this order: orientation as
+  written on the card, then turned; the named space as the block's top-left square,
+  then further right, then further down (offsets (dx, dy) by dy, then dx).
+- A whole group (`spawn G at S`) places, for each hero count, the group limit's
+  masters then minions. Candidate spaces are taken breadth-first from S by counting
+  steps (walls and closed doors in their start state block, movement-blocking terrain is
+  never entered), ties by (y, x); each figure takes the first candidate it fits on.
+- Explicit points place one figure per listed space, masters first, for the hero counts
+  its guard allows; more masters (or minions) than the group limit is an error.
+- Figures of one encounter never overlap: spawns are placed in order (the encounter's
+  spawn statements as written, then spawns written inside events, in event order) and
+  hero start spaces are kept free. A spawn statement that some event names with a bare
+  `spawn G` is placed when that event fires (`when: event`), otherwise at setup.
+
+Events: triggers and effects are checked by name; then a fixpoint over "what can
+happen" decides which events can fire (an over-approximation: a warning only when an
+event provably never fires), whether each later encounter is reached, and whether each
+quest can be won and lost.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import deque
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Iterable, Mapping, Sequence
+
+from compiler.diagnostics import Related, Sink, Span
+from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
+from compiler.model import Model
+from compiler.model import quest as m
+from compiler.syntax import ast
+
+HERO_COUNTS = m.HERO_COUNTS
+
+# trigger kind -> namespace its subject lives in
+TRIGGER_SUBJECT = {
+    "open": "door",
+    "defeated": "group",
+    "searched": "token",
+    "picked_up": "token",
+    "enters": "area",
+    "variable": "variable",
+}
+# effect kind -> namespace of its names
+EFFECT_NAMES = {
+    "reveal": "tile",
+    "remove_token": "token",
+    "set": "variable",
+    "advance": "variable",
+    "activate": "group",
+    "open": "door",
+    "close": "door",
+}
+
+
+# ---------------------------------------------------------------- the pass
+def quests_pass(model: Model, sink: Sink) -> Model:
+    """PASSES entry: every quest of the pack -> section "quests" (id -> ResolvedQuest)."""
+    quests = model.declarations(ast.Quest)
+    if not quests:
+        return model
+    monsters = model.section("monsters") or {}
+    if model.section("maps") is None:
+        return model  # no tile catalog or maps pass: nothing to place things on
+    maps = encounter_maps(model)
+    symbols = (model.section("symbols") or {}).get("quest", {})
+    out: dict[str, m.ResolvedQuest] = {}
+    for q in quests:
+        if symbols and symbols.get(q.id) is not q:
+            continue  # a duplicate id (R0101 reported it)
+        resolved = resolve_quest(q, maps.get(q.id, ()), monsters, sink, maps_checked=True)
+        if resolved is not None:
+            out[q.id] = resolved
+    return model.with_section("quests", MappingProxyType(dict(sorted(out.items()))))
+
+
+def encounter_maps(model: Model) -> dict[str, tuple]:
+    """quest id -> the AssembledMap of each encounter (None where it could not be built),
+    from the maps pass's section "maps" ({"quests": {id: {number: AssembledMap}}})."""
+    section = model.section("maps") or {}
+    per_quest = section.get("quests", {}) if isinstance(section, Mapping) else {}
+    return {
+        q.id: tuple((per_quest.get(q.id) or {}).get(e.number) for e in q.encounters)
+        for q in model.declarations(ast.Quest)
+    }
+
+
+# ---------------------------------------------------------------- one quest
+def resolve_quest(
+    quest: ast.Quest, maps: Sequence, monsters: Mapping[str, object], sink: Sink, *, maps_checked: bool = False
+) -> m.ResolvedQuest | None:
+    """Resolve one quest. `maps_checked`: the maps pass already reported the spaces the
+    encounter bodies name (start, tokens, spawn points: M0207/M0216/M0220/M0221), so those
+    are resolved quietly here; spaces inside events are always reported here."""
+    low, high = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
+    counts = tuple(h for h in HERO_COUNTS if low <= h <= high)
+    if not counts:
+        sink.report("Q0106", quest.heroes.span if quest.heroes else quest.span, quest=quest.id, low=low, high=high)
+        return None
+    encounters: list[m.QuestEncounter] = []
+    last = len(quest.encounters)
+    ok = True
+    for i, enc in enumerate(quest.encounters):
+        amap = maps[i] if i < len(maps) else None
+        if enc.body.map is None:
+            sink.report("Q0101", enc.span, quest=quest.id, number=enc.number)
+            ok = False
+            continue
+        if amap is None:
+            ok = False  # the map did not assemble; its diagnostics are already out
+            continue
+        r = _EncounterResolver(quest, enc, amap, monsters, counts, sink, is_last=enc.number == last,
+                               maps_checked=maps_checked)
+        encounters.append(r.resolve())
+    if not ok or not encounters:
+        return None
+    encounters = _analyse(quest, encounters, sink)
+    return m.ResolvedQuest(
+        id=quest.id,
+        name=quest.name,
+        heroes=(counts[0], counts[-1]),
+        encounters=tuple(encounters),
+        doc=quest.doc,
+        span=quest.span,
+    )
+
+
+def _hint(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
+def _guard_counts(guard: ast.HeroGuard | None, counts: tuple[int, ...]) -> tuple[int, ...]:
+    if guard is None:
+        return counts
+    return tuple(h for h in counts if guard.low <= h <= guard.high)
+
+
+@dataclass
+class _Names:
+    tiles: dict[str, object] = field(default_factory=dict)
+    hidden: set[str] = field(default_factory=set)
+    doors: dict[str, object] = field(default_factory=dict)
+    tokens: dict[str, m.Token] = field(default_factory=dict)
+    groups: dict[str, m.Spawn] = field(default_factory=dict)  # group -> first spawn of it
+    variables: dict[str, int] = field(default_factory=dict)
+    marks: dict[str, Cell] = field(default_factory=dict)
+
+    def known(self, ns: str) -> Iterable[str]:
+        if ns == "area":
+            return list(self.tiles) + list(self.marks)
+        return {"tile": self.tiles, "door": self.doors, "token": self.tokens, "group": self.groups,
+                "variable": self.variables}[ns]
+
+
+class _EncounterResolver:
+    def __init__(self, quest, enc: ast.InlineEncounter, amap, monsters, counts, sink: Sink, *, is_last: bool,
+                 maps_checked: bool = False):
+        self.quest, self.enc, self.amap, self.monsters = quest, enc, amap, monsters
+        self.counts, self.sink, self.is_last = counts, sink, is_last
+        # where the maps pass already reported body-level spaces, repeat nothing
+        self.body_sink = Sink() if maps_checked else sink
+        self.maps_checked = maps_checked
+        self.failed: set[tuple[str, str]] = set()  # (namespace, name) whose declaration was reported
+        self.board = amap.board
+        self.index = self.board.index
+        self.blocking = self.board.blocking_edges()
+        self.visible = {c for t in amap.tiles if not t.hidden for c in t.local_of}
+        self.occupied: dict[int, set[Cell]] = {h: set() for h in counts}
+        self.names = _Names(
+            tiles={t.name: t for t in amap.tiles},
+            hidden={t.name for t in amap.tiles if t.hidden},
+            doors={d.id: d for d in self.board.doors},
+            marks=dict(amap.marks),
+        )
+        self.spawns: list[m.Spawn] = []
+        self.tokens: list[m.Token] = []
+        self.kind_counter: dict[str, int] = {}
+        self.reported: set[tuple] = set()
+        self.made: dict[int, str] = {}  # id(declaration) -> the spawn or token id made from it
+
+    # -------------------------------------------------- helpers
+    def where(self) -> str:
+        return f"quest `{self.quest.id}`" + (f", encounter {self.enc.number}" if len(self.quest.encounters) > 1 else "")
+
+    def blocks(self, cell: Cell) -> bool:
+        return self.board.rule(cell).blocks_movement
+
+    def cell(self, ref, sink: Sink | None = None) -> Cell | None:
+        return self.amap.resolve_space(ref, sink or self.sink)
+
+    def open_space(self, ref, what: str, sink: Sink | None = None) -> Cell | None:
+        sink = sink or self.sink
+        c = self.cell(ref, sink)
+        if c is not None and self.blocks(c):
+            sink.report("Q0104", ref.span, what=what, space=self.amap.describe(c), terrain=self.board.terrain[self.index[c]])
+            return None
+        return c
+
+    def tile_of(self, c: Cell) -> str:
+        return self.amap.owner[c].name
+
+    # -------------------------------------------------- the encounter
+    def resolve(self) -> m.QuestEncounter:
+        body = self.enc.body
+        start = self.start(body)
+        for c in start:
+            for h in self.counts:
+                self.occupied[h].add(c)
+        for v in body.variables:
+            if v.name in self.names.variables:
+                self.sink.report("Q0112", v.span, name=v.name)
+                continue
+            self.names.variables[v.name] = v.value
+        for t in body.tokens:
+            self.token(t, "setup")  # body-level: the maps pass checked its space
+        deferred = {e.spawn.group for ev in body.events for e in ev.effects
+                    if e.kind == "spawn" and e.spawn is not None and e.spawn.at is None and not e.spawn.points}
+        declared: dict[str, m.Spawn] = {}
+        for s in body.spawns:
+            sp = self.spawn(s, "event" if s.group in deferred else "setup")
+            if sp is not None:
+                declared.setdefault(s.group, sp)
+        # names placed by events are known to every event
+        pending: list[tuple[int, ast.EventDecl]] = list(enumerate(body.events, start=1))
+        for _, ev in pending:
+            for e in ev.effects:
+                if e.kind == "place_token" and e.token is not None:
+                    self.token(e.token, "event")
+                elif e.kind == "spawn" and e.spawn is not None and (e.spawn.at is not None or e.spawn.points):
+                    self.spawn(e.spawn, "event", body=False)
+        events = tuple(self.event(i, ev, declared) for i, ev in pending)
+        return m.QuestEncounter(
+            number=self.enc.number,
+            map=self.amap,
+            start=tuple(sorted(self.index[c] for c in start)),
+            tokens=tuple(self.tokens),
+            spawns=tuple(self.spawns),
+            events=events,
+            variables=MappingProxyType(dict(sorted(self.names.variables.items()))),
+            flavor=body.flavor,
+            setup=body.setup,
+            span=self.enc.span,
+        )
+
+    def start(self, body: ast.EncounterBody) -> list[Cell]:
+        st = body.start
+        if st is None:
+            self.sink.report("Q0102", self.enc.span, where=self.where())
+            return []
+        if st.tile is not None:
+            t = self.names.tiles.get(st.tile)
+            if t is None:
+                self.body_sink.report("Q0103", st.span, name=st.tile, hint=_hint(st.tile, self.names.tiles))
+                return []
+            if t.hidden:
+                self.sink.report("Q0105", st.span, tile=st.tile)
+            return [c for c in t.cells if not self.blocks(c)]
+        cells = []
+        for ref in st.spaces:
+            c = self.open_space(ref, "a hero start", self.body_sink)
+            if c is not None and c not in cells:
+                cells.append(c)
+        return cells
+
+    def token(self, t: ast.TokenDecl, when: str) -> None:
+        n = self.kind_counter[t.kind] = self.kind_counter.get(t.kind, 0) + 1
+        tid = t.name or f"{t.kind}_{n}"
+        c = self.open_space(t.at, f"a {t.kind} token", self.body_sink if when == "setup" else self.sink)
+        if tid in self.names.tokens:
+            self.sink.report("Q0111", t.span, name=tid,
+                             related=(Related(self.names.tokens[tid].span, "first placed here"),))
+            return
+        if c is None:
+            return
+        tok = m.Token(tid, t.kind, self.index[c], self.tile_of(c), when, t.colour, t.label, t.span)
+        self.names.tokens[tid] = tok
+        self.tokens.append(tok)
+        self.made[id(t)] = tid
+
+    # -------------------------------------------------- spawns
+    def spawn(self, s: ast.SpawnDecl, when: str, body: bool = True) -> m.Spawn | None:
+        """Place one spawn statement (`body`: written in the encounter, not inside an event)."""
+        space_sink = self.body_sink if body else self.sink
+        monster = self.monsters.get(s.group)
+        if monster is None:
+            self.failed.add(("group", s.group))
+            self.sink.report("Q0201", s.span, name=s.group, hint=_hint(s.group, self.monsters))
+            return None
+        size = s.size or monster.size
+        counts = _guard_counts(s.heroes, self.counts)
+        figures: dict[int, tuple[m.Figure, ...]] = {}
+        tile = None
+        if s.points:
+            points = []
+            for p in sorted(s.points, key=lambda p: p.rank != "master"):
+                for ref in p.at:
+                    c = self.cell(ref, space_sink)
+                    if c is not None and not (body and self.maps_checked and self.maps_rejected(c, s.size)):
+                        points.append((p, ref, c))
+            if points:
+                tile = self.tile_of(points[0][2])
+            for h in counts:
+                chosen = [(p, ref, c) for p, ref, c in points if p.heroes is None or p.heroes.low <= h <= p.heroes.high]
+                self.check_limits(s, monster, h, [p.rank for p, _, _ in chosen])
+                figs = []
+                for p, ref, c in chosen:
+                    placed = self.fit_covering(c, size, self.in_play(c), h)
+                    if placed is None:
+                        self.cannot_fit(ref.span, monster, size, c)
+                        continue
+                    figs.append(self.take(p.rank, placed, h))
+                figures[h] = tuple(figs)
+        elif s.at is not None:
+            c = self.cell(s.at, space_sink)
+            if c is None or (body and self.maps_checked and self.maps_rejected(c, s.size)):
+                self.failed.add(("group", s.group))
+                return None
+            tile = self.tile_of(c)
+            if self.fit_covering(c, size, self.in_play(c), None) is None:
+                self.cannot_fit(s.at.span, monster, size, c)
+                return None
+            for h in counts:
+                if s.unique:
+                    ranks = ["master"]
+                else:
+                    lim = monster.limit(h)
+                    if lim is None:
+                        self.once(("Q0204", s.span), "Q0204", s.span, group=s.group, heroes=h)
+                        continue
+                    ranks = ["master"] * lim.masters + ["minion"] * lim.minions
+                figures[h] = self.place_group(s, monster, c, size, ranks, h)
+        else:
+            return None  # the parser reported a spawn without a place
+        n = sum(1 for sp in self.spawns if sp.group == s.group)
+        health = None
+        if s.unique:
+            stats = monster.stats("act1", "master") if hasattr(monster, "stats") else None
+            health = (stats.health if stats is not None else 0) + s.extra_health
+        sp = m.Spawn(
+            id=s.group if n == 0 else f"{s.group}.{n + 1}",
+            group=s.group,
+            when=when,
+            figures=MappingProxyType(figures),
+            unique=s.unique,
+            extra_health=s.extra_health,
+            health=health,
+            size=size,
+            tile=tile,
+            span=s.span,
+        )
+        self.spawns.append(sp)
+        self.names.groups.setdefault(s.group, sp)
+        self.made[id(s)] = sp.id
+        return sp
+
+    def maps_rejected(self, c: Cell, size) -> bool:
+        """True when the maps pass reported this spawn space (M0220 / M0221)."""
+        if self.blocks(c):
+            return True
+        if size is None:
+            return False
+        w, h = size
+        for fw, fh in {(w, h), (h, w)}:  # the maps pass's rule: the space as top-left corner
+            foot = [(c[0] + dx, c[1] + dy) for dx in range(fw) for dy in range(fh)]
+            if all(x in self.index and not self.blocks(x) for x in foot):
+                return False
+        return True
+
+    def once(self, key, code: str, span: Span, **args) -> None:
+        if key not in self.reported:
+            self.reported.add(key)
+            self.sink.report(code, span, **args)
+
+    def check_limits(self, s: ast.SpawnDecl, monster, h: int, ranks: list[str]) -> None:
+        lim = monster.limit(h)
+        if lim is None:
+            return
+        for rank, allowed in (("master", lim.masters), ("minion", lim.minions)):
+            count = ranks.count(rank)
+            if count > allowed:
+                self.once(("Q0202", s.span, rank), "Q0202", s.span, group=s.group, count=count, rank=rank,
+                          heroes=h, limit=allowed)
+
+    def cannot_fit(self, span: Span, monster, size, c: Cell) -> None:
+        w, h = size
+        reason = "it blocks movement" if self.blocks(c) else "no block of spaces around it is free, open and unwalled"
+        self.once(("Q0203", span), "Q0203", span, group=monster.id, size=f"{w}x{h}", space=self.amap.describe(c), reason=reason)
+
+    def in_play(self, c: Cell) -> set[Cell]:
+        own = self.amap.owner[c]
+        return self.visible | set(own.local_of)
+
+    def take(self, rank: str, placed, h: int) -> m.Figure:
+        (w, hh), cells = placed
+        self.occupied[h].update(cells)
+        return m.Figure(rank, tuple(sorted(self.index[c] for c in cells)), (w, hh))
+
+    def fits(self, cells: tuple[Cell, ...], allowed: set[Cell], h: int | None) -> bool:
+        taken = self.occupied[h] if h is not None else ()
+        for c in cells:
+            if c not in allowed or c not in self.index or self.blocks(c) or c in taken:
+                return False
+        cs = set(cells)
+        for (x, y) in cells:
+            for nb in ((x + 1, y), (x, y + 1)):
+                if nb in cs and shared_edge((x, y), nb) in self.blocking:
+                    return False
+        return True
+
+    def fit_covering(self, c: Cell, size: tuple[int, int], allowed: set[Cell], h: int | None):
+        """The first block (orientation, top-left offset) covering `c` that fits, or None."""
+        w, hh = size
+        shapes = [(w, hh)] if w == hh else [(w, hh), (hh, w)]
+        for sw, sh in shapes:
+            for dy in range(sh):
+                for dx in range(sw):
+                    x0, y0 = c[0] - dx, c[1] - dy
+                    cells = tuple((x0 + i, y0 + j) for j in range(sh) for i in range(sw))
+                    if self.fits(cells, allowed, h):
+                        return (sw, sh), cells
+        return None
+
+    def candidates(self, origin: Cell, allowed: set[Cell]) -> list[Cell]:
+        """Spaces breadth-first from `origin` by counting steps, ties by (y, x)."""
+        dist = {origin: 0}
+        queue = deque([origin])
+        while queue:
+            a = queue.popleft()
+            for dx, dy in NEIGHBOURS8:
+                b = (a[0] + dx, a[1] + dy)
+                if b in dist or b not in allowed or b not in self.index or self.blocks(b):
+                    continue
+                if step_open(self.blocking, a, b):
+                    dist[b] = dist[a] + 1
+                    queue.append(b)
+        return sorted(dist, key=lambda c: (dist[c], c[1], c[0]))
+
+    def place_group(self, s, monster, origin: Cell, size, ranks: list[str], h: int) -> tuple[m.Figure, ...]:
+        allowed = self.in_play(origin)
+        order = self.candidates(origin, allowed)
+        figs: list[m.Figure] = []
+        for rank in ranks:
+            for c in order:
+                placed = self.fit_covering(c, size, allowed, h)
+                if placed is not None:
+                    figs.append(self.take(rank, placed, h))
+                    break
+        if len(figs) < len(ranks):
+            self.once(("Q0205", s.span, h), "Q0205", s.span, group=s.group, placed=len(figs), wanted=len(ranks),
+                      heroes=h, space=self.amap.describe(origin))
+        return tuple(figs)
+
+    # -------------------------------------------------- events
+    def name_ok(self, ns: str, name: str, span: Span) -> bool:
+        known = self.names.known(ns)
+        if name in known:
+            return True
+        if (ns, name) in self.failed:
+            return False  # its declaration was already reported
+        self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=_hint(name, known))
+        return False
+
+    def event(self, i: int, ev: ast.EventDecl, declared: Mapping[str, m.Spawn]) -> m.Event:
+        t = ev.trigger
+        trig = m.Trigger(t.kind, t.subject, t.number, span=t.span)
+        ns = TRIGGER_SUBJECT.get(t.kind)
+        resolved = True
+        if t.kind == "enters" and t.space is not None:
+            c = self.cell(t.space)
+            resolved = c is not None
+            trig = m.Trigger(t.kind, None, None, space=self.index[c] if c is not None else None, span=t.span)
+        elif ns is not None and t.subject is not None and not self.name_ok(ns, t.subject, t.span):
+            resolved = False
+        elif ns is not None and t.subject is not None:
+            if ns == "area":
+                area = self.names.tiles.get(t.subject)
+                cells = area.cells if area is not None else (self.names.marks[t.subject],)
+                trig = m.Trigger(t.kind, t.subject, None, area=tuple(sorted(self.index[c] for c in cells)), span=t.span)
+        if t.kind == "round_end" and (t.number or 0) < 1:
+            self.sink.report("Q0309", t.span, number=t.number)
+        effects = []
+        for e in ev.effects:
+            eff = self.effect(e, declared)
+            if eff is not None:
+                effects.append(eff)
+            elif e.kind in ("win", "lose", "next"):
+                resolved = False
+        ends = tuple(e.kind for e in ev.effects if e.kind in ("win", "lose", "next"))
+        return m.Event(i, trig, tuple(effects), resolved=resolved, ends=ends, span=ev.span)
+
+    def effect(self, e: ast.Effect, declared) -> m.Effect | None:
+        if e.kind == "spawn":
+            s = e.spawn
+            if s is not None and s.at is None and not s.points:
+                sp = declared.get(s.group)
+                if sp is None:
+                    if s.group in self.monsters or not self.monsters:
+                        self.sink.report("Q0206", e.span, group=s.group, hint=_hint(s.group, declared))
+                    else:
+                        self.sink.report("Q0201", e.span, name=s.group, hint=_hint(s.group, self.monsters))
+                    return None
+                return m.Effect("spawn", (sp.id,), span=e.span)
+            sid = self.made.get(id(s))
+            return m.Effect("spawn", (sid,), span=e.span) if sid is not None else None
+        if e.kind == "place_token":
+            tid = self.made.get(id(e.token))
+            return m.Effect("place_token", (tid,), span=e.span) if tid is not None else None
+        if e.kind == "next" and self.is_last:
+            self.sink.report("Q0302", e.span, where=self.where())
+            return None
+        ns = EFFECT_NAMES.get(e.kind)
+        if ns is not None:
+            ok = [a for a in e.args if self.name_ok(ns, a, e.span)]
+            if len(ok) != len(e.args):
+                return None
+            if e.kind == "reveal":
+                for a in e.args:
+                    if a not in self.names.hidden:
+                        self.sink.report("Q0307", e.span, tile=a)
+        number = e.number
+        if e.kind == "advance" and number is None:
+            number = 1
+        return m.Effect(e.kind, tuple(e.args), number, e.text, span=e.span)
+
+
+# ---------------------------------------------------------------- what can happen
+@dataclass
+class _State:
+    fired: set[int] = field(default_factory=set)
+    groups: set[str] = field(default_factory=set)
+    tokens: set[str] = field(default_factory=set)
+    revealed: set[str] = field(default_factory=set)
+    closable: set[str] = field(default_factory=set)  # doors some firing event closes
+    opened: set[str] = field(default_factory=set)  # doors some firing event opens
+    best: dict[str, int] = field(default_factory=dict)  # variable -> highest value it may reach
+
+
+def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -> list[m.QuestEncounter]:
+    """Decide which events can fire; report never-firing events, unrevealed hidden tiles,
+    unreachable encounters and quests that can never be won or lost."""
+    out = []
+    reached = True
+    wins = loses = False
+    for k, enc in enumerate(encounters):
+        first = k == 0
+        state = _fixpoint(enc, first) if reached else _State()
+        fired = state.fired if reached else set()
+        if not reached:
+            sink.report("Q0308", enc.span, quest=quest.id, number=enc.number, previous=encounters[k - 1].number)
+        events = tuple(replace(e, can_fire=e.index in fired) for e in enc.events)
+        if reached:
+            for e in events:
+                if not e.can_fire and e.resolved:
+                    sink.report("Q0303", e.trigger.span, reason=_why_not(e.trigger, enc, state, first))
+        _check_reveals(enc, events, sink)
+        kinds = {f.kind for e in events if e.can_fire for f in e.effects}
+        wins |= "win" in kinds
+        loses |= "lose" in kinds
+        # an event broken by a reported error may be the one that ends the quest: do not pile on
+        unsure = {k for e in events if not e.resolved for k in e.ends}
+        wins |= "win" in unsure
+        loses |= "lose" in unsure
+        out.append(m.QuestEncounter(enc.number, enc.map, enc.start, enc.tokens, enc.spawns, events, enc.variables,
+                                    enc.flavor, enc.setup, reached, enc.span))
+        reached = reached and ("next" in kinds or "next" in unsure)
+    if not wins:
+        sink.report("Q0305", quest.span, quest=quest.id)
+    if not loses:
+        sink.report("Q0306", quest.span, quest=quest.id)
+    return out
+
+
+def _fixpoint(enc: m.QuestEncounter, first: bool) -> _State:
+    st = _State()
+    st.groups = {s.group for s in enc.spawns if s.when == "setup"}
+    st.tokens = {t.id for t in enc.tokens if t.when == "setup"}
+    st.best = dict(enc.variables)
+    spawn_group = {s.id: s.group for s in enc.spawns}
+    changed = True
+    while changed:
+        changed = False
+        for e in enc.events:
+            if e.index in st.fired or not _can_fire(e.trigger, enc, st, first):
+                continue
+            st.fired.add(e.index)
+            changed = True
+            for f in e.effects:
+                if f.kind == "spawn":
+                    st.groups.update(spawn_group[a] for a in f.args if a in spawn_group)
+                elif f.kind == "place_token":
+                    st.tokens.update(f.args)
+                elif f.kind == "reveal":
+                    st.revealed.update(f.args)
+                elif f.kind == "close":
+                    st.closable.update(f.args)
+                elif f.kind == "open":
+                    st.opened.update(f.args)
+                elif f.kind == "set" and f.args:
+                    st.best[f.args[0]] = max(st.best.get(f.args[0], 0), f.number or 0)
+                elif f.kind == "advance" and f.args and (f.number or 0) > 0:
+                    st.best[f.args[0]] = st.best.get(f.args[0], 0) + f.number
+    return st
+
+
+def _visible(enc: m.QuestEncounter, st: _State, spaces: Iterable[int]) -> bool:
+    board = enc.map.board
+    owner = enc.map.owner
+    for i in spaces:
+        t = owner[board.spaces[i]]
+        if not t.hidden or t.name in st.revealed:
+            return True
+    return False
+
+
+def _can_fire(t: m.Trigger, enc: m.QuestEncounter, st: _State, first: bool) -> bool:
+    k = t.kind
+    if k == "start":
+        return first
+    if k in ("encounter_start", "morale_zero"):
+        return True
+    if k == "round_end":
+        return (t.number or 0) >= 1
+    if k == "open":
+        door = next((d for d in enc.map.board.doors if d.id == t.subject), None)
+        return door is not None and (not door.open or t.subject in st.closable or t.subject in st.opened)
+    if k == "defeated":
+        return t.subject in st.groups
+    if k in ("searched", "picked_up"):
+        return t.subject in st.tokens
+    if k == "enters":
+        spaces = (t.space,) if t.space is not None else t.area
+        return bool(spaces) and _visible(enc, st, spaces)
+    if k == "variable":
+        return t.subject in st.best and st.best[t.subject] >= (t.number or 0)
+    return False
+
+
+def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: _State, first: bool) -> str:
+    k = t.kind
+    if k == "start":
+        return "`on start` fires when the quest begins, in its first encounter only; write `on encounter start`"
+    if k == "open":
+        return f"door `{t.subject}` starts open and nothing closes it" if t.subject in {d.id for d in enc.map.board.doors} else f"there is no door `{t.subject}`"
+    if k == "defeated":
+        return f"group `{t.subject}` is never on the map (only events that never fire spawn it)"
+    if k in ("searched", "picked_up"):
+        return f"token `{t.subject}` is never on the map (only events that never fire place it)"
+    if k == "enters":
+        return "the space is on a hidden tile that nothing which can happen reveals"
+    if k == "variable":
+        return f"variable `{t.subject}` never reaches {t.number} (at most {st.best.get(t.subject, 0)})"
+    if k == "round_end":
+        return f"there is no round {t.number}"
+    return "its trigger never happens"
+
+
+def _check_reveals(enc: m.QuestEncounter, events: Sequence[m.Event], sink: Sink) -> None:
+    revealed_by_firing = {a for e in events if e.can_fire for f in e.effects if f.kind == "reveal" for a in f.args}
+    revealed_any = {a for e in events for f in e.effects if f.kind == "reveal" for a in f.args}
+    for t in enc.map.tiles:
+        if t.hidden and t.name not in revealed_by_firing:
+            detail = " (only by events that can never fire)" if t.name in revealed_any else ""
+            sink.report("Q0304", t.span, tile=t.name, detail=detail)
