@@ -14,7 +14,7 @@ TERRAIN = {
     "water": TerrainRule("water", "~", enter_cost=2),
     "mud": TerrainRule("mud", "m", enter_cost=2),
     "obstacle": TerrainRule("obstacle", "#", blocks_movement=True, blocks_sight=True),
-    "pit": TerrainRule("pit", "o", sight="adjacent_only"),
+    "pit": TerrainRule("pit", "o", sight="adjacent_only", leave_action=True),
     "pit1e": TerrainRule("pit1e", "p", leave_cost=2),
     "lava": TerrainRule("lava", "^"),
 }

@@ -141,3 +141,14 @@ def test_counting_range_is_symmetric_and_never_above_cost(rows):
     m = graph.all_pairs(amap.board, counting=False)
     assert np.array_equal(d, d.T)
     assert np.all(d <= m)
+
+
+def test_a_2e_pit_is_entered_but_never_left_by_movement():
+    # 2nd ed.: a figure in a pit cannot spend movement points; it leaves by an action
+    tiles = catalog({"hole": {"kind": "dungeon", "grid": ".o.\n"}})
+    amap, _ = assemble(tiles, tile("hole", at=(0, 0)))
+    b = amap.board
+    assert graph.cheapest_move(b, (0, 0), (1, 0)).cost == 1
+    assert graph.cheapest_move(b, (1, 0), (2, 0)) is None
+    assert graph.cheapest_move(b, (0, 0), (2, 0)) is None  # no way around on a one-row tile
+    assert graph.counting_distance(b, (0, 0), (2, 0)) == 2  # counting is not movement

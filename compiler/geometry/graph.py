@@ -4,7 +4,9 @@ RULES.md, "Adjacency and movement" and "Counting spaces":
 - Spaces are 8-neighbours; a step is possible when `lattice.step_open` allows it on the
   blocking edges (walls and closed doors; the corner rule for diagonals).
 - A move step costs the destination's entry cost plus the origin's leave cost; spaces
-  with movement-blocking terrain are never entered. Special links add movement edges.
+  with movement-blocking terrain are never entered. A figure in a space whose terrain
+  is left only by an action (a 2nd-ed. pit) cannot spend movement points there, so no
+  move step leaves it. Special links add movement edges.
 - Counting ("range") takes the same steps at 1 each, may pass sight-blocking terrain,
   never movement-blocking terrain, walls or closed doors; links do not count.
 
@@ -52,7 +54,7 @@ def movement_graph(board: Board) -> nx.DiGraph:
     g.add_nodes_from(board.spaces)
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
     for a, b, needed in _steps(board):
-        if rules[b].blocks_movement or rules[a].blocks_movement:
+        if rules[b].blocks_movement or rules[a].blocks_movement or rules[a].leave_action:
             continue
         g.add_edge(a, b, weight=rules[b].enter_cost + rules[a].leave_cost, doors=needed)
     for link in board.links:
@@ -61,7 +63,7 @@ def movement_graph(board: Board) -> nx.DiGraph:
         for a in link.a:
             for b in link.b:
                 for u, v in ((a, b), (b, a)):
-                    if u in rules and v in rules and not rules[v].blocks_movement and not g.has_edge(u, v):
+                    if u in rules and v in rules and not rules[v].blocks_movement and not rules[u].leave_action and not g.has_edge(u, v):
                         g.add_edge(u, v, weight=rules[v].enter_cost + rules[u].leave_cost, doors=NO_DOORS, link=link.kind)
     return g
 
