@@ -375,3 +375,57 @@ def test_adjacency_always_has_a_zero_length_witness():
             if a != b and max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 and e.can_see(a, b):
                 w = e.witness(a, b, blockers={a, b})
                 assert isinstance(w, tuple) and w != ADJACENT
+
+
+# --------------------------------------------------------------------------- the shapely witness
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_engine_and_shapely_witness_agree_on_every_pair(seed):
+    from sight_witness import ShapelyWitness, random_board
+
+    board = random_board(seed, 6 + seed % 3, 5 + seed % 2, holes=0.12, rocks=0.12, walls=0.15)
+    assert np.array_equal(sight_table(board).matrix, ShapelyWitness(board).table())
+    if seed % 3 == 0:  # with figures and a door opened, through the incremental path
+        blockers = frozenset(board.spaces[k] for k in (1, len(board.spaces) // 2, -2))
+        opened = frozenset({"d0"})
+        dynamic = SightEngine(board).table(blockers=blockers, open_doors=opened).matrix
+        assert np.array_equal(dynamic, ShapelyWitness(board, blockers, opened).table())
+
+
+def test_engine_and_shapely_witness_agree_on_the_hand_drawn_cases():
+    from sight_witness import ShapelyWitness
+
+    for art in (OPEN_4X4, CORRIDOR, PIT_MAP.replace("P", "o")):
+        e, _ = engine(art)
+        assert np.array_equal(e.table().matrix, ShapelyWitness(e.board).table())
+
+
+def test_plain_shapely_predicates_get_the_wall_cases_wrong():
+    """Why the witness uses relate patterns plus lattice rules (docs/sight.md)."""
+    from sight_witness import naive_shapely_clear
+
+    # a segment ending on a wall corner and leaving through that wall only `touches` it
+    art = """
+        +-+-+-+-+
+        |. .|. .|
+        + + + + +
+        |. A|. .|
+        + + + + +
+        |. . . B|
+        +-+-+-+-+
+    """
+    e, at = engine(art)
+    assert not e.segment_clear((2, 1), (4, 3), at["A"], at["B"])
+    assert naive_shapely_clear(e.board, (2, 1), (4, 3))  # wrong: it says clear
+    # T-junction (rays N, S, E at (2, 2)): the rule blocks both diagonals; GEOS lets them through
+    lines = OPEN_4X4.strip("\n").splitlines()
+    lines[3:6] = ["    |. .|. .|", "    + + +-+ +", "    |. .|. .|"]
+    e, _ = engine("\n".join(lines))
+    assert not e.segment_clear((1, 1), (3, 3), (0, 0), (3, 3))
+    assert naive_shapely_clear(e.board, (1, 1), (3, 3))  # wrong
+    # the outside of an L corner (rays N, E) is grazed: the rule says clear; GEOS blocks it
+    lines[5] = "    |. . . .|"
+    e, _ = engine("\n".join(lines))
+    assert e.segment_clear((1, 1), (3, 3), (0, 0), (3, 3))
+    assert not naive_shapely_clear(e.board, (1, 1), (3, 3))  # wrong
