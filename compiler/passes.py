@@ -21,6 +21,7 @@ from compiler.catalogs.dice import dice_pass
 from compiler.catalogs.monsters import monsters_pass
 from compiler.catalogs.terrain import terrain_pass
 from compiler.diagnostics import Sink
+from compiler.emit.quests import quests_bundle_pass
 from compiler.geometry.assemble import maps_pass
 from compiler.model import Model
 from compiler.quests import quests_pass
@@ -34,5 +35,6 @@ PASSES = (
     resolve_declarations,  # symbol tables of the pack's declarations -> section "symbols"
     maps_pass,  # tiles catalog -> "tiles"; every encounter map assembled -> "maps" (see geometry/assemble.py)
     quests_pass,  # starts, tokens, spawns (per hero count), events -> section "quests" (see compiler/quests.py)
+    quests_bundle_pass,  # quests -> sections "quests_json" (bundle) and "strings" (compiler/emit/strings.py)
     world_pass,  # campaign worlds -> sections "worlds" (id -> World), "worlds_json" (bundle)
 )

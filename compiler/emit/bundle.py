@@ -44,8 +44,14 @@ SECTIONS: dict[str, Callable[[Model], Any]] = {
     "cards": _section("cards_json"),
     "decks": _section("decks_json"),
     "worlds": _section("worlds_json"),
-    "strings": _section("strings_json"),
+    "strings": lambda model: _strings_json(model),
 }
+
+
+def _strings_json(model: Model) -> Any:
+    from compiler.emit.strings import strings_json  # the string table every pass may add to
+
+    return strings_json(model)
 
 
 def bundle_of(model: Model) -> dict[str, Any]:

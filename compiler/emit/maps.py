@@ -1,0 +1,99 @@
+"""An assembled map as bundle JSON (schemas/bundle/map.schema.json).
+
+    map_json(amap, *, sight=True) -> dict
+
+- `tiles`: placed tiles in map order: name, code, world `at` of the rotated tile's
+  top-left square, `rotate` (degrees clockwise), `hidden`.
+- `spaces`: sorted by (y, x) — the index order every other spatial field uses — each
+  with world x, y, its tile's placed name, the printed col, row, and terrain id.
+- `walls`: every wall edge [[x1, y1], [x2, y2]] (lattice points, endpoints sorted), sorted;
+  door edges are not walls (they are under `doors`).
+- `doors`: id -> edges, start state, colour, and the movement steps that exist only
+  while that door is open.
+- `adjacency`: entry i = flat list [j1, c1, j2, c2, …]: a figure on space i may step to
+  space j at movement cost c (entry cost of j plus leave cost of i), neighbours in
+  ascending j, with every door open. Counting range uses the same steps at 1 each.
+  Spaces of movement-blocking terrain have no steps in or out.
+- `links`: special movement connections (stairs, end caps, gateways) [i, j, kind].
+- `tile_graph`: the joins between placed tiles (a, a_opening, b, b_opening, door).
+- `marks`: mark name -> space index.
+- `sight`: static line of sight (SIGHT_ENCODING_DESCRIPTION), when computed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler.geometry import graph
+from compiler.geometry.lattice import Edge
+
+
+def _edge(e: Edge) -> list[list[int]]:
+    (a, b) = e
+    return [[a[0], a[1]], [b[0], b[1]]]
+
+
+def _edges(edges) -> list[list[list[int]]]:
+    return [_edge(e) for e in sorted(edges)]
+
+
+def map_json(amap, *, sight: bool = True) -> dict[str, Any]:
+    board = amap.board
+    index = board.index
+    owner = amap.owner
+    spaces = []
+    for (x, y), terrain in zip(board.spaces, board.terrain):
+        t = owner[(x, y)]
+        col, row = t.local_of[(x, y)]
+        spaces.append({"x": x, "y": y, "tile": t.name, "col": col, "row": row, "terrain": terrain})
+
+    moves = graph.movement_graph(board)
+    adjacency: list[list[int]] = [[] for _ in board.spaces]
+    door_steps: dict[str, list[list[int]]] = {d.id: [] for d in board.doors}
+    links: list[list[Any]] = []
+    for u, v, data in moves.edges(data=True):
+        i, j = index[u], index[v]
+        if data.get("link"):
+            links.append([i, j, data["link"]])
+            continue
+        adjacency[i].append((j, int(data["weight"])))
+        for d in data.get("doors") or ():
+            door_steps[d].append([i, j])
+    flat = [[n for j, c in sorted(row) for n in (j, c)] for row in adjacency]
+
+    doors = {
+        d.id: {
+            "edges": _edges(d.edges),
+            "open": bool(d.open),
+            "colour": d.colour,
+            "steps": sorted(door_steps[d.id]),
+        }
+        for d in sorted(board.doors, key=lambda d: d.id)
+    }
+    out: dict[str, Any] = {
+        "tiles": [
+            {"name": t.name, "code": t.code, "at": [t.at[0], t.at[1]], "rotate": t.rotation, "hidden": bool(t.hidden)}
+            for t in amap.tiles
+        ],
+        "spaces": spaces,
+        "walls": _edges(board.walls),
+        "doors": doors,
+        "adjacency": flat,
+        "links": sorted(links),
+        "tile_graph": [
+            {
+                "a": j.a,
+                "a_opening": j.a_opening.label,
+                "b": j.b,
+                "b_opening": j.b_opening.label,
+                "door": next((d.id for d in board.doors if d.edges == j.edges), None),
+            }
+            for j in amap.joins
+        ],
+        "marks": {name: index[c] for name, c in sorted(amap.marks.items())},
+    }
+    if sight:
+        from compiler.geometry.sight import sight_table
+
+        out["sight"] = sight_table(board).encode()
+    return out

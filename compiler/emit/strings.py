@@ -1,0 +1,81 @@
+"""The string table: every player-facing text once, under an id derived from its place.
+
+Ids say *where* a text sits, never what it says, so a translation keyed by id survives
+any rewording of the source (docs/quests.md lists the id scheme):
+
+    quest.<quest>.name
+    quest.<quest>.e<N>.flavor | .setup
+    quest.<quest>.e<N>.token.<token id>.label
+    quest.<quest>.e<N>.event.<k>.<say|win|lose>[.<m>]   k: the event's place in its
+                                                          encounter; m >= 2 for a second
+                                                          text of the same kind in it
+
+Any pass may contribute: `add_strings(model, table)` merges entries into section
+"strings" (id -> StringEntry); the bundle's `strings` key is `strings_json(model)`.
+Locations are `<file relative to the pack folder>:<line>:<column>`, so the bundle does
+not depend on the folder the compiler ran in.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from compiler.diagnostics import Span
+from compiler.syntax import ast
+
+
+@dataclass(frozen=True)
+class StringEntry:
+    text: str
+    span: Span
+
+
+def string_id(*parts: object) -> str:
+    """Join id parts with dots; parts are identifiers or numbers (never the text)."""
+    return ".".join(str(p) for p in parts)
+
+
+class StringTable:
+    """Collects texts by id; adding the same id twice keeps the first (places are unique)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, StringEntry] = {}
+
+    def add(self, sid: str, text: ast.Text | None) -> str | None:
+        if text is None:
+            return None
+        self.entries.setdefault(sid, StringEntry(text.value, text.span))
+        return sid
+
+
+def add_strings(model, table: StringTable):
+    """A model whose section "strings" also holds `table`'s entries (earlier ids win)."""
+    merged = dict(table.entries)
+    merged.update(model.section("strings") or {})
+    return model.with_section("strings", MappingProxyType(dict(sorted(merged.items()))))
+
+
+def location(span: Span, root: Path | None) -> str:
+    """`file:line:column` with the file relative to the pack folder, '/'-separated."""
+    name = span.file
+    if root is not None:
+        try:
+            name = os.path.relpath(os.path.abspath(span.file), os.path.abspath(root))
+        except ValueError:
+            pass
+    return f"{Path(name).as_posix()}:{span.line}:{span.column}"
+
+
+def strings_json(model) -> dict[str, Any] | None:
+    """The bundle's `strings`: id -> {text, at}, from section "strings" (plus any
+    ready-made `strings_json` section another pass provided)."""
+    entries: Mapping[str, StringEntry] = model.section("strings") or {}
+    root = getattr(model.pack, "root", None)
+    out: dict[str, Any] = dict(model.section("strings_json") or {})
+    for sid, e in entries.items():
+        out.setdefault(sid, {"text": e.text, "at": location(e.span, root)})
+    return dict(sorted(out.items())) if out else None
