@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from sight_witness import board_from_art
@@ -429,3 +431,77 @@ def test_plain_shapely_predicates_get_the_wall_cases_wrong():
     e, _ = engine("\n".join(lines))
     assert e.segment_clear((1, 1), (3, 3), (0, 0), (3, 3))
     assert not naive_shapely_clear(e.board, (1, 1), (3, 3))  # wrong
+
+
+# --------------------------------------------------------------------------- real maps and `questc los`
+
+QUESTS = Path(__file__).resolve().parents[1] / "content" / "d2e-quests"
+
+
+@pytest.fixture(scope="module")
+def real_maps():
+    from compiler.commands.los import boards_of_pack
+
+    maps = boards_of_pack(str(QUESTS))
+    assert maps, "the d2e-quests pack should assemble at least one map"
+    return maps
+
+
+def test_real_quest_maps_agree_with_the_shapely_witness_on_every_pair(real_maps):
+    from sight_witness import ShapelyWitness
+
+    for name, board in real_maps:
+        assert np.array_equal(sight_table(board).matrix, ShapelyWitness(board).table()), name
+
+
+def test_los_whole_table_matches_the_engine(run, real_maps):
+    r = run("los", QUESTS, "--quest", "first_blood")
+    assert r.code == 0, r.err
+    data = r.json()
+    board = dict(real_maps)["first_blood encounter 1"]
+    assert data["quest"] == "first_blood"
+    assert data["spaces"] == [list(c) for c in board.spaces]
+    assert data["pairs"] == [list(p) for p in sight_table(board).pairs()]
+    assert all(i < j for i, j in data["pairs"])
+
+
+def test_los_one_pair_with_segment_and_blocker(run, real_maps):
+    board = dict(real_maps)["first_blood encounter 1"]
+    e = SightEngine(board)
+    # a pair that sees each other through a segment, and a figure that blocks them
+    a = board.spaces[0]
+    target = next(b for b in board.spaces if isinstance(e.witness(a, b), tuple) and max(abs(a[0] - b[0]), abs(a[1] - b[1])) > 2)
+    r = run("los", QUESTS, "--quest", "first_blood", "--from", "{},{}".format(*a), "--to", "{},{}".format(*target), "--format", "json")
+    assert r.code == 0, r.err
+    out = r.json()
+    assert out["sight"] is True and out["reason"] == "segment"
+    p, q = (tuple(x) for x in out["segment"])
+    assert e.segment_clear(p, q, a, target)
+    human = run("los", QUESTS, "--quest", "first_blood", "--from", "{},{}".format(*a), "--to", "{},{}".format(*target))
+    assert human.code == 0 and f"corner ({p[0]},{p[1]})" in human.out
+    between = [c for c in board.spaces if c not in (a, target) and not e.can_see(a, target, blockers={c})]
+    if between:
+        c = between[0]
+        r = run("los", QUESTS, "--quest", "first_blood", "--from", "{},{}".format(*a), "--to", "{},{}".format(*target),
+                "--block", "{},{}".format(*c), "--format", "json")
+        assert r.code == 0 and r.json()["sight"] is False and r.json()["segment"] is None
+
+
+@pytest.mark.parametrize(
+    "args, code, expect",
+    [
+        (("--quest", "frist_blood"), 2, "L0101"),
+        (("--quest", "first_blood", "--encounter", "9"), 2, "L0102"),
+        (("--quest", "first_blood", "--from", "99,1", "--to", "5,5"), 2, "L0103"),
+        (("--quest", "first_blood", "--from", "3,0", "--to", "5,5"), 2, "no square there"),
+        (("--quest", "first_blood", "--from", "5,0", "--to", "5,5", "--block=-4,-4"), 2, "L0103"),
+        (("--quest", "first_blood", "--from", "5,0"), 2, "L0104"),
+        (("--quest", "first_blood", "--open", "nodoor"), 2, "L0105"),
+        (("--quest", "first_blood", "--from", "five,0", "--to", "5,5"), 2, "expected X,Y"),
+    ],
+)
+def test_los_bad_arguments_get_a_diagnostic_never_a_traceback(run, args, code, expect):
+    r = run("los", QUESTS, *args)
+    assert r.code == code
+    assert expect in r.err + r.out
+    assert "Traceback" not in r.err + r.out
