@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "render": ("compiler.commands.render", "draw one quest map, optionally with sight and movement from a space"),
     "import": ("compiler.commands.import_tiles", "convert other projects' data: TAG tiles.json, Valkyrie quest maps"),
     "path": ("compiler.commands.path", "cheapest move and counted range between two spaces of a quest map"),
+    "los": ("compiler.commands.los", "line of sight on a quest map: one pair with a clear segment, or the whole table"),
     "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
 }
 
