@@ -141,7 +141,7 @@ def resolve_quest(
 
 
 def _hint(name: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.5)
     return f"; did you mean `{close[0]}`?" if close else ""
 
 

@@ -26,6 +26,9 @@ quest {ident} "{name}" {{
   }}
   start heroes on entrance1A
   token search at 11A(1,1)
+  spawn zombie at 11A(2,2)
+  on defeated zombie {{ win "The dead lie still." }}
+  on round_end 6 {{ lose "The dead overrun the hall." }}
 }}
 """
 
