@@ -1,0 +1,167 @@
+"""Events: name checks, what can fire, reveals, win/lose reachability, encounter chaining."""
+
+from __future__ import annotations
+
+from quest_helpers import MAP, codes, quest, resolved, run
+
+NO_REVEAL = MAP.replace("  on open hall { reveal 8A }\n", "")
+
+
+def fired(model, enc=0):
+    return {e.index: e.can_fire for e in resolved(model).encounters[enc].events}
+
+
+def test_a_chain_of_events_is_followed_to_the_win():
+    text = quest(NO_REVEAL + """
+  spawn zombie { master at 8A(1,1) }
+  on open hall { reveal 8A; spawn zombie }
+  on defeated zombie { win "done" }
+  on round_end 8 { lose "late" }
+""", ends=False)
+    model, sink = run(text)
+    assert codes(sink) == []
+    enc = resolved(model).encounters[0]
+    assert enc.spawns[0].when == "event"
+    assert all(e.can_fire for e in enc.events)
+
+
+def test_unknown_names_in_events_have_did_you_mean():
+    model, sink = run(quest(MAP + """
+  token search as chest at (0, 2)
+  var torches = 0
+  spawn zombie at (1, 3)
+  on open hal { say "x" }
+  on searched chst { say "x" }
+  on defeated zombi { say "x" }
+  on variable torchs >= 1 { say "x" }
+  on round_end 2 { reveal 8B; advance torchs; activate zombi; close hal; remove token chst }
+  on enters 9B { say "x" }
+"""))
+    got = [(d.code, d.message) for d in sink.items]
+    assert [c for c, _ in got] == ["Q0301"] * 10
+    hints = " ".join(m for _, m in got)
+    for word in ("`hall`", "`chest`", "`zombie`", "`torches`", "`8A`", "`9A`"):
+        assert f"did you mean {word}" in hints
+    # events naming unknown things are not also reported as never firing
+    assert "Q0303" not in codes(sink)
+
+
+def test_next_in_the_last_encounter_is_an_error():
+    _, sink = run(quest(MAP + "  on round_end 3 { next }\n"))
+    assert codes(sink) == ["Q0302"]
+
+
+def test_event_that_can_never_fire_is_a_warning():
+    _, sink = run(quest(MAP + """
+  spawn zombie { master at 8A(1,1) }
+  on round_end 1 { say "never spawns it" }
+  on defeated goblin_archer { say "x" }
+"""))
+    # goblin_archer is not spawned at all: an unknown group
+    assert codes(sink) == ["Q0301"]
+    model, sink = run(quest(MAP + """
+  var keys = 0
+  spawn zombie { master at 8A(1,1) }
+  on variable keys >= 2 { spawn zombie }
+  on round_end 1 { advance keys }
+  on defeated zombie { say "x" }
+"""))
+    assert codes(sink) == ["Q0303", "Q0303"]
+    assert "never reaches 2 (at most 1)" in sink.items[0].message
+    assert "group `zombie`" in sink.items[1].message
+    assert fired(model) == {1: True, 2: False, 3: True, 4: False, 5: True, 6: True}
+
+
+def test_a_door_that_starts_open_never_fires_open():
+    _, sink = run(quest(MAP.replace("door hall on 9A.north", "door hall on 9A.north open")))
+    assert "Q0303" in codes(sink)
+    assert "starts open" in [d for d in sink.items if d.code == "Q0303"][0].message
+
+
+def test_variable_advanced_twice_reaches_two():
+    model, sink = run(quest(MAP + """
+  var n = 0
+  on round_end 1 { advance n }
+  on round_end 2 { advance n by 1 }
+  on variable n >= 2 { say "two" }
+"""))
+    assert codes(sink) == []
+
+
+def test_hidden_tile_nothing_reveals():
+    _, sink = run(quest(NO_REVEAL))
+    assert codes(sink) == ["Q0304"]
+    _, sink = run(quest(NO_REVEAL + "  var v = 0\n  on variable v >= 1 { reveal 8A }\n"))
+    assert codes(sink) == ["Q0303", "Q0304"]
+    assert "only by events that can never fire" in sink.items[1].message
+
+
+def test_reveal_of_a_tile_that_is_not_hidden_warns():
+    _, sink = run(quest(MAP + "  on round_end 1 { reveal 9A }\n"))
+    assert codes(sink) == ["Q0307"]
+
+
+def test_quest_that_can_never_be_won_or_lost():
+    _, sink = run(quest(MAP, ends=False))
+    assert codes(sink) == ["Q0305", "Q0306"]
+    _, sink = run(quest(MAP + '  var v = 0\n  on variable v >= 3 { win "x" }\n  on round_end 5 { lose "y" }\n', ends=False))
+    assert codes(sink) == ["Q0303", "Q0305"]
+
+
+def test_round_zero():
+    _, sink = run(quest(MAP + "  on round_end 0 { say \"x\" }\n"))
+    assert "Q0309" in codes(sink)
+
+
+def test_bare_spawn_needs_a_declared_spawn():
+    _, sink = run(quest(MAP + "  on round_end 1 { spawn zombie }\n"))
+    assert codes(sink) == ["Q0206"]
+    _, sink = run(quest(MAP + "  on round_end 1 { spawn zombiez }\n"))
+    assert codes(sink) == ["Q0201"]
+
+
+def test_start_in_a_later_encounter_never_fires_and_encounters_chain():
+    text = '''quest q "Q" {
+  encounter 1 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    start heroes on entrance1A
+    spawn zombie at 9A(1, 1)
+    on defeated zombie { next }
+    on round_end 5 { lose "late" }
+  }
+  encounter 2 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    start heroes on entrance1A
+    on start { say "never" }
+    on encounter start { say "again" }
+    on round_end 3 { win "won" }
+  }
+}
+'''
+    model, sink = run(text)
+    assert codes(sink) == ["Q0303"]
+    assert "first encounter" in sink.items[0].message
+    q = resolved(model)
+    assert [e.reachable for e in q.encounters] == [True, True]
+    # without the `next`, encounter 2 is never reached (and so the quest cannot be won)
+    model, sink = run(text.replace("on defeated zombie { next }", "on defeated zombie { say \"x\" }"))
+    assert codes(sink) == ["Q0308", "Q0305"]
+    assert [e.reachable for e in resolved(model).encounters] == [True, False]
+
+
+def test_placed_token_can_then_be_picked_up():
+    model, sink = run(quest(MAP + """
+  on round_end 1 { place token objective as relic at (0, 2) }
+  on picked_up relic { say "got it" }
+"""))
+    assert codes(sink) == []
+    enc = resolved(model).encounters[0]
+    assert enc.tokens[0].when == "event" and enc.tokens[0].id == "relic"
+    assert all(e.can_fire for e in enc.events)
+
+
+def test_enters_area_on_hidden_tile_needs_a_reveal():
+    model, sink = run(quest(NO_REVEAL + "  on enters 8A { say \"in\" }\n  on open hall { reveal 8A }\n"))
+    assert codes(sink) == []
+    _, sink = run(quest(NO_REVEAL + "  on enters 8A { say \"in\" }\n"))
+    assert codes(sink) == ["Q0303", "Q0304"]
