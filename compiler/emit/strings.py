@@ -64,9 +64,11 @@ def location(span: Span, root: Path | None) -> str:
     name = span.file
     if root is not None:
         try:
-            name = os.path.relpath(os.path.abspath(span.file), os.path.abspath(root))
-        except ValueError:
-            pass
+            rel = os.path.relpath(os.path.abspath(span.file), os.path.abspath(root))
+        except ValueError:  # another drive on Windows
+            rel = None
+        if rel is not None and not rel.startswith(".."):
+            name = rel  # files outside the pack folder (tests, stdin) keep their own name
     return f"{Path(name).as_posix()}:{span.line}:{span.column}"
 
 

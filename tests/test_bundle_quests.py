@@ -1,0 +1,170 @@
+"""The bundle's quests section, maps and string table: schema, determinism, resolved spawns."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+from compiler.catalogs.schema import load_schema, validator
+from compiler.diagnostics import Sink
+from compiler.emit.build import outputs_of
+from compiler.emit.bundle import bundle_of
+from compiler.geometry import graph
+from compiler.geometry.sight import SIGHT_ENCODING_DESCRIPTION, decode, sight_table
+from compiler.options import Options
+from compiler.pipeline import compile_paths
+from quest_helpers import CONTENT, MAP, quest, run
+
+QUESTS_SCHEMA = load_schema("bundle/quests.schema.json")
+MAP_SCHEMA = load_schema("bundle/map.schema.json")
+
+
+@functools.cache
+def content_model():
+    result = compile_paths([str(CONTENT / "d2e-quests")], Options(images=False))
+    assert not result.sink.errors and not result.sink.items, [d.message for d in result.sink.items]
+    return result.model
+
+
+@functools.cache
+def content_bundle() -> dict:
+    return bundle_of(content_model())
+
+
+def test_content_bundle_validates_and_has_both_quests():
+    b = content_bundle()
+    assert not list(validator("bundle.schema.json").iter_errors(b))
+    assert sorted(b["quests"]) == ["a_fat_goblin", "first_blood"]
+    assert [e["number"] for e in b["quests"]["a_fat_goblin"]["encounters"]] == [1, 2]
+    assert sum(len(e["map"]["spaces"]) for e in b["quests"]["a_fat_goblin"]["encounters"]) == 184
+    assert len(b["quests"]["first_blood"]["encounters"][0]["map"]["spaces"]) == 87
+
+
+def test_build_is_deterministic():
+    sink = Sink()
+    first = outputs_of(content_model(), sink)
+    again = compile_paths([str(CONTENT / "d2e-quests")], Options(images=False)).model
+    assert first is not None and first["bundle.json"] == outputs_of(again, sink)["bundle.json"]
+
+
+def test_resolved_spawns_respect_group_limits_and_footprints():
+    b = content_bundle()
+    monsters = b["monsters"]
+    terrain = {tid: t for tid, t in b["terrain"].items()}
+    checked = 0
+    for q in b["quests"].values():
+        for enc in q["encounters"]:
+            spaces = enc["map"]["spaces"]
+            for h in ("2", "3", "4"):
+                taken: list[int] = []
+                for sp in enc["spawns"]:
+                    figs = sp["figures"][h]
+                    limits = monsters[sp["group"]]["group_limits"][h]
+                    ranks = [f["rank"] for f in figs]
+                    assert ranks == sorted(ranks, key=lambda r: r != "master")
+                    if not sp["unique"]:
+                        assert ranks.count("master") <= limits["masters"]
+                        assert ranks.count("minion") <= limits["minions"]
+                    w, hh = (int(n) for n in monsters[sp["group"]]["size"].split("x"))
+                    for f in figs:
+                        xs = {spaces[i]["x"] for i in f["spaces"]}
+                        ys = {spaces[i]["y"] for i in f["spaces"]}
+                        assert sorted([len(xs), len(ys)]) == sorted([w, hh])
+                        assert len(f["spaces"]) == w * hh and f["space"] == min(f["spaces"])
+                        for i in f["spaces"]:
+                            assert "movement" not in terrain[spaces[i]["terrain"]].get("blocks", [])
+                        taken += f["spaces"]
+                        checked += 1
+                assert len(taken) == len(set(taken)), "figures overlap"
+                assert not set(taken) & set(enc["start"])
+    assert checked > 40
+
+
+def test_events_are_data_with_known_kinds():
+    trig = set(QUESTS_SCHEMA["$defs"]["trigger"]["properties"]["kind"]["enum"])
+    eff = set(QUESTS_SCHEMA["$defs"]["effect"]["properties"]["kind"]["enum"])
+    b = content_bundle()
+    seen = set()
+    for q in b["quests"].values():
+        for enc in q["encounters"]:
+            for ev in enc["events"]:
+                assert ev["on"]["kind"] in trig and ev["can_fire"]
+                for d in ev["do"]:
+                    assert d["kind"] in eff
+                    seen.add(d["kind"])
+                    if "text" in d:
+                        assert d["text"] in b["strings"]
+    assert {"win", "lose", "next", "spawn", "say", "advance", "remove_token"} <= seen
+
+
+def test_fat_goblin_encounter_two_unique_and_deferred_ettin():
+    enc = content_bundle()["quests"]["a_fat_goblin"]["encounters"][1]
+    by_id = {s["id"]: s for s in enc["spawns"]}
+    assert by_id["goblin_archer"]["unique"] and by_id["goblin_archer"]["health"] == 4 + 6
+    assert by_id["ettin"]["when"] == "event"
+    assert any(d == {"kind": "spawn", "spawn": "ettin"} for ev in enc["events"] for d in ev["do"])
+
+
+def test_string_ids_come_from_places_not_words():
+    a, _ = run(quest(MAP + '  on round_end 3 { say "Hello"; say "Again" }\n'))
+    b, _ = run(quest(MAP + '  on round_end 3 { say "Bonjour"; say "Encore" }\n'))
+    sa, sb = bundle_of(a)["strings"], bundle_of(b)["strings"]
+    assert sorted(sa) == sorted(sb)
+    assert sa["quest.q.e1.event.2.say"]["text"] == "Hello"
+    assert sb["quest.q.e1.event.2.say.2"]["text"] == "Encore"
+    assert sa["quest.q.name"] == {"text": "Q", "at": sa["quest.q.name"]["at"]}
+    assert sa["quest.q.e1.event.2.say"]["at"].startswith("q.quest:")
+
+
+def test_content_strings_have_relative_locations():
+    for sid, entry in content_bundle()["strings"].items():
+        assert sid.startswith("quest.")
+        assert not entry["at"].startswith("/") and ".quest:" in entry["at"]
+
+
+def test_map_json_agrees_with_the_geometry():
+    model = content_model()
+    enc_model = model.section("quests")["first_blood"].encounters[0]
+    board = enc_model.map.board
+    m = content_bundle()["quests"]["first_blood"]["encounters"][0]["map"]
+    assert [(s["x"], s["y"]) for s in m["spaces"]] == list(board.spaces)
+    assert [(s["x"], s["y"]) for s in m["spaces"]] == sorted(((s["x"], s["y"]) for s in m["spaces"]), key=lambda c: (c[1], c[0]))
+    # adjacency: the movement graph with all doors open, as index pairs with costs
+    g = graph.movement_graph(board)
+    idx = board.index
+    pairs = {(i, m["adjacency"][i][k], m["adjacency"][i][k + 1]) for i in range(len(board.spaces)) for k in range(0, len(m["adjacency"][i]), 2)}
+    assert pairs == {(idx[u], idx[v], int(d["weight"])) for u, v, d in g.edges(data=True)}
+    assert (decode(m["sight"], len(board.spaces)) == sight_table(board).matrix).all()
+    assert MAP_SCHEMA["properties"]["sight"]["description"].startswith(SIGHT_ENCODING_DESCRIPTION)
+
+
+def test_door_steps_in_the_bundle():
+    model, sink = run(quest(MAP))
+    m = bundle_of(model)["quests"]["q"]["encounters"][0]["map"]
+    assert m["doors"]["hall"]["open"] is False and m["doors"]["hall"]["steps"]
+    assert not list(validator("bundle/map.schema.json").iter_errors(m))
+    assert [t["name"] for t in m["tiles"]] == ["entrance1A", "9A", "8A"] and m["tiles"][2]["hidden"]
+
+
+def _walk(schema, path="#"):
+    if isinstance(schema, dict):
+        if "properties" in schema:
+            for name, sub in schema["properties"].items():
+                yield f"{path}/{name}", sub
+        for key, sub in schema.items():
+            yield from _walk(sub, f"{path}/{key}")
+    elif isinstance(schema, list):
+        for i, sub in enumerate(schema):
+            yield from _walk(sub, f"{path}/{i}")
+
+
+def test_every_schema_field_has_a_description():
+    for schema in (QUESTS_SCHEMA, MAP_SCHEMA):
+        missing = [p for p, sub in _walk(schema) if isinstance(sub, dict) and not sub.get("description")]
+        assert missing == []
+        assert schema["description"]
+
+
+def test_the_bundle_json_round_trips():
+    b = content_bundle()
+    assert json.loads(json.dumps(b, sort_keys=True)) == b
