@@ -13,7 +13,7 @@ Placement (RULES.md "Placement checks"; docs/quests.md has the long form):
   hidden, plus the tile of the space the spawn names).
 - A named space is covered by the first block that fits in this order: orientation as
   written on the card, then turned; the named space as the block's top-left square,
-  then further right, then further down (offsets (dx, dy) by dy, then dx).
+  then the block shifted left, then up (offsets (dx, dy) in order of dy, then dx).
 - A whole group (`spawn G at S`) places, for each hero count, the group limit's
   masters then minions. Candidate spaces are taken breadth-first from S by counting
   steps (walls and closed doors in their start state block, movement-blocking terrain is
