@@ -36,19 +36,29 @@ quest first_blood "First Blood" {
   }
   start heroes on entrance1A
   token search at 16A(1,1)
-  spawn goblin_archers at 16A(2,2)
-  spawn zombies {
-    master at 8A(1,1)
-    minion at 8A(2,1), 8A(2,2)
-    minion at 8A(3,1) heroes 3+
+  spawn goblin_archer at 16A(2,2)
+  spawn zombie {
+    master at 9A(1,1)
+    minion at 9A(2,1), 9A(2,2)
+    minion at 9A(3,1) heroes 3+
   }
+  on open hall { reveal 8A }
+  on round_end 8 { lose "Too slow." }
+  on defeated goblin_archer { win "Done." }
 }
 quest two_parts "Two parts" {
-  encounter 1 { map { tile 16A at (0, 0) } }
+  encounter 1 {
+    map { tile 16A at (0, 0) }
+    start heroes at 16A(1,1)
+    on round_end 2 { next }
+  }
   encounter 2 {
     map { tile 1A at (0, 0); tile 16A attach south to 1A.north }
+    start heroes at 1A(1,1)
     entrance 1A.south
     exit 16A.north
+    on round_end 5 { win "Out." }
+    on round_end 6 { lose "Lost." }
   }
 }
 """
