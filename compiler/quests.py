@@ -105,7 +105,7 @@ def resolve_quest(
     quest: ast.Quest, maps: Sequence, monsters: Mapping[str, object], sink: Sink, *, maps_checked: bool = False
 ) -> m.ResolvedQuest | None:
     """Resolve one quest. `maps_checked`: the maps pass already reported the spaces the
-    encounter bodies name (start, tokens, spawn points: M0207/M0216/M0220/M0221), so those
+    encounter bodies name (start, tokens, spawn points: M0207/M0216/M0220), so those
     are resolved quietly here; spaces inside events are always reported here."""
     low, high = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     counts = tuple(h for h in HERO_COUNTS if low <= h <= high)
@@ -311,7 +311,7 @@ class _EncounterResolver:
             for p in sorted(s.points, key=lambda p: p.rank != "master"):
                 for ref in p.at:
                     c = self.cell(ref, space_sink)
-                    if c is not None and not (body and self.maps_checked and self.maps_rejected(c, s.size)):
+                    if c is not None and not (body and self.maps_checked and self.maps_rejected(c)):
                         points.append((p, ref, c))
             if points:
                 tile = self.tile_of(points[0][2])
@@ -328,7 +328,7 @@ class _EncounterResolver:
                 figures[h] = tuple(figs)
         elif s.at is not None:
             c = self.cell(s.at, space_sink)
-            if c is None or (body and self.maps_checked and self.maps_rejected(c, s.size)):
+            if c is None or (body and self.maps_checked and self.maps_rejected(c)):
                 self.failed.add(("group", s.group))
                 return None
             tile = self.tile_of(c)
@@ -369,18 +369,9 @@ class _EncounterResolver:
         self.made[id(s)] = sp.id
         return sp
 
-    def maps_rejected(self, c: Cell, size) -> bool:
-        """True when the maps pass reported this spawn space (M0220 / M0221)."""
-        if self.blocks(c):
-            return True
-        if size is None:
-            return False
-        w, h = size
-        for fw, fh in {(w, h), (h, w)}:  # the maps pass's rule: the space as top-left corner
-            foot = [(c[0] + dx, c[1] + dy) for dx in range(fw) for dy in range(fh)]
-            if all(x in self.index and not self.blocks(x) for x in foot):
-                return False
-        return True
+    def maps_rejected(self, c: Cell) -> bool:
+        """True when the maps pass already reported this spawn space (M0220: movement-blocking)."""
+        return self.blocks(c)
 
     def once(self, key, code: str, span: Span, **args) -> None:
         if key not in self.reported:

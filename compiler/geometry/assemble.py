@@ -483,15 +483,11 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
         if cell is not None:
             named.append((f"the {tok.kind} token", cell, tok.span))
     for sp in body.spawns:
-        refs = ([(sp.at, sp.size)] if sp.at is not None else []) + [(r, sp.size) for pt in sp.points for r in pt.at]
-        for ref, size in refs:
+        # the whole footprint of a large figure is the quest pass's (Q0203): it knows monster sizes
+        refs = ([sp.at] if sp.at is not None else []) + [r for pt in sp.points for r in pt.at]
+        for ref in refs:
             cell = place(ref, f"`{sp.group}`", sp.span)
             if cell is None:
-                continue
-            if size is not None and not _fits(rules, cell, size):
-                w, h = size
-                sink.report("M0221", getattr(ref, "span", sp.span), w=w, h=h, space=amap.describe(cell),
-                            problem="part of it is off the map or on movement-blocking terrain")
                 continue
             named.append((f"spawn `{sp.group}`", cell, getattr(ref, "span", sp.span)))
     for ref in (body.entrance, body.exit):
@@ -507,11 +503,3 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
             if cell in lost:
                 sink.report("M0302", span, what=what, space=amap.describe(cell))
 
-
-def _fits(rules, cell: Cell, size: tuple[int, int]) -> bool:
-    w, h = size
-    for fw, fh in {(w, h), (h, w)}:
-        foot = [(cell[0] + dx, cell[1] + dy) for dx in range(fw) for dy in range(fh)]
-        if all(c in rules and not rules[c].blocks_movement for c in foot):
-            return True
-    return False
