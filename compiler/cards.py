@@ -1,0 +1,514 @@
+"""Cards and decks of cooperative adventures: checks, typed action trees, deck recipes.
+
+    cards_pass(model, sink) -> model + sections "cards" (CardSet) and "decks" (id -> DeckPlan)
+
+Cards are the parsed declarations (compiler/syntax/ast.py); this module checks them
+against the pack (monster groups, encounters, ranks), checks the action vocabulary
+(which verb takes which kind of target, which ordering and filter fits which target),
+and turns each deck into a `DeckPlan` that `deal` can shuffle with a seeded
+`random.Random` into a legal draw order (the Nature's Ire assembly procedure: start
+card aside; the ordinary cards shuffled and dealt into the stacks in order; one main
+encounter shuffled into each stack; stacks laid top to bottom as written).
+
+The vocabulary lives in tables (VERB_TARGETS, FILTER_SUBJECTS, ATTRIBUTES, CONDITIONS)
+so a new verb or filter is a new row, not a new branch.
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from compiler.diagnostics import Related, Sink, Span
+from compiler.model import Model
+from compiler.syntax import ast
+
+# ---------------------------------------------------------------- the action vocabulary
+FIGURES = ("hero", "monster")
+PLACES = ("exit", "entrance")
+TOKENS = ("search_token", "objective_token")
+SUBJECTS = FIGURES + PLACES + TOKENS
+
+# verb -> the target subjects it accepts (None: takes no target)
+VERB_TARGETS: dict[str, tuple[str, ...] | None] = {
+    "engage": FIGURES,
+    "spot": FIGURES,
+    "toward": SUBJECTS,
+    "away_from": SUBJECTS,
+    "attack": ("hero",),
+    "retreat": None,
+    "discard": None,
+    "special": None,
+}
+
+# filter / ordering -> the subjects it applies to
+FILTER_SUBJECTS: dict[str, tuple[str, ...]] = {
+    "in_sight": SUBJECTS,
+    "within": SUBJECTS,
+    "adjacent": SUBJECTS,
+    "not_attacked": ("hero",),
+    "closest": SUBJECTS,
+    "furthest": SUBJECTS,
+    "highest": FIGURES,
+    "lowest": FIGURES,
+    "most_damage": FIGURES,
+}
+
+HERO_ATTRIBUTES = ("might", "knowledge", "willpower", "awareness", "health", "stamina", "speed")
+MONSTER_ATTRIBUTES = ("health", "speed")
+
+CONDITIONS = (
+    "stunned", "immobilized", "poisoned", "diseased", "weakened",
+    "burning", "bleeding", "cursed", "doomed", "terrified",
+)
+CONDITION_ALIASES = {
+    "stun": "stunned", "immobilize": "immobilized", "poison": "poisoned", "disease": "diseased",
+    "weaken": "weakened", "burn": "burning", "bleed": "bleeding", "curse": "cursed",
+    "doom": "doomed", "terrify": "terrified",
+}
+
+# What a front end applies after a target's own ordering (App Effects: a tie goes to the
+# closest target; a tie after that is the players' choice).
+TIE_BREAK = ("closest", "players_choose")
+
+RANKS = ("master", "minion")
+
+
+def subject_words(subject: str) -> str:
+    return subject.replace("_", " ")
+
+
+def target_text(t: ast.Target) -> str:
+    """The target as it would be written, for messages."""
+    parts = []
+    if t.order in ("closest", "furthest"):
+        parts.append(t.order)
+    parts.append(subject_words(t.subject))
+    for f in t.filters:
+        if f[0] == "in_sight":
+            parts.append("in sight")
+        elif f[0] == "within":
+            parts.append(f"within {f[1]}")
+        elif f[0] == "adjacent":
+            parts.append("adjacent")
+        elif f[0] == "not_attacked":
+            parts.append("not attacked this activation")
+    if t.order in ("highest", "lowest"):
+        parts.append(f"with {t.order} {t.attribute}")
+    elif t.order == "most_damage":
+        parts.append("with most damage")
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------- results
+@dataclass(frozen=True)
+class CardSet:
+    """The pack's checked cards (the parsed declarations) and what the checks resolved."""
+
+    exploration: Mapping[str, ast.ExplorationCard]
+    peril: Mapping[str, ast.PerilCard]
+    activation: Mapping[str, ast.ActivationCard]
+    encounter_of: Mapping[str, str]  # exploration card id -> encounter id (only resolved ones)
+    untyped: Mapping[str, int]  # activation card id -> number of `special` actions
+    spawned_by: Mapping[str, tuple[str, ...]]  # encounter id -> monster groups it can spawn
+
+
+@dataclass(frozen=True)
+class StackPlan:
+    size: int  # ordinary cards dealt into this stack
+    main: str | None  # the main encounter card shuffled in
+    span: Span = ast.NOWHERE
+
+
+@dataclass(frozen=True)
+class DeckPlan:
+    id: str
+    kind: str  # exploration | activation | peril
+    span: Span
+    start: str | None = None
+    stacks: tuple[StackPlan, ...] = ()
+    pool: tuple[str, ...] = ()  # exploration: ordinary cards dealt into stacks; else: every card
+    mains: Mapping[int, str] = field(default_factory=dict)
+    legal: bool = True  # the recipe checked clean, so `deal` gives a legal order
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """Every card of the deck, start and mains included, sorted."""
+        extra = ([self.start] if self.start else []) + list(self.mains.values())
+        return tuple(sorted(set(self.pool) | set(extra)))
+
+
+def deal(plan: DeckPlan, rng: random.Random) -> list[str]:
+    """One legal draw order, top card first. Exploration: the start card first, then the stacks.
+
+    Nature's Ire: shuffle the ordinary cards, deal them into the stacks (sizes as written),
+    shuffle one main encounter into each stack, lay the stacks top to bottom in order.
+    Activation and peril decks are simply shuffled.
+    """
+    pool = list(plan.pool)
+    rng.shuffle(pool)
+    if plan.kind != "exploration":
+        return pool
+    order = [plan.start] if plan.start else []
+    at = 0
+    for stack in plan.stacks:
+        part = pool[at:at + stack.size]
+        at += stack.size
+        if stack.main:
+            part.append(stack.main)
+        rng.shuffle(part)
+        order.extend(part)
+    return order
+
+
+def playable_prefix(plan: DeckPlan, order: list[str]) -> list[str]:
+    """The cards actually drawn: play ends with the last (highest-numbered) main encounter."""
+    if not plan.mains:
+        return order
+    final = plan.mains[max(plan.mains)]
+    return order[: order.index(final) + 1] if final in order else order
+
+
+# ---------------------------------------------------------------- helpers
+def _hint(name: str, known) -> str:
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
+def _fix(name: str, known) -> str | None:
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def spawned_groups(body: ast.EncounterBody) -> tuple[str, ...]:
+    """Every monster group an encounter can put on the map: its spawns and its events' spawns."""
+    groups = {s.group for s in body.spawns}
+    for ev in body.events:
+        for eff in ev.effects:
+            if eff.spawn is not None:
+                groups.add(eff.spawn.group)
+    return tuple(sorted(groups))
+
+
+def _rank_missing(monster, rank: str) -> bool:
+    """True when the monster card has no figures of `rank` (no numbers, or a limit of 0 everywhere)."""
+    acts = dict(getattr(monster, "acts", ()) or ())
+    has_stats = any(dict(ranks).get(rank) is not None for ranks in acts.values()) if acts else True
+    limits = [lim for _, lim in (getattr(monster, "limits", ()) or ())]
+    key = "masters" if rank == "master" else "minions"
+    allowed = any(getattr(lim, key) > 0 for lim in limits) if limits else True
+    return not has_stats or not allowed
+
+
+# ---------------------------------------------------------------- card checks
+def check_action(action: ast.Action, sink: Sink) -> None:
+    """The verb/target/filter/attribute/condition checks of one action."""
+    allowed = VERB_TARGETS.get(action.verb)
+    if action.verb == "discard":
+        cond = (action.condition or "").lower()
+        if CONDITION_ALIASES.get(cond, cond) not in CONDITIONS:
+            sink.report("C0110", action.span, condition=action.condition, hint=_hint(cond, CONDITIONS + tuple(CONDITION_ALIASES)),
+                        fix=_fix(cond, CONDITIONS))
+        return
+    t = action.target
+    if t is None:
+        return
+    if allowed is None or t.subject not in allowed:
+        shown = ", ".join(subject_words(s) for s in allowed) if allowed else "no target"
+        sink.report("C0107", action.span, verb=action.verb.replace("_", " "), subject=f"`{subject_words(t.subject)}`", allowed=shown)
+        return
+    words = target_text(t)
+    for f in t.filters:
+        if t.subject not in FILTER_SUBJECTS.get(f[0], SUBJECTS):
+            sink.report("C0108", t.span, target=words, problem=f"`{f[0].replace('_', ' ')}` applies to heroes only")
+        if f[0] == "within" and (len(f) < 2 or int(f[1]) < 1):
+            sink.report("C0108", t.span, target=words, problem="`within N` needs N of at least 1")
+    if t.order is not None and t.subject not in FILTER_SUBJECTS.get(t.order, SUBJECTS):
+        sink.report("C0108", t.span, target=words,
+                    problem=f"`{t.order.replace('_', ' ')}` orders figures (heroes or monsters), not {subject_words(t.subject)}s")
+    elif t.order in ("highest", "lowest"):
+        known = HERO_ATTRIBUTES if t.subject == "hero" else MONSTER_ATTRIBUTES
+        if t.attribute not in known:
+            sink.report("C0109", t.span, attribute=t.attribute, hint=_hint(t.attribute or "", known), fix=_fix(t.attribute or "", known))
+
+
+def check_activation(card: ast.ActivationCard, monsters: Mapping[str, object] | None, sink: Sink) -> int:
+    """Check one activation card; returns its number of untyped `special` actions."""
+    seen: dict[str, ast.GroupActivation] = {}
+    specials = 0
+    for g in card.groups:
+        if g.group in seen:
+            sink.report("C0102", g.span, card=card.id, group=g.group, related=(Related(seen[g.group].span, "first listed here"),))
+        seen.setdefault(g.group, g)
+        monster = None
+        if monsters is not None:
+            monster = monsters.get(g.group)
+            if monster is None:
+                sink.report("C0101", g.span, card=card.id, group=g.group, hint=_hint(g.group, monsters), fix=_fix(g.group, monsters))
+        if not any(box.actions for box in g.boxes):
+            sink.report("C0103", g.span, card=card.id, group=g.group)
+        ranks = [b.rank for b in g.boxes]
+        if "all" in ranks and len(ranks) > 1:
+            sink.report("C0105", g.span, card=card.id, group=g.group, problem="an `all` box cannot be combined with other boxes")
+        for rank in RANKS:
+            if ranks.count(rank) > 1:
+                sink.report("C0105", g.span, card=card.id, group=g.group, problem=f"two `{rank}` boxes")
+        for box in g.boxes:
+            if box.rank in RANKS and monster is not None and _rank_missing(monster, box.rank):
+                sink.report("C0104", box.span, rank=box.rank, group=g.group)
+            for action in box.actions:
+                if action.verb == "special":
+                    specials += 1
+                check_action(action, sink)
+    if specials:
+        sink.report("C0111", card.span, card=card.id, count=specials)
+    return specials
+
+
+def check_exploration(card: ast.ExplorationCard, encounters: Mapping[str, ast.Encounter], sink: Sink) -> str | None:
+    """Check one exploration card; returns the id of the encounter it activates (None if unresolved)."""
+    for item in card.overlord:
+        if isinstance(item, ast.Hourglass) and item.count < 1:
+            sink.report("C0112", item.span, card=card.id)
+    name = card.encounter
+    if name is None:
+        if card.id in encounters:
+            return card.id
+        sink.report("C0114", card.span, card=card.id)
+        return None
+    if name not in encounters:
+        sink.report("C0113", card.span, card=card.id, encounter=name, hint=_hint(name, encounters), fix=_fix(name, encounters))
+        return None
+    return name
+
+
+def check_peril(card: ast.PerilCard, sink: Sink) -> None:
+    split = (card.with_monsters is not None, card.without_monsters is not None)
+    if card.effect is not None and any(split):
+        sink.report("C0115", card.span, card=card.id, problem="give either `effect` or the with/without monsters halves, not both")
+    elif card.effect is None and split == (False, False):
+        sink.report("C0115", card.span, card=card.id, problem="it has no effect")
+    elif card.effect is None and not all(split):
+        missing = "without_monsters" if split[0] else "with_monsters"
+        sink.report("C0115", card.span, card=card.id, problem=f"a split card needs both halves; `{missing}` is missing")
+
+
+# ---------------------------------------------------------------- deck checks
+def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], sink: Sink) -> DeckPlan:
+    legal = True
+    if deck.cards:
+        members = []
+        for cid in deck.cards:
+            if cid in cards:
+                members.append(cid)
+            else:
+                sink.report("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=_hint(cid, cards), fix=_fix(cid, cards))
+                legal = False
+    else:
+        members = list(cards)
+    if deck.start is not None and deck.start not in members:
+        if deck.start in cards:
+            members.append(deck.start)
+        else:
+            sink.report("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=_hint(deck.start, cards),
+                        fix=_fix(deck.start, cards))
+            legal = False
+    starts = [c for c in members if cards[c].role == "start"]
+    start = None
+    if deck.start is not None and deck.start in cards:
+        start = deck.start
+        if cards[start].role != "start":
+            sink.report("C0210", deck.span, card=start, deck=deck.id, related=(Related(cards[start].span, "the card"),))
+            legal = False
+        others = [c for c in starts if c != start]
+        if others:
+            sink.report("C0202", cards[others[0]].span, deck=deck.id, first=start, second=others[0],
+                        related=(Related(cards[start].span, "the deck's start card"),))
+            legal = False
+    elif len(starts) > 1:
+        sink.report("C0202", cards[starts[1]].span, deck=deck.id, first=starts[0], second=starts[1],
+                    related=(Related(cards[starts[0]].span, "first start card"),))
+        legal = False
+        start = starts[0]
+    elif starts:
+        start = starts[0]
+    elif deck.start is None:
+        sink.report("C0201", deck.span, deck=deck.id)
+        legal = False
+    mains: dict[int, str] = {}
+    for cid in members:
+        card = cards[cid]
+        if card.role != "main" or card.main_number is None:
+            continue
+        n = card.main_number
+        if n in mains:
+            sink.report("C0204", card.span, deck=deck.id, number=n, first=mains[n], second=cid,
+                        related=(Related(cards[mains[n]].span, "first main encounter with that number"),))
+            legal = False
+            continue
+        mains[n] = cid
+    count = max(mains) if mains else 0
+    for n in range(1, count + 1):
+        if n not in mains:
+            sink.report("C0203", deck.span, deck=deck.id, number=n, count=count)
+            legal = False
+    pool = tuple(c for c in members if cards[c].role == "ordinary")
+    if not deck.stacks:
+        sink.report("C0212", deck.span, deck=deck.id)
+        legal = False
+    stacks = []
+    used: dict[int, Span] = {}
+    left = len(pool)
+    for i, st in enumerate(deck.stacks, 1):
+        main_card = None
+        if st.main is not None:
+            if st.main in used:
+                sink.report("C0205", st.span, deck=deck.id, problem=f"main encounter {st.main} is shuffled into two stacks",
+                            related=(Related(used[st.main], "first used here"),))
+                legal = False
+            elif st.main not in mains:
+                sink.report("C0205", st.span, deck=deck.id, problem=f"no card is main encounter {st.main}")
+                legal = False
+            else:
+                main_card = mains[st.main]
+            used.setdefault(st.main, st.span)
+        if st.size > left:
+            sink.report("C0206", st.span, deck=deck.id, index=i, size=st.size, left=left)
+            legal = False
+        left = max(0, left - st.size)
+        stacks.append(StackPlan(st.size, main_card, st.span))
+    total = sum(s.size for s in deck.stacks)
+    if deck.stacks and total < len(pool):
+        sink.report("C0207", deck.span, deck=deck.id, total=total, available=len(pool), unused=len(pool) - total)
+        legal = False
+    for n in sorted(mains):
+        if n not in used and deck.stacks:
+            sink.report("C0205", cards[mains[n]].span, deck=deck.id, problem=f"main encounter {n} (`{mains[n]}`) is in no stack")
+            legal = False
+    return DeckPlan(deck.id, "exploration", deck.span, start, tuple(stacks), pool, dict(sorted(mains.items())), legal)
+
+
+def _plan_simple(deck: ast.Deck, cards: Mapping[str, object], sink: Sink) -> DeckPlan:
+    legal = True
+    if deck.start is not None:
+        sink.report("C0209", deck.span, kind=deck.kind, deck=deck.id, statement="start")
+        legal = False
+    for st in deck.stacks:
+        sink.report("C0209", st.span, kind=deck.kind, deck=deck.id, statement="stack")
+        legal = False
+    members = []
+    for cid in deck.cards or tuple(cards):
+        if cid in cards:
+            if cid not in members:
+                members.append(cid)
+        else:
+            sink.report("C0208", deck.span, deck=deck.id, card=cid, kind=deck.kind, hint=_hint(cid, cards), fix=_fix(cid, cards))
+            legal = False
+    if not members:
+        sink.report("C0211", deck.span, kind=deck.kind, deck=deck.id)
+        legal = False
+    return DeckPlan(deck.id, deck.kind, deck.span, pool=tuple(members), legal=legal)
+
+
+def plan_decks(decks: list[ast.Deck], by_kind: Mapping[str, Mapping[str, object]], sink: Sink) -> dict[str, DeckPlan]:
+    plans: dict[str, DeckPlan] = {}
+    for deck in decks:
+        if deck.kind == "exploration":
+            plans[deck.id] = _plan_exploration(deck, by_kind["exploration"], sink)
+        else:
+            plans[deck.id] = _plan_simple(deck, by_kind[deck.kind], sink)
+    # a card in two decks of its kind; a card no deck of its kind holds (only when decks of that kind exist)
+    for kind, cards in by_kind.items():
+        holders: dict[str, str] = {}
+        kind_plans = [p for p in plans.values() if p.kind == kind]
+        for p in kind_plans:
+            for cid in p.cards:
+                if cid in holders and cid in cards:
+                    sink.report("C0116", p.span, kind=kind, card=cid)
+                holders.setdefault(cid, p.id)
+        if kind_plans:
+            for cid, card in cards.items():
+                if cid not in holders:
+                    sink.report("C0117", card.span, kind=kind, card=cid)
+    return dict(sorted(plans.items()))
+
+
+# ---------------------------------------------------------------- the pass
+def check_cards(
+    modules_decls: list,
+    monsters: Mapping[str, object] | None,
+    sink: Sink,
+) -> tuple[CardSet, dict[str, DeckPlan]]:
+    """Check every card and deck among `modules_decls` (the pack's declarations, first of each id)."""
+    encounters = {d.id: d for d in modules_decls if isinstance(d, ast.Encounter)}
+    exploration = {d.id: d for d in modules_decls if isinstance(d, ast.ExplorationCard)}
+    peril = {d.id: d for d in modules_decls if isinstance(d, ast.PerilCard)}
+    activation = {d.id: d for d in modules_decls if isinstance(d, ast.ActivationCard)}
+    decks = [d for d in modules_decls if isinstance(d, ast.Deck)]
+
+    encounter_of = {}
+    for cid, card in exploration.items():
+        enc = check_exploration(card, encounters, sink)
+        if enc is not None:
+            encounter_of[cid] = enc
+    for card in peril.values():
+        check_peril(card, sink)
+    untyped = {cid: check_activation(card, monsters, sink) for cid, card in activation.items()}
+    spawned_by = {eid: spawned_groups(e.body) for eid, e in encounters.items()}
+
+    plans = plan_decks(decks, {"exploration": exploration, "activation": activation, "peril": peril}, sink)
+
+    # every group an encounter of an exploration deck can spawn is on every activation card
+    dealt = sorted({encounter_of[c] for p in plans.values() if p.kind == "exploration" for c in p.cards if c in encounter_of})
+    if not any(p.kind == "exploration" for p in plans.values()):
+        dealt = sorted(set(encounter_of.values()))
+    needed: dict[str, str] = {}  # group -> first encounter spawning it
+    for eid in dealt:
+        for group in spawned_by.get(eid, ()):
+            if monsters is None or group in monsters:
+                needed.setdefault(group, eid)
+    act_decks = [p for p in plans.values() if p.kind == "activation"]
+    act_cards = sorted({c for p in act_decks for c in p.cards}) if act_decks else sorted(activation)
+    for cid in act_cards:
+        card = activation.get(cid)
+        if card is None:
+            continue
+        listed = {g.group for g in card.groups}
+        for group, eid in sorted(needed.items()):
+            if group not in listed:
+                sink.report("C0106", card.span, card=cid, group=group, encounter=eid,
+                            related=(Related(encounters[eid].span, f"`{eid}` spawns `{group}`"),))
+
+    cardset = CardSet(
+        exploration=dict(sorted(exploration.items())),
+        peril=dict(sorted(peril.items())),
+        activation=dict(sorted(activation.items())),
+        encounter_of=dict(sorted(encounter_of.items())),
+        untyped=dict(sorted(untyped.items())),
+        spawned_by=dict(sorted(spawned_by.items())),
+    )
+    return cardset, plans
+
+
+def _first_declarations(model: Model) -> list:
+    """Each declaration once: the first of a duplicated id (resolve.py reports the rest)."""
+    symbols = model.section("symbols")
+    if symbols is None:
+        return [d for m in model.modules for d in m.declarations]
+    kept = {id(d) for table in symbols.values() for d in table.values()}
+    return [d for m in model.modules for d in m.declarations if id(d) in kept]
+
+
+def cards_pass(model: Model, sink: Sink) -> Model:
+    """PASSES entry (after monsters_pass and resolve_declarations): sections "cards" and "decks"."""
+    decls = _first_declarations(model)
+    if not any(isinstance(d, (ast.ExplorationCard, ast.PerilCard, ast.ActivationCard, ast.Deck)) for d in decls):
+        return model
+    monsters = model.section("monsters")
+    if monsters is None:
+        entries = (model.catalogs or {}).get("monsters") or {}
+        monsters = dict(entries)  # ids are enough for the checks when the typed pass did not run
+    cardset, plans = check_cards(decls, monsters, sink)
+    return model.with_section("cards", cardset).with_section("decks", plans)

@@ -1,0 +1,216 @@
+"""The bundle's `encounters`, `cards` and `decks` sections (schemas/bundle/cards.schema.json).
+
+    encounters_bundle_pass(model, sink)  (PASSES, after maps_pass and chain_pass)
+        top-level encounters resolved with the quests engineer's resolver (spawns per hero
+        count, tokens, events) and emitted with its encounter emitter, plus each
+        encounter's entrance and exit -> section "encounters_json"
+    cards_bundle_pass(model, sink)       (PASSES, after cards_pass and chain_pass)
+        -> sections "cards_json", "decks_json"; every card text goes to "strings"
+
+String ids (compiler/emit/strings.py: ids name a place, never the wording):
+    card.<id>.rules | .after_setup | .overlord.<k> | .flavor | .effect | .with_monsters
+        | .without_monsters | .group.<group>.effect | .group.<group>.<rank>.<k>   (special)
+    encounter.<id>.name, encounter.<id>.e1.flavor | .setup | …   (as quests.py writes them)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler.cards import TIE_BREAK, CONDITION_ALIASES, CardSet, DeckPlan
+from compiler.diagnostics import Sink
+from compiler.emit.strings import StringTable, add_strings, string_id
+from compiler.model import Model
+from compiler.syntax import ast
+
+
+# ---------------------------------------------------------------- actions
+def target_json(t: ast.Target) -> dict[str, Any]:
+    filters = []
+    for f in t.filters:
+        d: dict[str, Any] = {"kind": f[0]}
+        if f[0] == "within":
+            d["spaces"] = int(f[1])
+        filters.append(d)
+    out: dict[str, Any] = {"subject": t.subject, "filters": filters, "tie_break": list(TIE_BREAK)}
+    if t.order is not None:
+        out["order"] = t.order
+    if t.attribute is not None:
+        out["attribute"] = t.attribute
+    return out
+
+
+def action_json(a: ast.Action, sid: str, table: StringTable) -> dict[str, Any]:
+    out: dict[str, Any] = {"verb": a.verb, "typed": a.verb != "special"}
+    if a.target is not None:
+        out["target"] = target_json(a.target)
+    if a.verb == "discard" and a.condition is not None:
+        cond = a.condition.lower()
+        out["condition"] = CONDITION_ALIASES.get(cond, cond)
+    if a.verb == "special":
+        out["text"] = table.add(sid, a.text)
+    return out
+
+
+# ---------------------------------------------------------------- cards
+def exploration_json(c: ast.ExplorationCard, cards: CardSet, table: StringTable) -> dict[str, Any]:
+    base = ("card", c.id)
+    out: dict[str, Any] = {"kind": "exploration", "role": c.role, "overlord": []}
+    enc = cards.encounter_of.get(c.id)
+    if enc is not None:
+        out["encounter"] = enc
+    if c.main_number is not None:
+        out["main"] = c.main_number
+    for key in ("rules", "after_setup"):
+        sid = table.add(string_id(*base, key), getattr(c, key))
+        if sid is not None:
+            out[key] = sid
+    for k, item in enumerate(c.overlord, 1):
+        if isinstance(item, ast.Hourglass):
+            out["overlord"].append({"text": table.add(string_id(*base, "overlord", k), item.text), "hourglass": item.count})
+        else:
+            out["overlord"].append({"text": table.add(string_id(*base, "overlord", k), item)})
+    return out
+
+
+def peril_json(c: ast.PerilCard, table: StringTable) -> dict[str, Any]:
+    base = ("card", c.id)
+    out: dict[str, Any] = {"kind": "peril", "split": c.effect is None}
+    for key in ("flavor", "effect", "with_monsters", "without_monsters"):
+        sid = table.add(string_id(*base, key), getattr(c, key))
+        if sid is not None:
+            out[key] = sid
+    return out
+
+
+def activation_json(c: ast.ActivationCard, cards: CardSet, table: StringTable) -> dict[str, Any]:
+    base = ("card", c.id)
+    groups = []
+    for g in c.groups:
+        gbase = (*base, "group", g.group)
+        d: dict[str, Any] = {
+            "group": g.group,
+            "choose": "players" if any(b.rank == "all" for b in g.boxes) else "boxes_in_order",
+            "boxes": [
+                {
+                    "rank": b.rank,
+                    "actions": [action_json(a, string_id(*gbase, b.rank, k), table) for k, a in enumerate(b.actions, 1)],
+                }
+                for b in g.boxes
+            ],
+        }
+        sid = table.add(string_id(*gbase, "effect"), g.effect)
+        if sid is not None:
+            d["effect"] = sid
+        groups.append(d)
+    return {"kind": "activation", "groups": groups, "untyped_actions": cards.untyped.get(c.id, 0)}
+
+
+def cards_json(cards: CardSet, table: StringTable) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for cid, c in cards.exploration.items():
+        out[cid] = exploration_json(c, cards, table)
+    for cid, c in cards.peril.items():
+        out[cid] = peril_json(c, table)
+    for cid, c in cards.activation.items():
+        out[cid] = activation_json(c, cards, table)
+    return dict(sorted(out.items()))
+
+
+# ---------------------------------------------------------------- decks
+def deck_json(plan: DeckPlan, analysis=None) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": plan.kind, "cards": list(plan.cards), "legal": plan.legal}
+    if plan.kind != "exploration":
+        out["shuffle"] = True
+        return out
+    number = {card: n for n, card in plan.mains.items()}
+    if plan.start is not None:
+        out["start"] = plan.start
+    out["ordinary"] = sorted(plan.pool)
+    out["mains"] = {str(n): card for n, card in sorted(plan.mains.items())}
+    stacks = []
+    for s in plan.stacks:
+        d: dict[str, Any] = {"size": s.size}
+        if s.main is not None:
+            d["main"] = s.main
+            d["main_number"] = number[s.main]
+        stacks.append(d)
+    out["stacks"] = stacks
+    if analysis is not None:
+        out["analysis"] = analysis.to_json()
+    return out
+
+
+def cards_bundle_pass(model: Model, sink: Sink) -> Model:
+    """PASSES entry: sections "cards_json" and "decks_json", texts into "strings"."""
+    cards = model.section("cards")
+    if cards is None:
+        return model
+    table = StringTable()
+    analyses = model.section("deck_analysis") or {}
+    decks = {did: deck_json(p, analyses.get(did)) for did, p in sorted((model.section("decks") or {}).items())}
+    out = model.with_section("cards_json", cards_json(cards, table))
+    if decks:
+        out = out.with_section("decks_json", decks)
+    return add_strings(out, table)
+
+
+# ---------------------------------------------------------------- top-level encounters
+ARRIVAL_EXEMPT = ("Q0102",)  # a dealt encounter's heroes walk in through its entrance
+
+
+def _port_json(links, which: str, amap) -> dict[str, Any] | None:
+    port = getattr(links, which, None) if links is not None else None
+    if port is None:
+        return None
+    t = amap.by_name[port.tile]
+    edges = sorted(t.opening_edges(port.opening))
+    return {
+        "tile": port.tile,
+        "opening": port.opening.label,
+        "facing": t.facing(port.opening),
+        "edges": [[list(p), list(q)] for p, q in edges],
+    }
+
+
+def encounters_bundle_pass(model: Model, sink: Sink) -> Model:
+    """PASSES entry: top-level encounters -> section "encounters_json" (needs maps_pass)."""
+    from compiler.emit.quests import encounter_json
+    from compiler.quests import HERO_COUNTS, _EncounterResolver
+
+    maps = (model.section("maps") or {}).get("encounters") or {}
+    encounters = model.declarations(ast.Encounter)
+    if not encounters or not maps:
+        return model
+    symbols = (model.section("symbols") or {}).get("encounter", {})
+    links = model.section("encounter_links") or {}
+    monsters = model.section("monsters") or {}
+    sight = getattr(model.options, "sight", True)
+    table = StringTable()
+    out: dict[str, Any] = {}
+    for enc in encounters:
+        if symbols and symbols.get(enc.id) is not enc:
+            continue
+        amap = maps.get(enc.id)
+        if amap is None:
+            continue
+        quest = ast.Quest(enc.id, enc.name or ast.Text(enc.id), None, (ast.InlineEncounter(1, enc.body, enc.span),), span=enc.span)
+        local = Sink()
+        resolved = _EncounterResolver(quest, quest.encounters[0], amap, monsters, HERO_COUNTS, local,
+                                      is_last=True, maps_checked=True).resolve()
+        exempt = ARRIVAL_EXEMPT if enc.body.entrance is not None else ()
+        sink.extend(d for d in local.items if d.code not in exempt)
+        j = encounter_json(resolved, ("encounter", enc.id), HERO_COUNTS, table, sight=sight)
+        j.pop("number", None)
+        j["hero_figures"] = list(enc.body.heroes_as)
+        name = table.add(string_id("encounter", enc.id, "name"), enc.name)
+        if name is not None:
+            j["name"] = name
+        for which in ("entrance", "exit"):
+            port = _port_json(links.get(enc.id), which, amap)
+            if port is not None:
+                j[which] = port
+        out[enc.id] = j
+    if not out:
+        return model
+    return add_strings(model.with_section("encounters_json", dict(sorted(out.items()))), table)
