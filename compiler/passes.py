@@ -17,10 +17,13 @@ Sections and what a front end gets from them are emitted by `compiler/emit/bundl
 
 from __future__ import annotations
 
+from compiler.cards import cards_pass
 from compiler.catalogs.dice import dice_pass
 from compiler.catalogs.monsters import monsters_pass
 from compiler.catalogs.terrain import terrain_pass
+from compiler.chain import chain_pass
 from compiler.diagnostics import Sink
+from compiler.emit.cards import cards_bundle_pass, encounters_bundle_pass
 from compiler.emit.quests import quests_bundle_pass
 from compiler.geometry.assemble import maps_pass
 from compiler.model import Model
@@ -36,5 +39,9 @@ PASSES = (
     maps_pass,  # tiles catalog -> "tiles"; every encounter map assembled -> "maps" (see geometry/assemble.py)
     quests_pass,  # starts, tokens, spawns (per hero count), events -> section "quests" (see compiler/quests.py)
     quests_bundle_pass,  # quests -> sections "quests_json" (bundle) and "strings" (compiler/emit/strings.py)
+    cards_pass,  # cards and decks checked -> sections "cards" (cards.CardSet), "decks" (id -> DeckPlan)
+    chain_pass,  # entrances/exits, seeded deck analysis -> "encounter_links", "deck_analysis" (compiler/chain.py)
+    encounters_bundle_pass,  # top-level encounters -> section "encounters_json" (compiler/emit/cards.py)
+    cards_bundle_pass,  # cards, decks -> sections "cards_json", "decks_json" and "strings"
     world_pass,  # campaign worlds -> sections "worlds" (id -> World), "worlds_json" (bundle)
 )
