@@ -132,12 +132,13 @@ class DeckPlan:
     pool: tuple[str, ...] = ()  # exploration: ordinary cards dealt into stacks; else: every card
     mains: Mapping[int, str] = field(default_factory=dict)
     legal: bool = True  # the recipe checked clean, so `deal` gives a legal order
+    members: tuple[str, ...] = ()  # every card the deck holds, even one a broken recipe cannot place
 
     @property
     def cards(self) -> tuple[str, ...]:
         """Every card of the deck, start and mains included, sorted."""
         extra = ([self.start] if self.start else []) + list(self.mains.values())
-        return tuple(sorted(set(self.pool) | set(extra)))
+        return tuple(sorted(set(self.pool) | set(extra) | set(self.members)))
 
 
 def deal(plan: DeckPlan, rng: random.Random) -> list[str]:
@@ -387,7 +388,8 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
         if n not in used and deck.stacks:
             sink.report("C0205", cards[mains[n]].span, deck=deck.id, problem=f"main encounter {n} (`{mains[n]}`) is in no stack")
             legal = False
-    return DeckPlan(deck.id, "exploration", deck.span, start, tuple(stacks), pool, dict(sorted(mains.items())), legal)
+    return DeckPlan(deck.id, "exploration", deck.span, start, tuple(stacks), pool, dict(sorted(mains.items())), legal,
+                    tuple(members))
 
 
 def _plan_simple(deck: ast.Deck, cards: Mapping[str, object], sink: Sink) -> DeckPlan:
