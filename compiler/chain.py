@@ -95,7 +95,25 @@ class Piece:
         return frozenset(c for t in self.tiles for c in t.local_of)
 
     def footprint(self):
-        return unary_union([box(x, y, x + 1, y + 1) for x, y in sorted(self.cells)])
+        """The union of the piece's squares (shapely), built once per shape and translated."""
+        ox, oy = self.tiles[0].at
+        shape = tuple((t.code, t.rotation, t.at[0] - ox, t.at[1] - oy) for t in self.tiles)
+        return translate(_shape_footprint(shape, self.tiles), ox, oy)
+
+
+_FOOTPRINTS: dict[tuple, object] = {}
+
+
+def _shape_footprint(shape: tuple, tiles: tuple[PlacedTile, ...]):
+    """Footprint of a piece whose first tile sits at (0, 0); cached by the shape (codes, turns, offsets)."""
+    hit = _FOOTPRINTS.get(shape)
+    if hit is None:
+        if len(_FOOTPRINTS) > 4096:
+            _FOOTPRINTS.clear()  # bounded: shapes repeat within a deck, not across runs
+        ox, oy = tiles[0].at
+        cells = sorted((x - ox, y - oy) for t in tiles for x, y in t.local_of)
+        hit = _FOOTPRINTS[shape] = unary_union([box(x, y, x + 1, y + 1) for x, y in cells])
+    return hit
 
 
 def _moved(tiles: tuple[PlacedTile, ...], quarters: int, d: Cell) -> tuple[PlacedTile, ...]:
