@@ -1,0 +1,1 @@
+"""Emitters: the bundle (JSON + schema validation), images (Pillow), the manifest."""
