@@ -15,6 +15,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _shared_dir() -> Path:
+    """The read-only reference folder beside the clone; QUESTC_SHARED_DIR overrides it
+    (point it at a missing folder to run the suite as a machine without the data would)."""
+    if os.environ.get("QUESTC_SHARED_DIR"):
+        return Path(os.environ["QUESTC_SHARED_DIR"])
     for candidate in (REPO.parent / "shared", Path("/work/shared")):
         if (candidate / "data").is_dir():
             return candidate

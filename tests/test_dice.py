@@ -28,7 +28,7 @@ from compiler.diagnostics import Sink
 from compiler.importers import tag_dice
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parents[1] / "shared" if (ROOT.parents[1] / "shared").exists() else Path("/work/shared")
+from conftest import SHARED  # noqa: E402 - one place decides where the reference data is
 TAG = SHARED / "data" / "tag-descent2e"
 
 

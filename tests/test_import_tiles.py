@@ -13,7 +13,7 @@ from compiler.geometry.tiles import read_tiles
 from compiler.importers import tag_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" if (ROOT.parent / "shared").exists() else Path("/work/shared")
+from conftest import SHARED  # noqa: E402 - one place decides where the reference data is
 TAG = SHARED / "data" / "tag-descent2e" / "tiles.json"
 CATALOG = ROOT / "content" / "d2e-base" / "tiles.yaml"
 

@@ -17,7 +17,7 @@ from compiler.syntax import ast
 from compiler.syntax.parse import parse_module
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" if (ROOT.parent / "shared").exists() else Path("/work/shared")
+from conftest import SHARED  # noqa: E402 - one place decides where the reference data is
 VALKYRIE = SHARED / "data" / "valkyrie-quests"
 PACK = ROOT / "content" / "d2e-quests"
 TERRAIN = {
