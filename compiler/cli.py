@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_module", None):
         parser.print_help(sys.stderr)
         return 2
+    args._argv = argv  # lets commands locate a bad argument on the command line
     try:
         return importlib.import_module(args._module).run(args)
     except KeyboardInterrupt:

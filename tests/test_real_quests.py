@@ -107,9 +107,9 @@ def test_path_command_answers(capsys):
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["cost"] == 19 and out["steps"] == 19 and out["route"][0] == [12, 0] and len(out["route"]) == 20
     code = cli.main(["path", str(PACK), "--quest", "first_blood", "--from", "10,10", "--to", "99,99"])
-    assert code == 1 and "M0304" in capsys.readouterr().err
+    assert code == 2 and "X0103" in capsys.readouterr().err
     code = cli.main(["path", str(PACK), "--quest", "frist_blood", "--from", "10,10", "--to", "1,2"])
-    assert code == 1 and "did you mean `first_blood`" in capsys.readouterr().err
+    assert code == 2 and "did you mean `first_blood`" in capsys.readouterr().err
 
 
 def test_real_pack_compiles_cleanly():

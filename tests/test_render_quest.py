@@ -11,7 +11,6 @@ import pytest
 from PIL import Image
 
 from compiler.commands import render as render_command
-from compiler.commands.render import pick_map
 from compiler.emit.render import map_layout, render_map
 from compiler.emit.render_model import map_pictures, render_outputs
 from compiler.emit.render_quest import hero_label, reachable_within, seen_from
@@ -112,16 +111,6 @@ def test_hero_labels():
     assert hero_label(ast.HeroGuard(4, 4)) == "4"
 
 
-def test_pick_map():
-    pics = {"a": 1, "b-1": 2, "b-2": 3}
-    assert pick_map(pics, "a", None) == ("a", 1)
-    assert pick_map(pics, "a", 1) == ("a", 1)
-    assert pick_map(pics, "b", None) == ("b-1", 2)
-    assert pick_map(pics, "b", 2) == ("b-2", 3)
-    assert pick_map(pics, "b", 7) == (None, "encounter")
-    assert pick_map(pics, "c", None) == (None, "quest")
-
-
 def test_seen_from_is_exactly_what_the_sight_engine_says(pictures):
     board = pictures["first_blood"].board
     engine = SightEngine(board)
@@ -191,11 +180,12 @@ def test_cli_render_with_question(pack, tmp_path, capsys):
 @pytest.mark.parametrize(
     "args, code, needle",
     [
-        (("--quest", "frist_blood"), 1, "G0101"),
-        (("--quest", "two_parts", "--encounter", "3"), 1, "G0102"),
-        (("--quest", "first_blood", "--from", "0,0"), 1, "G0103"),
-        (("--quest", "first_blood", "--from", "9,6", "--block", "99,99"), 0, "G0104"),
-        (("--quest", "first_blood", "--range", "3"), 1, "G0106"),
+        (("--quest", "frist_blood"), 2, "X0101"),
+        (("--quest", "two_parts", "--encounter", "3"), 2, "X0102"),
+        (("--quest", "first_blood", "--from", "0,0"), 2, "X0103"),
+        (("--quest", "first_blood", "--from", "9,6", "--block", "99,99"), 2, "X0103"),
+        (("--quest", "first_blood", "--range", "3"), 2, "X0105"),
+        (("--quest", "first_blood", "--open", "gate"), 2, "X0104"),
         (("--quest", "first_blood", "--from", "a,b"), 2, "X,Y"),
         (("--quest", "first_blood", "--from", "9,6", "--range", "-1"), 2, "negative"),
     ],

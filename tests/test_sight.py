@@ -490,13 +490,13 @@ def test_los_one_pair_with_segment_and_blocker(run, real_maps):
 @pytest.mark.parametrize(
     "args, code, expect",
     [
-        (("--quest", "frist_blood"), 2, "L0101"),
-        (("--quest", "first_blood", "--encounter", "9"), 2, "L0102"),
-        (("--quest", "first_blood", "--from", "99,1", "--to", "5,5"), 2, "L0103"),
+        (("--quest", "frist_blood"), 2, "X0101"),
+        (("--quest", "first_blood", "--encounter", "9"), 2, "X0102"),
+        (("--quest", "first_blood", "--from", "99,1", "--to", "5,5"), 2, "X0103"),
         (("--quest", "first_blood", "--from", "3,0", "--to", "5,5"), 2, "no square there"),
-        (("--quest", "first_blood", "--from", "5,0", "--to", "5,5", "--block=-4,-4"), 2, "L0103"),
-        (("--quest", "first_blood", "--from", "5,0"), 2, "L0104"),
-        (("--quest", "first_blood", "--open", "nodoor"), 2, "L0105"),
+        (("--quest", "first_blood", "--from", "5,0", "--to", "5,5", "--block=-4,-4"), 2, "X0103"),
+        (("--quest", "first_blood", "--from", "5,0"), 2, "X0105"),
+        (("--quest", "first_blood", "--open", "nodoor"), 2, "X0104"),
         (("--quest", "first_blood", "--from", "five,0", "--to", "5,5"), 2, "expected X,Y"),
     ],
 )

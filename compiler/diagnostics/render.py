@@ -15,9 +15,13 @@ from compiler import __version__
 from compiler.diagnostics.model import Diagnostic, Severity, Sink
 
 
+# Text of sources that are not files (e.g. "<command line>"), so human output can show them too.
+VIRTUAL_SOURCES: dict[str, str] = {}
+
+
 def _source_line(file: str, line: int) -> str | None:
     try:
-        text = Path(file).read_text(encoding="utf-8", errors="replace")
+        text = VIRTUAL_SOURCES.get(file) or Path(file).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
     lines = text.splitlines()
@@ -30,7 +34,7 @@ def render_human(diags: list[Diagnostic], summary: dict) -> str:
         out.append(f"{d.severity.value}[{d.code}]: {d.message}")
         s = d.span
         out.append(f"  --> {s.file}:{s.line}:{s.column}")
-        src = _source_line(s.file, s.line) if s.file and not s.file.startswith("<") else None
+        src = _source_line(s.file, s.line) if s.file in VIRTUAL_SOURCES or not s.file.startswith("<") else None
         if src is not None:
             gutter = " " * len(str(s.line))
             width = (s.end_column - s.column) if s.end_line == s.line else max(1, len(src) - s.column + 1)

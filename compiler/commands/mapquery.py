@@ -1,0 +1,140 @@
+"""What the map-question commands (path, los, render) share: which map of which quest or
+encounter, which spaces, which doors are open — each mistake an X01xx diagnostic located
+on the command line itself, exit code 2 (a usage error), never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+from dataclasses import dataclass
+
+from compiler.commands.common import add_pack_arguments
+from compiler.diagnostics import Sink, Span
+
+USAGE = 2
+COMMAND_LINE = "<command line>"
+
+
+def point(text: str) -> tuple[int, int]:
+    """argparse type for a space `X,Y` (also `(X, Y)`); negative numbers as `--block=-1,2`."""
+    m = re.fullmatch(r"\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"expected X,Y (two whole numbers, e.g. 3,4), got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def add_map_arguments(parser: argparse.ArgumentParser) -> None:
+    add_pack_arguments(parser, many=False)
+    parser.add_argument("--quest", required=True, metavar="ID", help="quest (or top-level encounter) id")
+    parser.add_argument("--encounter", type=int, default=None, metavar="N", help="encounter number of a multi-encounter quest (default: the first)")
+    parser.add_argument("--open", dest="open_doors", action="append", default=None, metavar="DOOR",
+                        help="treat this door as open (repeatable; default: doors as at the start)")
+
+
+def arg_span(args: argparse.Namespace, *needles: str) -> Span:
+    """The span of the first of `needles` found in the command line as typed (cli.main keeps
+    it in args._argv); the start of the line when none is."""
+    from compiler.diagnostics.render import VIRTUAL_SOURCES
+
+    line = " ".join(["questc", *getattr(args, "_argv", [])])
+    VIRTUAL_SOURCES[COMMAND_LINE] = line
+    for needle in needles:
+        at = line.find(needle)
+        if at >= 0:
+            return Span(COMMAND_LINE, 1, at + 1, 1, at + 1 + max(len(needle), 1))
+    return Span(COMMAND_LINE, 1, 1, 1, 7)
+
+
+@dataclass(frozen=True)
+class MapChoice:
+    quest: str
+    number: int | None  # None for a top-level encounter
+    amap: object  # geometry.assemble.AssembledMap
+    single: bool  # the quest has one encounter
+
+    @property
+    def label(self) -> str:
+        return f"`{self.quest}`" if self.number is None else f"`{self.quest}` encounter {self.number}"
+
+    @property
+    def picture_key(self) -> str:
+        """The name of this map's picture (maps/<key>.png)."""
+        return self.quest if self.number is None or self.single else f"{self.quest}-{self.number}"
+
+
+def choose_map(args: argparse.Namespace, model, sink: Sink) -> MapChoice | None:
+    maps = model.section("maps") or {}
+    quests, encounters = maps.get("quests", {}), maps.get("encounters", {})
+    if args.quest in quests:
+        numbered = quests[args.quest]
+        number = args.encounter if args.encounter is not None else min(numbered, default=1)
+        if number not in numbered:
+            sink.report("X0102", arg_span(args, f"--encounter {args.encounter}"), quest=args.quest, number=number,
+                        have=", ".join(map(str, sorted(numbered))) or "none")
+            return None
+        return MapChoice(args.quest, number, numbered[number], len(numbered) == 1)
+    if args.quest in encounters and args.encounter in (None, 1):
+        return MapChoice(args.quest, None, encounters[args.quest], True)
+    known = sorted(set(quests) | set(encounters))
+    guess = difflib.get_close_matches(args.quest, known, n=1)
+    hint = f"; did you mean `{guess[0]}`?" if guess else (f" (maps: {', '.join(known)})" if known else " (it has no maps)")
+    sink.report("X0101", arg_span(args, args.quest), id=args.quest, pack=model.pack.id, hint=hint,
+                fix=guess[0] if guess else None)
+    return None
+
+
+def check_spaces(args: argparse.Namespace, choice: MapChoice, named: list[tuple[str, tuple[int, int] | None]], sink: Sink) -> bool:
+    """Every (flag, X,Y) given must be a space of the chosen map."""
+    spaces = choice.amap.board.spaces
+    cells = set(spaces)
+    xs, ys = [c[0] for c in spaces] or [0], [c[1] for c in spaces] or [0]
+    ok = True
+    for flag, c in named:
+        if c is None or c in cells:
+            continue
+        ok = False
+        inside = min(xs) <= c[0] <= max(xs) and min(ys) <= c[1] <= max(ys)
+        hint = ": no square there" if inside else f" (the map spans x {min(xs)}..{max(xs)}, y {min(ys)}..{max(ys)})"
+        xy = f"{c[0]},{c[1]}"
+        sink.report("X0103", arg_span(args, f"{flag} {xy}", f"{flag}={xy}", xy), flag=flag, x=c[0], y=c[1], map=choice.label, hint=hint)
+    return ok
+
+
+def open_doors(args: argparse.Namespace, choice: MapChoice, sink: Sink) -> frozenset[str] | None:
+    """The doors open for the question: the start state plus every --open (None = start state)."""
+    if args.open_doors is None:
+        return None
+    doors = choice.amap.board.doors
+    ids = sorted(d.id for d in doors)
+    for d in args.open_doors:
+        if d not in ids:
+            hint = f" (doors: {', '.join(ids)})" if ids else " (it has no doors)"
+            sink.report("X0104", arg_span(args, f"--open {d}", f"--open={d}", d), door=d, map=choice.label, hint=hint)
+    return frozenset(args.open_doors) | frozenset(d.id for d in doors if d.open)
+
+
+def requires(args: argparse.Namespace, sink: Sink, given: str, value, needed: str, needed_value) -> bool:
+    """`given` makes sense only with `needed`."""
+    if value is not None and needed_value is None:
+        sink.report("X0105", arg_span(args, given), given=given, needed=needed)
+        return False
+    return True
+
+
+def usage_error(sink: Sink, args: argparse.Namespace) -> int:
+    from compiler.diagnostics.render import print_diagnostics
+
+    print_diagnostics(sink, args.format)
+    return USAGE
+
+
+def answered(sink: Sink) -> int:
+    """The answer went to stdout; warnings about the pack go to stderr, never into the answer."""
+    import sys
+
+    from compiler.diagnostics.render import print_diagnostics
+
+    if sink.items:
+        print_diagnostics(sink, "human", stream=sys.stderr)
+    return 0
