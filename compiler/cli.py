@@ -21,7 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("compiler.commands.schema", "print the bundle JSON Schema"),
     "init": ("compiler.commands.init", "create a new pack that compiles"),
     "render": ("compiler.commands.render", "draw one quest map, optionally with sight and movement from a space"),
-    "import": ("compiler.commands.import_tiles", "convert other projects' data: TAG tiles.json, Valkyrie quest maps"),
+    "import": ("compiler.commands.import_data", "convert other projects' data: TAG tiles.json, Valkyrie quest maps"),
     "path": ("compiler.commands.path", "cheapest move and counted range between two spaces of a quest map"),
     "los": ("compiler.commands.los", "line of sight on a quest map: one pair with a clear segment, or the whole table"),
     "layout": ("compiler.commands.layout", "deal an exploration deck for a seed and chain its encounters on a table"),

@@ -22,11 +22,9 @@ from compiler.catalogs.dice import dice_pass
 from compiler.catalogs.monsters import monsters_pass
 from compiler.catalogs.terrain import terrain_pass
 from compiler.chain import chain_pass
-from compiler.diagnostics import Sink
 from compiler.emit.cards import cards_bundle_pass, encounters_bundle_pass
 from compiler.emit.quests import quests_bundle_pass
 from compiler.geometry.assemble import maps_pass
-from compiler.model import Model
 from compiler.quests import quests_pass
 from compiler.resolve import resolve_declarations
 from compiler.world import world_pass

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from compiler.catalogs.document import Document, Entry
 from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validate_node
 from compiler.catalogs.yamlload import load_yaml
-from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics import Related, Sink
 from compiler.model import Model
 from compiler.options import Options
 from compiler.packs import Pack, discover

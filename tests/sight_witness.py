@@ -220,7 +220,6 @@ class ShapelyWitness:
             if c not in (a, b) and (c not in self.spaces or c in self.blocking):
                 return False
         d = (q[0] - p[0], q[1] - p[1])
-        back = (-d[0], -d[1])
         g = gcd(abs(d[0]), abs(d[1]))
         step = (d[0] // g, d[1] // g)
         unit_fwd, unit_back = step, (-step[0], -step[1])

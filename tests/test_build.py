@@ -5,7 +5,7 @@ import json
 
 import jsonschema
 
-from conftest import REPO, questc, write_pack
+from conftest import questc, write_pack
 
 
 def tree_bytes(root):

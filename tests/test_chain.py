@@ -4,7 +4,6 @@ entrance/exit checks, determinism of layouts and of the deck analysis, `questc l
 from __future__ import annotations
 
 import json
-import textwrap
 
 import pytest
 from hypothesis import given, settings
@@ -23,7 +22,6 @@ from compiler.chain import (
     _tiles,
 )
 from compiler.cards import DeckPlan, StackPlan
-from compiler.diagnostics import Sink
 from compiler.geometry.assemble import PlacedTile
 from compiler.options import Options
 from compiler.pipeline import compile_paths

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Span
 from compiler.geometry import graph
 from compiler.geometry.board import Board, Link
 from maphelp import assemble, catalog, codes, door, tile

@@ -109,3 +109,25 @@ def test_missing_file(tmp_path):
     sink = Sink()
     assert tag_tiles.import_file(tmp_path / "nope.json", sink) is None
     assert [d.code for d in sink.items] == ["M0402"]
+
+
+@pytest.mark.skipif(not TAG.exists(), reason="the shared reference data is not present")
+@pytest.mark.parametrize("source, data, committed", [
+    ("tag-dice", "dice.json", "content/core-2e/dice.yaml"),
+    ("tag-monsters", "monsters.json", "content/d2e-base/monsters.yaml"),
+])
+def test_import_command_regenerates_dice_and_monsters(tmp_path, source, data, committed):
+    from compiler.cli import main
+
+    out = tmp_path / "out.yaml"
+    assert main(["import", source, str(TAG.parent / data), "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == (ROOT / committed).read_text(encoding="utf-8")
+
+
+def test_import_command_reports_unreadable_json(tmp_path, capsys):
+    from compiler.cli import main
+
+    bad = tmp_path / "dice.json"
+    bad.write_text("[{", encoding="utf-8")
+    assert main(["import", "tag-dice", str(bad)]) == 1
+    assert "cannot convert" in capsys.readouterr().err

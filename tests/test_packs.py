@@ -1,6 +1,5 @@
 """Pack discovery and dependency resolution: given packs, search path, cycles, missing ids."""
 
-import os
 
 from conftest import questc, write_pack
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.catalogs.monsters import Limit, Monster
+from compiler.catalogs.monsters import Monster
 from compiler.diagnostics import Sink
 from compiler.quests import encounter_maps, resolve_quest
 from compiler.syntax import ast

@@ -5,15 +5,11 @@ TAG lists every physical die (two copies of each colour); each face is
 We keep one die per colour, the faces in TAG's order, and write the YAML text by hand
 so the output is byte-for-byte reproducible.
 
-    python -m compiler.importers.tag_dice [--data DIR] [--out FILE] [--check]
+    questc import tag-dice FILE -o OUT
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-from pathlib import Path
 from typing import Any
 
 MISS_RANGE = -100
@@ -83,34 +79,3 @@ def convert(dice_json: list[dict]) -> str:
         lines += [f"      - {_flow(f)}" for f in faces[colour]]
     return "\n".join(lines) + "\n"
 
-
-def default_data() -> Path:
-    here = Path(__file__).resolve().parents[3] / "shared" / "data" / "tag-descent2e"
-    return here if here.exists() else Path("/work/shared/data/tag-descent2e")
-
-
-def default_out() -> Path:
-    return Path(__file__).resolve().parents[2] / "content" / "core-2e" / "dice.yaml"
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=default_data(), help="folder holding TAG dice.json")
-    parser.add_argument("--out", type=Path, default=default_out())
-    parser.add_argument("--check", action="store_true", help="exit 1 if the output file is not up to date")
-    args = parser.parse_args(argv)
-    source = args.data / "dice.json"
-    try:
-        text = convert(json.loads(source.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"error: cannot read {source}: {exc}", file=sys.stderr)
-        return 2
-    if args.check:
-        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-        return 0 if current == text else 1
-    args.out.write_text(text, encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

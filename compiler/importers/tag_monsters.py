@@ -10,16 +10,13 @@ rulebooks we hold, so they follow an illustrative rule — one master per group,
 master for a monster with a 2x2-or-larger base in a 2-hero game — and every limit is marked
 `limits_source: illustrative` (see docs/catalogs.md).
 
-    python -m compiler.importers.tag_monsters [--data DIR] [--out FILE] [--check]
+    questc import tag-monsters FILE -o OUT
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 HEADER = """\
@@ -130,35 +127,3 @@ def convert(monsters_json: list[dict]) -> str:
         lines.append(f'    source: "{e["source"]}"')
     return "\n".join(lines) + "\n"
 
-
-def default_data() -> Path:
-    here = Path(__file__).resolve().parents[3] / "shared" / "data" / "tag-descent2e"
-    return here if here.exists() else Path("/work/shared/data/tag-descent2e")
-
-
-def default_out() -> Path:
-    return Path(__file__).resolve().parents[2] / "content" / "d2e-base" / "monsters.yaml"
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=default_data(), help="folder holding TAG monsters.json")
-    parser.add_argument("--out", type=Path, default=default_out())
-    parser.add_argument("--check", action="store_true", help="exit 1 if the output file is not up to date")
-    args = parser.parse_args(argv)
-    source = args.data / "monsters.json"
-    try:
-        text = convert(json.loads(source.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"error: cannot read {source}: {exc}", file=sys.stderr)
-        return 2
-    if args.check:
-        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-        return 0 if current == text else 1
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Mapping
 
 from compiler.diagnostics import Sink, Span
-from compiler.geometry.tiles import Tile, rotate_cell, rotated_size
+from compiler.geometry.tiles import Tile
 
 SIDE_CODES = {
     "CapA": "endcap1A", "CapB": "endcap1B",

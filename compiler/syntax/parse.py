@@ -19,7 +19,7 @@ from functools import lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken, VisitError
 
 from compiler.diagnostics import Sink, Span
 from compiler.syntax import ast

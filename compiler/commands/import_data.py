@@ -1,4 +1,4 @@
-"""`questc import tag-tiles FILE -o tiles.yaml` and `questc import valkyrie QUEST_DIR... -o FILE`.
+"""`questc import tag-tiles|tag-dice|tag-monsters FILE -o OUT` and `questc import valkyrie TILES_INI -o FILE`.
 
 Converters from other projects' data into questc content; the output is deterministic,
 so regenerating a committed file and comparing it is a test.
@@ -18,6 +18,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     tag = sub.add_parser("tag-tiles", help="TabletopGames (TAG) descent2e tiles.json -> a tiles catalog")
     tag.add_argument("file", metavar="FILE", help="path to tiles.json")
     tag.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
+    for name, what in (("tag-dice", "dice.json -> a dice catalog"), ("tag-monsters", "monsters.json -> a monster catalog")):
+        p = sub.add_parser(name, help=f"TabletopGames (TAG) descent2e {what}")
+        p.add_argument("file", metavar="FILE", help=f"path to {what.split()[0]}")
+        p.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
     val = sub.add_parser("valkyrie", help="Valkyrie quest tiles.ini -> quest map blocks")
     val.add_argument("file", metavar="TILES_INI", help="path to a quest's tiles.ini")
     val.add_argument("--quest", required=True, help="the quest id to write, e.g. first_blood")
@@ -32,6 +36,10 @@ def run(args: argparse.Namespace) -> int:
         from compiler.importers.tag_tiles import import_file
 
         text = import_file(args.file, sink)
+    elif args.source in ("tag-dice", "tag-monsters"):
+        text = _convert_json(args.source, args.file)
+        if text is None:
+            return 1
     else:
         from compiler.importers.valkyrie import import_quest
 
@@ -46,13 +54,22 @@ def run(args: argparse.Namespace) -> int:
     return 1 if sink.errors else 0
 
 
+def _convert_json(source: str, file: str) -> str | None:
+    import json
+
+    from compiler.importers import tag_dice, tag_monsters
+
+    convert = {"tag-dice": tag_dice.convert, "tag-monsters": tag_monsters.convert}[source]
+    try:
+        return convert(json.loads(Path(file).read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError) as exc:
+        print(f"questc import {source}: cannot convert {file}: {exc}", file=sys.stderr)
+        return None
+
+
 def _print(sink: Sink) -> None:
     if not sink.items:
         return
-    try:
-        from compiler.diagnostics.render import print_diagnostics
+    from compiler.diagnostics.render import print_diagnostics
 
-        print_diagnostics(sink, "human")
-    except ImportError:  # the renderer is another engineer's module; fall back to plain lines
-        for d in sink.sorted():
-            print(f"{d.span.file}:{d.span.line}:{d.span.column}: {d.severity.value}[{d.code}]: {d.message}", file=sys.stderr)
+    print_diagnostics(sink, "human")
