@@ -63,6 +63,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "S0130": (  # round_end without its round
         'quest q "Q" { on round_end { next } }',
     ),
+    "S0131": (  # an hourglass without its count
+        'exploration_card c { encounter e; overlord { hourglass "Advance doom." } }',
+    ),
 }
 
 
