@@ -44,7 +44,7 @@ def render_human(diags: list[Diagnostic], summary: dict) -> str:
         for r in d.related:
             out.append(f"  note: {r.message} at {r.span.file}:{r.span.line}:{r.span.column}")
         if d.fix:
-            out.append(f"  help: {d.fix}")
+            out.append(f"  help: replace with `{d.fix}`")
         out.append("")
     e, w = summary["errors"], summary["warnings"]
     out.append(f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}" if diags else "no problems found")
