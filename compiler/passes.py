@@ -25,7 +25,7 @@ from compiler.chain import chain_pass
 from compiler.emit.cards import cards_bundle_pass, encounters_bundle_pass
 from compiler.emit.quests import quests_bundle_pass
 from compiler.geometry.assemble import maps_pass
-from compiler.quests import quests_pass
+from compiler.quests import encounters_pass, quests_pass
 from compiler.resolve import resolve_declarations
 from compiler.world import world_pass
 
@@ -36,6 +36,7 @@ PASSES = (
     resolve_declarations,  # symbol tables of the pack's declarations -> section "symbols"
     maps_pass,  # tiles catalog -> "tiles"; every encounter map assembled -> "maps" (see geometry/assemble.py)
     quests_pass,  # starts, tokens, spawns (per hero count), events -> section "quests" (see compiler/quests.py)
+    encounters_pass,  # top-level encounters resolved the same way -> section "encounters" (id -> QuestEncounter)
     quests_bundle_pass,  # quests -> sections "quests_json" (bundle) and "strings" (compiler/emit/strings.py)
     cards_pass,  # cards and decks checked -> sections "cards" (cards.CardSet), "decks" (id -> DeckPlan)
     chain_pass,  # entrances/exits, seeded deck analysis -> "encounter_links", "deck_analysis" (compiler/chain.py)

@@ -89,6 +89,33 @@ def quests_pass(model: Model, sink: Sink) -> Model:
     return model.with_section("quests", MappingProxyType(dict(sorted(out.items()))))
 
 
+# A dealt encounter's heroes walk in through its entrance, so it needs no start area.
+ARRIVAL_EXEMPT = ("Q0102",)
+
+
+def encounters_pass(model: Model, sink: Sink) -> Model:
+    """PASSES entry: every top-level encounter of the pack -> section "encounters"
+    (id -> QuestEncounter), resolved exactly like one encounter of a quest."""
+    maps = (model.section("maps") or {}).get("encounters") or {}
+    declared = model.declarations(ast.Encounter)
+    if not declared or not maps:
+        return model
+    symbols = (model.section("symbols") or {}).get("encounter", {})
+    monsters = model.section("monsters") or {}
+    out: dict[str, m.QuestEncounter] = {}
+    for enc in declared:
+        amap = maps.get(enc.id)
+        if amap is None or (symbols and symbols.get(enc.id) is not enc):
+            continue  # no map (reported by the maps pass) or a duplicate id (R0101)
+        as_quest = ast.Quest(enc.id, enc.name or ast.Text(enc.id), None, (ast.InlineEncounter(1, enc.body, enc.span),), span=enc.span)
+        local = Sink()
+        out[enc.id] = _EncounterResolver(as_quest, as_quest.encounters[0], amap, monsters, HERO_COUNTS, local,
+                                         is_last=True, maps_checked=True).resolve()
+        exempt = ARRIVAL_EXEMPT if enc.body.entrance is not None else ()
+        sink.extend(d for d in local.items if d.code not in exempt)
+    return model.with_section("encounters", MappingProxyType(dict(sorted(out.items()))))
+
+
 def encounter_maps(model: Model) -> dict[str, tuple]:
     """quest id -> the AssembledMap of each encounter (None where it could not be built),
     from the maps pass's section "maps" ({"quests": {id: {number: AssembledMap}}})."""
@@ -188,6 +215,10 @@ class _EncounterResolver:
             doors={d.id: d for d in self.board.doors},
             marks=dict(amap.marks),
         )
+        block = enc.body.map
+        if block is not None:  # declared in the map but not built: already reported there
+            self.failed |= {("tile", t.name) for t in block.tiles if t.name not in self.names.tiles}
+            self.failed |= {("door", d.name) for d in block.doors if d.name not in self.names.doors}
         self.spawns: list[m.Spawn] = []
         self.tokens: list[m.Token] = []
         self.kind_counter: dict[str, int] = {}
@@ -287,6 +318,7 @@ class _EncounterResolver:
                              related=(Related(self.names.tokens[tid].span, "first placed here"),))
             return
         if c is None:
+            self.failed.add(("token", tid))  # its space was reported
             return
         tok = m.Token(tid, t.kind, self.index[c], self.tile_of(c), when, t.colour, t.label, t.span)
         self.names.tokens[tid] = tok

@@ -94,8 +94,12 @@ def test_every_map_gets_a_picture_with_its_parts(pictures):
     assert len(fb.hero_starts) == len(next(t for t in fb.tiles if t.code == "entrance1A").cells)
     assert [tok.kind for tok in fb.tokens] == ["search"]
     ranks = sorted((s.initials, s.rank, s.heroes) for s in fb.spawns)
-    # a whole group at one space is one marker; `minion at A, B` is one figure per space
-    assert ranks == [("GA", "master", ""), ("Z", "master", ""), ("Z", "minion", ""), ("Z", "minion", ""), ("Z", "minion", "3+")]
+    # every figure the quest pass places, labelled with the hero counts it is placed for:
+    # the whole goblin-archer group (limits 1 master + 2/3/4 minions) and the zombie points
+    assert ranks == [
+        ("GA", "master", ""), ("GA", "minion", ""), ("GA", "minion", ""), ("GA", "minion", "3+"), ("GA", "minion", "4"),
+        ("Z", "master", ""), ("Z", "minion", ""), ("Z", "minion", ""), ("Z", "minion", "3+"),
+    ]
     assert [d.colour for d in fb.board.doors] == ["yellow"]
     two = pictures["two_parts-2"]
     assert len(two.entrances) == 2 and len(two.exits) == 2

@@ -156,7 +156,6 @@ def cards_bundle_pass(model: Model, sink: Sink) -> Model:
 
 
 # ---------------------------------------------------------------- top-level encounters
-ARRIVAL_EXEMPT = ("Q0102",)  # a dealt encounter's heroes walk in through its entrance
 
 
 def _port_json(links, which: str, amap) -> dict[str, Any] | None:
@@ -174,32 +173,20 @@ def _port_json(links, which: str, amap) -> dict[str, Any] | None:
 
 
 def encounters_bundle_pass(model: Model, sink: Sink) -> Model:
-    """PASSES entry: top-level encounters -> section "encounters_json" (needs maps_pass)."""
+    """PASSES entry: top-level encounters (section "encounters") -> section "encounters_json"."""
     from compiler.emit.quests import encounter_json
-    from compiler.quests import HERO_COUNTS, _EncounterResolver
+    from compiler.quests import HERO_COUNTS
 
-    maps = (model.section("maps") or {}).get("encounters") or {}
-    encounters = model.declarations(ast.Encounter)
-    if not encounters or not maps:
+    resolved_all = model.section("encounters") or {}
+    if not resolved_all:
         return model
-    symbols = (model.section("symbols") or {}).get("encounter", {})
+    declared = {e.id: e for e in model.declarations(ast.Encounter)}
     links = model.section("encounter_links") or {}
-    monsters = model.section("monsters") or {}
     sight = getattr(model.options, "sight", True)
     table = StringTable()
     out: dict[str, Any] = {}
-    for enc in encounters:
-        if symbols and symbols.get(enc.id) is not enc:
-            continue
-        amap = maps.get(enc.id)
-        if amap is None:
-            continue
-        quest = ast.Quest(enc.id, enc.name or ast.Text(enc.id), None, (ast.InlineEncounter(1, enc.body, enc.span),), span=enc.span)
-        local = Sink()
-        resolved = _EncounterResolver(quest, quest.encounters[0], amap, monsters, HERO_COUNTS, local,
-                                      is_last=True, maps_checked=True).resolve()
-        exempt = ARRIVAL_EXEMPT if enc.body.entrance is not None else ()
-        sink.extend(d for d in local.items if d.code not in exempt)
+    for eid, resolved in resolved_all.items():
+        enc, amap = declared[eid], resolved.map
         j = encounter_json(resolved, ("encounter", enc.id), HERO_COUNTS, table, sight=sight)
         j.pop("number", None)
         j["hero_figures"] = list(enc.body.heroes_as)

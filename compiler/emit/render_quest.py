@@ -1,7 +1,11 @@
 """Quest and encounter maps as pictures: assemble each `map { … }`, place what the body says.
 
     quest_maps(model) -> {map id: MapPicture}
-    encounter_picture(body, amap, title) -> MapPicture
+    encounter_picture(body, amap, title, resolved) -> MapPicture
+
+Tokens and spawns come from the quest pass's resolution (sections "quests" and
+"encounters"): every figure on its real footprint, labelled with the hero counts it is
+placed for. Pictures are drawn only for packs without errors, so that pass has run.
 
 Map ids: a quest with one encounter -> `<quest>`; encounter N of a longer quest ->
 `<quest>-<N>`; a top-level encounter -> `<encounter>`. Problems (unknown tiles, bad
@@ -52,7 +56,37 @@ def _unjoined_openings(amap) -> frozenset[Edge]:
     return frozenset(edges - joined)
 
 
-def encounter_picture(body: ast.EncounterBody, amap, title: str = "") -> MapPicture:
+def _counts_label(counts: list[int], all_counts: tuple[int, ...]) -> str:
+    """The hero counts a figure is placed for, as a guard label ("" = every count)."""
+    if tuple(counts) == all_counts:
+        return ""
+    low, high = counts[0], counts[-1]
+    return hero_label(ast.HeroGuard(low, 4 if high == all_counts[-1] and high >= 4 else high))
+
+
+def _resolved_figures(resolved, board) -> tuple[list[Token], list[SpawnPoint]]:
+    """Setup tokens and figures of a resolved encounter (compiler/model/quest.py)."""
+    spaces = board.spaces
+    tokens = [
+        Token(spaces[t.space], t.kind, t.colour, t.label.value if t.label is not None else "")
+        for t in resolved.tokens if t.when == "setup"
+    ]
+    spawns = []
+    for sp in resolved.spawns:
+        if sp.when != "setup":
+            continue
+        all_counts = tuple(sorted(sp.figures))
+        seen: dict[tuple, list[int]] = {}
+        for h in all_counts:
+            for fig in sp.figures[h]:
+                seen.setdefault((fig.rank, fig.spaces), []).append(h)
+        initials = monster_initials(sp.group)
+        for (rank, footprint), counts in seen.items():
+            spawns.append(SpawnPoint(tuple(spaces[i] for i in footprint), initials, rank, _counts_label(counts, all_counts)))
+    return tokens, spawns
+
+
+def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=None) -> MapPicture:
     """One encounter's map with its tiles, openings, tokens, spawns, start, entrance and exit."""
     quiet = Sink()
 
@@ -60,30 +94,7 @@ def encounter_picture(body: ast.EncounterBody, amap, title: str = "") -> MapPict
         return amap.resolve_space(ref, quiet)
 
     tiles = tuple(TileOutline(t.code, t.cells, t.name if t.name != t.code else "", t.hidden) for t in amap.tiles)
-    tokens = []
-    for tok in body.tokens:
-        c = cell(tok.at)
-        if c is not None:
-            label = tok.label.value if tok.label is not None else ""
-            tokens.append(Token(c, tok.kind, tok.colour, label))
-    spawns = []
-    for decl in body.spawns:
-        initials = monster_initials(decl.group)
-        w, h = decl.size or (1, 1)
-
-        def footprint(anchor: Cell) -> tuple[Cell, ...]:
-            return tuple((anchor[0] + dx, anchor[1] + dy) for dy in range(h) for dx in range(w))
-
-        if decl.points:
-            for point in decl.points:  # `minion at A, B`: one figure on each listed space
-                for ref in point.at:
-                    c = cell(ref)
-                    if c is not None:
-                        spawns.append(SpawnPoint(footprint(c), initials, point.rank, hero_label(point.heroes or decl.heroes)))
-        elif decl.at is not None:
-            c = cell(decl.at)
-            if c is not None:  # a whole group at one space: one marker for the group
-                spawns.append(SpawnPoint(footprint(c), initials, "master", hero_label(decl.heroes)))
+    tokens, spawns = _resolved_figures(resolved, amap.board) if resolved is not None else ([], [])
     starts: list[Cell] = []
     if body.start is not None:
         if body.start.tile is not None and body.start.tile in amap.by_name:
@@ -105,7 +116,8 @@ def encounter_picture(body: ast.EncounterBody, amap, title: str = "") -> MapPict
 
 
 def assembled_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule], section=None):
-    """(map id, title, body, AssembledMap) for every map the pack's own quests and encounters draw.
+    """(map id, title, body, AssembledMap, resolved encounter or None) for every map the pack's
+    own quests and encounters draw.
 
     `section` is the pipeline's "maps" section ({"quests": {id: {n: AssembledMap}},
     "encounters": {id: AssembledMap}}, compiler/geometry/assemble.py maps_pass); maps it
@@ -118,6 +130,10 @@ def assembled_maps(model, tiles: Mapping[str, object], rules: Mapping[str, Terra
     def build(block):
         return assemble_map(block, tiles, rules, Sink())
 
+    resolved_quests = {
+        (q.id, e.number): e for q in (model.section("quests") or {}).values() for e in q.encounters
+    }
+    resolved_encounters = model.section("encounters") or {}
     out = []
     for quest in model.declarations(ast.Quest):
         many = len(quest.encounters) > 1
@@ -129,19 +145,19 @@ def assembled_maps(model, tiles: Mapping[str, object], rules: Mapping[str, Terra
                 continue
             map_id = f"{quest.id}-{enc.number}" if many else quest.id
             title = quest.name.value + (f", encounter {enc.number}" if many else "")
-            out.append((map_id, title, enc.body, amap))
+            out.append((map_id, title, enc.body, amap, resolved_quests.get((quest.id, enc.number))))
     for enc in model.declarations(ast.Encounter):
         if enc.body.map is None:
             continue
         amap = encounters.get(enc.id) if encounters is not None else build(enc.body.map)
         if amap is not None:
-            out.append((enc.id, enc.name.value if enc.name is not None else enc.id, enc.body, amap))
+            out.append((enc.id, enc.name.value if enc.name is not None else enc.id, enc.body, amap, resolved_encounters.get(enc.id)))
     return sorted(out, key=lambda item: item[0])
 
 
 def quest_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule], section=None) -> dict[str, MapPicture]:
     items = assembled_maps(model, tiles, rules, section)
-    return {map_id: encounter_picture(body, amap, title) for map_id, title, body, amap in items}
+    return {map_id: encounter_picture(body, amap, title, resolved) for map_id, title, body, amap, resolved in items}
 
 
 def seen_from(board, origin: Cell, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:

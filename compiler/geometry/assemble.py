@@ -107,6 +107,9 @@ class AssembledMap:
     joins: tuple[Join, ...]
     tile_graph: nx.Graph
     marks: dict[str, Cell] = field(default_factory=dict)
+    # tiles the block declares that could not be placed (already reported): references to
+    # them are not reported again, so one mistake gives one diagnostic, not a cascade
+    broken: frozenset[str] = frozenset()
 
     @cached_property
     def by_name(self) -> dict[str, PlacedTile]:
@@ -134,7 +137,8 @@ class AssembledMap:
             return None
         placed = self.by_name.get(ref.tile)
         if placed is None:
-            sink.report("M0207", ref.span, name=ref.tile, hint=_hint(ref.tile, self.by_name))
+            if ref.tile not in self.broken:
+                sink.report("M0207", ref.span, name=ref.tile, hint=_hint(ref.tile, self.by_name))
             return None
         if (ref.col, ref.row) not in placed.tile.squares:
             sink.report(
@@ -192,6 +196,8 @@ def assemble_map(
     placed: dict[str, PlacedTile] = {}
     attached: list[tuple[str, Opening, str, Opening]] = []
     seen_names: dict[str, ast.TilePlacement] = {}
+    broken: set[str] = set()  # declared, not placed: its own diagnostic was given
+    orphaned: set[tuple] = set()  # openings a broken tile was to attach to
     for p in block.tiles:
         if p.name in seen_names:
             sink.report("M0206", p.span, name=p.name,
@@ -199,6 +205,9 @@ def assemble_map(
                         fix=f"Write `tile {p.code} as {p.name}2 …` for the second copy.")
             continue
         seen_names[p.name] = p
+        broken.add(p.name)
+        if p.attach is not None:
+            orphaned.add((p.attach.to.tile, p.attach.to.side, p.attach.to.index))
         tile = tiles.get(p.code)
         if tile is None:
             sink.report("M0201", p.span, tile=p.code, hint=_hint(p.code, tiles))
@@ -209,12 +218,15 @@ def assemble_map(
         if p.attach is None:
             at = (p.at.x, p.at.y) if p.at is not None else (0, 0)
             placed[p.name] = PlacedTile(p.name, tile, at, turns(p.rotate or 0) * 90, p.hidden, p.span)
-            continue
-        result = _attach(p, tile, placed, sink)
-        if result is not None:
+        else:
+            result = _attach(p, tile, placed, broken, sink)
+            if result is None:
+                continue
             pt, own, other, other_op = result
             placed[p.name] = pt
             attached.append((p.name, own, other, other_op))
+            orphaned.discard((p.attach.to.tile, p.attach.to.side, p.attach.to.index))
+        broken.discard(p.name)
     if not placed:
         return None
     order = list(placed.values())
@@ -223,13 +235,13 @@ def assemble_map(
     _check_kinds(order, sink)
     _check_pieces(order, sink)
     graph = _tile_graph(order, joins)
-    if nx.number_connected_components(graph) > 1:
+    if nx.number_connected_components(graph) > 1 and not broken:  # a missing tile may be the link
         parts = sorted(sorted(c, key=lambda n: list(placed).index(n)) for c in nx.connected_components(graph))
         parts.sort(key=lambda part: list(placed).index(part[0]))
         sink.report("M0211", block.span, count=len(parts), parts="; ".join(", ".join(p) for p in parts))
-    doors = _doors(block, placed, joins, graph, sink)
+    doors = _doors(block, placed, joins, graph, broken, orphaned, sink)
     board = _board(order, joins, doors, terrain)
-    amap = AssembledMap(board=board, tiles=tuple(order), joins=tuple(joins), tile_graph=graph)
+    amap = AssembledMap(board=board, tiles=tuple(order), joins=tuple(joins), tile_graph=graph, broken=frozenset(broken))
     for mark in block.marks:
         if mark.name in amap.marks:
             sink.report("M0219", mark.span, name=mark.name)
@@ -240,11 +252,12 @@ def assemble_map(
     return amap
 
 
-def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], sink: Sink):
+def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], broken: set[str], sink: Sink):
     to = p.attach.to
     other = placed.get(to.tile)
     if other is None:
-        sink.report("M0207", to.span, name=to.tile, hint=_hint(to.tile or "", placed))
+        if to.tile not in broken:
+            sink.report("M0207", to.span, name=to.tile, hint=_hint(to.tile or "", placed))
         return None
     own = _get_opening(p.name, tile, p.attach.side, sink)
     other_op = _get_opening(other.name, other.tile, to, sink)
@@ -344,7 +357,8 @@ def _tile_graph(order: list[PlacedTile], joins: list[Join]) -> nx.Graph:
     return g
 
 
-def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join], graph: nx.Graph, sink: Sink) -> list[Door]:
+def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join], graph: nx.Graph,
+           broken: set[str], orphaned: set[tuple], sink: Sink) -> list[Door]:
     doors: list[Door] = []
     names: set[str] = set()
     used: dict[frozenset[Edge], str] = {}
@@ -355,14 +369,16 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
         names.add(d.name)
         t = placed.get(d.on.tile)
         if t is None:
-            sink.report("M0207", d.on.span, name=d.on.tile, hint=_hint(d.on.tile or "", placed))
+            if d.on.tile not in broken:
+                sink.report("M0207", d.on.span, name=d.on.tile, hint=_hint(d.on.tile or "", placed))
             continue
         op = _get_opening(t.name, t.tile, d.on, sink)
         if op is None:
             continue
         join = next((j for j in joins if j.touches(t.name, op)), None)
         if join is None:
-            sink.report("M0214", d.span, door=d.name, opening=_opening_label(t.name, op))
+            if (d.on.tile, d.on.side, d.on.index) not in orphaned:  # else the missing tile was reported
+                sink.report("M0214", d.span, door=d.name, opening=_opening_label(t.name, op))
             continue
         if join.edges in used:
             sink.report("M0215", d.span, door=d.name, problem=f"door `{used[join.edges]}` already stands on this attachment")
