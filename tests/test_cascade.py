@@ -1,0 +1,42 @@
+"""One mistake, one diagnostic: what depends on a tile that could not be placed is not
+reported again (its door, the spaces and events that name it, the tokens on it)."""
+
+from conftest import questc, write_pack
+
+QUEST = """\
+quest crypt "Crypt" {{
+  heroes 2..4
+  map {{
+    tile entrance1A at (0, 0)
+    tile 11A attach west to entrance1A.north
+    tile 9A attach {side} to 11A.east hidden
+    door gate on 11A.east red
+  }}
+  start heroes on entrance1A
+  token objective red "the relic" as relic at 9A(2,2)
+  spawn zombie at 11A(1,1)
+  on open gate {{ reveal 9A; say "Cold air." }}
+  on picked_up relic {{ win "Yours." }}
+  on round_end 10 {{ lose "Sealed." }}
+}}
+"""
+
+
+def test_the_correct_quest_is_clean(tmp_path):
+    pack = write_pack(tmp_path, "c", requires=["d2e-base"], files={"q.quest": QUEST.format(side="west")})
+    r = questc("check", pack, "--strict", "--format", "json")
+    assert r.code == 0, r.out
+
+
+def test_a_tile_that_cannot_be_placed_gives_one_diagnostic(tmp_path):
+    pack = write_pack(tmp_path, "c", requires=["d2e-base"], files={"q.quest": QUEST.format(side="south")})
+    r = questc("check", pack, "--format", "json")
+    assert r.code == 1
+    assert r.codes == ["M0202"], r.out  # 9A has no south opening; nothing else is reported
+
+
+def test_an_unknown_tile_gives_one_diagnostic(tmp_path):
+    quest = QUEST.format(side="west").replace("tile 9A attach", "tile 9Z as 9A attach")
+    pack = write_pack(tmp_path, "c", requires=["d2e-base"], files={"q.quest": quest})
+    r = questc("check", pack, "--format", "json")
+    assert r.codes == ["M0201"], r.out
