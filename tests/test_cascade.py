@@ -40,3 +40,13 @@ def test_an_unknown_tile_gives_one_diagnostic(tmp_path):
     pack = write_pack(tmp_path, "c", requires=["d2e-base"], files={"q.quest": quest})
     r = questc("check", pack, "--format", "json")
     assert r.codes == ["M0201"], r.out
+
+
+def test_a_tile_with_a_catalog_error_is_not_also_unknown_in_maps(tmp_path):
+    tiles = "tiles:\n  room1A:\n    kind: dungeon\n    grid: |\n      ....\n      ...\n"
+    quest = QUEST.format(side="west").replace("tile 9A attach west to 11A.east hidden", "tile room1A as 9A attach west to 11A.east hidden")
+    pack = write_pack(tmp_path, "c", requires=["d2e-base"], files={"tiles.yaml": tiles, "q.quest": quest})
+    r = questc("check", pack, "--format", "json")
+    [d] = r.json()["diagnostics"]
+    assert d["code"] == "M0101" and d["file"].endswith("tiles.yaml")
+    assert (d["line"], d["column"]) == (6, 7)  # the short row itself, not the `|` above it

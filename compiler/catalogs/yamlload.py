@@ -57,8 +57,9 @@ def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
     spans: dict[Path, Span] = {(): Span(file, 1, 1, 1, 2)}
     key_spans: dict[Path, Span] = {}
     budget = [MAX_NODES]
+    lines = text.splitlines()
     try:
-        data = _plain(root, (), file, spans, key_spans, budget)
+        data = _plain(root, (), file, spans, key_spans, budget, lines)
     except _TooLarge:
         sink.report("Y0003", Span.whole_file(file), limit=MAX_NODES)
         return None
@@ -76,11 +77,26 @@ def _dup_key(exc: Any) -> str:
     return problem or "?"
 
 
-def _plain(node: Any, path: Path, file: str, spans, key_spans, budget) -> Any:
+LINE = "line"  # path step for one line of a block scalar: doc.span(path + ((LINE, k),))
+
+
+def _block_lines(path: Path, span: Span, value: str, lines: list[str], spans) -> None:
+    """Spans of each content line of a `|` / `>` block scalar (the value span is its indicator)."""
+    for k in range(len(value.rstrip("\n").split("\n"))):
+        at = span.line + k  # span.line is the indicator's line, 1-based: content starts on the next
+        if at >= len(lines):
+            break
+        text = lines[at]
+        indent = len(text) - len(text.lstrip(" "))
+        spans[path + ((LINE, k),)] = Span(span.file, at + 1, indent + 1, at + 1, max(len(text), indent + 1) + 1)
+
+
+def _plain(node: Any, path: Path, file: str, spans, key_spans, budget, lines) -> Any:
     budget[0] -= 1
     if budget[0] < 0:
         raise _TooLarge
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 
     if isinstance(node, CommentedMap) or isinstance(node, dict):
         out: dict[str, Any] = {}
@@ -95,7 +111,7 @@ def _plain(node: Any, path: Path, file: str, spans, key_spans, budget) -> Any:
                 spans[sub] = _span(file, vl, vc, node[key])
             except Exception:  # noqa: BLE001 - positions are best effort for merged keys
                 spans[sub] = spans.get(path, Span.whole_file(file))
-            out[skey] = _plain(node[key], sub, file, spans, key_spans, budget)
+            out[skey] = _plain(node[key], sub, file, spans, key_spans, budget, lines)
         return out
     if isinstance(node, CommentedSeq) or isinstance(node, list):
         items = []
@@ -106,7 +122,7 @@ def _plain(node: Any, path: Path, file: str, spans, key_spans, budget) -> Any:
                 spans[sub] = _span(file, il, ic, item)
             except Exception:  # noqa: BLE001
                 spans[sub] = spans.get(path, Span.whole_file(file))
-            items.append(_plain(item, sub, file, spans, key_spans, budget))
+            items.append(_plain(item, sub, file, spans, key_spans, budget, lines))
         return items
     if isinstance(node, bool) or node is None:
         return node
@@ -114,6 +130,8 @@ def _plain(node: Any, path: Path, file: str, spans, key_spans, budget) -> Any:
         return int(node)
     if isinstance(node, float):
         return float(node)
+    if isinstance(node, (LiteralScalarString, FoldedScalarString)) and path in spans:
+        _block_lines(path, spans[path], str(node), lines, spans)
     if isinstance(node, str):
         return str(node)
     if isinstance(node, (datetime.date, datetime.datetime)):

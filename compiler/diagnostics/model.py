@@ -45,7 +45,7 @@ class Diagnostic:
     message: str
     span: Span
     related: tuple[Related, ...] = ()
-    fix: str | None = None  # a suggested replacement or action, shown as "help:"
+    fix: str | None = None  # one token = a replacement for the span; otherwise a sentence ("help:")
 
     @property
     def sort_key(self) -> tuple:

@@ -28,6 +28,11 @@ def _source_line(file: str, line: int) -> str | None:
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
+def _help(fix: str) -> str:
+    """A fix is either a replacement for the underlined text (one token) or a sentence."""
+    return f"replace with `{fix}`" if fix and not any(ch.isspace() for ch in fix) else fix
+
+
 def render_human(diags: list[Diagnostic], summary: dict) -> str:
     out: list[str] = []
     for d in diags:
@@ -44,7 +49,7 @@ def render_human(diags: list[Diagnostic], summary: dict) -> str:
         for r in d.related:
             out.append(f"  note: {r.message} at {r.span.file}:{r.span.line}:{r.span.column}")
         if d.fix:
-            out.append(f"  help: replace with `{d.fix}`")
+            out.append(f"  help: {_help(d.fix)}")
         out.append("")
     e, w = summary["errors"], summary["warnings"]
     out.append(f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}" if diags else "no problems found")

@@ -191,6 +191,7 @@ def assemble_map(
     tiles: Mapping[str, Tile],
     terrain: Mapping[str, TerrainRule],
     sink: Sink,
+    invalid: frozenset[str] = frozenset(),
 ) -> AssembledMap | None:
     """Place every tile of `block`, join openings, derive walls and doors; None if no tile could be placed."""
     placed: dict[str, PlacedTile] = {}
@@ -210,7 +211,8 @@ def assemble_map(
             orphaned.add((p.attach.to.tile, p.attach.to.side, p.attach.to.index))
         tile = tiles.get(p.code)
         if tile is None:
-            sink.report("M0201", p.span, tile=p.code, hint=_hint(p.code, tiles))
+            if p.code not in invalid:  # an invalid catalog entry was reported where it is defined
+                sink.report("M0201", p.span, tile=p.code, hint=_hint(p.code, tiles))
             continue
         if p.rotate is not None and p.rotate % 90:
             sink.report("M0208", p.span, rotation=p.rotate)
@@ -443,24 +445,25 @@ def maps_pass(model, sink: Sink):
     symbols.setdefault(".", "plain")
     entries = (model.catalogs or {}).get("tiles") or {}
     tiles = read_tiles(entries, symbols, sink)
+    invalid = frozenset(entries) - frozenset(tiles)
     maps: dict = {"quests": {}, "encounters": {}}
     for quest in model.declarations(ast.Quest):
         per = maps["quests"].setdefault(quest.id, {})
         for enc in quest.encounters:
-            amap = _encounter_map(enc.body, tiles, terrain, sink)
+            amap = _encounter_map(enc.body, tiles, terrain, sink, invalid)
             if amap is not None:
                 per[enc.number] = amap
     for enc in model.declarations(ast.Encounter):
-        amap = _encounter_map(enc.body, tiles, terrain, sink)
+        amap = _encounter_map(enc.body, tiles, terrain, sink, invalid)
         if amap is not None:
             maps["encounters"][enc.id] = amap
     return model.with_section("tiles", tiles).with_section("maps", maps)
 
 
-def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink) -> AssembledMap | None:
+def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink, invalid: frozenset[str]) -> AssembledMap | None:
     if body.map is None:
         return None
-    amap = assemble_map(body.map, tiles, terrain, sink)
+    amap = assemble_map(body.map, tiles, terrain, sink, invalid)
     if amap is None:
         return None
     check_placements(amap, body, sink)

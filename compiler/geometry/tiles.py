@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Mapping
 
-from compiler.diagnostics import Sink
+from compiler.diagnostics import Sink, Span
 from compiler.geometry.lattice import Cell, Edge, Point, edge
 
 SIDES = ("north", "east", "south", "west")
@@ -175,6 +175,22 @@ def _symbol_map(terrain_symbols) -> dict[str, str]:
     return {s: s for s in terrain_symbols}
 
 
+def _grid_span(entry, row: int, col: int | None = None, raw: str | None = None) -> Span:
+    """The grid row (and character) in the YAML file when the grid is a block scalar, else the grid."""
+    from compiler.catalogs.yamlload import LINE
+
+    whole = entry.span("grid")
+    line = entry.span("grid", (LINE, row))
+    if line == whole or col is None:
+        return line
+    lead = 0
+    if raw is not None:
+        text = str(raw).split("\n")[row]
+        lead = len(text) - len(text.lstrip())
+    at = line.column + lead + col
+    return Span(line.file, line.line, at, line.line, at + 1)
+
+
 def read_tiles(entries: Mapping[str, object], terrain_symbols: Iterable[str] | Mapping[str, str], sink: Sink) -> dict[str, Tile]:
     """Turn schema-valid `tiles:` catalog entries into Tiles; report bad grids and openings.
 
@@ -208,7 +224,7 @@ def _read_tile(entry, symbols: Mapping[str, str], sink: Sink) -> Tile | None:
     width = len(rows[0])
     for i, r in enumerate(rows):
         if len(r) != width:
-            sink.report("M0101", entry.span("grid"), tile=tid, row=i, length=len(r), width=width,
+            sink.report("M0101", _grid_span(entry, i), tile=tid, row=i, length=len(r), width=width,
                         fix=f"Pad row {i} with `-` (no square) to {width} characters.")
             return None
     squares: dict[Cell, str] = {}
@@ -218,7 +234,7 @@ def _read_tile(entry, symbols: Mapping[str, str], sink: Sink) -> Tile | None:
                 continue
             if ch not in symbols:
                 known = ", ".join(f"`{s}`" for s in sorted(symbols))
-                sink.report("M0102", entry.span("grid"), tile=tid, symbol=ch, col=c, row=r,
+                sink.report("M0102", _grid_span(entry, r, c, raw), tile=tid, symbol=ch, col=c, row=r,
                             fix=f"Use one of {known}, or `-` for no square; or define the terrain.")
                 continue
             squares[(c, r)] = ch
