@@ -83,6 +83,8 @@ def quests_pass(model: Model, sink: Sink) -> Model:
     for q in quests:
         if symbols and symbols.get(q.id) is not q:
             continue  # a duplicate id (R0101 reported it)
+        if q.adventure is not None:
+            continue  # a cooperative quest: its maps are the dealt encounters (compiler/adventure.py)
         resolved = resolve_quest(q, maps.get(q.id, ()), monsters, sink, maps_checked=True)
         if resolved is not None:
             out[q.id] = resolved

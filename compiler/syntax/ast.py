@@ -180,7 +180,7 @@ class Trigger:
     """What fires an event.
 
     kind: start | encounter_start | round_end | open | defeated | searched | picked_up |
-          enters | morale_zero | variable
+          enters | morale_zero | variable | doom_reaches_fate (cooperative quests)
     subject: the door / group / token / variable / area named (None where none);
     number: N for round_end, threshold for `variable X >= N`; space: for `enters SPACE`.
     """
@@ -253,10 +253,76 @@ class InlineEncounter:
     span: Span = NOWHERE
 
 
+# ---------------------------------------------------------------- cooperative quests
+@dataclass(frozen=True)
+class DeckUse:
+    """`exploration ID` / `activation ID` / `peril ID` in a quest: a deck the adventure plays."""
+
+    kind: str  # exploration | activation | peril
+    deck: str
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class TrackStart:
+    """`doom starts heroes` / `fate starts top` / `doom starts 3`."""
+
+    marker: str  # doom | fate
+    at: int | str  # a space number, "heroes" (the hero count) or "top" (the track's last space)
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class TrackRule:
+    """`advance fate [by N] on SOURCE` or `draw peril on SOURCE`: what moves the overlord track.
+
+    action: advance | draw_peril; marker: doom | fate (for advance); amount: N (default 1).
+    source: fate_step | round_end | hero_defeated | peril_drawn | defeated | hourglass;
+    subjects: the figure for `defeated NAME`, the exploration cards for `hourglass A, B`.
+    """
+
+    action: str
+    source: str
+    marker: str | None = None
+    amount: int = 1
+    subjects: tuple[str, ...] = ()
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Track:
+    """`track { spaces N; doom starts …; fate starts …; rules… }`: the overlord track."""
+
+    spaces: int | None = None
+    doom: TrackStart | None = None
+    fate: TrackStart | None = None
+    rules: tuple[TrackRule, ...] = ()
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Adventure:
+    """What makes a quest cooperative: the decks it plays, its overlord track, and its
+    adventure-wide events (`on doom_reaches_fate { lose … }`). Its encounters are the ones
+    the exploration deck deals, so such a quest has no encounters of its own."""
+
+    decks: tuple[DeckUse, ...] = ()
+    track: Track | None = None
+    events: tuple[EventDecl, ...] = ()
+    span: Span = NOWHERE
+
+    def deck(self, kind: str) -> DeckUse | None:
+        return next((d for d in self.decks if d.kind == kind), None)
+
+
 @dataclass(frozen=True)
 class Quest:
     """A quest: a sequence of encounters. A single-encounter quest's statements form `encounters[0]`
-    with number 1 (parse.py folds a body written directly in the quest into one InlineEncounter)."""
+    with number 1 (parse.py folds a body written directly in the quest into one InlineEncounter).
+
+    A cooperative quest (`adventure` set: it names decks or a track) keeps its events in
+    `adventure.events`; `encounters` then holds only statements that do not belong there
+    (reported by compiler/adventure.py), usually none."""
 
     id: str
     name: Text
@@ -264,6 +330,7 @@ class Quest:
     encounters: tuple[InlineEncounter, ...]
     doc: str | None = None
     span: Span = NOWHERE
+    adventure: Adventure | None = None
 
 
 @dataclass(frozen=True)

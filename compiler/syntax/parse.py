@@ -390,6 +390,7 @@ class _Builder(Transformer):
     t_enters_area = _trigger("enters", "subject")
     t_morale_zero = _trigger("morale_zero")
     t_variable = _trigger("variable", "subject number")
+    t_doom_reaches_fate = _trigger("doom_reaches_fate")
     del _trigger
 
     def _effect(kind):  # noqa: N805
@@ -479,6 +480,8 @@ class _Builder(Transformer):
         heroes = None
         encounters = []
         loose = []
+        decks: list[ast.DeckUse] = []
+        track = None
         for item in items:
             if isinstance(item, ast.HeroGuard):
                 if heroes is not None:
@@ -487,8 +490,27 @@ class _Builder(Transformer):
                     heroes = item
             elif isinstance(item, ast.InlineEncounter):
                 encounters.append(item)
+            elif isinstance(item, ast.DeckUse):
+                if any(d.kind == item.kind for d in decks):
+                    self.sink.report("S0210", item.span, what=f"`{item.kind}`")
+                else:
+                    decks.append(item)
+            elif isinstance(item, ast.Track):
+                if track is not None:
+                    self.sink.report("S0210", item.span, what="`track`")
+                else:
+                    track = item
             else:
                 loose.append(item)
+        adventure = None
+        if decks or track is not None:
+            # a cooperative quest: its events are adventure-wide; its encounters are dealt
+            events = tuple(x for x in loose if isinstance(x, ast.EventDecl))
+            loose = [x for x in loose if not isinstance(x, ast.EventDecl)]
+            parts = [d.span for d in decks] + ([track.span] if track is not None else []) + [e.span for e in events]
+            adventure = ast.Adventure(tuple(decks), track, events, _cover(parts))
+            if not loose:
+                return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure)
         if encounters and loose:
             first = loose[0]
             self.sink.report("S0206", first.span if hasattr(first, "span") else first[2], quest=str(ident))
@@ -500,7 +522,66 @@ class _Builder(Transformer):
             if enc.number != expected:
                 self.sink.report("S0212", enc.span, number=enc.number, expected=expected)
                 break
-        return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span)
+        return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure)
+
+    # -------------------------------------------------- cooperative quests
+    def deck_use(self, meta, children):
+        return ast.DeckUse(str(children[0]), str(children[1]), self.span(meta))
+
+    def track_marker(self, meta, children):
+        return str(children[0])
+
+    def track_heroes(self, meta, children):
+        return "heroes"
+
+    def track_top(self, meta, children):
+        return "top"
+
+    def tr_spaces(self, meta, children):
+        return ("spaces", int(children[0]), self.span(meta))
+
+    def tr_start(self, meta, children):
+        marker, at = children
+        value = at if isinstance(at, str) and at in ("heroes", "top") else int(at)
+        return (marker, ast.TrackStart(marker, value, self.span(meta)), self.span(meta))
+
+    def tr_advance(self, meta, children):
+        return ("advance", str(children[0]), int(children[1]) if len(children) > 1 else 1)
+
+    def tr_draw_peril(self, meta, children):
+        return ("draw_peril", None, 1)
+
+    def _source(kind):  # noqa: N805
+        def build(self, meta, children):
+            return (kind, tuple(str(c) for c in children))
+
+        return build
+
+    src_fate_step = _source("fate_step")
+    src_round_end = _source("round_end")
+    src_hero_defeated = _source("hero_defeated")
+    src_peril_drawn = _source("peril_drawn")
+    src_defeated = _source("defeated")
+    src_hourglass = _source("hourglass")
+    del _source
+
+    def tr_rule(self, meta, children):
+        (action, marker, amount), (source, subjects) = children
+        span = self.span(meta)
+        return ("rule", ast.TrackRule(action, source, marker, amount, subjects, span), span)
+
+    def track(self, meta, children):
+        fields: dict = {}
+        rules = []
+        names = {"spaces": "`spaces`", "doom": "`doom starts`", "fate": "`fate starts`"}
+        for key, value, span in children:
+            if key == "rule":
+                rules.append(value)
+            elif key in fields:
+                self.sink.report("S0210", span, what=names[key])
+            else:
+                fields[key] = value
+        return ast.Track(rules=tuple(rules), span=self.span(meta), **fields)
 
     # -------------------------------------------------- exploration and peril cards
     def xc_encounter(self, meta, children):
