@@ -1,0 +1,173 @@
+"""questc fmt [--check] [--diff] [PATH…]: rewrite `.quest` files in their canonical layout.
+
+PATH is a `.quest` file, a pack or any folder (searched recursively; default `content`).
+A file is rewritten — atomically, through a temporary file renamed over it — only when
+its text changes. A file with syntax errors is left untouched and its diagnostics are
+printed. Before anything is written the formatted text is parsed again and must give the
+same AST as the original (spans aside); if it does not, that is a formatter bug: the
+file is left alone and the command exits 3.
+
+Exit codes: 0 done (or, with --check, nothing to change); 1 a file has syntax errors or
+cannot be read or written, or --check found files to reformat; 2 usage; 3 the safety
+check failed. Status lines go to stderr, --diff output to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+from compiler.commands.common import FORMATS
+
+SUFFIX = ".quest"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", default=["content"], metavar="PATH",
+                        help=".quest files, packs or folders, searched recursively (default: content)")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; list the files that would change and exit 1 if there are any (for CI)")
+    parser.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of each change")
+    parser.add_argument("--format", choices=FORMATS, default="human", help="diagnostics format (default: human)")
+
+
+class UsageError(Exception):
+    pass
+
+
+def quest_files(paths: list[str]) -> list[Path]:
+    """Every `.quest` file named by `paths`, in order, each once; UsageError for a path
+    that does not exist or a file that is not a `.quest` file."""
+    found: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(path: Path) -> None:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            found.append(path)
+
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            for dirpath, dirnames, filenames in os.walk(path, followlinks=False):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for name in sorted(filenames):
+                    file = Path(dirpath) / name
+                    if name.endswith(SUFFIX) and not name.startswith(".") and not file.is_symlink():
+                        add(file)
+        elif path.is_file():
+            if path.suffix != SUFFIX:
+                raise UsageError(f"{given} is not a {SUFFIX} file")
+            add(path)
+        else:
+            raise UsageError(f"no such file or folder: {given}")
+    return found
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace the file's contents in one rename: a reader sees the old or the new text,
+    never half of it, and an interrupted run leaves the old file."""
+    target = path.resolve()
+    mode = stat.S_IMODE(target.stat().st_mode)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def unified_diff(name: str, before: str, after: str) -> str:
+    lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), name, name)
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from compiler.diagnostics import Sink, Span
+    from compiler.diagnostics.render import print_diagnostics
+    from compiler.options import Options
+    from compiler.sources import display_name, read_source
+    from compiler.syntax.format import FormatError, format_source, strip_spans
+    from compiler.syntax.parse import parse_module
+
+    try:
+        files = quest_files(list(args.paths))
+    except UsageError as exc:
+        sys.stderr.write(f"questc fmt: error: {exc}\n")
+        return 2
+
+    sink = Sink()
+    changed: list[str] = []
+    unchanged = failed = 0
+    internal = False
+    write = not (args.check or args.diff)
+    limit = Options().max_file_bytes
+    for path in files:
+        src = read_source(path.parent, path, sink, max_bytes=limit)
+        if src is None:
+            failed += 1
+            continue
+        name = display_name(path)
+        parsed = Sink()
+        module = parse_module(src.text, name, parsed)
+        if parsed.errors:  # not formatted: the parser's diagnostics say why
+            sink.extend(parsed.items)
+            failed += 1
+            continue
+        try:
+            formatted = format_source(src.text)
+        except FormatError as exc:  # parse_module accepted what the formatter's parse did not: a bug
+            sys.stderr.write(f"questc fmt: internal error: cannot format {name} ({exc}); the file is left as it is\n")
+            internal = True
+            continue
+        if formatted == src.text:
+            unchanged += 1
+            continue
+        again = parse_module(formatted, name, Sink())
+        if strip_spans(again) != strip_spans(module):
+            sys.stderr.write(f"questc fmt: internal error: formatting {name} would change its meaning; "
+                             "the file is left as it is (please report this)\n")
+            internal = True
+            continue
+        if args.diff:
+            sys.stdout.write(unified_diff(name, src.text, formatted))
+        if write:
+            try:
+                write_atomic(path, formatted)
+            except OSError as exc:
+                sink.report("I0003", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
+                failed += 1
+                continue
+        changed.append(name)
+        sys.stderr.write(f"{'reformatted' if write else 'would reformat'} {name}\n")
+
+    if sink.items:
+        print_diagnostics(sink, args.format)
+    verb = "reformatted" if write else "would be reformatted"
+    parts = [f"{_count(len(changed))} {verb}", f"{_count(unchanged)} unchanged"]
+    if failed:
+        parts.append(f"{_count(failed)} not formatted (errors)")
+    sys.stderr.write(", ".join(parts) + "\n")
+    if internal:
+        return 3
+    if failed or sink.errors or (args.check and changed):
+        return 1
+    return 0
+
+
+def _count(n: int) -> str:
+    return f"{n} file" + ("" if n == 1 else "s")
