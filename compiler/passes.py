@@ -17,6 +17,7 @@ Sections and what a front end gets from them are emitted by `compiler/emit/bundl
 
 from __future__ import annotations
 
+from compiler.adventure import adventure_bundle_pass, adventure_pass
 from compiler.cards import cards_pass
 from compiler.catalogs.dice import dice_pass
 from compiler.catalogs.monsters import monsters_pass
@@ -40,6 +41,8 @@ PASSES = (
     quests_bundle_pass,  # quests -> sections "quests_json" (bundle) and "strings" (compiler/emit/strings.py)
     cards_pass,  # cards and decks checked -> sections "cards" (cards.CardSet), "decks" (id -> DeckPlan)
     chain_pass,  # entrances/exits, seeded deck analysis -> "encounter_links", "deck_analysis" (compiler/chain.py)
+    adventure_pass,  # cooperative quests: decks, overlord track, win/lose -> section "adventures" (compiler/adventure.py)
+    adventure_bundle_pass,  # adventures -> joined to section "quests_json" (schemas/bundle/adventure.schema.json)
     encounters_bundle_pass,  # top-level encounters -> section "encounters_json" (compiler/emit/cards.py)
     cards_bundle_pass,  # cards, decks -> sections "cards_json", "decks_json" and "strings"
     world_pass,  # campaign worlds -> sections "worlds" (id -> World), "worlds_json" (bundle)
