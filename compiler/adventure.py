@@ -129,10 +129,17 @@ def check_body(quest: ast.Quest, sink: Sink) -> None:
     """A cooperative quest's encounters come from its deck: nothing map-bound belongs in it (C0523)."""
     for enc in quest.encounters:
         body = enc.body
-        if len(quest.encounters) > 1 or enc.number != 1 or body.map is not None:
-            what = f"`encounter {enc.number}`" if body.map is None or len(quest.encounters) > 1 else "a `map`"
-        else:
-            what = "a statement of an encounter (map, start, tokens, spawns…)"
+        kinds = [word for word, present in (
+            ("a `map`", body.map is not None), ("a hero start", body.start is not None),
+            ("an entrance or exit", body.entrance is not None or body.exit is not None),
+            ("tokens", bool(body.tokens)), ("spawns", bool(body.spawns)),
+            ("variables", bool(body.variables)), ("events of a map", bool(body.events)),
+            ("flavor or setup text", body.flavor is not None or body.setup is not None),
+            ("hero figures", bool(body.heroes_as)),
+        ) if present]
+        what = ", ".join(kinds) or "an encounter"
+        if len(quest.encounters) > 1 or body.events:
+            what = f"`encounter {enc.number}` ({what})"
         sink.report("C0523", enc.span, quest=quest.id, what=what)
 
 
@@ -251,8 +258,7 @@ def _encounter_wins(eid: str, resolved: Mapping[str, m.QuestEncounter], declared
         decl = declared.get(eid)
         if decl is None:
             return None
-        says = any(e.kind == "win" for ev in decl.body.events for e in ev.effects)
-        return True if says else None
+        return any(e.kind == "win" for ev in decl.body.events for e in ev.effects)
     from compiler.quests import _fixpoint  # the quests pass's "what can happen" over one encounter
 
     fired = _fixpoint(enc, first).fired
