@@ -369,8 +369,9 @@ def adventure_pass(model: Model, sink: Sink) -> Model:
     for q in quests:
         if symbols and symbols.get(q.id) is not q:
             continue  # a duplicate id (R0101 reported it)
-        if q.heroes is not None and not _counts(q):
-            continue  # the parser reported the guard
+        if not _counts(q):  # e.g. `heroes 1`: nothing to resolve spawns for
+            sink.report("Q0106", q.heroes.span, quest=q.id, low=q.heroes.low, high=q.heroes.high)
+            continue
         out[q.id] = check_adventure(q, plans, cardset, resolved, declared, sink)
     return model.with_section("adventures", MappingProxyType(dict(sorted(out.items()))))
 

@@ -364,3 +364,16 @@ def test_every_adventure_code_is_tested_and_catalogued():
     import re
 
     assert set(re.findall(r'"(C05\d\d)"', source)) == codes
+
+
+def test_a_cooperative_quest_for_no_playable_hero_count():
+    adventures, sink = check(quest().replace("heroes 2..4", "heroes 1"))
+    assert [(d.code, d.span.line) for d in sink.items if d.span.file == F] == [("Q0106", 2)]
+    assert "coop" not in adventures
+
+
+def test_doom_reaches_fate_in_an_ordinary_quest_never_fires():
+    from quest_helpers import run
+
+    _, sink = run('quest q "Q" {\n map { tile 1A }\n start heroes on 1A\n on doom_reaches_fate { lose }\n on round_end 3 { win }\n}')
+    assert [(d.code, d.span.line) for d in sink.items] == [("Q0303", 4), ("Q0306", 1)]  # no track: never fires, never lost
