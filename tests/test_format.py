@@ -429,3 +429,9 @@ def _shown(path: Path) -> str:
     from compiler.sources import display_name
 
     return display_name(path)
+
+
+def test_a_new_pack_from_questc_init_is_already_formatted(tmp_path):
+    assert questc("init", tmp_path / "mine").code == 0
+    r = questc("fmt", "--check", tmp_path / "mine")
+    assert r.code == 0 and "0 files would be reformatted, 1 file unchanged" in r.err

@@ -295,10 +295,11 @@ _DOC = re.compile(r"^[ \t]*##(?!#)[ ]?(.*?)[ \t]*$")
 
 
 def _doc_lines_above(source_lines: list[str], line: int) -> list[str]:
+    """The `##` lines right above line `line` (1-based, counted by `\n` as lark counts)."""
     out: list[str] = []
-    n = line - 2  # index of the line above `line` (1-based)
-    while 0 <= n < len(source_lines) and _DOC.match(source_lines[n]):
-        out.append(source_lines[n].strip(" \t"))
+    n = line - 2  # index of the line above
+    while 0 <= n < len(source_lines) and _DOC.match(source_lines[n].rstrip("\r")):
+        out.append(source_lines[n].strip(" \t\r"))
         n -= 1
     return out[::-1]
 
@@ -308,7 +309,7 @@ def format_source(text: str) -> str:
     parse (the caller reports the parser's diagnostics instead)."""
     toks = _lex(text)
     top, _ = _build(toks, 0, top=True)
-    source_lines = text.splitlines()
+    source_lines = text.split("\n")
     writer = _Writer()
     prev_kind: str | None = None  # "decl" | "comment", the previous item written
     blank = False
