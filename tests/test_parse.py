@@ -424,3 +424,13 @@ def test_language_md_examples_round_trip():
     assert enc.start == A.StartHeroes(tile="entrance1A", span=enc.start.span)
     assert [s.group for s in enc.spawns] == ["goblin_archers", "zombies"]
     assert [e.trigger.kind for e in enc.events] == ["open", "round_end", "defeated"]
+
+
+def test_doc_comments_count_lines_as_lark_does():
+    from compiler.diagnostics import Sink
+    from compiler.syntax.parse import parse_module
+
+    text = 'peril_card a { flavor "x\u2028y" }\n## doc of b\nperil_card b {}\nperil_card c {}\n'
+    module = parse_module(text, "f.quest", Sink())
+    docs = {d.id: d.doc for d in module.declarations}
+    assert docs == {"a": None, "b": "doc of b", "c": None}

@@ -116,8 +116,10 @@ def _doc_comments(text: str) -> dict[int, str]:
     """Map line number -> the `##` block ending on the line before it."""
     docs: dict[int, str] = {}
     block: list[str] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        m = _DOC.match(line)
+    # lines as Lark counts them: only "\n" ends a line (str.splitlines also breaks at
+    # \r, \x0b, \u2028…, which would shift every later doc comment)
+    for number, line in enumerate(text.split("\n"), start=1):
+        m = _DOC.match(line.removesuffix("\r"))
         if m:
             block.append(m.group(1))
             continue
