@@ -10,6 +10,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from compiler.adventure import adventure_pass
@@ -377,3 +379,26 @@ def test_doom_reaches_fate_in_an_ordinary_quest_never_fires():
 
     _, sink = run('quest q "Q" {\n map { tile 1A }\n start heroes on 1A\n on doom_reaches_fate { lose }\n on round_end 3 { win }\n}')
     assert [(d.code, d.span.line) for d in sink.items] == [("Q0303", 4), ("Q0306", 1)]  # no track: never fires, never lost
+
+
+@settings(max_examples=60, deadline=None)
+@given(spaces=st.integers(0, 14), doom=st.one_of(st.integers(0, 15), st.sampled_from(["heroes", "top"])),
+       fate=st.one_of(st.integers(0, 15), st.sampled_from(["heroes", "top"])), low=st.integers(2, 4))
+def test_track_is_playable_exactly_when_doom_starts_below_fate_on_the_track(spaces, doom, fate, low):
+    from compiler.adventure import resolve_track
+
+    text = (f'quest q "Q" {{ heroes {low}..4\n track {{ spaces {spaces}; doom starts {doom}; fate starts {fate}\n'
+            " advance fate on fate_step } }")
+    sink = Sink()
+    (q,) = parse_module(text, F, sink).declarations
+    counts = tuple(range(low, 5))
+    plan = resolve_track(q, counts, None, None, {}, False, sink)
+
+    def at(s, h):
+        return h if s == "heroes" else spaces if s == "top" else s
+
+    playable = spaces >= 2 and all(1 <= at(doom, h) < at(fate, h) <= spaces for h in counts)
+    assert (plan is not None) == playable
+    assert [d.code for d in sink.items] == ([] if playable else ["C0515"] * len(sink.items)) and (playable or sink.items)
+    if plan is not None:
+        assert all(plan.margin[h] == at(fate, h) - at(doom, h) > 0 for h in counts) and plan.closes
