@@ -12,17 +12,10 @@ from pathlib import Path
 
 from compiler.diagnostics import Sink
 from compiler.options import Options
+from bench import best_of
 
 REPO = Path(__file__).resolve().parents[1]
 
-
-def _best(fn, repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def main() -> None:
@@ -32,10 +25,10 @@ def main() -> None:
     real_passes = pipeline.run_passes
     print(f"{'pack':<16}{'check (s)':>12}{'read+parse only (s)':>22}")
     for pack in packs:
-        full = _best(lambda: pipeline.compile_paths([str(pack)], Options(), Sink()))
+        full = best_of(lambda: pipeline.compile_paths([str(pack)], Options(), Sink()))
         pipeline.run_passes = lambda model, sink: model
         try:
-            base = _best(lambda: pipeline.compile_paths([str(pack)], Options(), Sink()))
+            base = best_of(lambda: pipeline.compile_paths([str(pack)], Options(), Sink()))
         finally:
             pipeline.run_passes = real_passes
         print(f"{pack.name:<16}{full:>12.3f}{base:>22.3f}")

@@ -11,7 +11,6 @@ Run: .venv/bin/python -m bench.render
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -19,18 +18,11 @@ from PIL import Image, ImageDraw
 from compiler.emit.render import MapPicture, SpawnPoint, TileOutline, Token, png_bytes, render_map
 from compiler.geometry.board import PLAIN, Board, Door, TerrainRule
 from compiler.geometry.lattice import cell_edges
+from bench import best_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SCALE = 32
 
-
-def _best(fn, repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def synthetic(n: int = 30) -> MapPicture:
@@ -108,8 +100,8 @@ def main() -> None:
     cases.append(("synthetic 30x30 with overlays", synthetic(30)))
     print(f"{'map':40} {'spaces':>7} {'render+png ms':>14} {'baseline ms':>12} {'ratio':>6}")
     for name, picture in cases:
-        full = _best(lambda: png_bytes(render_map(picture, scale=SCALE)))
-        base = _best(lambda: baseline(picture))
+        full = best_of(lambda: png_bytes(render_map(picture, scale=SCALE)))
+        base = best_of(lambda: baseline(picture))
         print(f"{name:40} {len(picture.board.spaces):7d} {full * 1000:14.1f} {base * 1000:12.1f} {full / base:6.1f}")
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
 import networkx as nx
@@ -22,17 +21,10 @@ from compiler import world as W
 from compiler.catalogs.document import Entry
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Sink, Span
+from bench import best_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def _best(fn, repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def terrinoth() -> tuple[Entry, dict]:
@@ -63,9 +55,9 @@ def synthetic(n: int, seed: int = 7) -> W.World:
 def main() -> None:
     entry, dice = terrinoth()
     world = W.read_world(entry, dice, Sink())
-    t_read = _best(lambda: W.read_world(entry, dice, Sink()))
-    t_section = _best(lambda: W.world_section(world))
-    t_base = _best(lambda: dict(nx.all_pairs_shortest_path_length(W.graph(world))))
+    t_read = best_of(lambda: W.read_world(entry, dice, Sink()))
+    t_section = best_of(lambda: W.world_section(world))
+    t_base = best_of(lambda: dict(nx.all_pairs_shortest_path_length(W.graph(world))))
     size = len(json.dumps(W.world_section(world), sort_keys=True))
     print(f"terrinoth: {len(world.locations)} locations, {len(world.trails)} trails")
     print(f"  read_world     {t_read * 1e3:8.2f} ms")
@@ -73,9 +65,9 @@ def main() -> None:
     print(f"  baseline: networkx all-pairs BFS {t_base * 1e3:8.2f} ms")
     for n in (100, 400, 1000):
         w = synthetic(n)
-        t_section = _best(lambda: W.world_section(w), repeat=3)
-        t_base = _best(lambda: dict(nx.all_pairs_shortest_path_length(W.graph(w))), repeat=3)
-        t_rumor = _best(lambda: W.rumor_locations(w, "l00000", 3), repeat=3)
+        t_section = best_of(lambda: W.world_section(w), repeat=3)
+        t_base = best_of(lambda: dict(nx.all_pairs_shortest_path_length(W.graph(w))), repeat=3)
+        t_rumor = best_of(lambda: W.rumor_locations(w, "l00000", 3), repeat=3)
         print(
             f"synthetic n={n:5d}: world_section {t_section * 1e3:9.1f} ms, "
             f"baseline all-pairs BFS {t_base * 1e3:9.1f} ms, one rumor query {t_rumor * 1e3:6.2f} ms"

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 
 from lark.exceptions import LarkError, UnexpectedInput
 
+from compiler.syntax.parse import DOC_COMMENT
+
 INDENT = "  "
 
 __all__ = ["FormatError", "format_source", "same_meaning", "strip_spans"]
@@ -241,20 +243,14 @@ class _Writer:
 
     def stmt(self, stmt: _Stmt, depth: int) -> None:
         line = INDENT * depth
-        prev: _Tok | None = None
-        tile_paren = False
+        spacer = _Spacer()
         for part in stmt.parts:
             if isinstance(part, _Tok):
-                if part.text == "(":
-                    tile_paren = prev is not None and prev.type == "ID"
-                line += _gap(prev, part, tile_paren) + part.text
-                if part.text == ")":
-                    tile_paren = False
-                prev = part
+                line += spacer.add(part)
             elif isinstance(part, _Break):
                 self.lines.append(line + (f"  {part.trailing}" if part.trailing else ""))
                 self.lines.extend(INDENT * (depth + 1) + c for c in part.comments)
-                line, prev = INDENT * (depth + 1), None
+                line, spacer.prev = INDENT * (depth + 1), None
             elif part.one_line or not (part.items or part.open_comment):
                 line += " " + _inline(part)
             else:
@@ -266,18 +262,29 @@ class _Writer:
         self.lines.append(line)
 
 
+class _Spacer:
+    """Joins tokens with the canonical gaps; a `(` right after a name opens a tile space (`9A(3,1)`)."""
+
+    def __init__(self) -> None:
+        self.prev: _Tok | None = None
+        self.tile_paren = False
+
+    def add(self, tok: _Tok) -> str:
+        if tok.text == "(":
+            self.tile_paren = self.prev is not None and self.prev.type == "ID"
+        out = _gap(self.prev, tok, self.tile_paren) + tok.text
+        if tok.text == ")":
+            self.tile_paren = False
+        self.prev = tok
+        return out
+
+
 def _inline_stmt(stmt: _Stmt) -> str:
     line = ""
-    prev: _Tok | None = None
-    tile_paren = False
+    spacer = _Spacer()
     for part in stmt.parts:
         if isinstance(part, _Tok):
-            if part.text == "(":
-                tile_paren = prev is not None and prev.type == "ID"
-            line += _gap(prev, part, tile_paren) + part.text
-            if part.text == ")":
-                tile_paren = False
-            prev = part
+            line += spacer.add(part)
         else:  # only one-line blocks can be inside a one-line block
             line += " " + _inline(part)
     return line
@@ -290,15 +297,13 @@ def _inline(block: _Block) -> str:
     return "{ " + "; ".join(_inline_stmt(s) for s in stmts) + " }"
 
 
-# the same doc-comment rule as compiler/syntax/parse.py: `##` lines directly above a declaration
-_DOC = re.compile(r"^[ \t]*##(?!#)[ ]?(.*?)[ \t]*$")
 
 
 def _doc_lines_above(source_lines: list[str], line: int) -> list[str]:
     """The `##` lines right above line `line` (1-based, counted by `\n` as lark counts)."""
     out: list[str] = []
     n = line - 2  # index of the line above
-    while 0 <= n < len(source_lines) and _DOC.match(source_lines[n].rstrip("\r")):
+    while 0 <= n < len(source_lines) and DOC_COMMENT.match(source_lines[n].rstrip("\r")):
         out.append(source_lines[n].strip(" \t\r"))
         n -= 1
     return out[::-1]

@@ -109,7 +109,7 @@ def _parse_recovering(text: str, file: str, sink: Sink) -> Tree | None:
 
 
 # ---------------------------------------------------------------- doc comments
-_DOC = re.compile(r"^[ \t]*##(?!#)[ ]?(.*?)[ \t]*$")
+DOC_COMMENT = re.compile(r"^[ \t]*##(?!#)[ ]?(.*?)[ \t]*$")  # a `##` line; shared with the formatter
 
 
 def _doc_comments(text: str) -> dict[int, str]:
@@ -119,7 +119,7 @@ def _doc_comments(text: str) -> dict[int, str]:
     # lines as Lark counts them: only "\n" ends a line (str.splitlines also breaks at
     # \r, \x0b, \u2028…, which would shift every later doc comment)
     for number, line in enumerate(text.split("\n"), start=1):
-        m = _DOC.match(line.removesuffix("\r"))
+        m = DOC_COMMENT.match(line.removesuffix("\r"))
         if m:
             block.append(m.group(1))
             continue
