@@ -17,6 +17,7 @@ from compiler import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("compiler.commands.check", "parse, resolve and validate packs; print diagnostics"),
     "build": ("compiler.commands.build", "check, then write bundles, images and manifests"),
+    "watch": ("compiler.commands.watch", "rebuild on every save"),
     "explain": ("compiler.commands.explain", "explain a diagnostic code"),
     "schema": ("compiler.commands.schema", "print the bundle JSON Schema"),
     "init": ("compiler.commands.init", "create a new pack that compiles"),

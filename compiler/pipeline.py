@@ -15,10 +15,11 @@ from compiler.catalogs.document import Document, Entry
 from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink
+from compiler.memo import remembered
 from compiler.model import Model
 from compiler.options import Options
 from compiler.packs import Pack, discover
-from compiler.sources import Source, pack_files
+from compiler.sources import pack_files
 
 # Catalog kinds whose value is one object rather than a mapping id -> entry.
 SINGLE_OBJECT_KINDS = frozenset({"world"})
@@ -68,18 +69,18 @@ def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document]
     modules = []
     for src in pack_files(pack.root, sink, max_bytes=options.max_file_bytes):
         if src.path.suffix == ".yaml":
-            doc = load_yaml(src.text, src.name, sink)
+            doc = remembered("yaml", src.name, src.text, load_yaml, sink)
             if doc is not None and doc.data is not None:
                 docs.append(doc)
         else:
-            modules.append(_parse(src, sink))
+            modules.append(remembered("quest", src.name, src.text, _parse, sink))
     return docs, [m for m in modules if m is not None]
 
 
-def _parse(src: Source, sink: Sink):
+def _parse(text: str, name: str, sink: Sink):
     from compiler.syntax.parse import parse_module
 
-    return parse_module(src.text, src.name, sink)
+    return parse_module(text, name, sink)
 
 
 def _merge_catalogs(closure: list[Pack], loaded, sink: Sink) -> dict[str, dict[str, Entry]]:
