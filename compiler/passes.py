@@ -24,6 +24,7 @@ from compiler.catalogs.monsters import monsters_pass
 from compiler.catalogs.terrain import terrain_pass
 from compiler.chain import chain_pass
 from compiler.emit.cards import cards_bundle_pass, encounters_bundle_pass
+from compiler.emit.catalogs import catalogs_bundle_pass
 from compiler.emit.quests import quests_bundle_pass
 from compiler.geometry.assemble import maps_pass
 from compiler.quests import encounters_pass, quests_pass
@@ -45,5 +46,6 @@ PASSES = (
     adventure_bundle_pass,  # adventures -> joined to section "quests_json" (schemas/bundle/adventure.schema.json)
     encounters_bundle_pass,  # top-level encounters -> section "encounters_json" (compiler/emit/cards.py)
     cards_bundle_pass,  # cards, decks -> sections "cards_json", "decks_json" and "strings"
+    catalogs_bundle_pass,  # terrain and tiles resolved -> sections "terrain_json", "tiles_json" (bundle)
     world_pass,  # campaign worlds -> sections "worlds" (id -> World), "worlds_json" (bundle)
 )

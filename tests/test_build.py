@@ -70,3 +70,18 @@ def test_interrupted_write_leaves_last_good_output(tmp_path, monkeypatch):
     # the old output was moved aside, then must be back or still intact
     restored = tree_bytes(out / "mine") if (out / "mine").exists() else {}
     assert restored == {k.removeprefix("mine/"): v for k, v in before.items()}
+
+
+def test_bundle_catalogs_are_resolved_with_every_field_explicit(tmp_path):
+    from conftest import REPO
+
+    out = tmp_path / "out"
+    assert questc("build", REPO / "content" / "d2e-quests", "-o", out, "--no-images").code == 0
+    bundle = json.loads((out / "d2e-quests" / "bundle.json").read_text())
+    water = bundle["terrain"]["water"]
+    assert (water["enter_cost"], water["blocks_movement"], water["blocks_sight"], water["sight"]) == (2, False, False, "normal")
+    pit = bundle["terrain"]["pit"]
+    assert pit["sight"] == "adjacent_only" and pit["leave_action"] is True
+    tile = bundle["tiles"]["16A"]
+    assert tile["grid"] == ["-..-", "....", "....", "-..-"]
+    assert [(o["ref"], o["offset"], o["width"]) for o in tile["openings"]] == [("north", 1, 2), ("east", 1, 2), ("south", 1, 2), ("west", 1, 2)]

@@ -1,0 +1,48 @@
+"""The catalog sections of the bundle in their resolved form: every field explicit.
+
+A front end reads terrain and tiles as the compiler understood them — defaults filled
+in, grids split into rows, openings numbered — never the YAML shorthand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from compiler.diagnostics import Sink
+from compiler.model import Model
+
+
+def terrain_json(rules) -> dict[str, Any]:
+    return {tid: {k: v for k, v in dataclasses.asdict(rule).items() if k != "id"} for tid, rule in sorted(rules.items())}
+
+
+def tile_json(tile) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "kind": tile.kind,
+        "piece": tile.piece,
+        "copies": tile.copies,
+        "width": tile.width,
+        "height": tile.height,
+        "grid": list(tile.grid),
+        "openings": [
+            {"ref": op.label, "side": side, "index": op.index, "offset": op.offset, "width": op.width}
+            for side in ("north", "east", "south", "west")
+            for op in tile.openings.get(side, ())
+        ],
+        "walls": [[list(p), list(q)] for p, q in sorted(tile.walls)],
+    }
+    if tile.name:
+        out["name"] = tile.name
+    return out
+
+
+def catalogs_bundle_pass(model: Model, sink: Sink) -> Model:
+    """PASSES entry: sections "terrain_json" and "tiles_json" from the typed catalogs."""
+    terrain = model.section("terrain")
+    tiles = model.section("tiles")
+    if terrain:
+        model = model.with_section("terrain_json", terrain_json(terrain))
+    if tiles:
+        model = model.with_section("tiles_json", {code: tile_json(t) for code, t in sorted(tiles.items())})
+    return model
