@@ -134,8 +134,33 @@ def test_map_json_agrees_with_the_geometry():
     idx = board.index
     pairs = {(i, m["adjacency"][i][k], m["adjacency"][i][k + 1]) for i in range(len(board.spaces)) for k in range(0, len(m["adjacency"][i]), 2)}
     assert pairs == {(idx[u], idx[v], int(d["weight"])) for u, v, d in g.edges(data=True)}
+    # counting: the counting graph, symmetric, and the range it gives is the geometry's
+    c = graph.counting_graph(board)
+    assert {(i, j) for i, row in enumerate(m["counting"]) for j in row} == {p for u, v in c.edges for p in ((idx[u], idx[v]), (idx[v], idx[u]))}
+    a, b = board.spaces[0], board.spaces[-1]
+    assert graph.counting_distance(board, a, b, open_doors=[d.id for d in board.doors]) == _bfs(m["counting"], idx[a], idx[b])
     assert (decode(m["sight"], len(board.spaces)) == sight_table(board).matrix).all()
     assert MAP_SCHEMA["properties"]["sight"]["description"].startswith(SIGHT_ENCODING_DESCRIPTION)
+
+
+def _bfs(rows, src, dst):
+    seen, frontier, steps = {src}, [src], 0
+    while frontier:
+        if dst in frontier:
+            return steps
+        frontier = [j for i in frontier for j in rows[i] if j not in seen and not seen.add(j)]
+        steps += 1
+    return None
+
+
+def test_a_pit_is_counted_out_of_but_never_left_by_movement():
+    model, sink = run(quest("map { tile 4B at (0, 0) }"))
+    board = model.section("maps")["quests"]["q"][1].board
+    m = bundle_of(model)["quests"]["q"]["encounters"][0]["map"]
+    pits = [i for i, t in enumerate(board.terrain) if t == "pit"]
+    assert pits, "tile 4B has pit spaces"
+    for i in pits:
+        assert m["adjacency"][i] == [] and m["counting"][i]
 
 
 def test_door_steps_in_the_bundle():

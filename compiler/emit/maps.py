@@ -12,8 +12,11 @@
   while that door is open.
 - `adjacency`: entry i = flat list [j1, c1, j2, c2, …]: a figure on space i may step to
   space j at movement cost c (entry cost of j plus leave cost of i), neighbours in
-  ascending j, with every door open. Counting range uses the same steps at 1 each.
-  Spaces of movement-blocking terrain have no steps in or out.
+  ascending j, with every door open. Spaces of movement-blocking terrain have no steps
+  in or out; a space left only by an action (2nd-ed. pit) has none out.
+- `counting`: entry i = [j1, j2, …]: the steps counting range ("within N spaces") may
+  take from space i at 1 each, every door open (RULES.md, "Counting spaces"): the
+  movement steps plus those out of action-only spaces.
 - `links`: special movement connections (stairs, end caps, gateways) [i, j, kind].
 - `tile_graph`: the joins between placed tiles (a, a_opening, b, b_opening, door).
 - `marks`: mark name -> space index.
@@ -60,13 +63,20 @@ def map_json(amap, *, sight: bool = True) -> dict[str, Any]:
         for d in data.get("doors") or ():
             door_steps[d].append([i, j])
     flat = [[n for j, c in sorted(row) for n in (j, c)] for row in adjacency]
+    counting: list[list[int]] = [[] for _ in board.spaces]
+    for u, v, data in graph.counting_graph(board).edges(data=True):
+        i, j = index[u], index[v]
+        counting[i].append(j)
+        counting[j].append(i)
+        for d in data.get("doors") or ():
+            door_steps[d].extend(([i, j], [j, i]))
 
     doors = {
         d.id: {
             "edges": _edges(d.edges),
             "open": bool(d.open),
             "colour": d.colour,
-            "steps": sorted(door_steps[d.id]),
+            "steps": sorted(map(list, {tuple(step) for step in door_steps[d.id]})),
         }
         for d in sorted(board.doors, key=lambda d: d.id)
     }
@@ -79,6 +89,7 @@ def map_json(amap, *, sight: bool = True) -> dict[str, Any]:
         "walls": _edges(board.walls),
         "doors": doors,
         "adjacency": flat,
+        "counting": [sorted(row) for row in counting],
         "links": sorted(links),
         "tile_graph": [
             {
