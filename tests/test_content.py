@@ -28,3 +28,20 @@ def test_build_of_all_content_is_byte_identical(tmp_path):
         listed = set(manifest["files"])
         written = {n.split("/", 1)[1] for n in a if n.startswith(pack + "/")} - {"manifest.json"}
         assert listed == written
+
+
+def test_build_does_not_depend_on_the_hash_seed(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    outs = []
+    for seed in ("1", "4242"):
+        out = tmp_path / seed
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        code = "import sys; from compiler.cli import main; raise SystemExit(main(sys.argv[1:]))"
+        done = subprocess.run([sys.executable, "-c", code, "build", str(REPO / "content" / "d2e-quests"), "-o", str(out)],
+                              env=env, cwd=REPO, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        outs.append({p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
+    assert outs[0] == outs[1]
