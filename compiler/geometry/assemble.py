@@ -31,6 +31,10 @@ from compiler.geometry.lattice import Cell, Edge, cell_edges, edge
 from compiler.geometry.tiles import OPPOSITE, SIDES, Opening, Orientation, Tile, turns
 from compiler.syntax import ast
 
+# `tile T at (x, y)`: farther than this from the origin is M0222 (a map is a table top;
+# sight tables and images are dense over the map's bounding box).
+MAX_COORDINATE = 1000
+
 
 @dataclass(frozen=True, eq=False)
 class PlacedTile:
@@ -219,6 +223,9 @@ def assemble_map(
             continue
         if p.attach is None:
             at = (p.at.x, p.at.y) if p.at is not None else (0, 0)
+            if max(abs(at[0]), abs(at[1])) > MAX_COORDINATE:
+                sink.report("M0222", p.at.span, name=p.name, x=at[0], y=at[1], limit=MAX_COORDINATE)
+                continue
             placed[p.name] = PlacedTile(p.name, tile, at, turns(p.rotate or 0) * 90, p.hidden, p.span)
         else:
             result = _attach(p, tile, placed, broken, sink)

@@ -1,0 +1,277 @@
+"""Bad input never surprises: the whole pipeline fuzzed.
+
+Whole packs (the shipped ones and small seeds, tests/fuzzhelp.py) are mutated
+structurally and compiled with `compile_paths` + `outputs_of` (images on), and driven
+through the CLI. No exception may escape, every diagnostic is catalogued and located,
+a clean compile yields a valid bundle, and the CLI exits 0, 1 or 2 — never 3.
+
+QUESTC_FUZZ_EXAMPLES=2000 raises the number of examples per strategy (default 40) and
+runs the deck analysis at its full size (see docs/robustness.md).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fuzzhelp as fh
+from conftest import questc
+
+LONG = "QUESTC_FUZZ_EXAMPLES" in os.environ
+EXAMPLES = int(os.environ.get("QUESTC_FUZZ_EXAMPLES", "40"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not LONG,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+
+
+@contextmanager
+def fast_analysis():
+    """The default run deals 8 orders per exploration deck instead of 200 (speed only)."""
+    if LONG:
+        yield
+        return
+    import compiler.chain as chain
+
+    with mock.patch.object(chain, "analyse", functools.partial(chain.analyse, orders=8)):
+        yield
+
+
+WS: list = []  # (root, identifier pool), set by the module fixture (kept out of hypothesis' reports)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def workspace(tmp_path_factory):
+    root = fh.make_workspace(tmp_path_factory.mktemp("fuzz") / "packs")
+    WS[:] = [(root, fh.identifier_pool(root))]
+    yield
+    WS.clear()
+
+
+@contextmanager
+def mutated(root: Path, pack: str, changes: dict[str, str]):
+    """Write `changes` (file name -> text) into `pack`, restore the originals after."""
+    folder = root / pack
+    saved = {name: (folder / name).read_bytes() if (folder / name).exists() else None for name in changes}
+    try:
+        for name, text in changes.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        yield folder
+    finally:
+        for name, data in saved.items():
+            if data is None:
+                (folder / name).unlink(missing_ok=True)
+            else:
+                (folder / name).write_bytes(data)
+
+
+def compile_checked(root: Path, pack: str, **kw):
+    with fast_analysis():
+        sink, outputs = fh.compile_and_emit([str(root / pack)], fh.options(root, **kw))
+    fh.assert_sound(sink, outputs)
+    return sink
+
+
+QUEST_PACKS = ("d2e-quests", "natures-ire", "seed-map", "seed-coop", "seed-cat")
+CATALOG_FILES = (  # (pack holding the file, file, pack compiled)
+    ("d2e-base", "tiles.yaml", "seed-map"),
+    ("d2e-base", "tiles.yaml", "d2e-quests"),
+    ("d2e-base", "monsters.yaml", "seed-map"),
+    ("core-2e", "dice.yaml", "d2e-quests"),
+    ("core-2e", "terrain.yaml", "seed-map"),
+    ("core-1e", "terrain.yaml", "seed-cat"),
+    ("terrinoth-1e", "world.yaml", "terrinoth-1e"),
+    ("seed-cat", "cat.yaml", "seed-cat"),
+    ("seed-coop", "villain.yaml", "seed-coop"),
+)
+
+
+# ---------------------------------------------------------------- the seeds themselves
+@pytest.mark.parametrize("pack", fh.SHIPPED + tuple(fh.SEEDS))
+def test_every_seed_compiles_without_errors(pack):
+    root, _ = WS[0]
+    sink = compile_checked(root, pack)
+    assert sink.errors == 0, [str(d) for d in sink.items]
+
+
+# ---------------------------------------------------------------- .quest mutations
+@FUZZ
+@given(data=st.data())
+def test_mutated_quests(data):
+    root, pool = WS[0]
+    pack = data.draw(st.sampled_from(QUEST_PACKS), label="pack")
+    name = data.draw(st.sampled_from(fh.pack_files(root, pack, ".quest")), label="file")
+    text = (root / pack / name).read_text(encoding="utf-8")
+    for _ in range(data.draw(st.integers(1, 4), label="mutations")):
+        text = fh.mutate_quest(text, data.draw, pool)
+    with mutated(root, pack, {name: text}):
+        compile_checked(root, pack)
+
+
+@FUZZ
+@given(data=st.data())
+def test_inserted_statements(data):
+    """Syntactically plausible statements with hostile identifiers and numbers."""
+    root, pool = WS[0]
+    pack = data.draw(st.sampled_from(("seed-map", "seed-coop", "seed-cat", "d2e-quests")), label="pack")
+    name = data.draw(st.sampled_from(fh.pack_files(root, pack, ".quest")), label="file")
+    lines = (root / pack / name).read_text(encoding="utf-8").split("\n")
+    for _ in range(data.draw(st.integers(1, 3), label="inserts")):
+        at = data.draw(st.integers(0, len(lines)), label="line")
+        lines.insert(at, fh.fill(data.draw(st.sampled_from(fh.TEMPLATES), label="template"), data.draw, pool))
+    with mutated(root, pack, {name: "\n".join(lines)}):
+        compile_checked(root, pack)
+
+
+# ---------------------------------------------------------------- catalog mutations
+@FUZZ
+@given(data=st.data())
+def test_mutated_catalogs(data):
+    root, pool = WS[0]
+    holder, name, target = data.draw(st.sampled_from(CATALOG_FILES), label="file")
+    doc = fh.load_data((root / holder / name).read_text(encoding="utf-8"))
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        doc = fh.mutate_data(doc, data.draw, pool)
+    with mutated(root, holder, {name: fh.dump_data(doc)}):
+        compile_checked(root, target)
+
+
+# ---------------------------------------------------------------- whole packs, several files
+@FUZZ
+@given(data=st.data())
+def test_mutated_packs(data):
+    """A quest file and a catalog of the same pack mutated together."""
+    root, pool = WS[0]
+    pack = data.draw(st.sampled_from(("seed-cat", "seed-coop")), label="pack")
+    changes = {}
+    for name in fh.pack_files(root, pack, ".quest"):
+        text = (root / pack / name).read_text(encoding="utf-8")
+        changes[name] = fh.mutate_quest(text, data.draw, pool)
+    for name in fh.pack_files(root, pack, ".yaml"):
+        if name != "pack.yaml":
+            doc = fh.load_data((root / pack / name).read_text(encoding="utf-8"))
+            changes[name] = fh.dump_data(fh.mutate_data(doc, data.draw, pool))
+    with mutated(root, pack, changes):
+        compile_checked(root, pack)
+
+
+# ---------------------------------------------------------------- the command line
+POINT = st.builds(lambda x, y: f"{x},{y}", st.sampled_from(fh.NUMBERS[:14] + (-1, -5, 10**9)),
+                  st.sampled_from(fh.NUMBERS[:14] + (-1, -5, 10**9)))
+
+
+def _cli_args(draw, root: Path, pack: str, pool: list[str], out: Path) -> list[str]:
+    command = draw(st.sampled_from(("check", "build", "path", "los", "render", "layout", "world", "fmt")))
+    folder = str(root / pack)
+    common = ["--pack-path", str(root), "--format", draw(st.sampled_from(("human", "json", "github", "sarif")))]
+    ident = st.sampled_from(pool)
+    if command == "check":
+        return ["check", folder, *common] + draw(st.sampled_from(([], ["--strict"])))
+    if command == "build":
+        return ["build", folder, *common, "-o", str(out / "build")] + draw(st.sampled_from(([], ["--no-images"])))
+    if command == "fmt":
+        return ["fmt", "--check", folder]
+    if command == "world":
+        argv = ["world", folder, *common, "--from", draw(ident)]
+        if draw(st.booleans()):
+            argv += ["--rumor-distance", str(draw(st.sampled_from(fh.NUMBERS)))]
+        if draw(st.booleans()):
+            argv += ["--explored", draw(ident)]
+        if draw(st.booleans()):
+            argv += ["--world", draw(ident)]
+        return argv
+    if command == "layout":
+        argv = ["layout", folder, *common, "--deck", draw(ident), "--seed", str(draw(st.sampled_from(fh.NUMBERS)))]
+        if draw(st.booleans()):
+            argv += ["-o", str(out / "layout.png")]
+        return argv
+    argv = [command, folder, *common, "--quest", draw(ident)]
+    if draw(st.booleans()):
+        argv += ["--encounter", str(draw(st.sampled_from(fh.NUMBERS)))]
+    if draw(st.booleans()):
+        argv += ["--open", draw(ident)]
+    if command == "path":
+        argv += [f"--from={draw(POINT)}", f"--to={draw(POINT)}"]
+    elif command == "los":
+        for flag in ("--from", "--to", "--block"):
+            if draw(st.booleans()):
+                argv.append(f"{flag}={draw(POINT)}")
+    else:
+        argv += ["-o", str(out / "map.png")]
+        if draw(st.booleans()):
+            argv.append(f"--from={draw(POINT)}")
+        if draw(st.booleans()):
+            argv += ["--range", str(draw(st.sampled_from(fh.NUMBERS[:10])))]
+        if draw(st.booleans()):
+            argv += ["--scale", str(draw(st.sampled_from((1, 8, 32, 0, -4, 100))))]
+    return argv
+
+
+def _quest_ids(root: Path, pack: str) -> list[str]:
+    import re
+
+    ids = []
+    for name in fh.pack_files(root, pack, ".quest"):
+        ids += re.findall(r"^(?:quest|encounter) (\w+)", (root / pack / name).read_text(encoding="utf-8"), re.M)
+    return ids
+
+
+@FUZZ
+@given(data=st.data())
+def test_cli_on_mutated_packs(data):
+    root, pool = WS[0]
+    pack = data.draw(st.sampled_from(("d2e-quests", "seed-map", "seed-coop", "seed-cat", "terrinoth-1e")), label="pack")
+    changes = {}
+    if data.draw(st.booleans(), label="mutate"):
+        name = data.draw(st.sampled_from(fh.pack_files(root, pack, ".quest") or ["none.quest"]), label="file")
+        if (root / pack / name).exists():
+            text = (root / pack / name).read_text(encoding="utf-8")
+            changes[name] = fh.mutate_quest(text, data.draw, pool)
+    ids = _quest_ids(root, pack) + ["natures_ire", "xdeck", "terrinoth", "tamalir", "seedworld", "home"]
+    out = root.parent / "cli"
+    out.mkdir(exist_ok=True)
+    with mutated(root, pack, changes):
+        argv = _cli_args(data.draw, root, pack, ids + pool[:0] if data.draw(st.booleans()) else pool, out)
+        with fast_analysis():
+            r = questc(*argv)
+    assert r.code in (0, 1, 2), (argv, r.out[-2000:], r.err[-2000:])
+    assert "Traceback" not in r.out + r.err, argv
+    shutil.rmtree(out, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- hostile sizes
+@pytest.mark.parametrize("name", sorted(fh.hostile_inputs()))
+def test_hostile_sizes_compile(name):
+    """Moderately large hostile packs finish with located diagnostics (timings: docs/robustness.md)."""
+    root, _ = WS[0]
+    files = fh.hostile_inputs()[name]
+    folder = root / name
+    folder.mkdir(exist_ok=True)
+    with mutated(root, name, files):
+        compile_checked(root, name)
+
+
+# ---------------------------------------------------------------- regressions (bugs the fuzzer found)
+def _one_pack(name: str, files: dict[str, str]):
+    """Compile a small pack (requires d2e-base) through the fuzz checks; its diagnostics' codes."""
+    root, _ = WS[0]
+    (root / name).mkdir(exist_ok=True)
+    head = f"id: {name}\nname: Regression\nversion: 1.0.0\nlicence: MIT\nruleset: d2e\nrequires: [d2e-base]\n"
+    with mutated(root, name, {"pack.yaml": head, **files}):
+        sink = compile_checked(root, name)
+    return sorted(d.code for d in sink.items)
+
+
+def test_tile_placed_a_billion_squares_away_is_located_not_a_memory_error():
+    # The sight table and the image are dense over the map's bounding box: a tile at
+    # (10**9, 0) asked numpy for exabytes. Now M0222 on the coordinates.
+    quest = 'quest far "Far" {\n  heroes 2..4\n  map {\n    tile 2B\n    tile 4A at (1000000000, -5)\n  }\n  start heroes on 2B\n}\n'
+    assert "M0222" in _one_pack("reg-far", {"q.quest": quest})
+    near = quest.replace("1000000000", "1000")
+    assert "M0222" not in _one_pack("reg-far", {"q.quest": near})
