@@ -231,9 +231,6 @@ class _Builder(Transformer):
     def tile_as(self, meta, children):
         return ("name", str(children[0]), self.span(meta))
 
-    def tile_at(self, meta, children):
-        return ("at", children[0], self.span(meta))
-
     def tile_attach(self, meta, children):
         span = self.span(meta)
         return ("attach", ast.Attach(children[0], children[1], span), span)
@@ -288,18 +285,6 @@ class _Builder(Transformer):
     def start_at(self, meta, children):
         return ast.StartHeroes(spaces=tuple(children), span=self.span(meta))
 
-    def entrance(self, meta, children):
-        return ("entrance", children[0], self.span(meta))
-
-    def exit(self, meta, children):
-        return ("exit", children[0], self.span(meta))
-
-    def flavor(self, meta, children):
-        return ("flavor", children[0], self.span(meta))
-
-    def setup(self, meta, children):
-        return ("setup", children[0], self.span(meta))
-
     def var(self, meta, children):
         return ast.VarDecl(str(children[0]), int(children[1]), self.span(meta))
 
@@ -323,9 +308,6 @@ class _Builder(Transformer):
             else:
                 fields["at"] = c
         return ast.TokenDecl(kind=str(kind), span=self.span(meta), **fields)
-
-    def spawn_at(self, meta, children):
-        return ("at", children[0], self.span(meta))
 
     def spawn_size(self, meta, children):
         span = self.span(meta)
@@ -595,12 +577,6 @@ class _Builder(Transformer):
     def xc_main(self, meta, children):
         return ("role", ("main", int(children[0])), self.span(meta))
 
-    def xc_rules(self, meta, children):
-        return ("rules", children[0], self.span(meta))
-
-    def xc_after_setup(self, meta, children):
-        return ("after_setup", children[0], self.span(meta))
-
     def xc_overlord(self, meta, children):
         return ("overlord", tuple(children), self.span(meta))
 
@@ -634,18 +610,6 @@ class _Builder(Transformer):
             **fields,
         )
 
-    def pc_flavor(self, meta, children):
-        return ("flavor", children[0], self.span(meta))
-
-    def pc_effect(self, meta, children):
-        return ("effect", children[0], self.span(meta))
-
-    def pc_with(self, meta, children):
-        return ("with_monsters", children[0], self.span(meta))
-
-    def pc_without(self, meta, children):
-        return ("without_monsters", children[0], self.span(meta))
-
     def peril_card(self, meta, children):
         ident, *rest = children
         return ast.PerilCard(id=str(ident), span=self.span(meta), **self._fold(rest, {}))
@@ -654,9 +618,6 @@ class _Builder(Transformer):
     def activation_card(self, meta, children):
         ident, *groups = children
         return ast.ActivationCard(str(ident), tuple(groups), span=self.span(meta))
-
-    def ga_effect(self, meta, children):
-        return ("effect", children[0], self.span(meta))
 
     def group_activation(self, meta, children):
         ident, *rest = children
@@ -778,6 +739,36 @@ class _Builder(Transformer):
             else:
                 cards.extend(value)
         return ast.Deck(kind, str(ident), start, tuple(stacks), tuple(cards), span=self.span(meta))
+
+# Grammar rules that only tag their one child with the field it fills in the enclosing
+# declaration: rule -> field. Each becomes a _Builder method returning (field, child, span).
+TAGGED_FIELDS = {
+    "tile_at": "at",
+    "entrance": "entrance",
+    "exit": "exit",
+    "flavor": "flavor",
+    "setup": "setup",
+    "spawn_at": "at",
+    "xc_rules": "rules",
+    "xc_after_setup": "after_setup",
+    "pc_flavor": "flavor",
+    "pc_effect": "effect",
+    "pc_with": "with_monsters",
+    "pc_without": "without_monsters",
+    "ga_effect": "effect",
+}
+
+
+def _tagger(field: str):
+    def tag(self, meta, children):
+        return (field, children[0], self.span(meta))
+
+    return tag
+
+
+for _rule, _field in TAGGED_FIELDS.items():
+    setattr(_Builder, _rule, v_args(meta=True)(_tagger(_field)))
+
 
 
 def _cover(spans: list[Span]) -> Span:
