@@ -740,6 +740,7 @@ class _Builder(Transformer):
                 cards.extend(value)
         return ast.Deck(kind, str(ident), start, tuple(stacks), tuple(cards), span=self.span(meta))
 
+
 # Grammar rules that only tag their one child with the field it fills in the enclosing
 # declaration: rule -> field. Each becomes a _Builder method returning (field, child, span).
 TAGGED_FIELDS = {
@@ -768,7 +769,6 @@ def _tagger(field: str):
 
 for _rule, _field in TAGGED_FIELDS.items():
     setattr(_Builder, _rule, v_args(meta=True)(_tagger(_field)))
-
 
 
 def _cover(spans: list[Span]) -> Span:
