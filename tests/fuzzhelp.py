@@ -549,19 +549,29 @@ def assert_sound(sink, outputs) -> None:
 
 
 # ---------------------------------------------------------------- hostile sizes
+ROOM = "tiles:\n  room:\n    kind: dungeon\n    copies: 1000\n    grid: |\n" + "      ......\n" * 6 + "    openings: {north: [2], south: [2]}\n"
+ENDS = '  on start { say "Go." }\n  on round_end 9 { lose }\n  on round_end 8 { win }\n'
+
+
+def chained_rooms(n: int) -> dict[str, str]:
+    """A quest whose map is `n` 6x6 rooms attached in a line (36 n spaces)."""
+    tiles = "\n".join(f"    tile room as t{i}" + ("" if i == 0 else f" attach south to t{i - 1}.north") for i in range(n))
+    return {"room.yaml": ROOM, "q.quest": f'quest big "Big" {{\n  heroes 2..4\n  map {{\n{tiles}\n  }}\n  start heroes on t0\n{ENDS}}}\n'}
+
+
 def hostile_inputs() -> dict[str, dict[str, str]]:
     """Moderately large hostile packs (name -> files), each requiring d2e-base."""
     head = "id: {id}\nname: Hostile\nversion: 1.0.0\nlicence: MIT\nruleset: d2e\nrequires: [d2e-base]\n"
     out: dict[str, dict[str, str]] = {}
-    tiles = "\n".join(f"    tile 2B as t{i}" + ("" if i == 0 else f" attach south to t{i - 1}.north") for i in range(200))
-    out["200-tiles-chained"] = {"q.quest": f'quest big "Big" {{\n  heroes 2..4\n  map {{\n{tiles}\n  }}\n  start heroes on t0\n}}\n'}
-    tiles = "\n".join(f"    tile 2B as t{i} at ({(i % 20) * 7}, {(i // 20) * 7})" for i in range(200))
-    out["200-tiles-placed"] = {"q.quest": f'quest big "Big" {{\n  heroes 2..4\n  map {{\n{tiles}\n  }}\n  start heroes on t0\n}}\n'}
+    room, ends = ROOM, ENDS
+    out["chain-200-tiles"] = chained_rooms(200)
+    tiles = "\n".join(f"    tile room as t{i} at ({(i % 20) * 7}, {(i // 20) * 7})" for i in range(200))
+    out["grid-200-tiles"] = {"room.yaml": room, "q.quest": f'quest big "Big" {{\n  heroes 2..4\n  map {{\n{tiles}\n  }}\n  start heroes on t0\n{ends}}}\n'}
     events = "\n".join(f"  on round_end {i % 50 + 1} {{ say \"e{i}\"; advance v by 1 }}" for i in range(2000))
-    out["2000-events"] = {"q.quest": f'quest ev "Ev" {{\n  heroes 2..4\n  map {{ tile 2B }}\n  var v = 0\n  start heroes on 2B\n{events}\n}}\n'}
+    out["events-2000"] = {"q.quest": f'quest ev "Ev" {{\n  heroes 2..4\n  map {{ tile 2B }}\n  var v = 0\n  start heroes on 2B\n{ends}{events}\n}}\n'}
     line = "; ".join(f'say "{"x" * 20}"' for _ in range(400))
-    out["10000-char-line"] = {"q.quest": f'quest ln "Ln" {{\n  heroes 2..4\n  map {{ tile 2B }}\n  on start {{ {line} }}\n}}\n'}
-    nested = "encounter e {\n" + "spawn zombie {\n" * 60 + "}\n" * 61
+    out["line-10000-chars"] = {"q.quest": f'quest ln "Ln" {{\n  heroes 2..4\n  map {{ tile 2B }}\n  start heroes on 2B\n{ends}  on start {{ {line} }}\n}}\n'}
+    nested = "encounter e {\n" + "spawn zombie {\n" * 1000 + "}\n" * 1001
     out["nested-blocks"] = {"q.quest": nested}
     cards = "\n".join(f"peril_card p{i} {{ effect \"E{i}.\" }}" for i in range(500))
     deck = "deck peril many { card " + ", ".join(f"p{i}" for i in range(500)) + " }\n"
@@ -572,12 +582,12 @@ def hostile_inputs() -> dict[str, dict[str, str]]:
         for i in range(500))
     xdeck = "deck exploration many { start c0; stack 498 + main 1 }\n"
     out["exploration-deck-500"] = {"q.quest": encs + "\n" + xdeck}
-    locs = "\n".join(f"    l{i}: {{name: L{i}, kind: {'city' if i == 0 else 'dungeon'}, pos: [{i % 100}, {i // 100}]}}" for i in range(1000))
-    trails = "\n".join(f"    - {{from: l{i}, to: l{(i * 7 + 1) % 1000}, type: normal, danger: green, traffic: 1}}" for i in range(1000))
+    locs = "\n".join(f"    l{i}: {{name: L{i}, kind: {'city, defense: 3' if i == 0 else 'dungeon'}, pos: [{i % 100}, {i // 100}]}}" for i in range(1000))
+    trails = "\n".join(f"    - {{from: l{i}, to: l{(i + 1) % 1000}, type: normal, danger: green, traffic: 1}}" for i in range(1000))
     out["world-1000-locations"] = {"w.yaml": f"world:\n  id: big\n  name: Big\n  start: l0\n  locations:\n{locs}\n  trails:\n{trails}\n"}
     grid = "\n".join("." * 60 for _ in range(60))
     out["tile-60x60"] = {"t.yaml": "tiles:\n  huge:\n    kind: dungeon\n    grid: |\n" + textwrap.indent(grid, "      ") + "\n    openings: {north: [0]}\n",
-                         "q.quest": 'quest h "H" {\n  heroes 2..4\n  map { tile huge }\n  start heroes at huge(0,0)\n}\n'}
+                         "q.quest": 'quest h "H" {\n  heroes 2..4\n  map { tile huge }\n  start heroes at huge(0,0)\n' + ends + '}\n'}
     out["far-apart-tiles"] = {"q.quest": 'quest far "Far" {\n  heroes 2..4\n  map {\n    tile 2B at (0, 0)\n    tile 4A at (1000000000, -1000000000)\n  }\n  start heroes on 2B\n}\n'}
     return {name: {"pack.yaml": head.format(id=name), **files} for name, files in out.items()}
 

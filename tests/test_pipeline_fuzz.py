@@ -12,6 +12,7 @@ runs the deck analysis at its full size (see docs/robustness.md).
 from __future__ import annotations
 
 import functools
+import re
 import os
 import shutil
 from contextlib import contextmanager
@@ -275,3 +276,10 @@ def test_tile_placed_a_billion_squares_away_is_located_not_a_memory_error():
     assert "M0222" in _one_pack("reg-far", {"q.quest": quest})
     near = quest.replace("1000000000", "1000")
     assert "M0222" not in _one_pack("reg-far", {"q.quest": near})
+
+
+def test_map_of_200_tiles_skips_the_quadratic_sight_table():
+    # 200 chained 6x6 rooms (7,200 spaces) spent over a minute in the sight table (one
+    # bit per pair of spaces). Now M0223, a warning, and the bundle has no `sight`.
+    assert _one_pack("reg-sight", fh.chained_rooms(200)) == ["M0223"]
+    assert _one_pack("reg-sight", fh.chained_rooms(3)) == []

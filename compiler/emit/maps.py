@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from compiler.geometry import graph
+from compiler.geometry.assemble import MAX_SIGHT_SPACES
 from compiler.geometry.lattice import Edge
 
 
@@ -103,7 +104,7 @@ def map_json(amap, *, sight: bool = True) -> dict[str, Any]:
         ],
         "marks": {name: index[c] for name, c in sorted(amap.marks.items())},
     }
-    if sight:
+    if sight and len(board.spaces) <= MAX_SIGHT_SPACES:  # larger: warning M0223 from the maps pass
         from compiler.geometry.sight import sight_table
 
         out["sight"] = sight_table(board).encode()

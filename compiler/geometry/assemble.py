@@ -34,6 +34,9 @@ from compiler.syntax import ast
 # `tile T at (x, y)`: farther than this from the origin is M0222 (a map is a table top;
 # sight tables and images are dense over the map's bounding box).
 MAX_COORDINATE = 1000
+# A map with more spaces than this gets no static sight table (M0223): the table is
+# quadratic in the spaces (the largest real map has about 100).
+MAX_SIGHT_SPACES = 2000
 
 
 @dataclass(frozen=True, eq=False)
@@ -250,6 +253,8 @@ def assemble_map(
         sink.report("M0211", block.span, count=len(parts), parts="; ".join(", ".join(p) for p in parts))
     doors = _doors(block, placed, joins, graph, broken, orphaned, sink)
     board = _board(order, joins, doors, terrain)
+    if len(board.spaces) > MAX_SIGHT_SPACES:
+        sink.report("M0223", block.span, count=len(board.spaces), limit=MAX_SIGHT_SPACES)
     amap = AssembledMap(board=board, tiles=tuple(order), joins=tuple(joins), tile_graph=graph, broken=frozenset(broken))
     for mark in block.marks:
         if mark.name in amap.marks:
