@@ -283,3 +283,17 @@ def test_map_of_200_tiles_skips_the_quadratic_sight_table():
     # bit per pair of spaces). Now M0223, a warning, and the bundle has no `sight`.
     assert _one_pack("reg-sight", fh.chained_rooms(200)) == ["M0223"]
     assert _one_pack("reg-sight", fh.chained_rooms(3)) == []
+
+
+def test_board_index_is_built_once_so_placing_groups_on_a_huge_tile_is_linear():
+    # Board.index was a property rebuilding a dict of every space on each call, and the
+    # spawn search asked board.rule(cell) for each space it visited: a 300x300 tile hung
+    # the quests pass (quadratic). The index is now computed once per board.
+    from compiler.geometry.board import Board
+
+    board = Board(spaces=((0, 0), (1, 0)), terrain=("plain", "plain"))
+    assert board.index is board.index and board.index == {(0, 0): 0, (1, 0): 1}
+    big = "tiles:\n  huge:\n    kind: dungeon\n    grid: |\n" + ("      " + "." * 70 + "\n") * 70 + "    openings: {north: [0]}\n"
+    quest = 'quest h "H" {\n  heroes 2..4\n  map { tile huge }\n  start heroes at huge(0,0)\n' + \
+        "  spawn goblin_archer { master at huge(60,60)\n    minion at huge(61,61) }\n" + fh.ENDS + "}\n"
+    assert _one_pack("reg-index", {"t.yaml": big, "q.quest": quest}) == ["M0223"]

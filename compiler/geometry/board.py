@@ -8,6 +8,7 @@ per-space tile label, and nothing of figures (runtime state is passed to queries
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
@@ -77,8 +78,9 @@ class Board:
         if len(self.terrain) != len(self.spaces):
             raise ValueError("Board.terrain must align with Board.spaces")
 
-    # Derived views are cheap and computed on demand; the Board itself stays a plain value.
-    @property
+    # Derived views are computed on demand; the Board itself stays a plain value. The index
+    # is computed once per board (`rule(cell)` in a loop over the spaces was quadratic).
+    @cached_property
     def index(self) -> dict[Cell, int]:
         return {c: i for i, c in enumerate(self.spaces)}
 
