@@ -210,7 +210,7 @@ def _cli_args(draw, root: Path, pack: str, pool: list[str], out: Path) -> list[s
         if draw(st.booleans()):
             argv += ["--range", str(draw(st.sampled_from(fh.NUMBERS[:10])))]
         if draw(st.booleans()):
-            argv += ["--scale", str(draw(st.sampled_from((1, 8, 32, 0, -4, 100))))]
+            argv += ["--scale", str(draw(st.sampled_from((1, 8, 32, 0, -4, 100, 257, 100000))))]
     return argv
 
 
@@ -297,3 +297,13 @@ def test_board_index_is_built_once_so_placing_groups_on_a_huge_tile_is_linear():
     quest = 'quest h "H" {\n  heroes 2..4\n  map { tile huge }\n  start heroes at huge(0,0)\n' + \
         "  spawn goblin_archer { master at huge(60,60)\n    minion at huge(61,61) }\n" + fh.ENDS + "}\n"
     assert _one_pack("reg-index", {"t.yaml": big, "q.quest": quest}) == ["M0223"]
+
+
+def test_render_scale_of_100000_is_a_usage_error_not_an_out_of_memory_kill(tmp_path):
+    # `questc render --scale 100000` asked Pillow for a multi-gigapixel image and the
+    # process was killed. Now the scale is at most 256 pixels per square (exit 2).
+    pack = fh.CONTENT / "d2e-quests"
+    r = questc("render", pack, "--quest", "first_blood", "-o", tmp_path / "m.png", "--scale", "100000")
+    assert r.code == 2 and "at most 256 pixels per square" in r.err and not (tmp_path / "m.png").exists()
+    r = questc("render", pack, "--quest", "first_blood", "-o", tmp_path / "m.png", "--scale", "4")
+    assert r.code == 0 and (tmp_path / "m.png").stat().st_size > 0

@@ -23,13 +23,26 @@ def _points(text: str) -> int:
     return value
 
 
+MAX_SCALE = 256  # pixels per square; a map 40 squares wide is then a 10,240-pixel image
+
+
+def _scale(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of pixels per square, got {text!r}") from None
+    if value > MAX_SCALE:  # an unbounded scale asked Pillow for gigapixels and was killed
+        raise argparse.ArgumentTypeError(f"at most {MAX_SCALE} pixels per square, got {value}")
+    return value
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     mapquery.add_map_arguments(parser)
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="PNG file to write")
     parser.add_argument("--from", dest="origin", type=mapquery.point, metavar="X,Y", help="shade the spaces this space sees")
     parser.add_argument("--range", dest="points", type=_points, metavar="N", help="outline the spaces reachable with N movement points (needs --from)")
     parser.add_argument("--block", action="append", type=mapquery.point, default=[], metavar="X,Y", help="a figure blocking sight and movement on this space (repeatable)")
-    parser.add_argument("--scale", type=int, default=32, help="pixels per square (default: 32)")
+    parser.add_argument("--scale", type=_scale, default=32, help=f"pixels per square, at most {MAX_SCALE} (default: 32; below 8 counts as 8)")
 
 
 def run(args: argparse.Namespace) -> int:
