@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import itertools
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -72,6 +73,7 @@ CONDITION_ALIASES = {
 # What a front end applies after a target's own ordering (App Effects: a tie goes to the
 # closest target; a tie after that is the players' choice).
 TIE_BREAK = ("closest", "players_choose")
+MAX_GAPS_REPORTED = 10  # C0203 for at most this many missing main numbers of one deck
 
 RANKS = ("master", "minion")
 
@@ -351,10 +353,10 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
             continue
         mains[n] = cid
     count = max(mains) if mains else 0
-    for n in range(1, count + 1):
-        if n not in mains:
-            sink.report("C0203", deck.span, deck=deck.id, number=n, count=count)
-            legal = False
+    # the first few gaps only: `main 1000000` must not report a million numbers
+    for n in itertools.islice((n for n in range(1, count + 1) if n not in mains), MAX_GAPS_REPORTED):
+        sink.report("C0203", deck.span, deck=deck.id, number=n, count=count)
+        legal = False
     pool = tuple(c for c in members if cards[c].role == "ordinary")
     if not deck.stacks:
         sink.report("C0212", deck.span, deck=deck.id)

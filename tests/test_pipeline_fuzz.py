@@ -143,6 +143,18 @@ def test_mutated_catalogs(data):
         compile_checked(root, target)
 
 
+@pytest.mark.parametrize("case", sorted(fh.DIRECTED))
+def test_directed_catalog_mistakes(case):
+    """Inconsistent catalogs named in the brief: each is diagnosed, none crashes."""
+    root, _ = WS[0]
+    holder, name, edit, target = fh.DIRECTED[case]
+    doc = fh.load_data((root / holder / name).read_text(encoding="utf-8"))
+    edit(doc)
+    with mutated(root, holder, {name: fh.dump_data(doc)}):
+        sink = compile_checked(root, target)
+    assert sink.items, case  # every one of them is worth a diagnostic
+
+
 # ---------------------------------------------------------------- whole packs, several files
 @FUZZ
 @given(data=st.data())
@@ -307,3 +319,23 @@ def test_render_scale_of_100000_is_a_usage_error_not_an_out_of_memory_kill(tmp_p
     assert r.code == 2 and "at most 256 pixels per square" in r.err and not (tmp_path / "m.png").exists()
     r = questc("render", pack, "--quest", "first_blood", "-o", tmp_path / "m.png", "--scale", "4")
     assert r.code == 0 and (tmp_path / "m.png").stat().st_size > 0
+
+
+def _seed_variant(pack: str, name: str, old: str, new: str):
+    """Compile seed `pack` with `old` replaced by `new` in file `name`: its diagnostics' codes."""
+    root, _ = WS[0]
+    text = (root / pack / name).read_text(encoding="utf-8")
+    assert old in text
+    with mutated(root, pack, {name: text.replace(old, new, 1)}):
+        sink = compile_checked(root, pack)
+    return [d.code for d in sink.items]
+
+
+def test_main_number_of_10_to_the_30_reports_a_few_gaps_instead_of_hanging():
+    # `main 1000…0` made the deck check report C0203 once for every missing number
+    # below it: a loop of 10**30 steps. Now the first MAX_GAPS_REPORTED gaps are reported.
+    from compiler.cards import MAX_GAPS_REPORTED
+
+    codes = _seed_variant("seed-coop", "coop.quest", "main 1 }", f"main {10**30} }}")
+    assert codes.count("C0203") == MAX_GAPS_REPORTED == 10
+    assert _seed_variant("seed-coop", "coop.quest", "main 1 }", "main 3 }").count("C0203") == 2
