@@ -451,6 +451,8 @@ class _EncounterResolver:
     def fit_covering(self, c: Cell, size: tuple[int, int], allowed: set[Cell], h: int | None):
         """The first block (orientation, top-left offset) covering `c` that fits, or None."""
         w, hh = size
+        if w * hh > len(allowed):  # larger than the map in play (`size 1000x1000`): no block to try
+            return None
         shapes = [(w, hh)] if w == hh else [(w, hh), (hh, w)]
         for sw, sh in shapes:
             for dy in range(sh):

@@ -339,3 +339,11 @@ def test_main_number_of_10_to_the_30_reports_a_few_gaps_instead_of_hanging():
     codes = _seed_variant("seed-coop", "coop.quest", "main 1 }", f"main {10**30} }}")
     assert codes.count("C0203") == MAX_GAPS_REPORTED == 10
     assert _seed_variant("seed-coop", "coop.quest", "main 1 }", "main 3 }").count("C0203") == 2
+
+
+def test_spawn_size_larger_than_the_map_is_q0203_not_a_hang():
+    # `spawn zombie size 1000…0x1000…0` tried every offset of a block of 10**60 squares.
+    # A block with more squares than the map in play cannot fit: Q0203 at once.
+    big = 10**30
+    assert _seed_variant("seed-map", "q.quest", "size 1x1", f"size {big}x{big}") == ["Q0203"]
+    assert _seed_variant("seed-map", "q.quest", "size 1x1", "size 1x2") == []
