@@ -37,6 +37,7 @@ FLAG_BUILDINGS = ("tavern", "training_ground")
 BUILDINGS = RATED_BUILDINGS + FLAG_BUILDINGS
 TRAITS = ("melee", "ranged", "magic")
 RATING_RANGE = (1, 6)  # ratings on the printed map are small; see docs/world.md
+MAX_TRAFFIC = 10  # black power dice rolled for one encounter check (shields print 1 to 3)
 
 # The party upgrade a trail type needs (normal trails need none).
 UPGRADE_FOR = MappingProxyType({"river": "magic_boat", "secret": "keraks_map"})
@@ -420,8 +421,8 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
             r.report("W0104", r.span(*sub, "danger"), value=danger, hint=hint, fix=fix)
             ok = False
         traffic = t.get("traffic", 0)
-        if not _is_int(traffic) or traffic < 0:
-            r.report("W0105", r.span(*sub, "traffic"), value=repr(traffic))
+        if not _is_int(traffic) or not 0 <= traffic <= MAX_TRAFFIC:  # 10**30 dice hung the exact chance
+            r.report("W0105", r.span(*sub, "traffic"), value=repr(traffic), max=MAX_TRAFFIC)
             ok = False
         if not ok:
             continue

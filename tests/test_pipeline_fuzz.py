@@ -347,3 +347,12 @@ def test_spawn_size_larger_than_the_map_is_q0203_not_a_hang():
     big = 10**30
     assert _seed_variant("seed-map", "q.quest", "size 1x1", f"size {big}x{big}") == ["Q0203"]
     assert _seed_variant("seed-map", "q.quest", "size 1x1", "size 1x2") == []
+
+
+def test_trail_traffic_of_10_to_the_30_is_w0105_not_a_hang():
+    # The encounter chance is exact (Fraction): (1 - p) ** 10**30 never finished.
+    # Traffic is now at most MAX_TRAFFIC dice.
+    from compiler.world import MAX_TRAFFIC
+
+    assert "W0105" in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {10**30}")
+    assert "W0105" not in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {MAX_TRAFFIC}")
