@@ -505,6 +505,111 @@ def mutate_data(data, draw, pool: list[str]):
     return data
 
 
+def _set(*path_and_value):
+    *path, value = path_and_value
+
+    def edit(doc):
+        _get(doc, path[:-1])[path[-1]] = value
+    return edit
+
+
+def _limits(n: int):
+    return {k: {"masters": n, "minions": n} for k in ("2", "3", "4")}
+
+
+# Directed catalog mutations: name -> (pack holding the file, file, edit, pack compiled).
+DIRECTED = {
+    "tile grid only -": ("d2e-base", "tiles.yaml", _set("tiles", "21A", "grid", "--\n--\n"), "seed-map"),
+    "tile grid empty": ("d2e-base", "tiles.yaml", _set("tiles", "21A", "grid", ""), "seed-map"),
+    "tile grid ragged": ("d2e-base", "tiles.yaml", _set("tiles", "21A", "grid", "......\n..\n......\n"), "seed-map"),
+    "tile grid unknown symbol": ("d2e-base", "tiles.yaml", _set("tiles", "21A", "grid", "..Z.\n....\n"), "seed-map"),
+    "opening wider than side": ("d2e-base", "tiles.yaml", _set("tiles", "19A", "openings", {"north": [{"offset": 0, "width": 40}], "south": [2]}), "seed-map"),
+    "opening offset off the side": ("d2e-base", "tiles.yaml", _set("tiles", "19A", "openings", {"north": [99], "south": [2]}), "seed-map"),
+    "no openings": ("d2e-base", "tiles.yaml", _set("tiles", "19A", "openings", {}), "seed-map"),
+    "end cap 3 wide": ("d2e-base", "tiles.yaml", _set("tiles", "endcap1A", "openings", {"north": [{"offset": 0, "width": 3}]}), "natures-ire"),
+    "end cap without squares": ("d2e-base", "tiles.yaml", _set("tiles", "endcap1A", "grid", "--\n"), "natures-ire"),
+    "monster size 9x9": ("d2e-base", "monsters.yaml", _set("monsters", "goblin_archer", "size", "9x9"), "seed-map"),
+    "monster size 0x0": ("d2e-base", "monsters.yaml", _set("monsters", "goblin_archer", "size", "0x0"), "seed-map"),
+    "group limits 0": ("d2e-base", "monsters.yaml", _set("monsters", "cave_spider", "group_limits", _limits(0)), "seed-map"),
+    "group limits huge": ("d2e-base", "monsters.yaml", _set("monsters", "cave_spider", "group_limits", _limits(10**6)), "seed-map"),
+    "group limits none": ("d2e-base", "monsters.yaml", _set("monsters", "cave_spider", "group_limits", {}), "seed-map"),
+    "coop monster 9x9": ("seed-coop", "villain.yaml", _set("monsters", "villain", "size", "9x9"), "seed-coop"),
+    "coop monster limits 0": ("seed-coop", "villain.yaml", _set("monsters", "villain", "group_limits", _limits(0)), "seed-coop"),
+    "dice with no faces": ("core-2e", "dice.yaml", _set("dice", "blue", "faces", []), "d2e-quests"),
+    "seed die with no faces": ("seed-cat", "cat.yaml", _set("dice", "odd", "faces", []), "seed-cat"),
+    "1e power die with no faces": ("core-1e", "dice.yaml", _set("dice", "black_power", "faces", []), "terrinoth-1e"),
+    "world trail to itself": ("terrinoth-1e", "world.yaml", lambda d: d["world"]["trails"].append(
+        {"from": "tamalir", "to": "tamalir", "type": "normal", "danger": "green", "traffic": 1}), "terrinoth-1e"),
+    "start is not a city": ("terrinoth-1e", "world.yaml", _set("world", "start", "starfall_forest"), "terrinoth-1e"),
+    "start is nowhere": ("terrinoth-1e", "world.yaml", _set("world", "start", "nowhere"), "terrinoth-1e"),
+    "world without trails": ("terrinoth-1e", "world.yaml", _set("world", "trails", []), "terrinoth-1e"),
+    "world without locations": ("terrinoth-1e", "world.yaml", _set("world", "locations", {}), "terrinoth-1e"),
+    "seed world trail to itself": ("seed-cat", "cat.yaml", lambda d: d["world"]["trails"].append(
+        {"from": "home", "to": "home", "type": "river", "danger": "red", "traffic": 0}), "seed-cat"),
+    "terrain symbol taken twice": ("core-2e", "terrain.yaml", _set("terrain", "water", "symbol", "."), "seed-map"),
+    "terrain symbol of two chars": ("core-2e", "terrain.yaml", _set("terrain", "water", "symbol", "~~"), "seed-map"),
+    "no terrain at all": ("core-2e", "terrain.yaml", _set("terrain", {}), "seed-map"),
+    "seed tile only -": ("seed-cat", "cat.yaml", _set("tiles", "room", "grid", "----\n----\n"), "seed-cat"),
+    "seed opening wider than side": ("seed-cat", "cat.yaml", _set("tiles", "room", "openings", {"north": [{"offset": 0, "width": 9}]}), "seed-cat"),
+}
+
+
+B = 10**30
+# Directed text edits of the seeds: (pack, file, text, replacement). Huge, zero, negative
+# and inverted numbers in every place a number is written.
+DIRECTED_TEXT = [
+ ("seed-coop","coop.quest","spaces 8", f"spaces {B}"),
+ ("seed-coop","coop.quest","spaces 8", "spaces 0"),
+ ("seed-coop","coop.quest","spaces 8", "spaces 100000"),
+ ("seed-coop","coop.quest","advance doom by 2", f"advance doom by {B}"),
+ ("seed-coop","coop.quest","doom starts heroes", f"doom starts {B}"),
+ ("seed-coop","coop.quest","stack 1 + main 1", f"stack {B} + main 1"),
+ ("seed-coop","coop.quest","stack 1 + main 1", f"stack 1 + main {B}"),
+ ("seed-coop","coop.quest","stack 1 + main 1", "stack 100000 + main 1"),
+ ("seed-coop","coop.quest","main 1 }", f"main {B} }}"),
+ ("seed-coop","coop.quest","hourglass 3", f"hourglass {B}"),
+ ("seed-coop","coop.quest","heroes 2..4", f"heroes 2..{B}"),
+ ("seed-coop","coop.quest","heroes 2..4", f"heroes {B}+"),
+ ("seed-coop","coop.quest","heroes 2..4", "heroes 0"),
+ ("seed-coop","coop.quest","heroes 2..4", "heroes 4..2"),
+ ("seed-coop","coop.quest","within 3", f"within {B}"),
+ ("seed-map","q.quest","heroes 2..4", f"heroes 2..{B}"),
+ ("seed-map","q.quest","heroes 2..4", "heroes 0..9"),
+ ("seed-map","q.quest","heroes 2..4", "heroes 9"),
+ ("seed-map","q.quest","on round_end 9", f"on round_end {B}"),
+ ("seed-map","q.quest","var keys = 0", f"var keys = {B}"),
+ ("seed-map","q.quest","advance keys by 1", f"advance keys by -{B}"),
+ ("seed-map","q.quest","on variable keys >= 1", f"on variable keys >= {B}"),
+ ("seed-map","q.quest","health +2", f"health +{B}"),
+ ("seed-map","q.quest","size 1x1", f"size {B}x{B}"),
+ ("seed-map","q.quest","size 1x1", "size 0x3"),
+ ("seed-map","q.quest","21A(1,1)", f"21A({B},1)"),
+ ("seed-map","q.quest","on enters (1, 2)", f"on enters ({B}, -{B})"),
+ ("seed-map","q.quest","heroes 3+", f"heroes {B}+"),
+ ("seed-map","q.quest","heroes 4\n", f"heroes {B}\n"),
+ ("seed-map","q.quest","tile 21A\n", f"tile 21A rotate {B}\n"),
+ ("seed-map","q.quest","tile 21A\n", "tile 21A rotate 450\n"),
+ ("seed-map","q.quest","tile 21A\n", "tile 21A rotate -90\n"),
+ ("seed-map","q.quest","tile 21A\n", "tile 21A rotate 45\n"),
+ ("seed-map","q.quest","attach north to 21A.east", f"attach north.{B} to 21A.east.{B}"),
+ ("seed-map","q.quest","attach north to 21A.east", "attach north.1 to 21A.east.0"),
+ ("seed-map","multi.quest","encounter 2 {", f"encounter {B} {{"),
+ ("seed-map","multi.quest","encounter 2 {", "encounter 1 {"),
+ ("seed-map","multi.quest","encounter 2 {", "encounter 0 {"),
+ ("seed-cat","cat.yaml","enter_cost: 3", f"enter_cost: {B}"),
+ ("seed-cat","cat.yaml","enter_cost: 3", "enter_cost: -3"),
+ ("seed-cat","cat.yaml","pos: [0, 0]", f"pos: [{B}, -{B}]"),
+ ("seed-cat","cat.yaml","traffic: 3", f"traffic: {B}"),
+ ("seed-cat","cat.yaml","defense: 2", f"defense: {B}"),
+ ("seed-cat","cat.yaml","{range: 2}", f"{{range: {B}}}"),
+ ("seed-cat","cat.yaml",'"4": {masters: 1, minions: 4}', f'"4": {{masters: 1, minions: {B}}}'),
+ ("seed-cat","cat.yaml",'"4": {masters: 1, minions: 4}', '"9": {masters: 1, minions: 4}'),
+ ("seed-cat","cat.yaml",'"4": {masters: 1, minions: 4}', '"0": {masters: 1, minions: 4}'),
+ ("seed-cat","cat.yaml",'speed: 5, health: 2', f'speed: {B}, health: {B}'),
+ ("seed-cat","cat.yaml",'"1x1"', '"200x200"'),
+]
+
+
 def dump_data(data) -> str:
     """JSON is YAML: a mutated catalog written back without any YAML library quirks."""
     return json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n"
@@ -559,33 +664,38 @@ def chained_rooms(n: int) -> dict[str, str]:
     return {"room.yaml": ROOM, "q.quest": f'quest big "Big" {{\n  heroes 2..4\n  map {{\n{tiles}\n  }}\n  start heroes on t0\n{ENDS}}}\n'}
 
 
-def hostile_inputs() -> dict[str, dict[str, str]]:
-    """Moderately large hostile packs (name -> files), each requiring d2e-base."""
+def hostile_inputs(size: float = 1.0) -> dict[str, dict[str, str]]:
+    """Moderately large hostile packs (name -> files), each requiring d2e-base; `size`
+    scales every count (the default test run uses a tenth; the timings the full size)."""
+
+    def n(count: int) -> int:
+        return max(3, int(count * size))
+
     head = "id: {id}\nname: Hostile\nversion: 1.0.0\nlicence: MIT\nruleset: d2e\nrequires: [d2e-base]\n"
     out: dict[str, dict[str, str]] = {}
     room, ends = ROOM, ENDS
-    out["chain-200-tiles"] = chained_rooms(200)
-    tiles = "\n".join(f"    tile room as t{i} at ({(i % 20) * 7}, {(i // 20) * 7})" for i in range(200))
+    out["chain-200-tiles"] = chained_rooms(n(200))
+    tiles = "\n".join(f"    tile room as t{i} at ({(i % 20) * 7}, {(i // 20) * 7})" for i in range(n(200)))
     out["grid-200-tiles"] = {"room.yaml": room, "q.quest": f'quest big "Big" {{\n  heroes 2..4\n  map {{\n{tiles}\n  }}\n  start heroes on t0\n{ends}}}\n'}
-    events = "\n".join(f"  on round_end {i % 50 + 1} {{ say \"e{i}\"; advance v by 1 }}" for i in range(2000))
+    events = "\n".join(f"  on round_end {i % 50 + 1} {{ say \"e{i}\"; advance v by 1 }}" for i in range(n(2000)))
     out["events-2000"] = {"q.quest": f'quest ev "Ev" {{\n  heroes 2..4\n  map {{ tile 2B }}\n  var v = 0\n  start heroes on 2B\n{ends}{events}\n}}\n'}
-    line = "; ".join(f'say "{"x" * 20}"' for _ in range(400))
+    line = "; ".join(f'say "{"x" * 20}"' for _ in range(n(400)))
     out["line-10000-chars"] = {"q.quest": f'quest ln "Ln" {{\n  heroes 2..4\n  map {{ tile 2B }}\n  start heroes on 2B\n{ends}  on start {{ {line} }}\n}}\n'}
-    nested = "encounter e {\n" + "spawn zombie {\n" * 1000 + "}\n" * 1001
+    nested = "encounter e {\n" + "spawn zombie {\n" * n(1000) + "}\n" * (n(1000) + 1)
     out["nested-blocks"] = {"q.quest": nested}
-    cards = "\n".join(f"peril_card p{i} {{ effect \"E{i}.\" }}" for i in range(500))
-    deck = "deck peril many { card " + ", ".join(f"p{i}" for i in range(500)) + " }\n"
+    cards = "\n".join(f"peril_card p{i} {{ effect \"E{i}.\" }}" for i in range(n(500)))
+    deck = "deck peril many { card " + ", ".join(f"p{i}" for i in range(n(500))) + " }\n"
     out["deck-500-cards"] = {"q.quest": cards + "\n" + deck}
     encs = "\n".join(
         f'encounter e{i} "E" {{\n  map {{ tile 2B }}\n  entrance 2B.south\n  exit 2B.north\n}}\n'
-        f"exploration_card c{i} {{ encounter e{i}{'; start' if i == 0 else ''}{'; main 1' if i == 499 else ''} }}"
-        for i in range(500))
-    xdeck = "deck exploration many { start c0; stack 498 + main 1 }\n"
+        f"exploration_card c{i} {{ encounter e{i}{'; start' if i == 0 else ''}{'; main 1' if i == n(500) - 1 else ''} }}"
+        for i in range(n(500)))
+    xdeck = f"deck exploration many {{ start c0; stack {n(500) - 2} + main 1 }}\n"
     out["exploration-deck-500"] = {"q.quest": encs + "\n" + xdeck}
-    locs = "\n".join(f"    l{i}: {{name: L{i}, kind: {'city, defense: 3' if i == 0 else 'dungeon'}, pos: [{i % 100}, {i // 100}]}}" for i in range(1000))
-    trails = "\n".join(f"    - {{from: l{i}, to: l{(i + 1) % 1000}, type: normal, danger: green, traffic: 1}}" for i in range(1000))
+    locs = "\n".join(f"    l{i}: {{name: L{i}, kind: {'city, defense: 3' if i == 0 else 'dungeon'}, pos: [{i % 100}, {i // 100}]}}" for i in range(n(1000)))
+    trails = "\n".join(f"    - {{from: l{i}, to: l{(i + 1) % n(1000)}, type: normal, danger: green, traffic: 1}}" for i in range(n(1000)))
     out["world-1000-locations"] = {"w.yaml": f"world:\n  id: big\n  name: Big\n  start: l0\n  locations:\n{locs}\n  trails:\n{trails}\n"}
-    grid = "\n".join("." * 60 for _ in range(60))
+    grid = "\n".join("." * n(60) for _ in range(n(60)))
     out["tile-60x60"] = {"t.yaml": "tiles:\n  huge:\n    kind: dungeon\n    grid: |\n" + textwrap.indent(grid, "      ") + "\n    openings: {north: [0]}\n",
                          "q.quest": 'quest h "H" {\n  heroes 2..4\n  map { tile huge }\n  start heroes at huge(0,0)\n' + ends + '}\n'}
     out["far-apart-tiles"] = {"q.quest": 'quest far "Far" {\n  heroes 2..4\n  map {\n    tile 2B at (0, 0)\n    tile 4A at (1000000000, -1000000000)\n  }\n  start heroes on 2B\n}\n'}

@@ -155,6 +155,12 @@ def test_directed_catalog_mistakes(case):
     assert sink.items, case  # every one of them is worth a diagnostic
 
 
+@pytest.mark.parametrize("pack,name,old,new", fh.DIRECTED_TEXT, ids=[c[3][:40] for c in fh.DIRECTED_TEXT])
+def test_directed_numbers(pack, name, old, new):
+    """Huge, zero, negative and inverted numbers wherever a number is written."""
+    _seed_variant(pack, name, old, new)
+
+
 # ---------------------------------------------------------------- whole packs, several files
 @FUZZ
 @given(data=st.data())
@@ -227,8 +233,6 @@ def _cli_args(draw, root: Path, pack: str, pool: list[str], out: Path) -> list[s
 
 
 def _quest_ids(root: Path, pack: str) -> list[str]:
-    import re
-
     ids = []
     for name in fh.pack_files(root, pack, ".quest"):
         ids += re.findall(r"^(?:quest|encounter) (\w+)", (root / pack / name).read_text(encoding="utf-8"), re.M)
@@ -259,11 +263,14 @@ def test_cli_on_mutated_packs(data):
 
 
 # ---------------------------------------------------------------- hostile sizes
+HOSTILE_SIZE = 1.0 if LONG else 0.1  # the full sizes are timed by `python tests/fuzzhelp.py`
+
+
 @pytest.mark.parametrize("name", sorted(fh.hostile_inputs()))
 def test_hostile_sizes_compile(name):
-    """Moderately large hostile packs finish with located diagnostics (timings: docs/robustness.md)."""
+    """Large hostile packs finish with located diagnostics (timings: docs/robustness.md)."""
     root, _ = WS[0]
-    files = fh.hostile_inputs()[name]
+    files = fh.hostile_inputs(HOSTILE_SIZE)[name]
     folder = root / name
     folder.mkdir(exist_ok=True)
     with mutated(root, name, files):
@@ -293,7 +300,7 @@ def test_tile_placed_a_billion_squares_away_is_located_not_a_memory_error():
 def test_map_of_200_tiles_skips_the_quadratic_sight_table():
     # 200 chained 6x6 rooms (7,200 spaces) spent over a minute in the sight table (one
     # bit per pair of spaces). Now M0223, a warning, and the bundle has no `sight`.
-    assert _one_pack("reg-sight", fh.chained_rooms(200)) == ["M0223"]
+    assert _one_pack("reg-sight", fh.chained_rooms(60)) == ["M0223"]  # 2,160 spaces
     assert _one_pack("reg-sight", fh.chained_rooms(3)) == []
 
 
@@ -305,9 +312,9 @@ def test_board_index_is_built_once_so_placing_groups_on_a_huge_tile_is_linear():
 
     board = Board(spaces=((0, 0), (1, 0)), terrain=("plain", "plain"))
     assert board.index is board.index and board.index == {(0, 0): 0, (1, 0): 1}
-    big = "tiles:\n  huge:\n    kind: dungeon\n    grid: |\n" + ("      " + "." * 70 + "\n") * 70 + "    openings: {north: [0]}\n"
+    big = "tiles:\n  huge:\n    kind: dungeon\n    grid: |\n" + ("      " + "." * 50 + "\n") * 50 + "    openings: {north: [0]}\n"
     quest = 'quest h "H" {\n  heroes 2..4\n  map { tile huge }\n  start heroes at huge(0,0)\n' + \
-        "  spawn goblin_archer { master at huge(60,60)\n    minion at huge(61,61) }\n" + fh.ENDS + "}\n"
+        "  spawn goblin_archer { master at huge(40,40)\n    minion at huge(41,41) }\n" + fh.ENDS + "}\n"
     assert _one_pack("reg-index", {"t.yaml": big, "q.quest": quest}) == ["M0223"]
 
 
