@@ -363,3 +363,13 @@ def test_trail_traffic_of_10_to_the_30_is_w0105_not_a_hang():
 
     assert "W0105" in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {10**30}")
     assert "W0105" not in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {MAX_TRAFFIC}")
+
+
+def test_build_into_an_output_folder_that_cannot_be_made_is_i0003_exit_1(tmp_path):
+    # `questc build -o /proc/x`: making the output folder raised FileNotFoundError
+    # outside the guarded writes, a crash (I0001, exit 3). Now I0003, exit 1, like fmt.
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder\n")
+    r = questc("build", fh.CONTENT / "d2e-quests", "-o", blocker / "out", "--format", "json")
+    assert r.code == 1 and r.codes == ["I0003"], (r.out, r.err)
+    assert "Traceback" not in r.out + r.err

@@ -35,6 +35,6 @@ def run(args: argparse.Namespace) -> int:
             for pack_id, files in prepared:
                 write_atomically(Path(args.output), pack_id, files, sink)
     code = finish(sink, args)
-    if any(d.code.startswith("I") for d in sink.items):
+    if any(d.code.startswith("I") and d.code != "I0003" for d in sink.items):  # I0003: unwritable output, exit 1
         return 3
     return code

@@ -40,9 +40,13 @@ def outputs_of(model: Model, sink: Sink) -> dict[str, bytes] | None:
 
 
 def write_atomically(out_dir: Path, pack_id: str, files: dict[str, bytes], sink: Sink) -> bool:
-    out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / pack_id
-    staging = Path(tempfile.mkdtemp(prefix=f".{pack_id}.", dir=out_dir))
+    try:  # an output folder that cannot be made (`-o /proc/x`) was a crash, I0001
+        out_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{pack_id}.", dir=out_dir))
+    except OSError as exc:
+        sink.report("I0003", Span.whole_file(str(final)), path=str(final), problem=exc.strerror or str(exc))
+        return False
     try:
         for name, data in files.items():
             target = staging / name
