@@ -193,7 +193,9 @@ def _cli_args(draw, root: Path, pack: str, pool: list[str], out: Path) -> list[s
     if command == "check":
         return ["check", folder, *common] + draw(st.sampled_from(([], ["--strict"])))
     if command == "build":
-        return ["build", folder, *common, "-o", str(out / "build")] + draw(st.sampled_from(([], ["--no-images"])))
+        (out / "afile").write_text("a file, not a folder\n")
+        target = draw(st.sampled_from((out / "build", out / "afile" / "build")))
+        return ["build", folder, *common, "-o", str(target)] + draw(st.sampled_from(([], ["--no-images"])))
     if command == "fmt":
         return ["fmt", "--check", folder]
     if command == "world":
