@@ -53,6 +53,19 @@ def lark_parser() -> Lark:
     )
 
 
+# Every number the language can mean (coordinates, rounds, health, counts, variables) is
+# far below this; larger ones are typos, and would lose precision in front ends that
+# read JSON numbers as doubles.
+MAX_NUMBER = 1_000_000
+
+
+def _check_numbers(tree: Tree, file: str, sink: Sink) -> None:
+    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in ("INT", "NEG_INT")):
+        if abs(int(tok)) > MAX_NUMBER:
+            sink.report("S0215", Span(file, tok.line, tok.column, tok.end_line, tok.end_column),
+                        number=str(tok) if len(tok) <= 20 else f"{str(tok)[:8]}…({len(tok)} digits)", limit=f"{MAX_NUMBER:,}")
+
+
 # ---------------------------------------------------------------- entry point
 def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
     """Parse one `.quest` file. Diagnostics go to `sink`; the result holds every
@@ -61,6 +74,7 @@ def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
         tree = _parse_recovering(text, file, sink)
         if tree is None:
             return ast.Module(file=file)
+        _check_numbers(tree, file, sink)
         builder = _Builder(file, sink)
         decls = builder.transform(tree)
         docs = _doc_comments(text)
