@@ -156,17 +156,20 @@ def test_t_junction_and_cross_at_a_segments_own_end():
     assert e.segment_clear((2, 2), (0, 0), (1, 1), (0, 0))  # into its own quadrant only
 
 
+# A has its NE corner (2, 1) on the wall x = 2; B is down and to the right.
+WALL_CORNER = """
+    +-+-+-+-+
+    |. .|. .|
+    + + + + +
+    |. A|. .|
+    + + + + +
+    |. . . B|
+    +-+-+-+-+
+"""
+
+
 def test_line_ending_on_a_wall_corner_and_leaving_through_the_wall_is_blocked():
-    art = """
-        +-+-+-+-+
-        |. .|. .|
-        + + + + +
-        |. A|. .|
-        + + + + +
-        |. . . B|
-        +-+-+-+-+
-    """
-    e, at = engine(art)
+    e, at = engine(WALL_CORNER)
     a, b = at["A"], at["B"]
     # (2, 1) is A's NE corner and lies on the wall x = 2 (rays N and S): leaving it
     # south-east means looking through the wall A stands against
@@ -174,7 +177,7 @@ def test_line_ending_on_a_wall_corner_and_leaving_through_the_wall_is_blocked():
     assert e.segment_clear((2, 2), (4, 3), a, b)  # from the corner below the wall's end
     assert e.can_see(a, b)
     # remove the upper wall edge: (2, 1) is now the end of a wall, and the line grazes it
-    e2, _ = engine(art.replace("|. .|. .|", "|. . . .|", 1))
+    e2, _ = engine(WALL_CORNER.replace("|. .|. .|", "|. . . .|", 1))
     assert e2.segment_clear((2, 1), (4, 3), a, b)
 
 
@@ -408,16 +411,7 @@ def test_plain_shapely_predicates_get_the_wall_cases_wrong():
     from sight_witness import naive_shapely_clear
 
     # a segment ending on a wall corner and leaving through that wall only `touches` it
-    art = """
-        +-+-+-+-+
-        |. .|. .|
-        + + + + +
-        |. A|. .|
-        + + + + +
-        |. . . B|
-        +-+-+-+-+
-    """
-    e, at = engine(art)
+    e, at = engine(WALL_CORNER)
     assert not e.segment_clear((2, 1), (4, 3), at["A"], at["B"])
     assert naive_shapely_clear(e.board, (2, 1), (4, 3))  # wrong: it says clear
     # T-junction (rays N, S, E at (2, 2)): the rule blocks both diagonals; GEOS lets them through
