@@ -45,3 +45,17 @@ def test_build_does_not_depend_on_the_hash_seed(tmp_path):
         assert done.returncode == 0, done.stderr
         outs.append({p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
     assert outs[0] == outs[1]
+
+
+GOLDEN = REPO / "tests" / "golden" / "builds"
+
+
+def test_build_of_all_content_matches_the_recorded_manifests(tmp_path):
+    """Refactors must not change a byte of output: every shipped pack's manifest (sha256 of
+    each file) equals the one recorded in tests/golden/builds. A deliberate change to the
+    outputs rewrites those files (`questc build content -o build` and copy the manifests)."""
+    assert questc("build", REPO / "content", "-o", tmp_path).code == 0
+    for pack in PACKS:
+        recorded = json.loads((GOLDEN / f"{pack}.manifest.json").read_text(encoding="utf-8"))
+        built = json.loads((tmp_path / pack / "manifest.json").read_text(encoding="utf-8"))
+        assert built == recorded, pack
