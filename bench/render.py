@@ -15,8 +15,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from compiler.emit.render import MapPicture, SpawnPoint, TileOutline, Token, png_bytes, render_map
-from compiler.geometry.board import PLAIN, Board, Door, TerrainRule
+from compiler.emit.images.draw import MapPicture, SpawnPoint, TileOutline, Token, png_bytes, render_map
+from compiler.geometry.board import Board, Door
+from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.geometry.lattice import cell_edges
 from bench import best_of
 
@@ -65,14 +66,14 @@ def largest_real_map() -> tuple[str, MapPicture] | None:
     content = ROOT / "content"
     if not content.is_dir():
         return None
-    from compiler.emit.render_model import map_pictures
+    from compiler.emit.images.quest import quest_maps
     from compiler.options import Options
     from compiler.pipeline import compile_paths
 
     result = compile_paths([str(content)], Options(images=False))
     best = None
     for model in result.models:
-        for map_id, picture in map_pictures(model).items():
+        for map_id, picture in quest_maps(model).items():
             if best is None or len(picture.board.spaces) > len(best[1].board.spaces):
                 best = (f"{model.pack.id}/{map_id}", picture)
     return best

@@ -8,7 +8,6 @@ twice among the given packs is an error. Cycles are located diagnostics.
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from compiler.catalogs.document import Document
 from compiler.catalogs.schema import validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics.hints import did_you_mean
 from compiler.resources import content_dir
 from compiler.sources import display_name, read_source
 
@@ -175,14 +175,14 @@ def _visit(pack: Pack, stack: list[Pack], state: dict[str, str], closure: list[P
         found = lookup(dep)
         if found is None:
             known = sorted({f.name for base in search_path(()) for f in _folders_of_packs(base)})
-            guess = difflib.get_close_matches(dep, known, n=1)
+            guess = did_you_mean(dep, known)
             sink.report(
                 "P0103",
                 pack.requires_span(dep),
                 id=pack.id,
                 dep=dep,
-                hint=f"; did you mean `{guess[0]}`?" if guess else "",
-                fix=guess[0] if guess else None,
+                hint=f"; did you mean `{guess}`?" if guess else "",
+                fix=guess,
             )
             ok = False
             continue

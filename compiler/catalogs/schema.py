@@ -6,13 +6,13 @@ Schemas live in `schemas/` (draft 2020-12). Catalog kind K is validated against
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 from typing import Any
 
 from compiler.catalogs.document import Document, Path
 from compiler.diagnostics import Sink
+from compiler.diagnostics.hints import did_you_mean
 from compiler.resources import schemas_dir
 
 
@@ -70,13 +70,13 @@ def validate_node(schema_name: str, doc: Document, path: Path, sink: Sink) -> bo
             for extra in sorted(set(error.instance) - set(allowed)):
                 if any(__import__("re").fullmatch(p, extra) for p in (error.schema.get("patternProperties") or {})):
                     continue
-                guess = difflib.get_close_matches(extra, allowed, n=1)
+                guess = did_you_mean(extra, allowed)
                 sink.report(
                     "Y0102",
                     doc.key_span(where + (extra,)),
                     key=extra,
-                    hint=f"; did you mean `{guess[0]}`?" if guess else f"; allowed: {', '.join(allowed)}",
-                    fix=guess[0] if guess else None,
+                    hint=f"; did you mean `{guess}`?" if guess else f"; allowed: {', '.join(allowed)}",
+                    fix=guess,
                 )
             continue
         sink.report("Y0101", doc.span(where), problem=_describe(error), where=_dotted(where))
@@ -105,8 +105,8 @@ def _describe(error: Any) -> str:
         return f"expected {error.validator_value}, got {type(error.instance).__name__} {json.dumps(error.instance, default=str)[:40]}"
     if v == "enum":
         opts = ", ".join(map(str, error.validator_value))
-        guess = difflib.get_close_matches(str(error.instance), [str(o) for o in error.validator_value], n=1)
-        return f"`{error.instance}` is not one of {opts}" + (f"; did you mean `{guess[0]}`?" if guess else "")
+        guess = did_you_mean(str(error.instance), [str(o) for o in error.validator_value])
+        return f"`{error.instance}` is not one of {opts}" + (f"; did you mean `{guess}`?" if guess else "")
     if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         return f"{error.instance} is out of range ({v} {error.validator_value})"
     return error.message

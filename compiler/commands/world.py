@@ -48,8 +48,10 @@ def _fail(sink, args: argparse.Namespace, code: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from compiler import world as W
-    from compiler.world import hint_location
+    from compiler.emit import worlds as WE
+    from compiler.model import world as W
+    from compiler.passes import world as WP
+    from compiler.passes.world import hint_location
 
     argv = ["questc", "world", *args.paths, "--from", args.location]
     result = compile_args(args, images=False, sight=False)
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(sink, args, 2)
     if model is None:
         return _fail(sink, args, 1)
-    worlds = model.section("worlds") or {}
+    worlds = model.worlds or {}
     if not worlds:
         from compiler.diagnostics import Span
 
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         sink.report("W0201", _arg_span(argv, "--from", args.location), name=args.location, world=world.id, hint=hint, fix=fix)
         return _fail(sink, args, 2)
 
-    answer = W.query(world, args.location, args.rumor_distance, explored=args.explored)
+    answer = WE.query(world, args.location, args.rumor_distance, explored=args.explored)
     if sink.items:  # warnings (or errors elsewhere in the packs): shown, but the world answers
         from compiler.diagnostics.render import print_diagnostics
 

@@ -19,7 +19,7 @@ from compiler.model import Model
 # Extra outputs besides bundle.json: name -> function(model) -> {relative path: bytes}.
 # The image renderer registers here (maps/<id>.png).
 def _maps(model: Model) -> dict[str, bytes]:
-    from compiler.emit.render_model import render_outputs  # Pillow is imported only when building
+    from compiler.emit.images.outputs import render_outputs  # Pillow is imported only when building
 
     return render_outputs(model)
 

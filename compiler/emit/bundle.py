@@ -1,8 +1,8 @@
 """The bundle: the checked model as JSON, validated against schemas/bundle.schema.json.
 
-SECTIONS maps each optional top-level key to the function that emits it from the model
-(None = absent). A section's emitter reads the pass results in `model.sections`; the
-catalog sections fall back to the validated catalog data. Keys are sorted and numbers
+SECTIONS maps each optional top-level key to the function that emits it from the checked
+model (None = absent). Emitters read the passes' typed results and never rerun a pass;
+`questc check` never gets here. Keys are sorted and numbers
 are integers or fixed strings, so the same model always gives the same bytes.
 """
 
@@ -13,45 +13,57 @@ from typing import Any, Callable
 
 from compiler import __version__
 from compiler.diagnostics import Sink, Span
+from compiler.emit.cards import cards_section, decks_section, encounters_section
+from compiler.emit.catalogs import terrain_json, tile_json
+from compiler.emit.quests import quests_section
+from compiler.emit.strings import StringTable, strings_json
+from compiler.emit.worlds import world_section
 from compiler.model import Model
 
 FORMAT = "questc-bundle"
 FORMAT_VERSION = "1.0.0"
 
 
-def _catalog(kind: str) -> Callable[[Model], Any]:
-    def emit(model: Model) -> Any:
-        typed = model.section(f"{kind}_json")  # a pass may provide a richer, typed form
-        if typed is not None:
-            return typed
+def _raw(kind: str) -> Callable[[Model, StringTable], Any]:
+    """A catalog section as validated YAML data (dice and monsters need no resolving)."""
+
+    def emit(model: Model, table: StringTable) -> Any:
         entries = model.catalogs.get(kind) or {}
-        return {i: e.data for i, e in sorted(entries.items())} if entries else None
+        return {i: e.data for i, e in sorted(entries.items())} or None
 
     return emit
 
 
-def _section(name: str) -> Callable[[Model], Any]:
-    return lambda model: model.section(name)
+def _terrain(model: Model, table: StringTable) -> Any:
+    return terrain_json(model.terrain) if model.terrain else _raw("terrain")(model, table)
 
 
-SECTIONS: dict[str, Callable[[Model], Any]] = {
-    "terrain": _catalog("terrain"),
-    "dice": _catalog("dice"),
-    "tiles": _catalog("tiles"),
-    "monsters": _catalog("monsters"),
-    "quests": _section("quests_json"),
-    "encounters": _section("encounters_json"),
-    "cards": _section("cards_json"),
-    "decks": _section("decks_json"),
-    "worlds": _section("worlds_json"),
-    "strings": lambda model: _strings_json(model),
+def _tiles(model: Model, table: StringTable) -> Any:
+    if model.tiles:
+        return {code: tile_json(t) for code, t in sorted(model.tiles.items())}
+    return _raw("tiles")(model, table)
+
+
+def _worlds(model: Model, table: StringTable) -> Any:
+    shipped = {wid: world_section(w) for wid, w in sorted((model.worlds or {}).items()) if w.ok}
+    return shipped or None
+
+
+# Top-level key -> its emitter, in the order they run: the texts of quests, then of
+# top-level encounters, then of cards go into one string table (the first text under an
+# id wins), and `strings` comes last.
+SECTIONS: dict[str, Callable[[Model, StringTable], Any]] = {
+    "terrain": _terrain,
+    "dice": _raw("dice"),
+    "tiles": _tiles,
+    "monsters": _raw("monsters"),
+    "quests": quests_section,
+    "encounters": encounters_section,
+    "cards": cards_section,
+    "decks": lambda model, table: decks_section(model),
+    "worlds": _worlds,
+    "strings": lambda model, table: strings_json(table, getattr(model.pack, "root", None)),
 }
-
-
-def _strings_json(model: Model) -> Any:
-    from compiler.emit.strings import strings_json  # the string table every pass may add to
-
-    return strings_json(model)
 
 
 def bundle_of(model: Model) -> dict[str, Any]:
@@ -72,8 +84,9 @@ def bundle_of(model: Model) -> dict[str, Any]:
     }
     if pack.licence_notes:
         out["pack"]["licence_notes"] = pack.licence_notes
+    table = StringTable()
     for key, emit in SECTIONS.items():
-        value = emit(model)
+        value = emit(model, table)
         if value is not None:
             out[key] = value
     return out

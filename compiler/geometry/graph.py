@@ -186,13 +186,3 @@ def unreachable(board: Board, starts: Iterable[Cell]) -> list[Cell]:
             seen |= nx.descendants(g, s) | {s}
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
     return [c for c in board.spaces if c not in seen and not rules[c].blocks_movement]
-
-
-def check_reachability(board: Board, starts: Iterable[Cell], sink, span, describe=None) -> list[Cell]:
-    """Warn (M0301) about squares unreachable from the start with every door open."""
-    lost = unreachable(board, list(starts))
-    if lost:
-        show = describe or (lambda c: f"({c[0]}, {c[1]})")
-        text = ", ".join(show(c) for c in lost[:6]) + (" …" if len(lost) > 6 else "")
-        sink.report("M0301", span, count=len(lost), squares=text)
-    return lost

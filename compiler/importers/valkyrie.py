@@ -176,7 +176,7 @@ def load_library(tiles_path: str | None, sink: Sink) -> dict[str, Tile] | None:
     from ruamel.yaml import YAML
 
     from compiler.catalogs.document import Document, Entry
-    from compiler.geometry.tiles import read_tiles
+    from compiler.passes.tiles import read_tiles
 
     path = Path(tiles_path) if tiles_path else Path(__file__).resolve().parents[2] / "content" / "d2e-base" / "tiles.yaml"
     try:

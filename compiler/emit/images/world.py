@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from compiler.emit import render_style as S
+from compiler.emit.images import style as S
 
 
 @dataclass(frozen=True)

@@ -1,158 +1,53 @@
-"""The campaign world (1st-ed. Road to Legend): locations and trails as a graph.
-
-One entry function reads the catalog, pure functions answer questions about it:
-
-    read_world(entry, dice, sink) -> World        # checks, located diagnostics
-    distances(world, types)       -> {a: {b: trails}}
-    reachable(world, src, types)  -> [ids]        # includes src itself
-    rumor_locations(world, src, d, explored) -> [ids]
-    encounter_chance(world, trail) -> Fraction | None
-    lieutenant_moves(world)       -> {id: [ids]}
-    world_section(world)          -> dict         # the bundle's JSON, deterministic
-    query(world, src, d)          -> dict         # what `questc world` prints as JSON
-
-The rules behind each function are documented in docs/world.md. Rule variation is
-data (the tables below), not branches.
+"""The world pass: the campaign world catalog read into a World (compiler/model/world.py),
+every mistake located at its YAML node: unknown kinds, fields that do not fit a kind,
+ratings, buildings, trails to nowhere or to themselves, a map in several parts, a start
+that is not a city, the encounter die. The rules are documented in docs/world.md.
 """
 
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass, field
-from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 import networkx as nx
 
 from compiler.diagnostics import Related, Severity, Sink, Span
-
-KINDS = ("city", "dungeon", "legendary", "secret_master", "keep")
-TRAIL_TYPES = ("normal", "river", "secret")
-DANGERS = ("green", "yellow", "red")
-LEVELS = ("copper", "silver", "gold")
-SOURCES = ("rulebook", "illustrative")
-RATED_BUILDINGS = ("alchemist", "market", "temple")
-FLAG_BUILDINGS = ("tavern", "training_ground")
-BUILDINGS = RATED_BUILDINGS + FLAG_BUILDINGS
-TRAITS = ("melee", "ranged", "magic")
-RATING_RANGE = (1, 6)  # ratings on the printed map are small; see docs/world.md
-MAX_TRAFFIC = 10  # black power dice rolled for one encounter check (shields print 1 to 3)
-
-# The party upgrade a trail type needs (normal trails need none).
-UPGRADE_FOR = MappingProxyType({"river": "magic_boat", "secret": "keraks_map"})
-UPGRADES = ("magic_boat", "keraks_map")
-# Which face of a black power die triggers an encounter on a trail of each colour.
-ENCOUNTER_FACE = MappingProxyType({"green": "blank", "yellow": "surge", "red": "enhancement"})
-ENCOUNTER_DIE = "black_power"
-# Lieutenants move along any trail but never into these kinds of location.
-LIEUTENANT_FORBIDDEN = frozenset({"legendary", "secret_master"})
-# Rumors may only be placed on unexplored locations of these kinds.
-RUMOR_KINDS = frozenset({"dungeon"})
-# Fields that only mean something for some kinds (others get warning W0112).
-FIELD_KINDS = MappingProxyType(
-    {
-        "defense": frozenset({"city"}),
-        "buildings": frozenset({"city"}),
-        "ability": frozenset({"city"}),
-        "trains": frozenset({"city", "secret_master"}),
-        "level": frozenset({"legendary"}),
-    }
+from compiler.diagnostics.hints import did_you_mean
+from compiler.model import Model
+from compiler.model.world import (
+    BUILDINGS,
+    DANGERS,
+    ENCOUNTER_DIE,
+    ENCOUNTER_FACE,
+    EncounterDie,
+    FIELD_KINDS,
+    FLAG_BUILDINGS,
+    KINDS,
+    LEVELS,
+    Location,
+    MAX_TRAFFIC,
+    RATED_BUILDINGS,
+    RATING_RANGE,
+    REQUIRED_FIELDS,
+    SOURCES,
+    TRAIL_TYPES,
+    TRAITS,
+    Trail,
+    World,
+    graph,
 )
-REQUIRED_FIELDS = MappingProxyType({"city": ("defense",), "legendary": ("level",)})
-
-
-@dataclass(frozen=True)
-class Location:
-    id: str
-    name: str
-    kind: str
-    span: Span
-    defense: int | None = None
-    buildings: Mapping[str, int | bool] = field(default_factory=dict)  # rated -> int, flags -> True
-    traits: tuple[str, ...] = ()  # traits its Training Ground (or secret master) improves
-    skills: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # skill deck -> skill names
-    level: str | None = None  # legendary areas: the campaign level at which it opens
-    ability: tuple[str, str] | None = None  # (building it changes, summary)
-    pos: tuple[float, float] | None = None
-    source: str = "illustrative"
-    facts: Mapping[str, str] = field(default_factory=dict)  # field -> source, overriding `source`
-
-    def has(self, building: str) -> bool:
-        return bool(self.buildings.get(building))
-
-
-@dataclass(frozen=True)
-class Trail:
-    index: int  # position in the catalog's list
-    a: str  # `from`, as written
-    b: str  # `to`, as written
-    type: str
-    danger: str
-    traffic: int
-    span: Span
-    source: str = "illustrative"
-    facts: Mapping[str, str] = field(default_factory=dict)
-
-    @property
-    def ends(self) -> tuple[str, str]:
-        return (self.a, self.b) if self.a <= self.b else (self.b, self.a)
-
-    @property
-    def id(self) -> str:
-        a, b = self.ends
-        return f"{a}~{b}~{self.type}"
-
-    @property
-    def needs(self) -> str | None:
-        return UPGRADE_FOR.get(self.type)
-
-
-@dataclass(frozen=True)
-class EncounterDie:
-    id: str
-    faces: int
-    matching: Mapping[str, int]  # danger colour -> number of faces that trigger an encounter
-
-    def face_chance(self, danger: str) -> Fraction:
-        return Fraction(self.matching[danger], self.faces)
-
-
-@dataclass(frozen=True)
-class World:
-    id: str
-    name: str
-    start: str
-    locations: Mapping[str, Location]  # sorted by id
-    trails: tuple[Trail, ...]  # only the well-formed trails, in catalog order
-    die: EncounterDie | None
-    span: Span
-    errors: int = 0  # errors found while reading; computed answers need 0
-
-    @property
-    def ok(self) -> bool:
-        return self.errors == 0
-
 
 # --------------------------------------------------------------------------- reading
 
 
 def _hint(value: Any, choices: Iterable[str], names: Mapping[str, str] | None = None) -> tuple[str, str | None]:
     """A did-you-mean suffix and the fix, matching ids and (case-insensitively) printed names."""
-    choices = sorted(choices)
-    text = str(value)
-    if names:
-        for ident, name in sorted(names.items()):
-            if name.casefold() == text.casefold() or ident.casefold() == text.casefold():
-                return f"; did you mean `{ident}` ({name})?", ident
-    guess = difflib.get_close_matches(text, choices, n=1, cutoff=0.6)
-    if not guess:
-        folded = {c.casefold(): c for c in choices}
-        low = difflib.get_close_matches(text.casefold().replace(" ", "_"), list(folded), n=1, cutoff=0.6)
-        guess = [folded[low[0]]] if low else []
-    if guess:
-        return f"; did you mean `{guess[0]}`?", guess[0]
-    return "", None
+    guess = did_you_mean(value, choices, names)
+    if guess is None:
+        return "", None
+    if names and guess in names and str(names[guess]).casefold() == str(value).casefold():
+        return f"; did you mean `{guess}` ({names[guess]})?", guess
+    return f"; did you mean `{guess}`?", guess
 
 
 def _is_int(value: Any) -> bool:
@@ -509,214 +404,14 @@ def _check_start(r: _Reader, world: World) -> None:
         r.sink.report("W0118", start.span, start=start.id, types=" or ".join(types))
 
 
-# --------------------------------------------------------------------------- the graph
-
-
-def graph(world: World, types: Iterable[str] = TRAIL_TYPES) -> nx.Graph:
-    """Locations as nodes, one edge per pair joined by a trail of one of `types`."""
-    allowed = set(types)
-    g = nx.Graph()
-    g.add_nodes_from(sorted(world.locations))
-    for t in world.trails:
-        if t.type in allowed:
-            g.add_edge(*t.ends)
-    return g
-
-
-def types_without(*upgrades: str) -> tuple[str, ...]:
-    """The trail types a party can use lacking the given upgrades."""
-    missing = set(upgrades)
-    return tuple(t for t in TRAIL_TYPES if UPGRADE_FOR.get(t) not in missing)
-
-
-def distances(world: World, types: Iterable[str] = TRAIL_TYPES) -> dict[str, dict[str, int]]:
-    """Fewest trails between every pair of locations joined using only `types` (unreachable pairs absent)."""
-    g = graph(world, types)
-    return {
-        a: dict(sorted(lengths.items()))
-        for a, lengths in sorted(nx.all_pairs_shortest_path_length(g), key=lambda kv: kv[0])
-    }
-
-
-def distances_from(world: World, src: str, types: Iterable[str] = TRAIL_TYPES) -> dict[str, int]:
-    return dict(sorted(nx.single_source_shortest_path_length(graph(world, types), src).items()))
-
-
-def reachable(world: World, src: str, types: Iterable[str] = TRAIL_TYPES) -> list[str]:
-    """Every location the party can get to from `src` (itself included) on trails of `types`."""
-    return sorted(nx.node_connected_component(graph(world, types), src))
-
-
-def rumor_locations(
-    world: World, src: str, distance: int, explored: Iterable[str] = (), types: Iterable[str] = TRAIL_TYPES
-) -> list[str]:
-    """Locations where a rumor of `distance` may be placed with the party at `src`.
-
-    The rulebook: the chosen location may not be closer to the party (along the shortest
-    route) than the card's distance, and must be an unexplored dungeon location. So a
-    location is legal iff its kind is in RUMOR_KINDS, it is not explored, and its
-    fewest-trail distance is at least `distance`. Distance is measured over every trail
-    (the map's geography), whatever upgrades the party owns.
-    """
-    done = set(explored)
-    dist = distances_from(world, src, types)
-    return sorted(
-        loc.id
-        for loc in world.locations.values()
-        if loc.kind in RUMOR_KINDS and loc.id not in done and loc.id in dist and dist[loc.id] >= distance
-    )
-
-
-def encounter_chance(world: World, trail: Trail) -> Fraction | None:
-    """P(at least one of `traffic` black power dice shows the trail colour's face)."""
-    if world.die is None:
-        return None
-    miss = 1 - world.die.face_chance(trail.danger)
-    return 1 - miss**trail.traffic
-
-
-def lieutenant_locations(world: World) -> list[str]:
-    return sorted(i for i, loc in world.locations.items() if loc.kind not in LIEUTENANT_FORBIDDEN)
-
-
-def lieutenant_moves(world: World) -> dict[str, list[str]]:
-    """For each location a lieutenant may stand on, where one week's move (one trail, any type) takes it."""
-    allowed = set(lieutenant_locations(world))
-    g = graph(world)
-    return {a: sorted(b for b in g.neighbors(a) if b in allowed) for a in sorted(allowed)}
-
-
-def fortify_sources(world: World) -> dict[str, list[str]]:
-    """For each dungeon, the locations from which a lieutenant may fortify it (there or one trail away)."""
-    allowed = set(lieutenant_locations(world))
-    g = graph(world)
-    return {
-        d: sorted(({d} | set(g.neighbors(d))) & allowed)
-        for d, loc in sorted(world.locations.items())
-        if loc.kind == "dungeon"
-    }
-
-
-# --------------------------------------------------------------------------- output
-
-
-def fraction_json(p: Fraction) -> dict[str, Any]:
-    return {"p": f"{p.numerator}/{p.denominator}", "p_float": float(p)}
-
-
-def _facts_json(source: str, facts: Mapping[str, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"source": source}
-    if facts:
-        out["facts"] = dict(sorted(facts.items()))
-    return out
-
-
-def _location_json(loc: Location) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": loc.name, "kind": loc.kind, **_facts_json(loc.source, loc.facts)}
-    if loc.pos is not None:
-        out["pos"] = [loc.pos[0], loc.pos[1]]
-    if loc.kind == "city":
-        out["defense"] = loc.defense
-        out["buildings"] = {b: loc.buildings.get(b, False if b in FLAG_BUILDINGS else 0) for b in sorted(BUILDINGS)}
-        if loc.ability:
-            out["ability"] = {"building": loc.ability[0], "summary": loc.ability[1]}
-    if loc.kind in FIELD_KINDS["trains"]:
-        traits = TRAITS if loc.kind == "secret_master" else loc.traits  # secret masters teach every trait
-        out["trains"] = {"traits": list(traits), "skills": {d: list(s) for d, s in sorted(loc.skills.items())}}
-    if loc.kind == "legendary":
-        out["level"] = loc.level
-    out["lieutenants_may_enter"] = loc.kind not in LIEUTENANT_FORBIDDEN
-    return out
-
-
-def _trail_json(world: World, t: Trail) -> dict[str, Any]:
-    a, b = t.ends
-    p = encounter_chance(world, t)
-    return {
-        "id": t.id,
-        "from": a,
-        "to": b,
-        "type": t.type,
-        "needs": t.needs,
-        "danger": t.danger,
-        "traffic": t.traffic,
-        "encounter": fraction_json(p) if p is not None else None,
-        **_facts_json(t.source, t.facts),
-    }
-
-
-def _reach_map(world: World, types: tuple[str, ...]) -> dict[str, Any]:
-    """The parts of the map a party lacking some upgrades moves within: a location
-    reaches exactly the members of its own part (`parts[part_of[id]]`)."""
-    parts = sorted((sorted(c) for c in nx.connected_components(graph(world, types))), key=lambda c: c[0])
-    part_of = {m: i for i, part in enumerate(parts) for m in part}
-    return {"parts": parts, "part_of": dict(sorted(part_of.items()))}
-
-
-def world_section(world: World) -> dict[str, Any]:
-    """The bundle's JSON for one world (schemas/bundle/world.schema.json). Deterministic."""
-    die = None
-    if world.die is not None:
-        die = {
-            "id": world.die.id,
-            "faces": world.die.faces,
-            "matching": {d: world.die.matching[d] for d in sorted(DANGERS)},
-            "face": dict(sorted(ENCOUNTER_FACE.items())),
-        }
-    return {
-        "id": world.id,
-        "name": world.name,
-        "start": world.start,
-        "locations": {i: _location_json(loc) for i, loc in sorted(world.locations.items())},
-        "trails": sorted((_trail_json(world, t) for t in world.trails), key=lambda j: j["id"]),
-        "encounter_die": die,
-        "distances": distances(world),
-        "reachable_without": {
-            "magic_boat": _reach_map(world, types_without("magic_boat")),
-            "keraks_map": _reach_map(world, types_without("keraks_map")),
-            "both": _reach_map(world, types_without(*UPGRADES)),
-        },
-        "lieutenants": {
-            "may_enter": lieutenant_locations(world),
-            "moves": lieutenant_moves(world),
-            "may_fortify": fortify_sources(world),
-        },
-        "rumors": {"kinds": sorted(RUMOR_KINDS), "min_distance_inclusive": True},
-    }
-
-
-def query(world: World, src: str, rumor_distance: int | None = None, explored: Iterable[str] = ()) -> dict[str, Any]:
-    """The `questc world --format json` answer for the party at `src`."""
-    return {
-        "from": src,
-        "distances": distances_from(world, src),
-        "reachable_without": {
-            "magic_boat": reachable(world, src, types_without("magic_boat")),
-            "keraks_map": reachable(world, src, types_without("keraks_map")),
-        },
-        "rumor_locations": rumor_locations(world, src, rumor_distance, explored) if rumor_distance is not None else [],
-    }
-
-
 def hint_location(world: World, value: str) -> tuple[str, str | None]:
     """Did-you-mean for a location id (matching ids and printed names)."""
     return _hint(value, world.locations, {i: loc.name for i, loc in world.locations.items()})
 
 
-# --------------------------------------------------------------------------- the pass
-
-
-def world_pass(model: Any, sink: Sink) -> Any:
-    """Read every world of the pack's catalogs: sections `worlds` (id -> World), `world`
-    (that World when there is exactly one) and `worlds_json` (id -> bundle section, only
-    for worlds without errors)."""
-    entries = (model.catalogs or {}).get("world") or {}
-    if not entries:
-        return model
-    dice = (model.catalogs or {}).get("dice") or {}
-    worlds = {wid: read_world(entry, dice, sink) for wid, entry in sorted(entries.items())}
-    shipped = {wid: world_section(w) for wid, w in worlds.items() if w.ok}
-    model = model.with_section("worlds", MappingProxyType(worlds))
-    if len(worlds) == 1:  # the common case, under the name the renderer looks for
-        model = model.with_section("world", next(iter(worlds.values())))
-    return model.with_section("worlds_json", shipped) if shipped else model
+def world_pass(model: Model, sink: Sink) -> Model:
+    """Every world of the pack's catalogs (id -> World); a world read with errors keeps
+    its error count, and the emitters ship only worlds without errors."""
+    dice = model.catalogs.get("dice") or {}
+    worlds = {wid: read_world(entry, dice, sink) for wid, entry in sorted(model.catalogs["world"].items())}
+    return model.with_(worlds=MappingProxyType(worlds))

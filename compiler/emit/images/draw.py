@@ -29,9 +29,10 @@ from typing import Iterable, Mapping
 import numpy as np
 from PIL import Image, ImageDraw
 
-from compiler.emit import render_style as S
-from compiler.emit.render_world import Location, Trail, WorldPicture, render_world  # noqa: F401 (re-export)
-from compiler.geometry.board import PLAIN, Board, TerrainRule
+from compiler.emit.images import style as S
+from compiler.emit.images.world import Location, Trail, WorldPicture, render_world  # noqa: F401 (re-export)
+from compiler.geometry.board import Board
+from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.geometry.lattice import Cell, Edge, cell_edges
 
 __all__ = [
