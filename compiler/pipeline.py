@@ -15,7 +15,7 @@ from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validat
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink
 from compiler.diagnostics.hints import did_you_mean
-from compiler.memo import remembered
+from compiler.memo import Same, remembered, remembered_as
 from compiler.model import Model
 from compiler.options import Options
 from compiler.packs import Pack, discover
@@ -95,7 +95,7 @@ def _merge_catalogs(closure: list[Pack], loaded, sink: Sink) -> dict[str, dict[s
                         fix=guess,
                     )
                     continue
-                if not validate_node(catalog_schema_name(kind), doc, (kind,), sink):
+                if not remembered_as(("valid", Same(doc), kind), lambda local: validate_node(catalog_schema_name(kind), doc, (kind,), local), sink):
                     continue
                 if kind in SINGLE_OBJECT_KINDS:
                     entries = {str(doc.data[kind].get("id", pack.id)): (kind,)}

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from compiler.model import RESULTS
 from compiler.passes import DECLARED, PASSES
 from conftest import REPO
@@ -58,3 +60,33 @@ def test_checking_a_pack_with_maps_does_load_them():
     seen = _loaded_after_check("content/d2e-quests")
     assert seen["code"] == 0
     assert "shapely" in seen["heavy"] and "networkx" in seen["heavy"]
+
+
+class Poison:
+    """Stands for a model field a pass did not declare: any use of it fails the test."""
+
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "name", name)
+
+    def _touched(self, *args, **kwargs):
+        raise AssertionError(f"read {self.name}, which the pass does not declare")
+
+    __getattr__ = __iter__ = __len__ = __bool__ = __getitem__ = __contains__ = __call__ = _touched
+
+
+@pytest.mark.parametrize("pack", ["d2e-quests", "natures-ire", "terrinoth-1e", "core-1e"])
+def test_a_pass_reads_only_the_fields_it_declares(pack):
+    """The memo of run_passes keys a pass's results by what it declares (and, for catalog
+    passes, by no quest file): reading anything else would let a stale result through."""
+    from compiler.diagnostics import Sink
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    full = compile_paths([str(REPO / "content" / pack)], Options(images=False)).model
+    for p in PASSES:
+        if not p.applies(full):
+            continue
+        hidden = {f: Poison(f) for f in RESULTS if f not in p.reads}
+        if not set(p.needs) & set(DECLARED):
+            hidden["modules"] = Poison("modules")
+        p.results(full.with_(**hidden), Sink())

@@ -17,7 +17,9 @@ from compiler.resources import schemas_dir
 
 
 @functools.cache
-def _registry():
+def schema_registry(skipped: tuple[str, ...] = ()):
+    """Every schema under schemas/, by $id and by path; a `skipped` one accepts anything
+    (a caller validates those parts on their own, see emit/bundle.py)."""
     from referencing import Registry, Resource
 
     resources = []
@@ -28,6 +30,8 @@ def _registry():
         resources.append((schema.get("$id", rel), Resource.from_contents(schema)))
         if schema.get("$id") and schema["$id"] != rel:
             resources.append((rel, Resource.from_contents(schema)))
+    for name in skipped:
+        resources.append((name, Resource.from_contents({"$schema": "https://json-schema.org/draft/2020-12/schema"})))
     return Registry().with_resources(resources)
 
 
@@ -38,11 +42,11 @@ def load_schema(name: str) -> dict:
 
 
 @functools.cache
-def validator(name: str):
+def validator(name: str, skipped: tuple[str, ...] = ()):
     from jsonschema import Draft202012Validator
 
     schema = load_schema(name)
-    return Draft202012Validator(schema, registry=_registry())
+    return Draft202012Validator(schema, registry=schema_registry(skipped))
 
 
 def catalog_schema_name(kind: str) -> str:

@@ -49,8 +49,6 @@ def _fail(sink, args: argparse.Namespace, code: int) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from compiler.emit import worlds as WE
-    from compiler.model import world as W
-    from compiler.passes import world as WP
     from compiler.passes.world import hint_location
 
     argv = ["questc", "world", *args.paths, "--from", args.location]

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Callable
 
 from compiler.diagnostics import Sink, Span
-from compiler.emit.bundle import bundle_of, dumps, validate_bundle
+from compiler.emit.bundle import bundle_of, validate_bundle
+from compiler.emit.shared import dumps
 from compiler.emit.manifest import manifest_of
 from compiler.model import Model
 

@@ -8,7 +8,7 @@ are integers or fixed strings, so the same model always gives the same bytes.
 
 from __future__ import annotations
 
-import json
+import functools
 from typing import Any, Callable
 
 from compiler import __version__
@@ -16,8 +16,11 @@ from compiler.diagnostics import Sink, Span
 from compiler.emit.cards import cards_section, decks_section, encounters_section
 from compiler.emit.catalogs import terrain_json, tile_json
 from compiler.emit.quests import quests_section
+from compiler.emit.shared import Shared, shared
 from compiler.emit.strings import StringTable, strings_json
 from compiler.emit.worlds import world_section
+from compiler.catalogs.schema import load_schema, schema_registry, validator
+from compiler.memo import Same, remembered_pure
 from compiler.model import Model
 
 FORMAT = "questc-bundle"
@@ -28,30 +31,59 @@ def _raw(kind: str) -> Callable[[Model, StringTable], Any]:
     """A catalog section as validated YAML data (dice and monsters need no resolving)."""
 
     def emit(model: Model, table: StringTable) -> Any:
-        entries = model.catalogs.get(kind) or {}
-        return {i: e.data for i, e in sorted(entries.items())} or None
+        entries = sorted((model.catalogs.get(kind) or {}).items())
+        if not entries:
+            return None
+        return shared(("raw", kind, tuple((i, Same(e.data)) for i, e in entries)), lambda: {i: e.data for i, e in entries})
 
     return emit
 
 
 def _terrain(model: Model, table: StringTable) -> Any:
-    return terrain_json(model.terrain) if model.terrain else _raw("terrain")(model, table)
+    if not model.terrain:
+        return _raw("terrain")(model, table)
+    return shared(("terrain", Same(model.terrain)), lambda: terrain_json(model.terrain))
 
 
 def _tiles(model: Model, table: StringTable) -> Any:
-    if model.tiles:
-        return {code: tile_json(t) for code, t in sorted(model.tiles.items())}
-    return _raw("tiles")(model, table)
+    if not model.tiles:
+        return _raw("tiles")(model, table)
+    return shared(("tiles", Same(model.tiles)), lambda: {code: tile_json(t) for code, t in sorted(model.tiles.items())})
 
 
 def _worlds(model: Model, table: StringTable) -> Any:
-    shipped = {wid: world_section(w) for wid, w in sorted((model.worlds or {}).items()) if w.ok}
-    return shipped or None
+    if not any(w.ok for w in (model.worlds or {}).values()):
+        return None
+    return shared(
+        ("worlds", Same(model.worlds)),
+        lambda: {wid: world_section(w) for wid, w in sorted(model.worlds.items()) if w.ok},
+    )
+
+
+def _cards(model: Model, table: StringTable) -> Any:
+    if model.cards is None:
+        return None
+    value, texts = remembered_pure(("cards", Same(model.cards)), lambda: _with_texts(lambda t: cards_section(model, t)))
+    table.merge(texts)
+    return value
+
+
+def _with_texts(emit: Callable[[StringTable], Any]) -> tuple[Shared, tuple]:
+    """A section emitted with its own string table, to be merged into the bundle's."""
+    own = StringTable()
+    return Shared(emit(own)), tuple(own.entries.items())
+
+
+def _decks(model: Model, table: StringTable) -> Any:
+    if model.cards is None or not model.decks:
+        return None
+    return shared(("decks", Same(model.decks), Same(model.deck_analysis)), lambda: decks_section(model))
 
 
 # Top-level key -> its emitter, in the order they run: the texts of quests, then of
 # top-level encounters, then of cards go into one string table (the first text under an
-# id wins), and `strings` comes last.
+# id wins), and `strings` comes last. What depends only on catalogs or cards is Shared
+# (compiler/emit/shared.py): the same object while its inputs are unchanged.
 SECTIONS: dict[str, Callable[[Model, StringTable], Any]] = {
     "terrain": _terrain,
     "dice": _raw("dice"),
@@ -59,8 +91,8 @@ SECTIONS: dict[str, Callable[[Model, StringTable], Any]] = {
     "monsters": _raw("monsters"),
     "quests": quests_section,
     "encounters": encounters_section,
-    "cards": cards_section,
-    "decks": lambda model, table: decks_section(model),
+    "cards": _cards,
+    "decks": _decks,
     "worlds": _worlds,
     "strings": lambda model, table: strings_json(table, getattr(model.pack, "root", None)),
 }
@@ -92,17 +124,60 @@ def bundle_of(model: Model) -> dict[str, Any]:
     return out
 
 
-def dumps(data: Any) -> bytes:
-    """The canonical bytes of a JSON document: sorted keys, two-space indent, UTF-8, final newline."""
-    return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+MAP_SCHEMA = "bundle/map.schema.json"
 
 
 def validate_bundle(bundle: dict, sink: Sink, where: str) -> bool:
-    """Validate against the bundle schema; a failure is an internal error (the compiler made it)."""
-    from compiler.catalogs.schema import validator
+    """Validate against the bundle schema; a failure is an internal error (the compiler made it).
 
-    errors = sorted(validator("bundle.schema.json").iter_errors(bundle), key=lambda e: list(map(str, e.absolute_path)))
-    for error in errors[:20]:
-        path = "/".join(map(str, error.absolute_path))
-        sink.report("I0002", Span.whole_file(where), path=path or "(top)", problem=error.message[:300])
-    return not errors
+    Exact, in parts: the top level with every section accepted as it is; each section
+    against its own property schema with every map accepted as it is; each map against
+    the map schema (the bundle schema refers to it only as an encounter's `map`). A
+    Shared part's answer is remembered per object, so a rebuild after an edit validates
+    only what changed; unchanged catalogs and maps are most of a bundle."""
+    problems = [(tuple(e.absolute_path), e.message) for e in _top_level().iter_errors(bundle)]
+    for key, value in bundle.items():
+        if key in _properties():
+            check = lambda: _problems(_section_validator(key), value)  # noqa: E731
+            found = remembered_pure(("valid", key, Same(value)), check) if isinstance(value, Shared) else check()
+            problems.extend(((key, *path), message) for path, message in found)
+    if not problems:
+        for at, amap in _maps(bundle):
+            found = remembered_pure(("valid_map", Same(amap)), lambda: _problems(validator(MAP_SCHEMA), amap))
+            problems.extend((at + path, message) for path, message in found)
+    for path, message in sorted(problems, key=lambda p: list(map(str, p[0])))[:20]:
+        sink.report("I0002", Span.whole_file(where), path="/".join(map(str, path)) or "(top)", problem=message[:300])
+    return not problems
+
+
+def _problems(check, instance) -> tuple[tuple[tuple, str], ...]:
+    return tuple((tuple(e.absolute_path), e.message) for e in check.iter_errors(instance))
+
+
+@functools.cache
+def _properties() -> dict[str, Any]:
+    return load_schema("bundle.schema.json")["properties"]
+
+
+@functools.cache
+def _top_level():
+    """The bundle schema with each section accepted as it is (they are checked one by one)."""
+    from jsonschema import Draft202012Validator
+
+    schema = {**load_schema("bundle.schema.json"), "properties": {k: True for k in _properties()}}
+    return Draft202012Validator(schema, registry=schema_registry())
+
+
+@functools.cache
+def _section_validator(key: str):
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator({"$ref": f"bundle.schema.json#/properties/{key}"}, registry=schema_registry((MAP_SCHEMA,)))
+
+
+def _maps(bundle: dict):
+    for qid, quest in sorted((bundle.get("quests") or {}).items()):
+        for i, enc in enumerate(quest.get("encounters") or ()):
+            yield ("quests", qid, "encounters", i, "map"), enc["map"]
+    for eid, enc in sorted((bundle.get("encounters") or {}).items()):
+        yield ("encounters", eid, "map"), enc["map"]

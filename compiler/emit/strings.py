@@ -50,6 +50,11 @@ class StringTable:
         self.entries.setdefault(sid, StringEntry(text.value, text.span))
         return sid
 
+    def merge(self, entries) -> None:
+        """Add (id, entry) pairs another table collected, in their order (the first text wins)."""
+        for sid, entry in entries:
+            self.entries.setdefault(sid, entry)
+
 
 def location(span: Span, root: Path | None) -> str:
     """`file:line:column` with the file relative to the pack folder, '/'-separated."""

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from compiler.diagnostics import Sink
+from compiler.memo import Same, remembered_as
 from compiler.model import Model
 
 
@@ -37,6 +38,10 @@ class Pass:
     @property
     def function(self) -> Callable[[Model, Sink], Model]:
         return getattr(importlib.import_module(f"compiler.passes.{self.name}"), f"{self.name}_pass")
+
+    def results(self, model: Model, sink: Sink) -> dict[str, object]:
+        out = self.function(model, sink)
+        return {name: getattr(out, name) for name in self.writes}
 
     def applies(self, model: Model) -> bool:
         return any(model.has(source) for source in self.needs)
@@ -66,7 +71,20 @@ PASSES: tuple[Pass, ...] = (
 
 
 def run_passes(model: Model, sink: Sink) -> Model:
+    """Every pass that applies, in order. A pass is pure, so its results are remembered
+    under everything it could read (compiler/memo.py): the options and packs, the catalog
+    documents and, for a pass that reads declarations, the quest files (by identity: an unchanged file is the very same object),
+    and the model fields it declares. `questc watch` recomputes only what an edit reaches."""
+    catalogs = (
+        model.options,
+        model.pack,
+        model.packs,
+        tuple((kind, i, Same(e.doc), e.path, e.pack) for kind, entries in model.catalogs.items() for i, e in entries.items()),
+    )
+    modules = tuple(Same(m) for m in model.modules)
     for p in PASSES:
         if p.applies(model):
-            model = p.function(model, sink)
+            declared = modules if set(p.needs) & set(DECLARED) else ()  # catalog passes read no quest file
+            key = ("pass", p.name, catalogs, declared, tuple(Same(getattr(model, f)) for f in p.reads))
+            model = model.with_(**remembered_as(key, lambda local: p.results(model, local), sink))
     return model

@@ -32,6 +32,7 @@ from compiler.geometry.assemble import (
 from compiler.geometry.board import Board, Door
 from compiler.geometry.lattice import Cell, Edge
 from compiler.geometry.tiles import OPPOSITE, SIDES, Opening, Tile, turns
+from compiler.memo import Same, remembered_as
 from compiler.model import Maps, Model
 from compiler.syntax import ast
 
@@ -41,16 +42,22 @@ def maps_pass(model: Model, sink: Sink) -> Model:
     terrain = model.terrain or {"plain": PLAIN}
     tiles = model.tiles or {}
     invalid = frozenset(model.catalogs.get("tiles") or {}) - frozenset(tiles)
+
+    def assembled(body: ast.EncounterBody) -> AssembledMap | None:
+        # one map is a pure function of its block (spans included) and the catalogs
+        key = ("map", body, Same(tiles), Same(terrain), invalid)
+        return remembered_as(key, lambda local: _encounter_map(body, tiles, terrain, local, invalid), sink)
+
     quests: dict[str, dict[int, AssembledMap]] = {}
     for quest in model.declarations(ast.Quest):
         per = quests.setdefault(quest.id, {})
         for enc in quest.encounters:
-            amap = _encounter_map(enc.body, tiles, terrain, sink, invalid)
+            amap = assembled(enc.body)
             if amap is not None:
                 per[enc.number] = amap
     encounters: dict[str, AssembledMap] = {}
     for enc in model.declarations(ast.Encounter):
-        amap = _encounter_map(enc.body, tiles, terrain, sink, invalid)
+        amap = assembled(enc.body)
         if amap is not None:
             encounters[enc.id] = amap
     return model.with_(maps=Maps(quests=quests, encounters=encounters))

@@ -41,6 +41,7 @@ from typing import Iterable, Mapping, Sequence
 from compiler.diagnostics import Related, Sink, Span
 from compiler.diagnostics.hints import hint
 from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
+from compiler.memo import Same, remembered_as
 from compiler.model import Model
 from compiler.model import quest as m
 from compiler.passes.maps import resolve_space
@@ -86,7 +87,9 @@ def quests_pass(model: Model, sink: Sink) -> Model:
             continue  # a duplicate id (R0101 reported it)
         if q.adventure is not None:
             continue  # a cooperative quest: its maps are the dealt encounters (compiler/passes/adventure.py)
-        resolved = resolve_quest(q, maps.get(q.id, ()), monsters, sink, maps_checked=True)
+        here = maps.get(q.id, ())
+        key = ("quest", q, tuple(Same(amap) for amap in here), Same(monsters))
+        resolved = remembered_as(key, lambda local: resolve_quest(q, here, monsters, local, maps_checked=True), sink)
         if resolved is not None:
             out[q.id] = resolved
     return model.with_(quests=MappingProxyType(dict(sorted(out.items()))))

@@ -24,7 +24,8 @@ from compiler.emit.images.draw import (
     render_tile_sheet,
 )
 from compiler.emit.images.world import Location, Trail, WorldPicture, render_world
-from compiler.emit.images.quest import quest_maps
+from compiler.emit.images.quest import assembled_maps, encounter_picture
+from compiler.memo import Same, remembered_pure
 from compiler.model import Model
 from compiler.catalogs.terrain import PLAIN
 
@@ -74,6 +75,11 @@ def render_outputs(model: Model) -> dict[str, bytes]:
         if wid in worlds and worlds[wid].locations:
             files[f"maps/world-{wid}.png"] = png_bytes(render_world(world_picture(worlds[wid])))
 
-    for map_id, picture in sorted(quest_maps(model).items()):
-        files[f"maps/{map_id}.png"] = png_bytes(render_map(picture, scale=MAP_SCALE))
+    for map_id, title, body, amap, resolved in assembled_maps(model):
+        # a picture is a pure function of its map, its encounter and its title: drawn
+        # again only when one of them changed (compiler/memo.py)
+        key = ("map_png", Same(amap), body, title, Same(resolved))
+        files[f"maps/{map_id}.png"] = remembered_pure(
+            key, lambda: png_bytes(render_map(encounter_picture(body, amap, title, resolved), scale=MAP_SCALE))
+        )
     return files
