@@ -69,7 +69,8 @@ class PlacedTile:
     @cached_property
     def local_of(self) -> dict[Cell, Cell]:
         """world cell -> printed (col, row), for every square of the tile."""
-        return {self.to_world(c): c for c in self.tile.squares}
+        ax, ay = self.at
+        return {(c + ax, r + ay): local for (c, r), local in self.tile.turned_cells(self.rotation)}
 
     @property
     def cells(self) -> tuple[Cell, ...]:

@@ -131,6 +131,19 @@ class Tile:
                 out.append(edge((c + 1, r), (c + 1, r + 1)))
         return tuple(out)
 
+    @cached_property
+    def _turned(self) -> dict[int, tuple[tuple[Cell, Cell], ...]]:
+        return {}
+
+    def turned_cells(self, rotation: int) -> tuple[tuple[Cell, Cell], ...]:
+        """(square in the rotated frame, printed square) for every square, in catalog
+        order; worked out once per rotation (placing the same tile again is common)."""
+        hit = self._turned.get(rotation)
+        if hit is None:
+            o = self.orient(rotation)
+            hit = self._turned[rotation] = tuple((o.cell(c), c) for c in self.squares)
+        return hit
+
     def orient(self, rotation: int) -> "Orientation":
         return Orientation(self, turns(rotation) * 90)
 

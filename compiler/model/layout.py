@@ -20,7 +20,8 @@ the same draw order, the same layout and the same analysis on any machine.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Mapping
 
@@ -46,11 +47,11 @@ def turn_tile(p: PlacedTile, quarters: int) -> PlacedTile:
         w, h = rotated_size(p.tile.size, rotation)
         at = (-(at[1] + h), at[0])
         rotation = (rotation + 90) % 360
-    return replace(p, at=at, rotation=rotation)
+    return PlacedTile(p.name, p.tile, at, rotation, p.hidden, p.span)
 
 
 def shift_tile(p: PlacedTile, d: Cell) -> PlacedTile:
-    return replace(p, at=(p.at[0] + d[0], p.at[1] + d[1]))
+    return PlacedTile(p.name, p.tile, (p.at[0] + d[0], p.at[1] + d[1]), p.rotation, p.hidden, p.span)
 
 
 # ---------------------------------------------------------------- encounters as rigid pieces
@@ -82,7 +83,7 @@ class Piece:
     encounter: str
     tiles: tuple[PlacedTile, ...]
 
-    @property
+    @cached_property
     def cells(self) -> frozenset[Cell]:
         return frozenset(c for t in self.tiles for c in t.local_of)
 
