@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from compiler.emit.images import style as S
-from compiler.emit.images.draw import (
+from compiler.emit.images.chain import chain_offsets, merge_chain, render_chain
+from compiler.emit.images.map import map_layout, render_map
+from compiler.emit.images.pictures import (
     Caption,
     ChainPart,
     ChainPicture,
@@ -34,20 +36,11 @@ from compiler.emit.images.draw import (
     Token,
     Trail,
     WorldPicture,
-    chain_offsets,
-    hatch_mask,
-    map_layout,
-    merge_chain,
     monster_initials,
-    png_bytes,
-    render_chain,
-    render_map,
-    render_tile_sheet,
-    render_world,
-    save_png,
-    tile_board,
 )
-from compiler.emit.images.world import world_positions
+from compiler.emit.images.primitives import hatch_mask, png_bytes, save_png
+from compiler.emit.images.sheet import render_tile_sheet, tile_board
+from compiler.emit.images.world import render_world, world_positions
 from compiler.geometry.board import Board, Door, Link
 from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.geometry.lattice import cell_edges
@@ -352,7 +345,9 @@ def test_bytes_do_not_depend_on_hash_seed():
     script = (
         "import sys, hashlib; sys.path.insert(0, %r); sys.path.insert(0, %r)\n"
         "import test_render as t\n"
-        "from compiler.emit.images.draw import png_bytes, render_map, render_world\n"
+        "from compiler.emit.images.map import render_map\n"
+        "from compiler.emit.images.primitives import png_bytes\n"
+        "from compiler.emit.images.world import render_world\n"
         "d = png_bytes(render_map(t.full_picture(), scale=12)) + png_bytes(render_world(t.WORLD, width=320))\n"
         "print(hashlib.sha256(d).hexdigest())\n"
     ) % (str(ROOT), str(ROOT / "tests"))

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from compiler.commands import render as render_command
-from compiler.emit.images.draw import map_layout, render_map
+from compiler.emit.images.map import map_layout, render_map
 from compiler.emit.images.outputs import render_outputs
 from compiler.emit.images.quest import quest_maps
 from compiler.emit.images.quest import hero_label, reachable_within, seen_from

@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(layout_text(lay, names))
     if args.output:
-        from compiler.emit.images.draw import render_map, save_png
+        from compiler.emit.images.map import render_map
+        from compiler.emit.images.primitives import save_png
 
         save_png(render_map(layout_picture(lay, model.terrain or {}, names), scale=20), args.output)
     return exit_code(sink, args.strict)

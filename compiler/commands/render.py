@@ -48,7 +48,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from compiler.emit.images.draw import render_map, save_png
+    from compiler.emit.images.map import render_map
+    from compiler.emit.images.primitives import save_png
     from compiler.emit.images.quest import quest_maps
     from compiler.emit.images.quest import reachable_within, seen_from
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from compiler.emit.images.draw import Caption, MapPicture, TileOutline
+from compiler.emit.images.pictures import Caption, MapPicture, TileOutline
 from compiler.geometry.assemble import PlacedTile, assemble_placed
 from compiler.geometry.board import Link
 from compiler.model.layout import Layout

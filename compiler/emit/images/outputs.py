@@ -16,15 +16,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from compiler.emit.images.draw import (
-    TileCard,
-    TileSheet,
-    png_bytes,
-    render_map,
-    render_tile_sheet,
-)
-from compiler.emit.images.world import Location, Trail, WorldPicture, render_world
+from compiler.emit.images.map import render_map
+from compiler.emit.images.pictures import Location, TileCard, TileSheet, Trail, WorldPicture
+from compiler.emit.images.primitives import png_bytes
 from compiler.emit.images.quest import assembled_maps, encounter_picture
+from compiler.emit.images.sheet import render_tile_sheet
+from compiler.emit.images.world import render_world
 from compiler.memo import Same, remembered_pure
 from compiler.model import Model
 from compiler.catalogs.terrain import PLAIN

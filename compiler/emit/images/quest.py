@@ -16,7 +16,7 @@ simply left out of the picture (a throwaway Sink), so drawing never adds diagnos
 from __future__ import annotations
 
 
-from compiler.emit.images.draw import MapPicture, SpawnPoint, TileOutline, Token, monster_initials
+from compiler.emit.images.pictures import MapPicture, SpawnPoint, TileOutline, Token, monster_initials
 from compiler.geometry.lattice import Cell, Edge
 from compiler.model import Model
 from compiler.syntax import ast
