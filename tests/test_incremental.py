@@ -54,15 +54,17 @@ def test_an_edit_of_one_quest_file_rebuilds_only_its_maps(tmp_path, monkeypatch)
     assert assemblies == [] and emitted == []  # nothing changed, nothing recomputed
 
     quest = src / "a_fat_goblin.quest"
-    quest.write_text(quest.read_text(encoding="utf-8") + "\n// a note\n", encoding="utf-8")
+    quest.write_text(quest.read_text(encoding="utf-8") + "\n# a note\n", encoding="utf-8")
     edited = compile_paths([str(src)], Options())
+    assert not edited.sink.items
     files = outputs_of(edited.model, edited.sink)
     # a comment at the end moves no span: every map is the one remembered
     assert assemblies == [] and emitted == []
     assert files == fresh_files
 
-    quest.write_text("// moved down a line\n" + quest.read_text(encoding="utf-8"), encoding="utf-8")
+    quest.write_text("# moved down a line\n" + quest.read_text(encoding="utf-8"), encoding="utf-8")
     moved = compile_paths([str(src)], Options())
+    assert not moved.sink.items
     files = outputs_of(moved.model, moved.sink)
     # a_fat_goblin's two maps are assembled again (their spans moved); first_blood's is not
     assert len(assemblies) == 2

@@ -16,7 +16,7 @@ from compiler.diagnostics import Sink, Span
 from compiler.emit.cards import cards_section, decks_section, encounters_section
 from compiler.emit.catalogs import terrain_json, tile_json
 from compiler.emit.quests import quests_section
-from compiler.emit.shared import Shared, shared
+from compiler.emit.shared import Shared, shared, shared_with_texts
 from compiler.emit.strings import StringTable, strings_json
 from compiler.emit.worlds import world_section
 from compiler.catalogs.schema import load_schema, schema_registry, validator
@@ -63,15 +63,7 @@ def _worlds(model: Model, table: StringTable) -> Any:
 def _cards(model: Model, table: StringTable) -> Any:
     if model.cards is None:
         return None
-    value, texts = remembered_pure(("cards", Same(model.cards)), lambda: _with_texts(lambda t: cards_section(model, t)))
-    table.merge(texts)
-    return value
-
-
-def _with_texts(emit: Callable[[StringTable], Any]) -> tuple[Shared, tuple]:
-    """A section emitted with its own string table, to be merged into the bundle's."""
-    own = StringTable()
-    return Shared(emit(own)), tuple(own.entries.items())
+    return shared_with_texts(("cards", Same(model.cards)), lambda own: cards_section(model, own), table)
 
 
 def _decks(model: Model, table: StringTable) -> Any:
@@ -137,13 +129,18 @@ def validate_bundle(bundle: dict, sink: Sink, where: str) -> bool:
     only what changed; unchanged catalogs and maps are most of a bundle."""
     problems = [(tuple(e.absolute_path), e.message) for e in _top_level().iter_errors(bundle)]
     for key, value in bundle.items():
-        if key in _properties():
-            check = lambda: _problems(_section_validator(key), value)  # noqa: E731
-            found = remembered_pure(("valid", key, Same(value)), check) if isinstance(value, Shared) else check()
+        if key not in _properties():
+            continue
+        if _per_entry(key) and isinstance(value, dict):  # `{type: object, additionalProperties: S}`: each entry against S
+            for name, entry in value.items():
+                found = _remembered_problems(_section_validator(key, "additionalProperties"), entry)
+                problems.extend(((key, name, *path), message) for path, message in found)
+        else:
+            found = _remembered_problems(_section_validator(key), value)
             problems.extend(((key, *path), message) for path, message in found)
     if not problems:
         for at, amap in _maps(bundle):
-            found = remembered_pure(("valid_map", Same(amap)), lambda: _problems(validator(MAP_SCHEMA), amap))
+            found = _remembered_problems(validator(MAP_SCHEMA), amap)
             problems.extend((at + path, message) for path, message in found)
     for path, message in sorted(problems, key=lambda p: list(map(str, p[0])))[:20]:
         sink.report("I0002", Span.whole_file(where), path="/".join(map(str, path)) or "(top)", problem=message[:300])
@@ -152,6 +149,17 @@ def validate_bundle(bundle: dict, sink: Sink, where: str) -> bool:
 
 def _problems(check, instance) -> tuple[tuple[tuple, str], ...]:
     return tuple((tuple(e.absolute_path), e.message) for e in check.iter_errors(instance))
+
+
+def _remembered_problems(check, instance) -> tuple[tuple[tuple, str], ...]:
+    if isinstance(instance, Shared):  # the same object while its inputs are unchanged
+        return remembered_pure(("valid", Same(check), Same(instance)), lambda: _problems(check, instance))
+    return _problems(check, instance)
+
+
+def _per_entry(key: str) -> bool:
+    prop = _properties()[key]
+    return prop.get("type") == "object" and "additionalProperties" in prop and set(prop) <= {"type", "description", "additionalProperties"}
 
 
 @functools.cache
@@ -169,10 +177,12 @@ def _top_level():
 
 
 @functools.cache
-def _section_validator(key: str):
+def _section_validator(key: str, *within: str):
+    """A section's schema (or a part of it), with every map accepted as it is."""
     from jsonschema import Draft202012Validator
 
-    return Draft202012Validator({"$ref": f"bundle.schema.json#/properties/{key}"}, registry=schema_registry((MAP_SCHEMA,)))
+    pointer = "/".join(("#/properties", key, *within))
+    return Draft202012Validator({"$ref": f"bundle.schema.json{pointer}"}, registry=schema_registry((MAP_SCHEMA,)))
 
 
 def _maps(bundle: dict):

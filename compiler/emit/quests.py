@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from compiler.emit.maps import map_json
+from compiler.emit.shared import shared_with_texts
 from compiler.emit.strings import StringTable, string_id
+from compiler.memo import Same
 from compiler.model import Model
 from compiler.model import quest as m
 from compiler.model.adventure import MOVES, AdventurePlan, TrackPlan
@@ -36,7 +38,10 @@ TEXT_EFFECTS = ("say", "win", "lose")
 def quests_section(model: Model, table: StringTable) -> dict[str, Any] | None:
     """quest id -> JSON: the resolved quests, then the cooperative ones (adventures)."""
     sight = model.options.sight
-    out = {qid: quest_json(q, table, sight=sight) for qid, q in sorted((model.quests or {}).items())}
+    out = {
+        qid: shared_with_texts(("quest_json", Same(q), sight), lambda own: quest_json(q, own, sight=sight), table)
+        for qid, q in sorted((model.quests or {}).items())
+    }
     for qid, plan in sorted((model.adventures or {}).items()):
         out[qid] = adventure_json(plan, table)
     return dict(sorted(out.items())) if out else None

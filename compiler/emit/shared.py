@@ -19,6 +19,7 @@ import json
 import re
 from typing import Any, Callable, Hashable
 
+from compiler.emit.strings import StringTable
 from compiler.memo import Same, remembered_pure
 
 _OPTIONS = dict(sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
@@ -35,6 +36,20 @@ class Shared(dict):
 def shared(key: Hashable, compute: Callable[[], dict]) -> Shared:
     """`compute()` as a Shared object, remembered under `key` (which stands for its inputs)."""
     return remembered_pure(("shared", key), lambda: Shared(compute()))
+
+
+def shared_with_texts(key: Hashable, emit: Callable[[StringTable], dict], table: StringTable) -> Shared:
+    """A part that adds texts to the string table: remembered with the texts it added,
+    which are merged into `table` in their order (the same table a fresh emit would
+    have filled, since the first text under an id wins)."""
+
+    def fresh() -> tuple[Shared, tuple]:
+        own = StringTable()
+        return Shared(emit(own)), tuple(own.entries.items())
+
+    value, texts = remembered_pure(("shared", key), fresh)
+    table.merge(texts)
+    return value
 
 
 def dumps(data: Any) -> bytes:
