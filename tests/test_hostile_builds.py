@@ -1,0 +1,236 @@
+"""Issue #21: killed builds, closed pipes and hostile neighbours.
+
+A build killed at any step leaves an output folder the next build makes complete, with
+no hidden leftovers; builds into one folder take turns; output into a closed pipe or a
+full device ends with a clear line, never a traceback; bad arguments are usage errors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from contextlib import redirect_stderr
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, questc, write_pack
+
+KILLED = 137  # what a shell reports for kill -9
+
+
+def complete(folder: Path) -> bool:
+    """The pack folder holds exactly the files its manifest lists, each with its hash."""
+    try:
+        manifest = json.loads((folder / "manifest.json").read_bytes())
+    except (OSError, ValueError):
+        return False
+    on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()} - {"manifest.json"}
+    if on_disk != set(manifest["files"]):
+        return False
+    return all(hashlib.sha256((folder / n).read_bytes()).hexdigest() == f["sha256"] for n, f in manifest["files"].items())
+
+
+def pack_name(folder: Path) -> str:
+    return json.loads((folder / "bundle.json").read_bytes())["pack"]["name"]
+
+
+def hidden(out: Path) -> list[str]:
+    """What a build leaves in DIR besides the pack folders and its lock file."""
+    return sorted(p.name for p in out.iterdir() if p.name.startswith(".") and p.name != ".questc.lock")
+
+
+def rename_pack(pack: Path, name: str) -> None:
+    text = (pack / "pack.yaml").read_text()
+    (pack / "pack.yaml").write_text("\n".join(f"name: {name}" if l.startswith("name:") else l for l in text.splitlines()) + "\n")
+
+
+# ---------------------------------------------------------------- 8. killed builds
+
+def forked(target) -> int:
+    """Run `target()` in a forked copy of this test process (already imported, so it starts
+    at once) and return the child's pid. The child ends with os._exit: no clean-up runs."""
+    pid = os.fork()
+    if pid == 0:
+        code = 70
+        try:
+            code = target()
+        finally:
+            os._exit(code)
+    return pid
+
+
+def exit_status(pid: int) -> int:
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def killed_at(step: int, when: str, argv: list[str]) -> int:
+    """Run `questc *argv` and kill it (os._exit: like kill -9, no finally, no clean-up) just
+    before or just after its `step`-th rename or folder removal; the exit status."""
+    import shutil
+
+    import compiler.emit.build as build
+
+    count = 0
+
+    def faulty(real):
+        def step_of_the_swap(*args, **kwargs):
+            nonlocal count
+            count += 1
+            if count == step and when == "before":
+                os._exit(KILLED)
+            result = real(*args, **kwargs)
+            if count == step and when == "after":
+                os._exit(KILLED)
+            return result
+
+        return step_of_the_swap
+
+    def child() -> int:
+        build.os.replace, build.os.rename = faulty(os.replace), faulty(os.rename)
+        build.shutil.rmtree = faulty(shutil.rmtree)
+        return questc(*argv).code
+
+    return exit_status(forked(child))
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_build_killed_at_any_step_is_made_whole_by_the_next_build(tmp_path, when):
+    pack = write_pack(tmp_path / "src", "mine", requires=["core-2e"])
+    out = tmp_path / "out"
+    build = ["build", str(pack), "-o", str(out), "--no-images"]
+    states = set()
+    step = 1
+    while True:
+        rename_pack(pack, "First")
+        assert questc(*build).code == 0
+        rename_pack(pack, "Second")
+        (out / ".mine.abcd1234").mkdir(exist_ok=True)  # a leftover of an earlier kill: tidying is a step too
+        killed = killed_at(step, when, build)
+        assert killed in (0, KILLED)
+        # whatever the step, a complete output is somewhere: the old one or the new one
+        if (out / "mine").exists():
+            assert complete(out / "mine"), (step, when)
+            states.add(("in place", pack_name(out / "mine")))
+        else:
+            assert complete(out / ".mine.old"), (step, when)
+            states.add(("moved aside", pack_name(out / ".mine.old")))
+        after = questc(*build, "--format", "json")
+        assert after.code == 0, after.out
+        assert complete(out / "mine") and pack_name(out / "mine") == "Second"
+        assert hidden(out) == [], (step, when)
+        if killed == 0:  # the build ran to its end without reaching this step
+            break
+        step += 1
+    assert step > 3  # tidying, moving aside, swapping in and cleaning up were each interrupted
+    if when == "after":  # killed between the two renames: only the hidden .old was left
+        assert ("moved aside", "First") in states
+
+
+def test_a_failed_build_puts_back_the_output_a_killed_build_moved_aside(tmp_path):
+    pack = write_pack(tmp_path / "src", "mine", requires=["core-2e"])
+    out = tmp_path / "out"
+    assert questc("build", pack, "-o", out, "--no-images").code == 0
+    good = {p.name: p.read_bytes() for p in (out / "mine").iterdir() if p.is_file()}
+    os.rename(out / "mine", out / ".mine.old")  # killed between the two renames
+    (out / ".mine.k2j4_x9q").mkdir()  # and a staging folder of a build killed while writing
+    (out / ".mine.k2j4_x9q" / "bundle.json").write_text("{")
+    (pack / "broken.yaml").write_text("dice: [\n")
+    r = questc("build", pack, "-o", out, "--no-images", "--format", "json")
+    assert r.code == 1
+    assert "I0005" in r.codes and "Traceback" not in r.err
+    assert {p.name: p.read_bytes() for p in (out / "mine").iterdir() if p.is_file()} == good
+    assert hidden(out) == []
+
+
+def test_a_folder_that_only_looks_like_a_leftover_is_not_touched(tmp_path):
+    pack = write_pack(tmp_path / "src", "mine", requires=["core-2e"])
+    out = tmp_path / "out"
+    for name in (".mine.notes", ".mine.ABCDEFGH", ".other.old", ".git"):
+        (out / name).mkdir(parents=True)
+    assert questc("build", pack, "-o", out, "--no-images").code == 0
+    assert hidden(out) == [".git", ".mine.ABCDEFGH", ".mine.notes", ".other.old"]
+
+
+def test_a_build_with_errors_does_not_touch_a_tidy_output_folder(tmp_path):
+    pack = write_pack(tmp_path / "src", "mine", requires=["core-2e"], files={"broken.yaml": "dice: [\n"})
+    out = tmp_path / "out"
+    assert questc("build", pack, "-o", out).code == 1
+    assert not out.exists()
+
+
+# ---------------------------------------------------------------- 8. builds side by side
+
+
+def test_two_builds_into_one_folder_at_once_both_succeed(tmp_path, monkeypatch):
+    # Each swap is slowed down so the two builds' write phases overlap; without the lock
+    # one of them failed with a false I0003 (renaming onto a folder the other had just made).
+    import compiler.emit.build as build
+
+    real = os.replace
+
+    def slow_replace(*args):
+        time.sleep(0.2)
+        return real(*args)
+
+    packs = [write_pack(tmp_path / "src", p, requires=["core-2e"]) for p in ("one", "two")]
+    out = tmp_path / "out"
+    monkeypatch.setattr(build.os, "replace", slow_replace)  # in the forked children
+    children = [forked(lambda: questc("build", *packs, "-o", out, "--no-images").code) for _ in range(3)]
+    monkeypatch.undo()
+    assert [exit_status(pid) for pid in children] == [0, 0, 0]
+    assert complete(out / "one") and complete(out / "two")
+    assert hidden(out) == []
+
+
+def test_a_second_writer_waits_for_the_first_and_says_so(tmp_path):
+    from compiler.diagnostics import Sink
+    from compiler.emit.build import write_packs
+    from compiler.emit.lock import writer_lock
+
+    out = tmp_path / "out"
+    out.mkdir()
+    holding, release = threading.Event(), threading.Event()
+
+    def first():
+        with writer_lock(out):
+            holding.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=first)
+    holder.start()
+    holding.wait(10)
+    sink = Sink()
+    writer = threading.Thread(target=write_packs, args=(out, {"p": {"bundle.json": b"{}"}}, sink))
+    err = io.StringIO()
+    with redirect_stderr(err):
+        writer.start()
+        time.sleep(0.5)
+        assert writer.is_alive() and not (out / "p").exists()  # waiting, not writing
+        release.set()
+        writer.join(10)
+        holder.join(10)
+    assert not writer.is_alive() and sink.items == [] and (out / "p" / "bundle.json").read_bytes() == b"{}"
+    assert "waiting" in err.getvalue() and ".questc.lock" in err.getvalue()
+
+
+def test_a_writer_that_waits_too_long_gives_up_with_i0004(tmp_path, monkeypatch):
+    import fcntl
+
+    from compiler.emit import lock
+
+    pack = write_pack(tmp_path / "src", "mine", requires=["core-2e"])
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.3)
+    with open(out / ".questc.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # a stuck build (e.g. suspended with Ctrl-Z)
+        r = questc("build", pack, "-o", out, "--no-images", "--format", "json")
+    assert r.code == 1 and r.codes == ["I0004"], r.out
+    assert "waiting" in r.err and not (out / "mine").exists()
