@@ -234,3 +234,82 @@ def test_a_writer_that_waits_too_long_gives_up_with_i0004(tmp_path, monkeypatch)
         r = questc("build", pack, "-o", out, "--no-images", "--format", "json")
     assert r.code == 1 and r.codes == ["I0004"], r.out
     assert "waiting" in r.err and not (out / "mine").exists()
+
+
+# ---------------------------------------------------------------- 10. closed pipes, full devices
+
+ENTRY = "from compiler.cli import main; raise SystemExit(main())"  # what the questc script runs
+OUTPUTS = {
+    "version": ["--version"],  # answered before any command module is imported; fails at the final flush
+    "help": ["-h"],
+    "schema": ["schema"],  # larger than the buffer: fails while the command writes
+    "explain": ["explain", "M0101"],
+    "check sarif": ["check", "PACK", "--format", "sarif"],
+}
+
+
+def entry(argv: list[str], pack: Path, **kwargs) -> subprocess.CompletedProcess:
+    argv = [str(pack) if a == "PACK" else a for a in argv]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-c", ENTRY, *argv], env=env, cwd=REPO, timeout=120, **kwargs)
+
+
+def closed_pipe() -> int:
+    """The write end of a pipe whose reader has already gone."""
+    read, write = os.pipe()
+    os.close(read)
+    return write
+
+
+@pytest.fixture(scope="module")
+def small_pack(tmp_path_factory) -> Path:
+    return write_pack(tmp_path_factory.mktemp("src"), "mine", files={"dup.yaml": "dice:\n  x: {}\n  x: {}\n"})
+
+
+@pytest.mark.parametrize("name", OUTPUTS)
+def test_output_into_a_closed_pipe_ends_quietly_with_141(name, small_pack):
+    pipe = closed_pipe()
+    r = entry(OUTPUTS[name], small_pack, stdout=pipe, stderr=subprocess.PIPE, text=True)
+    os.close(pipe)
+    assert r.returncode == 141 and r.stderr == ""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize("name", OUTPUTS)
+def test_output_onto_a_full_device_is_one_line_and_exit_1(name, small_pack):
+    with open("/dev/full", "w") as full:
+        r = entry(OUTPUTS[name], small_pack, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 1
+    assert r.stderr == "error[I0003]: cannot write standard output: No space left on device\n"
+
+
+def test_diagnostics_into_a_closed_pipe_end_quietly_too(small_pack):
+    # `questc check PACK 2>&1 | head -1`: human diagnostics go to stderr, the same closed pipe
+    pipe = closed_pipe()
+    r = entry(["check", "PACK"], small_pack, stdout=pipe, stderr=pipe)
+    os.close(pipe)
+    assert r.returncode == 141
+
+
+def test_a_closed_stdout_is_one_line_and_exit_1(small_pack):
+    # `questc schema >&-`: Python starts with sys.stdout = None
+    r = entry(["schema"], small_pack, stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
+    assert r.returncode == 1
+    assert r.stderr == "error[I0003]: cannot write standard output: Bad file descriptor\n"
+
+
+def test_a_crash_with_stderr_gone_is_still_exit_3(tmp_path, monkeypatch):
+    import compiler.commands.check as check
+
+    monkeypatch.setattr(check, "run", lambda args: 1 / 0)
+    monkeypatch.setenv("QUESTC_CRASH_DIR", str(tmp_path))
+
+    class Gone(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    from compiler.cli import main
+
+    with redirect_stderr(Gone()):
+        assert main(["check", str(tmp_path)]) == 3
+    assert list(tmp_path.glob("questc-crash-*.txt"))
