@@ -313,3 +313,45 @@ def test_a_crash_with_stderr_gone_is_still_exit_3(tmp_path, monkeypatch):
     with redirect_stderr(Gone()):
         assert main(["check", str(tmp_path)]) == 3
     assert list(tmp_path.glob("questc-crash-*.txt"))
+
+
+# ---------------------------------------------------------------- low: arguments that were I0001
+
+
+def test_init_onto_an_existing_file_is_a_usage_error(tmp_path):
+    target = tmp_path / "pack"
+    target.write_text("a file\n")
+    r = questc("init", target)
+    assert r.code == 2 and "is a file" in r.err and "I0001" not in r.err
+
+
+def test_init_where_no_folder_can_be_made_is_i0003(tmp_path):
+    (tmp_path / "file").write_text("a file\n")
+    r = questc("init", tmp_path / "file" / "pack")
+    assert r.code == 1 and "I0003" in r.err and "I0001" not in r.err
+
+
+def test_layout_onto_an_existing_folder_is_g0105_on_the_argument(tmp_path):
+    r = questc("layout", REPO / "content" / "natures-ire", "--deck", "natures_ire", "--seed", "4", "-o", tmp_path)
+    assert r.code == 1 and "error[G0105]" in r.err and "I0001" not in r.err
+    assert "<command line>" in r.err
+    assert r.out.startswith("deck natures_ire, seed 4:")  # the answer itself was given
+
+
+def test_import_onto_an_existing_folder_is_i0003(tmp_path, monkeypatch):
+    import compiler.commands.import_data as import_data
+
+    monkeypatch.setattr(import_data, "_convert_json", lambda source, file: "dice: {}\n")
+    r = questc("import", "tag-dice", tmp_path / "dice.json", "-o", tmp_path)
+    assert r.code == 1 and "I0003" in r.err and "I0001" not in r.err
+
+
+def test_an_unknown_world_is_named_with_a_did_you_mean(tmp_path):
+    pack = REPO / "content" / "terrinoth-1e"
+    r = questc("world", pack, "--from", "tamalir", "--world", "terinoth", "--format", "json")
+    assert r.code == 2 and r.codes == ["W0205"]
+    [d] = r.json()["diagnostics"]
+    assert "terinoth" in d["message"] and d["fix"] == "terrinoth" and d["file"] == "<command line>"
+    r = questc("world", pack, "--from", "tamalir", "--world", "zzz")
+    assert r.code == 2 and "W0205" in r.err and "(worlds: terrinoth)" in r.err
+    assert questc("world", pack, "--from", "tamalir", "--world", "terrinoth").code == 0
