@@ -194,3 +194,17 @@ def test_a_bad_number_of_seconds_is_a_usage_error(option, value, tmp_path):
 def test_nothing_to_watch_ends_with_the_build_verdict(tmp_path):
     r = questc("watch", tmp_path / "missing", "-o", tmp_path / "out")
     assert r.code == 1 and "P0111" in r.err and "nothing to watch" in r.err
+
+
+def test_a_watcher_that_cannot_watch_says_so_in_one_line(tmp_path):
+    pack = write_pack(tmp_path, "w", files={"q.quest": QUEST})
+    args = build_parser().parse_args(["watch", str(pack), "-o", str(tmp_path / "out"), "--no-images"])
+
+    def changes():
+        yield set()
+        raise OSError(28, "OS file watch limit reached")  # what watchfiles raises past inotify's limit
+
+    log = io.StringIO()
+    with redirect_stderr(log):
+        assert watch(args, changes()) == 1
+    assert "cannot watch" in log.getvalue() and "--poll" in log.getvalue() and "Traceback" not in log.getvalue()

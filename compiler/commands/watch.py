@@ -63,8 +63,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def is_pack_change(path: str, output: Path | str) -> bool:
-    """A change that can alter a build: a pack file, or a folder (one of pack files moved
-    or removed arrives as a single event) — not questc's own output, not hidden files
+    """A change that can alter a build: a pack file, or a folder (moving or removing a
+    folder of pack files is a single event) — not questc's own output, not hidden files
     (editor swap files, staging folders)."""
     real = os.path.realpath(path)
     if real == str(output) or real.startswith(str(output) + os.sep):
@@ -169,6 +169,18 @@ def rebuild(args: argparse.Namespace) -> int:
     return code
 
 
+class WatcherFailed(Exception):
+    """The watcher could not start or go on (an unreadable folder, the system's limit of
+    watches reached); not a crash of questc: said in one line, exit 1."""
+
+
+def _next(events: Iterator[set[tuple[Any, str]]]) -> set[tuple[Any, str]] | None:
+    try:
+        return next(events, None)
+    except OSError as exc:
+        raise WatcherFailed() from exc
+
+
 def watch(args: argparse.Namespace, changes: Iterable[set[tuple[Any, str]]] | None = None, cycles: int | None = None) -> int:
     """Build once, then again after every batch with a pack change; the last build's exit code.
 
@@ -179,20 +191,25 @@ def watch(args: argparse.Namespace, changes: Iterable[set[tuple[Any, str]]] | No
     output = Path(os.path.realpath(args.output))
     events = iter(file_events(args) if changes is None else changes)
     try:
-        if next(events, None) is None:  # nothing exists to watch
+        if _next(events) is None:  # nothing exists to watch
             code = rebuild(args)
             sys.stderr.write("[questc watch] nothing to watch: none of the paths given exists\n")
             return code
         code = rebuild(args)
         builds = 1
         while cycles is None or builds < cycles:
-            batch = next(events, None)
+            batch = _next(events)
             if batch is None:  # stopped
                 break
             if any(is_pack_change(path, output) for _, path in batch):
                 code = rebuild(args)
                 builds += 1
         return code
+    except WatcherFailed as failed:
+        exc = failed.__cause__
+        sys.stderr.write(f"[questc watch] cannot watch {', '.join(args.paths)}: {exc.strerror or exc}; "
+                         "--poll may work where file-system events do not\n")
+        return 1
     finally:
         close = getattr(events, "close", None)
         if close is not None:  # stop the watcher thread now, not when the generator is collected
