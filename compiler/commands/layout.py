@@ -4,7 +4,8 @@ Deals one legal draw order of an exploration deck with `random.Random(N)`, chain
 drawn encounters (entrance to previous exit, linked end caps on overlap; compiler/model/layout.py and compiler/passes/chain.py)
 and prints the layout: human text with an ASCII table, or JSON (`--format json`).
 `-o` also writes a PNG of the table. The same seed always gives the same layout.
-Exit 0 laid out, 1 the pack or deck has errors, 2 usage (an unknown deck).
+Exit 0 laid out, 1 the pack or deck has errors or the PNG cannot be written (G0105),
+2 usage (an unknown deck).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def _print(sink, args) -> None:
 def run(args: argparse.Namespace) -> int:
     from compiler.emit.images.layout import layout_picture, layout_text
     from compiler.model.layout import layout
-    from compiler.diagnostics import Span
+    from compiler.diagnostics import Sink, Span
     from compiler.diagnostics.render import exit_code
     from compiler.syntax import ast
 
@@ -71,8 +72,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(layout_text(lay, names))
     if args.output:
+        from compiler.commands.mapquery import arg_span
         from compiler.emit.images.map import render_map
         from compiler.emit.images.primitives import save_png
 
-        save_png(render_map(layout_picture(lay, model.terrain or {}, names), scale=20), args.output)
+        try:
+            save_png(render_map(layout_picture(lay, model.terrain or {}, names), scale=20), args.output)
+        except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
+            unwritten = Sink()  # the pack's diagnostics are printed already
+            unwritten.report("G0105", arg_span(args, args.output), path=args.output, problem=exc.strerror or str(exc))
+            _print(unwritten, args)
+            return 1
     return exit_code(sink, args.strict)

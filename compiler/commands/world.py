@@ -2,7 +2,7 @@
 
 The answer goes to stdout (human text or the JSON object documented in docs/world.md);
 diagnostics go to stderr. Exit 0 answered, 1 the pack's world has errors (or none
-exists), 2 usage (an unknown --from location, a negative distance).
+exists), 2 usage (an unknown --from location or --world, a negative distance).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _fail(sink, args: argparse.Namespace, code: int) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from compiler.emit import worlds as WE
-    from compiler.passes.world import hint_location
+    from compiler.passes.world import hint_location, hint_world
 
     argv = ["questc", "world", *args.paths, "--from", args.location]
     result = compile_args(args, images=False, sight=False)
@@ -66,8 +66,13 @@ def run(args: argparse.Namespace) -> int:
 
         sink.report("W0202", Span(CLI_FILE, 1, 1, 1, 2), pack=model.pack.id)
         return _fail(sink, args, 1)
-    world_id = args.world if args.world in worlds else sorted(worlds)[0]
-    world = worlds[world_id]
+    if args.world is not None and args.world not in worlds:  # was silently the first world
+        hint, fix = hint_world(worlds, args.world)
+        known = "" if hint else f" (worlds: {', '.join(sorted(worlds))})"
+        span = _arg_span(argv + ["--world", args.world], "--world", args.world)
+        sink.report("W0205", span, name=args.world, pack=model.pack.id, hint=hint or known, fix=fix)
+        return _fail(sink, args, 2)
+    world = worlds[args.world or sorted(worlds)[0]]
     if not world.ok:
         sink.report("W0204", world.span, world=world.id)
         return _fail(sink, args, 1)

@@ -409,6 +409,11 @@ def hint_location(world: World, value: str) -> tuple[str, str | None]:
     return _hint(value, world.locations, {i: loc.name for i, loc in world.locations.items()})
 
 
+def hint_world(worlds: Mapping[str, World], value: str) -> tuple[str, str | None]:
+    """Did-you-mean for a world id (matching ids and printed names)."""
+    return _hint(value, worlds, {i: w.name for i, w in worlds.items()})
+
+
 def world_pass(model: Model, sink: Sink) -> Model:
     """Every world of the pack's catalogs (id -> World); a world read with errors keeps
     its error count, and the emitters ship only worlds without errors."""
