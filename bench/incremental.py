@@ -31,14 +31,14 @@ EDITS = 9
 
 def _rebuild(src: Path, out: Path) -> None:
     from compiler.diagnostics import Sink
-    from compiler.emit.build import outputs_of, write_atomically
+    from compiler.emit.build import outputs_of, write_packs
     from compiler.options import Options
     from compiler.pipeline import compile_paths
 
     result = compile_paths([str(src)], Options())
     files = outputs_of(result.model, result.sink)
     assert files is not None and not result.sink.errors
-    write_atomically(out, result.model.pack.id, files, Sink())
+    write_packs(out, {result.model.pack.id: files}, Sink())
 
 
 def save_to_rebuilt() -> None:

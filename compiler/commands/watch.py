@@ -49,8 +49,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", default="build", metavar="DIR", help="output folder (default: build)")
     parser.add_argument("--no-images", action="store_true", help="skip rendering map images")
     parser.add_argument(
-        "--debounce", type=seconds, default=0.05, metavar="SECONDS",
-        help="rebuild once the files have been quiet this long (default: 0.05)",
+        "--debounce", type=seconds, default=0.02, metavar="SECONDS",
+        help="rebuild once the files have been quiet this long (default: 0.02)",
     )
     parser.add_argument(
         "--poll", action="store_true",

@@ -9,6 +9,7 @@ are integers or fixed strings, so the same model always gives the same bytes.
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any, Callable
 
 from compiler import __version__
@@ -117,6 +118,7 @@ def bundle_of(model: Model) -> dict[str, Any]:
 
 
 MAP_SCHEMA = "bundle/map.schema.json"
+SMALL = 4  # entries with at most this many keys are remembered by their JSON text
 
 
 def validate_bundle(bundle: dict, sink: Sink, where: str) -> bool:
@@ -131,7 +133,8 @@ def validate_bundle(bundle: dict, sink: Sink, where: str) -> bool:
     for key, value in bundle.items():
         if key not in _properties():
             continue
-        if _per_entry(key) and isinstance(value, dict):  # `{type: object, additionalProperties: S}`: each entry against S
+        if _per_entry(key) and isinstance(value, dict) and not isinstance(value, Shared):
+            # `{type: object, additionalProperties: S}`: each entry against S, each remembered
             for name, entry in value.items():
                 found = _remembered_problems(_section_validator(key, "additionalProperties"), entry)
                 problems.extend(((key, name, *path), message) for path, message in found)
@@ -153,8 +156,12 @@ def _problems(check, instance) -> tuple[tuple[tuple, str], ...]:
 
 def _remembered_problems(check, instance) -> tuple[tuple[tuple, str], ...]:
     if isinstance(instance, Shared):  # the same object while its inputs are unchanged
-        return remembered_pure(("valid", Same(check), Same(instance)), lambda: _problems(check, instance))
-    return _problems(check, instance)
+        key = Same(instance)
+    elif isinstance(instance, dict) and len(instance) <= SMALL:  # a string table entry: its text is its key
+        key = json.dumps(instance, sort_keys=True)
+    else:
+        return _problems(check, instance)
+    return remembered_pure(("valid", Same(check), key), lambda: _problems(check, instance))
 
 
 def _per_entry(key: str) -> bool:
