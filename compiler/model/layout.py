@@ -201,11 +201,13 @@ class _Table:
     def __init__(self) -> None:
         self.pieces: list[tuple[str, frozenset[Cell]]] = []
         self.occupied: set[Cell] = set()
+        self.near: set[Cell] = set()  # the occupied squares and the ring of squares around them
 
     def add(self, piece: Piece) -> None:
         cells = piece.cells
         self.pieces.append((piece.encounter, cells))
         self.occupied |= cells
+        self.near.update((x + ox, y + oy) for x, y in cells for ox in (-1, 0, 1) for oy in (-1, 0, 1))
 
     def overlapping(self, piece: Piece) -> list[str]:
         """Encounters already placed that share a square with `piece`."""
@@ -215,24 +217,24 @@ class _Table:
         return sorted({enc for enc, other in self.pieces if not other.isdisjoint(cells)})
 
     def free_with_gap(self, cells: frozenset[Cell], d: Cell) -> bool:
+        """Whether `cells` moved by `d` keep a one-square gap from everything on the table."""
         dx, dy = d
-        occ = self.occupied
-        for x, y in cells:
-            x, y = x + dx, y + dy
-            for ox in (-1, 0, 1):
-                for oy in (-1, 0, 1):
-                    if (x + ox, y + oy) in occ:
-                        return False
-        return True
+        near = self.near
+        return not any((x + dx, y + dy) in near for x, y in cells)
 
 
 def _rings(limit: int):
-    """Integer offsets ring by ring (Chebyshev radius), nearest first, in a fixed order."""
-    yield (0, 0)
-    for r in range(1, limit + 1):
-        ring = [(x, y) for x in range(-r, r + 1) for y in range(-r, r + 1) if max(abs(x), abs(y)) == r]
-        ring.sort(key=lambda c: (c[0] * c[0] + c[1] * c[1], c[1], c[0]))
-        yield from ring
+    """Integer offsets ring by ring (Chebyshev radius), nearest first, in a fixed order;
+    each ring is worked out once and kept (the search runs for every linked encounter)."""
+    for r in range(limit + 1):
+        if r == len(_RINGS):
+            ring = [(x, y) for x in range(-r, r + 1) for y in range(-r, r + 1) if max(abs(x), abs(y)) == r]
+            ring.sort(key=lambda c: (c[0] * c[0] + c[1] * c[1], c[1], c[0]))
+            _RINGS.append(ring)
+        yield from _RINGS[r]
+
+
+_RINGS: list[list[Cell]] = []
 
 
 def end_cap_tile(tiles: Mapping[str, Tile], width: int = 2) -> Tile | None:
