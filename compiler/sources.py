@@ -59,20 +59,33 @@ _KINDS = (
 LINE_BREAK = re.compile(r"\r\n?")  # CRLF and lone CR; LF stays
 
 
-def _read_bounded(path: Path, name: str, sink: Sink, max_bytes: int) -> bytes | None:
-    """The bytes of a regular file of at most `max_bytes`. What is checked (kind, size) is
-    the open descriptor, the same file that is read; at most `max_bytes + 1` bytes are
-    read, so a file that grows, lies about its size or never ends costs no memory."""
+def _not_regular(mode: int, name: str, sink: Sink) -> bool:
+    """True (and P0113 reported) when `mode` is not a regular file's."""
+    if stat.S_ISREG(mode):
+        return False
+    kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
+    sink.report("P0113", Span.whole_file(name), path=name, kind=kind)
+    return True
+
+
+def _read_bounded(real: Path, name: str, sink: Sink, max_bytes: int) -> bytes | None:
+    """The bytes of the regular file at the resolved path `real`, at most `max_bytes`.
+    What is checked (kind, size) is the open descriptor, the same file that is read; at
+    most `max_bytes + 1` bytes are read, so a file that grows, lies about its size or
+    never ends costs no memory."""
     try:
-        fd = os.open(path.resolve(), _OPEN_FLAGS)
-    except (OSError, RuntimeError) as exc:
-        sink.report("P0109", Span.whole_file(name), path=name, problem=getattr(exc, "strerror", None) or str(exc))
+        fd = os.open(real, _OPEN_FLAGS)
+    except OSError as exc:
+        try:  # a socket cannot even be opened: say what it is rather than why it failed
+            refused = _not_regular(os.stat(real).st_mode, name, sink)
+        except OSError:
+            refused = False
+        if not refused:
+            sink.report("P0109", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
         return None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            kind = next((what for test, what in _KINDS if test(st.st_mode)), "not a regular file")
-            sink.report("P0113", Span.whole_file(name), path=name, kind=kind)
+        if _not_regular(st.st_mode, name, sink):
             return None
         if st.st_size > max_bytes:
             sink.report("P0107", Span.whole_file(name), path=name, size=st.st_size, limit=max_bytes)
@@ -100,10 +113,15 @@ def read_source(root: Path, path: Path, sink: Sink, *, max_bytes: int) -> Source
     """Read one file of the pack at `root`; report and return None when it may not or cannot be read."""
     name = display_name(path)
     forget_source(name)  # until accepted again, no line of this name is shown
-    if not inside(root, path):
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a loop of symbolic links
+        sink.report("P0109", Span.whole_file(name), path=name, problem=getattr(exc, "strerror", None) or str(exc))
+        return None
+    if not inside(root, real):
         sink.report("P0105", Span.whole_file(name), path=name)
         return None
-    raw = _read_bounded(path, name, sink, max_bytes)
+    raw = _read_bounded(real, name, sink, max_bytes)
     if raw is None:
         return None
     if b"\x00" in raw:
@@ -126,7 +144,7 @@ def read_source(root: Path, path: Path, sink: Sink, *, max_bytes: int) -> Source
     if not text.strip():
         sink.report("P0108", Span.whole_file(name), path=name)
     accept_source(name, text)
-    return Source(path.resolve(), name, text, newline)
+    return Source(real, name, text, newline)
 
 
 def walk(root: Path, sink: Sink) -> Iterator[tuple[Path, list[str], list[str]]]:
