@@ -46,7 +46,9 @@ def inside(root: Path, path: Path) -> bool:
 # O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever.
 # O_NOFOLLOW: the path opened is already resolved, so a link in its last step can only
 # have appeared since the check that it stays inside the pack.
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_OPEN_FLAGS = os.O_RDONLY | sum(  # distinct bits; 0 for a flag this system does not have
+    getattr(os, flag, 0) for flag in ("O_NONBLOCK", "O_NOFOLLOW", "O_CLOEXEC", "O_BINARY")
+)
 
 _KINDS = (
     (stat.S_ISFIFO, "a named pipe (FIFO)"),
@@ -57,7 +59,6 @@ _KINDS = (
 )
 
 LINE_BREAK = re.compile(r"\r\n?")  # CRLF and lone CR; LF stays
-
 
 def _not_regular(mode: int, name: str, sink: Sink) -> bool:
     """True (and P0113 reported) when `mode` is not a regular file's."""
