@@ -363,7 +363,9 @@ def test_trail_traffic_of_10_to_the_30_is_w0105_not_a_hang():
     # Traffic is now at most MAX_TRAFFIC dice.
     from compiler.model.world import MAX_TRAFFIC
 
-    assert "W0105" in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {10**30}")
+    assert "W0105" in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {10**15}")
+    # beyond JSON's exact integers the loader refuses the file first (Y0008, issue #21)
+    assert "Y0008" in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {10**30}")
     assert "W0105" not in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {MAX_TRAFFIC}")
 
 

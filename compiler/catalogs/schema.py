@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any
 
 from compiler.catalogs.document import Document, Path
@@ -42,11 +43,45 @@ def load_schema(name: str) -> dict:
 
 
 @functools.cache
-def validator(name: str, skipped: tuple[str, ...] = ()):
-    from jsonschema import Draft202012Validator
+def _ecma(pattern: str) -> re.Pattern:
+    """A JSON Schema `pattern` with ECMA-262's meaning of `$`: the end of the text. Python's
+    `$` also matches before a final newline, so "core\\n" would pass ^[a-z-]+$ and an id
+    ending in a newline would become a folder name."""
+    out, in_class, escaped = [], False, False
+    for ch in pattern:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        elif ch == "$" and not in_class:
+            ch = r"\Z"
+        out.append(ch)
+    return re.compile("".join(out))
 
-    schema = load_schema(name)
-    return Draft202012Validator(schema, registry=schema_registry(skipped))
+
+def _pattern(validator, pattern, instance, schema):
+    from jsonschema import ValidationError
+
+    if validator.is_type(instance, "string") and not _ecma(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@functools.cache
+def validator_class():
+    """Draft 2020-12 with ECMA-262's `pattern` (see `_ecma`): every schema check uses it."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import extend
+
+    return extend(Draft202012Validator, {"pattern": _pattern})
+
+
+@functools.cache
+def validator(name: str, skipped: tuple[str, ...] = ()):
+    return validator_class()(load_schema(name), registry=schema_registry(skipped))
 
 
 def catalog_schema_name(kind: str) -> str:

@@ -2,11 +2,19 @@
 
 Duplicate keys, syntax errors and oversized alias expansion are located diagnostics.
 Mapping keys are always strings in the result (JSON Schema sees what JSON would).
+
+Every scalar is checked where it enters, since all of them may reach the bundle (JSON)
+or arithmetic: numbers must be finite (`.inf`, `.nan`: Y0007) and integers within
+JSON's exact range (Y0008); strings must be Unicode text, which an escape such as
+`"\\ud800"` (a lone surrogate) is not (Y0009). A file with any of these is refused,
+each one located at its node.
 """
 
 from __future__ import annotations
 
 import datetime
+import math
+import re
 from typing import Any
 
 from compiler.catalogs.document import Document, Path
@@ -15,6 +23,10 @@ from compiler.diagnostics import Sink, Span
 # Aliases are shared references in ruamel's tree; expanding them into plain data could
 # explode (the "billion laughs" file). Past this many nodes the file is rejected.
 MAX_NODES = 400_000
+
+# The integers every JSON reader holds exactly (a JavaScript number; also always a float).
+MAX_INT = 2**53 - 1
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _TooLarge(Exception):
@@ -57,14 +69,17 @@ def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
     spans: dict[Path, Span] = {(): Span(file, 1, 1, 1, 2)}
     key_spans: dict[Path, Span] = {}
     budget = [MAX_NODES]
-    lines = text.splitlines()
+    lines = text.split("\n")  # as ruamel counts them: only LF ends a line (sources normalise CR, CRLF)
+    errors = sink.errors
     try:
-        data = _plain(root, (), file, spans, key_spans, budget, lines)
+        data = _plain(root, (), file, spans, key_spans, budget, lines, sink)
     except _TooLarge:
         sink.report("Y0003", Span.whole_file(file), limit=MAX_NODES)
         return None
     except RecursionError:
         sink.report("Y0003", Span.whole_file(file), limit=MAX_NODES)
+        return None
+    if sink.errors > errors:  # a value that cannot be JSON: nothing of the file is used
         return None
     return Document(file, data, spans, key_spans)
 
@@ -91,7 +106,25 @@ def _block_lines(path: Path, span: Span, value: str, lines: list[str], spans) ->
         spans[path + ((LINE, k),)] = Span(span.file, at + 1, indent + 1, at + 1, max(len(text), indent + 1) + 1)
 
 
-def _plain(node: Any, path: Path, file: str, spans, key_spans, budget, lines) -> Any:
+def _checked_scalar(value: Any, span: Span, sink: Sink, lines: list[str]) -> None:
+    """Report a number or string that JSON cannot carry (see the module docstring)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        # as written (`.inf`, `.NaN`, `1e400`), underlined whole
+        line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+        written = re.match(r"[^\s,\]}#]+", line[span.column - 1 :])
+        shown = written.group() if written else repr(value)
+        sink.report("Y0007", Span(span.file, span.line, span.column, span.line, span.column + len(shown)), value=shown)
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        digits = len(str(abs(value)))
+        shown = str(value) if digits <= 24 else f"{'-' * (value < 0)}{str(abs(value))[:6]}… ({digits} digits)"
+        sink.report("Y0008", span, value=shown, limit=MAX_INT)
+    elif isinstance(value, str):
+        bad = _SURROGATE.search(value)
+        if bad:
+            sink.report("Y0009", span, code=f"U+{ord(bad.group()):04X}")
+
+
+def _plain(node: Any, path: Path, file: str, spans, key_spans, budget, lines, sink: Sink) -> Any:
     budget[0] -= 1
     if budget[0] < 0:
         raise _TooLarge
@@ -111,7 +144,8 @@ def _plain(node: Any, path: Path, file: str, spans, key_spans, budget, lines) ->
                 spans[sub] = _span(file, vl, vc, node[key])
             except Exception:  # noqa: BLE001 - positions are best effort for merged keys
                 spans[sub] = spans.get(path, Span.whole_file(file))
-            out[skey] = _plain(node[key], sub, file, spans, key_spans, budget, lines)
+            _checked_scalar(skey, key_spans.get(sub, spans[sub]), sink, lines)
+            out[skey] = _plain(node[key], sub, file, spans, key_spans, budget, lines, sink)
         return out
     if isinstance(node, CommentedSeq) or isinstance(node, list):
         items = []
@@ -122,16 +156,23 @@ def _plain(node: Any, path: Path, file: str, spans, key_spans, budget, lines) ->
                 spans[sub] = _span(file, il, ic, item)
             except Exception:  # noqa: BLE001
                 spans[sub] = spans.get(path, Span.whole_file(file))
-            items.append(_plain(item, sub, file, spans, key_spans, budget, lines))
+            items.append(_plain(item, sub, file, spans, key_spans, budget, lines, sink))
         return items
     if isinstance(node, bool) or node is None:
         return node
+    value = _scalar(node)
+    _checked_scalar(value, spans.get(path, Span.whole_file(file)), sink, lines)
+    if isinstance(node, (LiteralScalarString, FoldedScalarString)) and path in spans:
+        _block_lines(path, spans[path], value, lines, spans)
+    return value
+
+
+def _scalar(node: Any) -> Any:
+    """ruamel's scalar types as plain int, float or str."""
     if isinstance(node, int):
         return int(node)
     if isinstance(node, float):
         return float(node)
-    if isinstance(node, (LiteralScalarString, FoldedScalarString)) and path in spans:
-        _block_lines(path, spans[path], str(node), lines, spans)
     if isinstance(node, str):
         return str(node)
     if isinstance(node, (datetime.date, datetime.datetime)):

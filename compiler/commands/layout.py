@@ -70,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(lay.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(layout_text(lay, names))
+        from compiler.diagnostics.render import visible  # names are source text: no raw control characters
+
+        sys.stdout.write(layout_text(lay, {k: visible(v) for k, v in names.items()}))
     if args.output:
         from compiler.commands.mapquery import arg_span
         from compiler.emit.images.map import render_map

@@ -35,10 +35,10 @@ def add_map_arguments(parser: argparse.ArgumentParser) -> None:
 def arg_span(args: argparse.Namespace, *needles: str) -> Span:
     """The span of the first of `needles` found in the command line as typed (cli.main keeps
     it in args._argv); the start of the line when none is."""
-    from compiler.diagnostics.render import VIRTUAL_SOURCES
+    from compiler.diagnostics.render import accept_source
 
     line = " ".join(["questc", *getattr(args, "_argv", [])])
-    VIRTUAL_SOURCES[COMMAND_LINE] = line
+    accept_source(COMMAND_LINE, line)
     for needle in needles:
         at = line.find(needle)
         if at >= 0:

@@ -97,9 +97,11 @@ def run(args: argparse.Namespace) -> int:
 
 def render_answer(world, answer: dict, rumor_distance: int | None) -> str:
     """The human form: locations grouped by distance, then what upgrades change, then rumors."""
-    names = {i: loc.name for i, loc in world.locations.items()}
+    from compiler.diagnostics.render import visible  # names are source text: no raw control characters
+
+    names = {i: visible(loc.name) for i, loc in world.locations.items()}
     src = answer["from"]
-    out = [f"From {names[src]} ({src}) in {world.name}: fewest trails, every trail type"]
+    out = [f"From {names[src]} ({src}) in {visible(world.name)}: fewest trails, every trail type"]
     by_dist: dict[int, list[str]] = {}
     for loc, d in answer["distances"].items():
         by_dist.setdefault(d, []).append(loc)

@@ -20,7 +20,7 @@ from compiler.emit.quests import quests_section
 from compiler.emit.shared import Shared, shared, shared_with_texts
 from compiler.emit.strings import StringTable, strings_json
 from compiler.emit.worlds import world_section
-from compiler.catalogs.schema import load_schema, schema_registry, validator
+from compiler.catalogs.schema import load_schema, schema_registry, validator, validator_class
 from compiler.memo import Same, remembered_pure
 from compiler.model import Model
 
@@ -177,19 +177,15 @@ def _properties() -> dict[str, Any]:
 @functools.cache
 def _top_level():
     """The bundle schema with each section accepted as it is (they are checked one by one)."""
-    from jsonschema import Draft202012Validator
-
     schema = {**load_schema("bundle.schema.json"), "properties": {k: True for k in _properties()}}
-    return Draft202012Validator(schema, registry=schema_registry())
+    return validator_class()(schema, registry=schema_registry())
 
 
 @functools.cache
 def _section_validator(key: str, *within: str):
     """A section's schema (or a part of it), with every map accepted as it is."""
-    from jsonschema import Draft202012Validator
-
     pointer = "/".join(("#/properties", key, *within))
-    return Draft202012Validator({"$ref": f"bundle.schema.json{pointer}"}, registry=schema_registry((MAP_SCHEMA,)))
+    return validator_class()({"$ref": f"bundle.schema.json{pointer}"}, registry=schema_registry((MAP_SCHEMA,)))
 
 
 def _maps(bundle: dict):
