@@ -18,6 +18,7 @@ from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink, Span
 from compiler.diagnostics.hints import did_you_mean
 from compiler.resources import content_dir
+from compiler.memo import remembered
 from compiler.sources import display_name, read_source
 
 
@@ -51,10 +52,9 @@ def read_pack(folder: Path, sink: Sink, *, max_bytes: int) -> Pack | None:
     src = read_source(folder, manifest, sink, max_bytes=max_bytes)
     if src is None:
         return None
-    doc = load_yaml(src.text, src.name, sink)
+    # a pure function of the text: remembered, as every watch cycle reads every pack.yaml
+    doc = remembered("pack", src.name, src.text, _valid_manifest, sink)
     if doc is None:
-        return None
-    if not validate_node("pack.schema.json", doc, (), sink):
         return None
     d = doc.data
     pack = Pack(
@@ -72,6 +72,11 @@ def read_pack(folder: Path, sink: Sink, *, max_bytes: int) -> Pack | None:
         sink.report("P0110", pack.requires_span(pack.id), id=pack.id)
         return None
     return pack
+
+
+def _valid_manifest(text: str, name: str, sink: Sink) -> Document | None:
+    doc = load_yaml(text, name, sink)
+    return doc if doc is not None and validate_node("pack.schema.json", doc, (), sink) else None
 
 
 def _has_manifest(folder: Path) -> bool:

@@ -341,8 +341,12 @@ def test_lone_surrogate_in_a_name_or_key_is_located_not_a_crash(tmp_path):
     edit(pack / "world.yaml", "name: Tamalir", 'name: "Tam\\ud800"\n      "note\\udc00": x')
     r = check_json(pack)
     found = sorted((d["code"], d["line"], d["column"]) for d in diagnostics(r))
-    assert r.code == 1 and found == [("Y0009", 15, 13), ("Y0009", 16, 7)]
-    assert "U+D800" in r.out
+    # libyaml (ruamel.yaml.clib, a dependency) refuses the escape as it reads it; the
+    # pure-Python parser, where clib is missing, reads it and the loader refuses the value
+    if found[0][0] == "Y0001":
+        assert r.code == 1 and found == [("Y0001", 15, 19)] and "invalid Unicode character escape" in r.out
+    else:
+        assert r.code == 1 and found == [("Y0009", 15, 13), ("Y0009", 16, 7)] and "U+D800" in r.out
     b = questc("build", pack, "-o", tmp_path / "out")
     assert b.code == 1  # was UnicodeEncodeError, I0001
 
@@ -532,8 +536,8 @@ DIRECTED = {
     "nan-in-catalog": (_terrain(".nan"), {"Y0007"}, 1),
     "overflowing-float": (_terrain("1e400"), {"Y0007"}, 1),
     "huge-int": (_terrain(str(10**30)), {"Y0008"}, 1),
-    "surrogate-value": (_write("swamp.yaml", "terrain:\n  swamp:\n    symbol: '%'\n    name: \"\\udfff\"\n"), {"Y0009"}, 1),
-    "surrogate-key": (_write("swamp.yaml", "terrain:\n  \"sw\\ud83damp\":\n    symbol: '%'\n"), {"Y0009"}, 1),
+    "surrogate-value": (_write("swamp.yaml", "terrain:\n  swamp:\n    symbol: '%'\n    name: \"\\udfff\"\n"), {"Y0001"}, 1),
+    "surrogate-key": (_write("swamp.yaml", "terrain:\n  \"sw\\ud83damp\":\n    symbol: '%'\n"), {"Y0001"}, 1),
     "pack-id-ending-in-newline": (_pack_yaml("id: h\n", 'id: "h\\n"\n'), {"Y0101"}, 1),
     "requires-ending-in-newline": (_pack_yaml("requires: [d2e-base]", 'requires: ["d2e-base\\n"]'), {"Y0101"}, 1),
     "terrain-id-ending-in-newline": (_write("swamp.yaml", "terrain:\n  \"swamp\\n\":\n    symbol: '%'\n"), {"Y0101"}, 1),
