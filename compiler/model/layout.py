@@ -201,13 +201,20 @@ class _Table:
     def __init__(self) -> None:
         self.pieces: list[tuple[str, frozenset[Cell]]] = []
         self.occupied: set[Cell] = set()
-        self.near: set[Cell] = set()  # the occupied squares and the ring of squares around them
+        self._near: set[Cell] = set()  # the occupied squares and the ring around them…
+        self._near_pieces = 0  # …of the first this many pieces (worked out when first asked)
 
     def add(self, piece: Piece) -> None:
         cells = piece.cells
         self.pieces.append((piece.encounter, cells))
         self.occupied |= cells
-        self.near.update((x + ox, y + oy) for x, y in cells for ox in (-1, 0, 1) for oy in (-1, 0, 1))
+
+    @property
+    def near(self) -> set[Cell]:
+        for _, cells in self.pieces[self._near_pieces:]:
+            self._near.update((x + ox, y + oy) for x, y in cells for ox in (-1, 0, 1) for oy in (-1, 0, 1))
+        self._near_pieces = len(self.pieces)
+        return self._near
 
     def overlapping(self, piece: Piece) -> list[str]:
         """Encounters already placed that share a square with `piece`."""
