@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from compiler import __version__
@@ -33,6 +34,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # A negative coordinate is a value, not an option: `--to -3,3` as well as `-3`.
+        # (argparse decides with this pattern; its own knows only plain numbers.)
+        self._negative_number_matcher = re.compile(r"^-\d+(\.\d+)?(,-?\d+(\.\d+)?)*$")
+
     def error(self, message: str):  # usage errors exit 2 with a one-line reason
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")

@@ -92,3 +92,15 @@ def test_four_formats_for_one_yaml_error(tmp_path):
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 3
     gh = questc("check", pack, "--format", "github").out
     assert gh.startswith("::error file=") and ",line=3," in gh and "title=Y0002" in gh
+
+
+def test_negative_coordinates_are_values_not_options():
+    """`--to -3,3` was a usage error (argparse took it for an option): now it is a space,
+    located and explained when the map has no such space."""
+    from conftest import REPO, questc
+
+    r = questc("path", REPO / "content" / "d2e-quests", "--quest", "first_blood", "--from", "10,10", "--to", "-3,3")
+    assert r.code == 2 and "X0103" in r.err and "(-3, 3)" in r.err
+    r = questc("los", REPO / "content" / "d2e-quests", "--quest", "first_blood", "--from", "-1,-2", "--to", "1,7")
+    assert r.code == 2 and "X0103" in r.err and "(-1, -2)" in r.err
+    assert questc("path", REPO / "content" / "d2e-quests", "--quest", "first_blood", "--bogus", "-3").code == 2
