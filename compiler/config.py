@@ -137,9 +137,9 @@ class _Reader:
                 return Span(self.name, j, at + 1, j, at + 1 + len(needle))
         return Span(self.name, line_no, col + 1, line_no, col + 1 + len(key))
 
-    def report(self, code: str, table: str, key: str, needle: str | None = None, **args) -> None:
+    def report(self, code: str, table: str, at: str, needle: str | None = None, /, **args) -> None:
         self.bad = True
-        self.sink.report(code, self.span(table, key, needle), **args)
+        self.sink.report(code, self.span(table, at, needle), **args)
 
     def _dotted(self, *parts: str) -> str:
         return ".".join(p for p in (self.table, *parts) if p)
