@@ -64,6 +64,47 @@ def test_internal_error_is_exit_3_with_crash_report(tmp_path, monkeypatch):
     assert "I0001" in r.err and "kaboom" in r.err and "Traceback" not in r.err
     [report] = list(tmp_path.glob("questc-crash-*.txt"))
     assert "Traceback" in report.read_text()
+    assert report.stat().st_mode & 0o077 == 0  # a private file
+
+
+def test_an_internal_error_comes_in_the_format_asked_for(tmp_path, monkeypatch):
+    import json
+
+    import compiler.commands.check as check
+
+    monkeypatch.setattr(check, "run", lambda args: 1 / 0)
+    monkeypatch.setenv("QUESTC_CRASH_DIR", str(tmp_path))
+    r = questc("check", tmp_path, "--format", "json")
+    assert r.code == 3
+    [d] = json.loads(r.out)["diagnostics"]
+    assert d["code"] == "I0001" and "ZeroDivisionError" in d["message"]
+
+
+def test_a_crash_report_never_follows_a_link_planted_in_the_shared_folder(tmp_path, monkeypatch):
+    """The report's name is not predictable and its file is created exclusively: a link
+    planted in the temp folder under any name cannot make questc write elsewhere."""
+    import compiler.commands.check as check
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    crashes = tmp_path / "crashes"
+    crashes.mkdir()
+    import compiler.diagnostics.crash as crash
+
+    class Fixed:  # the digest part of the name, made predictable as an attacker would hope
+        def __init__(self, data):
+            pass
+
+        def hexdigest(self):
+            return "0" * 64
+
+    monkeypatch.setattr(crash.hashlib, "sha256", Fixed)
+    (crashes / "questc-crash-000000000000.txt").symlink_to(victim)
+    monkeypatch.setattr(check, "run", lambda args: 1 / 0)
+    monkeypatch.setenv("QUESTC_CRASH_DIR", str(crashes))
+    assert questc("check", tmp_path).code == 3
+    assert victim.read_text() == "keep me"
+    assert len([p for p in crashes.iterdir() if not p.is_symlink()]) == 1
 
 
 def test_init_creates_a_pack_that_compiles(tmp_path):
