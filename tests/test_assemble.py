@@ -101,9 +101,9 @@ def test_tile_placed_twice_and_as_name():
     assert "M0206" not in codes(sink) and amap.by_name["cap2"].code == "cap"
 
 
-def test_bad_rotation():
-    _, sink = assemble(TILES, tile("room", at=(0, 0), rotate=45))
-    assert codes(sink) == ["M0208"]
+def test_bad_rotation_is_the_parsers_to_report_the_tile_is_left_out():
+    amap, sink = assemble(TILES, tile("room", at=(0, 0), rotate=45), tile("cap", at=(0, -1), rotate=180))
+    assert codes(sink) == [] and [t.name for t in amap.tiles] == ["cap"] and "room" in amap.broken
 
 
 def test_free_placement_openings_that_meet_are_joined():

@@ -50,3 +50,32 @@ def test_a_tile_with_a_catalog_error_is_not_also_unknown_in_maps(tmp_path):
     [d] = r.json()["diagnostics"]
     assert d["code"] == "M0101" and d["file"].endswith("tiles.yaml")
     assert (d["line"], d["column"]) == (6, 7)  # the short row itself, not the `|` above it
+
+
+def diagnostics_of(tmp_path, quest: str) -> list[tuple[str, int]]:
+    pack = write_pack(tmp_path, "c", requires=["d2e-base"], files={"q.quest": quest})
+    r = questc("check", pack, "--format", "json")
+    return [(d["code"], d["line"]) for d in r.json()["diagnostics"]]
+
+
+def test_a_misspelt_tile_code_is_one_error_suggesting_the_tile_named_below(tmp_path):
+    """`tile 9Z` for `9A`: 9A is named three times below. One error, suggesting `9A` (what
+    the file names), not the nearest code of the catalog; the token, the reveal and the
+    door's tile are not reported again."""
+    quest = QUEST.format(side="west").replace("tile 9A attach", "tile 9Z attach")
+    found = diagnostics_of(tmp_path, quest)
+    assert found == [("M0201", 6)], found
+    pack = tmp_path / "c"
+    d = questc("check", pack, "--format", "json").json()["diagnostics"][0]
+    assert "did you mean `9A`" in d["message"] and d["fix"] == "9A"
+
+
+def test_a_rotation_that_is_not_a_quarter_turn_is_one_error(tmp_path):
+    quest = QUEST.format(side="west").replace("tile entrance1A at (0, 0)", "tile entrance1A at (0, 0) rotate 45")
+    codes = [c for c, _ in diagnostics_of(tmp_path, quest)]
+    assert codes == ["S0201"], codes
+
+
+def test_round_end_0_is_one_error_not_a_quest_that_cannot_end(tmp_path):
+    quest = QUEST.format(side="west").replace("on round_end 10", "on round_end 0")
+    assert diagnostics_of(tmp_path, quest) == [("Q0309", 14)]

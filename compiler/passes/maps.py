@@ -17,7 +17,7 @@ import networkx as nx
 
 from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.diagnostics import Related, Sink
-from compiler.diagnostics.hints import hint
+from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.geometry import graph
 from compiler.geometry.assemble import (
     MAX_COORDINATE,
@@ -92,8 +92,13 @@ def assemble_map(
     terrain: Mapping[str, TerrainRule],
     sink: Sink,
     invalid: frozenset[str] = frozenset(),
+    referenced: frozenset[str] = frozenset(),
 ) -> AssembledMap | None:
-    """Place every tile of `block`, join openings, derive walls and doors; None if no tile could be placed."""
+    """Place every tile of `block`, join openings, derive walls and doors; None if no tile could be placed.
+
+    `referenced`: the tile names the encounter uses (references, reveals); a misspelt code
+    is matched against them first, as the designer meant a tile the rest of the file names."""
+    declared = {p.name for p in block.tiles}
     placed: dict[str, PlacedTile] = {}
     attached: list[tuple[str, Opening, str, Opening]] = []
     seen_names: dict[str, ast.TilePlacement] = {}
@@ -112,11 +117,13 @@ def assemble_map(
         tile = tiles.get(p.code)
         if tile is None:
             if p.code not in invalid:  # an invalid catalog entry was reported where it is defined
-                sink.report("M0201", p.span, tile=p.code, hint=hint(p.code, tiles))
+                meant = _meant(p, tiles, referenced - declared)
+                if meant is not None:
+                    broken.add(meant)  # what names it below is this mistake, reported once, here
+                sink.report("M0201", p.span, tile=p.code, hint=hint(p.code, [meant] if meant else tiles), fix=meant)
             continue
         if p.rotate is not None and p.rotate % 90:
-            sink.report("M0208", p.span, rotation=p.rotate)
-            continue
+            continue  # the parser reported it (S0201)
         if p.attach is None:
             at = (p.at.x, p.at.y) if p.at is not None else (0, 0)
             if max(abs(at[0]), abs(at[1])) > MAX_COORDINATE:
@@ -271,11 +278,40 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
 def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink, invalid: frozenset[str]) -> AssembledMap | None:
     if body.map is None:
         return None
-    amap = assemble_map(body.map, tiles, terrain, sink, invalid)
+    amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body))
     if amap is None:
         return None
     check_placements(amap, body, sink)
     return amap
+
+
+def _meant(p: ast.TilePlacement, tiles: Mapping[str, Tile], named: set[str]) -> str | None:
+    """The tile a misspelt `tile CODE` stood for: a code of the catalog that the rest of the
+    encounter names and no placement declares (`tile 61A` where `16A(2,2)` follows)."""
+    if p.name != p.code:  # `tile 61A as hall`: the references use `hall`
+        return None
+    return did_you_mean(p.code, sorted(n for n in named if n in tiles))
+
+
+def _named_tiles(node: object) -> frozenset[str]:
+    """Every tile name an encounter body mentions: in space and opening references, hero
+    starts, and `reveal` effects."""
+    found: set[str] = set()
+
+    def walk(x: object) -> None:
+        if isinstance(x, (ast.TileSpace, ast.OpeningRef, ast.StartHeroes)) and isinstance(x.tile, str):
+            found.add(x.tile)
+        if isinstance(x, ast.Effect) and x.kind == "reveal":
+            found.update(x.args)
+        if isinstance(x, tuple):
+            for item in x:
+                walk(item)
+        elif hasattr(x, "__dataclass_fields__"):
+            for name in x.__dataclass_fields__:
+                walk(getattr(x, name))
+
+    walk(node)
+    return frozenset(found)
 
 
 def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) -> None:

@@ -191,6 +191,7 @@ class EncounterResolver:
         block = enc.body.map
         if block is not None:  # declared in the map but not built: already reported there
             self.failed |= {("tile", t.name) for t in block.tiles if t.name not in self.names.tiles}
+            self.failed |= {("tile", name) for name in amap.broken}  # incl. what a misspelt code stood for
             self.failed |= {("door", d.name) for d in block.doors if d.name not in self.names.doors}
         self.spawns: list[m.Spawn] = []
         self.tokens: list[m.Token] = []
@@ -633,7 +634,7 @@ def _can_fire(t: m.Trigger, enc: m.QuestEncounter, st: _State, first: bool) -> b
     if k in ("encounter_start", "morale_zero"):
         return True
     if k == "round_end":
-        return (t.number or 0) >= 1
+        return True  # round 0 or less was reported (Q0309); the analysis takes it for a real round
     if k == "open":
         door = next((d for d in enc.map.board.doors if d.id == t.subject), None)
         return door is not None and (not door.open or t.subject in st.closable or t.subject in st.opened)
