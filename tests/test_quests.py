@@ -282,3 +282,19 @@ def test_resolved_groups_respect_limits_and_footprints(monster_id, space):
             taken += f.spaces
         assert len(taken) == len(set(taken))
         assert board.index[(0, 5)] not in taken
+
+
+def test_a_group_is_not_placed_on_a_token_and_a_spawn_point_on_one_warns():
+    """A figure on a token hides it: a whole group takes the next spaces instead, and a
+    spawn point written on a token's space is placed as written with warning Q0207."""
+    body = MAP + "  token search at (1, 3)\n  spawn goblin_archer at (1, 3)\n"
+    model, sink = run(quest(body))
+    assert codes(sink) == []
+    enc = resolved(model).encounters[0]
+    board = enc.map.board
+    token_space = board.index[(1, 3)]
+    for figures in enc.spawns[0].figures.values():
+        assert all(token_space not in f.spaces for f in figures)
+    body = MAP + "  token search at (1, 3)\n  spawn goblin_archer { master at (1, 3) }\n"
+    _, sink = run(quest(body))
+    assert codes(sink) == ["Q0207"] and "the token `search_1`" in sink.items[0].message

@@ -182,6 +182,7 @@ class EncounterResolver:
         self.blocking = self.board.blocking_edges()
         self.visible = {c for t in amap.tiles if not t.hidden for c in t.local_of}
         self.occupied: dict[int, set[Cell]] = {h: set() for h in counts}
+        self.token_cells: set[Cell] = set()  # spaces of the tokens lying there at setup
         self.names = _Names(
             tiles={t.name: t for t in amap.tiles},
             hidden={t.name for t in amap.tiles if t.hidden},
@@ -234,6 +235,8 @@ class EncounterResolver:
             self.names.variables[v.name] = v.value
         for t in body.tokens:
             self.token(t, "setup")  # body-level: the maps pass checked its space
+        # a group is not placed on a token lying there at setup (it would hide it)
+        self.token_cells = {self.board.spaces[tok.space] for tok in self.tokens}
         deferred = {e.spawn.group for ev in body.events for e in ev.effects
                     if e.kind == "spawn" and e.spawn is not None and e.spawn.at is None and not e.spawn.points}
         declared: dict[str, m.Spawn] = {}
@@ -330,6 +333,11 @@ class EncounterResolver:
                     if placed is None:
                         self.cannot_fit(ref.span, monster, size, c)
                         continue
+                    on = sorted(self.token_cells & set(placed[1]), key=lambda c: (c[1], c[0]))
+                    if on:
+                        tok = next(tk for tk in self.tokens if self.board.spaces[tk.space] == on[0])
+                        self.once(("Q0207", ref.span), "Q0207", ref.span, group=s.group, token=tok.id,
+                                  space=self.amap.describe(on[0]), related=(Related(tok.span, "the token lies here"),))
                     figs.append(self.take(p.rank, placed, h))
                 figures[h] = tuple(figs)
         elif s.at is not None:
@@ -408,10 +416,10 @@ class EncounterResolver:
         self.occupied[h].update(cells)
         return m.Figure(rank, tuple(sorted(self.index[c] for c in cells)), (w, hh))
 
-    def fits(self, cells: tuple[Cell, ...], allowed: set[Cell], h: int | None) -> bool:
+    def fits(self, cells: tuple[Cell, ...], allowed: set[Cell], h: int | None, avoid: frozenset | set = frozenset()) -> bool:
         taken = self.occupied[h] if h is not None else ()
         for c in cells:
-            if c not in allowed or c not in self.index or self.blocks(c) or c in taken:
+            if c not in allowed or c not in self.index or self.blocks(c) or c in taken or c in avoid:
                 return False
         cs = set(cells)
         for (x, y) in cells:
@@ -420,7 +428,7 @@ class EncounterResolver:
                     return False
         return True
 
-    def fit_covering(self, c: Cell, size: tuple[int, int], allowed: set[Cell], h: int | None):
+    def fit_covering(self, c: Cell, size: tuple[int, int], allowed: set[Cell], h: int | None, avoid=frozenset()):
         """The first block (orientation, top-left offset) covering `c` that fits, or None."""
         w, hh = size
         if w * hh > len(allowed):  # larger than the map in play (`size 1000x1000`): no block to try
@@ -431,7 +439,7 @@ class EncounterResolver:
                 for dx in range(sw):
                     x0, y0 = c[0] - dx, c[1] - dy
                     cells = tuple((x0 + i, y0 + j) for j in range(sh) for i in range(sw))
-                    if self.fits(cells, allowed, h):
+                    if self.fits(cells, allowed, h, avoid):
                         return (sw, sh), cells
         return None
 
@@ -456,7 +464,7 @@ class EncounterResolver:
         figs: list[m.Figure] = []
         for rank in ranks:
             for c in order:
-                placed = self.fit_covering(c, size, allowed, h)
+                placed = self.fit_covering(c, size, allowed, h, self.token_cells)
                 if placed is not None:
                     figs.append(self.take(rank, placed, h))
                     break
