@@ -280,7 +280,7 @@ class ShapelyWitness:
 
 
 def naive_shapely_clear(board: Board, p, q) -> bool:
-    """The tempting shortcut RULES.md warns about: named shapely predicates on merged geometry.
+    """The tempting shortcut docs/sight.md warns about: named shapely predicates on merged geometry.
     Clear iff the segment does not `cross` the walls and neither `crosses` nor lies `within`
     the blocking area. Used only to measure how often it is wrong."""
     from shapely import unary_union

@@ -1,4 +1,4 @@
-"""The space graph: RULES.md "Adjacency and movement" and "Counting spaces" on hand-made maps."""
+"""The space graph: docs/rules.md, "Adjacency and movement" and docs/rules.md, "Counting spaces" on hand-made maps."""
 
 from __future__ import annotations
 

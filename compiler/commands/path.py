@@ -2,10 +2,10 @@
 
 Prints `{"cost": N, "steps": N, "route": [[x, y], …]}` with `--format json` (cost = movement
 points along the cheapest route, doors as at the start of the encounter or as --open says;
-steps = the counted range of RULES.md), a short text otherwise. Without a route (M0303, exit
-1) the JSON still comes, with `cost` and `route` null, `steps` when the spaces are that far
-apart, and `closed_doors` on the way (the message suggests `--open` for them). Exit 0
-answered; 2 a bad argument (mapquery's X01xx codes).
+steps = the counted range of docs/rules.md, "Counting spaces"), a short text otherwise.
+Without a route (M0303, exit 1) the JSON still comes, with `cost` and `route` null, `steps`
+when the spaces are that far apart, and `closed_doors` on the way (the message suggests
+`--open` for them). Exit 0 answered; 2 a bad argument (mapquery's X01xx codes).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@
   ascending j, with every door open. Spaces of movement-blocking terrain have no steps
   in or out; a space left only by an action (2nd-ed. pit) has none out.
 - `counting`: entry i = [j1, j2, …]: the steps counting range ("within N spaces") may
-  take from space i at 1 each, every door open (RULES.md, "Counting spaces"): the
+  take from space i at 1 each, every door open (docs/rules.md, "Counting spaces"): the
   movement steps plus those out of action-only spaces.
 - `links`: special movement connections (stairs, end caps, gateways) [i, j, kind].
 - `tile_graph`: the joins between placed tiles (a, a_opening, b, b_opening, door).

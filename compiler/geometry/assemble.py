@@ -1,6 +1,6 @@
 """Map assembly: a `map { … }` block + the tile catalog -> placed tiles and a Board.
 
-The rules (RULES.md, "Walls, openings, doors"):
+The rules (docs/rules.md, "Walls, openings and doors"):
 - `tile T at (x, y) rotate R` puts the rotated tile's top-left square at world (x, y);
   `tile T [rotate R] attach SIDE to OTHER.SIDE[.N]` turns T so its opening faces the
   other one (the one rotation that does; a given rotation must be that one) and slides

@@ -1,6 +1,6 @@
 """The space graph of a Board: movement costs, counting distance, reachability.
 
-RULES.md, "Adjacency and movement" and "Counting spaces":
+docs/rules.md, "Adjacency and movement" and docs/rules.md, "Counting spaces":
 - Spaces are 8-neighbours; a step is possible when `lattice.step_open` allows it on the
   blocking edges (walls and closed doors; the corner rule for diagonals).
 - A move step costs the destination's entry cost plus the origin's leave cost; spaces
@@ -96,7 +96,7 @@ def all_open(board: Board) -> frozenset[str]:
 @dataclass(frozen=True)
 class Route:
     cost: int  # movement points along the cheapest route
-    steps: int  # counted range between the two spaces (RULES.md "Counting spaces")
+    steps: int  # counted range between the two spaces (docs/rules.md, "Counting spaces")
     route: tuple[Cell, ...]  # the cheapest route, both ends included
 
 

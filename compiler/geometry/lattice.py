@@ -9,7 +9,7 @@ leaving P are its rays. In cyclic order the quadrants and the rays between them 
     NE --N ray-- NW --W ray-- SW --S ray-- SE --E ray-- NE
 
 Two quadrants are connected at P iff one of the two ways around P from one to the
-other crosses no wall ray (RULES.md, "Adjacency and movement"; the same sector rule
+other crosses no wall ray (docs/rules.md, "Adjacency and movement"; the same sector rule
 decides sight through a lattice point).
 """
 

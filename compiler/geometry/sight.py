@@ -1,4 +1,4 @@
-"""Line of sight (RULES.md, "Line of sight"): exact, vectorised, with dynamic queries.
+"""Line of sight (docs/rules.md, "Line of sight"): exact, vectorised, with dynamic queries.
 
 Entry points:
 - `sight_table(board, *, blockers=frozenset(), open_doors=None) -> SightTable`

@@ -1,6 +1,6 @@
 """A straightforward, pure-Python, exact line-of-sight implementation.
 
-It follows RULES.md clause by clause, one pair and one corner pair at a time, with
+It follows docs/rules.md, "Line of sight" clause by clause, one pair and one corner pair at a time, with
 `fractions.Fraction` for the points where a segment crosses grid lines. It is slow on
 purpose-free grounds (no precomputation, no vectorisation) and serves two roles: the
 baseline the benchmark compares the numpy engine with, and a second implementation the

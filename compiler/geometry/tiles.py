@@ -1,7 +1,7 @@
 """Tiles: the printed map pieces, read from `tiles:` catalogs, and their rotations.
 
 A tile is a grid of squares in its own printed frame: local `(col, row)`, `(0, 0)` the
-top-left square of its bounding box of squares (RULES.md, "Coordinates"). Openings are
+top-left square of its bounding box of squares (docs/rules.md, "Coordinates"). Openings are
 runs of edge squares on one side (north/east/south/west of the *unrotated* tile),
 indexed per side in ascending offset order (left to right on north/south, top to
 bottom on east/west), so `9A.north.1` is the second opening from the left.

@@ -5,7 +5,7 @@ tile's printed bounding box), in whole squares with y growing upward, turned
 `rotation` degrees counter-clockwise. Square (c, r) of the printed tile lands on
 Valkyrie (x, y) = R_ccw(θ)·(c, -r) + (xposition, yposition); flipping y gives this
 project's frame, where the same turn is `rotate (360 - θ) mod 360` clockwise and `at`
-is the world top-left of the rotated bounding box (shared/data/README.md).
+is the world top-left of the rotated bounding box (docs/maps.md, "Real quests").
 
 Tiles whose squares touch form one map; separate clusters are separate encounters,
 numbered in the order their first tile appears in the file. Each map is shifted so its

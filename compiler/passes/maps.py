@@ -1,7 +1,7 @@
 """The maps pass: every encounter's `map { … }` block assembled from the tile catalog.
 
 The geometry (placing, joining, walls, doors, the board) is compiler/geometry/assemble.py;
-this pass reports what is wrong with a block (RULES.md, "Walls, openings, doors"):
+this pass reports what is wrong with a block (docs/rules.md, "Walls, openings and doors"):
 an unknown tile or opening, a rotation that is not a quarter turn, attachments that do
 not fit, overlapping tiles (shapely footprints, M0209), outdoor pieces mixed with dungeon
 pieces, a map in several parts, a piece used more often than the box holds, bad doors

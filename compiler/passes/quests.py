@@ -6,7 +6,7 @@ Entry points:
   the assembled map of each encounter (None where a map could not be built) and the
   monster catalog (id -> compiler.catalogs.monsters.Monster). Pure; reports Q0xxx codes.
 
-Placement (RULES.md "Placement checks"; docs/quests.md has the long form):
+Placement (docs/rules.md, "Placement checks"; docs/quests.md has the long form):
 - A figure of size w x h covers a w x h block of spaces, or h x w. The block must lie on
   spaces of the map that do not block movement, none already taken by another figure,
   with no wall or closed door between its squares, and on tiles in play (tiles not
