@@ -711,10 +711,15 @@ class Executor:
         if len(results) > MAX_OUTCOMES * 4:
             self.truncated = True
             return
+        i = at % len(actions) if actions else 0
+        if done >= 2 and actions and actions[i].verb == "retreat" and skipped == 0:
+            # retreat spends leftover movement, not an action: it follows the second action too
+            for st, _ in self.resolve(state, mid, i, actions[i]):
+                results.append(replace(st, pools={**st.pools, mid: 0}))
+            return
         if done >= 2 or not actions or skipped >= len(actions):
             results.append(replace(state, pools={**state.pools, mid: 0}))
             return
-        i = at % len(actions)
         for st, counted in self.resolve(state, mid, i, actions[i]):
             if counted:
                 self._loop(st, mid, actions, at + 1, done + 1, 0, results)
