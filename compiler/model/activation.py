@@ -400,8 +400,8 @@ class Executor:
         out: dict[Footprint, tuple[int, Cell]] = {}
         shapes = {mon.size, (mon.size[1], mon.size[0])}
         for e, (cost, _) in tree.items():
-            if e in occupied:
-                continue
+            if e in occupied or e == start:
+                continue  # staying is judged apart (turning in place is not a move)
             if not mon.large:
                 if self.geo.is_pit(e) and e != start:
                     continue
