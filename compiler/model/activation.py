@@ -500,6 +500,12 @@ class Executor:
         out = []
         for tid in tiers[0]:
             out.extend(self.move_to(state, mid, idx, verb, text, tid, mon))
+        if len(out) > 1 and not any(counted for _, counted in out):
+            # skipped whichever tied target the players pick: one skip, naming them all
+            reasons = {st.steps[-1].reason for st, _ in out}
+            if len(reasons) == 1:
+                who = " or ".join(tiers[0])
+                return [(state.log(Step(mid, idx, verb, text, False, f"{reasons.pop()} ({who})")), False)]
         return out
 
     def mp_for_move(self, state: State, mid: str) -> int:
