@@ -194,6 +194,7 @@ class Geo:
         self.counting = graph.with_doors(graph.counting_graph(board), self.doors)
         self.moving = graph.with_doors(graph.movement_graph(board), self.doors)
         self._dist: dict[Footprint, dict[Cell, int]] = {}
+        self._sees: dict[tuple, bool] = {}
 
     @cached_property
     def sight(self):
@@ -234,7 +235,11 @@ class Geo:
         return best
 
     def sees(self, src: Footprint, dst: Footprint, blockers: Iterable[Cell]) -> bool:
-        return self.sight.can_see_large(src, dst, blockers=blockers, open_doors=self.doors)
+        key = (src, dst, frozenset(blockers))
+        got = self._sees.get(key)
+        if got is None:
+            got = self._sees[key] = self.sight.can_see_large(src, dst, blockers=key[2], open_doors=self.doors)
+        return got
 
     def reach(self, start: Cell, mp: float, enemy: set[Cell], forward=None) -> dict[Cell, tuple[int, Cell | None]]:
         """Dijkstra of a shrunk monster from `start`: space -> (cost, previous space), cost <= mp.
@@ -754,18 +759,19 @@ class Executor:
         )
         frontier: list[tuple[tuple[str, ...], State]] = [((), start)]
         for ids, actions in self.batches():
-            nxt = []
-            for order in itertools.permutations(ids):
+            for _ in ids:
+                nxt: dict[tuple, tuple[tuple[str, ...], State]] = {}
                 for done, st in frontier:
-                    states = [st]
-                    for mid in order:
-                        states = [s2 for s in states for s2 in self.run_monster(s, mid, actions)]
-                        states = _unique_states(states)
-                    nxt.extend((done + order, s) for s in states)
-            frontier = _dedupe(nxt)
-            if len(frontier) > MAX_OUTCOMES:
-                frontier = frontier[:MAX_OUTCOMES]
-                self.truncated = True
+                    for mid in ids:
+                        if mid in done:
+                            continue
+                        for s2 in self.run_monster(st, mid, actions):
+                            k = (frozenset(done + (mid,)), _end_key(s2))
+                            nxt.setdefault(k, (done + (mid,), s2))
+                frontier = list(nxt.values())
+                if len(frontier) > MAX_OUTCOMES:
+                    frontier = frontier[:MAX_OUTCOMES]
+                    self.truncated = True
         group_ids = [m.id for m in self.sit.monsters if m.group == self.group.group]
         outcomes = []
         seen = set()
@@ -777,6 +783,13 @@ class Executor:
                 outcomes.append(oc)
         effect = self.group.effect.value if self.group.effect is not None else None
         return Activation(self.card.id, self.group.group, self.sit.rules, effect, tuple(outcomes), self.truncated)
+
+
+def _end_key(s: State) -> tuple:
+    """What an outcome leaves behind: places, attacks made, conditions. Two orders of the
+    monsters (or two routes) that leave the same are one outcome (the first one is kept)."""
+    attacks = frozenset((st.monster, st.attack.target, st.attack.also) for st in s.steps if st.attack is not None)
+    return (tuple(sorted(s.where.items())), attacks, tuple(sorted(s.conditions.items())), s.attacked)
 
 
 def _unique_states(states: list[State]) -> list[State]:
