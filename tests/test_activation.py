@@ -285,3 +285,52 @@ def test_doors_closed_block_and_open_doors_let_through():
     assert not o.steps[0].done
     o = act.activate(act.Situation(b, sit.heroes, sit.monsters, open_doors=frozenset({"d"})), c, "z").outcomes[0]
     assert o.steps[0].done and o.positions["z"] == ((3, 0),)
+
+
+# ---------------------------------------------------------------- properties
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+SYMS = ".......~#oh"
+
+
+@st.composite
+def situations(draw):
+    w, h = draw(st.integers(4, 7)), draw(st.integers(3, 6))
+    rows = ["".join(draw(st.sampled_from(SYMS)) for _ in range(w)) for _ in range(h)]
+    b, _ = board(*rows)
+    free = [c for c in b.spaces if b.rule(c).id == "plain"]
+    n = draw(st.integers(2, min(5, len(free)))) if len(free) >= 2 else 0
+    if n < 2:
+        return None
+    picks = draw(st.lists(st.sampled_from(free), min_size=n, max_size=n, unique=True))
+    heroes = tuple(hero(f"h{i}", c, might=draw(st.integers(1, 5))) for i, c in enumerate(picks[:1 + (n - 1) // 2]))
+    mons = tuple(monster(f"m{i}", "g", "minion", [c], draw(st.integers(1, 5))) for i, c in enumerate(picks[1 + (n - 1) // 2:]))
+    rules = draw(st.sampled_from(act.RULES))
+    return act.Situation(b, heroes, mons, rules=rules)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(situations(), st.sampled_from(["closest", "furthest", "highest"]))
+def test_monsters_never_end_blocked_or_shared_and_engage_never_loses_ground(sit, order):
+    if sit is None or not sit.monsters:
+        return
+    t = target("hero", order, "might" if order == "highest" else None)
+    res = act.activate(sit, card("g", ("all", [action("engage", t), action("attack", target("hero", None, None, ADJ))])), "g")
+    geo = act.Geo(sit.board, None)
+    heroes = {c for h in sit.heroes for c in h.cells}
+    for o in res.outcomes:
+        ends = [c for fp in o.positions.values() for c in fp]
+        assert len(ends) == len(set(ends)) and not set(ends) & heroes
+        for c in ends:
+            r = sit.board.rule(c)
+            assert not r.blocks_movement
+        for s in o.steps:
+            if s.verb != "engage" or s.target is None:
+                continue
+            cells = next(h.cells for h in sit.heroes if h.id == s.target)
+            before = geo.dist(s.move.start if s.move else o.positions[s.monster], cells)
+            if s.move is not None:
+                after = geo.dist(s.move.end, cells)
+                assert after is not None and after < before  # a done engage always gains ground
+                assert s.move.end[0] not in heroes and not geo.is_pit(s.move.end[0])
+                assert sum(geo.moving.edges[a, b]["weight"] for a, b in zip(s.move.path, s.move.path[1:])) == s.move.cost
