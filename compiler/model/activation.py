@@ -6,7 +6,7 @@ Pure functions over a `Board`, the figures on it and the door state (docs/activa
 has the semantics in full). Where the rules leave a choice to the players (a tie between
 targets after the closest, two equally good end spaces, the orientation of a large
 figure, the order in which the monsters of a box activate), every choice is followed, and
-outcomes that end the same way by the same steps are merged.
+outcomes that leave the same board behind (places, attacks, conditions) are merged.
 
 Two readings of the movement words exist and `Situation.rules` picks one:
 - `coop`: the cooperative adventure's wording (spot = move toward the nearest space with
