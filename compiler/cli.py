@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("compiler.commands.import_data", "convert other projects' data: TAG tiles.json, Valkyrie quest maps"),
     "path": ("compiler.commands.path", "cheapest move and counted range between two spaces of a quest map"),
     "los": ("compiler.commands.los", "line of sight on a quest map: one pair with a clear segment, or the whole table"),
+    "activate": ("compiler.commands.activate", "resolve one monster group's activation card on a map: every outcome the rules allow"),
     "layout": ("compiler.commands.layout", "deal an exploration deck for a seed and chain its encounters on a table"),
     "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
     "fmt": ("compiler.commands.fmt", "rewrite .quest files in the canonical layout (--check for CI, --diff to preview)"),

@@ -1,0 +1,854 @@
+"""The reference executor of activation cards: one monster group's activation, every outcome.
+
+    activate(situation, card, group) -> Activation (a list of `Outcome`s)
+
+Pure functions over a `Board`, the figures on it and the door state (docs/activation.md
+has the semantics in full). Where the rules leave a choice to the players (a tie between
+targets after the closest, two equally good end spaces, the orientation of a large
+figure, the order in which the monsters of a box activate), every choice is followed, and
+outcomes that leave the same board behind (places, attacks, conditions) are merged.
+
+Two readings of the movement words exist and `Situation.rules` picks one:
+- `coop`: the cooperative adventure's wording (spot = move toward the nearest space with
+  line of sight; Reach engages from two spaces away; a large monster counts from its space
+  closest to (away: furthest from) the target; `away` must gain distance with every space).
+- `app`: the app rulebook's wording (spot = the nearest space within 3 spaces and in line
+  of sight of the target; a large monster counts from any space the players choose; away
+  only has to end farther).
+
+Figures block movement of enemies (friendly figures may be passed through) and block line
+of sight; no figure ends in an occupied space. Monsters never enter movement-blocking
+terrain, terrain that damages on entry, or pits (a large monster may end partly on pits).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import re
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Iterable, Mapping
+
+from compiler.geometry.board import Board
+from compiler.geometry.lattice import Cell
+from compiler.syntax import ast
+from compiler.model.cards import CONDITION_ALIASES, target_text
+
+INF = float("inf")
+RULES = ("coop", "app")
+MOVE_VERBS = ("engage", "spot", "toward", "away_from", "retreat")
+APP_SPOT_RANGE = 3
+MAX_OUTCOMES = 256
+SPEED_EFFECT = re.compile(r"\+\s*(\d+)\s+speed\b", re.I)
+
+Footprint = tuple[Cell, ...]
+
+
+# ---------------------------------------------------------------- input values
+@dataclass(frozen=True)
+class Hero:
+    """A hero (or a figure treated as one). `attributes` may lack some (Desmond has none of
+    might, knowledge, willpower, awareness): a hero without the attribute a target orders by
+    is not a candidate of that target."""
+
+    id: str
+    cells: Footprint
+    attributes: Mapping[str, int] = field(default_factory=dict)
+    damage: int = 0
+    conditions: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Monster:
+    id: str
+    group: str
+    rank: str  # master | minion
+    cells: Footprint  # sorted by (y, x)
+    speed: int = 0
+    size: tuple[int, int] = (1, 1)  # as catalogued; the figure may lie turned
+    attack_type: str = "melee"  # melee | ranged
+    abilities: tuple[str, ...] = ()
+    surges: tuple[str, ...] = ()
+    conditions: frozenset[str] = frozenset()
+
+    @property
+    def large(self) -> bool:
+        return self.size != (1, 1)
+
+    def has(self, ability: str) -> bool:
+        return any(a.lower() == ability.lower() for a in self.abilities)
+
+
+@dataclass(frozen=True)
+class Situation:
+    board: Board
+    heroes: tuple[Hero, ...]
+    monsters: tuple[Monster, ...]
+    open_doors: frozenset[str] | None = None  # None: doors as at the start of the map
+    tokens: Mapping[str, tuple[Cell, ...]] = field(default_factory=dict)  # search_token / objective_token -> spaces
+    places: Mapping[str, tuple[Cell, ...]] = field(default_factory=dict)  # exit / entrance -> spaces
+    attacked: frozenset[str] = frozenset()  # heroes already attacked in this activation
+    rules: str = "coop"
+
+
+def norm_cells(cells: Iterable[Cell]) -> Footprint:
+    return tuple(sorted(set(cells), key=lambda c: (c[1], c[0])))
+
+
+# ---------------------------------------------------------------- output values
+@dataclass(frozen=True)
+class Move:
+    start: Footprint  # where the figure stood
+    counted_from: Cell  # the space it shrank to (itself for a small figure)
+    path: tuple[Cell, ...]  # cheapest route of the shrunk figure, both ends included
+    end: Footprint  # where it stands after expanding
+    cost: int  # movement points spent
+
+    def to_json(self) -> dict:
+        return {"from": [list(c) for c in self.start], "counted_from": list(self.counted_from),
+                "path": [list(c) for c in self.path], "to": [list(c) for c in self.end], "cost": self.cost}
+
+
+@dataclass(frozen=True)
+class Attack:
+    target: str
+    distance: int | None  # counted spaces between the two figures
+    in_sight: bool
+    in_range: bool  # melee: adjacent (Reach: within 2); ranged: always (the dice decide)
+    also: tuple[str, ...] = ()  # further heroes hit (Flail: the closest other hero)
+    surge_order: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"target": self.target, "distance": self.distance, "in_sight": self.in_sight,
+                "in_range": self.in_range, "also": list(self.also), "surge_order": list(self.surge_order)}
+
+
+@dataclass(frozen=True)
+class Step:
+    monster: str
+    action: int  # index of the action in its box (0-based); -1 for a forced action
+    verb: str
+    text: str
+    done: bool  # performed (counts as one of the monster's two actions unless `free`)
+    reason: str = ""  # why it was skipped
+    target: str | None = None
+    move: Move | None = None
+    attack: Attack | None = None
+    free: bool = False  # done without spending an action (retreat spends leftover movement)
+
+    def to_json(self) -> dict:
+        out: dict = {"monster": self.monster, "action": self.action, "verb": self.verb, "text": self.text,
+                     "status": ("done" if self.done else "skipped")}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.target is not None:
+            out["target"] = self.target
+        if self.move is not None:
+            out["move"] = self.move.to_json()
+        if self.attack is not None:
+            out["attack"] = self.attack.to_json()
+        if self.free:
+            out["free"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    order: tuple[str, ...]  # monsters in the order they activated
+    steps: tuple[Step, ...]
+    positions: Mapping[str, Footprint]  # every monster of the group after the activation
+
+    def key(self) -> tuple:
+        return (tuple(self.steps), tuple(sorted(self.positions.items())))
+
+    def to_json(self) -> dict:
+        return {"order": list(self.order), "steps": [s.to_json() for s in self.steps],
+                "positions": {m: [list(c) for c in cells] for m, cells in sorted(self.positions.items())}}
+
+
+@dataclass(frozen=True)
+class Activation:
+    card: str
+    group: str
+    rules: str
+    effect: str | None
+    outcomes: tuple[Outcome, ...]
+    truncated: bool = False  # more outcomes exist than MAX_OUTCOMES
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "group": self.group, "rules": self.rules, "effect": self.effect,
+                "truncated": self.truncated, "outcomes": [o.to_json() for o in self.outcomes]}
+
+
+# ---------------------------------------------------------------- geometry of one situation
+class Geo:
+    """Graphs, distances and sight of one board and door state, cached."""
+
+    def __init__(self, board: Board, open_doors: frozenset[str] | None):
+        from compiler.geometry import graph
+
+        self.board = board
+        self.doors = graph.door_state(board, open_doors)
+        self.cells = set(board.spaces)
+        self.counting = graph.with_doors(graph.counting_graph(board), self.doors)
+        self.moving = graph.with_doors(graph.movement_graph(board), self.doors)
+        self._dist: dict[Footprint, dict[Cell, int]] = {}
+        self._sees: dict[tuple, bool] = {}
+
+    @cached_property
+    def sight(self):
+        from compiler.geometry.sight import SightEngine
+
+        return SightEngine(self.board, open_doors=self.doors)
+
+    def rule(self, c: Cell):
+        return self.board.rule(c)
+
+    def monster_may_enter(self, c: Cell) -> bool:
+        r = self.rule(c)
+        return not r.blocks_movement and r.on_enter_damage == 0 and not r.leave_action
+
+    def is_pit(self, c: Cell) -> bool:
+        return self.rule(c).leave_action
+
+    def distances(self, targets: Footprint) -> dict[Cell, int]:
+        """Counted spaces from every space to the nearest of `targets` (unreachable: absent)."""
+        got = self._dist.get(targets)
+        if got is None:
+            got = {c: 0 for c in targets if c in self.cells}
+            frontier = list(got)
+            while frontier:
+                nxt = []
+                for a in frontier:
+                    for b in self.counting.neighbors(a):
+                        if b not in got:
+                            got[b] = got[a] + 1
+                            nxt.append(b)
+                frontier = nxt
+            self._dist[targets] = got
+        return got
+
+    def dist(self, cells: Footprint, targets: Footprint) -> int | None:
+        d = self.distances(targets)
+        best = min((d[c] for c in cells if c in d), default=None)
+        return best
+
+    def sees(self, src: Footprint, dst: Footprint, blockers: Iterable[Cell]) -> bool:
+        key = (src, dst, frozenset(blockers))
+        got = self._sees.get(key)
+        if got is None:
+            got = self._sees[key] = self.sight.can_see_large(src, dst, blockers=key[2], open_doors=self.doors)
+        return got
+
+    def reach(self, start: Cell, mp: float, enemy: set[Cell], forward=None) -> dict[Cell, tuple[int, Cell | None]]:
+        """Dijkstra of a shrunk monster from `start`: space -> (cost, previous space), cost <= mp.
+
+        Never into enemy-occupied spaces or terrain a monster avoids; `forward(a, b)` may
+        forbid a step (the cooperative `away`). Ties: fewest steps, then (y, x) order."""
+        best: dict[Cell, tuple[int, Cell | None]] = {}
+        heap = [(0, 0, (start[1], start[0]), start, None)]
+        while heap:
+            cost, n, _, node, prev = heapq.heappop(heap)
+            if node in best:
+                continue
+            best[node] = (cost, prev)
+            if node != start and self.is_pit(node):
+                continue
+            for nxt in self.moving.successors(node):
+                if nxt in best or nxt in enemy or not self.monster_may_enter(nxt):
+                    continue
+                if forward is not None and not forward(node, nxt):
+                    continue
+                w = cost + self.moving.edges[node, nxt]["weight"]
+                if w <= mp:
+                    heapq.heappush(heap, (w, n + 1, (nxt[1], nxt[0]), nxt, node))
+        return best
+
+
+def path_to(tree: Mapping[Cell, tuple[int, Cell | None]], end: Cell) -> tuple[Cell, ...]:
+    out = [end]
+    while tree[out[-1]][1] is not None:
+        out.append(tree[out[-1]][1])
+    return tuple(reversed(out))
+
+
+# ---------------------------------------------------------------- the simulation state
+@dataclass(frozen=True)
+class State:
+    where: Mapping[str, Footprint]  # monster id -> cells
+    pools: Mapping[str, int]  # monster id -> unspent movement points
+    attacked: frozenset[str]  # heroes attacked this activation
+    has_attacked: frozenset[str]  # monsters that attacked this activation
+    conditions: Mapping[str, frozenset[str]]
+    steps: tuple[Step, ...] = ()
+
+    def moved(self, mid: str, cells: Footprint, spent: int, pool_after: int | None = None) -> "State":
+        where = dict(self.where)
+        where[mid] = cells
+        pools = dict(self.pools)
+        pools[mid] = pool_after if pool_after is not None else max(0, pools.get(mid, 0) - spent)
+        return replace(self, where=where, pools=pools)
+
+    def log(self, step: Step) -> "State":
+        return replace(self, steps=self.steps + (step,))
+
+
+class Executor:
+    def __init__(self, sit: Situation, card: ast.ActivationCard, group: str):
+        if sit.rules not in RULES:
+            raise ValueError(f"rules must be one of {RULES}")
+        self.sit = sit
+        self.card = card
+        self.group = next((g for g in card.groups if g.group == group), None)
+        self.geo = Geo(sit.board, sit.open_doors)
+        self.heroes = {h.id: h for h in sit.heroes}
+        self.monsters = {m.id: m for m in sit.monsters}
+        effect = self.group.effect.value if self.group is not None and self.group.effect is not None else ""
+        m = SPEED_EFFECT.search(effect or "")
+        self.bonus_speed = int(m.group(1)) if m else 0
+        self.truncated = False
+
+    # ------------------------------------------------------------ figures
+    def occupied(self, state: State, but: str | None = None) -> set[Cell]:
+        cells = {c for h in self.sit.heroes for c in h.cells}
+        cells |= {c for m, fp in state.where.items() if m != but for c in fp}
+        return cells
+
+    def blockers(self, state: State, but: Iterable[str] = ()) -> set[Cell]:
+        """Spaces whose figures block sight (all figures but the ones named)."""
+        skip = set(but)
+        cells = {c for h in self.sit.heroes if h.id not in skip for c in h.cells}
+        cells |= {c for m, fp in state.where.items() if m not in skip for c in fp}
+        return cells
+
+    def hero_cells(self) -> set[Cell]:
+        return {c for h in self.sit.heroes for c in h.cells}
+
+    def target_cells(self, state: State, tid: str) -> Footprint:
+        if tid in self.heroes:
+            return self.heroes[tid].cells
+        if tid in state.where:
+            return state.where[tid]
+        kind = tid.split(":", 1)[0]
+        return norm_cells(self.sit.tokens.get(kind, ()) or self.sit.places.get(kind, ()))
+
+    # ------------------------------------------------------------ targets
+    def candidates(self, state: State, mid: str, t: ast.Target, verb: str) -> list[list[str]]:
+        """Tiers of candidates: the players choose within the first tier (already ordered)."""
+        me = state.where[mid]
+        if t.subject == "hero":
+            pool = [h.id for h in self.sit.heroes]
+        elif t.subject == "monster":
+            pool = [m for m in state.where if m != mid]
+        else:
+            cells = norm_cells(self.sit.tokens.get(t.subject, ()) or self.sit.places.get(t.subject, ()))
+            return [[t.subject]] if cells else []
+        out = []
+        for tid in pool:
+            cells = self.target_cells(state, tid)
+            d = self.geo.dist(me, cells)
+            if d is None:
+                continue  # no counted path at all: not a target
+            sees = None
+            ok = True
+            for f in t.filters:
+                if f[0] == "in_sight":
+                    sees = self.geo.sees(me, cells, self.blockers(state, (mid, tid)))
+                    ok = ok and sees
+                elif f[0] == "within":
+                    ok = ok and d <= int(f[1])
+                elif f[0] == "adjacent":
+                    ok = ok and d <= 1
+                elif f[0] == "not_attacked":
+                    ok = ok and tid not in state.attacked
+            if not ok:
+                continue
+            if t.order in ("highest", "lowest"):
+                h = self.heroes.get(tid)
+                value = h.attributes.get(t.attribute) if h is not None else self._monster_attr(tid, t.attribute)
+                if value is None:
+                    continue
+                primary = -value if t.order == "highest" else value
+            elif t.order == "most_damage":
+                h = self.heroes.get(tid)
+                primary = -(h.damage if h is not None else 0)
+            elif t.order == "furthest":
+                primary = -d
+            else:  # closest, or no order: the closest
+                primary = d
+            if verb == "attack":
+                reach = 2 if self.monsters[mid].has("reach") else 1
+                sees = sees if sees is not None else self.geo.sees(me, cells, self.blockers(state, (mid, tid)))
+                if not sees or (self.monsters[mid].attack_type != "ranged" and d > reach):
+                    continue
+            out.append(((primary, d), tid))
+        out.sort()
+        tiers: list[list[str]] = []
+        for _, grp in itertools.groupby(out, key=lambda x: x[0]):
+            tiers.append(sorted(tid for _, tid in grp))
+        return tiers
+
+    def _monster_attr(self, tid: str, attr: str | None):
+        m = self.monsters.get(tid)
+        if m is None:
+            return None
+        return {"speed": m.speed}.get(attr or "")
+
+    # ------------------------------------------------------------ placements
+    def placements(self, state: State, mid: str, start: Cell, mp: float, forward=None):
+        """Every legal place to stop: footprint -> (cost, end space, search tree)."""
+        mon = self.monsters[mid]
+        enemy = self.hero_cells()
+        occupied = self.occupied(state, but=mid)
+        tree = self.geo.reach(start, mp, enemy, forward)
+        out: dict[Footprint, tuple[int, Cell]] = {}
+        shapes = {mon.size, (mon.size[1], mon.size[0])}
+        for e, (cost, _) in tree.items():
+            if e in occupied or e == start:
+                continue  # staying is judged apart (turning in place is not a move)
+            if not mon.large:
+                if self.geo.is_pit(e) and e != start:
+                    continue
+                fps = [(e,)]
+            else:
+                fps = []
+                for w, h in sorted(shapes):
+                    for dx in range(w):
+                        for dy in range(h):
+                            fp = norm_cells((e[0] - dx + i, e[1] - dy + j) for i in range(w) for j in range(h))
+                            if all(c in self.geo.cells and not self.geo.rule(c).blocks_movement and c not in occupied for c in fp) \
+                                    and not all(self.geo.is_pit(c) for c in fp) \
+                                    and not all(self.geo.rule(c).defeat_end_of_turn for c in fp):
+                                fps.append(fp)
+            for fp in fps:
+                if fp not in out or (cost, (e[1], e[0])) < (out[fp][0], (out[fp][1][1], out[fp][1][0])):
+                    out[fp] = (cost, e)
+        return out, tree
+
+    def starts(self, state: State, mid: str, target: Footprint | None, away: bool) -> list[Cell]:
+        """The spaces a (large) figure may count its movement from."""
+        me = state.where[mid]
+        if len(me) == 1 or target is None or self.sit.rules == "app":
+            return list(me)
+        d = self.geo.distances(target)
+        key = [(-(d.get(c, INF)) if away else d.get(c, INF)) for c in me]
+        best = min(key)
+        return [c for c, k in zip(me, key) if k == best]
+
+    def move_options(self, state: State, mid: str, target: Footprint | None, mp: float, score, away=False, forward_of=None):
+        """The best moves under `score(footprint, cost)` (lower is better), staying included.
+        Returns (best score, [Move, ...]) — moves empty when staying is among the best."""
+        me = state.where[mid]
+        results: dict[Footprint, tuple] = {}
+        for s in self.starts(state, mid, target, away):
+            fwd = forward_of(s) if forward_of is not None else None
+            opts, tree = self.placements(state, mid, s, mp, fwd)
+            for fp, (cost, e) in opts.items():
+                sc = score(fp, cost)
+                if sc is None:
+                    continue
+                mv = Move(me, s, path_to(tree, e), fp, cost)
+                prev = results.get(fp)
+                if prev is None or (sc, cost) < (prev[0], prev[1].cost):
+                    results[fp] = (sc, mv)
+        stay = score(me, 0)
+        if not results and stay is None:
+            return None, []
+        best = min([r[0] for r in results.values()] + ([stay] if stay is not None else []))
+        if stay is not None and stay <= best:
+            return best, []
+        moves = sorted((r[1] for r in results.values() if r[0] == best), key=lambda m: [(c[1], c[0]) for c in m.end])
+        return best, moves
+
+    # ------------------------------------------------------------ actions
+    def resolve(self, state: State, mid: str, idx: int, action: ast.Action) -> list[tuple[State, bool]]:
+        """Every way to resolve one action: (new state, counts as an action)."""
+        text = action_text(action)
+        mon = self.monsters[mid]
+        verb = action.verb
+
+        def skip(reason: str, target: str | None = None):
+            return [(state.log(Step(mid, idx, verb, text, False, reason, target)), False)]
+
+        if verb == "special":
+            return skip("untyped `special` action: the players resolve its text")
+        if verb == "discard":
+            cond = CONDITION_ALIASES.get((action.condition or "").lower(), (action.condition or "").lower())
+            if cond not in state.conditions.get(mid, frozenset()):
+                return skip(f"it is not {cond}")
+            conds = dict(state.conditions)
+            conds[mid] = conds[mid] - {cond}
+            return [(replace(state, conditions=conds).log(Step(mid, idx, verb, text, True)), True)]
+        if verb in MOVE_VERBS and "immobilized" in state.conditions.get(mid, frozenset()):
+            return skip("immobilized: it cannot move")
+        if verb == "retreat":
+            return self.retreat(state, mid, idx, text)
+        if verb == "attack":
+            if mid in state.has_attacked:
+                return skip("it has already attacked this activation")
+            tiers = self.candidates(state, mid, action.target, "attack")
+            if not tiers:
+                return skip("no hero it can attack matches the target (in sight and in range)")
+            out = []
+            for tid in tiers[0]:
+                for st in self.attack(state, mid, idx, text, tid):
+                    out.append((st, True))
+            return out
+        # movement with a target
+        tiers = self.candidates(state, mid, action.target, verb)
+        if verb == "spot" and self.sit.rules == "coop":
+            tiers = [[t for t in tier if self.spot_goals(state, mid, t)] for tier in tiers]
+            tiers = [tier for tier in tiers if tier]
+        if not tiers:
+            return skip(f"no {subject_of(action)} matches the target")
+        out = []
+        for tid in tiers[0]:
+            out.extend(self.move_to(state, mid, idx, verb, text, tid, mon))
+        if len(out) > 1 and not any(counted for _, counted in out):
+            # skipped whichever tied target the players pick: one skip, naming them all
+            reasons = {st.steps[-1].reason for st, _ in out}
+            if len(reasons) == 1:
+                who = " or ".join(tiers[0])
+                return [(state.log(Step(mid, idx, verb, text, False, f"{reasons.pop()} ({who})")), False)]
+        return out
+
+    def mp_for_move(self, state: State, mid: str) -> int:
+        return state.pools.get(mid, 0) + self.monsters[mid].speed + self.bonus_speed
+
+    def move_to(self, state: State, mid: str, idx: int, verb: str, text: str, tid: str, mon: Monster):
+        cells = self.target_cells(state, tid)
+        me = state.where[mid]
+        geo = self.geo
+        mp = self.mp_for_move(state, mid)
+        d0 = geo.dist(me, cells)
+
+        def skip(reason):
+            return [(state.log(Step(mid, idx, verb, text, False, reason, tid)), False)]
+
+        if d0 is None:
+            return skip("the target cannot be reached")
+        sight_blockers = self.blockers(state, (mid, tid))
+        moves: list[Move] = []
+        if verb in ("engage", "toward"):
+            is_figure = tid in self.heroes or tid in state.where
+            if verb == "engage" and d0 <= 1:
+                return skip("already adjacent to the target")
+            if verb == "toward" and d0 == 0:
+                return skip("already in the target's space")
+            reach = (self.sit.rules == "coop" and verb == "engage" and mon.has("reach") and tid in self.heroes)
+            if reach:
+                if d0 == 2 and geo.sees(me, cells, sight_blockers):
+                    return skip("already two spaces away with line of sight (Reach)")
+                ok = lambda fp: geo.dist(fp, cells) == 2 and geo.sees(fp, cells, sight_blockers)  # noqa: E731
+                _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (0, c) if ok(fp) else None)
+            if not moves:
+                _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (geo.dist(fp, cells) or INF,
+                                                                              0 if not is_figure else 0, c))
+            if not moves:
+                return skip("no space closer to the target can be reached")
+        elif verb == "away_from":
+            moves = self.away(state, mid, cells, mp)
+            if not moves:
+                return skip("no space farther from the target can be reached")
+        elif verb == "spot":
+            if self.sit.rules == "coop":
+                if geo.sees(me, cells, sight_blockers):
+                    return skip("already has line of sight to the target")
+                moves = self.spot_coop(state, mid, cells, mp, sight_blockers)
+            else:
+                if d0 <= APP_SPOT_RANGE and geo.sees(me, cells, sight_blockers):
+                    return skip(f"already within {APP_SPOT_RANGE} spaces and in line of sight of the target")
+                moves = self.spot_app(state, mid, cells, mp, sight_blockers)
+            if not moves:
+                return skip("no better vantage can be reached")
+        out = []
+        pool = mp
+        for mv in moves:
+            st = state.moved(mid, mv.end, mv.cost, pool - mv.cost)
+            out.append((st.log(Step(mid, idx, verb, text, True, "", tid, mv)), True))
+        return out
+
+    def away(self, state: State, mid: str, cells: Footprint, mp: float) -> list[Move]:
+        geo = self.geo
+        d = geo.distances(cells)
+        forward_of = None
+        if self.sit.rules == "coop":
+            forward_of = lambda s: (lambda a, b: d.get(b, INF) > d.get(a, INF))  # noqa: E731
+        _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (-(geo.dist(fp, cells) or 0), c),
+                                     away=True, forward_of=forward_of)
+        return moves
+
+    def spot_goals(self, state: State, mid: str, tid: str) -> bool:
+        """Coop: some space of the map (any cost) gives the monster sight of the target."""
+        cells = self.target_cells(state, tid)
+        blockers = self.blockers(state, (mid, tid))
+        me = state.where[mid]
+        if self.geo.sees(me, cells, blockers):
+            return True
+        for s in self.starts(state, mid, cells, False):
+            opts, _ = self.placements(state, mid, s, INF)
+            if any(self.geo.sees(fp, cells, blockers) for fp in opts):
+                return True
+        return False
+
+    def spot_coop(self, state, mid, cells, mp, blockers) -> list[Move]:
+        geo = self.geo
+        # the nearest spaces (by movement cost, any budget) that see the target
+        far = {}
+        for s in self.starts(state, mid, cells, False):
+            opts, _ = self.placements(state, mid, s, INF)
+            for fp, (cost, e) in opts.items():
+                if geo.sees(fp, cells, blockers) and (fp not in far or cost < far[fp]):
+                    far[fp] = cost
+        if not far:
+            return []
+        near = min(far.values())
+        if near <= mp:
+            _, moves = self.move_options(state, mid, cells, mp,
+                                         lambda fp, c: (c,) if geo.sees(fp, cells, blockers) else None)
+            return moves
+        goal = norm_cells(c for fp, cost in far.items() if cost == near for c in fp)
+        _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (geo.dist(fp, goal) or INF, c))
+        return moves
+
+    def spot_app(self, state, mid, cells, mp, blockers) -> list[Move]:
+        geo = self.geo
+
+        def goal(fp):
+            dd = geo.dist(fp, cells)
+            return dd is not None and dd <= APP_SPOT_RANGE and geo.sees(fp, cells, blockers)
+
+        best, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (c,) if goal(fp) else None)
+        if moves or best is not None:
+            return moves
+        best, moves = self.move_options(state, mid, cells, mp,
+                                        lambda fp, c: (geo.dist(fp, cells) or INF, c) if geo.sees(fp, cells, blockers) else None)
+        if moves or best is not None:
+            return moves
+        _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (geo.dist(fp, cells) or INF, c))
+        return moves
+
+    def retreat(self, state: State, mid: str, idx: int, text: str):
+        pool = state.pools.get(mid, 0)
+        if pool <= 0:
+            return [(state.log(Step(mid, idx, "retreat", text, False, "no movement points left (retreat is never required)")), False)]
+        me = state.where[mid]
+        dists = [(self.geo.dist(me, h.cells), h.id) for h in self.sit.heroes]
+        dists = [x for x in dists if x[0] is not None]
+        if not dists:
+            return [(state.log(Step(mid, idx, "retreat", text, False, "no hero to retreat from")), False)]
+        near = min(d for d, _ in dists)
+        out = []
+        for d, hid in sorted(dists):
+            if d != near:
+                continue
+            moves = self.away(state, mid, self.heroes[hid].cells, pool)
+            if not moves:
+                out.append((state.log(Step(mid, idx, "retreat", text, False, "it cannot get farther from the closest hero (retreat is never required)", hid)), False))
+            for mv in moves:
+                st = state.moved(mid, mv.end, mv.cost, 0)
+                out.append((st.log(Step(mid, idx, "retreat", text, True, "", hid, mv, free=True)), False))
+        return out
+
+    def attack(self, state: State, mid: str, idx: int, text: str, tid: str) -> list[State]:
+        mon = self.monsters[mid]
+        me = state.where[mid]
+        cells = self.heroes[tid].cells
+        d = self.geo.dist(me, cells)
+        sees = self.geo.sees(me, cells, self.blockers(state, (mid, tid)))
+        reach = 2 if mon.has("reach") else 1
+        in_range = mon.attack_type == "ranged" or (d is not None and d <= reach)
+        extras: list[tuple[str, ...]] = [()]
+        if mon.has("flail"):
+            others = [(self.geo.dist(me, h.cells), h.id) for h in self.sit.heroes if h.id != tid]
+            others = [x for x in others if x[0] is not None
+                      and self.geo.sees(me, self.heroes[x[1]].cells, self.blockers(state, (mid, x[1])))]
+            if others:
+                near = min(x[0] for x in others)
+                extras = [(h,) for dd, h in sorted(others) if dd == near]
+        out = []
+        for extra in extras:
+            atk = Attack(tid, d, sees, in_range, extra, surge_order(mon.surges))
+            st = replace(state, attacked=state.attacked | {tid, *extra}, has_attacked=state.has_attacked | {mid})
+            out.append(st.log(Step(mid, idx, "attack", text, True, "", tid, attack=atk)))
+        return out
+
+    # ------------------------------------------------------------ one monster, the group
+    def forced(self, state: State, mid: str) -> list[tuple[State, bool]] | None:
+        """Coop: a stunned monster first discards stun; a monster in a pit first climbs out."""
+        conds = state.conditions.get(mid, frozenset())
+        if "stunned" in conds:
+            c = dict(state.conditions)
+            c[mid] = conds - {"stunned"}
+            return [(replace(state, conditions=c).log(Step(mid, -1, "discard", "discard stunned (forced first action)", True)), True)]
+        me = state.where[mid]
+        if all(self.geo.is_pit(c) for c in me):
+            occupied = self.occupied(state, but=mid) | self.hero_cells()
+            free = sorted({b for a in me for b in self.geo.moving.successors(a) if b not in occupied and b not in me
+                           and self.geo.monster_may_enter(b)} if not self.monsters[mid].large else set(),
+                          key=lambda c: (c[1], c[0]))
+            free = [b for b in free]
+            if not free:
+                # the movement graph has no step out of a pit: use the counting steps
+                free = sorted({b for a in me for b in self.geo.counting.neighbors(a) if b not in occupied
+                               and self.geo.monster_may_enter(b)}, key=lambda c: (c[1], c[0]))
+            if not free:
+                return None
+            exit_cells = norm_cells(self.sit.places.get("exit", ()))
+            if exit_cells:
+                dd = self.geo.distances(exit_cells)
+                near = min(dd.get(b, INF) for b in free)
+                free = [b for b in free if dd.get(b, INF) == near]
+            out = []
+            for b in free:
+                mv = Move(me, me[0], (me[0], b), (b,), 0)
+                st = state.moved(mid, (b,), 0)
+                out.append((st.log(Step(mid, -1, "leave_pit", "leave the pit (forced first action)", True, "", None, mv)), True))
+            return out
+        return None
+
+    def run_monster(self, state: State, mid: str, actions: tuple[ast.Action, ...]) -> list[State]:
+        results: list[State] = []
+        forced = self.forced(state, mid)
+        if forced:
+            for st, _ in forced:
+                self._loop(st, mid, actions, 0, 1, 0, results)
+        else:
+            self._loop(state, mid, actions, 0, 0, 0, results)
+        return results
+
+    def _loop(self, state, mid, actions, at, done, skipped, results):
+        if len(results) > MAX_OUTCOMES * 4:
+            self.truncated = True
+            return
+        i = at % len(actions) if actions else 0
+        if done >= 2 and actions and actions[i].verb == "retreat" and skipped == 0:
+            # retreat spends leftover movement, not an action: it follows the second action too
+            for st, _ in self.resolve(state, mid, i, actions[i]):
+                results.append(replace(st, pools={**st.pools, mid: 0}))
+            return
+        if done >= 2 or not actions or skipped >= len(actions):
+            results.append(replace(state, pools={**state.pools, mid: 0}))
+            return
+        for st, counted in self.resolve(state, mid, i, actions[i]):
+            if counted:
+                self._loop(st, mid, actions, at + 1, done + 1, 0, results)
+            else:
+                self._loop(st, mid, actions, at + 1, done, skipped + 1, results)
+
+    def batches(self) -> list[tuple[tuple[str, ...], tuple[ast.Action, ...]]]:
+        """The boxes in activation order, each with the monsters it activates."""
+        ids = [m.id for m in self.sit.monsters if m.group == self.group.group]
+        out = []
+        for box in self.group.boxes:
+            mine = tuple(i for i in ids if box.rank == "all" or self.monsters[i].rank == box.rank)
+            if mine:
+                out.append((mine, box.actions))
+        return out
+
+    def run(self) -> Activation:
+        if self.group is None:
+            return Activation(self.card.id, "", self.sit.rules, None, (), False)
+        start = State(
+            where={m.id: m.cells for m in self.sit.monsters},
+            pools={m.id: 0 for m in self.sit.monsters},
+            attacked=frozenset(self.sit.attacked),
+            has_attacked=frozenset(),
+            conditions={m.id: frozenset(m.conditions) for m in self.sit.monsters},
+        )
+        frontier: list[tuple[tuple[str, ...], State]] = [((), start)]
+        for ids, actions in self.batches():
+            for _ in ids:
+                nxt: dict[tuple, tuple[tuple[str, ...], State]] = {}
+                for done, st in frontier:
+                    for mid in ids:
+                        if mid in done:
+                            continue
+                        for s2 in self.run_monster(st, mid, actions):
+                            k = (frozenset(done + (mid,)), _end_key(s2))
+                            nxt.setdefault(k, (done + (mid,), s2))
+                frontier = list(nxt.values())
+                if len(frontier) > MAX_OUTCOMES:
+                    frontier = frontier[:MAX_OUTCOMES]
+                    self.truncated = True
+        group_ids = [m.id for m in self.sit.monsters if m.group == self.group.group]
+        outcomes = []
+        seen = set()
+        for order, st in frontier:
+            oc = Outcome(order, st.steps, {m: st.where[m] for m in group_ids})
+            k = oc.key()
+            if k not in seen:
+                seen.add(k)
+                outcomes.append(oc)
+        effect = self.group.effect.value if self.group.effect is not None else None
+        return Activation(self.card.id, self.group.group, self.sit.rules, effect, tuple(outcomes), self.truncated)
+
+
+def _end_key(s: State) -> tuple:
+    """What an outcome leaves behind: places, attacks made, conditions. Two orders of the
+    monsters (or two routes) that leave the same are one outcome (the first one is kept)."""
+    attacks = frozenset((st.monster, st.attack.target, st.attack.also) for st in s.steps if st.attack is not None)
+    return (tuple(sorted(s.where.items())), attacks, tuple(sorted(s.conditions.items())), s.attacked)
+
+
+def _unique_states(states: list[State]) -> list[State]:
+    seen, out = set(), []
+    for s in states:
+        k = (s.steps, tuple(sorted(s.where.items())))
+        if k not in seen:
+            seen.add(k)
+            out.append(s)
+    return out
+
+
+def _dedupe(items):
+    seen, out = set(), []
+    for order, s in items:
+        k = (order, s.steps, tuple(sorted(s.where.items())))
+        if k not in seen:
+            seen.add(k)
+            out.append((order, s))
+    return out
+
+
+# ---------------------------------------------------------------- helpers
+def subject_of(action: ast.Action) -> str:
+    return action.target.subject.replace("_", " ") if action.target is not None else "target"
+
+
+def action_text(action: ast.Action) -> str:
+    if action.verb == "special":
+        return f'special "{action.text.value if action.text is not None else ""}"'
+    if action.verb == "discard":
+        return f"discard {action.condition}"
+    if action.target is None:
+        return action.verb.replace("_", " ")
+    return f"{action.verb.replace('_', ' ')} {target_text(action.target)}"
+
+
+SURGE_CLASSES = ("range", "special", "pierce", "damage")
+
+
+def surge_order(surges: Iterable[str]) -> tuple[str, ...]:
+    """The cooperative spending priority of a monster's surge abilities: range, then special
+    abilities, then pierce, then damage (highest heart bonus first); hero skills that demand
+    surges come before all of them and are not known here."""
+
+    def cls(s: str) -> tuple[int, int]:
+        low = s.lower()
+        if "range" in low:
+            return (0, 0)
+        if "pierce" in low:
+            return (2, 0)
+        m = re.search(r"\+\s*(\d+)\s*heart", low)
+        if m or "heart" in low or "damage" in low:
+            return (3, -int(m.group(1)) if m else 0)
+        return (1, 0)
+
+    return tuple(sorted(surges, key=cls))
+
+
+def activate(sit: Situation, card: ast.ActivationCard, group: str) -> Activation:
+    """Every outcome the rules allow for `group`'s activation on `card`."""
+    return Executor(sit, card, group).run()
