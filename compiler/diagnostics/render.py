@@ -19,13 +19,18 @@ from compiler.diagnostics.model import Diagnostic, Severity, Sink
 VIRTUAL_SOURCES: dict[str, str] = {}
 
 
-def _source_line(file: str, line: int) -> str | None:
-    try:
-        text = VIRTUAL_SOURCES.get(file) or Path(file).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else None
+def _source_line(file: str, line: int, lines_of: dict[str, list[str] | None]) -> str | None:
+    """Line `line` of `file`. `lines_of` holds the lines of each file already read in this
+    rendering: a file is read and split once, not once per diagnostic (20,000 diagnostics
+    in one file were quadratic)."""
+    if file not in lines_of:
+        try:
+            text = VIRTUAL_SOURCES.get(file) or Path(file).read_text(encoding="utf-8", errors="replace")
+            lines_of[file] = text.splitlines()
+        except OSError:
+            lines_of[file] = None
+    lines = lines_of[file]
+    return lines[line - 1] if lines is not None and 0 < line <= len(lines) else None
 
 
 def _help(fix: str) -> str:
@@ -35,11 +40,12 @@ def _help(fix: str) -> str:
 
 def render_human(diags: list[Diagnostic], summary: dict) -> str:
     out: list[str] = []
+    lines_of: dict[str, list[str] | None] = {}
     for d in diags:
         out.append(f"{d.severity.value}[{d.code}]: {d.message}")
         s = d.span
         out.append(f"  --> {s.file}:{s.line}:{s.column}")
-        src = _source_line(s.file, s.line) if s.file in VIRTUAL_SOURCES or not s.file.startswith("<") else None
+        src = _source_line(s.file, s.line, lines_of) if s.file in VIRTUAL_SOURCES or not s.file.startswith("<") else None
         if src is not None:
             gutter = " " * len(str(s.line))
             width = (s.end_column - s.column) if s.end_line == s.line else max(1, len(src) - s.column + 1)
