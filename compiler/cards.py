@@ -16,13 +16,12 @@ so a new verb or filter is a new row, not a new branch.
 
 from __future__ import annotations
 
-import difflib
 import random
 import itertools
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics import Related, Sink, Span, suggest
 from compiler.model import Model
 from compiler.syntax import ast
 
@@ -175,14 +174,12 @@ def playable_prefix(plan: DeckPlan, order: list[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------- helpers
-def _hint(name: str, known) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    return f"; did you mean `{close[0]}`?" if close else ""
+def _hint(name: str, known, sink: Sink) -> str:
+    return suggest.hint(suggest.closest(name, known, sink))
 
 
-def _fix(name: str, known) -> str | None:
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    return close[0] if close else None
+def _fix(name: str, known, sink: Sink) -> str | None:
+    return suggest.closest(name, known, sink)
 
 
 def spawned_groups(body: ast.EncounterBody) -> tuple[str, ...]:
@@ -212,8 +209,8 @@ def check_action(action: ast.Action, sink: Sink) -> None:
     if action.verb == "discard":
         cond = (action.condition or "").lower()
         if CONDITION_ALIASES.get(cond, cond) not in CONDITIONS:
-            sink.report("C0110", action.span, condition=action.condition, hint=_hint(cond, CONDITIONS + tuple(CONDITION_ALIASES)),
-                        fix=_fix(cond, CONDITIONS))
+            sink.report("C0110", action.span, condition=action.condition, hint=_hint(cond, CONDITIONS + tuple(CONDITION_ALIASES), sink),
+                        fix=_fix(cond, CONDITIONS, sink))
         return
     t = action.target
     if t is None:
@@ -234,7 +231,7 @@ def check_action(action: ast.Action, sink: Sink) -> None:
     elif t.order in ("highest", "lowest"):
         known = HERO_ATTRIBUTES if t.subject == "hero" else MONSTER_ATTRIBUTES
         if t.attribute not in known:
-            sink.report("C0109", t.span, attribute=t.attribute, hint=_hint(t.attribute or "", known), fix=_fix(t.attribute or "", known))
+            sink.report("C0109", t.span, attribute=t.attribute, hint=_hint(t.attribute or "", known, sink), fix=_fix(t.attribute or "", known, sink))
 
 
 def check_activation(card: ast.ActivationCard, monsters: Mapping[str, object] | None, sink: Sink) -> int:
@@ -249,7 +246,7 @@ def check_activation(card: ast.ActivationCard, monsters: Mapping[str, object] | 
         if monsters is not None:
             monster = monsters.get(g.group)
             if monster is None:
-                sink.report("C0101", g.span, card=card.id, group=g.group, hint=_hint(g.group, monsters), fix=_fix(g.group, monsters))
+                sink.report("C0101", g.span, card=card.id, group=g.group, hint=_hint(g.group, monsters, sink), fix=_fix(g.group, monsters, sink))
         if not any(box.actions for box in g.boxes):
             sink.report("C0103", g.span, card=card.id, group=g.group)
         ranks = [b.rank for b in g.boxes]
@@ -282,7 +279,7 @@ def check_exploration(card: ast.ExplorationCard, encounters: Mapping[str, ast.En
         sink.report("C0114", card.span, card=card.id)
         return None
     if name not in encounters:
-        sink.report("C0113", card.span, card=card.id, encounter=name, hint=_hint(name, encounters), fix=_fix(name, encounters))
+        sink.report("C0113", card.span, card=card.id, encounter=name, hint=_hint(name, encounters, sink), fix=_fix(name, encounters, sink))
         return None
     return name
 
@@ -307,7 +304,7 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
             if cid in cards:
                 members.append(cid)
             else:
-                sink.report("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=_hint(cid, cards), fix=_fix(cid, cards))
+                sink.report("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=_hint(cid, cards, sink), fix=_fix(cid, cards, sink))
                 legal = False
     else:
         members = list(cards)
@@ -315,8 +312,8 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
         if deck.start in cards:
             members.append(deck.start)
         else:
-            sink.report("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=_hint(deck.start, cards),
-                        fix=_fix(deck.start, cards))
+            sink.report("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=_hint(deck.start, cards, sink),
+                        fix=_fix(deck.start, cards, sink))
             legal = False
     starts = [c for c in members if cards[c].role == "start"]
     start = None
@@ -408,7 +405,7 @@ def _plan_simple(deck: ast.Deck, cards: Mapping[str, object], sink: Sink) -> Dec
             if cid not in members:
                 members.append(cid)
         else:
-            sink.report("C0208", deck.span, deck=deck.id, card=cid, kind=deck.kind, hint=_hint(cid, cards), fix=_fix(cid, cards))
+            sink.report("C0208", deck.span, deck=deck.id, card=cid, kind=deck.kind, hint=_hint(cid, cards, sink), fix=_fix(cid, cards, sink))
             legal = False
     if not members:
         sink.report("C0211", deck.span, kind=deck.kind, deck=deck.id)

@@ -33,13 +33,13 @@ quest can be won and lost.
 
 from __future__ import annotations
 
-import difflib
 from collections import deque
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Iterable, Mapping, Sequence
+from functools import cached_property
+from typing import Collection, Iterable, Mapping, Sequence
 
-from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics import Related, Sink, Span, suggest
 from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
 from compiler.model import Model
 from compiler.model import quest as m
@@ -110,11 +110,12 @@ def encounters_pass(model: Model, sink: Sink) -> Model:
         if amap is None or (symbols and symbols.get(enc.id) is not enc):
             continue  # no map (reported by the maps pass) or a duplicate id (R0101)
         as_quest = ast.Quest(enc.id, enc.name or ast.Text(enc.id), None, (ast.InlineEncounter(1, enc.body, enc.span),), span=enc.span)
-        local = Sink()
+        local = Sink(comparisons_left=sink.comparisons_left)  # suggestions share the pass's budget
         out[enc.id] = _EncounterResolver(as_quest, as_quest.encounters[0], amap, monsters, HERO_COUNTS, local,
                                          is_last=True, maps_checked=True).resolve()
         exempt = ARRIVAL_EXEMPT if enc.body.entrance is not None else ()
         sink.extend(d for d in local.items if d.code not in exempt)
+        sink.comparisons_left = local.comparisons_left
     return model.with_section("encounters", MappingProxyType(dict(sorted(out.items()))))
 
 
@@ -169,9 +170,8 @@ def resolve_quest(
     )
 
 
-def _hint(name: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.5)
-    return f"; did you mean `{close[0]}`?" if close else ""
+def _hint(name: str, known: Collection[str], sink: Sink) -> str:
+    return suggest.hint(suggest.closest(name, known, sink, cutoff=0.5))
 
 
 def _guard_counts(guard: ast.HeroGuard | None, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -190,9 +190,14 @@ class _Names:
     variables: dict[str, int] = field(default_factory=dict)
     marks: dict[str, Cell] = field(default_factory=dict)
 
-    def known(self, ns: str) -> Iterable[str]:
+    @cached_property
+    def areas(self) -> dict[str, object]:
+        """Tiles and marks: fixed once the map is built, so merged once (not per lookup)."""
+        return {**self.marks, **self.tiles}
+
+    def known(self, ns: str) -> Collection[str]:
         if ns == "area":
-            return list(self.tiles) + list(self.marks)
+            return self.areas
         return {"tile": self.tiles, "door": self.doors, "token": self.tokens, "group": self.groups,
                 "variable": self.variables}[ns]
 
@@ -203,7 +208,8 @@ class _EncounterResolver:
         self.quest, self.enc, self.amap, self.monsters = quest, enc, amap, monsters
         self.counts, self.sink, self.is_last = counts, sink, is_last
         # where the maps pass already reported body-level spaces, repeat nothing
-        self.body_sink = Sink() if maps_checked else sink
+        # (its diagnostics are dropped, so it suggests nothing: no comparisons to spend)
+        self.body_sink = Sink(comparisons_left=0) if maps_checked else sink
         self.maps_checked = maps_checked
         self.failed: set[tuple[str, str]] = set()  # (namespace, name) whose declaration was reported
         self.board = amap.board
@@ -299,7 +305,7 @@ class _EncounterResolver:
         if st.tile is not None:
             t = self.names.tiles.get(st.tile)
             if t is None:
-                self.body_sink.report("Q0103", st.span, name=st.tile, hint=_hint(st.tile, self.names.tiles))
+                self.body_sink.report("Q0103", st.span, name=st.tile, hint=_hint(st.tile, self.names.tiles, self.body_sink))
                 return []
             if t.hidden:
                 self.sink.report("Q0105", st.span, tile=st.tile)
@@ -334,7 +340,7 @@ class _EncounterResolver:
         monster = self.monsters.get(s.group)
         if monster is None:
             self.failed.add(("group", s.group))
-            self.sink.report("Q0201", s.span, name=s.group, hint=_hint(s.group, self.monsters))
+            self.sink.report("Q0201", s.span, name=s.group, hint=_hint(s.group, self.monsters, self.sink))
             return None
         size = s.size or monster.size
         counts = _guard_counts(s.heroes, self.counts)
@@ -500,7 +506,7 @@ class _EncounterResolver:
             return True
         if (ns, name) in self.failed:
             return False  # its declaration was already reported
-        self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=_hint(name, known))
+        self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=_hint(name, known, self.sink))
         return False
 
     def event(self, i: int, ev: ast.EventDecl, declared: Mapping[str, m.Spawn]) -> m.Event:
@@ -538,9 +544,9 @@ class _EncounterResolver:
                 sp = declared.get(s.group)
                 if sp is None:
                     if s.group in self.monsters or not self.monsters:
-                        self.sink.report("Q0206", e.span, group=s.group, hint=_hint(s.group, declared))
+                        self.sink.report("Q0206", e.span, group=s.group, hint=_hint(s.group, declared, self.sink))
                     else:
-                        self.sink.report("Q0201", e.span, name=s.group, hint=_hint(s.group, self.monsters))
+                        self.sink.report("Q0201", e.span, name=s.group, hint=_hint(s.group, self.monsters, self.sink))
                     return None
                 return m.Effect("spawn", (sp.id,), span=e.span)
             sid = self.made.get(id(s))

@@ -9,6 +9,7 @@ quadratic again, on any machine.
 
 from __future__ import annotations
 
+import difflib
 import getpass
 import glob
 import os
@@ -27,10 +28,13 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.parsers.lalr_parser_state import ParserState
 
 from compiler.diagnostics import Severity, Sink, Span
-from compiler.diagnostics import render
+from compiler.diagnostics import render, suggest
 from compiler.diagnostics.model import Diagnostic
 from compiler.syntax import errors, parser_cache, recovery
+from compiler.options import Options
+from compiler.pipeline import compile_paths
 from compiler.syntax.parse import lark_options, lark_parser, parse_module
+from conftest import write_pack
 
 REPO = Path(__file__).resolve().parents[1]
 GRAMMAR = resources.files("compiler.syntax").joinpath("grammar.lark").read_text(encoding="utf-8")
@@ -222,6 +226,44 @@ def test_rendering_many_diagnostics_in_one_file_splits_its_text_once(monkeypatch
     _CountedText.splits = 0
     out = render.render(sink, "human")
     assert f"{n} | " in out and _CountedText.splits <= 1
+
+
+def _counting_comparisons(monkeypatch) -> list[int]:
+    count = [0]
+    real = difflib.SequenceMatcher.real_quick_ratio
+
+    def counting(self):
+        count[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(difflib.SequenceMatcher, "real_quick_ratio", counting)
+    return count
+
+
+def test_did_you_mean_for_many_unknown_names_among_many_known_ones_is_bounded(tmp_path, monkeypatch):
+    # 4,000 declared tokens and 4,000 misspelt `on picked_up` took 106 s: each unknown
+    # name was compared with every known one. Suggestions now share a budget per Sink.
+    n = 800  # 640,000 comparisons without the budget
+    tokens = "".join(f"  token search as t{i} at 2B(0,0)\n" for i in range(n))
+    events = "".join(f'  on picked_up x{i} {{ say "e" }}\n' for i in range(n))
+    pack = write_pack(tmp_path, "many", requires=["d2e-base"], files={
+        "q.quest": f'quest q "Q" {{\n  heroes 2..4\n  map {{ tile 2B }}\n  start heroes on 2B\n{tokens}{events}}}\n'})
+    comparisons = _counting_comparisons(monkeypatch)
+    sink = Sink()
+    compile_paths([str(pack)], Options(), sink)
+    unknown = [d for d in sink.items if d.code == "Q0301"]
+    assert len(unknown) == n  # every unknown name is still reported
+    assert "did you mean `t0`?" in unknown[0].message  # the first ones still get a suggestion
+    assert comparisons[0] <= Sink().comparisons_left
+
+
+def test_a_sink_stops_suggesting_when_its_budget_is_spent(monkeypatch):
+    comparisons = _counting_comparisons(monkeypatch)
+    sink = Sink(comparisons_left=1_000)
+    known = [f"name{i}" for i in range(300)]
+    found = [suggest.closest(f"nam{i}", known, sink) for i in range(10)]
+    assert found[:3] == ["name0", "name1", "name2"] and found[3:] == [None] * 7
+    assert comparisons[0] <= 1_000
 
 
 # ---------------------------------------------------------------- many syntax errors
