@@ -137,9 +137,19 @@ class World:
 # --------------------------------------------------------------------------- reading
 
 
-def _hint(value: Any, choices: Iterable[str], names: Mapping[str, str] | None = None) -> tuple[str, str | None]:
-    """A did-you-mean suffix and the fix, matching ids and (case-insensitively) printed names."""
-    choices = sorted(choices)
+def _hint(value: Any, choices: Iterable[str], names: Mapping[str, str] | None = None,
+          sink: Sink | None = None) -> tuple[str, str | None]:
+    """A did-you-mean suffix and the fix, matching ids and (case-insensitively) printed names.
+    With a `sink`, the work is charged to its suggestion budget (nothing is suggested once
+    it is spent: 1,000 trails to misspelt locations among 1,000 were quadratic); see
+    compiler/diagnostics/suggest.py."""
+    choices = list(choices)
+    if sink is not None:
+        cost = 2 * len(choices) + len(names or ())  # two difflib passes at most, one over the names
+        if cost > sink.comparisons_left:
+            return "", None
+        sink.comparisons_left -= cost
+    choices.sort()
     text = str(value)
     if names:
         for ident, name in sorted(names.items()):
@@ -207,7 +217,7 @@ def read_world(entry: Any, dice: Mapping[str, Any] | None, sink: Sink) -> World:
     start = str(start) if start is not None else ""
     start_ok = start in locations
     if not start_ok:
-        hint, fix = _hint(start, [i for i, loc in locations.items() if loc.kind == "city"] or locations, names)
+        hint, fix = _hint(start, [i for i, loc in locations.items() if loc.kind == "city"] or locations, names, r.sink)
         r.report("W0108", r.span("start"), name=start, hint=hint, fix=fix)
     elif locations[start].kind != "city":
         r.report("W0109", r.span("start"), name=start, kind=locations[start].kind)
@@ -403,7 +413,7 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
             value = "" if value is None else str(value)
             ends.append(value)
             if value not in locations:
-                hint, fix = _hint(value, locations, names)
+                hint, fix = _hint(value, locations, names, r.sink)
                 r.report("W0101", r.span(*sub, key), name=value, hint=hint, fix=fix)
                 ok = False
         a, b = ends

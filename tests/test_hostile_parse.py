@@ -257,6 +257,21 @@ def test_did_you_mean_for_many_unknown_names_among_many_known_ones_is_bounded(tm
     assert comparisons[0] <= Sink().comparisons_left
 
 
+def test_did_you_mean_for_many_trails_to_unknown_locations_is_bounded(tmp_path, monkeypatch):
+    n = 600
+    locations = "".join(f"    l{i}: {{name: L{i}, kind: {'city, defense: 3' if i == 0 else 'dungeon'}, pos: [{i % 100}, {i // 100}]}}\n"
+                        for i in range(n))
+    trails = "".join(f"    - {{from: l{i}, to: lx{i}, type: normal, danger: green, traffic: 1}}\n" for i in range(n))
+    pack = write_pack(tmp_path, "far", requires=["core-1e"], ruleset="d1e", files={
+        "w.yaml": f"world:\n  id: big\n  name: Big\n  start: l0\n  locations:\n{locations}  trails:\n{trails}"})
+    comparisons = _counting_comparisons(monkeypatch)
+    sink = Sink()
+    compile_paths([str(pack)], Options(), sink)
+    unknown = [d for d in sink.items if d.code == "W0101"]
+    assert len(unknown) == n and "did you mean `l0`?" in unknown[0].message
+    assert comparisons[0] <= Sink().comparisons_left
+
+
 def test_a_sink_stops_suggesting_when_its_budget_is_spent(monkeypatch):
     comparisons = _counting_comparisons(monkeypatch)
     sink = Sink(comparisons_left=1_000)
