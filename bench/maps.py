@@ -16,9 +16,9 @@ import numpy as np
 from compiler.catalogs.document import Document, Entry
 from compiler.diagnostics import Sink, Span
 from compiler.geometry import graph
-from compiler.geometry.assemble import assemble_map
-from compiler.geometry.board import TerrainRule
-from compiler.geometry.tiles import read_tiles
+from compiler.passes.maps import assemble_map
+from compiler.catalogs.terrain import TerrainRule
+from compiler.passes.tiles import read_tiles
 from compiler.importers import valkyrie
 from compiler.syntax import ast
 

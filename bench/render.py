@@ -15,9 +15,11 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from compiler.emit.render import MapPicture, SpawnPoint, TileOutline, Token, png_bytes, render_map
-from compiler.geometry.board import PLAIN, Board, Door, TerrainRule
-from compiler.geometry.lattice import cell_edges
+from compiler.emit.images.map import boundary_edges, render_map
+from compiler.emit.images.pictures import MapPicture, SpawnPoint, TileOutline, Token
+from compiler.emit.images.primitives import png_bytes
+from compiler.geometry.board import Board, Door
+from compiler.catalogs.terrain import PLAIN, TerrainRule
 from bench import best_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,11 +38,7 @@ def synthetic(n: int = 30) -> MapPicture:
     cycle = ("plain",) * 6 + ("water", "obstacle", "pit", "lava")
     spaces = tuple((x, y) for y in range(n) for x in range(n))
     terrain = tuple(cycle[(x * 7 + y * 3) % len(cycle)] for x, y in spaces)
-    count: dict = {}
-    for c in spaces:
-        for e in cell_edges(c):
-            count[e] = count.get(e, 0) + 1
-    walls = {e for e, k in count.items() if k == 1}
+    walls = set(boundary_edges(spaces))
     walls |= {((10, y), (10, y + 1)) for y in range(n) if y % 6}  # an inner wall with gaps
     door = Door("d", frozenset({((10, 6), (10, 7))}), False, "yellow")
     walls -= door.edges
@@ -65,14 +63,14 @@ def largest_real_map() -> tuple[str, MapPicture] | None:
     content = ROOT / "content"
     if not content.is_dir():
         return None
-    from compiler.emit.render_model import map_pictures
+    from compiler.emit.images.quest import quest_maps
     from compiler.options import Options
     from compiler.pipeline import compile_paths
 
     result = compile_paths([str(content)], Options(images=False))
     best = None
     for model in result.models:
-        for map_id, picture in map_pictures(model).items():
+        for map_id, picture in quest_maps(model).items():
             if best is None or len(picture.board.spaces) > len(best[1].board.spaces):
                 best = (f"{model.pack.id}/{map_id}", picture)
     return best

@@ -16,7 +16,8 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 from types import MappingProxyType  # noqa: E402
 
-from compiler.geometry.board import PLAIN, Board, Door, TerrainRule  # noqa: E402
+from compiler.geometry.board import Board, Door  # noqa: E402
+from compiler.catalogs.terrain import PLAIN, TerrainRule
 
 ROCK = TerrainRule("rock", "#", blocks_movement=True, blocks_sight=True)
 RULES = MappingProxyType({"plain": PLAIN, "rock": ROCK})

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import networkx as nx
 
-from compiler import world as W
+from compiler.emit import worlds as WE
+from compiler.model import world as W
+from compiler.passes import world as WP
 from compiler.catalogs.document import Entry
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Sink, Span
@@ -54,18 +56,18 @@ def synthetic(n: int, seed: int = 7) -> W.World:
 
 def main() -> None:
     entry, dice = terrinoth()
-    world = W.read_world(entry, dice, Sink())
-    t_read = best_of(lambda: W.read_world(entry, dice, Sink()))
-    t_section = best_of(lambda: W.world_section(world))
+    world = WP.read_world(entry, dice, Sink())
+    t_read = best_of(lambda: WP.read_world(entry, dice, Sink()))
+    t_section = best_of(lambda: WE.world_section(world))
     t_base = best_of(lambda: dict(nx.all_pairs_shortest_path_length(W.graph(world))))
-    size = len(json.dumps(W.world_section(world), sort_keys=True))
+    size = len(json.dumps(WE.world_section(world), sort_keys=True))
     print(f"terrinoth: {len(world.locations)} locations, {len(world.trails)} trails")
     print(f"  read_world     {t_read * 1e3:8.2f} ms")
     print(f"  world_section  {t_section * 1e3:8.2f} ms   ({size} bytes of JSON)")
     print(f"  baseline: networkx all-pairs BFS {t_base * 1e3:8.2f} ms")
     for n in (100, 400, 1000):
         w = synthetic(n)
-        t_section = best_of(lambda: W.world_section(w), repeat=3)
+        t_section = best_of(lambda: WE.world_section(w), repeat=3)
         t_base = best_of(lambda: dict(nx.all_pairs_shortest_path_length(W.graph(w))), repeat=3)
         t_rumor = best_of(lambda: W.rumor_locations(w, "l00000", 3), repeat=3)
         print(

@@ -1,7 +1,8 @@
 """The command line only: parse arguments, call the command, print, exit.
 
 Exit codes: 0 clean, 1 content errors (warnings too with --strict), 2 usage,
-3 internal error (reported as diagnostic I0001 with a crash-report path, never a raw traceback).
+3 internal error (reported as diagnostic I0001 with a crash-report path, never a raw traceback),
+141 stdout or stderr is a pipe whose reader has gone (compiler/stdio.py), 130 Ctrl-C.
 Heavy libraries are imported by the commands, lazily, so `questc --version` starts fast.
 """
 
@@ -50,7 +51,36 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Every path runs under the guard, --version and the final flush of stdout included."""
+    from compiler import stdio
+
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        with stdio.marked():
+            code = _guarded(argv)
+            stdio.flush()  # buffered output fails here, inside the guard, not at interpreter exit
+    except stdio.StreamFailed as failure:  # a closed pipe, a full device: no traceback
+        code = stdio.ended(failure)
+    return code
+
+
+def _guarded(argv: list[str]) -> int:
+    from compiler import stdio
+
+    try:
+        return _run(argv)
+    except stdio.StreamFailed:
+        raise
+    except KeyboardInterrupt:
+        stdio.say("interrupted\n")
+        return 130
+    except BaseException as exc:  # noqa: BLE001 - the last line of defence: never a raw traceback
+        from compiler.diagnostics.crash import report_crash
+
+        return report_crash(exc, argv)
+
+
+def _run(argv: list[str]) -> int:
     if argv in (["--version"], ["-V"]):  # answered before any command module is imported
         print(f"questc {__version__}")
         return 0
@@ -65,15 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     args._argv = argv  # lets commands locate a bad argument on the command line
     try:
         return importlib.import_module(args._module).run(args)
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        return 130
     except SystemExit as exc:
         return int(exc.code or 0)
-    except BaseException as exc:  # noqa: BLE001 - the last line of defence: never a raw traceback
-        from compiler.diagnostics.crash import report_crash
-
-        return report_crash(exc, argv)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ twice among the given packs is an error. Cycles are located diagnostics.
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +16,9 @@ from compiler.catalogs.document import Document
 from compiler.catalogs.schema import validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics.hints import did_you_mean
 from compiler.resources import content_dir
+from compiler.memo import remembered
 from compiler.sources import display_name, read_source
 
 
@@ -45,16 +46,15 @@ class Pack:
 def read_pack(folder: Path, sink: Sink, *, max_bytes: int) -> Pack | None:
     """Read and validate `folder/pack.yaml`."""
     manifest = folder / "pack.yaml"
-    if not manifest.is_file():
+    if not _has_manifest(folder):
         sink.report("P0101", Span.whole_file(display_name(folder)), path=display_name(folder))
         return None
     src = read_source(folder, manifest, sink, max_bytes=max_bytes)
     if src is None:
         return None
-    doc = load_yaml(src.text, src.name, sink)
+    # a pure function of the text: remembered, as every watch cycle reads every pack.yaml
+    doc = remembered("pack", src.name, src.text, _valid_manifest, sink)
     if doc is None:
-        return None
-    if not validate_node("pack.schema.json", doc, (), sink):
         return None
     d = doc.data
     pack = Pack(
@@ -74,12 +74,32 @@ def read_pack(folder: Path, sink: Sink, *, max_bytes: int) -> Pack | None:
     return pack
 
 
-def _folders_of_packs(path: Path) -> list[Path]:
-    """A pack folder itself, or the sorted sub-folders of a folder of packs."""
-    if (path / "pack.yaml").is_file():
+def _valid_manifest(text: str, name: str, sink: Sink) -> Document | None:
+    doc = load_yaml(text, name, sink)
+    return doc if doc is not None and validate_node("pack.schema.json", doc, (), sink) else None
+
+
+def _has_manifest(folder: Path) -> bool:
+    """Whether `folder` holds something named pack.yaml. Not whether it is a regular file:
+    a FIFO or a device there is a pack whose manifest `read_source` refuses (P0113), not
+    a folder without one."""
+    return os.path.lexists(folder / "pack.yaml")
+
+
+def _folders_of_packs(path: Path, sink: Sink | None = None) -> list[Path]:
+    """A pack folder itself, or the sorted sub-folders of a folder of packs. A folder that
+    cannot be listed is reported when a `sink` is given (P0109)."""
+    if _has_manifest(path):
         return [path]
     if path.is_dir():
-        return [p for p in sorted(path.iterdir()) if p.is_dir() and (p / "pack.yaml").is_file()]
+        try:
+            subs = sorted(path.iterdir())
+        except OSError as exc:
+            if sink is not None:
+                name = display_name(path)
+                sink.report("P0109", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
+            return []
+        return [p for p in subs if p.is_dir() and _has_manifest(p)]
     return []
 
 
@@ -102,8 +122,9 @@ def discover(paths: list[str], pack_path: tuple[str, ...], sink: Sink, *, max_by
         if not path.exists():
             sink.report("P0111", Span.whole_file(raw), path=raw)
             continue
-        folders = _folders_of_packs(path)
-        if not folders:
+        errors = sink.errors
+        folders = _folders_of_packs(path, sink)
+        if not folders and sink.errors == errors:  # (not when it could not be listed: P0109 says so)
             sink.report("P0101", Span.whole_file(display_name(path)), path=display_name(path))
             continue
         for folder in folders:
@@ -132,7 +153,7 @@ def discover(paths: list[str], pack_path: tuple[str, ...], sink: Sink, *, max_by
             return available[pack_id]
         for base in search_path(pack_path):
             for folder in _folders_of_packs(base):
-                if folder.name != pack_id and not _declares(folder, pack_id):
+                if folder.name != pack_id and not _declares(folder, pack_id, max_bytes):
                     continue
                 pack = read_pack(folder, sink, max_bytes=max_bytes)
                 if pack is not None and pack.id == pack_id:
@@ -151,13 +172,15 @@ def discover(paths: list[str], pack_path: tuple[str, ...], sink: Sink, *, max_by
     return Resolution(targets, order)
 
 
-def _declares(folder: Path, pack_id: str) -> bool:
-    """Cheap check whether folder/pack.yaml declares `pack_id` (folders may be named differently)."""
-    try:
-        head = (folder / "pack.yaml").read_text(encoding="utf-8", errors="replace")[:4096]
-    except OSError:
+def _declares(folder: Path, pack_id: str, max_bytes: int) -> bool:
+    """Cheap check whether folder/pack.yaml declares `pack_id` (folders may be named
+    differently). Read as every pack file is; a manifest that cannot be read declares
+    nothing here (reading the folder's pack for real reports why)."""
+    src = read_source(folder, folder / "pack.yaml", Sink(), max_bytes=max_bytes)
+    if src is None:
         return False
-    return any(line.split(":", 1)[1].strip().strip("'\"") == pack_id for line in head.splitlines() if line.startswith("id:"))
+    head = src.text[:4096]
+    return any(line.split(":", 1)[1].strip().strip("'\"") == pack_id for line in head.split("\n") if line.startswith("id:"))
 
 
 def _visit(pack: Pack, stack: list[Pack], state: dict[str, str], closure: list[Pack], lookup, sink: Sink) -> bool:
@@ -175,14 +198,14 @@ def _visit(pack: Pack, stack: list[Pack], state: dict[str, str], closure: list[P
         found = lookup(dep)
         if found is None:
             known = sorted({f.name for base in search_path(()) for f in _folders_of_packs(base)})
-            guess = difflib.get_close_matches(dep, known, n=1)
+            guess = did_you_mean(dep, known)
             sink.report(
                 "P0103",
                 pack.requires_span(dep),
                 id=pack.id,
                 dep=dep,
-                hint=f"; did you mean `{guess[0]}`?" if guess else "",
-                fix=guess[0] if guess else None,
+                hint=f"; did you mean `{guess}`?" if guess else "",
+                fix=guess,
             )
             ok = False
             continue

@@ -8,17 +8,18 @@ depends on broken parts.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from compiler.catalogs.document import Document, Entry
 from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink
-from compiler.memo import remembered
+from compiler.diagnostics.hints import did_you_mean
+from compiler.memo import Same, remembered, remembered_as
 from compiler.model import Model
 from compiler.options import Options
 from compiler.packs import Pack, discover
+from compiler.passes import run_passes
 from compiler.sources import pack_files
 
 # Catalog kinds whose value is one object rather than a mapping id -> entry.
@@ -55,14 +56,6 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) 
     return result
 
 
-def run_passes(model: Model, sink: Sink) -> Model:
-    from compiler.passes import PASSES
-
-    for pass_ in PASSES:
-        model = pass_(model, sink)
-    return model
-
-
 def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document], list]:
     """Read and parse every file of one pack: catalogs as Documents, quests as AST modules."""
     docs: list[Document] = []
@@ -93,16 +86,16 @@ def _merge_catalogs(closure: list[Pack], loaded, sink: Sink) -> dict[str, dict[s
                 continue
             for kind in doc.data:
                 if kind not in kinds:
-                    guess = difflib.get_close_matches(kind, kinds, n=1)
+                    guess = did_you_mean(kind, kinds)
                     sink.report(
                         "Y0005",
                         doc.key_span((kind,)),
                         kind=kind,
-                        hint=f"; did you mean `{guess[0]}`?" if guess else f" (known: {', '.join(kinds)})",
-                        fix=guess[0] if guess else None,
+                        hint=f"; did you mean `{guess}`?" if guess else f" (known: {', '.join(kinds)})",
+                        fix=guess,
                     )
                     continue
-                if not validate_node(catalog_schema_name(kind), doc, (kind,), sink):
+                if not remembered_as(("valid", Same(doc), kind), lambda local: validate_node(catalog_schema_name(kind), doc, (kind,), local), sink):
                     continue
                 if kind in SINGLE_OBJECT_KINDS:
                     entries = {str(doc.data[kind].get("id", pack.id)): (kind,)}

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import functools
 import textwrap
-from dataclasses import replace
 from pathlib import Path
-from types import MappingProxyType
 
 from compiler.diagnostics import Sink
 from compiler.options import Options
@@ -49,7 +47,7 @@ def run(text: str, file: str = "q.quest"):
     """(model, sink) after every pass, with `text` as the pack's only quest file."""
     sink = Sink()
     module = parse_module(textwrap.dedent(text), file, sink)
-    model = run_passes(replace(base_model(), modules=(module,), sections=MappingProxyType({})), sink)
+    model = run_passes(base_model().unchecked(modules=(module,)), sink)
     return model, sink
 
 
@@ -64,7 +62,7 @@ def codes(sink) -> list[str]:
 
 
 def resolved(model, qid: str = "q"):
-    return model.section("quests")[qid]
+    return model.quests[qid]
 
 
 def cells(enc, indices) -> list[tuple[int, int]]:

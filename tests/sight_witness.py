@@ -16,7 +16,8 @@ from __future__ import annotations
 import textwrap
 from types import MappingProxyType
 
-from compiler.geometry.board import PLAIN, Board, Door, Link, TerrainRule
+from compiler.geometry.board import Board, Door, Link
+from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.geometry.lattice import cell_edges
 
 RULES = MappingProxyType(

@@ -1,4 +1,4 @@
-"""Cooperative quests (compiler/adventure.py): syntax, every C05xx check with its location,
+"""Cooperative quests (compiler/passes/adventure.py): syntax, every C05xx check with its location,
 the shipped Nature's Ire adventure, and its place in the bundle."""
 
 from __future__ import annotations
@@ -7,22 +7,20 @@ import functools
 import textwrap
 from dataclasses import replace
 from pathlib import Path
-from types import MappingProxyType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from compiler.adventure import adventure_pass
-from compiler.cards import cards_pass
+from compiler.passes.adventure import adventure_pass
+from compiler.passes.cards import cards_pass
 from compiler.catalogs.schema import load_schema, validator
 from compiler.diagnostics import Severity, Sink
 from compiler.emit.build import outputs_of
 from compiler.emit.bundle import bundle_of
 from compiler.options import Options
 from compiler.pipeline import compile_paths
-from compiler.syntax import ast
 from compiler.syntax.parse import parse_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,10 +47,9 @@ def check(text: str) -> tuple[dict, Sink]:
     module = parse_module(textwrap.dedent(text), F, sink)
     assert not sink.items, [d.message for d in sink.items]
     modules = tuple(m for m in model.modules if not m.file.endswith("adventure.quest")) + (module,)
-    keep = {k: v for k, v in model.sections.items() if k not in ("symbols", "cards", "decks", "adventures")}
-    fresh = replace(model, modules=modules, sections=MappingProxyType(keep))
+    fresh = replace(model, modules=modules, symbols=None, cards=None, decks=None, adventures=None)
     out = adventure_pass(cards_pass(fresh, Sink()), sink)
-    return dict(out.section("adventures") or {}), sink
+    return dict(out.adventures or {}), sink
 
 
 def found(sink: Sink) -> list[tuple[str, int]]:
@@ -136,7 +133,7 @@ def test_cooperative_quest_keeps_stray_statements_for_the_check():
 def test_shipped_pack_checks_clean_under_strict():
     items = shipped().sink.items
     assert [d.message for d in items if d.severity in (Severity.ERROR, Severity.WARNING)] == []
-    plan = shipped_model().section("adventures")["natures_ire"]
+    plan = shipped_model().adventures["natures_ire"]
     assert plan.winnable and plan.losable
     assert plan.finale == ("cabin_of_the_lost", "cabin_of_the_lost", 3)
     assert plan.track.margin == {2: 10, 3: 9, 4: 8}
@@ -150,7 +147,7 @@ def test_questc_check_strict_on_the_pack():
 
 def test_the_quests_pass_leaves_cooperative_quests_alone():
     model = shipped_model()
-    assert "natures_ire" not in (model.section("quests") or {})
+    assert "natures_ire" not in (model.quests or {})
     assert not [d for d in shipped().sink.items if d.code.startswith("Q")]
 
 
@@ -362,7 +359,7 @@ def test_every_adventure_code_is_tested_and_catalogued():
     text = Path(__file__).read_text(encoding="utf-8")
     untested = sorted(c for c in codes if f'"{c}"' not in text)
     assert untested == []
-    source = (ROOT / "compiler" / "adventure.py").read_text(encoding="utf-8")
+    source = (ROOT / "compiler" / "passes" / "adventure.py").read_text(encoding="utf-8")
     import re
 
     assert set(re.findall(r'"(C05\d\d)"', source)) == codes
@@ -385,7 +382,7 @@ def test_doom_reaches_fate_in_an_ordinary_quest_never_fires():
 @given(spaces=st.integers(0, 14), doom=st.one_of(st.integers(0, 15), st.sampled_from(["heroes", "top"])),
        fate=st.one_of(st.integers(0, 15), st.sampled_from(["heroes", "top"])), low=st.integers(2, 4))
 def test_track_is_playable_exactly_when_doom_starts_below_fate_on_the_track(spaces, doom, fate, low):
-    from compiler.adventure import resolve_track
+    from compiler.passes.adventure import resolve_track
 
     text = (f'quest q "Q" {{ heroes {low}..4\n track {{ spaces {spaces}; doom starts {doom}; fate starts {fate}\n'
             " advance fate on fate_step } }")

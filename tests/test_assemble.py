@@ -179,20 +179,21 @@ def test_hidden_tiles_are_on_the_map_with_a_flag():
 
 def test_resolve_space():
     from compiler.diagnostics import Sink
+    from compiler.passes.maps import resolve_space
 
     marks = [ast.MarkDecl("altar", ast.TileSpace("Lroom", 2, 1, span(9)), span(9))]
     amap, sink = assemble(TILES, tile("Lroom", at=(5, 5), rotate=90), marks=marks)
     assert codes(sink) == [] and amap.marks == {"altar": (5, 7)}
     s = Sink()
-    assert amap.resolve_space(ast.TileSpace("Lroom", 1, 0), s) == (6, 6)
-    assert amap.resolve_space(ast.WorldSpace(6, 6), s) == (6, 6)
-    assert amap.resolve_space(ast.MarkRef("altar"), s) == (5, 7)
+    assert resolve_space(amap, ast.TileSpace("Lroom", 1, 0), s) == (6, 6)
+    assert resolve_space(amap, ast.WorldSpace(6, 6), s) == (6, 6)
+    assert resolve_space(amap, ast.MarkRef("altar"), s) == (5, 7)
     assert s.items == []
-    assert amap.resolve_space(ast.TileSpace("Lroom", 2, 0, span(3)), s) is None  # printed '-'
-    assert amap.resolve_space(ast.TileSpace("Lroom", 7, 1, span(4)), s) is None
-    assert amap.resolve_space(ast.WorldSpace(0, 0, span(5)), s) is None
-    assert amap.resolve_space(ast.MarkRef("alter", span(6)), s) is None
-    assert amap.resolve_space(ast.TileSpace("Lrom", 0, 0, span(7)), s) is None
+    assert resolve_space(amap, ast.TileSpace("Lroom", 2, 0, span(3)), s) is None  # printed '-'
+    assert resolve_space(amap, ast.TileSpace("Lroom", 7, 1, span(4)), s) is None
+    assert resolve_space(amap, ast.WorldSpace(0, 0, span(5)), s) is None
+    assert resolve_space(amap, ast.MarkRef("alter", span(6)), s) is None
+    assert resolve_space(amap, ast.TileSpace("Lrom", 0, 0, span(7)), s) is None
     assert [d.code for d in s.items] == ["M0216", "M0216", "M0217", "M0218", "M0207"]
     assert "Lroom(7, 1) is not a square of tile `Lroom` (Lroom, 3x2" in s.items[1].message
     assert "Lroom(1, 0)" in s.items[0].fix  # nearest square to (2, 0)
@@ -233,7 +234,7 @@ def test_assembly_is_deterministic(spec):
 
 def test_placement_checks_blocking_terrain_fit_and_reachability():
     from compiler.diagnostics import Sink
-    from compiler.geometry.assemble import check_placements
+    from compiler.passes.maps import check_placements
 
     tiles = catalog({"yard": {"kind": "dungeon", "grid": "..#\n...\n", "walls": [[[0, 1], [1, 1]], [[1, 0], [1, 1]]]}})
     amap, _ = assemble(tiles, tile("yard", at=(0, 0)))

@@ -124,7 +124,7 @@ def test_content_strings_have_relative_locations():
 
 def test_map_json_agrees_with_the_geometry():
     model = content_model()
-    enc_model = model.section("quests")["first_blood"].encounters[0]
+    enc_model = model.quests["first_blood"].encounters[0]
     board = enc_model.map.board
     m = content_bundle()["quests"]["first_blood"]["encounters"][0]["map"]
     assert [(s["x"], s["y"]) for s in m["spaces"]] == list(board.spaces)
@@ -155,7 +155,7 @@ def _bfs(rows, src, dst):
 
 def test_a_pit_is_counted_out_of_but_never_left_by_movement():
     model, sink = run(quest("map { tile 4B at (0, 0) }"))
-    board = model.section("maps")["quests"]["q"][1].board
+    board = model.maps.quests["q"][1].board
     m = bundle_of(model)["quests"]["q"]["encounters"][0]["map"]
     pits = [i for i, t in enumerate(board.terrain) if t == "pit"]
     assert pits, "tile 4B has pit spaces"

@@ -1,4 +1,4 @@
-"""Cards: every check of compiler/cards.py, the typed action trees, and the bundle round trip."""
+"""Cards: every check of compiler/passes/cards.py (types in compiler/model/cards.py), the typed action trees, and the bundle round trip."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from compiler.cards import check_cards
+from compiler.passes.cards import check_cards
 from compiler.catalogs.monsters import Limit
 from compiler.diagnostics import Sink
 from compiler.emit.cards import action_json, cards_json
@@ -257,7 +257,7 @@ def test_natures_ire_checks_clean_strict(natures_ire):
 
 
 def test_natures_ire_content_counts(natures_ire):
-    cards = natures_ire.model.section("cards")
+    cards = natures_ire.model.cards
     assert len(cards.exploration) == 12 and len(cards.activation) >= 6 and len(cards.peril) >= 8
     groups = {g.group for c in cards.activation.values() for g in c.groups}
     assert groups == {"goblin_archer", "cave_spider", "merriod", "ettin"}
@@ -269,7 +269,8 @@ def test_every_card_round_trips_through_the_bundle_schema(natures_ire):
     from jsonschema import Draft202012Validator
 
     from compiler.catalogs.schema import load_schema, validator
-    from compiler.emit.bundle import bundle_of, dumps
+    from compiler.emit.bundle import bundle_of
+    from compiler.emit.shared import dumps
 
     import json
 
@@ -277,7 +278,7 @@ def test_every_card_round_trips_through_the_bundle_schema(natures_ire):
     bundle = json.loads(dumps(bundle_of(model)))
     errors = list(validator("bundle.schema.json").iter_errors(bundle))
     assert errors == []
-    cards = model.section("cards")
+    cards = model.cards
     assert set(bundle["cards"]) == set(cards.exploration) | set(cards.peril) | set(cards.activation)
     schema = load_schema("bundle/cards.schema.json")
     kinds = {"exploration": "exploration_card", "peril": "peril_card", "activation": "activation_card"}

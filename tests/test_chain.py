@@ -9,19 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.chain import (
+from compiler.emit.images.layout import layout_text
+from compiler.model.cards import DeckPlan, StackPlan
+from compiler.model.layout import (
     EncounterLinks,
     Port,
     analyse,
     chain,
     end_cap_tile,
     layout,
-    layout_text,
     shift_tile,
     turn_tile,
-    _tiles,
 )
-from compiler.cards import DeckPlan, StackPlan
 from compiler.geometry.assemble import PlacedTile
 from compiler.options import Options
 from compiler.pipeline import compile_paths
@@ -35,7 +34,7 @@ def base():
     """The natures-ire model (tiles, links, plan) compiled once."""
     result = compile_paths(["content/natures-ire"], Options(sight=False, images=False))
     m = result.model
-    return m, _tiles(m), m.section("encounter_links"), m.section("cards"), m.section("decks")["natures_ire"]
+    return m, dict(m.tiles), m.encounter_links, m.cards, m.decks["natures_ire"]
 
 
 # ---------------------------------------------------------------- rigid motions
@@ -152,14 +151,14 @@ def test_analysis_is_reproducible(base):
     needing = sum(1 for k in range(30) if layout(plan, links, cards.encounter_of, tiles, 5 + k).end_cap_pairs)
     assert needing == j["orders_needing_end_caps"]
     # the bundle's analysis is the pass's, with the documented seed and size
-    full = m.section("deck_analysis")["natures_ire"].to_json()
+    full = m.deck_analysis["natures_ire"].to_json()
     assert full["seed"] == 0 and full["orders"] == 200
 
 
 def test_decimal_formatting():
     from fractions import Fraction
 
-    from compiler.chain import _decimal
+    from compiler.model.layout import _decimal
 
     assert _decimal(Fraction(163, 200)) == "0.815"
     assert _decimal(Fraction(1, 3)) == "0.333"

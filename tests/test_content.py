@@ -22,7 +22,7 @@ def test_build_of_all_content_is_byte_identical(tmp_path):
     files = lambda root: {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
     a, b = files(first), files(second)
     assert a == b
-    assert {name.split("/")[0] for name in a} == set(PACKS)
+    assert {name.split("/")[0] for name in a} - {".questc.lock"} == set(PACKS)  # builds into DIR take turns on the lock
     for pack in PACKS:
         manifest = json.loads(a[f"{pack}/manifest.json"])
         listed = set(manifest["files"])

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.cards import check_cards, deal, playable_prefix
+from compiler.model.cards import deal, playable_prefix
+from compiler.passes.cards import check_cards
 from compiler.diagnostics import Sink
 from compiler.emit.cards import deck_json
 from compiler.syntax.parse import parse_module

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from compiler.diagnostics import Span
 from compiler.geometry import graph
 from compiler.geometry.board import Board, Link
+from compiler.passes.maps import check_reachability
 from maphelp import assemble, catalog, codes, door, tile
 
 TILES = catalog({
@@ -49,7 +50,7 @@ def test_not_through_a_straight_wall():
     assert not g.has_edge((0, 0), (0, 1)) and not g.has_edge((1, 0), (0, 1)) and not g.has_edge((0, 0), (1, 1))
     assert graph.cheapest_move(b, (0, 0), (0, 2)) is None
     assert graph.counting_distance(b, (0, 0), (0, 2)) is None
-    lost = graph.check_reachability(b, [(1, 2)], sink, Span("q", 1, 1))
+    lost = check_reachability(b, [(1, 2)], sink, Span("q", 1, 1))
     assert lost == [(0, 0), (1, 0), (2, 0)] and codes(sink) == ["M0301"]
     assert "3 square(s)" in sink.items[0].message
 

@@ -9,7 +9,7 @@ import pytest
 
 from compiler.catalogs.document import Document, Entry
 from compiler.diagnostics import Sink
-from compiler.geometry.tiles import read_tiles
+from compiler.passes.tiles import read_tiles
 from compiler.importers import tag_tiles
 
 ROOT = Path(__file__).resolve().parents[1]

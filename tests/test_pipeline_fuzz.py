@@ -38,7 +38,7 @@ def fast_analysis():
     if LONG:
         yield
         return
-    import compiler.chain as chain
+    import compiler.passes.chain as chain
 
     with mock.patch.object(chain, "analyse", functools.partial(chain.analyse, orders=8)):
         yield
@@ -343,7 +343,7 @@ def _seed_variant(pack: str, name: str, old: str, new: str):
 def test_main_number_of_10_to_the_30_reports_a_few_gaps_instead_of_hanging():
     # `main 1000…0` made the deck check report C0203 once for every missing number
     # below it: a loop of 10**30 steps. Now the first MAX_GAPS_REPORTED gaps are reported.
-    from compiler.cards import MAX_GAPS_REPORTED
+    from compiler.passes.cards import MAX_GAPS_REPORTED
 
     codes = _seed_variant("seed-coop", "coop.quest", "main 1 }", f"main {10**30} }}")
     assert codes.count("C0203") == MAX_GAPS_REPORTED == 10
@@ -361,9 +361,11 @@ def test_spawn_size_larger_than_the_map_is_q0203_not_a_hang():
 def test_trail_traffic_of_10_to_the_30_is_w0105_not_a_hang():
     # The encounter chance is exact (Fraction): (1 - p) ** 10**30 never finished.
     # Traffic is now at most MAX_TRAFFIC dice.
-    from compiler.world import MAX_TRAFFIC
+    from compiler.model.world import MAX_TRAFFIC
 
-    assert "W0105" in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {10**30}")
+    assert "W0105" in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {10**15}")
+    # beyond JSON's exact integers the loader refuses the file first (Y0008, issue #21)
+    assert "Y0008" in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {10**30}")
     assert "W0105" not in _seed_variant("seed-cat", "cat.yaml", "traffic: 3", f"traffic: {MAX_TRAFFIC}")
 
 

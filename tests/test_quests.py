@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from compiler.catalogs.monsters import Monster
 from compiler.diagnostics import Sink
-from compiler.quests import encounter_maps, resolve_quest
+from compiler.passes.quests import encounter_maps, resolve_quest
 from compiler.syntax import ast
 from quest_helpers import MAP, OBSTACLES, base_model, cells, codes, quest, resolved, run
 
@@ -45,7 +45,7 @@ def test_start_on_unknown_tile_without_maps_pass_is_q0103():
     bad = ast.Quest(q.id, q.name, q.heroes, (ast.InlineEncounter(1, ast.EncounterBody(
         map=body.map, start=ast.StartHeroes(tile="9B"), events=body.events, span=body.span)),), span=q.span)
     sink = Sink()
-    resolve_quest(bad, encounter_maps(model)["q"], model.section("monsters"), sink)
+    resolve_quest(bad, encounter_maps(model)["q"], model.monsters, sink)
     assert codes(sink) == ["Q0103"]
     assert "did you mean `9A`" in sink.items[0].message
 
@@ -93,7 +93,7 @@ def test_whole_group_is_the_group_limit_per_hero_count_masters_first():
     model, sink = run(quest(MAP + "  spawn goblin_archer at (1, 3)\n"))
     assert codes(sink) == []
     sp = resolved(model).encounters[0].spawns[0]
-    monster = model.section("monsters")["goblin_archer"]
+    monster = model.monsters["goblin_archer"]
     for h in (2, 3, 4):
         figs = sp.figures[h]
         lim = monster.limit(h)
@@ -137,7 +137,7 @@ def test_more_masters_than_the_limit_is_q0202():
 
 def test_more_minions_than_the_limit_is_q0202():
     model = base_model()
-    lim = model.section("monsters")["zombie"].limit(2)
+    lim = model.monsters["zombie"].limit(2)
     points = ", ".join(f"({x}, 3)" for x in range(-1, -1 + lim.minions + 1))
     _, sink = run(quest(MAP + f"  spawn zombie {{ minion at {points} heroes 2 }}\n"))
     assert codes(sink) == ["Q0202"]
@@ -213,7 +213,7 @@ def test_whole_group_without_room_is_q0205():
 def test_no_group_limit_is_q0204():
     model, _ = run(quest(MAP + "  spawn zombie at (1, 3)\n"))
     q = model.declarations(ast.Quest)[0]
-    zombie = model.section("monsters")["zombie"]
+    zombie = model.monsters["zombie"]
     limitless = Monster(id="zombie", name="Zombie", size=(1, 1), attack_type="melee")
     sink = Sink()
     resolve_quest(q, encounter_maps(model)["q"], {"zombie": limitless}, sink)
@@ -225,7 +225,7 @@ def test_unique_monster_is_one_master_with_extra_health():
     model, sink = run(quest(MAP + "  spawn goblin_archer at (1, 3) unique health +6\n"))
     assert codes(sink) == []
     sp = resolved(model).encounters[0].spawns[0]
-    master = model.section("monsters")["goblin_archer"].stats("act1", "master")
+    master = model.monsters["goblin_archer"].stats("act1", "master")
     assert sp.unique and sp.health == master.health + 6
     assert all([f.rank for f in figs] == ["master"] for figs in sp.figures.values())
 
@@ -255,8 +255,8 @@ OPEN_4A = [(x, y) for y in range(6) for x in range(6) if (x, y) not in OBSTACLE_
 @given(st.sampled_from(MONSTERS), st.sampled_from(OPEN_4A))
 def test_resolved_groups_respect_limits_and_footprints(monster_id, space):
     model, sink = run(quest("  map { tile 4A at (0, 0) }\n  start heroes at (0, 5)\n" + f"  spawn {monster_id} at {space}\n".replace("(", "(", 1)))
-    monster = model.section("monsters")[monster_id]
-    qs = model.section("quests") or {}
+    monster = model.monsters[monster_id]
+    qs = model.quests or {}
     if "q" not in qs:
         return
     enc = qs["q"].encounters[0]

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from compiler.diagnostics import Sink
-from compiler.geometry.assemble import PlacedTile, assemble_map
-from compiler.geometry.board import TerrainRule
+from compiler.geometry.assemble import PlacedTile
+from compiler.passes.maps import assemble_map
+from compiler.catalogs.terrain import TerrainRule
 from compiler.geometry.graph import all_pairs, cheapest_move
 from compiler.importers import valkyrie
 from compiler.syntax import ast
@@ -118,6 +119,6 @@ def test_real_pack_compiles_cleanly():
 
     result = compile_paths([str(PACK)], Options(images=False, sight=False))
     assert result.sink.errors == 0 and result.sink.warnings == 0, result.sink.items
-    maps_ = result.model.section("maps")["quests"]
+    maps_ = result.model.maps.quests
     assert sorted(maps_) == ["a_fat_goblin", "first_blood"]
     assert [len(m.board.spaces) for m in maps_["a_fat_goblin"].values()] == [98, 86]

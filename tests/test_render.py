@@ -20,8 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from compiler.emit import render_style as S
-from compiler.emit.render import (
+from compiler.emit.images import style as S
+from compiler.emit.images.chain import chain_offsets, merge_chain, render_chain
+from compiler.emit.images.map import map_layout, render_map
+from compiler.emit.images.pictures import (
     Caption,
     ChainPart,
     ChainPicture,
@@ -34,21 +36,13 @@ from compiler.emit.render import (
     Token,
     Trail,
     WorldPicture,
-    chain_offsets,
-    hatch_mask,
-    map_layout,
-    merge_chain,
     monster_initials,
-    png_bytes,
-    render_chain,
-    render_map,
-    render_tile_sheet,
-    render_world,
-    save_png,
-    tile_board,
 )
-from compiler.emit.render_world import world_positions
-from compiler.geometry.board import PLAIN, Board, Door, Link, TerrainRule
+from compiler.emit.images.primitives import hatch_mask, png_bytes, save_png
+from compiler.emit.images.sheet import render_tile_sheet, tile_board
+from compiler.emit.images.world import render_world, world_positions
+from compiler.geometry.board import Board, Door, Link
+from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.geometry.lattice import cell_edges
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -288,7 +282,7 @@ def test_world_positions_given_and_automatic_layout_is_stable():
 
 
 def test_world_location_is_drawn_in_its_kind_colour():
-    from compiler.emit.render_world import LOCATION_COLOURS
+    from compiler.emit.images.world import LOCATION_COLOURS
 
     world = WorldPicture((Location("t", "Town", "city", (0, 0)), Location("d", "Den", "dungeon", (10, 5))), (Trail("t", "d", danger="yellow", traffic=2),))
     image = render_world(world, width=400)
@@ -351,7 +345,9 @@ def test_bytes_do_not_depend_on_hash_seed():
     script = (
         "import sys, hashlib; sys.path.insert(0, %r); sys.path.insert(0, %r)\n"
         "import test_render as t\n"
-        "from compiler.emit.render import png_bytes, render_map, render_world\n"
+        "from compiler.emit.images.map import render_map\n"
+        "from compiler.emit.images.primitives import png_bytes\n"
+        "from compiler.emit.images.world import render_world\n"
         "d = png_bytes(render_map(t.full_picture(), scale=12)) + png_bytes(render_world(t.WORLD, width=320))\n"
         "print(hashlib.sha256(d).hexdigest())\n"
     ) % (str(ROOT), str(ROOT / "tests"))

@@ -11,10 +11,12 @@ import pytest
 from PIL import Image
 
 from compiler.commands import render as render_command
-from compiler.emit.render import map_layout, render_map
-from compiler.emit.render_model import map_pictures, render_outputs
-from compiler.emit.render_quest import hero_label, reachable_within, seen_from
-from compiler.geometry.board import PLAIN, Board, TerrainRule
+from compiler.emit.images.map import map_layout, render_map
+from compiler.emit.images.outputs import render_outputs
+from compiler.emit.images.quest import quest_maps
+from compiler.emit.images.quest import hero_label, reachable_within, seen_from
+from compiler.geometry.board import Board
+from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.geometry.sight import SightEngine
 from compiler.options import Options
 from compiler.pipeline import compile_paths
@@ -83,7 +85,7 @@ def model(pack):
 
 @pytest.fixture(scope="module")
 def pictures(model):
-    return map_pictures(model)
+    return quest_maps(model)
 
 
 def test_every_map_gets_a_picture_with_its_parts(pictures):

@@ -8,12 +8,12 @@ from compiler.catalogs.document import Document, Entry
 from compiler.diagnostics import Sink
 from compiler.geometry.tiles import (
     SIDES,
-    read_tiles,
     rotate_cell,
     rotate_point,
     rotate_side,
     rotated_size,
 )
+from compiler.passes.tiles import read_tiles
 
 SYMBOLS = {".": "plain", "~": "water", "#": "obstacle", "o": "pit", "^": "lava"}
 

@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler import world as W
+from compiler.emit import worlds as WE
+from compiler.model import world as W
+from compiler.passes import world as WP
 from compiler.catalogs.document import Entry
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Severity, Sink, Span
@@ -40,7 +42,7 @@ def read_text(text: str, name: str = "world.yaml", dice: dict | None = None) -> 
     sink = Sink()
     doc = _doc(text, name, sink)
     entry = Entry("world", str(doc.data["world"].get("id")), doc.data["world"], doc, ("world",), "test")
-    world = W.read_world(entry, load_dice() if dice is None else dice, sink)
+    world = WP.read_world(entry, load_dice() if dice is None else dice, sink)
     return world, sink
 
 
@@ -197,7 +199,7 @@ def test_upgrades_open_the_map(terrinoth):
 
 def test_query_has_exactly_the_documented_shape(terrinoth):
     world, _ = terrinoth
-    q = W.query(world, "tamalir", 2)
+    q = WE.query(world, "tamalir", 2)
     assert list(q) == ["from", "distances", "reachable_without", "rumor_locations"]
     assert list(q["reachable_without"]) == ["magic_boat", "keraks_map"]
     assert q["distances"]["tamalir"] == 0 and q["distances"]["thelsvan_highway"] == 1
@@ -209,10 +211,10 @@ def test_world_section_is_deterministic_and_valid(terrinoth):
     import jsonschema
 
     world, _ = terrinoth
-    section = W.world_section(world)
+    section = WE.world_section(world)
     text = json.dumps(section, sort_keys=True)
     world2, _ = read_text((CONTENT / "terrinoth-1e" / "world.yaml").read_text(encoding="utf-8"))
-    assert json.dumps(W.world_section(world2), sort_keys=True) == text
+    assert json.dumps(WE.world_section(world2), sort_keys=True) == text
     schema = json.loads((ROOT / "schemas" / "bundle" / "world.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.Draft202012Validator(schema).validate(json.loads(text))
@@ -369,7 +371,7 @@ def test_missing_die_is_a_warning_and_no_probability():
     world, sink = read_text(text, dice={})
     assert codes(sink) == ["W0115"] and world.ok
     assert W.encounter_chance(world, world.trails[0]) is None
-    assert W.world_section(world)["trails"][0]["encounter"] is None
+    assert WE.world_section(world)["trails"][0]["encounter"] is None
 
 
 def test_schema_locates_negative_traffic_and_unknown_danger():
@@ -387,7 +389,7 @@ def test_schema_locates_negative_traffic_and_unknown_danger():
 def test_every_reported_code_is_catalogued():
     from compiler.diagnostics.catalogue import CATALOGUE
 
-    src = (ROOT / "compiler" / "world.py").read_text(encoding="utf-8")
+    src = (ROOT / "compiler" / "passes" / "world.py").read_text(encoding="utf-8")
     import re
 
     used = set(re.findall(r'"(W0\d{3})"', src))
@@ -524,8 +526,10 @@ def test_pipeline_compiles_terrinoth_with_the_world_pass():
     result = pipeline.compile_paths([PACK], Options(images=False, sight=False))
     assert [str(d) for d in result.sink.sorted()] == []
     model = result.model
-    world = model.section("worlds")["terrinoth"]
-    assert model.section("world") is world and world.ok
-    shipped = model.section("worlds_json")["terrinoth"]
-    assert shipped == W.world_section(world)
+    world = model.worlds["terrinoth"]
+    assert world.ok
+    from compiler.emit.bundle import bundle_of
+
+    shipped = bundle_of(model)["worlds"]["terrinoth"]
+    assert shipped == WE.world_section(world)
     assert shipped["encounter_die"]["matching"] == {"green": 3, "red": 2, "yellow": 1}

@@ -211,9 +211,3 @@ def read_dice(entries: Mapping[str, Entry], sink: Sink) -> dict[str, Die]:
             colour=data.get("colour", ""),
         )
     return dice
-
-
-def dice_pass(model, sink: Sink):
-    """PASSES entry: the merged dice catalog -> section "dice" (id -> Die)."""
-    entries = (model.catalogs or {}).get("dice") or {}
-    return model.with_section("dice", read_dice(entries, sink))

@@ -9,7 +9,6 @@ the pool, everything else is kept so later stages can still run.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any
 
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Sink
+from compiler.diagnostics.hints import did_you_mean
 
 HERO_COUNTS = (2, 3, 4)
 RANKS = ("minion", "master")
@@ -141,15 +141,15 @@ def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entr
         for i, die in enumerate(raw.get(pool) or ()):
             place = f"{where[0]}.{where[1]}.{pool}"
             if die not in dice:
-                guess = difflib.get_close_matches(str(die), sorted(dice), n=1)
+                guess = did_you_mean(str(die), sorted(dice))
                 sink.report(
                     "Y0401",
                     entry.span(*where, pool, i),
-                    fix=guess[0] if guess else None,
+                    fix=guess,
                     id=mid,
                     die=die,
                     where=place,
-                    hint=f"; did you mean `{guess[0]}`?" if guess else "",
+                    hint=f"; did you mean `{guess}`?" if guess else "",
                 )
                 continue
             kind = getattr(dice[die], "kind", None)
@@ -166,14 +166,3 @@ def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entr
         actions=tuple(raw.get("actions") or ()),
         surges=tuple(raw.get("surges") or ()),
     )
-
-
-def monsters_pass(model, sink: Sink):
-    """PASSES entry: the merged monster catalog -> section "monsters" (id -> Monster); after `dice_pass`."""
-    entries = (model.catalogs or {}).get("monsters") or {}
-    if not entries:
-        return model
-    dice = model.section("dice")
-    if dice is None:
-        dice = (model.catalogs or {}).get("dice") or {}
-    return model.with_section("monsters", read_monsters(entries, dice, sink))

@@ -6,18 +6,21 @@ Schemas live in `schemas/` (draft 2020-12). Catalog kind K is validated against
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
+import re
 from typing import Any
 
 from compiler.catalogs.document import Document, Path
 from compiler.diagnostics import Sink
+from compiler.diagnostics.hints import did_you_mean
 from compiler.resources import schemas_dir
 
 
 @functools.cache
-def _registry():
+def schema_registry(skipped: tuple[str, ...] = ()):
+    """Every schema under schemas/, by $id and by path; a `skipped` one accepts anything
+    (a caller validates those parts on their own, see emit/bundle.py)."""
     from referencing import Registry, Resource
 
     resources = []
@@ -28,6 +31,8 @@ def _registry():
         resources.append((schema.get("$id", rel), Resource.from_contents(schema)))
         if schema.get("$id") and schema["$id"] != rel:
             resources.append((rel, Resource.from_contents(schema)))
+    for name in skipped:
+        resources.append((name, Resource.from_contents({"$schema": "https://json-schema.org/draft/2020-12/schema"})))
     return Registry().with_resources(resources)
 
 
@@ -38,11 +43,45 @@ def load_schema(name: str) -> dict:
 
 
 @functools.cache
-def validator(name: str):
-    from jsonschema import Draft202012Validator
+def _ecma(pattern: str) -> re.Pattern:
+    """A JSON Schema `pattern` with ECMA-262's meaning of `$`: the end of the text. Python's
+    `$` also matches before a final newline, so "core\\n" would pass ^[a-z-]+$ and an id
+    ending in a newline would become a folder name."""
+    out, in_class, escaped = [], False, False
+    for ch in pattern:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        elif ch == "$" and not in_class:
+            ch = r"\Z"
+        out.append(ch)
+    return re.compile("".join(out))
 
-    schema = load_schema(name)
-    return Draft202012Validator(schema, registry=_registry())
+
+def _pattern(validator, pattern, instance, schema):
+    from jsonschema import ValidationError
+
+    if validator.is_type(instance, "string") and not _ecma(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@functools.cache
+def validator_class():
+    """Draft 2020-12 with ECMA-262's `pattern` (see `_ecma`): every schema check uses it."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import extend
+
+    return extend(Draft202012Validator, {"pattern": _pattern})
+
+
+@functools.cache
+def validator(name: str, skipped: tuple[str, ...] = ()):
+    return validator_class()(load_schema(name), registry=schema_registry(skipped))
 
 
 def catalog_schema_name(kind: str) -> str:
@@ -70,13 +109,13 @@ def validate_node(schema_name: str, doc: Document, path: Path, sink: Sink) -> bo
             for extra in sorted(set(error.instance) - set(allowed)):
                 if any(__import__("re").fullmatch(p, extra) for p in (error.schema.get("patternProperties") or {})):
                     continue
-                guess = difflib.get_close_matches(extra, allowed, n=1)
+                guess = did_you_mean(extra, allowed)
                 sink.report(
                     "Y0102",
                     doc.key_span(where + (extra,)),
                     key=extra,
-                    hint=f"; did you mean `{guess[0]}`?" if guess else f"; allowed: {', '.join(allowed)}",
-                    fix=guess[0] if guess else None,
+                    hint=f"; did you mean `{guess}`?" if guess else f"; allowed: {', '.join(allowed)}",
+                    fix=guess,
                 )
             continue
         sink.report("Y0101", doc.span(where), problem=_describe(error), where=_dotted(where))
@@ -105,8 +144,8 @@ def _describe(error: Any) -> str:
         return f"expected {error.validator_value}, got {type(error.instance).__name__} {json.dumps(error.instance, default=str)[:40]}"
     if v == "enum":
         opts = ", ".join(map(str, error.validator_value))
-        guess = difflib.get_close_matches(str(error.instance), [str(o) for o in error.validator_value], n=1)
-        return f"`{error.instance}` is not one of {opts}" + (f"; did you mean `{guess[0]}`?" if guess else "")
+        guess = did_you_mean(str(error.instance), [str(o) for o in error.validator_value])
+        return f"`{error.instance}` is not one of {opts}" + (f"; did you mean `{guess}`?" if guess else "")
     if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         return f"{error.instance} is out of range ({v} {error.validator_value})"
     return error.message

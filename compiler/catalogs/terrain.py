@@ -11,13 +11,40 @@ else is kept so later stages can still run.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Related, Sink
-from compiler.geometry.board import TerrainRule
+from compiler.diagnostics.hints import did_you_mean
+
+@dataclass(frozen=True)
+class TerrainRule:
+    """How one terrain behaves on the map (data from the core packs' terrain catalog)."""
+
+    id: str
+    symbol: str = "."
+    enter_cost: int = 1
+    leave_cost: int = 0
+    blocks_movement: bool = False
+    blocks_sight: bool = False
+    sight: str = "normal"  # normal | adjacent_only (2e pit, fog) | pit_region (1e pit: the pit's spaces + those adjacent to it)
+    # Optional behaviour (all defaults = plain); filled by compiler/catalogs/terrain.py.
+    name: str = ""
+    leave_action: bool = False  # leaving takes an action, never movement points (2e pit)
+    on_enter_damage: int = 0  # damage / wounds suffered on entering (armour ignored)
+    on_enter_condition: str = ""  # condition or token given on entering (burn, daze, bleed…)
+    on_enter_tokens: int = 0  # how many of that condition's tokens
+    on_enter_die: str = ""  # a die rolled on entering; the effect is avoided on `on_enter_avoid`
+    on_enter_avoid: str = ""  # face property that avoids the effect (e.g. "surge")
+    elevated: bool = False  # 1e beds/tables/thrones: attacking down +1 range/+1 damage
+    jumpable: bool = False  # 1e: may be jumped across (pits; lava and mud when aware)
+    defeat_end_of_turn: bool = False  # 2e hazard/lava: ending a turn here defeats the figure
+
+
+PLAIN = TerrainRule("plain")
+
 
 NO_SQUARE = "-"
 # The symbols every pack reads the same way (contracts: tile grids across rulesets).
@@ -123,24 +150,12 @@ def _check_consistency(tid: str, data: Mapping[str, Any], entry: Entry, sink: Si
             sink.report("Y0207", entry.span("on_enter", field), id=tid, field=field, needs=need)
     die = on_enter.get("roll")
     if die is not None and dice is not None and die not in dice:
-        guess = difflib.get_close_matches(die, sorted(dice), n=1)
+        guess = did_you_mean(die, sorted(dice))
         sink.report(
             "Y0208",
             entry.span("on_enter", "roll"),
-            fix=guess[0] if guess else None,
+            fix=guess,
             id=tid,
             die=die,
-            hint=f"; did you mean `{guess[0]}`?" if guess else "",
+            hint=f"; did you mean `{guess}`?" if guess else "",
         )
-
-
-def terrain_pass(model, sink: Sink):
-    """PASSES entry: the merged terrain catalog -> section "terrain" (id -> TerrainRule).
-
-    Runs after `dice_pass` so on_enter.roll dice are checked against the loaded dice.
-    """
-    entries = (model.catalogs or {}).get("terrain") or {}
-    dice = model.section("dice")
-    if dice is None:
-        dice = (model.catalogs or {}).get("dice") or {}
-    return model.with_section("terrain", read_terrain(entries, sink, dice=dice))

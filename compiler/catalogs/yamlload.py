@@ -2,11 +2,19 @@
 
 Duplicate keys, syntax errors and oversized alias expansion are located diagnostics.
 Mapping keys are always strings in the result (JSON Schema sees what JSON would).
+
+Every scalar is checked where it enters, since all of them may reach the bundle (JSON)
+or arithmetic: numbers must be finite (`.inf`, `.nan`: Y0007) and integers within
+JSON's exact range (Y0008); strings must be Unicode text, which an escape such as
+`"\\ud800"` (a lone surrogate) is not (Y0009). A file with any of these is refused,
+each one located at its node.
 """
 
 from __future__ import annotations
 
 import datetime
+import math
+import re
 from typing import Any
 
 from compiler.catalogs.document import Document, Path
@@ -15,6 +23,10 @@ from compiler.diagnostics import Sink, Span
 # Aliases are shared references in ruamel's tree; expanding them into plain data could
 # explode (the "billion laughs" file). Past this many nodes the file is rejected.
 MAX_NODES = 400_000
+
+# The integers every JSON reader holds exactly (a JavaScript number; also always a float).
+MAX_INT = 2**53 - 1
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _TooLarge(Exception):
@@ -33,48 +45,59 @@ def _mark_span(file: str, mark: Any) -> Span:
 
 
 def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
-    """Parse `text`; on any YAML error report it (located) and return None."""
+    """Parse `text`; on any YAML error report it (located) and return None.
+
+    The text is composed into nodes (libyaml through ruamel.yaml.clib where it is
+    installed, ten times faster than the pure-Python parser; the same nodes either way)
+    and the nodes are turned into plain data here, which is where every line and column
+    comes from."""
     from ruamel.yaml import YAML
-    from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    yaml = YAML(typ="rt")
-    yaml.allow_duplicate_keys = False
+    yaml = YAML(typ="safe", pure=False)
     try:
-        root = yaml.load(text)
-    except DuplicateKeyError as exc:
-        sink.report("Y0002", _mark_span(file, exc.problem_mark), key=_dup_key(exc))
-        return None
+        root = yaml.compose(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or exc.context or "malformed YAML").strip()
         sink.report("Y0001", _mark_span(file, mark), problem=problem)
         return None
-    except (YAMLError, ValueError, TypeError, RecursionError) as exc:  # ruamel's odd corners
-        sink.report("Y0001", Span.whole_file(file), problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except (YAMLError, ValueError, TypeError, RecursionError) as exc:  # odd corners
+        sink.report("Y0001", Span.whole_file(file), problem=_first_line(exc))
         return None
 
     spans: dict[Path, Span] = {(): Span(file, 1, 1, 1, 2)}
     key_spans: dict[Path, Span] = {}
-    budget = [MAX_NODES]
-    lines = text.splitlines()
+    lines = text.split("\n")  # as the parser counts them: only LF ends a line (sources normalise CR, CRLF)
+    errors = sink.errors
+    reader = _Reader(file, yaml.constructor, spans, key_spans, lines, sink)
     try:
-        data = _plain(root, (), file, spans, key_spans, budget, lines)
-    except _TooLarge:
+        data = reader.plain(root, ()) if root is not None else None
+    except _Duplicate as dup:
+        sink.report("Y0002", _mark_span(file, dup.mark), key=dup.key)
+        return None
+    except (_TooLarge, RecursionError):
         sink.report("Y0003", Span.whole_file(file), limit=MAX_NODES)
         return None
-    except RecursionError:
-        sink.report("Y0003", Span.whole_file(file), limit=MAX_NODES)
+    except MarkedYAMLError as exc:  # a bad merge key, an unreadable !!binary…
+        problem = (exc.problem or exc.context or "malformed YAML").strip()
+        sink.report("Y0001", _mark_span(file, exc.problem_mark or exc.context_mark), problem=problem)
+        return None
+    except (YAMLError, ValueError, TypeError) as exc:
+        sink.report("Y0001", Span.whole_file(file), problem=_first_line(exc))
+        return None
+    if sink.errors > errors:  # a value that cannot be JSON: nothing of the file is used
         return None
     return Document(file, data, spans, key_spans)
 
 
-def _dup_key(exc: Any) -> str:
-    problem = str(getattr(exc, "problem", "") or "")
-    # ruamel: 'found duplicate key "9A" with value ...'
-    if '"' in problem:
-        return problem.split('"')[1]
-    return problem or "?"
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+class _Duplicate(Exception):
+    def __init__(self, key: str, mark: Any) -> None:
+        self.key, self.mark = key, mark
 
 
 LINE = "line"  # path step for one line of a block scalar: doc.span(path + ((LINE, k),))
@@ -91,52 +114,79 @@ def _block_lines(path: Path, span: Span, value: str, lines: list[str], spans) ->
         spans[path + ((LINE, k),)] = Span(span.file, at + 1, indent + 1, at + 1, max(len(text), indent + 1) + 1)
 
 
-def _plain(node: Any, path: Path, file: str, spans, key_spans, budget, lines) -> Any:
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _TooLarge
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
+def _checked_scalar(value: Any, span: Span, sink: Sink, lines: list[str]) -> None:
+    """Report a number or string that JSON cannot carry (see the module docstring)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        # as written (`.inf`, `.NaN`, `1e400`), underlined whole
+        line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+        written = re.match(r"[^\s,\]}#]+", line[span.column - 1 :])
+        shown = written.group() if written else repr(value)
+        sink.report("Y0007", Span(span.file, span.line, span.column, span.line, span.column + len(shown)), value=shown)
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        digits = len(str(abs(value)))
+        shown = str(value) if digits <= 24 else f"{'-' * (value < 0)}{str(abs(value))[:6]}… ({digits} digits)"
+        sink.report("Y0008", span, value=shown, limit=MAX_INT)
+    elif isinstance(value, str):
+        bad = _SURROGATE.search(value)
+        if bad:
+            sink.report("Y0009", span, code=f"U+{ord(bad.group()):04X}")
 
-    if isinstance(node, CommentedMap) or isinstance(node, dict):
-        out: dict[str, Any] = {}
-        for key in node:
-            skey = _key(key)
-            sub = path + (skey,)
-            lc = getattr(node, "lc", None)
-            try:
-                kl, kc = lc.key(key)
-                key_spans[sub] = _span(file, kl, kc, skey)
-                vl, vc = lc.value(key)
-                spans[sub] = _span(file, vl, vc, node[key])
-            except Exception:  # noqa: BLE001 - positions are best effort for merged keys
-                spans[sub] = spans.get(path, Span.whole_file(file))
-            out[skey] = _plain(node[key], sub, file, spans, key_spans, budget, lines)
-        return out
-    if isinstance(node, CommentedSeq) or isinstance(node, list):
-        items = []
-        for i, item in enumerate(node):
-            sub = path + (i,)
-            try:
-                il, ic = node.lc.item(i)
-                spans[sub] = _span(file, il, ic, item)
-            except Exception:  # noqa: BLE001
-                spans[sub] = spans.get(path, Span.whole_file(file))
-            items.append(_plain(item, sub, file, spans, key_spans, budget, lines))
-        return items
-    if isinstance(node, bool) or node is None:
-        return node
-    if isinstance(node, int):
-        return int(node)
-    if isinstance(node, float):
-        return float(node)
-    if isinstance(node, (LiteralScalarString, FoldedScalarString)) and path in spans:
-        _block_lines(path, spans[path], str(node), lines, spans)
-    if isinstance(node, str):
-        return str(node)
-    if isinstance(node, (datetime.date, datetime.datetime)):
-        return node.isoformat()
-    return str(getattr(node, "value", node))  # tagged scalars: keep the text
+
+_TAG = "tag:yaml.org,2002:"
+# the scalar tags whose value YAML itself defines; any other tag keeps its text
+_KNOWN = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp"))
+
+
+class _Reader:
+    """Composed nodes to plain data, recording the span of every value and key."""
+
+    def __init__(self, file: str, constructor: Any, spans, key_spans, lines: list[str], sink: Sink) -> None:
+        self.file, self.constructor, self.spans, self.key_spans = file, constructor, spans, key_spans
+        self.lines, self.sink = lines, sink
+        self.budget = MAX_NODES
+
+    def span(self, node: Any, value: Any) -> Span:
+        return _span(self.file, node.start_mark.line, node.start_mark.column, value)
+
+    def plain(self, node: Any, path: Path) -> Any:
+        from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+        self.budget -= 1
+        if self.budget < 0:
+            raise _TooLarge
+        if isinstance(node, MappingNode):
+            self.constructor.flatten_mapping(node)  # `<<` merge keys, as YAML 1.1 defines them
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                skey = _key(self.scalar(key_node)) if isinstance(key_node, ScalarNode) else _key(key_node.value)
+                if skey in out:
+                    raise _Duplicate(skey, key_node.start_mark)
+                sub = path + (skey,)
+                self.key_spans[sub] = self.span(key_node, skey)
+                _checked_scalar(skey, self.key_spans[sub], self.sink, self.lines)
+                out[skey] = self.value(value_node, sub)
+            return out
+        if isinstance(node, SequenceNode):
+            return [self.value(item, path + (i,)) for i, item in enumerate(node.value)]
+        value = self.scalar(node)
+        _checked_scalar(value, self.spans.get(path, Span.whole_file(self.file)), self.sink, self.lines)
+        if node.style in ("|", ">") and path in self.spans and isinstance(value, str):
+            _block_lines(path, self.spans[path], value, self.lines, self.spans)
+        return value
+
+    def value(self, node: Any, path: Path) -> Any:
+        from ruamel.yaml.nodes import ScalarNode
+
+        self.spans[path] = self.span(node, self.scalar(node) if isinstance(node, ScalarNode) else None)
+        return self.plain(node, path)
+
+    def scalar(self, node: Any) -> Any:
+        if node.tag not in _KNOWN:
+            return str(node.value)  # a tagged scalar (`!x 3`): keep the text
+        value = self.constructor.construct_object(node)
+        if isinstance(value, (datetime.date, datetime.datetime)):
+            return value.isoformat()
+        return value
 
 
 def _key(key: Any) -> str:

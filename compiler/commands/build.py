@@ -1,7 +1,9 @@
 """questc build [PATH…] -o DIR: check, then write DIR/<pack>/bundle.json, images and manifest.json.
 
 Nothing is written for a pack with errors (or warnings under --strict); a pack's
-previous output is replaced atomically only when its new output is complete.
+previous output is replaced atomically only when its new output is complete. Builds
+into one folder take turns (a lock file), and a build first tidies what a killed one
+left behind (compiler/emit/build.py).
 """
 
 from __future__ import annotations
@@ -10,6 +12,10 @@ import argparse
 from pathlib import Path
 
 from compiler.commands.common import add_pack_arguments, compile_args, finish
+
+# Internal errors that are bugs (exit 3); the other I codes are about the output folder
+# (cannot write I0003, lock not obtained I0004: exit 1) or a note (tidied I0005).
+BUGS = ("I0001", "I0002")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -20,21 +26,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from compiler.diagnostics.render import exit_code
-    from compiler.emit.build import outputs_of, write_atomically
+    from compiler.emit.build import outputs_of, write_packs
 
     result = compile_args(args, images=not args.no_images)
     sink = result.sink
+    packs: dict[str, dict[str, bytes] | None] = {model.pack.id: None for model in result.models}
     if exit_code(sink, args.strict) == 0:
-        prepared = []
+        prepared = {}
         for model in result.models:
             files = outputs_of(model, sink)
             if files is None:
                 break
-            prepared.append((model.pack.id, files))
+            prepared[model.pack.id] = files
         else:  # every pack prepared in memory: only now touch the output folder
-            for pack_id, files in prepared:
-                write_atomically(Path(args.output), pack_id, files, sink)
+            packs = prepared
+    write_packs(Path(args.output), packs, sink)
     code = finish(sink, args)
-    if any(d.code.startswith("I") and d.code != "I0003" for d in sink.items):  # I0003: unwritable output, exit 1
+    if any(d.code in BUGS for d in sink.items):
         return 3
     return code

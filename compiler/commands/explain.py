@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 
 
@@ -30,9 +29,10 @@ def run(args: argparse.Namespace) -> int:
 
     text = explain_text(args.code)
     if text is None:
-        guess = difflib.get_close_matches(args.code.upper(), list(CATALOGUE), n=3)
-        hint = f"; did you mean {', '.join(guess)}?" if guess else ""
-        sys.stderr.write(f"questc explain: unknown code `{args.code}`{hint}\n")
+        from compiler.diagnostics.hints import hint
+
+        suffix = hint(args.code.upper(), CATALOGUE)
+        sys.stderr.write(f"questc explain: unknown code `{args.code}`{suffix}\n")
         return 2
     sys.stdout.write(text)
     return 0

@@ -7,6 +7,12 @@ printed. Before anything is written the formatted text is parsed again and must 
 same AST as the original (spans aside); if it does not, that is a formatter bug: the
 file is left alone and the command exits 3.
 
+Line endings, as black and ruff treat them: the text is compared with its line endings
+normalised, so CRLF endings alone never make a file "would reformat" (nor does a lone
+CR); a file that is rewritten keeps CRLF when its first line ends in CRLF and gets LF
+otherwise. Files are read as every pack file is (compiler/sources.py): regular files
+only, at most 4 MiB; a folder that cannot be listed is reported.
+
 Exit codes: 0 done (or, with --check, nothing to change); 1 a file has syntax errors or
 cannot be read or written, or --check found files to reformat; 2 usage; 3 the safety
 check failed. Status lines go to stderr, --diff output to stdout.
@@ -40,9 +46,12 @@ class UsageError(Exception):
     pass
 
 
-def quest_files(paths: list[str]) -> list[Path]:
+def quest_files(paths: list[str], sink) -> list[Path]:
     """Every `.quest` file named by `paths`, in order, each once; UsageError for a path
-    that does not exist or a file that is not a `.quest` file."""
+    that does not exist or a file that is not a `.quest` file. A folder that cannot be
+    listed is reported in `sink`."""
+    from compiler.sources import walk
+
     found: list[Path] = []
     seen: set[Path] = set()
 
@@ -55,13 +64,12 @@ def quest_files(paths: list[str]) -> list[Path]:
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            for dirpath, dirnames, filenames in os.walk(path, followlinks=False):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in sorted(filenames):
-                    file = Path(dirpath) / name
-                    if name.endswith(SUFFIX) and not name.startswith(".") and not file.is_symlink():
+            for here, _, filenames in walk(path, sink):
+                for name in filenames:
+                    file = here / name
+                    if name.endswith(SUFFIX) and not file.is_symlink():
                         add(file)
-        elif path.is_file():
+        elif path.exists():  # a FIFO or a device too: reading it says why it is refused
             if path.suffix != SUFFIX:
                 raise UsageError(f"{given} is not a {SUFFIX} file")
             add(path)
@@ -98,19 +106,19 @@ def unified_diff(name: str, before: str, after: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from compiler.diagnostics import Sink, Span
-    from compiler.diagnostics.render import print_diagnostics
+    from compiler.diagnostics.render import print_diagnostics, visible
     from compiler.options import Options
     from compiler.sources import display_name, read_source
     from compiler.syntax.format import FormatError, format_source, strip_spans
     from compiler.syntax.parse import parse_module
 
+    sink = Sink()
     try:
-        files = quest_files(list(args.paths))
+        files = quest_files(list(args.paths), sink)
     except UsageError as exc:
-        sys.stderr.write(f"questc fmt: error: {exc}\n")
+        sys.stderr.write(f"questc fmt: error: {visible(str(exc))}\n")
         return 2
 
-    sink = Sink()
     changed: list[str] = []
     unchanged = failed = 0
     internal = False
@@ -131,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             formatted = format_source(src.text)
         except FormatError as exc:  # parse_module accepted what the formatter's parse did not: a bug
-            sys.stderr.write(f"questc fmt: internal error: cannot format {name} ({exc}); the file is left as it is\n")
+            sys.stderr.write(f"questc fmt: internal error: cannot format {visible(name)} ({exc}); the file is left as it is\n")
             internal = True
             continue
         if formatted == src.text:
@@ -139,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         again = parse_module(formatted, name, Sink())
         if strip_spans(again) != strip_spans(module):
-            sys.stderr.write(f"questc fmt: internal error: formatting {name} would change its meaning; "
+            sys.stderr.write(f"questc fmt: internal error: formatting {visible(name)} would change its meaning; "
                              "the file is left as it is (please report this)\n")
             internal = True
             continue
@@ -147,13 +155,13 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(unified_diff(name, src.text, formatted))
         if write:
             try:
-                write_atomic(path, formatted)
+                write_atomic(path, formatted.replace("\n", src.newline))
             except OSError as exc:
                 sink.report("I0003", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
                 failed += 1
                 continue
         changed.append(name)
-        sys.stderr.write(f"{'reformatted' if write else 'would reformat'} {name}\n")
+        sys.stderr.write(f"{'reformatted' if write else 'would reformat'} {visible(name)}\n")
 
     if sink.items:
         print_diagnostics(sink, args.format)

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from compiler.diagnostics import Sink
+from compiler.diagnostics import Sink, Span
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +48,13 @@ def run(args: argparse.Namespace) -> int:
     if text is None:
         return 1
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
+            unwritten = Sink()
+            unwritten.report("I0003", Span.whole_file(args.output), path=args.output, problem=exc.strerror or str(exc))
+            _print(unwritten)
+            return 1
     else:
         sys.stdout.write(text)
     return 1 if sink.errors else 0

@@ -40,7 +40,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
-    if folder.exists() and any(folder.iterdir()):
+    if folder.exists() and not folder.is_dir():  # iterdir() on a file was I0001
+        sys.stderr.write(f"questc init: {folder} exists and is a file, not a folder\n")
+        return 2
+    if folder.exists() and _not_empty(folder):
         sys.stderr.write(f"questc init: {folder} exists and is not empty\n")
         return 2
     pack_id = args.id or re.sub(r"[^a-z0-9]+", "-", folder.resolve().name.lower()).strip("-") or "my-pack"
@@ -51,8 +54,28 @@ def run(args: argparse.Namespace) -> int:
     ident = re.sub(r"[^a-z0-9_]", "_", pack_id.replace("-", "_"))
     if not ident[0].isalpha():
         ident = "q_" + ident
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "pack.yaml").write_text(PACK_YAML.format(id=pack_id, name=name), encoding="utf-8")
-    (folder / "first.quest").write_text(QUEST.format(ident=ident, name=name), encoding="utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "pack.yaml").write_text(PACK_YAML.format(id=pack_id, name=name), encoding="utf-8")
+        (folder / "first.quest").write_text(QUEST.format(ident=ident, name=name), encoding="utf-8")
+    except OSError as exc:  # below a file, read-only, /proc: was I0001
+        return _cannot_write(Path(exc.filename or folder), exc)
     print(f"created pack `{pack_id}` in {folder}; try: questc check {folder}")
     return 0
+
+
+def _not_empty(folder: Path) -> bool:
+    try:
+        return any(folder.iterdir())
+    except OSError:  # unreadable: not a folder to fill
+        return True
+
+
+def _cannot_write(path: Path, exc: OSError) -> int:
+    from compiler.diagnostics import Sink, Span
+    from compiler.diagnostics.render import print_diagnostics
+
+    sink = Sink()
+    sink.report("I0003", Span.whole_file(str(path)), path=str(path), problem=exc.strerror or str(exc))
+    print_diagnostics(sink, "human")
+    return 1

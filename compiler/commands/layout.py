@@ -1,16 +1,18 @@
 """questc layout PACK --deck ID --seed N [--format json] [-o picture.png]
 
 Deals one legal draw order of an exploration deck with `random.Random(N)`, chains the
-drawn encounters (entrance to previous exit, linked end caps on overlap; compiler/chain.py)
+drawn encounters (entrance to previous exit, linked end caps on overlap; compiler/model/layout.py and compiler/passes/chain.py)
 and prints the layout: human text with an ASCII table, or JSON (`--format json`).
 `-o` also writes a PNG of the table. The same seed always gives the same layout.
-Exit 0 laid out, 1 the pack or deck has errors, 2 usage (an unknown deck).
+Exit 0 laid out, 1 the pack or deck has errors or the PNG cannot be written (G0105),
+2 usage (an unknown deck).
 """
 
 from __future__ import annotations
 
+from compiler.diagnostics.hints import did_you_mean
+
 import argparse
-import difflib
 import json
 import sys
 
@@ -34,8 +36,9 @@ def _print(sink, args) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from compiler.chain import _tiles, layout, layout_picture, layout_text
-    from compiler.diagnostics import Span
+    from compiler.emit.images.layout import layout_picture, layout_text
+    from compiler.model.layout import layout
+    from compiler.diagnostics import Sink, Span
     from compiler.diagnostics.render import exit_code
     from compiler.syntax import ast
 
@@ -44,34 +47,42 @@ def run(args: argparse.Namespace) -> int:
     if model is None:
         _print(sink, args)
         return 1
-    plans = model.section("decks") or {}
+    plans = model.decks or {}
     exploration = sorted(d for d, p in plans.items() if p.kind == "exploration")
     if args.deck not in exploration:
-        close = difflib.get_close_matches(args.deck, exploration, n=1, cutoff=0.5)
-        hint = f"; did you mean `{close[0]}`?" if close else (f" (decks: {', '.join(exploration)})" if exploration else " (it has none)")
+        close = did_you_mean(args.deck, exploration)
+        hint = f"; did you mean `{close}`?" if close else (f" (decks: {', '.join(exploration)})" if exploration else " (it has none)")
         sink.report("C0501", Span(CLI_FILE, 1, 1, 1, 2), pack=model.pack.id, deck=args.deck, hint=hint)
         _print(sink, args)
         return 2
     plan = plans[args.deck]
-    links = model.section("encounter_links") or {}
-    cards = model.section("cards")
-    analysis = (model.section("deck_analysis") or {}).get(args.deck)
+    links = model.encounter_links or {}
+    cards = model.cards
+    analysis = (model.deck_analysis or {}).get(args.deck)
     if analysis is None or cards is None:
         sink.report("C0502", plan.span, deck=args.deck, problem="its recipe or its encounters have errors")
         _print(sink, args)
         return 1
-    tiles = _tiles(model)
+    tiles = model.tiles or {}
     lay = layout(plan, links, cards.encounter_of, tiles, args.seed)
     names = {e.id: (e.name.value if e.name else e.id) for e in model.declarations(ast.Encounter)}
     _print(sink, args)
     if args.format == "json":
         sys.stdout.write(json.dumps(lay.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(layout_text(lay, names))
-    if args.output:
-        from compiler.emit.render import render_map, save_png
+        from compiler.diagnostics.render import visible  # names are source text: no raw control characters
 
-        picture = layout_picture(lay, tiles, model.section("terrain") or {}, names)
-        if picture is not None:
-            save_png(render_map(picture, scale=20), args.output)
+        sys.stdout.write(layout_text(lay, {k: visible(v) for k, v in names.items()}))
+    if args.output:
+        from compiler.commands.mapquery import arg_span
+        from compiler.emit.images.map import render_map
+        from compiler.emit.images.primitives import save_png
+
+        try:
+            save_png(render_map(layout_picture(lay, model.terrain or {}, names), scale=20), args.output)
+        except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
+            unwritten = Sink()  # the pack's diagnostics are printed already
+            unwritten.report("G0105", arg_span(args, args.output), path=args.output, problem=exc.strerror or str(exc))
+            _print(unwritten, args)
+            return 1
     return exit_code(sink, args.strict)

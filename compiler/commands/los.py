@@ -68,7 +68,7 @@ def boards_of_pack(path: str) -> list[tuple[str, object]]:
     result = compile_paths([path], Options(images=False, sight=False))
     out = []
     for model in result.models:
-        quests = (model.section("maps") or {}).get("quests", {})
+        quests = model.maps.quests if model.maps is not None else {}
         for qid in sorted(quests):
             for number in sorted(quests[qid]):
                 out.append((f"{qid} encounter {number}", quests[qid][number].board))

@@ -5,12 +5,12 @@ on the command line itself, exit code 2 (a usage error), never a traceback."""
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 from dataclasses import dataclass
 
 from compiler.commands.common import add_pack_arguments
 from compiler.diagnostics import Sink, Span
+from compiler.diagnostics.hints import did_you_mean
 
 USAGE = 2
 COMMAND_LINE = "<command line>"
@@ -35,10 +35,10 @@ def add_map_arguments(parser: argparse.ArgumentParser) -> None:
 def arg_span(args: argparse.Namespace, *needles: str) -> Span:
     """The span of the first of `needles` found in the command line as typed (cli.main keeps
     it in args._argv); the start of the line when none is."""
-    from compiler.diagnostics.render import VIRTUAL_SOURCES
+    from compiler.diagnostics.render import accept_source
 
     line = " ".join(["questc", *getattr(args, "_argv", [])])
-    VIRTUAL_SOURCES[COMMAND_LINE] = line
+    accept_source(COMMAND_LINE, line)
     for needle in needles:
         at = line.find(needle)
         if at >= 0:
@@ -64,8 +64,8 @@ class MapChoice:
 
 
 def choose_map(args: argparse.Namespace, model, sink: Sink) -> MapChoice | None:
-    maps = model.section("maps") or {}
-    quests, encounters = maps.get("quests", {}), maps.get("encounters", {})
+    quests = model.maps.quests if model.maps is not None else {}
+    encounters = model.maps.encounters if model.maps is not None else {}
     if args.quest in quests:
         numbered = quests[args.quest]
         number = args.encounter if args.encounter is not None else min(numbered, default=1)
@@ -77,10 +77,10 @@ def choose_map(args: argparse.Namespace, model, sink: Sink) -> MapChoice | None:
     if args.quest in encounters and args.encounter in (None, 1):
         return MapChoice(args.quest, None, encounters[args.quest], True)
     known = sorted(set(quests) | set(encounters))
-    guess = difflib.get_close_matches(args.quest, known, n=1)
-    hint = f"; did you mean `{guess[0]}`?" if guess else (f" (maps: {', '.join(known)})" if known else " (it has no maps)")
+    guess = did_you_mean(args.quest, known)
+    hint = f"; did you mean `{guess}`?" if guess else (f" (maps: {', '.join(known)})" if known else " (it has no maps)")
     sink.report("X0101", arg_span(args, args.quest), id=args.quest, pack=model.pack.id, hint=hint,
-                fix=guess[0] if guess else None)
+                fix=guess)
     return None
 
 

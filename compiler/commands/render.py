@@ -48,9 +48,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from compiler.emit.render import render_map, save_png
-    from compiler.emit.render_model import map_pictures
-    from compiler.emit.render_quest import reachable_within, seen_from
+    from compiler.emit.images.map import render_map
+    from compiler.emit.images.primitives import save_png
+    from compiler.emit.images.quest import quest_maps
+    from compiler.emit.images.quest import reachable_within, seen_from
 
     result = compile_args(args, images=False)
     sink, model = result.sink, result.model
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     opened = mapquery.open_doors(args, choice, sink)
     if sink.errors:
         return mapquery.usage_error(sink, args)
-    picture = map_pictures(model)[choice.picture_key]
+    picture = quest_maps(model)[choice.picture_key]
     board = picture.board if opened is None else picture.board.with_doors(opened)
     blockers = frozenset(args.block)
     seen = reachable = None

@@ -2,7 +2,7 @@
 
 The answer goes to stdout (human text or the JSON object documented in docs/world.md);
 diagnostics go to stderr. Exit 0 answered, 1 the pack's world has errors (or none
-exists), 2 usage (an unknown --from location, a negative distance).
+exists), 2 usage (an unknown --from location or --world, a negative distance).
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ def _fail(sink, args: argparse.Namespace, code: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from compiler import world as W
-    from compiler.world import hint_location
+    from compiler.emit import worlds as WE
+    from compiler.passes.world import hint_location, hint_world
 
     argv = ["questc", "world", *args.paths, "--from", args.location]
     result = compile_args(args, images=False, sight=False)
@@ -60,14 +60,19 @@ def run(args: argparse.Namespace) -> int:
         return _fail(sink, args, 2)
     if model is None:
         return _fail(sink, args, 1)
-    worlds = model.section("worlds") or {}
+    worlds = model.worlds or {}
     if not worlds:
         from compiler.diagnostics import Span
 
         sink.report("W0202", Span(CLI_FILE, 1, 1, 1, 2), pack=model.pack.id)
         return _fail(sink, args, 1)
-    world_id = args.world if args.world in worlds else sorted(worlds)[0]
-    world = worlds[world_id]
+    if args.world is not None and args.world not in worlds:  # was silently the first world
+        hint, fix = hint_world(worlds, args.world)
+        known = "" if hint else f" (worlds: {', '.join(sorted(worlds))})"
+        span = _arg_span(argv + ["--world", args.world], "--world", args.world)
+        sink.report("W0205", span, name=args.world, pack=model.pack.id, hint=hint or known, fix=fix)
+        return _fail(sink, args, 2)
+    world = worlds[args.world or sorted(worlds)[0]]
     if not world.ok:
         sink.report("W0204", world.span, world=world.id)
         return _fail(sink, args, 1)
@@ -76,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         sink.report("W0201", _arg_span(argv, "--from", args.location), name=args.location, world=world.id, hint=hint, fix=fix)
         return _fail(sink, args, 2)
 
-    answer = W.query(world, args.location, args.rumor_distance, explored=args.explored)
+    answer = WE.query(world, args.location, args.rumor_distance, explored=args.explored)
     if sink.items:  # warnings (or errors elsewhere in the packs): shown, but the world answers
         from compiler.diagnostics.render import print_diagnostics
 
@@ -92,9 +97,11 @@ def run(args: argparse.Namespace) -> int:
 
 def render_answer(world, answer: dict, rumor_distance: int | None) -> str:
     """The human form: locations grouped by distance, then what upgrades change, then rumors."""
-    names = {i: loc.name for i, loc in world.locations.items()}
+    from compiler.diagnostics.render import visible  # names are source text: no raw control characters
+
+    names = {i: visible(loc.name) for i, loc in world.locations.items()}
     src = answer["from"]
-    out = [f"From {names[src]} ({src}) in {world.name}: fewest trails, every trail type"]
+    out = [f"From {names[src]} ({src}) in {visible(world.name)}: fewest trails, every trail type"]
     by_dist: dict[int, list[str]] = {}
     for loc, d in answer["distances"].items():
         by_dist.setdefault(d, []).append(loc)

@@ -7,6 +7,7 @@ L sight, Q quests, C cards/decks, W world, X command line, I internal.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from importlib import resources
@@ -34,15 +35,26 @@ class Entry:
         return {f for _, f, _, _ in string.Formatter().parse(self.message) if f}
 
 
-def _load() -> dict[str, Entry]:
+def _files() -> dict[str, list]:
+    """Code prefix -> the catalogue files that define codes with it (read from the text)."""
+    by_prefix: dict[str, list] = {}
+    folder = resources.files("compiler.diagnostics") / "codes"
+    for item in sorted(folder.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".yaml"):
+            for prefix in sorted(set(_CODE.findall(item.read_text(encoding="utf-8")))):
+                by_prefix.setdefault(prefix, []).append(item)
+    return by_prefix
+
+
+_CODE = re.compile(r"^([A-Z])\d{4}:", re.M)
+
+
+def _load(files) -> dict[str, Entry]:
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="safe")
     entries: dict[str, Entry] = {}
-    folder = resources.files("compiler.diagnostics") / "codes"
-    for item in sorted(folder.iterdir(), key=lambda p: p.name):
-        if not item.name.endswith(".yaml"):
-            continue
+    for item in files:
         data = yaml.load(item.read_text(encoding="utf-8")) or {}
         for code, raw in data.items():
             if code in entries:
@@ -55,23 +67,44 @@ def _load() -> dict[str, Entry]:
                 example=raw.get("example", "").rstrip(),
                 fix=raw.get("fix", "").strip(),
             )
-    return dict(sorted(entries.items()))
+    return entries
 
 
 class _Lazy(dict):
-    """Loads the catalogue on first use, so `questc --version` stays fast."""
+    """Loads the catalogue on first use, so `questc --version` stays fast; a lookup loads
+    only the files of its code's phase (a whole YAML catalogue costs a second to parse)."""
 
-    def _fill(self) -> None:
-        if not dict.__len__(self):
-            self.update(_load())
+    _by_prefix: dict[str, list] | None = None
+    _loaded: set[str]  # names of the files read so far
+
+    def _fill(self, prefix: str | None = None) -> None:
+        if self._by_prefix is None:
+            self._by_prefix, self._loaded = _files(), set()
+        wanted = [prefix] if prefix is not None else sorted(self._by_prefix)
+        files = sorted({f for p in wanted for f in self._by_prefix.get(p, []) if f.name not in self._loaded}, key=lambda f: f.name)
+        if files:
+            loaded = _load(files)
+            clash = set(loaded) & set(dict.keys(self))
+            if clash:
+                raise ValueError(f"diagnostic codes defined twice: {sorted(clash)}")
+            dict.update(self, loaded)
+            self._loaded.update(f.name for f in files)
+        if prefix is None and list(dict.keys(self)) != sorted(dict.keys(self)):
+            ordered = dict(sorted(dict.items(self)))  # whole-catalogue readers see codes in order
+            dict.clear(self)
+            dict.update(self, ordered)
 
     def get(self, key, default=None):
-        self._fill()
+        self._fill(str(key)[:1] or None)
         return dict.get(self, key, default)
 
     def __getitem__(self, key):
-        self._fill()
+        self._fill(str(key)[:1] or None)
         return dict.__getitem__(self, key)
+
+    def __contains__(self, key):
+        self._fill(str(key)[:1] or None)
+        return dict.__contains__(self, key)
 
     def __iter__(self):
         self._fill()
@@ -85,9 +118,13 @@ class _Lazy(dict):
         self._fill()
         return dict.items(self)
 
-    def __contains__(self, key):
+    def keys(self):
         self._fill()
-        return dict.__contains__(self, key)
+        return dict.keys(self)
+
+    def values(self):
+        self._fill()
+        return dict.values(self)
 
 
 CATALOGUE: dict[str, Entry] = _Lazy()

@@ -33,6 +33,8 @@ def report_crash(exc: BaseException, argv: list[str]) -> int:
         from compiler.diagnostics.render import print_diagnostics
 
         print_diagnostics(sink, "human")
-    except BaseException:  # noqa: BLE001 - even the catalogue may be broken
-        sys.stderr.write(f"error[I0001]: internal error: {type(exc).__name__}; crash report: {where}\n")
+    except BaseException:  # noqa: BLE001 - even the catalogue, or stderr itself, may be broken
+        from compiler.stdio import say
+
+        say(f"error[I0001]: internal error: {type(exc).__name__}; crash report: {where}\n")
     return INTERNAL_ERROR

@@ -63,7 +63,7 @@ class Sink:
     _counted: int = field(default=0, init=False, repr=False, compare=False)
     _counted_in: list | None = field(default=None, init=False, repr=False, compare=False)
     _by_severity: dict = field(default_factory=dict, init=False, repr=False, compare=False)
-    # what did-you-mean suggestions may still cost (difflib comparisons): see suggest.py
+    # what did-you-mean suggestions may still cost (difflib comparisons): see hints.py
     comparisons_left: int = field(default=100_000, repr=False, compare=False)
 
     def report(

@@ -7,30 +7,63 @@ human: rustc-style, with the source line and a caret; json: the documented objec
 from __future__ import annotations
 
 import json
+import re
 import sys
+from collections import OrderedDict
 from pathlib import Path
 from typing import Callable, Iterable
 
 from compiler import __version__
 from compiler.diagnostics.model import Diagnostic, Severity, Sink
 
+# The text of every source the loader accepted (compiler/sources.py) and of sources that
+# are not files ("<command line>"), by display name. Human output shows source lines
+# only from here: a file is never opened again by name, so a file the loader refused
+# (outside the pack, too large, not a regular file) shows no line, and a FIFO or
+# /dev/zero cannot hang or fill the renderer. Bounded: the oldest texts go first.
+_ACCEPTED: OrderedDict[str, str] = OrderedDict()
+_CHARS = [0]  # characters held in _ACCEPTED
+MAX_ACCEPTED_CHARS = 64 * 1024 * 1024
 
-# Text of sources that are not files (e.g. "<command line>"), so human output can show them too.
-VIRTUAL_SOURCES: dict[str, str] = {}
+
+def accept_source(name: str, text: str) -> None:
+    """Remember `text` as what diagnostics located in `name` refer to."""
+    forget_source(name)
+    _ACCEPTED[name] = text
+    _CHARS[0] += len(text)
+    while _CHARS[0] > MAX_ACCEPTED_CHARS and len(_ACCEPTED) > 1:
+        _CHARS[0] -= len(_ACCEPTED.popitem(last=False)[1])
+
+
+def forget_source(name: str) -> None:
+    """`name` was refused: show none of its lines, not even ones of an earlier version."""
+    _CHARS[0] -= len(_ACCEPTED.pop(name, ""))
 
 
 def _source_line(file: str, line: int, lines_of: dict[str, list[str] | None]) -> str | None:
-    """Line `line` of `file`. `lines_of` holds the lines of each file already read in this
-    rendering: a file is read and split once, not once per diagnostic (20,000 diagnostics
-    in one file were quadratic)."""
+    """Line `line` of `file`. `lines_of` holds the lines of each file already split in
+    this rendering: a file is split once, not once per diagnostic (20,000 diagnostics in
+    one file were quadratic)."""
     if file not in lines_of:
-        try:
-            text = VIRTUAL_SOURCES.get(file) or Path(file).read_text(encoding="utf-8", errors="replace")
-            lines_of[file] = text.splitlines()
-        except OSError:
-            lines_of[file] = None
+        text = _ACCEPTED.get(file)
+        # line breaks as the loader counts them (sources normalise CR and CRLF)
+        lines_of[file] = text.split("\n") if text is not None else None
     lines = lines_of[file]
-    return lines[line - 1] if lines is not None and 0 < line <= len(lines) else None
+    return lines[line - 1].removesuffix("\r") if lines is not None and 0 < line <= len(lines) else None
+
+
+# Characters that must not reach a terminal raw from a source, a message quoting one, or
+# a file name: C0 controls but tab, DEL and C1 controls (ESC starts terminal escape
+# sequences, BEL rings, CR rewrites the line), bidirectional marks, embeddings,
+# overrides and isolates (they reorder what is shown: "Trojan source"), line and
+# paragraph separators, and lone surrogates (undecodable file names) which cannot be
+# printed at all.
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def visible(text: str) -> str:
+    """`text` with every unsafe character shown as an escape (`\\x1b`, `\\u202e`)."""
+    return _UNSAFE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text)
 
 
 def _help(fix: str) -> str:
@@ -39,23 +72,30 @@ def _help(fix: str) -> str:
 
 
 def render_human(diags: list[Diagnostic], summary: dict) -> str:
+    """Everything taken from a source (lines, quoted text, file names) goes through `visible`."""
     out: list[str] = []
     lines_of: dict[str, list[str] | None] = {}
     for d in diags:
-        out.append(f"{d.severity.value}[{d.code}]: {d.message}")
+        out.append(f"{d.severity.value}[{d.code}]: {visible(d.message)}")
         s = d.span
-        out.append(f"  --> {s.file}:{s.line}:{s.column}")
-        src = _source_line(s.file, s.line, lines_of) if s.file in VIRTUAL_SOURCES or not s.file.startswith("<") else None
+        out.append(f"  --> {visible(s.file)}:{s.line}:{s.column}")
+        src = _source_line(s.file, s.line, lines_of)
         if src is not None:
+            src = src.expandtabs(1)
             gutter = " " * len(str(s.line))
-            width = (s.end_column - s.column) if s.end_line == s.line else max(1, len(src) - s.column + 1)
+            start = s.column - 1
+            end = max(start, (s.end_column if s.end_line == s.line else len(src) + 1) - 1)
+            # an escape is wider than its character: measure the caret on the shown text
+            # (columns past the end of the line count one each)
+            pad = len(visible(src[:start])) + max(0, start - len(src))
+            width = len(visible(src[start:end])) + max(0, end - max(start, len(src)))
             out.append(f"{gutter} |")
-            out.append(f"{s.line} | {src.expandtabs(1)}")
-            out.append(f"{gutter} | {' ' * (s.column - 1)}{'^' * max(1, width)}")
+            out.append(f"{s.line} | {visible(src)}")
+            out.append(f"{gutter} | {' ' * pad}{'^' * max(1, width)}")
         for r in d.related:
-            out.append(f"  note: {r.message} at {r.span.file}:{r.span.line}:{r.span.column}")
+            out.append(f"  note: {visible(r.message)} at {visible(r.span.file)}:{r.span.line}:{r.span.column}")
         if d.fix:
-            out.append(f"  help: {_help(d.fix)}")
+            out.append(f"  help: {visible(_help(d.fix))}")
         out.append("")
     e, w = summary["errors"], summary["warnings"]
     out.append(f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}" if diags else "no problems found")

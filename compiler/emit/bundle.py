@@ -1,57 +1,94 @@
 """The bundle: the checked model as JSON, validated against schemas/bundle.schema.json.
 
-SECTIONS maps each optional top-level key to the function that emits it from the model
-(None = absent). A section's emitter reads the pass results in `model.sections`; the
-catalog sections fall back to the validated catalog data. Keys are sorted and numbers
+SECTIONS maps each optional top-level key to the function that emits it from the checked
+model (None = absent). Emitters read the passes' typed results and never rerun a pass;
+`questc check` never gets here. Keys are sorted and numbers
 are integers or fixed strings, so the same model always gives the same bytes.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Callable
 
 from compiler import __version__
 from compiler.diagnostics import Sink, Span
+from compiler.emit.cards import cards_section, decks_section, encounters_section
+from compiler.emit.catalogs import terrain_json, tile_json
+from compiler.emit.quests import quests_section
+from compiler.emit.shared import Shared, shared, shared_with_texts
+from compiler.emit.strings import StringTable, strings_json
+from compiler.emit.worlds import world_section
+from compiler.catalogs.schema import load_schema, schema_registry, validator, validator_class
+from compiler.memo import Same, remembered_pure
 from compiler.model import Model
 
 FORMAT = "questc-bundle"
 FORMAT_VERSION = "1.0.0"
 
 
-def _catalog(kind: str) -> Callable[[Model], Any]:
-    def emit(model: Model) -> Any:
-        typed = model.section(f"{kind}_json")  # a pass may provide a richer, typed form
-        if typed is not None:
-            return typed
-        entries = model.catalogs.get(kind) or {}
-        return {i: e.data for i, e in sorted(entries.items())} if entries else None
+def _raw(kind: str) -> Callable[[Model, StringTable], Any]:
+    """A catalog section as validated YAML data (dice and monsters need no resolving)."""
+
+    def emit(model: Model, table: StringTable) -> Any:
+        entries = sorted((model.catalogs.get(kind) or {}).items())
+        if not entries:
+            return None
+        return shared(("raw", kind, tuple((i, Same(e.data)) for i, e in entries)), lambda: {i: e.data for i, e in entries})
 
     return emit
 
 
-def _section(name: str) -> Callable[[Model], Any]:
-    return lambda model: model.section(name)
+def _terrain(model: Model, table: StringTable) -> Any:
+    if not model.terrain:
+        return _raw("terrain")(model, table)
+    return shared(("terrain", Same(model.terrain)), lambda: terrain_json(model.terrain))
 
 
-SECTIONS: dict[str, Callable[[Model], Any]] = {
-    "terrain": _catalog("terrain"),
-    "dice": _catalog("dice"),
-    "tiles": _catalog("tiles"),
-    "monsters": _catalog("monsters"),
-    "quests": _section("quests_json"),
-    "encounters": _section("encounters_json"),
-    "cards": _section("cards_json"),
-    "decks": _section("decks_json"),
-    "worlds": _section("worlds_json"),
-    "strings": lambda model: _strings_json(model),
+def _tiles(model: Model, table: StringTable) -> Any:
+    if not model.tiles:
+        return _raw("tiles")(model, table)
+    return shared(("tiles", Same(model.tiles)), lambda: {code: tile_json(t) for code, t in sorted(model.tiles.items())})
+
+
+def _worlds(model: Model, table: StringTable) -> Any:
+    if not any(w.ok for w in (model.worlds or {}).values()):
+        return None
+    return shared(
+        ("worlds", Same(model.worlds)),
+        lambda: {wid: world_section(w) for wid, w in sorted(model.worlds.items()) if w.ok},
+    )
+
+
+def _cards(model: Model, table: StringTable) -> Any:
+    if model.cards is None:
+        return None
+    return shared_with_texts(("cards", Same(model.cards)), lambda own: cards_section(model, own), table)
+
+
+def _decks(model: Model, table: StringTable) -> Any:
+    if model.cards is None or not model.decks:
+        return None
+    return shared(("decks", Same(model.decks), Same(model.deck_analysis)), lambda: decks_section(model))
+
+
+# Top-level key -> its emitter, in the order they run: the texts of quests, then of
+# top-level encounters, then of cards go into one string table (the first text under an
+# id wins), and `strings` comes last. What depends only on catalogs or cards is Shared
+# (compiler/emit/shared.py): the same object while its inputs are unchanged.
+SECTIONS: dict[str, Callable[[Model, StringTable], Any]] = {
+    "terrain": _terrain,
+    "dice": _raw("dice"),
+    "tiles": _tiles,
+    "monsters": _raw("monsters"),
+    "quests": quests_section,
+    "encounters": encounters_section,
+    "cards": _cards,
+    "decks": _decks,
+    "worlds": _worlds,
+    "strings": lambda model, table: strings_json(table, getattr(model.pack, "root", None)),
 }
-
-
-def _strings_json(model: Model) -> Any:
-    from compiler.emit.strings import strings_json  # the string table every pass may add to
-
-    return strings_json(model)
 
 
 def bundle_of(model: Model) -> dict[str, Any]:
@@ -72,24 +109,88 @@ def bundle_of(model: Model) -> dict[str, Any]:
     }
     if pack.licence_notes:
         out["pack"]["licence_notes"] = pack.licence_notes
+    table = StringTable()
     for key, emit in SECTIONS.items():
-        value = emit(model)
+        value = emit(model, table)
         if value is not None:
             out[key] = value
     return out
 
 
-def dumps(data: Any) -> bytes:
-    """The canonical bytes of a JSON document: sorted keys, two-space indent, UTF-8, final newline."""
-    return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+MAP_SCHEMA = "bundle/map.schema.json"
+SMALL = 4  # entries with at most this many keys are remembered by their JSON text
 
 
 def validate_bundle(bundle: dict, sink: Sink, where: str) -> bool:
-    """Validate against the bundle schema; a failure is an internal error (the compiler made it)."""
-    from compiler.catalogs.schema import validator
+    """Validate against the bundle schema; a failure is an internal error (the compiler made it).
 
-    errors = sorted(validator("bundle.schema.json").iter_errors(bundle), key=lambda e: list(map(str, e.absolute_path)))
-    for error in errors[:20]:
-        path = "/".join(map(str, error.absolute_path))
-        sink.report("I0002", Span.whole_file(where), path=path or "(top)", problem=error.message[:300])
-    return not errors
+    Exact, in parts: the top level with every section accepted as it is; each section
+    against its own property schema with every map accepted as it is; each map against
+    the map schema (the bundle schema refers to it only as an encounter's `map`). A
+    Shared part's answer is remembered per object, so a rebuild after an edit validates
+    only what changed; unchanged catalogs and maps are most of a bundle."""
+    problems = [(tuple(e.absolute_path), e.message) for e in _top_level().iter_errors(bundle)]
+    for key, value in bundle.items():
+        if key not in _properties():
+            continue
+        if _per_entry(key) and isinstance(value, dict) and not isinstance(value, Shared):
+            # `{type: object, additionalProperties: S}`: each entry against S, each remembered
+            for name, entry in value.items():
+                found = _remembered_problems(_section_validator(key, "additionalProperties"), entry)
+                problems.extend(((key, name, *path), message) for path, message in found)
+        else:
+            found = _remembered_problems(_section_validator(key), value)
+            problems.extend(((key, *path), message) for path, message in found)
+    if not problems:
+        for at, amap in _maps(bundle):
+            found = _remembered_problems(validator(MAP_SCHEMA), amap)
+            problems.extend((at + path, message) for path, message in found)
+    for path, message in sorted(problems, key=lambda p: list(map(str, p[0])))[:20]:
+        sink.report("I0002", Span.whole_file(where), path="/".join(map(str, path)) or "(top)", problem=message[:300])
+    return not problems
+
+
+def _problems(check, instance) -> tuple[tuple[tuple, str], ...]:
+    return tuple((tuple(e.absolute_path), e.message) for e in check.iter_errors(instance))
+
+
+def _remembered_problems(check, instance) -> tuple[tuple[tuple, str], ...]:
+    if isinstance(instance, Shared):  # the same object while its inputs are unchanged
+        key = Same(instance)
+    elif isinstance(instance, dict) and len(instance) <= SMALL:  # a string table entry: its text is its key
+        key = json.dumps(instance, sort_keys=True)
+    else:
+        return _problems(check, instance)
+    return remembered_pure(("valid", Same(check), key), lambda: _problems(check, instance))
+
+
+def _per_entry(key: str) -> bool:
+    prop = _properties()[key]
+    return prop.get("type") == "object" and "additionalProperties" in prop and set(prop) <= {"type", "description", "additionalProperties"}
+
+
+@functools.cache
+def _properties() -> dict[str, Any]:
+    return load_schema("bundle.schema.json")["properties"]
+
+
+@functools.cache
+def _top_level():
+    """The bundle schema with each section accepted as it is (they are checked one by one)."""
+    schema = {**load_schema("bundle.schema.json"), "properties": {k: True for k in _properties()}}
+    return validator_class()(schema, registry=schema_registry())
+
+
+@functools.cache
+def _section_validator(key: str, *within: str):
+    """A section's schema (or a part of it), with every map accepted as it is."""
+    pointer = "/".join(("#/properties", key, *within))
+    return validator_class()({"$ref": f"bundle.schema.json{pointer}"}, registry=schema_registry((MAP_SCHEMA,)))
+
+
+def _maps(bundle: dict):
+    for qid, quest in sorted((bundle.get("quests") or {}).items()):
+        for i, enc in enumerate(quest.get("encounters") or ()):
+            yield ("quests", qid, "encounters", i, "map"), enc["map"]
+    for eid, enc in sorted((bundle.get("encounters") or {}).items()):
+        yield ("encounters", eid, "map"), enc["map"]

@@ -1,11 +1,9 @@
 """The bundle's `encounters`, `cards` and `decks` sections (schemas/bundle/cards.schema.json).
 
-    encounters_bundle_pass(model, sink)  (PASSES, after maps_pass and chain_pass)
-        top-level encounters resolved with the quests engineer's resolver (spawns per hero
-        count, tokens, events) and emitted with its encounter emitter, plus each
-        encounter's entrance and exit -> section "encounters_json"
-    cards_bundle_pass(model, sink)       (PASSES, after cards_pass and chain_pass)
-        -> sections "cards_json", "decks_json"; every card text goes to "strings"
+    encounters_section(model, table)  top-level encounters, emitted as quest encounters
+                                      are, plus each encounter's entrance and exit
+    cards_section(model, table)       every card; its texts go to the string table
+    decks_section(model)              deck recipes and their seeded analysis
 
 String ids (compiler/emit/strings.py: ids name a place, never the wording):
     card.<id>.rules | .after_setup | .overlord.<k> | .flavor | .effect | .with_monsters
@@ -17,9 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.cards import TIE_BREAK, CONDITION_ALIASES, CardSet, DeckPlan
-from compiler.diagnostics import Sink
-from compiler.emit.strings import StringTable, add_strings, string_id
+from compiler.model.cards import CONDITION_ALIASES, TIE_BREAK, CardSet, DeckPlan
+from compiler.emit.strings import StringTable, string_id
+from compiler.emit.quests import encounter_json
+from compiler.model.quest import HERO_COUNTS
 from compiler.model import Model
 from compiler.syntax import ast
 
@@ -141,18 +140,16 @@ def deck_json(plan: DeckPlan, analysis=None) -> dict[str, Any]:
     return out
 
 
-def cards_bundle_pass(model: Model, sink: Sink) -> Model:
-    """PASSES entry: sections "cards_json" and "decks_json", texts into "strings"."""
-    cards = model.section("cards")
-    if cards is None:
-        return model
-    table = StringTable()
-    analyses = model.section("deck_analysis") or {}
-    decks = {did: deck_json(p, analyses.get(did)) for did, p in sorted((model.section("decks") or {}).items())}
-    out = model.with_section("cards_json", cards_json(cards, table))
-    if decks:
-        out = out.with_section("decks_json", decks)
-    return add_strings(out, table)
+def cards_section(model: Model, table: StringTable) -> dict[str, Any] | None:
+    return cards_json(model.cards, table) if model.cards is not None else None
+
+
+def decks_section(model: Model) -> dict[str, Any] | None:
+    if model.cards is None:
+        return None
+    analyses = model.deck_analysis or {}
+    decks = {did: deck_json(p, analyses.get(did)) for did, p in sorted((model.decks or {}).items())}
+    return decks or None
 
 
 # ---------------------------------------------------------------- top-level encounters
@@ -172,18 +169,12 @@ def _port_json(links, which: str, amap) -> dict[str, Any] | None:
     }
 
 
-def encounters_bundle_pass(model: Model, sink: Sink) -> Model:
-    """PASSES entry: top-level encounters (section "encounters") -> section "encounters_json"."""
-    from compiler.emit.quests import encounter_json
-    from compiler.quests import HERO_COUNTS
-
-    resolved_all = model.section("encounters") or {}
-    if not resolved_all:
-        return model
+def encounters_section(model: Model, table: StringTable) -> dict[str, Any] | None:
+    """encounter id -> JSON: the top-level encounters with their entrance and exit."""
+    resolved_all = model.encounters or {}
     declared = {e.id: e for e in model.declarations(ast.Encounter)}
-    links = model.section("encounter_links") or {}
+    links = model.encounter_links or {}
     sight = getattr(model.options, "sight", True)
-    table = StringTable()
     out: dict[str, Any] = {}
     for eid, resolved in resolved_all.items():
         enc, amap = declared[eid], resolved.map
@@ -198,6 +189,4 @@ def encounters_bundle_pass(model: Model, sink: Sink) -> Model:
             if port is not None:
                 j[which] = port
         out[enc.id] = j
-    if not out:
-        return model
-    return add_strings(model.with_section("encounters_json", dict(sorted(out.items()))), table)
+    return dict(sorted(out.items())) if out else None

@@ -9,9 +9,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from compiler.diagnostics import Sink
-from compiler.model import Model
-
 
 def terrain_json(rules) -> dict[str, Any]:
     return {tid: {k: v for k, v in dataclasses.asdict(rule).items() if k != "id"} for tid, rule in sorted(rules.items())}
@@ -35,14 +32,3 @@ def tile_json(tile) -> dict[str, Any]:
     if tile.name:
         out["name"] = tile.name
     return out
-
-
-def catalogs_bundle_pass(model: Model, sink: Sink) -> Model:
-    """PASSES entry: sections "terrain_json" and "tiles_json" from the typed catalogs."""
-    terrain = model.section("terrain")
-    tiles = model.section("tiles")
-    if terrain:
-        model = model.with_section("terrain_json", terrain_json(terrain))
-    if tiles:
-        model = model.with_section("tiles_json", {code: tile_json(t) for code, t in sorted(tiles.items())})
-    return model

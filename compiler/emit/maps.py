@@ -30,6 +30,8 @@ from typing import Any
 from compiler.geometry import graph
 from compiler.geometry.assemble import MAX_SIGHT_SPACES
 from compiler.geometry.lattice import Edge
+from compiler.emit.shared import shared
+from compiler.memo import Same
 
 
 def _edge(e: Edge) -> list[list[int]]:
@@ -42,6 +44,12 @@ def _edges(edges) -> list[list[list[int]]]:
 
 
 def map_json(amap, *, sight: bool = True) -> dict[str, Any]:
+    """The map's JSON, computed once per assembled map (the sight table is the costly
+    part; the maps pass returns the same AssembledMap while its block is unchanged)."""
+    return shared(("map_json", Same(amap), sight), lambda: _map_json(amap, sight))
+
+
+def _map_json(amap, sight: bool) -> dict[str, Any]:
     board = amap.board
     index = board.index
     owner = amap.owner

@@ -1,22 +1,22 @@
 """The bundle's `quests` section (schemas/bundle/quests.schema.json) and its strings.
 
-    quests_bundle_pass(model, sink) -> model      (PASSES, after quests_pass)
+    quests_section(model, table) -> quest id -> JSON, every text added to `table`
 
-sets section "quests_json" (quest id -> JSON) and adds every quest text to section
-"strings" (compiler/emit/strings.py). Everything is data a front end runs without
-parsing English: spaces are indices into the encounter map's `spaces`, figures are
+Everything is data a front end runs without parsing English: spaces are indices into the encounter map's `spaces`, figures are
 resolved per hero count, events are {on: trigger, do: [effects]} with typed fields.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
-from compiler.diagnostics import Sink
 from compiler.emit.maps import map_json
-from compiler.emit.strings import StringTable, add_strings, string_id
+from compiler.emit.shared import shared_with_texts
+from compiler.emit.strings import StringTable, string_id
+from compiler.memo import Same
 from compiler.model import Model
 from compiler.model import quest as m
+from compiler.model.adventure import MOVES, AdventurePlan, TrackPlan
 
 # trigger kind -> the JSON field its subject goes in
 TRIGGER_FIELD = {"open": "door", "defeated": "group", "searched": "token", "picked_up": "token", "variable": "variable"}
@@ -35,14 +35,16 @@ EFFECT_FIELD = {
 TEXT_EFFECTS = ("say", "win", "lose")
 
 
-def quests_bundle_pass(model: Model, sink: Sink) -> Model:
-    quests = model.section("quests")
-    if not quests:
-        return model
-    table = StringTable()
-    sight = getattr(model.options, "sight", True)
-    out = {qid: quest_json(q, table, sight=sight) for qid, q in sorted(quests.items())}
-    return add_strings(model.with_section("quests_json", out), table)
+def quests_section(model: Model, table: StringTable) -> dict[str, Any] | None:
+    """quest id -> JSON: the resolved quests, then the cooperative ones (adventures)."""
+    sight = model.options.sight
+    out = {
+        qid: shared_with_texts(("quest_json", Same(q), sight), lambda own: quest_json(q, own, sight=sight), table)
+        for qid, q in sorted((model.quests or {}).items())
+    }
+    for qid, plan in sorted((model.adventures or {}).items()):
+        out[qid] = adventure_json(plan, table)
+    return dict(sorted(out.items())) if out else None
 
 
 def quest_json(q: m.ResolvedQuest, table: StringTable, *, sight: bool = True) -> dict[str, Any]:
@@ -141,3 +143,53 @@ def event_json(ev: m.Event, here: tuple, table: StringTable) -> dict[str, Any]:
             d["text"] = table.add(string_id(*parts), f.text)
         effects.append(d)
     return {"index": ev.index, "on": trigger_json(ev.trigger), "do": effects, "can_fire": ev.can_fire}
+
+
+# ---------------------------------------------------------------- cooperative quests
+def track_json(t: TrackPlan) -> dict[str, Any]:
+    def per(d: Mapping[int, int]) -> dict[str, int]:
+        return {str(h): d[h] for h in sorted(d)}
+
+    rules = []
+    for r in t.rules:
+        d: dict[str, Any] = {"source": r.source, "action": r.action}
+        if r.action == "advance":
+            d["marker"] = r.marker
+            d["by"] = r.amount
+        if r.source == "hourglass":
+            d["cards"] = list(r.subjects)
+        elif r.source == "defeated":
+            d["figure"] = r.subjects[0]
+        rules.append(d)
+    return {
+        "spaces": t.spaces,
+        "doom": {"start": per(t.doom_start), "written": t.doom_written, "moves": MOVES["doom"]},
+        "fate": {"start": per(t.fate_start), "written": t.fate_written, "moves": MOVES["fate"]},
+        "margin": per(t.margin),
+        "lose_when": "doom_meets_fate",
+        "rules": rules,
+        "closes": t.closes,
+    }
+
+
+def adventure_json(p: AdventurePlan, table) -> dict[str, Any]:
+    base = ("quest", p.id)
+    adv: dict[str, Any] = {
+        "decks": dict(p.decks),
+        "events": [event_json(ev, base, table) for ev in p.events],
+        "winnable": p.winnable,
+        "losable": p.losable,
+    }
+    if p.start is not None:
+        adv["start"] = p.start
+    if p.finale is not None:
+        card, enc, number = p.finale
+        adv["finale"] = {"card": card, "encounter": enc, "main": number}
+    if p.track is not None:
+        adv["track"] = track_json(p.track)
+    return {
+        "name": table.add(string_id(*base, "name"), p.name),
+        "heroes": [p.heroes[0], p.heroes[1]],
+        "encounters": [],
+        "adventure": adv,
+    }

@@ -10,8 +10,8 @@ any rewording of the source (docs/quests.md lists the id scheme):
                                                           encounter; m >= 2 for a second
                                                           text of the same kind in it
 
-Any pass may contribute: `add_strings(model, table)` merges entries into section
-"strings" (id -> StringEntry); the bundle's `strings` key is `strings_json(model)`.
+The emitters of compiler/emit/bundle.py share one table while they build the bundle;
+its `strings` key is `strings_json(table, pack root)`.
 Locations are `<file relative to the pack folder>:<line>:<column>`, so the bundle does
 not depend on the folder the compiler ran in.
 """
@@ -21,8 +21,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from compiler.diagnostics import Span
 from compiler.syntax import ast
@@ -51,12 +50,10 @@ class StringTable:
         self.entries.setdefault(sid, StringEntry(text.value, text.span))
         return sid
 
-
-def add_strings(model, table: StringTable):
-    """A model whose section "strings" also holds `table`'s entries (earlier ids win)."""
-    merged = dict(table.entries)
-    merged.update(model.section("strings") or {})
-    return model.with_section("strings", MappingProxyType(dict(sorted(merged.items()))))
+    def merge(self, entries) -> None:
+        """Add (id, entry) pairs another table collected, in their order (the first text wins)."""
+        for sid, entry in entries:
+            self.entries.setdefault(sid, entry)
 
 
 def location(span: Span, root: Path | None) -> str:
@@ -72,12 +69,7 @@ def location(span: Span, root: Path | None) -> str:
     return f"{Path(name).as_posix()}:{span.line}:{span.column}"
 
 
-def strings_json(model) -> dict[str, Any] | None:
-    """The bundle's `strings`: id -> {text, at}, from section "strings" (plus any
-    ready-made `strings_json` section another pass provided)."""
-    entries: Mapping[str, StringEntry] = model.section("strings") or {}
-    root = getattr(model.pack, "root", None)
-    out: dict[str, Any] = dict(model.section("strings_json") or {})
-    for sid, e in entries.items():
-        out.setdefault(sid, {"text": e.text, "at": location(e.span, root)})
+def strings_json(table: StringTable, root: Path | None) -> dict[str, Any] | None:
+    """The bundle's `strings`: id -> {text, at}, sorted by id."""
+    out = {sid: {"text": e.text, "at": location(e.span, root)} for sid, e in table.entries.items()}
     return dict(sorted(out.items())) if out else None

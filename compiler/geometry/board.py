@@ -12,34 +12,8 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
+from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.geometry.lattice import Cell, Edge
-
-
-@dataclass(frozen=True)
-class TerrainRule:
-    """How one terrain behaves on the map (data from the core packs' terrain catalog)."""
-
-    id: str
-    symbol: str = "."
-    enter_cost: int = 1
-    leave_cost: int = 0
-    blocks_movement: bool = False
-    blocks_sight: bool = False
-    sight: str = "normal"  # normal | adjacent_only (2e pit, fog) | pit_region (1e pit: the pit's spaces + those adjacent to it)
-    # Optional behaviour (all defaults = plain); filled by compiler/catalogs/terrain.py.
-    name: str = ""
-    leave_action: bool = False  # leaving takes an action, never movement points (2e pit)
-    on_enter_damage: int = 0  # damage / wounds suffered on entering (armour ignored)
-    on_enter_condition: str = ""  # condition or token given on entering (burn, daze, bleed…)
-    on_enter_tokens: int = 0  # how many of that condition's tokens
-    on_enter_die: str = ""  # a die rolled on entering; the effect is avoided on `on_enter_avoid`
-    on_enter_avoid: str = ""  # face property that avoids the effect (e.g. "surge")
-    elevated: bool = False  # 1e beds/tables/thrones: attacking down +1 range/+1 damage
-    jumpable: bool = False  # 1e: may be jumped across (pits; lava and mud when aware)
-    defeat_end_of_turn: bool = False  # 2e hazard/lava: ending a turn here defeats the figure
-
-
-PLAIN = TerrainRule("plain")
 
 
 @dataclass(frozen=True)

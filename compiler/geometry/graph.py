@@ -21,9 +21,6 @@ from dataclasses import dataclass
 from typing import Iterable
 
 import networkx as nx
-import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import shortest_path
 
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import NEIGHBOURS8, Cell, step_open
@@ -146,7 +143,7 @@ def _dijkstra(g, a: Cell, b: Cell):
     raise nx.NetworkXNoPath(f"no path from {a} to {b}")
 
 
-def _matrix(board: Board, g) -> csr_matrix:
+def _matrix(board: Board, g):
     index = board.index
     rows, cols, data = [], [], []
     for u, v, w in g.edges(data="weight"):
@@ -157,17 +154,22 @@ def _matrix(board: Board, g) -> csr_matrix:
             rows.append(index[v])
             cols.append(index[u])
             data.append(w)
+    import numpy as np  # numpy and scipy only where all-pairs tables are asked for (not by `check`)
+    from scipy.sparse import csr_matrix
+
     n = len(board.spaces)
     return csr_matrix((np.asarray(data, dtype=float), (rows, cols)), shape=(n, n))
 
 
-def all_pairs(board: Board, *, counting: bool = True, open_doors: Iterable[str] | None = None) -> np.ndarray:
+def all_pairs(board: Board, *, counting: bool = True, open_doors: Iterable[str] | None = None):
     """n x n distances in `board.spaces` order (np.inf = unreachable), one sparse shortest-path call.
 
     counting=True: counted range (unweighted BFS); False: cheapest movement cost (Dijkstra).
     """
     doors = door_state(board, open_doors)
     g = with_doors(counting_graph(board) if counting else movement_graph(board), doors)
+    from scipy.sparse.csgraph import shortest_path
+
     m = _matrix(board, g)
     if counting:
         return shortest_path(m, method="D", directed=False, unweighted=True)
@@ -186,13 +188,3 @@ def unreachable(board: Board, starts: Iterable[Cell]) -> list[Cell]:
             seen |= nx.descendants(g, s) | {s}
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
     return [c for c in board.spaces if c not in seen and not rules[c].blocks_movement]
-
-
-def check_reachability(board: Board, starts: Iterable[Cell], sink, span, describe=None) -> list[Cell]:
-    """Warn (M0301) about squares unreachable from the start with every door open."""
-    lost = unreachable(board, list(starts))
-    if lost:
-        show = describe or (lambda c: f"({c[0]}, {c[1]})")
-        text = ", ".join(show(c) for c in lost[:6]) + (" …" if len(lost) > 6 else "")
-        sink.report("M0301", span, count=len(lost), squares=text)
-    return lost

@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 
 from compiler.diagnostics import Sink, Span
+from compiler.diagnostics.render import accept_source
 
 TERRAIN_SYMBOL = {"plain": ".", "water": "~", "block": "#", "pit": "o", "lava": "^"}
 MARGIN = ("null", "open")
@@ -288,7 +289,9 @@ def import_file(path: str | Path, sink: Sink) -> str | None:
     """Read a TAG tiles.json and return the catalog YAML text, or None after reporting M0402."""
     p = Path(path)
     try:
-        records = json.loads(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
+        accept_source(str(p), text)  # the renderer shows lines only of accepted text
+        records = json.loads(text)
         return render(convert(records))
     except (OSError, UnicodeDecodeError) as exc:
         sink.report("M0402", Span(str(p)), path=str(p), problem=(exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Mapping
 
 from compiler.diagnostics import Sink, Span
+from compiler.diagnostics.render import accept_source
 from compiler.geometry.tiles import Tile
 
 SIDE_CODES = {
@@ -67,7 +68,9 @@ def read_placements(path: str | Path, tiles: Mapping[str, Tile], sink: Sink) -> 
     parser = configparser.ConfigParser(interpolation=None)
     parser.optionxform = str
     try:
-        parser.read_string(p.read_text(encoding="utf-8"), source=str(p))
+        text = p.read_text(encoding="utf-8")
+        accept_source(str(p), text)  # the renderer shows lines only of accepted text
+        parser.read_string(text, source=str(p))
     except (OSError, UnicodeDecodeError, configparser.Error) as exc:
         sink.report("M0402", Span(str(p)), path=str(p), problem=str(exc).splitlines()[0])
         return []
@@ -176,7 +179,7 @@ def load_library(tiles_path: str | None, sink: Sink) -> dict[str, Tile] | None:
     from ruamel.yaml import YAML
 
     from compiler.catalogs.document import Document, Entry
-    from compiler.geometry.tiles import read_tiles
+    from compiler.passes.tiles import read_tiles
 
     path = Path(tiles_path) if tiles_path else Path(__file__).resolve().parents[2] / "content" / "d2e-base" / "tiles.yaml"
     try:

@@ -1,32 +1,100 @@
-"""The compiled model: the resolved pack, its catalogs and quest files, and each pass's results."""
+"""The model: the resolved pack, its catalogs and quest files, and each pass's typed result.
+
+A pass reads the fields it declares (compiler/passes/__init__.py) and returns
+`model.with_(field=value)`; it never mutates. A field left at None means the pass that
+writes it did not run (the pack holds nothing for it) or could not (an input was broken):
+later passes and the emitters skip what depends on it.
+
+The domain types live beside this file (quest.py, cards.py, adventure.py, layout.py,
+world.py); catalog entry types live with their readers in compiler/catalogs/ and the map
+types in compiler/geometry/. They are imported here for annotations only, so building a
+model never loads numpy, shapely or networkx.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from types import MappingProxyType
-from typing import Any, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any, Mapping
 
 from compiler.catalogs.document import Entry
 from compiler.options import Options
 from compiler.packs import Pack
 from compiler.syntax import ast
 
+if TYPE_CHECKING:
+    from compiler.catalogs.dice import Die
+    from compiler.catalogs.monsters import Monster
+    from compiler.catalogs.terrain import TerrainRule
+    from compiler.geometry.assemble import AssembledMap
+    from compiler.geometry.tiles import Tile
+    from compiler.model.adventure import AdventurePlan
+    from compiler.model.cards import CardSet, DeckPlan
+    from compiler.model.layout import Analysis, EncounterLinks
+    from compiler.model.quest import QuestEncounter, ResolvedQuest
+    from compiler.model.world import World
+
+
+@dataclass(frozen=True)
+class Maps:
+    """Every assembled map of the pack: quest encounters by quest id and encounter number,
+    top-level encounters by id. A map that failed to assemble is absent (already reported)."""
+
+    quests: Mapping[str, Mapping[int, "AssembledMap"]]
+    encounters: Mapping[str, "AssembledMap"]
+
+
+# declaration kind -> the namespace its id lives in
+NAMESPACES: Mapping[type, str] = {
+    ast.Quest: "quest",
+    ast.Encounter: "encounter",
+    ast.ExplorationCard: "card",
+    ast.PerilCard: "card",
+    ast.ActivationCard: "card",
+    ast.Deck: "deck",
+}
+
 
 @dataclass(frozen=True)
 class Model:
+    # the inputs
     options: Options
     pack: Pack  # the pack being compiled
     packs: tuple[Pack, ...]  # its dependency closure in dependency order, `pack` last
     catalogs: Mapping[str, Mapping[str, Entry]]  # kind -> id -> entry, merged over `packs`
     modules: tuple[ast.Module, ...]  # the pack's own parsed .quest files, sorted by file
-    sections: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    # the passes' results, in pass order
+    dice: Mapping[str, "Die"] | None = None
+    terrain: Mapping[str, "TerrainRule"] | None = None
+    monsters: Mapping[str, "Monster"] | None = None
+    symbols: Mapping[str, Mapping[str, ast.Declaration]] | None = None  # namespace -> id -> first declaration
+    tiles: Mapping[str, "Tile"] | None = None
+    maps: Maps | None = None
+    quests: Mapping[str, "ResolvedQuest"] | None = None
+    encounters: Mapping[str, "QuestEncounter"] | None = None
+    cards: "CardSet | None" = None
+    decks: Mapping[str, "DeckPlan"] | None = None
+    encounter_links: Mapping[str, "EncounterLinks"] | None = None
+    deck_analysis: Mapping[str, "Analysis"] | None = None
+    adventures: Mapping[str, "AdventurePlan"] | None = None
+    worlds: Mapping[str, "World"] | None = None
 
-    def with_section(self, name: str, value: Any) -> "Model":
-        """A new model with one more pass result (passes never mutate)."""
-        return replace(self, sections=MappingProxyType({**self.sections, name: value}))
+    def with_(self, **results: Any) -> "Model":
+        """A new model with more pass results (passes never mutate)."""
+        return replace(self, **results)
 
-    def section(self, name: str, default: Any = None) -> Any:
-        return self.sections.get(name, default)
+    def unchecked(self, **inputs: Any) -> "Model":
+        """The same inputs (some replaced) with no pass result, to run the passes again."""
+        return replace(self, **{name: None for name in RESULTS}, **inputs)
 
     def declarations(self, kind: type) -> list:
         return [d for m in self.modules for d in m.declarations if isinstance(d, kind)]
+
+    def has(self, source: str) -> bool:
+        """Whether the pack holds anything a pass reads: `catalog:<kind>` entries, or
+        declarations of a namespace (`quest`, `encounter`, `card`, `deck`)."""
+        if source.startswith("catalog:"):
+            return bool(self.catalogs.get(source.removeprefix("catalog:")))
+        return any(NAMESPACES.get(type(d)) == source for m in self.modules for d in m.declarations)
+
+
+RESULTS: tuple[str, ...] = tuple(f.name for f in fields(Model))[5:]  # the fields passes write

@@ -1,4 +1,4 @@
-"""Resolved quests: what the quest-semantics passes (`compiler/quests.py`) build from the AST.
+"""Resolved quests: what the quest-semantics passes (`compiler/passes/quests.py`) build from the AST.
 
 Everything spatial is a space *index* into the encounter map's `board.spaces` (sorted by
 y, then x), exactly as the bundle writes it. Names stay names: groups are monster ids,

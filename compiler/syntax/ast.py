@@ -322,7 +322,7 @@ class Quest:
 
     A cooperative quest (`adventure` set: it names decks or a track) keeps its events in
     `adventure.events`; `encounters` then holds only statements that do not belong there
-    (reported by compiler/adventure.py), usually none."""
+    (reported by compiler/passes/adventure.py), usually none."""
 
     id: str
     name: Text

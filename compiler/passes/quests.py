@@ -1,7 +1,7 @@
 """Quest semantics: hero starts, tokens, spawns and events, resolved on each encounter's map.
 
 Entry points:
-- `quests_pass(model, sink) -> model` (PASSES): section "quests" (id -> ResolvedQuest).
+- `quests_pass(model, sink) -> model`: `model.quests` (id -> ResolvedQuest).
 - `resolve_quest(quest, maps, monsters, sink) -> ResolvedQuest | None`: one quest, given
   the assembled map of each encounter (None where a map could not be built) and the
   monster catalog (id -> compiler.catalogs.monsters.Monster). Pure; reports Q0xxx codes.
@@ -39,10 +39,13 @@ from types import MappingProxyType
 from functools import cached_property
 from typing import Collection, Iterable, Mapping, Sequence
 
-from compiler.diagnostics import Related, Sink, Span, suggest
+from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics.hints import hint
 from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
+from compiler.memo import Same, remembered_as
 from compiler.model import Model
 from compiler.model import quest as m
+from compiler.passes.maps import resolve_space
 from compiler.syntax import ast
 
 HERO_COUNTS = m.HERO_COUNTS
@@ -70,60 +73,33 @@ EFFECT_NAMES = {
 
 # ---------------------------------------------------------------- the pass
 def quests_pass(model: Model, sink: Sink) -> Model:
-    """PASSES entry: every quest of the pack -> section "quests" (id -> ResolvedQuest)."""
+    """Every quest of the pack resolved on its maps (id -> ResolvedQuest)."""
     quests = model.declarations(ast.Quest)
     if not quests:
         return model
-    monsters = model.section("monsters") or {}
-    if model.section("maps") is None:
+    monsters = model.monsters or {}
+    if model.maps is None:
         return model  # no tile catalog or maps pass: nothing to place things on
     maps = encounter_maps(model)
-    symbols = (model.section("symbols") or {}).get("quest", {})
+    symbols = (model.symbols or {}).get("quest", {})
     out: dict[str, m.ResolvedQuest] = {}
     for q in quests:
         if symbols and symbols.get(q.id) is not q:
             continue  # a duplicate id (R0101 reported it)
         if q.adventure is not None:
-            continue  # a cooperative quest: its maps are the dealt encounters (compiler/adventure.py)
-        resolved = resolve_quest(q, maps.get(q.id, ()), monsters, sink, maps_checked=True)
+            continue  # a cooperative quest: its maps are the dealt encounters (compiler/passes/adventure.py)
+        here = maps.get(q.id, ())
+        key = ("quest", q, tuple(Same(amap) for amap in here), Same(monsters))
+        resolved = remembered_as(key, lambda local: resolve_quest(q, here, monsters, local, maps_checked=True), sink)
         if resolved is not None:
             out[q.id] = resolved
-    return model.with_section("quests", MappingProxyType(dict(sorted(out.items()))))
-
-
-# A dealt encounter's heroes walk in through its entrance, so it needs no start area.
-ARRIVAL_EXEMPT = ("Q0102",)
-
-
-def encounters_pass(model: Model, sink: Sink) -> Model:
-    """PASSES entry: every top-level encounter of the pack -> section "encounters"
-    (id -> QuestEncounter), resolved exactly like one encounter of a quest."""
-    maps = (model.section("maps") or {}).get("encounters") or {}
-    declared = model.declarations(ast.Encounter)
-    if not declared or not maps:
-        return model
-    symbols = (model.section("symbols") or {}).get("encounter", {})
-    monsters = model.section("monsters") or {}
-    out: dict[str, m.QuestEncounter] = {}
-    for enc in declared:
-        amap = maps.get(enc.id)
-        if amap is None or (symbols and symbols.get(enc.id) is not enc):
-            continue  # no map (reported by the maps pass) or a duplicate id (R0101)
-        as_quest = ast.Quest(enc.id, enc.name or ast.Text(enc.id), None, (ast.InlineEncounter(1, enc.body, enc.span),), span=enc.span)
-        local = Sink(comparisons_left=sink.comparisons_left)  # suggestions share the pass's budget
-        out[enc.id] = _EncounterResolver(as_quest, as_quest.encounters[0], amap, monsters, HERO_COUNTS, local,
-                                         is_last=True, maps_checked=True).resolve()
-        exempt = ARRIVAL_EXEMPT if enc.body.entrance is not None else ()
-        sink.extend(d for d in local.items if d.code not in exempt)
-        sink.comparisons_left = local.comparisons_left
-    return model.with_section("encounters", MappingProxyType(dict(sorted(out.items()))))
+    return model.with_(quests=MappingProxyType(dict(sorted(out.items()))))
 
 
 def encounter_maps(model: Model) -> dict[str, tuple]:
     """quest id -> the AssembledMap of each encounter (None where it could not be built),
-    from the maps pass's section "maps" ({"quests": {id: {number: AssembledMap}}})."""
-    section = model.section("maps") or {}
-    per_quest = section.get("quests", {}) if isinstance(section, Mapping) else {}
+    from the maps pass."""
+    per_quest = model.maps.quests if model.maps is not None else {}
     return {
         q.id: tuple((per_quest.get(q.id) or {}).get(e.number) for e in q.encounters)
         for q in model.declarations(ast.Quest)
@@ -154,7 +130,7 @@ def resolve_quest(
         if amap is None:
             ok = False  # the map did not assemble; its diagnostics are already out
             continue
-        r = _EncounterResolver(quest, enc, amap, monsters, counts, sink, is_last=enc.number == last,
+        r = EncounterResolver(quest, enc, amap, monsters, counts, sink, is_last=enc.number == last,
                                maps_checked=maps_checked)
         encounters.append(r.resolve())
     if not ok or not encounters:
@@ -168,10 +144,6 @@ def resolve_quest(
         doc=quest.doc,
         span=quest.span,
     )
-
-
-def _hint(name: str, known: Collection[str], sink: Sink) -> str:
-    return suggest.hint(suggest.closest(name, known, sink, cutoff=0.5))
 
 
 def _guard_counts(guard: ast.HeroGuard | None, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -202,7 +174,7 @@ class _Names:
                 "variable": self.variables}[ns]
 
 
-class _EncounterResolver:
+class EncounterResolver:
     def __init__(self, quest, enc: ast.InlineEncounter, amap, monsters, counts, sink: Sink, *, is_last: bool,
                  maps_checked: bool = False):
         self.quest, self.enc, self.amap, self.monsters = quest, enc, amap, monsters
@@ -241,7 +213,7 @@ class _EncounterResolver:
         return self.board.rule(cell).blocks_movement
 
     def cell(self, ref, sink: Sink | None = None) -> Cell | None:
-        return self.amap.resolve_space(ref, sink or self.sink)
+        return resolve_space(self.amap, ref, sink or self.sink)
 
     def open_space(self, ref, what: str, sink: Sink | None = None) -> Cell | None:
         sink = sink or self.sink
@@ -305,7 +277,7 @@ class _EncounterResolver:
         if st.tile is not None:
             t = self.names.tiles.get(st.tile)
             if t is None:
-                self.body_sink.report("Q0103", st.span, name=st.tile, hint=_hint(st.tile, self.names.tiles, self.body_sink))
+                self.body_sink.report("Q0103", st.span, name=st.tile, hint=hint(st.tile, self.names.tiles, sink=self.body_sink))
                 return []
             if t.hidden:
                 self.sink.report("Q0105", st.span, tile=st.tile)
@@ -340,7 +312,7 @@ class _EncounterResolver:
         monster = self.monsters.get(s.group)
         if monster is None:
             self.failed.add(("group", s.group))
-            self.sink.report("Q0201", s.span, name=s.group, hint=_hint(s.group, self.monsters, self.sink))
+            self.sink.report("Q0201", s.span, name=s.group, hint=hint(s.group, self.monsters, sink=self.sink))
             return None
         size = s.size or monster.size
         counts = _guard_counts(s.heroes, self.counts)
@@ -506,7 +478,7 @@ class _EncounterResolver:
             return True
         if (ns, name) in self.failed:
             return False  # its declaration was already reported
-        self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=_hint(name, known, self.sink))
+        self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=hint(name, known, sink=self.sink))
         return False
 
     def event(self, i: int, ev: ast.EventDecl, declared: Mapping[str, m.Spawn]) -> m.Event:
@@ -544,9 +516,9 @@ class _EncounterResolver:
                 sp = declared.get(s.group)
                 if sp is None:
                     if s.group in self.monsters or not self.monsters:
-                        self.sink.report("Q0206", e.span, group=s.group, hint=_hint(s.group, declared, self.sink))
+                        self.sink.report("Q0206", e.span, group=s.group, hint=hint(s.group, declared, sink=self.sink))
                     else:
-                        self.sink.report("Q0201", e.span, name=s.group, hint=_hint(s.group, self.monsters, self.sink))
+                        self.sink.report("Q0201", e.span, name=s.group, hint=hint(s.group, self.monsters, sink=self.sink))
                     return None
                 return m.Effect("spawn", (sp.id,), span=e.span)
             sid = self.made.get(id(s))
@@ -592,7 +564,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -
     wins = loses = False
     for k, enc in enumerate(encounters):
         first = k == 0
-        state = _fixpoint(enc, first) if reached else _State()
+        state = fixpoint(enc, first) if reached else _State()
         fired = state.fired if reached else set()
         if not reached:
             sink.report("Q0308", enc.span, quest=quest.id, number=enc.number, previous=encounters[k - 1].number)
@@ -619,7 +591,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -
     return out
 
 
-def _fixpoint(enc: m.QuestEncounter, first: bool) -> _State:
+def fixpoint(enc: m.QuestEncounter, first: bool) -> _State:
     st = _State()
     st.groups = {s.group for s in enc.spawns if s.when == "setup"}
     st.tokens = {t.id for t in enc.tokens if t.when == "setup"}

@@ -3,7 +3,7 @@
     quest_maps(model) -> {map id: MapPicture}
     encounter_picture(body, amap, title, resolved) -> MapPicture
 
-Tokens and spawns come from the quest pass's resolution (sections "quests" and
+Tokens and spawns come from the quest pass's resolution (model.quests and
 "encounters"): every figure on its real footprint, labelled with the hero counts it is
 placed for. Pictures are drawn only for packs without errors, so that pass has run.
 
@@ -15,12 +15,10 @@ simply left out of the picture (a throwaway Sink), so drawing never adds diagnos
 
 from __future__ import annotations
 
-from typing import Mapping
 
-from compiler.diagnostics import Sink
-from compiler.emit.render import MapPicture, SpawnPoint, TileOutline, Token, monster_initials
-from compiler.geometry.board import TerrainRule
+from compiler.emit.images.pictures import MapPicture, SpawnPoint, TileOutline, Token, monster_initials
 from compiler.geometry.lattice import Cell, Edge
+from compiler.model import Model
 from compiler.syntax import ast
 
 
@@ -88,18 +86,13 @@ def _resolved_figures(resolved, board) -> tuple[list[Token], list[SpawnPoint]]:
 
 def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=None) -> MapPicture:
     """One encounter's map with its tiles, openings, tokens, spawns, start, entrance and exit."""
-    quiet = Sink()
-
-    def cell(ref) -> Cell | None:
-        return amap.resolve_space(ref, quiet)
-
     tiles = tuple(TileOutline(t.code, t.cells, t.name if t.name != t.code else "", t.hidden) for t in amap.tiles)
     tokens, spawns = _resolved_figures(resolved, amap.board) if resolved is not None else ([], [])
     starts: list[Cell] = []
     if body.start is not None:
         if body.start.tile is not None and body.start.tile in amap.by_name:
             starts.extend(amap.by_name[body.start.tile].cells)
-        starts.extend(c for c in (cell(r) for r in body.start.spaces) if c is not None)
+        starts.extend(c for c in map(amap.space, body.start.spaces) if c is not None)
     entrances = _opening_edges(amap, body.entrance)
     exits = _opening_edges(amap, body.exit)
     return MapPicture(
@@ -115,49 +108,33 @@ def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=N
     )
 
 
-def assembled_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule], section=None):
-    """(map id, title, body, AssembledMap, resolved encounter or None) for every map the pack's
-    own quests and encounters draw.
-
-    `section` is the pipeline's "maps" section ({"quests": {id: {n: AssembledMap}},
-    "encounters": {id: AssembledMap}}, compiler/geometry/assemble.py maps_pass); maps it
-    lacks are assembled here with a throwaway Sink."""
-    from compiler.geometry.assemble import assemble_map
-
-    quests = (section or {}).get("quests", {}) if section is not None else None
-    encounters = (section or {}).get("encounters", {}) if section is not None else None
-
-    def build(block):
-        return assemble_map(block, tiles, rules, Sink())
-
-    resolved_quests = {
-        (q.id, e.number): e for q in (model.section("quests") or {}).values() for e in q.encounters
-    }
-    resolved_encounters = model.section("encounters") or {}
+def assembled_maps(model: Model):
+    """(map id, title, body, AssembledMap, resolved encounter or None) for every map the
+    pack's own quests and encounters draw, from the maps pass (a map it could not
+    assemble was reported there and is not drawn)."""
+    if model.maps is None:
+        return []
+    resolved_quests = {(q.id, e.number): e for q in (model.quests or {}).values() for e in q.encounters}
+    resolved_encounters = model.encounters or {}
     out = []
     for quest in model.declarations(ast.Quest):
         many = len(quest.encounters) > 1
         for enc in quest.encounters:
-            if enc.body.map is None:
-                continue
-            amap = quests.get(quest.id, {}).get(enc.number) if quests is not None else build(enc.body.map)
+            amap = model.maps.quests.get(quest.id, {}).get(enc.number)
             if amap is None:
                 continue
             map_id = f"{quest.id}-{enc.number}" if many else quest.id
             title = quest.name.value + (f", encounter {enc.number}" if many else "")
             out.append((map_id, title, enc.body, amap, resolved_quests.get((quest.id, enc.number))))
     for enc in model.declarations(ast.Encounter):
-        if enc.body.map is None:
-            continue
-        amap = encounters.get(enc.id) if encounters is not None else build(enc.body.map)
+        amap = model.maps.encounters.get(enc.id)
         if amap is not None:
             out.append((enc.id, enc.name.value if enc.name is not None else enc.id, enc.body, amap, resolved_encounters.get(enc.id)))
     return sorted(out, key=lambda item: item[0])
 
 
-def quest_maps(model, tiles: Mapping[str, object], rules: Mapping[str, TerrainRule], section=None) -> dict[str, MapPicture]:
-    items = assembled_maps(model, tiles, rules, section)
-    return {map_id: encounter_picture(body, amap, title, resolved) for map_id, title, body, amap, resolved in items}
+def quest_maps(model: Model) -> dict[str, MapPicture]:
+    return {map_id: encounter_picture(body, amap, title, resolved) for map_id, title, body, amap, resolved in assembled_maps(model)}
 
 
 def seen_from(board, origin: Cell, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:

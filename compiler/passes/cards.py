@@ -1,6 +1,6 @@
 """Cards and decks of cooperative adventures: checks, typed action trees, deck recipes.
 
-    cards_pass(model, sink) -> model + sections "cards" (CardSet) and "decks" (id -> DeckPlan)
+    cards_pass(model, sink) -> model.cards (CardSet) and model.decks (id -> DeckPlan)
 
 Cards are the parsed declarations (compiler/syntax/ast.py); this module checks them
 against the pack (monster groups, encounters, ranks), checks the action vocabulary
@@ -16,181 +16,30 @@ so a new verb or filter is a new row, not a new branch.
 
 from __future__ import annotations
 
-import random
 import itertools
-from dataclasses import dataclass, field
 from typing import Mapping
 
-from compiler.diagnostics import Related, Sink, Span, suggest
+from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.model import Model
 from compiler.syntax import ast
-
-# ---------------------------------------------------------------- the action vocabulary
-FIGURES = ("hero", "monster")
-PLACES = ("exit", "entrance")
-TOKENS = ("search_token", "objective_token")
-SUBJECTS = FIGURES + PLACES + TOKENS
-
-# verb -> the target subjects it accepts (None: takes no target)
-VERB_TARGETS: dict[str, tuple[str, ...] | None] = {
-    "engage": FIGURES,
-    "spot": FIGURES,
-    "toward": SUBJECTS,
-    "away_from": SUBJECTS,
-    "attack": ("hero",),
-    "retreat": None,
-    "discard": None,
-    "special": None,
-}
-
-# filter / ordering -> the subjects it applies to
-FILTER_SUBJECTS: dict[str, tuple[str, ...]] = {
-    "in_sight": SUBJECTS,
-    "within": SUBJECTS,
-    "adjacent": SUBJECTS,
-    "not_attacked": ("hero",),
-    "closest": SUBJECTS,
-    "furthest": SUBJECTS,
-    "highest": FIGURES,
-    "lowest": FIGURES,
-    "most_damage": FIGURES,
-}
-
-HERO_ATTRIBUTES = ("might", "knowledge", "willpower", "awareness", "health", "stamina", "speed")
-MONSTER_ATTRIBUTES = ("health", "speed")
-
-CONDITIONS = (
-    "stunned", "immobilized", "poisoned", "diseased", "weakened",
-    "burning", "bleeding", "cursed", "doomed", "terrified",
+from compiler.model.cards import (
+    CONDITIONS,
+    CONDITION_ALIASES,
+    CardSet,
+    DeckPlan,
+    FILTER_SUBJECTS,
+    HERO_ATTRIBUTES,
+    MAX_GAPS_REPORTED,
+    MONSTER_ATTRIBUTES,
+    RANKS,
+    SUBJECTS,
+    StackPlan,
+    VERB_TARGETS,
+    spawned_groups,
+    subject_words,
+    target_text,
 )
-CONDITION_ALIASES = {
-    "stun": "stunned", "immobilize": "immobilized", "poison": "poisoned", "disease": "diseased",
-    "weaken": "weakened", "burn": "burning", "bleed": "bleeding", "curse": "cursed",
-    "doom": "doomed", "terrify": "terrified",
-}
-
-# What a front end applies after a target's own ordering (App Effects: a tie goes to the
-# closest target; a tie after that is the players' choice).
-TIE_BREAK = ("closest", "players_choose")
-MAX_GAPS_REPORTED = 10  # C0203 for at most this many missing main numbers of one deck
-
-RANKS = ("master", "minion")
-
-
-def subject_words(subject: str) -> str:
-    return subject.replace("_", " ")
-
-
-def target_text(t: ast.Target) -> str:
-    """The target as it would be written, for messages."""
-    parts = []
-    if t.order in ("closest", "furthest"):
-        parts.append(t.order)
-    parts.append(subject_words(t.subject))
-    for f in t.filters:
-        if f[0] == "in_sight":
-            parts.append("in sight")
-        elif f[0] == "within":
-            parts.append(f"within {f[1]}")
-        elif f[0] == "adjacent":
-            parts.append("adjacent")
-        elif f[0] == "not_attacked":
-            parts.append("not attacked this activation")
-    if t.order in ("highest", "lowest"):
-        parts.append(f"with {t.order} {t.attribute}")
-    elif t.order == "most_damage":
-        parts.append("with most damage")
-    return " ".join(parts)
-
-
-# ---------------------------------------------------------------- results
-@dataclass(frozen=True)
-class CardSet:
-    """The pack's checked cards (the parsed declarations) and what the checks resolved."""
-
-    exploration: Mapping[str, ast.ExplorationCard]
-    peril: Mapping[str, ast.PerilCard]
-    activation: Mapping[str, ast.ActivationCard]
-    encounter_of: Mapping[str, str]  # exploration card id -> encounter id (only resolved ones)
-    untyped: Mapping[str, int]  # activation card id -> number of `special` actions
-    spawned_by: Mapping[str, tuple[str, ...]]  # encounter id -> monster groups it can spawn
-
-
-@dataclass(frozen=True)
-class StackPlan:
-    size: int  # ordinary cards dealt into this stack
-    main: str | None  # the main encounter card shuffled in
-    span: Span = ast.NOWHERE
-
-
-@dataclass(frozen=True)
-class DeckPlan:
-    id: str
-    kind: str  # exploration | activation | peril
-    span: Span
-    start: str | None = None
-    stacks: tuple[StackPlan, ...] = ()
-    pool: tuple[str, ...] = ()  # exploration: ordinary cards dealt into stacks; else: every card
-    mains: Mapping[int, str] = field(default_factory=dict)
-    legal: bool = True  # the recipe checked clean, so `deal` gives a legal order
-    members: tuple[str, ...] = ()  # every card the deck holds, even one a broken recipe cannot place
-
-    @property
-    def cards(self) -> tuple[str, ...]:
-        """Every card of the deck, start and mains included, sorted."""
-        extra = ([self.start] if self.start else []) + list(self.mains.values())
-        return tuple(sorted(set(self.pool) | set(extra) | set(self.members)))
-
-
-def deal(plan: DeckPlan, rng: random.Random) -> list[str]:
-    """One legal draw order, top card first. Exploration: the start card first, then the stacks.
-
-    Nature's Ire: shuffle the ordinary cards, deal them into the stacks (sizes as written),
-    shuffle one main encounter into each stack, lay the stacks top to bottom in order.
-    Activation and peril decks are simply shuffled.
-    """
-    pool = list(plan.pool)
-    rng.shuffle(pool)
-    if plan.kind != "exploration":
-        return pool
-    order = [plan.start] if plan.start else []
-    at = 0
-    for stack in plan.stacks:
-        part = pool[at:at + stack.size]
-        at += stack.size
-        if stack.main:
-            part.append(stack.main)
-        rng.shuffle(part)
-        order.extend(part)
-    return order
-
-
-def playable_prefix(plan: DeckPlan, order: list[str]) -> list[str]:
-    """The cards actually drawn: play ends with the last (highest-numbered) main encounter."""
-    if not plan.mains:
-        return order
-    final = plan.mains[max(plan.mains)]
-    return order[: order.index(final) + 1] if final in order else order
-
-
-# ---------------------------------------------------------------- helpers
-def _hint(name: str, known, sink: Sink) -> str:
-    return suggest.hint(suggest.closest(name, known, sink))
-
-
-def _fix(name: str, known, sink: Sink) -> str | None:
-    return suggest.closest(name, known, sink)
-
-
-def spawned_groups(body: ast.EncounterBody) -> tuple[str, ...]:
-    """Every monster group an encounter can put on the map: its spawns and its events' spawns."""
-    groups = {s.group for s in body.spawns}
-    for ev in body.events:
-        for eff in ev.effects:
-            if eff.spawn is not None:
-                groups.add(eff.spawn.group)
-    return tuple(sorted(groups))
-
 
 def _rank_missing(monster, rank: str) -> bool:
     """True when the monster card has no figures of `rank` (no numbers, or a limit of 0 everywhere)."""
@@ -209,8 +58,8 @@ def check_action(action: ast.Action, sink: Sink) -> None:
     if action.verb == "discard":
         cond = (action.condition or "").lower()
         if CONDITION_ALIASES.get(cond, cond) not in CONDITIONS:
-            sink.report("C0110", action.span, condition=action.condition, hint=_hint(cond, CONDITIONS + tuple(CONDITION_ALIASES), sink),
-                        fix=_fix(cond, CONDITIONS, sink))
+            sink.report("C0110", action.span, condition=action.condition, hint=hint(cond, CONDITIONS + tuple(CONDITION_ALIASES), sink=sink),
+                        fix=did_you_mean(cond, CONDITIONS, sink=sink))
         return
     t = action.target
     if t is None:
@@ -231,7 +80,7 @@ def check_action(action: ast.Action, sink: Sink) -> None:
     elif t.order in ("highest", "lowest"):
         known = HERO_ATTRIBUTES if t.subject == "hero" else MONSTER_ATTRIBUTES
         if t.attribute not in known:
-            sink.report("C0109", t.span, attribute=t.attribute, hint=_hint(t.attribute or "", known, sink), fix=_fix(t.attribute or "", known, sink))
+            sink.report("C0109", t.span, attribute=t.attribute, hint=hint(t.attribute or "", known, sink=sink), fix=did_you_mean(t.attribute or "", known, sink=sink))
 
 
 def check_activation(card: ast.ActivationCard, monsters: Mapping[str, object] | None, sink: Sink) -> int:
@@ -246,7 +95,7 @@ def check_activation(card: ast.ActivationCard, monsters: Mapping[str, object] | 
         if monsters is not None:
             monster = monsters.get(g.group)
             if monster is None:
-                sink.report("C0101", g.span, card=card.id, group=g.group, hint=_hint(g.group, monsters, sink), fix=_fix(g.group, monsters, sink))
+                sink.report("C0101", g.span, card=card.id, group=g.group, hint=hint(g.group, monsters, sink=sink), fix=did_you_mean(g.group, monsters, sink=sink))
         if not any(box.actions for box in g.boxes):
             sink.report("C0103", g.span, card=card.id, group=g.group)
         ranks = [b.rank for b in g.boxes]
@@ -279,7 +128,7 @@ def check_exploration(card: ast.ExplorationCard, encounters: Mapping[str, ast.En
         sink.report("C0114", card.span, card=card.id)
         return None
     if name not in encounters:
-        sink.report("C0113", card.span, card=card.id, encounter=name, hint=_hint(name, encounters, sink), fix=_fix(name, encounters, sink))
+        sink.report("C0113", card.span, card=card.id, encounter=name, hint=hint(name, encounters, sink=sink), fix=did_you_mean(name, encounters, sink=sink))
         return None
     return name
 
@@ -304,7 +153,7 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
             if cid in cards:
                 members.append(cid)
             else:
-                sink.report("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=_hint(cid, cards, sink), fix=_fix(cid, cards, sink))
+                sink.report("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=hint(cid, cards, sink=sink), fix=did_you_mean(cid, cards, sink=sink))
                 legal = False
     else:
         members = list(cards)
@@ -312,8 +161,8 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
         if deck.start in cards:
             members.append(deck.start)
         else:
-            sink.report("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=_hint(deck.start, cards, sink),
-                        fix=_fix(deck.start, cards, sink))
+            sink.report("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=hint(deck.start, cards, sink=sink),
+                        fix=did_you_mean(deck.start, cards, sink=sink))
             legal = False
     starts = [c for c in members if cards[c].role == "start"]
     start = None
@@ -405,7 +254,7 @@ def _plan_simple(deck: ast.Deck, cards: Mapping[str, object], sink: Sink) -> Dec
             if cid not in members:
                 members.append(cid)
         else:
-            sink.report("C0208", deck.span, deck=deck.id, card=cid, kind=deck.kind, hint=_hint(cid, cards, sink), fix=_fix(cid, cards, sink))
+            sink.report("C0208", deck.span, deck=deck.id, card=cid, kind=deck.kind, hint=hint(cid, cards, sink=sink), fix=did_you_mean(cid, cards, sink=sink))
             legal = False
     if not members:
         sink.report("C0211", deck.span, kind=deck.kind, deck=deck.id)
@@ -495,7 +344,7 @@ def check_cards(
 
 def _first_declarations(model: Model) -> list:
     """Each declaration once: the first of a duplicated id (resolve.py reports the rest)."""
-    symbols = model.section("symbols")
+    symbols = model.symbols
     if symbols is None:
         return [d for m in model.modules for d in m.declarations]
     kept = {id(d) for table in symbols.values() for d in table.values()}
@@ -503,13 +352,13 @@ def _first_declarations(model: Model) -> list:
 
 
 def cards_pass(model: Model, sink: Sink) -> Model:
-    """PASSES entry (after monsters_pass and resolve_declarations): sections "cards" and "decks"."""
+    """The checked cards and the deck plans (after the monsters and symbols passes)."""
     decls = _first_declarations(model)
     if not any(isinstance(d, (ast.ExplorationCard, ast.PerilCard, ast.ActivationCard, ast.Deck)) for d in decls):
         return model
-    monsters = model.section("monsters")
+    monsters = model.monsters
     if monsters is None:
         entries = (model.catalogs or {}).get("monsters") or {}
         monsters = dict(entries)  # ids are enough for the checks when the typed pass did not run
     cardset, plans = check_cards(decls, monsters, sink)
-    return model.with_section("cards", cardset).with_section("decks", plans)
+    return model.with_(cards=cardset).with_(decks=plans)

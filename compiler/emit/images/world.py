@@ -8,35 +8,12 @@ picture is stable from run to run.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from compiler.emit import render_style as S
-
-
-@dataclass(frozen=True)
-class Location:
-    id: str
-    name: str = ""
-    kind: str = "city"  # city | dungeon | legendary | secret_master | keep | …
-    position: tuple[float, float] | None = None  # drawing position, any unit, y down
-
-
-@dataclass(frozen=True)
-class Trail:
-    a: str
-    b: str
-    kind: str = "normal"  # normal | river | secret
-    danger: str = "green"  # green | yellow | red (the shield's colour)
-    traffic: int | None = None
-
-
-@dataclass(frozen=True)
-class WorldPicture:
-    locations: tuple[Location, ...]
-    trails: tuple[Trail, ...] = ()
-    title: str = ""
+from compiler.emit.images import style as S
+from compiler.emit.images.pictures import WorldPicture
+from compiler.emit.images.primitives import dashed, diamond, disc, label_box, text_centred
 
 
 LOCATION_COLOURS: dict[str, S.RGB] = {
@@ -101,7 +78,7 @@ def _location_mark(draw, centre, k: int, kind: str, fill: S.RGB) -> None:
             pts.append((round(x + r * math.cos(a)), round(y + r * math.sin(a))))
         draw.polygon(pts, fill=fill, outline=S.TEXT)
     elif kind == "secret_master":
-        draw.polygon([(x, y - k - 2), (x + k + 2, y), (x, y + k + 2), (x - k - 2, y)], fill=fill, outline=S.TEXT)
+        diamond(draw, centre, k + 2, fill, S.TEXT)
     elif kind == "keep":
         draw.rectangle([x - k, y - k // 2, x + k, y + k], fill=fill, outline=S.TEXT)
         step = max(2, (2 * k) // 5)
@@ -109,15 +86,7 @@ def _location_mark(draw, centre, k: int, kind: str, fill: S.RGB) -> None:
             bx = x - k + i * 2 * step
             draw.rectangle([bx, y - k, bx + step, y - k // 2], fill=fill, outline=S.TEXT)
     else:
-        draw.ellipse([x - k, y - k, x + k, y + k], fill=fill, outline=S.TEXT)
-
-
-def _dashed(draw, a, b, fill, width: int, dash: int) -> None:
-    (ax, ay), (bx, by) = a, b
-    n = max(1, int(math.hypot(bx - ax, by - ay) // dash))
-    for i in range(0, n, 2):
-        t0, t1 = i / n, min(1.0, (i + 1) / n)
-        draw.line([(round(ax + (bx - ax) * t0), round(ay + (by - ay) * t0)), (round(ax + (bx - ax) * t1), round(ay + (by - ay) * t1))], fill=fill, width=width)
+        disc(draw, centre, k, fill, S.TEXT)
 
 
 def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
@@ -166,7 +135,7 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
         colour = TRAIL_COLOURS.get(t.kind, S.fallback_colour(t.kind))
         a, b = px(t.a), px(t.b)
         if t.kind == "secret":
-            _dashed(draw, a, b, colour, 3, 9)
+            dashed(draw, a, b, colour, 3, 9)
         else:
             draw.line([a, b], fill=colour, width=5 if t.kind == "river" else 4)
     for t in trails:
@@ -177,8 +146,7 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
         fill = DANGER_COLOURS.get(t.danger, S.fallback_colour(t.danger))
         _shield(draw, mid, 9, fill)
         if t.traffic is not None:
-            left, top, w, h = S.text_size(small, str(t.traffic))
-            draw.text((mid[0] - w / 2 - left, mid[1] - h / 2 - top), str(t.traffic), fill=S.contrast_text(fill), font=small)
+            text_centred(draw, mid, str(t.traffic), small, S.contrast_text(fill), whole_pixels=False)
 
     for i in sorted(positions):
         kind = kinds.get(i, "")
@@ -186,10 +154,8 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
         c = px(i)
         _location_mark(draw, c, 8, kind, fill)
         label = S.printable(names.get(i, i))
-        left, top, w, h = S.text_size(label_font, label)
-        x0, y0 = round(c[0] - w / 2), c[1] + 13
-        draw.rectangle([x0 - 2, y0 - 1, x0 + w + 2, y0 + h + 1], fill=S.BACKGROUND)
-        draw.text((x0 - left, y0 - top), label, fill=S.TEXT, font=label_font)
+        w = S.text_size(label_font, label)[2]
+        label_box(draw, (round(c[0] - w / 2) - 2, c[1] + 12), label, label_font, S.TEXT, S.BACKGROUND, pad=(2, 1))
 
     # legend: location kinds present, trail kinds present, danger colours
     y = height - legend_h + 8
@@ -205,7 +171,7 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
     for kind in sorted({t.kind for t in world.trails}):
         colour = TRAIL_COLOURS.get(kind, S.fallback_colour(kind))
         if kind == "secret":
-            _dashed(draw, (x, y + 8), (x + 24, y + 8), colour, 3, 5)
+            dashed(draw, (x, y + 8), (x + 24, y + 8), colour, 3, 5)
         else:
             draw.line([(x, y + 8), (x + 24, y + 8)], fill=colour, width=4)
         draw.text((x + 30, y + 1), f"{kind} trail", fill=S.TEXT, font=small)

@@ -1,23 +1,12 @@
-"""Symbol tables and cross-references between the declarations of a pack's quest files."""
+"""The symbols pass: every declaration of the pack's quest files indexed by namespace and id."""
 
 from __future__ import annotations
 
 from compiler.diagnostics import Related, Sink
-from compiler.model import Model
-from compiler.syntax import ast
-
-# declaration kind -> the namespace its id lives in
-NAMESPACES = {
-    ast.Quest: "quest",
-    ast.Encounter: "encounter",
-    ast.ExplorationCard: "card",
-    ast.PerilCard: "card",
-    ast.ActivationCard: "card",
-    ast.Deck: "deck",
-}
+from compiler.model import NAMESPACES, Model
 
 
-def resolve_declarations(model: Model, sink: Sink) -> Model:
+def symbols_pass(model: Model, sink: Sink) -> Model:
     """Index every declaration by namespace and id; a second declaration of an id is an error."""
     symbols: dict[str, dict[str, object]] = {ns: {} for ns in sorted(set(NAMESPACES.values()))}
     for module in model.modules:
@@ -37,4 +26,4 @@ def resolve_declarations(model: Model, sink: Sink) -> Model:
                 )
                 continue
             table[decl.id] = decl
-    return model.with_section("symbols", {ns: dict(sorted(t.items())) for ns, t in symbols.items()})
+    return model.with_(symbols={ns: dict(sorted(t.items())) for ns, t in symbols.items()})

@@ -1,7 +1,6 @@
 """Cooperative quests: the decks an adventure plays, its overlord track, how it is won and lost.
 
-    adventure_pass(model, sink) -> model + section "adventures" (quest id -> AdventurePlan)
-    adventure_bundle_pass(model, sink) -> model: each plan joins section "quests_json"
+    adventure_pass(model, sink) -> model.adventures (quest id -> AdventurePlan)
                                                  (schemas/bundle/adventure.schema.json)
 
 A quest is cooperative when it names a deck or a track (`ast.Quest.adventure`). Its
@@ -29,15 +28,15 @@ Everything here is a pure function of the model; the pass never mutates its inpu
 
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics import Related, Sink
+from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.model import Model
 from compiler.model import quest as m
 from compiler.syntax import ast
+from compiler.model.adventure import AdventurePlan, TrackPlan
 
 DECK_KINDS = ("exploration", "activation", "peril")
 HERO_COUNTS = m.HERO_COUNTS
@@ -45,57 +44,9 @@ HERO_COUNTS = m.HERO_COUNTS
 ALWAYS = ("fate_step", "round_end", "hero_defeated")
 ADVENTURE_TRIGGERS = ("doom_reaches_fate",)
 ADVENTURE_EFFECTS = ("say", "win", "lose")
-# which way each token moves on the track (docs/cards.md): they close on each other
-MOVES = {"doom": "up", "fate": "down"}
-
-
-# ---------------------------------------------------------------- results
-@dataclass(frozen=True)
-class TrackPlan:
-    """The overlord track, resolved for each hero count the quest allows."""
-
-    spaces: int
-    doom_start: Mapping[int, int]  # hero count -> space (1 = bottom)
-    fate_start: Mapping[int, int]
-    doom_written: str  # heroes | top | fixed
-    fate_written: str
-    rules: tuple[ast.TrackRule, ...]
-    closes: bool  # some rule that can happen moves doom or fate
-
-    @property
-    def margin(self) -> dict[int, int]:
-        """Hero count -> how many single steps of doom or fate end the game."""
-        return {h: self.fate_start[h] - self.doom_start[h] for h in self.doom_start}
-
-
-@dataclass(frozen=True)
-class AdventurePlan:
-    id: str
-    name: ast.Text
-    heroes: tuple[int, int]
-    decks: Mapping[str, str]  # kind -> deck id (only those that exist and are of their kind)
-    track: TrackPlan | None
-    events: tuple[m.Event, ...]
-    start: str | None = None  # the exploration deck's start card
-    finale: tuple[str, str, int] | None = None  # (card, encounter, main number)
-    winnable: bool = False
-    losable: bool = False
-    doc: str | None = None
-    span: Span = ast.NOWHERE
-    hero_counts: tuple[int, ...] = field(default=HERO_COUNTS)
 
 
 # ---------------------------------------------------------------- helpers
-def _close(name: str, known) -> str | None:
-    hit = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    return hit[0] if hit else None
-
-
-def _hint(name: str, known) -> str:
-    hit = _close(name, known)
-    return f"; did you mean `{hit}`?" if hit else ""
-
-
 def _counts(quest: ast.Quest) -> tuple[int, ...]:
     low, high = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     return tuple(h for h in HERO_COUNTS if low <= h <= high)
@@ -114,8 +65,8 @@ def check_decks(quest: ast.Quest, plans: Mapping[str, Any], sink: Sink) -> dict[
         plan = plans.get(use.deck)
         if plan is None:
             of_kind = [d for d, p in plans.items() if p.kind == kind]
-            fix = _close(use.deck, of_kind)
-            sink.report("C0511", use.span, quest=quest.id, kind=kind, deck=use.deck, hint=_hint(use.deck, of_kind), fix=fix)
+            fix = did_you_mean(use.deck, of_kind, sink=sink)
+            sink.report("C0511", use.span, quest=quest.id, kind=kind, deck=use.deck, hint=hint(use.deck, of_kind, sink=sink), fix=fix)
             continue
         if plan.kind != kind:
             sink.report("C0512", use.span, deck=use.deck, actual=plan.kind, kind=kind,
@@ -192,8 +143,8 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration, cardse
             for cid in rule.subjects:
                 card = cardset.exploration.get(cid) if cardset is not None else None
                 if cid not in exploration.cards or card is None:
-                    sink.report("C0519", rule.span, card=cid, deck=exploration.id, hint=_hint(cid, exploration.cards),
-                                fix=_close(cid, exploration.cards))
+                    sink.report("C0519", rule.span, card=cid, deck=exploration.id, hint=hint(cid, exploration.cards, sink=sink),
+                                fix=did_you_mean(cid, exploration.cards, sink=sink))
                     good = False
                 elif not any(isinstance(item, ast.Hourglass) for item in card.overlord):
                     sink.report("C0520", rule.span, card=cid, related=(Related(card.span, "the card"),))
@@ -201,8 +152,8 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration, cardse
         if rule.source == "defeated" and exploration is not None:
             name = rule.subjects[0]
             if name not in dealt_figures:
-                sink.report("C0521", rule.span, name=name, deck=exploration.id, hint=_hint(name, dealt_figures),
-                            fix=_close(name, dealt_figures))
+                sink.report("C0521", rule.span, name=name, deck=exploration.id, hint=hint(name, dealt_figures, sink=sink),
+                            fix=did_you_mean(name, dealt_figures, sink=sink))
                 good = False
         if good:
             valid.append(rule)
@@ -259,9 +210,9 @@ def _encounter_wins(eid: str, resolved: Mapping[str, m.QuestEncounter], declared
         if decl is None:
             return None
         return any(e.kind == "win" for ev in decl.body.events for e in ev.effects)
-    from compiler.quests import _fixpoint  # the quests pass's "what can happen" over one encounter
+    from compiler.passes.quests import fixpoint  # the quests pass's "what can happen" over one encounter
 
-    fired = _fixpoint(enc, first).fired
+    fired = fixpoint(enc, first).fired
     if any(e.index in fired and any(f.kind == "win" for f in e.effects) for e in enc.events):
         return True
     if any(not e.resolved and "win" in e.ends for e in enc.events):
@@ -356,14 +307,14 @@ def check_adventure(quest: ast.Quest, plans: Mapping[str, Any], cardset, resolve
 
 # ---------------------------------------------------------------- the pass
 def adventure_pass(model: Model, sink: Sink) -> Model:
-    """PASSES entry (after cards_pass and chain_pass): section "adventures"."""
+    """Every cooperative quest checked and planned (after the cards and chain passes)."""
     quests = [q for q in model.declarations(ast.Quest) if q.adventure is not None]
     if not quests:
         return model
-    symbols = (model.section("symbols") or {}).get("quest", {})
-    plans = model.section("decks") or {}
-    cardset = model.section("cards")
-    resolved = model.section("encounters") or {}
+    symbols = (model.symbols or {}).get("quest", {})
+    plans = model.decks or {}
+    cardset = model.cards
+    resolved = model.encounters or {}
     declared = {e.id: e for e in model.declarations(ast.Encounter)}
     out: dict[str, AdventurePlan] = {}
     for q in quests:
@@ -373,71 +324,7 @@ def adventure_pass(model: Model, sink: Sink) -> Model:
             sink.report("Q0106", q.heroes.span, quest=q.id, low=q.heroes.low, high=q.heroes.high)
             continue
         out[q.id] = check_adventure(q, plans, cardset, resolved, declared, sink)
-    return model.with_section("adventures", MappingProxyType(dict(sorted(out.items()))))
+    return model.with_(adventures=MappingProxyType(dict(sorted(out.items()))))
 
 
 # ---------------------------------------------------------------- the bundle
-def track_json(t: TrackPlan) -> dict[str, Any]:
-    def per(d: Mapping[int, int]) -> dict[str, int]:
-        return {str(h): d[h] for h in sorted(d)}
-
-    rules = []
-    for r in t.rules:
-        d: dict[str, Any] = {"source": r.source, "action": r.action}
-        if r.action == "advance":
-            d["marker"] = r.marker
-            d["by"] = r.amount
-        if r.source == "hourglass":
-            d["cards"] = list(r.subjects)
-        elif r.source == "defeated":
-            d["figure"] = r.subjects[0]
-        rules.append(d)
-    return {
-        "spaces": t.spaces,
-        "doom": {"start": per(t.doom_start), "written": t.doom_written, "moves": MOVES["doom"]},
-        "fate": {"start": per(t.fate_start), "written": t.fate_written, "moves": MOVES["fate"]},
-        "margin": per(t.margin),
-        "lose_when": "doom_meets_fate",
-        "rules": rules,
-        "closes": t.closes,
-    }
-
-
-def adventure_json(p: AdventurePlan, table) -> dict[str, Any]:
-    from compiler.emit.quests import event_json
-    from compiler.emit.strings import string_id
-
-    base = ("quest", p.id)
-    adv: dict[str, Any] = {
-        "decks": dict(p.decks),
-        "events": [event_json(ev, base, table) for ev in p.events],
-        "winnable": p.winnable,
-        "losable": p.losable,
-    }
-    if p.start is not None:
-        adv["start"] = p.start
-    if p.finale is not None:
-        card, enc, number = p.finale
-        adv["finale"] = {"card": card, "encounter": enc, "main": number}
-    if p.track is not None:
-        adv["track"] = track_json(p.track)
-    return {
-        "name": table.add(string_id(*base, "name"), p.name),
-        "heroes": [p.heroes[0], p.heroes[1]],
-        "encounters": [],
-        "adventure": adv,
-    }
-
-
-def adventure_bundle_pass(model: Model, sink: Sink) -> Model:
-    """PASSES entry (after quests_bundle_pass): each adventure joins section "quests_json"."""
-    from compiler.emit.strings import StringTable, add_strings
-
-    plans = model.section("adventures")
-    if not plans:
-        return model
-    table = StringTable()
-    quests = dict(model.section("quests_json") or {})
-    for qid, p in sorted(plans.items()):
-        quests[qid] = adventure_json(p, table)
-    return add_strings(model.with_section("quests_json", dict(sorted(quests.items()))), table)

@@ -1,0 +1,117 @@
+"""Save-to-rebuilt, and what a cold check costs beyond importing its libraries.
+
+1. `questc watch` after a one-file edit of content/d2e-quests: compile, emit and write
+   the pack, as watch does on every save (the in-process rebuild, without the file
+   watcher's own debounce). Two edits: a line added at the end of a quest file (no span
+   moves: every map is remembered) and a line added at its top (every map of that quest
+   is assembled, emitted and drawn again). Baseline in the same run: the same rebuild
+   with every remembered result forgotten (what each save cost before compiler/memo.py
+   remembered passes, maps and bundle parts).
+2. Cold `questc check content` in a fresh interpreter against the import floor: a fresh
+   interpreter that only imports the libraries that check loads (lark, ruamel.yaml,
+   jsonschema, numpy, scipy, shapely, networkx).
+3. A catalog-only pack (core-2e, d2e-base): cold check time and which of numpy, scipy,
+   shapely, networkx it imports (none), against the floor of what it does use.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+EDITS = 9
+
+
+def _rebuild(src: Path, out: Path) -> None:
+    from compiler.diagnostics import Sink
+    from compiler.emit.build import outputs_of, write_packs
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    result = compile_paths([str(src)], Options())
+    files = outputs_of(result.model, result.sink)
+    assert files is not None and not result.sink.errors
+    write_packs(out, {result.model.pack.id: files}, Sink())
+
+
+def save_to_rebuilt() -> None:
+    from compiler.memo import forget
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "d2e-quests", Path(tmp) / "out"
+        shutil.copytree(REPO / "content" / "d2e-quests", src)
+        quest = src / "a_fat_goblin.quest"
+        text = quest.read_text(encoding="utf-8")
+        _rebuild(src, out)
+
+        def timed(edit, forget_first: bool) -> list[float]:
+            times = []
+            for i in range(EDITS):
+                quest.write_text(edit(i), encoding="utf-8")
+                if forget_first:
+                    forget()
+                t0 = time.perf_counter()
+                _rebuild(src, out)
+                times.append(time.perf_counter() - t0)
+            return times
+
+        at_end = lambda i: text + f"\n# note {i}\n"  # noqa: E731
+        at_top = lambda i: f"# note {i}\n" + text  # noqa: E731
+        rows = [
+            ("line added at the end", timed(at_end, False), timed(at_end, True)),
+            ("line added at the top", timed(at_top, False), timed(at_top, True)),
+        ]
+    print(f"{'one-file edit of d2e-quests':<28}{'rebuild, median (ms)':>22}{'best (ms)':>11}{'nothing remembered (baseline, ms)':>36}")
+    for name, warm, cold in rows:
+        print(f"{name:<28}{statistics.median(warm) * 1000:>22.0f}{min(warm) * 1000:>11.0f}{statistics.median(cold) * 1000:>36.0f}")
+
+
+def _run(code: str) -> tuple[float, dict]:
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    return time.perf_counter() - t0, json.loads(out.stdout.strip().splitlines()[-1] or "{}")
+
+
+HEAVY = ("numpy", "scipy", "shapely", "networkx")
+LIBS = ("lark", "ruamel.yaml", "jsonschema", "referencing", "numpy", "scipy", "shapely", "networkx")
+
+
+def _check(path: str) -> str:
+    return (
+        "import sys, json, io, contextlib\n"
+        "from compiler.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        f"    code = main(['check', {path!r}])\n"
+        f"print(json.dumps({{'code': code, 'heavy': [m for m in {HEAVY!r} if m in sys.modules],"
+        f" 'libs': [m for m in {LIBS!r} if m in sys.modules]}}))\n"
+    )
+
+
+def _floor(libs) -> float:
+    code = "".join(f"import {m}\n" for m in libs) + "print('{}')\n"
+    return min(_run(code)[0] for _ in range(3))
+
+
+def cold_checks() -> None:
+    print(f"{'cold questc check':<22}{'time (s)':>10}{'import floor (s)':>18}{'ratio':>8}  heavy libraries imported")
+    for path in ("content", "content/core-2e", "content/d2e-base"):
+        t, seen = min((_run(_check(path)) for _ in range(3)), key=lambda r: r[0])
+        floor = _floor(seen["libs"])
+        print(f"{path:<22}{t:>10.2f}{floor:>18.2f}{t / floor:>8.2f}  {', '.join(seen['heavy']) or 'none'}")
+
+
+def main() -> None:
+    save_to_rebuilt()
+    print()
+    cold_checks()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The legend under a map or a tile sheet: one swatch and label per thing the picture shows.
+
+    legend_entries(picture) -> [LegendEntry]    only what the map contains
+    render_legend(entries, width, scale) -> Image   entries flowed in rows, `width` wide
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from compiler.emit.images import style as S
+from compiler.emit.images.pictures import MapPicture
+from compiler.emit.images.primitives import inset
+from compiler.emit.images.terrain import draw_glyph, look_for
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    label: str
+    kind: str  # terrain | wall | door | open_door | opening | hidden | seen | reachable | ...
+    look: S.TerrainLook | None = None
+    colour: S.RGB = S.TEXT
+
+
+def legend_entries(picture: MapPicture) -> list[LegendEntry]:
+    """Terrains by id, walls, door colours and states, markers and overlays the picture holds."""
+    board = picture.board
+    entries = [LegendEntry(S.printable(t), "terrain", look_for(board.rules, t)) for t in sorted(set(board.terrain))]
+    if board.walls:
+        entries.append(LegendEntry("wall", "wall", colour=S.WALL))
+    kinds = sorted({(d.colour or "", d.open) for d in board.doors})
+    for name, is_open in kinds:  # one entry per colour and state, not per door
+        colour = S.named_colour(name or None, S.DOOR_DEFAULT)
+        label = f"{name + ' ' if name else ''}door ({'open' if is_open else 'closed'})"
+        entries.append(LegendEntry(S.printable(label), "open_door" if is_open else "door", colour=colour))
+    flags = (
+        (picture.openings, "opening", "opening", S.OPENING),
+        (any(t.hidden for t in picture.tiles), "hidden tile", "hidden", S.HATCH),
+        (picture.hero_starts, "hero start", "hero", S.HERO_START),
+        (picture.entrances, "entrance", "entrance", S.ENTRANCE),
+        (picture.exits, "exit", "exit", S.EXIT),
+        (any(s.rank == "master" for s in picture.spawns), "master", "master", S.MASTER),
+        (any(s.rank != "master" for s in picture.spawns), "minion", "minion", S.MINION),
+        (picture.seen, "seen", "seen", S.SEEN),
+        (picture.reachable, "reachable", "reachable", S.REACHABLE),
+        (picture.blockers, "blocking figure", "blocker", S.BLOCKER),
+        (picture.origin is not None, "viewpoint", "origin", S.ORIGIN),
+    )
+    for present, label, kind, colour in flags:
+        if present:
+            entries.append(LegendEntry(label, kind, colour=colour))
+    return entries
+
+
+def render_legend(entries: list[LegendEntry], width: int, scale: int) -> Image.Image:
+    """The entries flowed left to right in rows no wider than `width`."""
+    sw = max(12, round(scale * 0.5))  # swatch size
+    fnt = S.font(max(9, round(scale * 0.34)))
+    pad = 6
+    placed: list[tuple[int, int, LegendEntry]] = []
+    x, y = pad, pad
+    row_h = sw + 4
+    for entry in entries:
+        _l, _t, tw, _h = S.text_size(fnt, entry.label)
+        w = sw + 4 + tw + 12
+        if x + w > width - pad and x > pad:
+            x, y = pad, y + row_h
+        placed.append((x, y, entry))
+        x += w
+    height = y + row_h + pad
+    img = Image.new("RGB", (width, height), S.BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    for x, y, entry in placed:
+        _swatch(draw, (x, y, x + sw, y + sw), entry, sw)
+        _l, t, _w, h = S.text_size(fnt, entry.label)
+        draw.text((x + sw + 4, y + (sw - h) // 2 - t), entry.label, fill=S.TEXT, font=fnt)
+    return img
+
+
+def _swatch(draw: ImageDraw.ImageDraw, box, entry: LegendEntry, sw: int) -> None:
+    l, t, r, b = box
+    k = entry.kind
+    if k == "terrain" and entry.look is not None:
+        draw.rectangle(inset(box), fill=entry.look.fill, outline=S.GRID)
+        draw_glyph(draw, box, entry.look, sw)
+    elif k in ("wall", "opening", "entrance", "exit"):
+        draw.rectangle([l, t + sw // 2 - 2, r, t + sw // 2 + 2], fill=entry.colour)
+    elif k == "door":
+        draw.rectangle([l + 1, t + sw // 2 - 3, r - 1, t + sw // 2 + 3], fill=entry.colour, outline=S.WALL)
+    elif k == "open_door":
+        draw.rectangle([l + 1, t + sw // 2 - 3, r - 1, t + sw // 2 + 3], outline=entry.colour, width=2)
+    elif k == "hidden":
+        draw.rectangle(inset(box), outline=S.GRID)
+        for i in range(-sw, sw, 5):
+            draw.line([(l + i, b - 1), (l + i + sw, t)], fill=S.HATCH)
+        draw.rectangle([l - sw, t, l - 1, b], fill=S.BACKGROUND)  # crop the hatch to the swatch
+        draw.rectangle([r, t, r + sw, b], fill=S.BACKGROUND)
+    elif k == "seen":
+        draw.rectangle(inset(box), fill=S.blend(S.TERRAIN_LOOKS["plain"].fill, S.SEEN, S.SEEN_ALPHA), outline=S.GRID)
+    elif k == "reachable":
+        draw.rectangle(inset(box, 1), outline=S.REACHABLE, width=2)
+    elif k in ("master", "minion", "blocker"):
+        draw.ellipse([l + 1, t + 1, r - 1, b - 1], fill=entry.colour, outline=S.TEXT)
+    elif k in ("hero", "origin"):
+        draw.ellipse([l + 1, t + 1, r - 1, b - 1], outline=entry.colour, width=2)

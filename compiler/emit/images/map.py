@@ -1,0 +1,334 @@
+"""One map drawn: a `MapPicture` (quest, encounter, question overlays) to an image.
+
+    render_map(picture, scale=32) -> Image
+    map_layout(picture, scale) -> MapLayout     the exact pixel geometry render_map uses
+
+Layers are drawn in a fixed order (terrain, hatching, sight shading, grid, reach outline,
+tile outlines, walls, openings, doors, links, entrances/exits, markers, labels,
+coordinates, title, legend) so later layers stay readable on top of earlier ones.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+from PIL import Image, ImageDraw
+
+from compiler.emit.images import style as S
+from compiler.emit.images.legend import legend_entries, render_legend
+from compiler.emit.images.pictures import MapPicture, content_cells
+from compiler.emit.images.primitives import (
+    box_mask,
+    cross,
+    dashed,
+    diamond,
+    disc,
+    hatch_mask,
+    inset,
+    label_box,
+    paint_mask,
+    shade_mask,
+    text_centred,
+)
+from compiler.emit.images.terrain import draw_glyph, look_for
+from compiler.geometry.board import Board
+from compiler.geometry.lattice import Cell, Edge, cell_edges
+
+DEFAULT_SCALE = 32
+
+
+# ---------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    """Where world lattice points land in the image. Public so tests can probe pixels."""
+
+    x0: int  # world x of the leftmost drawn column (one padding column left of the content)
+    y0: int
+    columns: int
+    rows: int
+    scale: int
+    left: int  # pixel offset of lattice point (x0, y0)
+    top: int
+
+    def point(self, p: tuple[float, float]) -> tuple[int, int]:
+        return (
+            self.left + round((p[0] - self.x0) * self.scale),
+            self.top + round((p[1] - self.y0) * self.scale),
+        )
+
+    def cell_box(self, cell: Cell) -> tuple[int, int, int, int]:
+        """(left, top, right, bottom) pixels of a space, right/bottom exclusive."""
+        l, t = self.point(cell)
+        return l, t, l + self.scale, t + self.scale
+
+    def centre(self, cell: Cell) -> tuple[int, int]:
+        l, t, _, _ = self.cell_box(cell)
+        return l + self.scale // 2, t + self.scale // 2
+
+    def edge_mid(self, e: Edge) -> tuple[int, int]:
+        (ax, ay), (bx, by) = e
+        return self.point(((ax + bx) / 2, (ay + by) / 2))
+
+    def edge_box(self, e: Edge, width: int) -> tuple[int, int, int, int]:
+        """The inclusive box of edge e drawn `width` pixels thick (exact, no anti-aliasing)."""
+        (ax, ay), (bx, by) = self.point(e[0]), self.point(e[1])
+        h = width // 2
+        return min(ax, bx) - h, min(ay, by) - h, max(ax, bx) + width - h - 1, max(ay, by) + width - h - 1
+
+    @property
+    def map_size(self) -> tuple[int, int]:
+        return self.columns * self.scale, self.rows * self.scale
+
+
+def _margins(scale: int, picture: MapPicture) -> tuple[int, int]:
+    coord = max(14, round(scale * 0.6)) if picture.coordinates else 4
+    title = max(16, round(scale * 0.7)) if picture.title else 0
+    return coord, title
+
+
+def map_layout(picture: MapPicture, scale: int = DEFAULT_SCALE) -> MapLayout:
+    """The pixel layout `render_map` uses for `picture` at `scale`."""
+    cells = content_cells(picture) or {(0, 0)}
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    x0, y0 = min(xs) - 1, min(ys) - 1  # one padding square round the content for outside markers
+    columns, rows = max(xs) - x0 + 2, max(ys) - y0 + 2
+    coord, title = _margins(scale, picture)
+    return MapLayout(x0, y0, columns, rows, scale, coord, coord + title)
+
+
+def boundary_edges(cells: Iterable[Cell]) -> list[Edge]:
+    """Edges with a cell of the set on exactly one side, sorted."""
+    count: dict[Edge, int] = {}
+    for c in cells:
+        for e in cell_edges(c):
+            count[e] = count.get(e, 0) + 1
+    return sorted(e for e, n in count.items() if n == 1)
+
+
+def _outside_cell(e: Edge, spaces: set[Cell]) -> tuple[Cell, Cell]:
+    """(inside, outside) cells across edge e, judged by which one is a map space."""
+    (ax, ay), (bx, by) = e
+    if ay == by:  # horizontal edge: cells above and below
+        above, below = (ax, ay - 1), (ax, ay)
+        return (above, below) if above in spaces else (below, above)
+    left, right = (ax - 1, ay), (ax, ay)
+    return (left, right) if left in spaces else (right, left)
+
+
+# ---------------------------------------------------------------- the map
+
+
+def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Image:
+    """Draw one map. Deterministic: the same picture and scale give the same pixels."""
+    scale = max(8, int(scale))
+    layout = map_layout(picture, scale)
+    board = picture.board
+    spaces = set(board.spaces)
+    map_w, map_h = layout.map_size
+    coord, _title = _margins(scale, picture)
+    entries = legend_entries(picture) if picture.legend else []
+    width = layout.left + map_w + coord
+    title = S.printable(picture.title)
+    title_font = S.font(max(12, round(scale * 0.5)))
+    if title:
+        width = max(width, layout.left + S.text_size(title_font, title)[2] + 6)
+    legend_img = render_legend(entries, max(width, 240), scale) if entries else None
+    if legend_img is not None:
+        width = max(width, legend_img.width)
+    height = layout.top + map_h + coord + (legend_img.height if legend_img is not None else 0)
+
+    image = Image.new("RGB", (width, height), S.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle([layout.left, layout.top, layout.left + map_w - 1, layout.top + map_h - 1], fill=S.OUTSIDE)
+
+    # terrain
+    for cell, terrain_id in zip(board.spaces, board.terrain):
+        box = layout.cell_box(cell)
+        look = look_for(board.rules, terrain_id)
+        draw.rectangle(inset(box), fill=look.fill)
+        draw_glyph(draw, box, look, scale)
+
+    # hidden tiles hatched, then sight shading (both exact-pixel numpy layers)
+    hidden_cells = [c for t in picture.tiles if t.hidden for c in t.cells]
+    if hidden_cells:
+        mask = box_mask(image.size, (layout.cell_box(c) for c in hidden_cells)) & hatch_mask(image.size, _hatch_period(scale))
+        paint_mask(image, mask, S.HATCH)
+    if picture.seen:
+        image = shade_mask(image, box_mask(image.size, (layout.cell_box(c) for c in picture.seen)), S.SEEN, S.SEEN_ALPHA)
+    draw = ImageDraw.Draw(image)
+
+    # the square grid
+    for cell in board.spaces:
+        l, t, r, b = layout.cell_box(cell)
+        draw.rectangle([l, t, r, b], outline=S.GRID, width=1)
+
+    # spaces reachable within the movement budget: an inset outline per square
+    if picture.reachable:
+        m = max(2, scale // 10)
+        for cell in sorted(picture.reachable, key=lambda c: (c[1], c[0])):
+            draw.rectangle(inset(layout.cell_box(cell), m), outline=S.REACHABLE, width=2)
+
+    # tile outlines (walls drawn next cover most of them; they show at joins)
+    tile_w = max(1, scale // 16)
+    for tile in picture.tiles:
+        for e in boundary_edges(tile.cells):
+            draw.rectangle(layout.edge_box(e, tile_w + 1), fill=S.TILE_OUTLINE)
+
+    wall_w = max(3, scale // 8)
+    for e in sorted(board.walls):
+        draw.rectangle(layout.edge_box(e, wall_w), fill=S.WALL)
+
+    for e in sorted(picture.openings):
+        draw.rectangle(layout.edge_box(e, wall_w), fill=S.WALL)
+        dashed(draw, layout.point(e[0]), layout.point(e[1]), S.OPENING, max(2, wall_w - 1), max(3, scale // 6))
+
+    _draw_doors(draw, layout, board, scale)
+    _draw_links(draw, layout, board, scale)
+    _draw_entries(draw, layout, spaces, picture, scale)
+    _draw_markers(draw, layout, picture, scale)
+    _draw_tile_labels(draw, layout, picture, scale)
+    if picture.coordinates:
+        _draw_coordinates(draw, layout, picture, scale)
+    if title:
+        draw.text((layout.left, 2), title, fill=S.TEXT, font=title_font)
+    if legend_img is not None:
+        image.paste(legend_img, (0, layout.top + map_h + coord))
+    return image
+
+
+def _hatch_period(scale: int) -> int:
+    return max(5, scale // 4)
+
+
+def _draw_doors(draw, layout: MapLayout, board: Board, scale: int) -> None:
+    thick = max(5, scale // 5)
+    for door in sorted(board.doors, key=lambda d: d.id):
+        colour = S.named_colour(door.colour, S.DOOR_DEFAULT)
+        for e in sorted(door.edges):
+            x0, y0, x1, y1 = layout.edge_box(e, thick)
+            # shorten along the edge so the door reads as a leaf between wall stubs
+            if e[0][1] == e[1][1]:
+                x0, x1 = x0 + 2, x1 - 2
+            else:
+                y0, y1 = y0 + 2, y1 - 2
+            if door.open:  # an open door: the frame only, the way is clear
+                draw.rectangle([x0, y0, x1, y1], outline=colour, width=2)
+            else:
+                draw.rectangle([x0, y0, x1, y1], fill=colour, outline=S.WALL, width=1)
+
+
+def _draw_links(draw, layout: MapLayout, board: Board, scale: int) -> None:
+    fnt = S.font(max(8, scale // 3))
+    for link in board.links:
+        if not link.a or not link.b:
+            continue
+        ca = [layout.centre(c) for c in link.a]
+        cb = [layout.centre(c) for c in link.b]
+        pa = (sum(p[0] for p in ca) / len(ca), sum(p[1] for p in ca) / len(ca))
+        pb = (sum(p[0] for p in cb) / len(cb), sum(p[1] for p in cb) / len(cb))
+        dashed(draw, pa, pb, S.LINK, 2, max(4, scale // 4))
+        for p in (pa, pb):
+            text_centred(draw, p, link.kind[:1].upper(), fnt, S.LINK)
+
+
+def _draw_entries(draw, layout: MapLayout, spaces: set[Cell], picture: MapPicture, scale: int) -> None:
+    wall_w = max(3, scale // 8)
+    for edges, colour, inward in ((picture.entrances, S.ENTRANCE, True), (picture.exits, S.EXIT, False)):
+        for e in sorted(edges):
+            draw.rectangle(layout.edge_box(e, wall_w + 2), fill=colour)
+            _inside, outside = _outside_cell(e, spaces)
+            mid = layout.edge_mid(e)
+            oc = layout.centre(outside)
+            dx, dy = oc[0] - mid[0], oc[1] - mid[1]  # points outward, scale/2 long
+            half = max(3, scale // 4)
+            px, py = (-dy, dx)
+            norm = math.hypot(px, py) or 1
+            px, py = px / norm * half, py / norm * half
+            base = (mid[0] + dx * 0.25, mid[1] + dy * 0.25)
+            tip = (mid[0] + dx * 0.9, mid[1] + dy * 0.9)
+            if inward:
+                base, tip = tip, base
+            draw.polygon([(round(base[0] + px), round(base[1] + py)), (round(base[0] - px), round(base[1] - py)), (round(tip[0]), round(tip[1]))], fill=colour)
+
+
+def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+    m = max(2, scale // 7)
+    small = S.font(max(8, round(scale * 0.38)))
+    tiny = S.font(max(7, round(scale * 0.3)))
+
+    for cell in sorted(set(picture.hero_starts), key=lambda c: (c[1], c[0])):
+        draw.ellipse(inset(layout.cell_box(cell), m), outline=S.HERO_START, width=max(2, scale // 12))
+        text_centred(draw, layout.centre(cell), "H", small, S.HERO_START)
+
+    for tok in sorted(picture.tokens, key=lambda k: (k.cell[1], k.cell[0], k.kind, k.label)):
+        centre = layout.centre(tok.cell)
+        fill = S.token_colour(tok.kind, tok.colour)
+        diamond(draw, centre, scale // 2 - m, fill, S.TEXT)
+        text = S.printable((tok.label or tok.kind)[:1].upper())
+        text_centred(draw, centre, text, small, S.contrast_text(fill))
+
+    for sp in sorted(picture.spawns, key=lambda p: (min((c[1], c[0]) for c in p.cells) if p.cells else (0, 0), p.initials)):
+        if not sp.cells:
+            continue
+        boxes = [layout.cell_box(c) for c in sp.cells]
+        l, t = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        r, b = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        fill = S.MASTER if sp.rank == "master" else S.MINION
+        box = inset((l, t, r, b), m)
+        if len(sp.cells) == 1:
+            draw.ellipse(box, fill=fill, outline=S.TEXT, width=1)
+        else:  # a figure bigger than one square: a rounded box over its footprint
+            draw.rounded_rectangle(box, radius=scale // 3, fill=fill, outline=S.TEXT, width=1)
+        text_centred(draw, ((l + r) / 2, (t + b) / 2), S.printable(sp.initials), small, S.contrast_text(fill))
+        if sp.heroes:
+            _left, _top, w, h = S.text_size(tiny, sp.heroes)
+            label_box(draw, (r - w - 4, b - h - 4), sp.heroes, tiny, S.TEXT, S.HERO_COUNT, pad=1)
+
+    for cell in sorted(picture.blockers, key=lambda c: (c[1], c[0])):
+        draw.ellipse(inset(layout.cell_box(cell), m), fill=S.BLOCKER, outline=S.TEXT, width=1)
+        k = scale // 2 - m - max(2, scale // 8)
+        cx, cy = layout.centre(cell)
+        cross(draw, (cx - k, cy - k, cx + k, cy + k), (255, 255, 255), max(1, scale // 14))
+
+    if picture.origin is not None:
+        centre = layout.centre(picture.origin)
+        disc(draw, centre, max(3, scale // 6), None, S.ORIGIN, max(2, scale // 12))
+        disc(draw, centre, 2, S.ORIGIN)
+
+    cap = S.font(max(10, round(scale * 0.55)))
+    for c in picture.captions:
+        l, t, _, _ = layout.cell_box(c.cell)
+        label_box(draw, (l, t), S.printable(c.text), cap, S.CAPTION, S.BACKGROUND, pad=2)
+
+
+def _draw_tile_labels(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+    fnt = S.font(max(8, round(scale * 0.34)))
+    for tile in picture.tiles:
+        if not tile.cells:
+            continue
+        first = min(tile.cells, key=lambda c: (c[1], c[0]))
+        l, t, _, _ = layout.cell_box(first)
+        text = S.printable(tile.code)  # the printed code; copies are told apart by position
+        label_box(draw, (l + 3, t + 3), text, fnt, S.TILE_LABEL, (255, 255, 255), pad=1)
+
+
+def _draw_coordinates(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+    cells = content_cells(picture) or {(0, 0)}
+    coord, _ = _margins(scale, picture)
+    fnt = S.font(max(7, min(round(scale * 0.36), coord - 2)))
+    map_w, map_h = layout.map_size
+    xs = range(min(c[0] for c in cells), max(c[0] for c in cells) + 1)
+    ys = range(min(c[1] for c in cells), max(c[1] for c in cells) + 1)
+    for x in xs:
+        cx = layout.point((x + 0.5, 0))[0]
+        text_centred(draw, (cx, layout.top - coord / 2), str(x), fnt, S.TEXT)
+        text_centred(draw, (cx, layout.top + map_h + coord / 2), str(x), fnt, S.TEXT)
+    for y in ys:
+        cy = layout.point((0, y + 0.5))[1]
+        text_centred(draw, (layout.left - coord / 2, cy), str(y), fnt, S.TEXT)
+        text_centred(draw, (layout.left + map_w + coord / 2, cy), str(y), fnt, S.TEXT)

@@ -1,0 +1,82 @@
+"""From the checked model to pictures: the images a build writes under `maps/`.
+
+    render_outputs(model) -> {"maps/<name>.png": bytes}
+
+registered in `compiler/emit/build.py` OUTPUTS. It writes
+- `maps/tiles.png`        a contact sheet of the tiles the pack itself defines;
+- `maps/world-<id>.png`   each campaign world the pack defines;
+- `maps/<id>.png`         each quest/encounter map the maps pass assembled
+                          (compiler/emit/images/quest.py).
+
+Everything is drawn from the passes' typed results; images never add diagnostics and
+never rerun a pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from compiler.emit.images.map import render_map
+from compiler.emit.images.pictures import Location, TileCard, TileSheet, Trail, WorldPicture
+from compiler.emit.images.primitives import png_bytes
+from compiler.emit.images.quest import assembled_maps, encounter_picture
+from compiler.emit.images.sheet import render_tile_sheet
+from compiler.emit.images.world import render_world
+from compiler.memo import Same, remembered_pure
+from compiler.model import Model
+from compiler.catalogs.terrain import PLAIN
+
+SHEET_SCALE = 20
+MAP_SCALE = 32
+
+
+def tile_card(tile, symbols: Mapping[str, str]) -> TileCard:
+    """A `compiler.geometry.tiles.Tile` as a sheet card (squares in its printed frame)."""
+    cells = tuple(((c, symbols.get(sym, sym if sym != "." else "plain"))) for c, sym in sorted(tile.squares.items(), key=lambda kv: (kv[0][1], kv[0][0])))
+    openings = frozenset(e for op in tile.all_openings() for e in tile.opening_edges(op))
+    return TileCard(tile.id, cells, openings, tile.kind, frozenset(tile.walls))
+
+
+def world_picture(world) -> WorldPicture:
+    """A `compiler.passes.world.World` as a picture (drawing positions from the catalog's `pos`)."""
+    locations = tuple(
+        Location(loc.id, loc.name, loc.kind, tuple(loc.pos) if loc.pos is not None else None)
+        for _, loc in sorted(world.locations.items())
+    )
+    trails = tuple(Trail(t.a, t.b, t.type, t.danger, t.traffic) for t in world.trails)
+    return WorldPicture(locations, trails, world.name)
+
+
+def _own(entries: Mapping[str, Any], pack_id: str) -> list[str]:
+    return sorted(i for i, e in entries.items() if getattr(e, "pack", pack_id) == pack_id)
+
+
+def render_outputs(model: Model) -> dict[str, bytes]:
+    """Every image of one pack, as relative path -> PNG bytes (deterministic)."""
+    if not model.options.images:
+        return {}
+    files: dict[str, bytes] = {}
+    pack_id = model.pack.id
+    rules = {"plain": PLAIN, **(model.terrain or {})}
+
+    tiles = model.tiles or {}
+    own_tiles = [t for t in _own(model.catalogs.get("tiles") or {}, pack_id) if t in tiles]
+    if own_tiles:
+        symbols = {r.symbol: tid for tid, r in sorted(rules.items())}
+        cards = tuple(tile_card(tiles[t], symbols) for t in own_tiles)
+        sheet = TileSheet(cards, rules, f"{model.pack.name}: tiles")
+        files["maps/tiles.png"] = png_bytes(render_tile_sheet(sheet, scale=SHEET_SCALE))
+
+    worlds = model.worlds or {}
+    for wid in _own(model.catalogs.get("world") or {}, pack_id):
+        if wid in worlds and worlds[wid].locations:
+            files[f"maps/world-{wid}.png"] = png_bytes(render_world(world_picture(worlds[wid])))
+
+    for map_id, title, body, amap, resolved in assembled_maps(model):
+        # a picture is a pure function of its map, its encounter and its title: drawn
+        # again only when one of them changed (compiler/memo.py)
+        key = ("map_png", Same(amap), body, title, Same(resolved))
+        files[f"maps/{map_id}.png"] = remembered_pure(
+            key, lambda: png_bytes(render_map(encounter_picture(body, amap, title, resolved), scale=MAP_SCALE))
+        )
+    return files

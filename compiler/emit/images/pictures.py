@@ -1,0 +1,173 @@
+"""What the renderers are asked to draw: plain, frozen input values.
+
+The pipeline (`quest.py`, `layout.py`, `outputs.py`) fills these from the checked model;
+the renderers read nothing else, so they know nothing about how a map was assembled or
+how sight was computed.
+
+    MapPicture (TileOutline, Token, SpawnPoint, Caption)   one map       -> map.render_map
+    TileSheet (TileCard)                                   a tile catalog -> sheet.render_tile_sheet
+    ChainPicture (ChainPart)                               several maps  -> chain.render_chain
+    WorldPicture (Location, Trail)                         a campaign world -> world.render_world
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from compiler.catalogs.terrain import TerrainRule
+from compiler.geometry.board import Board
+from compiler.geometry.lattice import Cell, Edge
+
+# ---------------------------------------------------------------- one map
+
+
+@dataclass(frozen=True)
+class TileOutline:
+    """One placed tile: its code (label), the world spaces it covers, whether it starts hidden."""
+
+    code: str
+    cells: tuple[Cell, ...]
+    name: str = ""  # the placement's name when it differs from the code (a second copy)
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Token:
+    cell: Cell
+    kind: str  # search | objective | villager | …
+    colour: str | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class SpawnPoint:
+    """A monster figure's footprint; `heroes` is a hero-count label like "3+" ("" = always)."""
+
+    cells: tuple[Cell, ...]
+    initials: str
+    rank: str = "minion"  # master | minion
+    heroes: str = ""
+
+
+@dataclass(frozen=True)
+class Caption:
+    cell: Cell
+    text: str
+
+
+@dataclass(frozen=True)
+class MapPicture:
+    board: Board
+    tiles: tuple[TileOutline, ...] = ()
+    openings: frozenset[Edge] = frozenset()  # openings not joined to another tile
+    tokens: tuple[Token, ...] = ()
+    spawns: tuple[SpawnPoint, ...] = ()
+    hero_starts: tuple[Cell, ...] = ()
+    entrances: frozenset[Edge] = frozenset()
+    exits: frozenset[Edge] = frozenset()
+    # question overlays
+    seen: frozenset[Cell] | None = None
+    origin: Cell | None = None
+    reachable: frozenset[Cell] | None = None
+    blockers: frozenset[Cell] = frozenset()
+    # decoration
+    captions: tuple[Caption, ...] = ()
+    title: str = ""
+    legend: bool = True
+    coordinates: bool = True
+
+
+def monster_initials(name: str) -> str:
+    """`goblin_archers` -> "GA", `ettin` -> "E", "Cave spiders" -> "CS" (at most 3 letters)."""
+    words = [w for w in re.split(r"[\s_\-]+", name) if w]
+    return "".join(w[0].upper() for w in words)[:3] or "?"
+
+
+def content_cells(picture: MapPicture) -> set[Cell]:
+    """Every square the picture puts something on: spaces, tiles, markers, overlays, captions,
+    and the inside square of each opening, entrance and exit edge."""
+    cells: set[Cell] = set(picture.board.spaces)
+    for t in picture.tiles:
+        cells.update(t.cells)
+    cells.update(tok.cell for tok in picture.tokens)
+    for sp in picture.spawns:
+        cells.update(sp.cells)
+    cells.update(picture.hero_starts)
+    cells.update(picture.seen or ())
+    cells.update(picture.reachable or ())
+    cells.update(picture.blockers)
+    if picture.origin is not None:
+        cells.add(picture.origin)
+    cells.update(c.cell for c in picture.captions)
+    for edges in (picture.openings, picture.entrances, picture.exits):
+        for (a, b) in edges:
+            cells.add((min(a[0], b[0]), min(a[1], b[1])))
+    return cells
+
+
+# ---------------------------------------------------------------- a tile catalog
+
+
+@dataclass(frozen=True)
+class TileCard:
+    """One catalog tile as printed: squares in its own frame with terrain ids, its openings."""
+
+    code: str
+    cells: tuple[tuple[Cell, str], ...]  # ((col, row), terrain id)
+    openings: frozenset[Edge] = frozenset()
+    kind: str = ""
+    walls: frozenset[Edge] = frozenset()  # printed walls inside the tile
+
+
+@dataclass(frozen=True)
+class TileSheet:
+    tiles: tuple[TileCard, ...]
+    rules: Mapping[str, TerrainRule] = field(default_factory=dict)
+    title: str = ""
+    columns: int = 0  # 0 = about square
+
+
+# ---------------------------------------------------------------- several maps in one frame
+
+
+@dataclass(frozen=True)
+class ChainPart:
+    label: str
+    picture: MapPicture
+    offset: Cell | None = None  # world shift of this part; None = laid out left to right
+
+
+@dataclass(frozen=True)
+class ChainPicture:
+    parts: tuple[ChainPart, ...]
+    title: str = ""
+    gap: int = 2  # squares between automatically placed parts
+
+
+# ---------------------------------------------------------------- a campaign world
+
+
+@dataclass(frozen=True)
+class Location:
+    id: str
+    name: str = ""
+    kind: str = "city"  # city | dungeon | legendary | secret_master | keep | …
+    position: tuple[float, float] | None = None  # drawing position, any unit, y down
+
+
+@dataclass(frozen=True)
+class Trail:
+    a: str
+    b: str
+    kind: str = "normal"  # normal | river | secret
+    danger: str = "green"  # green | yellow | red (the shield's colour)
+    traffic: int | None = None
+
+
+@dataclass(frozen=True)
+class WorldPicture:
+    locations: tuple[Location, ...]
+    trails: tuple[Trail, ...] = ()
+    title: str = ""
