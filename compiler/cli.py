@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from compiler import __version__
@@ -33,18 +34,47 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # A negative coordinate is a value, not an option: `--to -3,3` as well as `-3`.
+        # (argparse decides with this pattern; its own knows only plain numbers.)
+        self._negative_number_matcher = re.compile(r"^-\d+(\.\d+)?(,-?\d+(\.\d+)?)*$")
+
     def error(self, message: str):  # usage errors exit 2 with a one-line reason
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(2)
 
 
+class _TopParser(_Parser):
+    """Once the arguments are parsed, a command that reads packs gets the settings no
+    flag gave from the configuration file, then the defaults (commands/common.settle)."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        ns, rest = super().parse_known_args(args, namespace)
+        if getattr(ns, "_configurable", False):
+            from compiler.commands.common import settle
+
+            settle(ns)
+        return ns, rest
+
+
+def _conventions() -> argparse.ArgumentParser:
+    """-q and -v, on every command."""
+    common = argparse.ArgumentParser(add_help=False)
+    loud = common.add_mutually_exclusive_group()
+    loud.add_argument("-q", "--quiet", action="store_true", help="print errors only (human output; machine formats are unchanged)")
+    loud.add_argument("-v", "--verbose", action="store_true", help="also print how long each stage took, on stderr")
+    return common
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="questc", description="Compile and check tile-based dungeon-crawler content packs.")
+    parser = _TopParser(prog="questc", description="Compile and check tile-based dungeon-crawler content packs.")
     parser.add_argument("--version", action="version", version=f"questc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    common = _conventions()
     for name, (module, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
         importlib.import_module(module).configure(p)
         p.set_defaults(_module=module)
     return parser
@@ -93,10 +123,20 @@ def _run(argv: list[str]) -> int:
         parser.print_help(sys.stderr)
         return 2
     args._argv = argv  # lets commands locate a bad argument on the command line
+    if getattr(args, "_config_sink", None) is not None:  # a broken configuration: usage, exit 2
+        from compiler.diagnostics.render import print_diagnostics
+
+        print_diagnostics(args._config_sink, args.format)
+        return 2
+    from compiler import console
+
+    console.begin(verbose=args.verbose, quiet=args.quiet, machine=getattr(args, "format", "human") != "human")
     try:
         return importlib.import_module(args._module).run(args)
     except SystemExit as exc:
         return int(exc.code or 0)
+    finally:
+        console.end()
 
 
 if __name__ == "__main__":

@@ -3,12 +3,14 @@
 Resolution order for a required id: the packs given on the command line, then the
 search path (`--pack-path` folders, then QUESTC_PATH entries, then the packs shipped
 with questc). A given pack wins over the same id on the search path; the same id
-twice among the given packs is an error. Cycles are located diagnostics.
+twice among the given packs is an error. Cycles are located diagnostics. A PATH that
+does not exist but is a pack id names the pack of that id on the search path.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,8 +122,11 @@ def discover(paths: list[str], pack_path: tuple[str, ...], sink: Sink, *, max_by
     for raw in paths:
         path = Path(raw)
         if not path.exists():
-            sink.report("P0111", Span.whole_file(raw), path=raw)
-            continue
+            found = _shipped_or_searched(raw, pack_path, max_bytes) if _PACK_ID.fullmatch(raw) else None
+            if found is None:
+                sink.report("P0111", Span.whole_file(raw), path=raw)
+                continue
+            path = found
         errors = sink.errors
         folders = _folders_of_packs(path, sink)
         if not folders and sink.errors == errors:  # (not when it could not be listed: P0109 says so)
@@ -170,6 +175,21 @@ def discover(paths: list[str], pack_path: tuple[str, ...], sink: Sink, *, max_by
         if ok:
             order[target.id] = closure
     return Resolution(targets, order)
+
+
+# A pack id as pack.schema.json allows it: a PATH that is one and is not a folder here is
+# looked up by id on the search path (`questc build d2e-quests` from anywhere).
+_PACK_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+def _shipped_or_searched(pack_id: str, pack_path: tuple[str, ...], max_bytes: int) -> Path | None:
+    """The folder of the pack `pack_id` on the search path (the same order as for a
+    required id: --pack-path, QUESTC_PATH, the shipped packs), or None."""
+    for base in search_path(pack_path):
+        for folder in _folders_of_packs(base):
+            if folder.name == pack_id or _declares(folder, pack_id, max_bytes):
+                return folder
+    return None
 
 
 def _declares(folder: Path, pack_id: str, max_bytes: int) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from compiler.console import stage
 from compiler.catalogs.document import Document, Entry
 from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validate_node
 from compiler.catalogs.yamlload import load_yaml
@@ -39,7 +40,8 @@ class Result:
 
 def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) -> Result:
     sink = sink or Sink()
-    resolution = discover(list(paths), options.pack_path, sink, max_bytes=options.max_file_bytes)
+    with stage("packs"):
+        resolution = discover(list(paths), options.pack_path, sink, max_bytes=options.max_file_bytes)
     loaded: dict[str, tuple[list[Document], list]] = {}
     result = Result(sink)
     for target in resolution.targets:
@@ -48,11 +50,14 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) 
             continue
         for pack in closure:
             if pack.id not in loaded:
-                loaded[pack.id] = _load_pack(pack, sink, options)
-        catalogs = _merge_catalogs(closure, loaded, sink)
+                with stage(f"load {pack.id}"):
+                    loaded[pack.id] = _load_pack(pack, sink, options)
+        with stage(f"catalogs {target.id}"):
+            catalogs = _merge_catalogs(closure, loaded, sink)
         modules = tuple(loaded[target.id][1])
         model = Model(options=options, pack=target, packs=tuple(closure), catalogs=catalogs, modules=modules)
-        result.models.append(run_passes(model, sink))
+        with stage(f"passes {target.id}"):
+            result.models.append(run_passes(model, sink))
     return result
 
 

@@ -29,6 +29,17 @@ SHARED = _shared_dir()
 HAS_SHARED = (SHARED / "data").is_dir()
 
 
+# The smallest quest that compiles clean against d2e-base (two tiles, a start, a win and a loss).
+QUEST = """\
+quest q "Q" {
+  map { tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north }
+  start heroes on entrance1A
+  on round_end 3 { win "Won." }
+  on round_end 4 { lose "Lost." }
+}
+"""
+
+
 def write_pack(root: Path, pack_id: str = "t", *, requires=(), files: dict[str, str] | None = None, ruleset="d2e") -> Path:
     folder = root / pack_id
     folder.mkdir(parents=True, exist_ok=True)

@@ -92,3 +92,56 @@ def test_four_formats_for_one_yaml_error(tmp_path):
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 3
     gh = questc("check", pack, "--format", "github").out
     assert gh.startswith("::error file=") and ",line=3," in gh and "title=Y0002" in gh
+
+
+def test_negative_coordinates_are_values_not_options():
+    """`--to -3,3` was a usage error (argparse took it for an option): now it is a space,
+    located and explained when the map has no such space."""
+    from conftest import REPO, questc
+
+    r = questc("path", REPO / "content" / "d2e-quests", "--quest", "first_blood", "--from", "10,10", "--to", "-3,3")
+    assert r.code == 2 and "X0103" in r.err and "(-3, 3)" in r.err
+    r = questc("los", REPO / "content" / "d2e-quests", "--quest", "first_blood", "--from", "-1,-2", "--to", "1,7")
+    assert r.code == 2 and "X0103" in r.err and "(-1, -2)" in r.err
+    assert questc("path", REPO / "content" / "d2e-quests", "--quest", "first_blood", "--bogus", "-3").code == 2
+
+
+DOOR_QUEST = '''quest q "Q" {
+  map { tile 9A at (0, 0); tile endcap1A attach north to 9A.north; door d on endcap1A.north }
+  start heroes at (0, 0)
+  on round_end 9 { lose "late" }
+  on round_end 10 { win "won" }
+}
+'''
+
+
+def test_path_without_a_route_names_the_closed_door_and_still_answers_in_json(tmp_path):
+    import json
+
+    from conftest import questc, write_pack
+
+    pack = write_pack(tmp_path, "doors", requires=["d2e-base"], files={"q.quest": DOOR_QUEST})
+    where = ("path", pack, "--quest", "q", "--from", "0,0", "--to", "1,-1")
+    r = questc(*where)
+    assert r.code == 1 and "M0303" in r.err and "--open d" in r.err
+    r = questc(*where, "--format", "json")
+    assert r.code == 1 and json.loads(r.out) == {"closed_doors": ["d"], "cost": None, "route": None, "steps": None}
+    assert "M0303" in r.err  # why, on stderr: stdout holds one JSON document
+    r = questc(*where, "--open", "d", "--format", "json")
+    assert r.code == 0 and json.loads(r.out) == {"cost": 1, "steps": 1, "route": [[0, 0], [1, -1]]}
+
+
+def test_path_out_of_a_pit_gives_the_counted_range_though_no_move_exists(tmp_path):
+    """A figure in a 2nd-edition pit leaves it only by an action: no movement route, but
+    the spaces are still counted apart (range)."""
+    import json
+
+    from conftest import questc, write_pack
+
+    tiles = "tiles:\n  pit3:\n    kind: dungeon\n    grid: \"o..\"\n"
+    quest = 'quest q "Q" {\n  map { tile pit3 at (0, 0) }\n  start heroes at (2, 0)\n  on round_end 9 { lose "late" }\n  on round_end 10 { win "won" }\n}\n'
+    pack = write_pack(tmp_path, "pits", requires=["core-2e"], files={"tiles.yaml": tiles, "q.quest": quest})
+    r = questc("path", pack, "--quest", "q", "--from", "0,0", "--to", "2,0", "--format", "json")
+    assert r.code == 1, r.err
+    assert json.loads(r.out) == {"closed_doors": [], "cost": None, "route": None, "steps": 2}
+    assert "2 space(s) apart as range is counted" in r.err

@@ -26,19 +26,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, questc, write_pack
+from conftest import QUEST, REPO, questc, write_pack
 
 DEADLINE = 120  # seconds; generous for a loaded 2-core machine: a regression hangs forever
 GB = 1024**3
 
-QUEST = """\
-quest q "Q" {
-  map { tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north }
-  start heroes on entrance1A
-  on round_end 3 { win "Won." }
-  on round_end 4 { lose "Lost." }
-}
-"""
 
 # What must never reach a terminal raw (compiler/diagnostics/render.py, `visible`).
 UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")

@@ -14,16 +14,7 @@ from watchfiles import Change
 
 from compiler.cli import build_parser
 from compiler.commands.watch import file_events, is_pack_change, rebuild, watch
-from conftest import questc, write_pack
-
-QUEST = """\
-quest q "Q" {
-  map { tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north }
-  start heroes on entrance1A
-  on round_end 3 { win "Won." }
-  on round_end 4 { lose "Lost." }
-}
-"""
+from conftest import QUEST, questc, write_pack
 
 
 def test_rebuilds_on_save_and_keeps_the_last_good_output(tmp_path):

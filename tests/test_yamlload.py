@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from compiler.catalogs.yamlload import MAX_NODES, load_yaml
@@ -66,3 +67,45 @@ def test_random_text_never_raises(text):
 def test_yaml_token_soup_never_raises(tokens):
     doc, sink = load("".join(tokens))
     assert doc is not None or sink.errors >= 1
+
+
+MALFORMED = [
+    ("a:\n\tb: 1\n", 2, 1, "a tab: YAML indents with spaces only"),
+    ('a: "open\n', 2, 1, "a quote that is never closed"),
+    ("a: b: c\n", 1, 5, "a `:` where a value was expected"),
+    ("a:\n  b: 1\n c: 2\n", 3, 2, "not indented like the keys around it"),
+    ('a: 1\nb: "x" 3\n', 2, 8, "something follows the value on this line"),
+    ("a:\n  - 1\n  x: 2\n", 3, 3, "an item of a sequence is not indented like the others"),
+    ("a: *nope\n", 1, 4, "an alias (`*name`) with no anchor"),
+]
+
+
+@pytest.mark.parametrize("text,line,column,words", MALFORMED)
+def test_malformed_yaml_is_explained_in_the_designers_words_at_its_line(text, line, column, words):
+    sink = Sink()
+    assert load_yaml(text, "t.yaml", sink) is None
+    [d] = sink.items
+    assert (d.code, d.span.line, d.span.column) == ("Y0001", line, column)
+    assert words in d.message
+
+
+@pytest.mark.parametrize(
+    "entry,words",
+    [
+        ("    grid:\n    kind: dungeon\n", "tiles.X1.grid: expected a text, got nothing (an empty value)"),
+        ("    grid: '..'\n    kind: dungeon\n    openings: 3\n", "expected a mapping (`key: value` lines), got a whole number, `3`"),
+        ("    grid: '..'\n    kind: dungeon\n    copies: -1\n", "-1 is below the least allowed, 1"),
+        ("    grid: '..'\n", "`kind` is required"),
+        ("    grid: [1]\n    kind: dungeon\n", "expected a text, got a sequence"),
+    ],
+)
+def test_schema_messages_name_yaml_types_not_python_ones(entry, words):
+    from compiler.catalogs.schema import validate_node
+
+    sink = Sink()
+    doc = load_yaml("tiles:\n  X1:\n" + entry, "t.yaml", sink)
+    assert not validate_node("catalogs/tiles.schema.json", doc, ("tiles",), sink)
+    messages = " | ".join(d.message for d in sink.items)
+    assert words in messages
+    for python in ("NoneType", "dict", "list", " str ", "int "):
+        assert python not in messages

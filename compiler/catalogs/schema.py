@@ -136,16 +136,70 @@ def _dotted(path: Path) -> str:
     return ".".join(str(p) for p in path) or "(top)"
 
 
+# JSON Schema's words -> YAML's (a designer writes mappings and sequences, not objects)
+EXPECTED = {
+    "object": "a mapping (`key: value` lines)",
+    "array": "a sequence (`- item` lines or `[a, b]`)",
+    "string": "a text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "nothing",
+}
+
+
+def yaml_type(value: Any) -> str:
+    """What a designer wrote, in YAML's words, with the value when it is short."""
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return f"`{'true' if value else 'false'}`"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a sequence"
+    kind = "a whole number" if isinstance(value, int) else "a number" if isinstance(value, float) else "a text"
+    shown = str(value)
+    return f"{kind}, `{shown}`" if len(shown) <= 40 else kind
+
+
+def _expected(types: Any) -> str:
+    names = [EXPECTED.get(t, t) for t in ([types] if isinstance(types, str) else types)]
+    return " or ".join(names)
+
+
 def _describe(error: Any) -> str:
-    v = error.validator
+    v, want, got = error.validator, error.validator_value, error.instance
     if v == "required":
-        return error.message.replace("is a required property", "is required")
+        missing = re.match(r"'(.*)' is a required property", error.message)
+        return f"`{missing.group(1)}` is required" if missing else error.message
     if v == "type":
-        return f"expected {error.validator_value}, got {type(error.instance).__name__} {json.dumps(error.instance, default=str)[:40]}"
+        return f"expected {_expected(want)}, got {yaml_type(got)}"
     if v == "enum":
-        opts = ", ".join(map(str, error.validator_value))
-        guess = did_you_mean(str(error.instance), [str(o) for o in error.validator_value])
-        return f"`{error.instance}` is not one of {opts}" + (f"; did you mean `{guess}`?" if guess else "")
-    if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        return f"{error.instance} is out of range ({v} {error.validator_value})"
+        opts = ", ".join(map(str, want))
+        guess = did_you_mean(str(got), [str(o) for o in want])
+        return f"`{got}` is not one of {opts}" + (f"; did you mean `{guess}`?" if guess else "")
+    if v == "const":
+        return f"expected `{want}`, got {yaml_type(got)}"
+    bounds = {
+        "minimum": f"is below the least allowed, {want}",
+        "exclusiveMinimum": f"must be more than {want}",
+        "maximum": f"is above the most allowed, {want}",
+        "exclusiveMaximum": f"must be less than {want}",
+    }
+    if v in bounds:
+        return f"{got} {bounds[v]}"
+    sizes = {
+        "minItems": f"a sequence of at least {want} item(s)",
+        "maxItems": f"a sequence of at most {want} item(s)",
+        "minLength": f"a text of at least {want} character(s)",
+        "maxLength": f"a text of at most {want} character(s)",
+        "minProperties": f"a mapping with at least {want} key(s)",
+    }
+    if v in sizes:
+        return f"expected {sizes[v]}"
+    if v == "uniqueItems":
+        return "the sequence holds the same item twice"
+    if v == "pattern":
+        return f"{yaml_type(got)} does not match the pattern `{want}`"
     return error.message

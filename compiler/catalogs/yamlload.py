@@ -60,7 +60,7 @@ def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or exc.context or "malformed YAML").strip()
-        sink.report("Y0001", _mark_span(file, mark), problem=problem)
+        sink.report("Y0001", _mark_span(file, mark), problem=explain(problem, (exc.context or "") + _char_at(text, mark)))
         return None
     except (YAMLError, ValueError, TypeError, RecursionError) as exc:  # odd corners
         sink.report("Y0001", Span.whole_file(file), problem=_first_line(exc))
@@ -81,7 +81,7 @@ def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
         return None
     except MarkedYAMLError as exc:  # a bad merge key, an unreadable !!binary…
         problem = (exc.problem or exc.context or "malformed YAML").strip()
-        sink.report("Y0001", _mark_span(file, exc.problem_mark or exc.context_mark), problem=problem)
+        sink.report("Y0001", _mark_span(file, exc.problem_mark or exc.context_mark), problem=explain(problem))
         return None
     except (YAMLError, ValueError, TypeError) as exc:
         sink.report("Y0001", Span.whole_file(file), problem=_first_line(exc))
@@ -89,6 +89,36 @@ def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
     if sink.errors > errors:  # a value that cannot be JSON: nothing of the file is used
         return None
     return Document(file, data, spans, key_spans)
+
+
+# the YAML parser's words (libyaml's and ruamel's) -> what the designer did, and what to do
+EXPLAINED = (
+    ("cannot start any token", "\t", "a tab: YAML indents with spaces only"),
+    ("found unexpected end of stream", "quoted scalar", "a quote that is never closed: the text runs to the end of the file"),
+    ("mapping values are not allowed", "", "a `:` where a value was expected: put a text holding `: ` in quotes, or indent this line like its neighbours"),
+    ("expected <block end>", "", "this line is not indented like the lines above it"),
+    ("did not find expected key", "", "something follows the value on this line, or the line is not indented like the keys around it"),
+    ("could not find expected ':'", "", "a key without `:`, or a line indented as if it went on from the one above"),
+    ("did not find expected '-' indicator", "", "an item of a sequence is not indented like the others"),
+    ("found undefined alias", "", "an alias (`*name`) with no anchor (`&name`) before it"),
+)
+
+
+def explain(problem: str, context: str = "") -> str:
+    """The parser's problem in a designer's words, its own words kept in parentheses."""
+    for words, also, meaning in EXPLAINED:
+        if words in problem and (not also or also in problem or also in context):
+            return f"{meaning} ({problem})"
+    return problem
+
+
+def _char_at(text: str, mark: Any) -> str:
+    """The character the parser stopped at (it names a tab only as 'a character')."""
+    if mark is None:
+        return ""
+    lines = text.split("\n")
+    line = lines[mark.line] if 0 <= mark.line < len(lines) else ""
+    return line[mark.column : mark.column + 1]
 
 
 def _first_line(exc: Exception) -> str:

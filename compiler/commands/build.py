@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from compiler.commands.common import add_pack_arguments, compile_args, finish
+from compiler.commands.common import add_output_arguments, add_pack_arguments, compile_args, finish
 
 # Internal errors that are bugs (exit 3); the other I codes are about the output folder
 # (cannot write I0003, lock not obtained I0004: exit 1) or a note (tidied I0005).
@@ -20,11 +20,11 @@ BUGS = ("I0001", "I0002")
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_pack_arguments(parser)
-    parser.add_argument("-o", "--output", default="build", metavar="DIR", help="output folder (default: build)")
-    parser.add_argument("--no-images", action="store_true", help="skip rendering map images")
+    add_output_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from compiler.console import stage
     from compiler.diagnostics.render import exit_code
     from compiler.emit.build import outputs_of, write_packs
 
@@ -34,13 +34,15 @@ def run(args: argparse.Namespace) -> int:
     if exit_code(sink, args.strict) == 0:
         prepared = {}
         for model in result.models:
-            files = outputs_of(model, sink)
+            with stage(f"emit {model.pack.id}"):
+                files = outputs_of(model, sink)
             if files is None:
                 break
             prepared[model.pack.id] = files
         else:  # every pack prepared in memory: only now touch the output folder
             packs = prepared
-    write_packs(Path(args.output), packs, sink)
+    with stage("write"):
+        write_packs(Path(args.output), packs, sink)
     code = finish(sink, args)
     if any(d.code in BUGS for d in sink.items):
         return 3

@@ -1,12 +1,13 @@
-"""Options shared by the commands that read packs: PATH…, --format, --strict, --pack-path."""
+"""Options shared by the commands that read packs: PATH…, --format, --strict, --pack-path,
+--config, --isolated; and `settle`, which fills what no flag gave from the configuration
+file (compiler/config.py), then from the defaults: flags > file > defaults."""
 
 from __future__ import annotations
 
 import argparse
 
+from compiler.config import FORMATS, Config
 from compiler.options import Options
-
-FORMATS = ("human", "json", "sarif", "github")
 
 
 def add_pack_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
@@ -14,9 +15,45 @@ def add_pack_arguments(parser: argparse.ArgumentParser, *, many: bool = True) ->
         parser.add_argument("paths", nargs="*", default=["content"], metavar="PATH", help="packs or folders of packs (default: content)")
     else:
         parser.add_argument("paths", nargs=1, metavar="PACK", help="a pack folder")
-    parser.add_argument("--format", choices=FORMATS, default="human", help="diagnostics format (default: human)")
-    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    parser.add_argument("--pack-path", action="append", default=[], metavar="DIR", help="another folder to find required packs in (repeatable; also QUESTC_PATH)")
+    parser.add_argument("--format", choices=FORMATS, default=None, help="diagnostics format (default: human, or `format` in the configuration)")
+    parser.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None, help="treat warnings as errors (default: no, or `strict` in the configuration)")
+    parser.add_argument("--pack-path", action="append", default=[], metavar="DIR", help="another folder to find required packs in (repeatable; also QUESTC_PATH and `pack-path` in the configuration)")
+    parser.add_argument("--config", metavar="FILE", help="read this configuration file (questc.toml or pyproject.toml) instead of looking upward from here")
+    parser.add_argument("--isolated", action="store_true", help="read no configuration file")
+    parser.set_defaults(_configurable=True)
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """-o DIR and --images/--no-images of the commands that write outputs (build, watch)."""
+    parser.add_argument("-o", "--output", default=None, metavar="DIR", help="output folder (default: build, or `output` in the configuration)")
+    parser.add_argument("--images", action=argparse.BooleanOptionalAction, default=None, help="render map images (default: yes, or `images.enabled` in the configuration)")
+    parser.set_defaults(_writes_output=True)
+
+
+def settle(args: argparse.Namespace) -> None:
+    """Fill every setting no flag gave from the configuration, then the defaults. Problems
+    with the configuration are kept in `args._config_sink` (the command line stops, exit 2)."""
+    from compiler import config as cfg
+    from compiler.diagnostics.model import Sink
+
+    if getattr(args, "_settled", False):
+        return
+    sink = Sink()
+    conf = cfg.load(args.config, args.isolated, sink)
+    args._config_sink = sink if sink.items else None
+    args._config = conf
+    args.format = args.format or conf.format or "human"
+    args.strict = args.strict if args.strict is not None else bool(conf.strict)
+    args.pack_path = [*args.pack_path, *conf.pack_path]
+    if getattr(args, "_writes_output", False):
+        args.output = args.output or conf.output or "build"
+        args.images = args.images if args.images is not None else conf.images is not False
+        args.no_images = not args.images
+    args._settled = True
+
+
+def _config_of(args: argparse.Namespace) -> Config:
+    return getattr(args, "_config", None) or Config()
 
 
 def options_from(args: argparse.Namespace, **overrides) -> Options:
@@ -24,9 +61,17 @@ def options_from(args: argparse.Namespace, **overrides) -> Options:
 
 
 def compile_args(args: argparse.Namespace, **overrides):
+    """Compile the PATHs given; the configured codes are then dropped or raised to errors."""
+    from compiler.config import apply
     from compiler.pipeline import compile_paths
 
-    return compile_paths(list(args.paths), options_from(args, **overrides))
+    settle(args)
+    result = compile_paths(list(args.paths), options_from(args, **overrides))
+    conf = _config_of(args)
+    if conf.file is not None:
+        roots = {str(p.root): p.id for m in result.models for p in m.packs}
+        result.sink.items[:] = apply(conf, result.sink.items, roots)
+    return result
 
 
 def finish(sink, args: argparse.Namespace) -> int:

@@ -2,8 +2,10 @@
 
 Prints `{"cost": N, "steps": N, "route": [[x, y], …]}` with `--format json` (cost = movement
 points along the cheapest route, doors as at the start of the encounter or as --open says;
-steps = the counted range of RULES.md), a short text otherwise. Exit 0 answered; 1 the pack
-has errors or there is no route (M0303); 2 a bad argument (mapquery's X01xx codes).
+steps = the counted range of RULES.md), a short text otherwise. Without a route (M0303, exit
+1) the JSON still comes, with `cost` and `route` null, `steps` when the spaces are that far
+apart, and `closed_doors` on the way (the message suggests `--open` for them). Exit 0
+answered; 2 a bad argument (mapquery's X01xx codes).
 """
 
 from __future__ import annotations
@@ -22,14 +24,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--to", dest="dst", type=mapquery.point, required=True, metavar="X,Y", help="world coordinates of the goal")
 
 
-def answer(amap, src, dst, open_doors=None) -> dict | None:
-    """The JSON answer for one map, or None when there is no route."""
-    from compiler.geometry.graph import cheapest_move
+def answer(amap, src, dst, open_doors=None) -> dict:
+    """The JSON answer for one map. Without a route, `cost` and `route` are null; `steps`
+    (the counted range) is still given when the spaces are that far apart (a figure in a
+    2nd-edition pit cannot move but is counted from), and `closed_doors` names the doors
+    the cheapest route with every door open goes through."""
+    from compiler.geometry.graph import closed_doors_on_the_way, cheapest_move, counting_distance
 
     route = cheapest_move(amap.board, src, dst, open_doors)
-    if route is None:
-        return None
-    return {"cost": route.cost, "steps": route.steps, "route": [list(c) for c in route.route]}
+    if route is not None:
+        return {"cost": route.cost, "steps": route.steps, "route": [list(c) for c in route.route]}
+    closed = closed_doors_on_the_way(amap.board, src, dst, open_doors)
+    steps = counting_distance(amap.board, src, dst, open_doors)
+    return {"cost": None, "steps": steps, "route": None, "closed_doors": list(closed or ())}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,9 +51,18 @@ def run(args: argparse.Namespace) -> int:
     if sink.errors:
         return mapquery.usage_error(sink, args)
     out = answer(choice.amap, args.src, args.dst, opened)
-    if out is None:
-        sink.report("M0303", mapquery.arg_span(args, "--to"), src=choice.amap.describe(args.src), dst=choice.amap.describe(args.dst))
-        return finish(sink, args)
+    if out["route"] is None:
+        doors = out["closed_doors"]
+        fix = (f"Closed door(s) {', '.join(f'`{d}`' for d in doors)} stand on the way: add "
+               f"{' '.join(f'--open {d}' for d in doors)}.") if doors else None
+        sink.report("M0303", mapquery.arg_span(args, "--to"), src=choice.amap.describe(args.src),
+                    dst=choice.amap.describe(args.dst), fix=fix,
+                    steps="" if out["steps"] is None else f" ({out['steps']} space(s) apart as range is counted)")
+        if args.format != "json":
+            return finish(sink, args)
+        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")  # the answer; why there is no route: stderr
+        mapquery.answered(sink)
+        return 1
     if args.format == "json":
         sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
     else:

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from compiler.commands.common import add_pack_arguments
+from compiler.commands.common import add_output_arguments, add_pack_arguments
 
 PACK_SUFFIXES = (".yaml", ".quest")
 SECONDS = (0.01, 3600.0)  # what --debounce and --interval accept
@@ -46,8 +46,7 @@ def seconds(text: str) -> float:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_pack_arguments(parser)
-    parser.add_argument("-o", "--output", default="build", metavar="DIR", help="output folder (default: build)")
-    parser.add_argument("--no-images", action="store_true", help="skip rendering map images")
+    add_output_arguments(parser)
     parser.add_argument(
         "--debounce", type=seconds, default=0.02, metavar="SECONDS",
         help="rebuild once the files have been quiet this long (default: 0.02)",

@@ -71,14 +71,24 @@ def _help(fix: str) -> str:
     return f"replace with `{fix}`" if fix and not any(ch.isspace() for ch in fix) else fix
 
 
-def render_human(diags: list[Diagnostic], summary: dict) -> str:
-    """Everything taken from a source (lines, quoted text, file names) goes through `visible`."""
+# ANSI styles of human output on a colour terminal (compiler/console.py decides when).
+_STYLE = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m", Severity.NOTE: "\x1b[1;36m"}
+_BLUE, _BOLD, _RESET = "\x1b[1;34m", "\x1b[1m", "\x1b[0m"
+
+
+def render_human(diags: list[Diagnostic], summary: dict, colour: bool = False) -> str:
+    """Everything taken from a source (lines, quoted text, file names) goes through
+    `visible`, so the only escape sequences in the output are the styles added here."""
+
+    def paint(style: str, text: str) -> str:
+        return f"{style}{text}{_RESET}" if colour else text
+
     out: list[str] = []
     lines_of: dict[str, list[str] | None] = {}
     for d in diags:
-        out.append(f"{d.severity.value}[{d.code}]: {visible(d.message)}")
+        out.append(f"{paint(_STYLE[d.severity], f'{d.severity.value}[{d.code}]')}{paint(_BOLD, ': ' + visible(d.message))}")
         s = d.span
-        out.append(f"  --> {visible(s.file)}:{s.line}:{s.column}")
+        out.append(f"  {paint(_BLUE, '-->')} {visible(s.file)}:{s.line}:{s.column}")
         src = _source_line(s.file, s.line, lines_of)
         if src is not None:
             src = src.expandtabs(1)
@@ -89,9 +99,10 @@ def render_human(diags: list[Diagnostic], summary: dict) -> str:
             # (columns past the end of the line count one each)
             pad = len(visible(src[:start])) + max(0, start - len(src))
             width = len(visible(src[start:end])) + max(0, end - max(start, len(src)))
-            out.append(f"{gutter} |")
-            out.append(f"{s.line} | {visible(src)}")
-            out.append(f"{gutter} | {' ' * pad}{'^' * max(1, width)}")
+            bar = paint(_BLUE, "|")
+            out.append(f"{gutter} {bar}")
+            out.append(f"{paint(_BLUE, str(s.line))} {bar} {visible(src)}")
+            out.append(f"{gutter} {bar} {' ' * pad}{paint(_STYLE[d.severity], '^' * max(1, width))}")
         for r in d.related:
             out.append(f"  note: {visible(r.message)} at {visible(r.span.file)}:{r.span.line}:{r.span.column}")
         if d.fix:
@@ -129,20 +140,60 @@ def render_json(diags: list[Diagnostic], summary: dict) -> str:
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
 
 
-def render_sarif(diags: list[Diagnostic], summary: dict) -> str:
+INFORMATION_URI = "https://github.com/questc/questc"
+DIAGNOSTICS_URI = INFORMATION_URI + "/blob/main/docs/diagnostics.md"
+
+
+def rule_summary(message: str) -> str:
+    """A catalogue message template as a sentence: each `{field}` becomes `…`, and a
+    hint field that only ever adds a did-you-mean is left out."""
+    import string
+
+    parts = []
+    for literal, name, _, _ in string.Formatter().parse(message):
+        parts.append(literal)
+        if name is not None and name not in ("hint", "extra", "suffix"):
+            parts.append("…")
+    return "".join(parts).strip()
+
+
+def _sarif_rule(code: str) -> dict:
     from compiler.diagnostics.catalogue import CATALOGUE
 
+    e = CATALOGUE[code]
+    help_text = "\n\n".join(x for x in (e.explanation, f"Example:\n{e.example}" if e.example else "", f"Fix: {e.fix}" if e.fix else "") if x)
+    return {
+        "id": code,
+        "name": code,
+        "shortDescription": {"text": rule_summary(e.message)},
+        "fullDescription": {"text": e.explanation or rule_summary(e.message)},
+        "help": {"text": help_text or rule_summary(e.message)},
+        "helpUri": f"{DIAGNOSTICS_URI}#{code.lower()}",
+        "defaultConfiguration": {"level": _SARIF_LEVEL[e.severity]},
+    }
+
+
+def _sarif_fix(d: Diagnostic) -> list[dict]:
+    """A one-token fix replaces the underlined text: a SARIF fix with one replacement.
+    A sentence is advice, not an edit, and stays in the message."""
+    if not d.fix or any(ch.isspace() for ch in d.fix) or d.span.end_line != d.span.line:
+        return []
+    s = d.span
+    return [{
+        "description": {"text": f"Replace with `{d.fix}`"},
+        "artifactChanges": [{
+            "artifactLocation": {"uri": Path(s.file).as_posix()},
+            "replacements": [{
+                "deletedRegion": {"startLine": s.line, "startColumn": s.column, "endLine": s.end_line, "endColumn": s.end_column},
+                "insertedContent": {"text": d.fix},
+            }],
+        }],
+    }]
+
+
+def render_sarif(diags: list[Diagnostic], summary: dict) -> str:
     codes = sorted({d.code for d in diags})
-    rules = [
-        {
-            "id": c,
-            "shortDescription": {"text": CATALOGUE[c].message},
-            "fullDescription": {"text": CATALOGUE[c].explanation or CATALOGUE[c].message},
-            "help": {"text": CATALOGUE[c].fix or ""},
-            "defaultConfiguration": {"level": _SARIF_LEVEL[CATALOGUE[c].severity]},
-        }
-        for c in codes
-    ]
+    rules = [_sarif_rule(c) for c in codes]
 
     def loc(file, line, col, end_line=None, end_col=None):
         region = {"startLine": line, "startColumn": col}
@@ -152,13 +203,16 @@ def render_sarif(diags: list[Diagnostic], summary: dict) -> str:
 
     results = []
     for d in diags:
+        fixes = _sarif_fix(d)
         r = {
             "ruleId": d.code,
             "ruleIndex": codes.index(d.code),
             "level": _SARIF_LEVEL[d.severity],
-            "message": {"text": d.message},
+            "message": {"text": d.message + (f" (help: {d.fix})" if d.fix and not fixes else "")},
             "locations": [loc(d.span.file, d.span.line, d.span.column, d.span.end_line, d.span.end_column)],
         }
+        if fixes:
+            r["fixes"] = fixes
         if d.related:
             r["relatedLocations"] = [
                 {"id": i, "message": {"text": x.message}, **loc(x.span.file, x.span.line, x.span.column)}
@@ -170,7 +224,7 @@ def render_sarif(diags: list[Diagnostic], summary: dict) -> str:
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "questc", "version": __version__, "informationUri": "https://example.invalid/questc", "rules": rules}},
+                "tool": {"driver": {"name": "questc", "version": __version__, "informationUri": INFORMATION_URI, "rules": rules}},
                 "results": results,
             }
         ],
@@ -207,15 +261,26 @@ def summary_of(sink: Sink) -> dict:
     return {"errors": sink.errors, "warnings": sink.warnings}
 
 
-def render(sink: Sink, fmt: str) -> str:
+def render(sink: Sink, fmt: str, *, colour: bool = False, quiet: bool = False) -> str:
+    """`quiet` (human output only): errors only, and no summary line when there are none."""
+    if fmt == "human":
+        diags = [d for d in sink.sorted() if d.severity is Severity.ERROR] if quiet else sink.sorted()
+        if quiet and not diags:
+            return ""
+        return render_human(diags, summary_of(sink), colour)
     return RENDERERS[fmt](sink.sorted(), summary_of(sink))
 
 
 def print_diagnostics(sink: Sink, fmt: str = "human", stream=None) -> None:
-    """Print every diagnostic in `fmt`. Human output goes to stderr, machine formats to stdout."""
-    text = render(sink, fmt)
+    """Print every diagnostic in `fmt`. Human output goes to stderr, machine formats to
+    stdout; only human output depends on the terminal (colour) and on -q."""
+    from compiler import console
+
     if stream is None:
         stream = sys.stderr if fmt == "human" else sys.stdout
+    human = fmt == "human"
+    text = render(sink, fmt, colour=human and console.colour(stream), quiet=human and console.quiet())
+    console.erase_progress()
     stream.write(text)
 
 

@@ -122,6 +122,21 @@ def cheapest_move(board: Board, a: Cell, b: Cell, open_doors: Iterable[str] | No
     return Route(cost=int(cost), steps=steps if steps is not None else len(path) - 1, route=tuple(path))
 
 
+def closed_doors_on_the_way(board: Board, a: Cell, b: Cell, open_doors: Iterable[str] | None = None) -> tuple[str, ...] | None:
+    """When no route exists with the doors as they are: the closed doors on the cheapest
+    route with every door open (sorted), or None when even that route does not exist."""
+    g = movement_graph(board)
+    if a not in g or b not in g:
+        return None
+    try:
+        _, path = _dijkstra(with_doors(g, all_open(board)), a, b)
+    except nx.NetworkXNoPath:
+        return None
+    opened = door_state(board, open_doors)
+    needed = set().union(*(g.edges[u, v]["doors"] for u, v in zip(path, path[1:])))
+    return tuple(sorted(needed - opened))
+
+
 def _dijkstra(g, a: Cell, b: Cell):
     """Dijkstra with a stable tie-break: fewest steps, then the lexicographically smallest route by (y, x)."""
     import heapq

@@ -1,0 +1,266 @@
+"""Project configuration: `questc.toml`, or `[tool.questc]` in `pyproject.toml`.
+
+Found by walking up from the working directory: in each folder `questc.toml` first,
+then a `pyproject.toml` that has a `[tool.questc]` table (one without it is passed
+over). `--config FILE` names the file instead; `--isolated` reads none. Every problem
+with the file (TOML syntax, an unknown key, a wrong type, an unknown code) is a
+located F01xx diagnostic; the command then stops with exit 2. See docs/configuration.md.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.diagnostics.hints import did_you_mean
+from compiler.diagnostics.model import Diagnostic, Severity, Sink, Span
+
+FORMATS = ("human", "json", "sarif", "github")
+_TABLES = ("per-file-ignores", "per-file-errors", "per-pack-ignores", "per-pack-errors")
+KEYS = ("pack-path", "output", "strict", "format", "ignore", "error", *_TABLES, "images")
+IMAGE_KEYS = ("enabled",)
+_CODE = re.compile(r"[A-Z][0-9]{4}")
+
+
+@dataclass(frozen=True)
+class Config:
+    file: str | None = None  # display name of the file read, None when none was
+    root: Path | None = None  # its folder: relative paths and globs are relative to it
+    pack_path: tuple[str, ...] = ()
+    output: str | None = None
+    strict: bool | None = None
+    format: str | None = None
+    images: bool | None = None
+    ignore: frozenset[str] = frozenset()
+    error: frozenset[str] = frozenset()
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
+    per_file_errors: tuple[tuple[str, frozenset[str]], ...] = ()
+    per_pack_ignores: dict[str, frozenset[str]] = field(default_factory=dict)
+    per_pack_errors: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+def find(start: Path) -> tuple[Path, bool] | None:
+    """The configuration file for `start` and whether it is a pyproject.toml."""
+    for folder in (start, *start.parents):
+        if (folder / "questc.toml").is_file():
+            return folder / "questc.toml", False
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                if "questc" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
+                    return pyproject, True
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                if re.search(r"^\s*\[\s*tool\.questc\b", _text_or_empty(pyproject), re.M):
+                    return pyproject, True  # ours, and broken: read() reports where
+    return None
+
+
+def _text_or_empty(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def load(explicit: str | None, isolated: bool, sink: Sink, cwd: Path | None = None) -> Config:
+    """The configuration in effect; problems go to `sink` (and an empty Config is returned)."""
+    if isolated:
+        return Config()
+    if explicit is not None:
+        path = Path(explicit)
+        return read(path, path.name == "pyproject.toml", sink)
+    found = find((cwd or Path.cwd()).resolve())
+    return read(*found, sink) if found else Config()
+
+
+def read(path: Path, pyproject: bool, sink: Sink) -> Config:
+    name = _display(path)
+    try:
+        text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        sink.report("F0105", Span.whole_file(name), path=name, problem=getattr(exc, "strerror", None) or str(exc))
+        return Config()
+    from compiler.diagnostics.render import accept_source
+
+    accept_source(name, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        line, col = (int(m[1]), int(m[2])) if m else (1, 1)
+        problem = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "invalid TOML"
+        sink.report("F0101", Span(name, line, col, line, col + 1), path=name, problem=problem)
+        return Config()
+    table_name = "tool.questc" if pyproject else ""
+    table = data.get("tool", {}).get("questc", {}) if pyproject else data
+    return _Reader(name, text, table_name, path.resolve().parent, sink).config(table)
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path) if path.is_absolute() else str(path)
+    except ValueError:
+        return str(path)
+
+
+class _Reader:
+    def __init__(self, name: str, text: str, table: str, root: Path, sink: Sink):
+        self.name, self.lines, self.table, self.root, self.sink = name, text.split("\n"), table, root, sink
+        self.bad = False
+
+    def span(self, table: str, key: str, needle: str | None = None) -> Span:
+        """Where `key` of `[table]` is written (or `needle` on or after that line); the
+        key anywhere (an inline table), or the file's start, when it cannot be told."""
+        key_re = r"(?:\"" + re.escape(key) + r"\"|'" + re.escape(key) + r"'|(?<![\w-])" + re.escape(key) + r")\s*="
+        current = ""
+        for strict in (True, False):
+            for i, line in enumerate(self.lines, 1):
+                head = re.match(r"^\s*\[\s*([^\]]*?)\s*\]", line)
+                if head:
+                    current = re.sub(r"\s+", "", head[1]).replace('"', "")
+                    continue
+                m = re.match(r"^\s*" + key_re, line) if strict else re.search(key_re, line)
+                if m and (current == table or not strict):
+                    return self._at(i, line.index(key) if key in line else 0, key, needle)
+        return Span(self.name, 1, 1, 1, 1)
+
+    def _at(self, line_no: int, col: int, key: str, needle: str | None) -> Span:
+        if needle is None:
+            return Span(self.name, line_no, col + 1, line_no, col + 1 + len(key))
+        for j in range(line_no, min(line_no + 50, len(self.lines) + 1)):
+            at = self.lines[j - 1].find(needle, col if j == line_no else 0)
+            if at >= 0:
+                return Span(self.name, j, at + 1, j, at + 1 + len(needle))
+        return Span(self.name, line_no, col + 1, line_no, col + 1 + len(key))
+
+    def report(self, code: str, table: str, at: str, needle: str | None = None, /, **args) -> None:
+        self.bad = True
+        self.sink.report(code, self.span(table, at, needle), **args)
+
+    def _dotted(self, *parts: str) -> str:
+        return ".".join(p for p in (self.table, *parts) if p)
+
+    def typed(self, table: str, key: str, value, kind, expected: str) -> bool:
+        if isinstance(value, kind) and not (kind is not bool and isinstance(value, bool)):
+            return True
+        self.report("F0103", table, key, key=key, expected=expected, got=_toml_type(value))
+        return False
+
+    def strings(self, table: str, key: str, value) -> tuple[str, ...] | None:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.report("F0103", table, key, key=key, expected="an array of strings", got=_toml_type(value))
+            return None
+        return tuple(value)
+
+    def codes(self, table: str, key: str, value) -> frozenset[str]:
+        from compiler.diagnostics.catalogue import CATALOGUE
+
+        listed = self.strings(table, key, value)
+        if listed is None:
+            return frozenset()
+        for code in listed:
+            if not _CODE.fullmatch(code) or code not in CATALOGUE:
+                guess = did_you_mean(code.upper(), list(CATALOGUE)) if code else None
+                self.report("F0104", table, key, f'"{code}"', code=code, key=key, hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
+        return frozenset(c for c in listed if c in CATALOGUE)
+
+    def config(self, data: dict) -> Config:
+        top = self.table
+        values: dict = {}
+        for key, value in data.items():
+            if key not in KEYS:
+                guess = did_you_mean(key, list(KEYS))
+                self.report("F0102", top, key, key=key, where=f"[{top}]" if top else "the file", hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
+            elif key == "pack-path":
+                paths = self.strings(top, key, value)
+                if paths is not None:
+                    values["pack_path"] = tuple(str(self.root / p) for p in paths)
+            elif key == "output":
+                if self.typed(top, key, value, str, "a string"):
+                    values["output"] = str(self.root / value)
+            elif key == "strict":
+                if self.typed(top, key, value, bool, "true or false"):
+                    values["strict"] = value
+            elif key == "format":
+                if self.typed(top, key, value, str, "a string") and value not in FORMATS:
+                    self.report("F0103", top, key, key=key, expected=" or ".join(f'"{f}"' for f in FORMATS), got=f'"{value}"')
+                elif isinstance(value, str):
+                    values["format"] = value
+            elif key in ("ignore", "error"):
+                values[key] = self.codes(top, key, value)
+            elif key in _TABLES:
+                values[key.replace("-", "_")] = self.per(key, value)
+            elif key == "images":
+                values["images"] = self.images(value)
+        return Config(file=self.name, root=self.root, **{k: v for k, v in values.items() if v is not None})
+
+    def per(self, key: str, value):
+        sub = self._dotted(key)
+        if not isinstance(value, dict):
+            self.report("F0103", self.table, key, key=key, expected="a table", got=_toml_type(value))
+            return None
+        pairs = [(pattern, self.codes(sub, pattern, codes)) for pattern, codes in value.items()]
+        return dict(pairs) if key.startswith("per-pack") else tuple(pairs)
+
+    def images(self, value) -> bool | None:
+        sub = self._dotted("images")
+        if not isinstance(value, dict):
+            self.report("F0103", self.table, "images", key="images", expected="a table", got=_toml_type(value))
+            return None
+        enabled = None
+        for key, v in value.items():
+            if key not in IMAGE_KEYS:
+                guess = did_you_mean(key, list(IMAGE_KEYS))
+                self.report("F0102", sub, key, key=key, where=f"[{sub}]", hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
+            elif self.typed(sub, key, v, bool, "true or false"):
+                enabled = v
+        return enabled
+
+
+def _toml_type(value) -> str:
+    for kind, name in ((bool, "a boolean"), (int, "an integer"), (float, "a float"), (str, "a string"), (list, "an array"), (dict, "a table")):
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
+def _rel(path: str, root: Path) -> str:
+    try:
+        return Path(os.path.relpath(Path(path).resolve(), root)).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def _glob(pattern: str, rel: str) -> bool:
+    """A file glob like ruff's: `*` within a path part, `**` across parts; a pattern
+    without a slash matches the file name anywhere."""
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], pattern)
+    regex = re.escape(pattern).replace(r"\*\*/", "(?:.*/)?").replace(r"\*\*", ".*").replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
+    return re.fullmatch(regex, rel) is not None
+
+
+def apply(config: Config, diags: list[Diagnostic], pack_roots: dict[str, str]) -> list[Diagnostic]:
+    """`diags` with the configured codes dropped (warnings and notes only: an error
+    cannot be ignored) or raised to errors. `pack_roots`: pack root path -> pack id."""
+    root = config.root or Path.cwd()
+    roots = sorted(((Path(r).resolve(), i) for r, i in pack_roots.items()), key=lambda p: -len(str(p[0])))
+    out = []
+    for d in diags:
+        rel = _rel(d.span.file, root)
+        absolute = Path(d.span.file).resolve()
+        pack = next((i for r, i in roots if absolute == r or absolute.is_relative_to(r)), None)
+        ignore = set(config.ignore) | {c for p, codes in config.per_file_ignores if _glob(p, rel) for c in codes}
+        ignore |= config.per_pack_ignores.get(pack, frozenset()) if pack else set()
+        error = set(config.error) | {c for p, codes in config.per_file_errors if _glob(p, rel) for c in codes}
+        error |= config.per_pack_errors.get(pack, frozenset()) if pack else set()
+        if d.code in error and d.severity is not Severity.ERROR:
+            d = Diagnostic(d.code, Severity.ERROR, d.message, d.span, d.related, d.fix)
+        elif d.code in ignore and d.severity is not Severity.ERROR:
+            continue
+        out.append(d)
+    return out
