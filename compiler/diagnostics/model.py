@@ -57,6 +57,14 @@ class Sink:
     """Collects diagnostics; stages report here instead of raising through the user."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    # `errors` and `warnings` are asked after every tile, statement… (to skip what depends
+    # on a broken part), so they count only the items added since they were last asked:
+    # counting the whole list each time was quadratic in the number of diagnostics.
+    _counted: int = field(default=0, init=False, repr=False, compare=False)
+    _counted_in: list | None = field(default=None, init=False, repr=False, compare=False)
+    _by_severity: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # what did-you-mean suggestions may still cost (difflib comparisons): see hints.py
+    comparisons_left: int = field(default=100_000, repr=False, compare=False)
 
     def report(
         self,
@@ -88,13 +96,24 @@ class Sink:
     def extend(self, diags) -> None:
         self.items.extend(diags)
 
+    def _count(self, severity: Severity) -> int:
+        items = self.items
+        if items is not self._counted_in or self._counted > len(items):  # replaced or shortened: afresh
+            self._counted, self._by_severity, self._counted_in = 0, {}, items
+        counts = self._by_severity
+        for i in range(self._counted, len(items)):
+            sev = items[i].severity
+            counts[sev] = counts.get(sev, 0) + 1
+        self._counted = len(items)
+        return counts.get(severity, 0)
+
     @property
     def errors(self) -> int:
-        return sum(1 for d in self.items if d.severity is Severity.ERROR)
+        return self._count(Severity.ERROR)
 
     @property
     def warnings(self) -> int:
-        return sum(1 for d in self.items if d.severity is Severity.WARNING)
+        return self._count(Severity.WARNING)
 
     def sorted(self) -> list[Diagnostic]:
         seen: set = set()

@@ -65,8 +65,8 @@ def check_decks(quest: ast.Quest, plans: Mapping[str, Any], sink: Sink) -> dict[
         plan = plans.get(use.deck)
         if plan is None:
             of_kind = [d for d, p in plans.items() if p.kind == kind]
-            fix = did_you_mean(use.deck, of_kind)
-            sink.report("C0511", use.span, quest=quest.id, kind=kind, deck=use.deck, hint=hint(use.deck, of_kind), fix=fix)
+            fix = did_you_mean(use.deck, of_kind, sink=sink)
+            sink.report("C0511", use.span, quest=quest.id, kind=kind, deck=use.deck, hint=hint(use.deck, of_kind, sink=sink), fix=fix)
             continue
         if plan.kind != kind:
             sink.report("C0512", use.span, deck=use.deck, actual=plan.kind, kind=kind,
@@ -143,8 +143,8 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration, cardse
             for cid in rule.subjects:
                 card = cardset.exploration.get(cid) if cardset is not None else None
                 if cid not in exploration.cards or card is None:
-                    sink.report("C0519", rule.span, card=cid, deck=exploration.id, hint=hint(cid, exploration.cards),
-                                fix=did_you_mean(cid, exploration.cards))
+                    sink.report("C0519", rule.span, card=cid, deck=exploration.id, hint=hint(cid, exploration.cards, sink=sink),
+                                fix=did_you_mean(cid, exploration.cards, sink=sink))
                     good = False
                 elif not any(isinstance(item, ast.Hourglass) for item in card.overlord):
                     sink.report("C0520", rule.span, card=cid, related=(Related(card.span, "the card"),))
@@ -152,8 +152,8 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration, cardse
         if rule.source == "defeated" and exploration is not None:
             name = rule.subjects[0]
             if name not in dealt_figures:
-                sink.report("C0521", rule.span, name=name, deck=exploration.id, hint=hint(name, dealt_figures),
-                            fix=did_you_mean(name, dealt_figures))
+                sink.report("C0521", rule.span, name=name, deck=exploration.id, hint=hint(name, dealt_figures, sink=sink),
+                            fix=did_you_mean(name, dealt_figures, sink=sink))
                 good = False
         if good:
             valid.append(rule)

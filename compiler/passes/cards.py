@@ -58,8 +58,8 @@ def check_action(action: ast.Action, sink: Sink) -> None:
     if action.verb == "discard":
         cond = (action.condition or "").lower()
         if CONDITION_ALIASES.get(cond, cond) not in CONDITIONS:
-            sink.report("C0110", action.span, condition=action.condition, hint=hint(cond, CONDITIONS + tuple(CONDITION_ALIASES)),
-                        fix=did_you_mean(cond, CONDITIONS))
+            sink.report("C0110", action.span, condition=action.condition, hint=hint(cond, CONDITIONS + tuple(CONDITION_ALIASES), sink=sink),
+                        fix=did_you_mean(cond, CONDITIONS, sink=sink))
         return
     t = action.target
     if t is None:
@@ -80,7 +80,7 @@ def check_action(action: ast.Action, sink: Sink) -> None:
     elif t.order in ("highest", "lowest"):
         known = HERO_ATTRIBUTES if t.subject == "hero" else MONSTER_ATTRIBUTES
         if t.attribute not in known:
-            sink.report("C0109", t.span, attribute=t.attribute, hint=hint(t.attribute or "", known), fix=did_you_mean(t.attribute or "", known))
+            sink.report("C0109", t.span, attribute=t.attribute, hint=hint(t.attribute or "", known, sink=sink), fix=did_you_mean(t.attribute or "", known, sink=sink))
 
 
 def check_activation(card: ast.ActivationCard, monsters: Mapping[str, object] | None, sink: Sink) -> int:
@@ -95,7 +95,7 @@ def check_activation(card: ast.ActivationCard, monsters: Mapping[str, object] | 
         if monsters is not None:
             monster = monsters.get(g.group)
             if monster is None:
-                sink.report("C0101", g.span, card=card.id, group=g.group, hint=hint(g.group, monsters), fix=did_you_mean(g.group, monsters))
+                sink.report("C0101", g.span, card=card.id, group=g.group, hint=hint(g.group, monsters, sink=sink), fix=did_you_mean(g.group, monsters, sink=sink))
         if not any(box.actions for box in g.boxes):
             sink.report("C0103", g.span, card=card.id, group=g.group)
         ranks = [b.rank for b in g.boxes]
@@ -128,7 +128,7 @@ def check_exploration(card: ast.ExplorationCard, encounters: Mapping[str, ast.En
         sink.report("C0114", card.span, card=card.id)
         return None
     if name not in encounters:
-        sink.report("C0113", card.span, card=card.id, encounter=name, hint=hint(name, encounters), fix=did_you_mean(name, encounters))
+        sink.report("C0113", card.span, card=card.id, encounter=name, hint=hint(name, encounters, sink=sink), fix=did_you_mean(name, encounters, sink=sink))
         return None
     return name
 
@@ -153,7 +153,7 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
             if cid in cards:
                 members.append(cid)
             else:
-                sink.report("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=hint(cid, cards), fix=did_you_mean(cid, cards))
+                sink.report("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=hint(cid, cards, sink=sink), fix=did_you_mean(cid, cards, sink=sink))
                 legal = False
     else:
         members = list(cards)
@@ -161,8 +161,8 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
         if deck.start in cards:
             members.append(deck.start)
         else:
-            sink.report("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=hint(deck.start, cards),
-                        fix=did_you_mean(deck.start, cards))
+            sink.report("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=hint(deck.start, cards, sink=sink),
+                        fix=did_you_mean(deck.start, cards, sink=sink))
             legal = False
     starts = [c for c in members if cards[c].role == "start"]
     start = None
@@ -254,7 +254,7 @@ def _plan_simple(deck: ast.Deck, cards: Mapping[str, object], sink: Sink) -> Dec
             if cid not in members:
                 members.append(cid)
         else:
-            sink.report("C0208", deck.span, deck=deck.id, card=cid, kind=deck.kind, hint=hint(cid, cards), fix=did_you_mean(cid, cards))
+            sink.report("C0208", deck.span, deck=deck.id, card=cid, kind=deck.kind, hint=hint(cid, cards, sink=sink), fix=did_you_mean(cid, cards, sink=sink))
             legal = False
     if not members:
         sink.report("C0211", deck.span, kind=deck.kind, deck=deck.id)

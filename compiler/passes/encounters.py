@@ -31,9 +31,10 @@ def encounters_pass(model: Model, sink: Sink) -> Model:
         if amap is None or (symbols and symbols.get(enc.id) is not enc):
             continue  # no map (reported by the maps pass) or a duplicate id (R0101)
         as_quest = ast.Quest(enc.id, enc.name or ast.Text(enc.id), None, (ast.InlineEncounter(1, enc.body, enc.span),), span=enc.span)
-        local = Sink()
+        local = Sink(comparisons_left=sink.comparisons_left)  # suggestions share the pass's budget
         out[enc.id] = EncounterResolver(as_quest, as_quest.encounters[0], amap, monsters, HERO_COUNTS, local,
                                          is_last=True, maps_checked=True).resolve()
         exempt = ARRIVAL_EXEMPT if enc.body.entrance is not None else ()
         sink.extend(d for d in local.items if d.code not in exempt)
+        sink.comparisons_left = local.comparisons_left
     return model.with_(encounters=MappingProxyType(dict(sorted(out.items()))))

@@ -120,7 +120,7 @@ def assemble_map(
                 meant = _meant(p, tiles, referenced - declared)
                 if meant is not None:
                     broken.add(meant)  # what names it below is this mistake, reported once, here
-                sink.report("M0201", p.span, tile=p.code, hint=hint(p.code, [meant] if meant else tiles), fix=meant)
+                sink.report("M0201", p.span, tile=p.code, hint=hint(p.code, [meant] if meant else tiles, sink=sink), fix=meant)
             continue
         if p.rotate is not None and p.rotate % 90:
             continue  # the parser reported it (S0201)
@@ -171,7 +171,7 @@ def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], bro
     other = placed.get(to.tile)
     if other is None:
         if to.tile not in broken:
-            sink.report("M0207", to.span, name=to.tile, hint=hint(to.tile or "", placed))
+            sink.report("M0207", to.span, name=to.tile, hint=hint(to.tile or "", placed, sink=sink))
         return None
     own = _get_opening(p.name, tile, p.attach.side, sink)
     other_op = _get_opening(other.name, other.tile, to, sink)
@@ -255,7 +255,7 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
         t = placed.get(d.on.tile)
         if t is None:
             if d.on.tile not in broken:
-                sink.report("M0207", d.on.span, name=d.on.tile, hint=hint(d.on.tile or "", placed))
+                sink.report("M0207", d.on.span, name=d.on.tile, hint=hint(d.on.tile or "", placed, sink=sink))
             continue
         op = _get_opening(t.name, t.tile, d.on, sink)
         if op is None:
@@ -332,7 +332,7 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
         if body.start.tile is not None:
             t = amap.by_name.get(body.start.tile)
             if t is None:
-                sink.report("M0207", body.start.span, name=body.start.tile, hint=hint(body.start.tile, amap.by_name))
+                sink.report("M0207", body.start.span, name=body.start.tile, hint=hint(body.start.tile, amap.by_name, sink=sink))
             else:
                 starts = [c for c in t.cells if not rules[c].blocks_movement]
         for ref in body.start.spaces:
@@ -355,7 +355,7 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
         if ref is not None:
             t = amap.by_name.get(ref.tile)
             if t is None:
-                sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile or "", amap.by_name))
+                sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile or "", amap.by_name, sink=sink))
             else:
                 _get_opening(t.name, t.tile, ref, sink)
     if starts:
@@ -370,7 +370,7 @@ def resolve_space(amap: AssembledMap, ref: ast.TileSpace | ast.WorldSpace | ast.
     if isinstance(ref, ast.MarkRef):
         if ref.name in amap.marks:
             return amap.marks[ref.name]
-        sink.report("M0218", ref.span, name=ref.name, hint=hint(ref.name, amap.marks))
+        sink.report("M0218", ref.span, name=ref.name, hint=hint(ref.name, amap.marks, sink=sink))
         return None
     if isinstance(ref, ast.WorldSpace):
         if (ref.x, ref.y) in amap.owner:
@@ -380,7 +380,7 @@ def resolve_space(amap: AssembledMap, ref: ast.TileSpace | ast.WorldSpace | ast.
     placed = amap.by_name.get(ref.tile)
     if placed is None:
         if ref.tile not in amap.broken:
-            sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile, amap.by_name))
+            sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile, amap.by_name, sink=sink))
         return None
     if (ref.col, ref.row) not in placed.tile.squares:
         sink.report(

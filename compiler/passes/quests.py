@@ -36,7 +36,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Iterable, Mapping, Sequence
+from functools import cached_property
+from typing import Collection, Iterable, Mapping, Sequence
 
 from compiler.diagnostics import Related, Sink, Span
 from compiler.diagnostics.hints import hint
@@ -161,9 +162,14 @@ class _Names:
     variables: dict[str, int] = field(default_factory=dict)
     marks: dict[str, Cell] = field(default_factory=dict)
 
-    def known(self, ns: str) -> Iterable[str]:
+    @cached_property
+    def areas(self) -> dict[str, object]:
+        """Tiles and marks: fixed once the map is built, so merged once (not per lookup)."""
+        return {**self.marks, **self.tiles}
+
+    def known(self, ns: str) -> Collection[str]:
         if ns == "area":
-            return list(self.tiles) + list(self.marks)
+            return self.areas
         return {"tile": self.tiles, "door": self.doors, "token": self.tokens, "group": self.groups,
                 "variable": self.variables}[ns]
 
@@ -174,7 +180,8 @@ class EncounterResolver:
         self.quest, self.enc, self.amap, self.monsters = quest, enc, amap, monsters
         self.counts, self.sink, self.is_last = counts, sink, is_last
         # where the maps pass already reported body-level spaces, repeat nothing
-        self.body_sink = Sink() if maps_checked else sink
+        # (its diagnostics are dropped, so it suggests nothing: no comparisons to spend)
+        self.body_sink = Sink(comparisons_left=0) if maps_checked else sink
         self.maps_checked = maps_checked
         self.failed: set[tuple[str, str]] = set()  # (namespace, name) whose declaration was reported
         self.board = amap.board
@@ -274,7 +281,7 @@ class EncounterResolver:
         if st.tile is not None:
             t = self.names.tiles.get(st.tile)
             if t is None:
-                self.body_sink.report("Q0103", st.span, name=st.tile, hint=hint(st.tile, self.names.tiles))
+                self.body_sink.report("Q0103", st.span, name=st.tile, hint=hint(st.tile, self.names.tiles, sink=self.body_sink))
                 return []
             if t.hidden:
                 self.sink.report("Q0105", st.span, tile=st.tile)
@@ -309,7 +316,7 @@ class EncounterResolver:
         monster = self.monsters.get(s.group)
         if monster is None:
             self.failed.add(("group", s.group))
-            self.sink.report("Q0201", s.span, name=s.group, hint=hint(s.group, self.monsters))
+            self.sink.report("Q0201", s.span, name=s.group, hint=hint(s.group, self.monsters, sink=self.sink))
             return None
         size = s.size or monster.size
         counts = _guard_counts(s.heroes, self.counts)
@@ -480,7 +487,7 @@ class EncounterResolver:
             return True
         if (ns, name) in self.failed:
             return False  # its declaration was already reported
-        self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=hint(name, known))
+        self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=hint(name, known, sink=self.sink))
         return False
 
     def event(self, i: int, ev: ast.EventDecl, declared: Mapping[str, m.Spawn]) -> m.Event:
@@ -518,9 +525,9 @@ class EncounterResolver:
                 sp = declared.get(s.group)
                 if sp is None:
                     if s.group in self.monsters or not self.monsters:
-                        self.sink.report("Q0206", e.span, group=s.group, hint=hint(s.group, declared))
+                        self.sink.report("Q0206", e.span, group=s.group, hint=hint(s.group, declared, sink=self.sink))
                     else:
-                        self.sink.report("Q0201", e.span, name=s.group, hint=hint(s.group, self.monsters))
+                        self.sink.report("Q0201", e.span, name=s.group, hint=hint(s.group, self.monsters, sink=self.sink))
                     return None
                 return m.Effect("spawn", (sp.id,), span=e.span)
             sid = self.made.get(id(s))

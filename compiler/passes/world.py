@@ -40,9 +40,10 @@ from compiler.model.world import (
 # --------------------------------------------------------------------------- reading
 
 
-def _hint(value: Any, choices: Iterable[str], names: Mapping[str, str] | None = None) -> tuple[str, str | None]:
+def _hint(value: Any, choices: Iterable[str], names: Mapping[str, str] | None = None,
+          sink: Sink | None = None) -> tuple[str, str | None]:
     """A did-you-mean suffix and the fix, matching ids and (case-insensitively) printed names."""
-    guess = did_you_mean(value, choices, names)
+    guess = did_you_mean(value, choices, names, sink)  # charged to the sink's budget (hints.py)
     if guess is None:
         return "", None
     if names and guess in names and str(names[guess]).casefold() == str(value).casefold():
@@ -102,7 +103,7 @@ def read_world(entry: Any, dice: Mapping[str, Any] | None, sink: Sink) -> World:
     start = str(start) if start is not None else ""
     start_ok = start in locations
     if not start_ok:
-        hint, fix = _hint(start, [i for i, loc in locations.items() if loc.kind == "city"] or locations, names)
+        hint, fix = _hint(start, [i for i, loc in locations.items() if loc.kind == "city"] or locations, names, r.sink)
         r.report("W0108", r.span("start"), name=start, hint=hint, fix=fix)
     elif locations[start].kind != "city":
         r.report("W0109", r.span("start"), name=start, kind=locations[start].kind)
@@ -298,7 +299,7 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
             value = "" if value is None else str(value)
             ends.append(value)
             if value not in locations:
-                hint, fix = _hint(value, locations, names)
+                hint, fix = _hint(value, locations, names, r.sink)
                 r.report("W0101", r.span(*sub, key), name=value, hint=hint, fix=fix)
                 ok = False
         a, b = ends

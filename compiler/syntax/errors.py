@@ -270,35 +270,41 @@ def _report_characters(exc: UnexpectedCharacters, text: str, file: str, sink: Si
 _BOUNDARY = re.compile(r'"""[\s\S]*?(?:"""|\Z)|"(?:[^"\\\n]|\\[^\n])*(?:"|$)|#[^\n]*|[;\n{}]', re.M)
 
 
-def _boundaries(text: str) -> list[tuple[int, str]]:
-    """(position, char) of every `;`, new line, `{` and `}` outside strings and comments."""
-    out = []
-    for m in _BOUNDARY.finditer(text):
+def _boundaries(text: str, begin: int):
+    """(position, char) of every `;`, new line, `{` and `}` outside strings and comments,
+    from `begin` (which must be outside strings and comments) on, lazily."""
+    for m in _BOUNDARY.finditer(text, begin):
         s = m.group()
         if len(s) == 1 and s in ";\n{}":
-            out.append((m.start(), s))
-    return out
+            yield m.start(), s
 
 
-def blank_statement(text: str, exc: UnexpectedInput) -> str | None:
-    """`text` with the statement holding the error replaced by spaces (new lines kept)."""
+def error_pos(exc: UnexpectedInput, text: str) -> int:
+    """Where the error is in `text`: the offending token, or the character not lexed."""
     if isinstance(exc, UnexpectedToken):
-        pos = exc.token.start_pos if exc.token.type != "$END" else len(text)
-        pos = pos or 0
+        return (exc.token.start_pos or 0) if exc.token.type != "$END" else len(text)
+    return exc.pos_in_stream
+
+
+def blank_statement(text: str, exc: UnexpectedInput, begin: int = 0) -> str | None:
+    """`text` with the statement holding the error replaced by spaces (new lines kept).
+
+    The statement is looked for from `begin` on, a place outside strings and comments
+    with a boundary between it and the error (recovery.py passes its checkpoint): only
+    the text from there to the statement's end is scanned, so recovering from each of
+    many errors does not scan the whole file again."""
+    pos = error_pos(exc, text)
+    if isinstance(exc, UnexpectedToken):
         token_len = len(str(exc.token)) if exc.token.type not in ("$END", "_SEP") else 0
     else:
-        pos = exc.pos_in_stream
         token_len = 1
-    marks = _boundaries(text)
-    start = 0
-    for p, c in marks:
-        if p >= pos:
-            break
-        start = p + 1
+    marks = _boundaries(text, begin)
+    start = begin
     end = len(text)
     depth = 0
     for p, c in marks:
         if p < pos:
+            start = p + 1
             continue
         if p == pos and c == "}" and depth == 0:
             end = p

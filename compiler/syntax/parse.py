@@ -4,10 +4,11 @@
 exist: the tree is converted at once into dataclasses carrying `Span`s. It never raises
 on bad input — it reports coded diagnostics (S0xxx) and returns what it could build.
 
-Error recovery: on a syntax error the offending *statement* (from the previous `;`,
-new line, `{` or `}` to the next one at the same brace depth, so a broken header takes
-its whole block with it) is blanked out with spaces — positions stay put — and the text
-is parsed again. A file that ends inside blocks is completed with the missing `}`.
+Error recovery (recovery.py): on a syntax error the offending *statement* (from the
+previous `;`, new line, `{` or `}` to the next one at the same brace depth, so a broken
+header takes its whole block with it) is blanked out with spaces — positions stay put —
+and the parse resumes just before it. A file that ends inside blocks is completed with
+the missing `}`.
 """
 
 from __future__ import annotations
@@ -18,13 +19,12 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import VisitError
 
 from compiler.diagnostics import Sink, Span
-from compiler.syntax import ast
-
-MAX_ERRORS = 25  # syntax errors reported per file before giving up
+from compiler.syntax import ast, recovery
+from compiler.syntax.numbers import bound_numbers
 
 
 # ---------------------------------------------------------------- the Lark parser (built once)
@@ -39,31 +39,24 @@ class _AlwaysLexNames:
         return stream
 
 
-@lru_cache(maxsize=1)
-def lark_parser() -> Lark:
-    grammar = resources.files("compiler.syntax").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(
-        grammar,
+def lark_options() -> dict:
+    return dict(
         parser="lalr",
         lexer="contextual",
         propagate_positions=True,
         maybe_placeholders=False,
         postlex=_AlwaysLexNames(),
-        cache=True,
     )
 
 
-# Every number the language can mean (coordinates, rounds, health, counts, variables) is
-# far below this; larger ones are typos, and would lose precision in front ends that
-# read JSON numbers as doubles.
-MAX_NUMBER = 1_000_000
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    """Built tables are kept in a private per-user cache (never Lark's `cache=True`, whose
+    pickle sits in the shared temp folder): see parser_cache.py."""
+    from compiler.syntax import parser_cache
 
-
-def _check_numbers(tree: Tree, file: str, sink: Sink) -> None:
-    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in ("INT", "NEG_INT")):
-        if abs(int(tok)) > MAX_NUMBER:
-            sink.report("S0215", Span(file, tok.line, tok.column, tok.end_line, tok.end_column),
-                        number=str(tok) if len(tok) <= 20 else f"{str(tok)[:8]}…({len(tok)} digits)", limit=f"{MAX_NUMBER:,}")
+    grammar = resources.files("compiler.syntax").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return parser_cache.load_or_build(grammar, lark_options())
 
 
 # ---------------------------------------------------------------- entry point
@@ -71,10 +64,10 @@ def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
     """Parse one `.quest` file. Diagnostics go to `sink`; the result holds every
     declaration that survived error recovery."""
     try:
-        tree = _parse_recovering(text, file, sink)
+        tree = recovery.parse_recovering(text, file, sink, lark_parser())
         if tree is None:
             return ast.Module(file=file)
-        _check_numbers(tree, file, sink)
+        bound_numbers(tree, file, sink)  # before the builder's int(), which refuses 4,301 digits
         builder = _Builder(file, sink)
         decls = builder.transform(tree)
         docs = _doc_comments(text)
@@ -86,40 +79,6 @@ def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
         inner = exc.orig_exc if isinstance(exc, VisitError) else exc
         sink.report("S0900", Span(file, 1, 1), detail=f"{type(inner).__name__}: {inner}")
         return ast.Module(file=file)
-
-
-def _parse_recovering(text: str, file: str, sink: Sink) -> Tree | None:
-    from compiler.syntax import errors
-
-    parser = lark_parser()
-    work = text
-    reported = 0
-    eof_reported = False
-    while True:
-        try:
-            return parser.parse(work)
-        except UnexpectedInput as exc:
-            if reported >= MAX_ERRORS:
-                sink.report("S0105", errors.span_at(work, file, exc), limit=MAX_ERRORS)
-                return None
-            if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
-                tree = errors.complete_at_eof(exc)
-                if not eof_reported:
-                    errors.report(exc, work, file, sink, completed=tree is not None)
-                    reported += 1
-                    eof_reported = True
-                if tree is not None:
-                    return tree
-            else:
-                errors.report(exc, work, file, sink)
-                reported += 1
-            blanked = errors.blank_statement(work, exc)
-            if blanked is None or blanked == work:
-                return None
-            work = blanked
-        except LarkError as exc:  # anything else Lark may raise: located at the file start
-            sink.report("S0900", Span(file, 1, 1), detail=f"{type(exc).__name__}: {exc}")
-            return None
 
 
 # ---------------------------------------------------------------- doc comments
