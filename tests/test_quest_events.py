@@ -165,3 +165,36 @@ def test_enters_area_on_hidden_tile_needs_a_reveal():
     assert codes(sink) == []
     _, sink = run(quest(NO_REVEAL + "  on enters 8A { say \"in\" }\n"))
     assert codes(sink) == ["Q0303", "Q0304"]
+
+
+def test_named_spawns_tell_two_spawns_of_one_group_apart():
+    body = MAP + (
+        "  spawn zombie as front at 9A(1, 1)\n"
+        "  spawn zombie as back at 9A(3, 3)\n"
+        '  on defeated back { win "Won." }\n'
+        '  on round_end 9 { lose "Lost." }\n'
+    )
+    model, sink = run(quest(body, ends=False))
+    assert codes(sink) == []
+    enc = model.quests["q"].encounters[0]
+    assert [s.id for s in enc.spawns] == ["front", "back"] and {s.group for s in enc.spawns} == {"zombie"}
+    [won] = [e for e in enc.events if e.trigger.kind == "defeated"]
+    assert won.trigger.subject == "back" and won.can_fire
+
+
+def test_defeated_with_two_unnamed_spawns_of_the_group_is_ambiguous():
+    body = MAP + (
+        "  spawn zombie at 9A(1, 1)\n"
+        "  spawn zombie at 9A(3, 3)\n"
+        '  on defeated zombie { win "Won." }\n'
+        '  on round_end 9 { lose "Lost." }\n'
+    )
+    _, sink = run(quest(body, ends=False))
+    assert codes(sink) == ["Q0209"]
+    assert len(sink.items[0].related) == 2
+
+
+def test_a_spawn_name_must_not_be_taken():
+    body = MAP + "  spawn zombie as pack at 9A(1, 1)\n  spawn zombie as pack at 9A(3, 3)\n  spawn zombie as zombie at 9A(1, 3)\n"
+    _, sink = run(quest(body))
+    assert codes(sink) == ["Q0208", "Q0208"]

@@ -246,11 +246,13 @@ class EncounterResolver:
         self.token_cells = {self.board.spaces[tok.space] for tok in self.tokens}
         deferred = {e.spawn.group for ev in body.events for e in ev.effects
                     if e.kind == "spawn" and e.spawn is not None and e.spawn.at is None and not e.spawn.points}
-        declared: dict[str, m.Spawn] = {}
+        declared: dict[str, m.Spawn] = {}  # what a bare `spawn X` in an event may name: a group or a spawn's name
         for s in body.spawns:
-            sp = self.spawn(s, "event" if s.group in deferred else "setup")
+            sp = self.spawn(s, "event" if s.group in deferred or s.name in deferred else "setup")
             if sp is not None:
                 declared.setdefault(s.group, sp)
+                if s.name is not None:
+                    declared[s.name] = sp
         # names placed by events are known to every event
         pending: list[tuple[int, ast.EventDecl]] = list(enumerate(body.events, start=1))
         for _, ev in pending:
@@ -368,13 +370,19 @@ class EncounterResolver:
                 figures[h] = self.place_group(s, monster, c, size, ranks, h)
         else:
             return None  # the parser reported a spawn without a place
+        if s.name is not None and (s.name in self.names.groups or s.name in self.monsters):
+            taken = self.names.groups.get(s.name)
+            self.sink.report("Q0208", s.span, name=s.name,
+                             what="another spawn's name" if taken is not None else "a monster id",
+                             related=(Related(taken.span, "taken here"),) if taken is not None else ())
+            s = replace(s, name=None)
         n = sum(1 for sp in self.spawns if sp.group == s.group)
         health = None
         if s.unique:
             stats = monster.stats("act1", "master") if hasattr(monster, "stats") else None
             health = (stats.health if stats is not None else 0) + s.extra_health
         sp = m.Spawn(
-            id=s.group if n == 0 else f"{s.group}.{n + 1}",
+            id=s.name or (s.group if n == 0 else f"{s.group}.{n + 1}"),
             group=s.group,
             when=when,
             figures=MappingProxyType(figures),
@@ -387,6 +395,8 @@ class EncounterResolver:
         )
         self.spawns.append(sp)
         self.names.groups.setdefault(s.group, sp)
+        if s.name is not None:
+            self.names.groups[s.name] = sp
         self.made[id(s)] = sp.id
         return sp
 
@@ -490,6 +500,15 @@ class EncounterResolver:
         self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=hint(name, known, sink=self.sink))
         return False
 
+    def ambiguous(self, group: str, span: Span) -> bool:
+        """`on defeated G` with two spawns of group G and G not the name of one: which?"""
+        spawns = [sp for sp in self.spawns if sp.group == group]
+        if len(spawns) < 2:
+            return False
+        self.sink.report("Q0209", span, group=group, count=len(spawns),
+                         related=tuple(Related(sp.span, f"`{group}` spawned here") for sp in spawns[:2]))
+        return True
+
     def event(self, i: int, ev: ast.EventDecl, declared: Mapping[str, m.Spawn]) -> m.Event:
         t = ev.trigger
         trig = m.Trigger(t.kind, t.subject, t.number, span=t.span)
@@ -500,6 +519,8 @@ class EncounterResolver:
             resolved = c is not None
             trig = m.Trigger(t.kind, None, None, space=self.index[c] if c is not None else None, span=t.span)
         elif ns is not None and t.subject is not None and not self.name_ok(ns, t.subject, t.span):
+            resolved = False
+        elif t.kind == "defeated" and self.ambiguous(t.subject, t.span):
             resolved = False
         elif ns is not None and t.subject is not None:
             if ns == "area":
@@ -602,7 +623,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -
 
 def fixpoint(enc: m.QuestEncounter, first: bool) -> _State:
     st = _State()
-    st.groups = {s.group for s in enc.spawns if s.when == "setup"}
+    st.groups = {name for s in enc.spawns if s.when == "setup" for name in (s.group, s.id)}
     st.tokens = {t.id for t in enc.tokens if t.when == "setup"}
     st.best = dict(enc.variables)
     spawn_group = {s.id: s.group for s in enc.spawns}
@@ -616,7 +637,7 @@ def fixpoint(enc: m.QuestEncounter, first: bool) -> _State:
             changed = True
             for f in e.effects:
                 if f.kind == "spawn":
-                    st.groups.update(spawn_group[a] for a in f.args if a in spawn_group)
+                    st.groups.update(name for a in f.args if a in spawn_group for name in (a, spawn_group[a]))
                 elif f.kind == "place_token":
                     st.tokens.update(f.args)
                 elif f.kind == "reveal":

@@ -162,7 +162,8 @@ class SpawnPoint:
 
 @dataclass(frozen=True)
 class SpawnDecl:
-    """`spawn GROUP at SPACE [size WxH] [heroes G] [unique [health +N]]` or `spawn GROUP { points }`."""
+    """`spawn GROUP [as NAME] at SPACE [size WxH] [heroes G] [unique [health +N]]` or
+    `spawn GROUP [as NAME] { points }`. NAME tells two spawns of one group apart in events."""
 
     group: str
     at: SpaceRef | None = None
@@ -172,6 +173,7 @@ class SpawnDecl:
     unique: bool = False
     extra_health: int = 0
     span: Span = NOWHERE
+    name: str | None = None
 
 
 # ---------------------------------------------------------------- events

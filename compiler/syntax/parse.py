@@ -289,6 +289,9 @@ class _Builder(Transformer):
             self.sink.report("S0213", span, size=str(children[0]))
         return ("size", (w, h), span)
 
+    def spawn_as(self, meta, children):
+        return ("name", str(children[0]), self.span(meta))
+
     def spawn_unique(self, meta, children):
         return ("unique", True, self.span(meta))
 
@@ -312,7 +315,7 @@ class _Builder(Transformer):
             if isinstance(c, ast.HeroGuard):
                 c = ("heroes", c, c.span)
             key, value, span = c
-            what = {"extra_health": "`health +N`", "points": "a spawn block"}.get(key, f"`{key}`")
+            what = {"extra_health": "`health +N`", "points": "a spawn block", "name": "`as NAME`"}.get(key, f"`{key}`")
             if self.once(seen, key, span, what):
                 fields[key] = value
         span = self.span(meta)
