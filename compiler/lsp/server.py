@@ -26,7 +26,9 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from compiler import __version__
 from compiler.diagnostics import Severity
@@ -72,9 +74,31 @@ def lsp_range(place: Place) -> types.Range:
     return types.Range(types.Position(place.line, place.char), types.Position(place.end_line, place.end_char))
 
 
+class _Unreadable:
+    """A message that could not be read: its request was already answered with an error."""
+
+    jsonrpc = "unreadable"
+
+
+class QuestProtocol(LanguageServerProtocol):
+    """pygls 2 logs a request whose params it cannot read (a negative position, a missing
+    field) and never answers it, so the client waits forever: answer it with the
+    JSON-RPC error InvalidParams instead."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except Exception as exc:  # noqa: BLE001
+            if isinstance(data, dict) and "id" in data and "method" in data:
+                error = exc if isinstance(exc, JsonRpcInvalidParams) else JsonRpcInvalidParams()
+                self._send_response(data["id"], error=error.to_response_error())
+            return _Unreadable()
+
+
 class QuestServer(LanguageServer):
     def __init__(self, debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -> None:
-        super().__init__("questc", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("questc", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=QuestProtocol)
         self.engine = Engine(pack_path)
         self.debounce = debounce
         self.pending: dict[Path, asyncio.TimerHandle] = {}
