@@ -13,7 +13,7 @@ import argparse
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default and only transport)")
     parser.add_argument("--debounce", type=float, default=None, metavar="S",
-                        help="seconds of quiet after an edit before the pack is checked again (default: 0.05)")
+                        help="seconds of quiet after an edit before the pack is checked again (default: 0.03)")
     parser.add_argument("--pack-path", action="append", default=[], metavar="DIR",
                         help="another folder to find required packs in (repeatable; also QUESTC_PATH)")
     parser.add_argument("--log", metavar="FILE", help="write the server's log here instead of stderr")

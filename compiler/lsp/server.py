@@ -36,7 +36,7 @@ from compiler.lsp.engine import CHECKED_SUFFIXES, Engine, Place, pack_root
 
 log = logging.getLogger("questc.lsp")
 
-DEBOUNCE = 0.05  # seconds of quiet after an edit before the pack is checked again
+DEBOUNCE = 0.03  # seconds of quiet after an edit before the pack is checked again
 
 SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,

@@ -7,7 +7,7 @@ let client;
 
 function activate(context) {
   const config = vscode.workspace.getConfiguration("questc");
-  const args = ["lsp", "--debounce", String(config.get("debounce", 0.05))];
+  const args = ["lsp", "--debounce", String(config.get("debounce", 0.03))];
   for (const dir of config.get("packPath", [])) args.push("--pack-path", dir);
   const server = { command: config.get("path", "questc"), args, transport: TransportKind.stdio };
   client = new LanguageClient("questc", "questc", { run: server, debug: server }, {
