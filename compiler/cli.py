@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "layout": ("compiler.commands.layout", "deal an exploration deck for a seed and chain its encounters on a table"),
     "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
     "fmt": ("compiler.commands.fmt", "rewrite .quest files in the canonical layout (--check for CI, --diff to preview)"),
+    "lsp": ("compiler.commands.lsp", "the language server for editors (Language Server Protocol over stdio)"),
 }
 
 

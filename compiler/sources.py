@@ -5,6 +5,12 @@ A content pack never runs code and never reads outside its folder: symbolic link
 routine that reads pack content (sources, pack.yaml, `questc fmt`); `walk` is the one
 way a pack's folders are listed. A file it refuses is never opened again by name: the
 diagnostic renderer shows only the text accepted here (`accept_source`).
+
+The overlay: an editor's unsaved text stands in for a file's contents. `set_overlay(path,
+text)` makes `read_source` return `text` for that file instead of reading the disk (every
+other check, inside the pack, still applies), and `pack_files` lists an overlaid file
+that is not saved yet. Only the language server (compiler/lsp/) sets it; the command
+line never does, so the overlay is empty there.
 """
 
 from __future__ import annotations
@@ -59,6 +65,23 @@ _KINDS = (
 )
 
 LINE_BREAK = re.compile(r"\r\n?")  # CRLF and lone CR; LF stays
+
+# resolved path -> the editor's text for it (see the module's docstring)
+_OVERLAY: dict[Path, str] = {}
+
+
+def set_overlay(path: Path, text: str) -> None:
+    """Read `text` instead of the file at `path` from now on (the editor's unsaved text)."""
+    _OVERLAY[Path(path).resolve()] = text
+
+
+def drop_overlay(path: Path) -> None:
+    """Read the file at `path` from the disk again (the editor closed it)."""
+    _OVERLAY.pop(Path(path).resolve(), None)
+
+
+def overlaid() -> tuple[Path, ...]:
+    return tuple(_OVERLAY)
 
 def _not_regular(mode: int, name: str, sink: Sink) -> bool:
     """True (and P0113 reported) when `mode` is not a regular file's."""
@@ -122,6 +145,8 @@ def read_source(root: Path, path: Path, sink: Sink, *, max_bytes: int) -> Source
     if not inside(root, real):
         sink.report("P0105", Span.whole_file(name), path=name)
         return None
+    if real in _OVERLAY:
+        return _accepted(name, real, _OVERLAY[real], sink)
     raw = _read_bounded(real, name, sink, max_bytes)
     if raw is None:
         return None
@@ -136,6 +161,10 @@ def read_source(root: Path, path: Path, sink: Sink, *, max_bytes: int) -> Source
         col = len(before) - (before.rfind("\n") + 1) + 1
         sink.report("P0106", Span(name, line, col), path=name, detail=f" (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
         return None
+    return _accepted(name, real, text, sink)
+
+
+def _accepted(name: str, real: Path, text: str, sink: Sink) -> Source:
     text = text.removeprefix("\ufeff")
     first = re.search(r"\r\n|\r|\n", text)  # the first line's own ending
     newline = "\r\n" if first and first.group() == "\r\n" else "\n"
@@ -187,6 +216,13 @@ def pack_files(root: Path, sink: Sink, *, max_bytes: int) -> list[Source]:
             if (f.endswith(".yaml") and not (here == root and f == "pack.yaml")) or f.endswith(".quest"):
                 if _utf8_name(here / f, sink):
                     found.append(here / f)
+    if _OVERLAY:  # an editor's new file, not saved yet
+        known = {p.resolve() for p in found}
+        real_root = root.resolve()
+        for path in _OVERLAY:
+            if path not in known and path.suffix in (".yaml", ".quest") and path != real_root / "pack.yaml" \
+                    and inside(real_root, path) and not path.exists():
+                found.append(root / path.relative_to(real_root))
     out = []
     for path in sorted(found, key=lambda p: p.relative_to(root).as_posix()):
         src = read_source(root, path, sink, max_bytes=max_bytes)

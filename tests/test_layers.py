@@ -24,6 +24,7 @@ LAYERS = {
     "compiler.emit": 6,
     "compiler.pipeline": 7,
     "compiler.commands": 7,
+    "compiler.lsp": 7,  # the language server: speaks for the commands' layer
     "compiler.importers": 7,
     "compiler.cli": 7,
     "compiler.__main__": 7,

@@ -1,0 +1,41 @@
+"""questc lsp: the language server for editors, over stdio (docs/editors.md).
+
+Standard input and output carry the Language Server Protocol and nothing else: while
+the server runs, anything the compiler would print goes to stderr, where the log goes
+too (`--log FILE` writes it to a file instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default and only transport)")
+    parser.add_argument("--debounce", type=float, default=None, metavar="S",
+                        help="seconds of quiet after an edit before the pack is checked again (default: 0.03)")
+    parser.add_argument("--pack-path", action="append", default=[], metavar="DIR",
+                        help="another folder to find required packs in (repeatable; also QUESTC_PATH)")
+    parser.add_argument("--log", metavar="FILE", help="write the server's log here instead of stderr")
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+    import sys
+
+    from compiler.lsp.server import DEBOUNCE, serve
+
+    handler = logging.FileHandler(args.log, encoding="utf-8") if args.log else logging.StreamHandler(sys.__stderr__)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler],
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    stdin, stdout = sys.__stdin__.buffer, sys.__stdout__.buffer
+    saved = sys.stdout
+    sys.stdout = sys.stderr  # a stray print must not break the protocol's framing
+    try:
+        serve(stdin, stdout, args.debounce if args.debounce is not None else DEBOUNCE, tuple(args.pack_path))
+    finally:
+        # pygls closes standard output on `exit`; the command line's final flush must
+        # then not touch it (stderr stands in)
+        if not sys.__stdout__.closed:
+            sys.stdout = saved
+    return 0

@@ -1,0 +1,424 @@
+"""What the language server knows, without the protocol: checks, hovers, definitions,
+completions, formatting and fixes in terms of file paths, texts and 0-based positions.
+
+The server (compiler/lsp/server.py) turns LSP messages into calls here, so everything
+below can be tested and measured in-process. An open document's text is put in the
+source overlay (`compiler.sources.set_overlay`): the pipeline then reads the editor's
+text instead of the file, and every remembered result (compiler/memo.py) of the files
+that did not change is reused, so a check after one edit is fast.
+
+Positions: `line` and `char` are 0-based, `char` in UTF-16 code units as LSP counts
+them; a diagnostic's Span is 1-based in characters (code points).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, is_dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from compiler.diagnostics import Diagnostic, Sink, Span
+from compiler.sources import drop_overlay, set_overlay
+
+WORD = re.compile(r"[A-Za-z0-9_]+")
+CHECKED_SUFFIXES = (".quest", ".yaml")
+
+
+# ---------------------------------------------------------------- positions
+def utf16_len(text: str) -> int:
+    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
+
+
+def char_index(line: str, utf16: int) -> int:
+    """The code-point index in `line` of a UTF-16 offset (clamped to the line)."""
+    units = 0
+    for i, ch in enumerate(line):
+        if units >= utf16:
+            return i
+        units += 2 if ord(ch) > 0xFFFF else 1
+    return len(line)
+
+
+def line_of(text: str, line: int) -> str:
+    lines = text.split("\n")
+    return lines[line] if 0 <= line < len(lines) else ""
+
+
+@dataclass(frozen=True)
+class Place:
+    """A range in a file: 0-based lines, UTF-16 columns, end exclusive."""
+
+    path: Path
+    line: int
+    char: int
+    end_line: int
+    end_char: int
+
+
+# ---------------------------------------------------------------- grammar keywords
+@lru_cache(maxsize=1)
+def keywords() -> tuple[str, ...]:
+    """Every keyword of the quest language: the quoted words of compiler/syntax/grammar.lark."""
+    import compiler.syntax
+
+    grammar = (Path(compiler.syntax.__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    code = "\n".join(line.split("//", 1)[0] for line in grammar.splitlines())
+    return tuple(sorted(set(re.findall(r'"([a-z_]+)"i?', code))))
+
+
+# ---------------------------------------------------------------- declarations
+@dataclass(frozen=True)
+class Decl:
+    name: str
+    kind: str  # door, mark, token, variable, tile name, quest, encounter, card, deck
+    span: Span  # the declaring statement
+    detail: str = ""
+
+
+def _walk(node, out: list) -> None:
+    from compiler.syntax import ast
+
+    if isinstance(node, tuple):
+        for item in node:
+            _walk(item, out)
+        return
+    if not is_dataclass(node):
+        return
+    span = getattr(node, "span", None)
+    if isinstance(node, ast.DoorDecl):
+        out.append(Decl(node.name, "door", span, f"door on {node.on.tile}.{node.on.side}"))
+    elif isinstance(node, ast.MarkDecl):
+        out.append(Decl(node.name, "mark", span))
+    elif isinstance(node, ast.TokenDecl) and node.name:
+        out.append(Decl(node.name, "token", span, f"{node.kind} token"))
+    elif isinstance(node, ast.VarDecl):
+        out.append(Decl(node.name, "variable", span, f"var = {node.value}"))
+    elif isinstance(node, ast.TilePlacement) and node.name != node.code:
+        out.append(Decl(node.name, "tile name", span, f"placed tile {node.code}"))
+    elif isinstance(node, (ast.Quest, ast.Encounter, ast.Deck)):
+        out.append(Decl(node.id, type(node).__name__.lower(), span))
+    elif isinstance(node, (ast.ExplorationCard, ast.PerilCard, ast.ActivationCard)):
+        out.append(Decl(node.id, "card", span))
+    for f in fields(node):
+        if f.name != "span":
+            _walk(getattr(node, f.name), out)
+
+
+def declarations(modules) -> list[Decl]:
+    out: list[Decl] = []
+    for module in modules:
+        _walk(module, out)
+    return out
+
+
+def placed_codes(modules) -> dict[str, str]:
+    """Placed tile name -> tile code, over the pack's quest files."""
+    out: dict[str, str] = {}
+
+    def walk(node) -> None:
+        from compiler.syntax import ast
+
+        if isinstance(node, tuple):
+            for item in node:
+                walk(item)
+        elif is_dataclass(node):
+            if isinstance(node, ast.TilePlacement):
+                out.setdefault(node.name, node.code)
+            for f in fields(node):
+                if f.name != "span":
+                    walk(getattr(node, f.name))
+
+    for module in modules:
+        walk(module)
+    return out
+
+
+# ---------------------------------------------------------------- the engine
+@dataclass
+class Checked:
+    """One check of one pack: its diagnostics by file, and the last model that was built."""
+
+    root: Path
+    by_file: dict[Path, list[Diagnostic]]
+    model: object | None
+
+
+def pack_root(path: Path) -> Path | None:
+    """The folder of the nearest pack.yaml at or above `path`'s folder, or None."""
+    try:
+        here = Path(path).resolve().parent
+    except (OSError, RuntimeError):
+        return None
+    for folder in (here, *here.parents):
+        if (folder / "pack.yaml").is_file():
+            return folder
+    return None
+
+
+def span_path(file: str) -> Path | None:
+    """The file a Span names (a display name, relative to the working directory)."""
+    if not file or file.startswith("<"):
+        return None
+    try:
+        return Path(file).resolve()
+    except (OSError, RuntimeError):
+        return None
+
+
+class Engine:
+    def __init__(self, pack_path: tuple[str, ...] = ()) -> None:
+        self.pack_path = tuple(pack_path)
+        self.texts: dict[Path, str] = {}  # open documents: resolved path -> editor text
+        self.checked: dict[Path, Checked] = {}  # pack root -> last check
+        self.models: dict[Path, object] = {}  # pack root -> last model that was built
+
+    # ---- documents
+    def open(self, path: Path, text: str) -> None:
+        path = Path(path).resolve()
+        self.texts[path] = text
+        set_overlay(path, text)
+
+    change = open
+
+    def close(self, path: Path) -> None:
+        path = Path(path).resolve()
+        self.texts.pop(path, None)
+        drop_overlay(path)
+
+    def text(self, path: Path) -> str | None:
+        path = Path(path).resolve()
+        if path in self.texts:
+            return self.texts[path]
+        try:
+            return path.read_text(encoding="utf-8").replace("\r\n", "\n")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    # ---- checking
+    def check(self, root: Path) -> Checked:
+        """Compile the pack at `root` (with the editors' texts) and group its diagnostics by file."""
+        from compiler import config as cfg
+        from compiler.options import Options
+        from compiler.pipeline import compile_paths
+
+        conf_sink = Sink()
+        conf = cfg.load(None, False, conf_sink, cwd=root)
+        options = Options(pack_path=(*self.pack_path, *conf.pack_path))
+        result = compile_paths([str(root)], options)
+        items = result.sink.sorted()
+        if conf.file is not None:
+            roots = {str(p.root): p.id for m in result.models for p in m.packs}
+            items = cfg.apply(conf, items, roots)
+        items = [*conf_sink.items, *items]
+        by_file: dict[Path, list[Diagnostic]] = {}
+        for d in items:
+            path = span_path(d.span.file)
+            if path is None:
+                path = root / "pack.yaml"
+            by_file.setdefault(path, []).append(d)
+        if result.model is not None:
+            self.models[root] = result.model
+        checked = Checked(root, by_file, result.model)
+        self.checked[root] = checked
+        return checked
+
+    def model_for(self, path: Path):
+        root = pack_root(path)
+        if root is None:
+            return None
+        if root not in self.models:
+            try:
+                self.check(root)
+            except Exception:  # noqa: BLE001 - the caller answers without a model
+                return None
+        return self.models.get(root)
+
+    def place(self, span: Span) -> Place | None:
+        """A Span as a Place (UTF-16 columns from the file's text)."""
+        path = span_path(span.file)
+        if path is None:
+            return None
+        text = self.text(path) or ""
+        start_line = line_of(text, span.line - 1)
+        end_line = line_of(text, span.end_line - 1)
+        return Place(
+            path,
+            max(span.line - 1, 0),
+            utf16_len(start_line[: max(span.column - 1, 0)]),
+            max(span.end_line - 1, 0),
+            utf16_len(end_line[: max(span.end_column - 1, 0)]),
+        )
+
+    def name_place(self, span: Span, name: str) -> Place | None:
+        """The first whole-word `name` at or after the start of `span` (within a few lines):
+        a declaration's name rather than its whole statement."""
+        path = span_path(span.file)
+        text = self.text(path) if path else None
+        if text is None:
+            return self.place(span)
+        for n in range(span.line - 1, min(span.line + 4, span.end_line or span.line)):
+            line = line_of(text, n)
+            start = span.column - 1 if n == span.line - 1 else 0
+            for m in WORD.finditer(line, start):
+                if m.group() == name:
+                    return Place(path, n, utf16_len(line[: m.start()]), n, utf16_len(line[: m.end()]))
+        return self.place(span)
+
+    # ---- words
+    def word_at(self, path: Path, line: int, char: int) -> tuple[str, str, int, int] | None:
+        """(word, line text, start, end) at a position, the end of a word included."""
+        text = self.text(path)
+        if text is None:
+            return None
+        row = line_of(text, line)
+        at = char_index(row, char)
+        for m in WORD.finditer(row):
+            if m.start() <= at <= m.end():
+                return m.group(), row, m.start(), m.end()
+        return None
+
+    def _catalog(self, model, kind: str) -> dict:
+        return dict((getattr(model, "catalogs", None) or {}).get(kind) or {})
+
+    def _tile_code(self, model, word: str, path: Path) -> str | None:
+        tiles = getattr(model, "tiles", None) or {}
+        if path.suffix == ".quest":
+            code = placed_codes(model.modules).get(word)
+            if code is not None and code in tiles:
+                return code
+        return word if word in tiles else None
+
+    # ---- hover
+    def hover(self, path: Path, line: int, char: int) -> str | None:
+        from compiler.lsp.library import monster_text, tile_text
+
+        path = Path(path).resolve()
+        found = self.word_at(path, line, char)
+        model = self.model_for(path)
+        if found is None or model is None:
+            return None
+        word, row, _, end = found
+        code = self._tile_code(model, word, path)
+        if code is not None:
+            tile = model.tiles[code]
+            text = tile_text(tile)
+            if code != word:
+                text = f"`{word}`: placed tile {code}\n\n" + text
+            square = re.match(r"\(\s*(\d+)\s*,\s*(\d+)\s*\)", row[end:])
+            if square:
+                c, r = int(square.group(1)), int(square.group(2))
+                symbol = tile.squares.get((c, r))
+                where = f"square ({c},{r}) of {code}: " + (f"`{symbol}`" if symbol not in (None, "-") else "no square there")
+                text = where + "\n\n" + text
+            return text
+        monsters = getattr(model, "monsters", None) or {}
+        if word in monsters:
+            return monster_text(monsters[word])
+        decls = [d for d in declarations(model.modules) if d.name == word]
+        if decls:
+            out = []
+            for d in decls:
+                where = f"{Path(d.span.file).name}:{d.span.line}"
+                out.append(f"**{d.kind} {d.name}**" + (f" — {d.detail}" if d.detail else "") + f" (declared at {where})")
+            return "\n\n".join(out)
+        terrain = self._catalog(model, "terrain")
+        if word in terrain:
+            return f"**terrain {word}**"
+        return None
+
+    # ---- definition
+    def definition(self, path: Path, line: int, char: int) -> list[Place]:
+        path = Path(path).resolve()
+        found = self.word_at(path, line, char)
+        model = self.model_for(path)
+        if found is None or model is None:
+            return []
+        word = found[0]
+        decls = [d for d in declarations(model.modules) if d.name == word]
+        if decls:
+            return [p for p in (self.name_place(d.span, d.name) for d in decls) if p]
+        code = self._tile_code(model, word, path)
+        for kind, key in (("tiles", code), ("monsters", word), ("terrain", word), ("dice", word)):
+            entry = self._catalog(model, kind).get(key) if key else None
+            if entry is not None:
+                place = self.place(entry.key_span())
+                return [place] if place else []
+        return []
+
+    # ---- completion
+    def completion(self, path: Path, line: int, char: int) -> list[tuple[str, str, str]]:
+        """(label, kind, detail); kind is keyword | tile | monster | terrain | a declaration kind."""
+        path = Path(path).resolve()
+        text = self.text(path) or ""
+        row = line_of(text, line)
+        before = row[: char_index(row, char)]
+        model = self.model_for(path)
+        tiles = (getattr(model, "tiles", None) or {}) if model is not None else {}
+        monsters = (getattr(model, "monsters", None) or {}) if model is not None else {}
+        tile_items = [(c, "tile", f"{t.kind}, piece {t.piece}, {t.width}x{t.height}") for c, t in tiles.items()]
+        monster_items = [(m, "monster", f"{x.name}, {x.size[0]}x{x.size[1]}") for m, x in monsters.items()]
+        if re.search(r"\btile\s+\w*$", before):
+            return tile_items
+        if re.search(r"\bspawn\s+\w*$", before):
+            return monster_items
+        items = [(k, "keyword", "") for k in keywords()] + tile_items + monster_items
+        if model is not None:
+            items += [(t, "terrain", "terrain") for t in self._catalog(model, "terrain")]
+            seen = set()
+            for d in declarations(model.modules):
+                if (d.name, d.kind) not in seen:
+                    seen.add((d.name, d.kind))
+                    items.append((d.name, d.kind, d.detail or d.kind))
+        return items
+
+    # ---- formatting
+    def format(self, path: Path) -> str | None:
+        """The document's text in the canonical layout, or None (not a quest file, syntax
+        errors, or the formatter's safety check failed)."""
+        from compiler.syntax.format import FormatError, format_source, same_meaning
+        from compiler.syntax.parse import parse_module
+
+        path = Path(path).resolve()
+        text = self.text(path)
+        if text is None or path.suffix != ".quest":
+            return None
+        normal = text.replace("\r\n", "\n")
+        probe = Sink()
+        parse_module(normal, path.name, probe)
+        if probe.errors:
+            return None
+        try:
+            formatted = format_source(normal)
+        except FormatError:
+            return None
+        if formatted != normal and not same_meaning(normal, formatted):
+            return None
+        return formatted.replace("\n", "\r\n") if "\r\n" in text else formatted
+
+    # ---- fixes
+    def fixes(self, path: Path) -> list[tuple[Diagnostic, Place]]:
+        """The diagnostics of `path` (last check) whose fix is one token, each with the
+        range the token replaces: the span itself when it underlines one word, else the
+        word inside a one-line span most like the fix (a statement's span, as in
+        `tile 12X at (0, 3)` with the fix `12A`, must not be replaced whole)."""
+        import difflib
+
+        path = Path(path).resolve()
+        root = pack_root(path)
+        checked = self.checked.get(root) if root else None
+        text = self.text(path) or ""
+        out = []
+        for d in (checked.by_file.get(path, []) if checked else []):
+            if not d.fix or any(ch.isspace() for ch in d.fix) or d.span.end_line != d.span.line:
+                continue
+            row = line_of(text, d.span.line - 1)
+            start, end = d.span.column - 1, min(d.span.end_column - 1, len(row))
+            words = [m for m in WORD.finditer(row, start, end) if m.group() != d.fix]
+            if not words:
+                continue
+            if len(words) > 1 or words[0].span() != (start, end):
+                best = max(words, key=lambda m: difflib.SequenceMatcher(None, m.group(), d.fix).ratio())
+                start, end = best.span()
+            out.append((d, Place(path, d.span.line - 1, utf16_len(row[:start]), d.span.line - 1, utf16_len(row[:end]))))
+        return out

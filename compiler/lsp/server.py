@@ -1,0 +1,294 @@
+"""`questc lsp`: the Language Server Protocol over stdio, on pygls 2.
+
+Every request is answered by compiler/lsp/engine.py; this module only converts between
+LSP's types and the engine's, publishes diagnostics and keeps the server alive:
+
+- diagnostics: an opened document's pack is checked at once; after an edit the check
+  waits `debounce` seconds for the next edit (one check per burst of typing). The
+  check reads the editor's text of every open document (the source overlay) and
+  publishes, for every file of the pack and its required packs, its diagnostics (an
+  empty list for a file whose last ones went away). A document outside any pack gets
+  none, and no error.
+- every handler is guarded: an exception is logged (stderr and window/logMessage) and
+  the request answered with nothing (null / empty list); the server keeps serving.
+
+Everything runs on the event loop's thread, one message at a time, so the engine, the
+overlay and the remembered results (compiler/memo.py) need no locks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import traceback
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+
+from compiler import __version__
+from compiler.diagnostics import Severity
+from compiler.lsp.engine import CHECKED_SUFFIXES, Engine, Place, pack_root
+
+log = logging.getLogger("questc.lsp")
+
+DEBOUNCE = 0.03  # seconds of quiet after an edit before the pack is checked again
+
+SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.NOTE: types.DiagnosticSeverity.Information,
+}
+
+KIND = {
+    "keyword": types.CompletionItemKind.Keyword,
+    "tile": types.CompletionItemKind.Module,
+    "monster": types.CompletionItemKind.Class,
+    "terrain": types.CompletionItemKind.Constant,
+    "variable": types.CompletionItemKind.Variable,
+    "door": types.CompletionItemKind.Field,
+    "token": types.CompletionItemKind.Field,
+    "mark": types.CompletionItemKind.Reference,
+}
+
+
+def uri_to_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    try:
+        return Path(unquote(parsed.path)).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def path_to_uri(path: Path) -> str:
+    return Path(path).resolve().as_uri()
+
+
+def lsp_range(place: Place) -> types.Range:
+    return types.Range(types.Position(place.line, place.char), types.Position(place.end_line, place.end_char))
+
+
+class _Unreadable:
+    """A message that could not be read: its request was already answered with an error."""
+
+    jsonrpc = "unreadable"
+
+
+class QuestProtocol(LanguageServerProtocol):
+    """pygls 2 logs a request whose params it cannot read (a negative position, a missing
+    field) and never answers it, so the client waits forever: answer it with the
+    JSON-RPC error InvalidParams instead."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except Exception as exc:  # noqa: BLE001
+            if isinstance(data, dict) and "id" in data and "method" in data:
+                error = exc if isinstance(exc, JsonRpcInvalidParams) else JsonRpcInvalidParams()
+                self._send_response(data["id"], error=error.to_response_error())
+            return _Unreadable()
+
+
+class QuestServer(LanguageServer):
+    def __init__(self, debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -> None:
+        super().__init__("questc", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=QuestProtocol)
+        self.engine = Engine(pack_path)
+        self.debounce = debounce
+        self.pending: dict[Path, asyncio.TimerHandle] = {}
+        self.published: dict[Path, set[Path]] = {}  # pack root -> files given diagnostics last time
+
+    # ---- reporting
+    def log_error(self, what: str, exc: BaseException) -> None:
+        text = f"questc lsp: {what} failed: {exc!r}\n" + "".join(traceback.format_exception(exc))
+        log.error(text)
+        try:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=text))
+        except Exception:  # noqa: BLE001 - the client may be gone; stderr has it
+            pass
+
+    # ---- diagnostics
+    def schedule(self, path: Path, delay: float) -> None:
+        root = pack_root(path)
+        if root is None or path.suffix not in (*CHECKED_SUFFIXES,):
+            return
+        old = self.pending.pop(root, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        if delay <= 0:
+            self.pending[root] = loop.call_soon(self.publish, root)
+        else:
+            self.pending[root] = loop.call_later(delay, self.publish, root)
+
+    def publish(self, root: Path) -> None:
+        self.pending.pop(root, None)
+        try:
+            checked = self.engine.check(root)
+            files = set(checked.by_file)
+            mine = {p for p in self.engine.texts if p.suffix in CHECKED_SUFFIXES and pack_root(p) == root}
+            for path in sorted(files | mine | self.published.get(root, set())):
+                diags = []
+                for d in checked.by_file.get(path, []):
+                    place = self.engine.place(d.span)
+                    if place is None:
+                        continue
+                    diags.append(types.Diagnostic(
+                        range=lsp_range(place),
+                        message=d.message + (f"\nhelp: {d.fix}" if d.fix and " " in d.fix else ""),
+                        severity=SEVERITY.get(d.severity, types.DiagnosticSeverity.Error),
+                        code=d.code,
+                        source="questc",
+                        data={"fix": d.fix} if d.fix else None,
+                    ))
+                self.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diags))
+            self.published[root] = files
+        except Exception as exc:  # noqa: BLE001 - a failed check must not end the server
+            self.log_error(f"checking {root}", exc)
+
+
+def guarded(default=None):
+    """Log any exception of a handler and answer `default`: one bad request never ends the server."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def run(ls: QuestServer, params):
+            try:
+                return fn(ls, params)
+            except Exception as exc:  # noqa: BLE001
+                ls.log_error(fn.__name__, exc)
+                return default() if callable(default) else default
+
+        return run
+
+    return wrap
+
+
+def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -> QuestServer:
+    server = QuestServer(debounce, pack_path)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guarded()
+    def did_open(ls: QuestServer, params: types.DidOpenTextDocumentParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return
+        ls.engine.open(path, params.text_document.text)
+        ls.schedule(path, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded()
+    def did_change(ls: QuestServer, params: types.DidChangeTextDocumentParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return
+        doc = ls.workspace.get_text_document(params.text_document.uri)  # pygls applied the changes
+        ls.engine.change(path, doc.source)
+        ls.schedule(path, ls.debounce)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @guarded()
+    def did_save(ls: QuestServer, params: types.DidSaveTextDocumentParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is not None:
+            ls.schedule(path, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @guarded()
+    def did_close(ls: QuestServer, params: types.DidCloseTextDocumentParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return
+        ls.engine.close(path)
+        ls.schedule(path, 0)  # the file on disk counts again
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded()
+    def hover(ls: QuestServer, params: types.HoverParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return None
+        text = ls.engine.hover(path, params.position.line, params.position.character)
+        if not text:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @guarded(list)
+    def definition(ls: QuestServer, params: types.DefinitionParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return []
+        places = ls.engine.definition(path, params.position.line, params.position.character)
+        return [types.Location(uri=path_to_uri(p.path), range=lsp_range(p)) for p in places]
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" "]))
+    @guarded(list)
+    def completion(ls: QuestServer, params: types.CompletionParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return []
+        items = ls.engine.completion(path, params.position.line, params.position.character)
+        return types.CompletionList(is_incomplete=False, items=[
+            types.CompletionItem(label=label, kind=KIND.get(kind, types.CompletionItemKind.Value),
+                                 detail=detail or kind)
+            for label, kind, detail in items
+        ])
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    @guarded(list)
+    def formatting(ls: QuestServer, params: types.DocumentFormattingParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return []
+        text = ls.engine.text(path)
+        formatted = ls.engine.format(path)
+        if text is None or formatted is None or formatted == text:
+            return []
+        lines = text.split("\n")
+        end = types.Position(len(lines) - 1, len(lines[-1].encode("utf-16-le")) // 2)
+        return [types.TextEdit(range=types.Range(types.Position(0, 0), end), new_text=formatted)]
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    @guarded(list)
+    def code_action(ls: QuestServer, params: types.CodeActionParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return []
+        wanted = params.range
+        actions = []
+        for d, place in ls.engine.fixes(path):
+            diag_place = ls.engine.place(d.span)
+            if diag_place is None or not _overlaps(lsp_range(diag_place), wanted):
+                continue
+            sent = [c for c in params.context.diagnostics if c.code == d.code and c.range == lsp_range(diag_place)]
+            edit = types.TextEdit(range=lsp_range(place), new_text=d.fix)
+            actions.append(types.CodeAction(
+                title=f"Replace with `{d.fix}` ({d.code})",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=sent or None,
+                is_preferred=True,
+                edit=types.WorkspaceEdit(changes={params.text_document.uri: [edit]}),
+            ))
+        return actions
+
+    return server
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    def key(p: types.Position) -> tuple[int, int]:
+        return (p.line, p.character)
+
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+def serve(stdin, stdout, debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -> None:
+    create_server(debounce, pack_path).start_io(stdin, stdout)

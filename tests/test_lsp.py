@@ -1,0 +1,219 @@
+"""questc lsp, driven through a real LSP client over stdio (tests/lsp_client.py): a copy
+of content/d2e-quests, a pack with errors, and bad input (documents outside any pack,
+unknown documents, out-of-range positions, broken requests, a broken pack.yaml).
+Every wait on the server has a timeout."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from lsp_client import Client, LspError
+
+QUEST = "first_blood.quest"
+
+
+def pos(line: int, character: int) -> dict:
+    return {"line": line, "character": character}
+
+
+def at(uri: str, line: int, character: int) -> dict:
+    return {"textDocument": {"uri": uri}, "position": pos(line, character)}
+
+
+def change(client: Client, uri: str, version: int, text: str) -> int:
+    """Replace the whole document; the index of the notifications that follow."""
+    mark = len(client.notifications)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                             "contentChanges": [{"text": text}]})
+    return mark
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Path:
+    dest = tmp_path / "d2e-quests"
+    shutil.copytree(REPO / "content" / "d2e-quests", dest)
+    return dest
+
+
+@pytest.fixture
+def client(tmp_path: Path):
+    c = Client("--debounce", "0.02")
+    c.initialize(tmp_path)
+    yield c
+    if c.proc.poll() is None:
+        c.proc.kill()
+        c.proc.wait(timeout=5)
+
+
+def test_a_session_on_the_shipped_quests(pack: Path, client: Client):
+    quest = pack / QUEST
+    text = quest.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    uri = client.open(quest)
+    assert client.diagnostics(uri) == []
+
+    # hover: a tile code draws the tile with numbered openings; a monster gives size and limits
+    hover = client.request("textDocument/hover", at(uri, 6, lines[6].index("12A") + 1))
+    value = hover["contents"]["value"]
+    assert "**tile 12A**" in value and "`12A.south`" in value and "`12A.west`" in value
+    assert "+--11-+" in value  # the south opening, numbered 1, on the frame
+    line = lines.index("  spawn zombie at 8A(1,1)")
+    hover = client.request("textDocument/hover", at(uri, line, 9))
+    value = hover["contents"]["value"]
+    assert "monster zombie" in value and "size 1x1" in value and "2 heroes:" in value
+    # a placed tile's square: the terrain of that square
+    line = next(i for i, s in enumerate(lines) if "grain_west at 12A(4,0)" in s)
+    hover = client.request("textDocument/hover", at(uri, line, lines[line].index("12A(4,0)")))
+    assert hover["contents"]["value"].startswith("square (4,0) of 12A")
+
+    # definition: tile code -> catalog entry; monster -> catalog; id -> declaration
+    found = client.request("textDocument/definition", at(uri, 6, lines[6].index("12A")))
+    assert len(found) == 1 and found[0]["uri"].endswith("/content/d2e-base/tiles.yaml")
+    tiles_lines = (REPO / "content" / "d2e-base" / "tiles.yaml").read_text(encoding="utf-8").split("\n")
+    start = found[0]["range"]["start"]
+    assert tiles_lines[start["line"]][start["character"]:].startswith("12A:")
+    line = lines.index("  spawn zombie at 8A(1,1)")
+    found = client.request("textDocument/definition", at(uri, line, 10))
+    assert found[0]["uri"].endswith("/content/d2e-base/monsters.yaml")
+    use = next(i for i, s in enumerate(lines) if s.startswith("  on picked_up grain_west"))
+    found = client.request("textDocument/definition", at(uri, use, lines[use].index("grain_west") + 2))
+    decl = next(i for i, s in enumerate(lines) if "as grain_west" in s)
+    assert found == [{"uri": uri, "range": {"start": pos(decl, lines[decl].index("grain_west")),
+                                            "end": pos(decl, lines[decl].index("grain_west") + len("grain_west"))}}]
+
+    # completion: after `spawn ` monster ids only; elsewhere keywords, tiles, monsters, ids
+    line = lines.index("  spawn zombie at 8A(1,1)")
+    items = client.request("textDocument/completion", at(uri, line, len("  spawn ")))["items"]
+    labels = {i["label"] for i in items}
+    assert {"zombie", "goblin_archer"} <= labels and "quest" not in labels and "12A" not in labels
+    items = client.request("textDocument/completion", at(uri, len(lines) - 1, 0))["items"]
+    labels = {i["label"] for i in items}
+    assert {"quest", "spawn", "token", "12A", "zombie", "grain_west", "sacks_saved"} <= labels
+
+    # formatting: a badly laid-out text comes back as the canonical one (the shipped file)
+    messy = text.replace("    tile 12A at (0, 3)", "        tile   12A   at (0,3)")
+    mark = change(client, uri, 2, messy)
+    assert client.diagnostics(uri, after=mark) == []
+    edits = client.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": True}})
+    assert len(edits) == 1 and edits[0]["newText"] == text
+    assert edits[0]["range"]["start"] == pos(0, 0)
+
+    # diagnostics as you type, and the quick fix of a one-token `fix`
+    broken = text.replace("tile 12A at (0, 3)", "tile 12X at (0, 3)")
+    mark = change(client, uri, 3, broken)
+    diags = client.diagnostics(uri, after=mark)
+    m0201 = [d for d in diags if d["code"] == "M0201"]
+    assert m0201 and m0201[0]["range"]["start"]["line"] == 6 and m0201[0]["severity"] == 1
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": m0201[0]["range"], "context": {"diagnostics": m0201}})
+    assert len(actions) == 1 and actions[0]["kind"] == "quickfix"
+    (edit,) = actions[0]["edit"]["changes"][uri]
+    column = lines[6].index("12A")
+    assert edit == {"range": {"start": pos(6, column), "end": pos(6, column + 3)}, "newText": "12A"}
+    assert actions[0]["diagnostics"] == m0201
+
+    # the fix applied: the errors go away
+    mark = change(client, uri, 4, text)
+    assert client.diagnostics(uri, after=mark) == []
+    assert client.close() == 0
+
+
+def test_a_pack_with_errors_and_bad_input(pack: Path, client: Client, tmp_path: Path):
+    # a quest file that does not parse, a catalog with a misspelt kind
+    half = pack / "half.quest"
+    half.write_text('quest half "Half" {\n  heroes 2..4\n  map {\n    tile 9A at (0, 0\n  }\n}\n', encoding="utf-8")
+    (pack / "extra.yaml").write_text("monstres:\n  imp:\n    name: Imp\n", encoding="utf-8")
+    uri = client.open(half)
+    diags = client.diagnostics(uri)
+    assert diags and all(d["source"] == "questc" for d in diags) and diags[0]["code"].startswith("S")
+    yaml_uri = (pack / "extra.yaml").as_uri()
+    y = client.diagnostics(yaml_uri)
+    assert [d["code"] for d in y] == ["Y0005"]
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": yaml_uri}, "range": y[0]["range"], "context": {"diagnostics": y}})
+    assert actions[0]["edit"]["changes"][yaml_uri][0]["newText"] == "monsters"
+
+    # half-typed statements: hover, completion and formatting still answer
+    assert client.request("textDocument/hover", at(uri, 3, 10)) is not None  # 9A
+    assert client.request("textDocument/completion", at(uri, 3, 9))["items"]
+    assert client.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": True}}) == []
+
+    # unknown documents and out-of-range positions
+    nowhere = (tmp_path / "nowhere" / "x.quest").as_uri()
+    assert client.request("textDocument/hover", at(nowhere, 3, 3)) is None
+    assert client.request("textDocument/definition", at(nowhere, 3, 3)) == []
+    assert client.request("textDocument/hover", at(uri, 9999, 9999)) is None
+    # a request the server cannot even read (LSP positions are unsigned; a field missing)
+    # is answered with InvalidParams, and the server keeps serving
+    for params in (at(uri, -1, -5), {"textDocument": {"uri": uri}}):
+        with pytest.raises(LspError, match="-32602"):
+            client.request("textDocument/hover", params, timeout=10)
+    assert client.request("textDocument/hover", at(uri, 3, 10)) is not None
+
+    # a document outside any pack: no diagnostics, no error, keywords still complete
+    loose = tmp_path / "loose.quest"
+    loose.write_text("quest q {\n", encoding="utf-8")
+    loose_uri = client.open(loose)
+    labels = {i["label"] for i in client.request("textDocument/completion", at(loose_uri, 1, 0))["items"]}
+    assert "quest" in labels
+    assert client.request("textDocument/hover", at(loose_uri, 0, 2)) is None
+
+    # a pack whose pack.yaml is broken: reported on pack.yaml, the server keeps serving
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "pack.yaml").write_text("id: [\n", encoding="utf-8")
+    (bad / "q.quest").write_text('quest q "Q" {\n}\n', encoding="utf-8")
+    bad_uri = client.open(bad / "q.quest")
+    manifest = client.diagnostics((bad / "pack.yaml").resolve().as_uri())
+    assert manifest and manifest[0]["severity"] == 1
+    assert client.request("textDocument/hover", at(bad_uri, 0, 2)) is None
+
+    # nothing published for the loose document, and no traceback escaped the guards
+    assert not [n for n in client.notifications if n.get("method") == "textDocument/publishDiagnostics"
+                and n["params"]["uri"] == loose_uri]
+    assert client.close() == 0
+
+
+def test_the_editors_text_is_checked_not_the_saved_file(pack: Path, client: Client):
+    """An unsaved edit is what the diagnostics describe; closing the document goes back to the disk."""
+    quest = pack / QUEST
+    text = quest.read_text(encoding="utf-8")
+    uri = client.open(quest, text.replace("spawn zombie", "spawn zombei"))
+    assert [d["code"] for d in client.diagnostics(uri)] == ["Q0201"]
+    assert quest.read_text(encoding="utf-8") == text  # nothing written
+    mark = len(client.notifications)
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    assert client.diagnostics(uri, after=mark) == []
+    assert client.close() == 0
+
+
+def test_the_overlay_is_read_instead_of_the_file(tmp_path: Path):
+    from compiler.diagnostics import Sink
+    from compiler.sources import drop_overlay, pack_files, read_source, set_overlay
+
+    (tmp_path / "a.quest").write_text("on disk\n", encoding="utf-8")
+    set_overlay(tmp_path / "a.quest", "in the editor\r\n")
+    set_overlay(tmp_path / "new.quest", "not saved yet\n")
+    try:
+        src = read_source(tmp_path, tmp_path / "a.quest", Sink(), max_bytes=100)
+        assert src.text == "in the editor\n" and src.newline == "\r\n"
+        assert [s.path.name for s in pack_files(tmp_path, Sink(), max_bytes=100)] == ["a.quest", "new.quest"]
+    finally:
+        drop_overlay(tmp_path / "a.quest")
+        drop_overlay(tmp_path / "new.quest")
+    assert read_source(tmp_path, tmp_path / "a.quest", Sink(), max_bytes=100).text == "on disk\n"
+    assert [s.path.name for s in pack_files(tmp_path, Sink(), max_bytes=100)] == ["a.quest"]
+
+
+def test_a_tile_is_drawn_with_numbered_openings():
+    from compiler.lsp.library import tile_picture
+    from compiler.geometry.tiles import Opening, Tile
+
+    squares = {(c, r): "." for c in range(3) for r in range(2)}
+    tile = Tile("T", "dungeon", "1", 1, 3, 2, squares,
+                {"north": (Opening("north", 0, 1, 2),), "west": (Opening("west", 0, 0, 1),)})
+    assert tile_picture(tile) == ["+-11+", "2...|", "|...|", "+---+"]
