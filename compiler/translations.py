@@ -34,7 +34,7 @@ HASH_PREFIX = "questc-source: "
 LANGUAGE = re.compile(r"^[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*$")  # fr, pl, pt_BR, sr-Latn
 
 _STRING = r'"(?:[^"\\]|\\.)*"'
-_KEYWORD_LINE = re.compile(rf"^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s*({_STRING})?\s*(.*)$")
+_KEYWORD_LINE = re.compile(rf"^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(?![\w\[])\s*({_STRING})?\s*(.*)$")
 _CONTINUATION = re.compile(rf"^{_STRING}\s*$")
 _ESCAPES = re.compile(r'\\(.)')
 _KNOWN_ESCAPES = set('ntr"\\abfv')
