@@ -49,7 +49,7 @@ def test_the_test_pack_builds_with_both_languages(tmp_path):
     for lang in ("fr", "pl"):
         assert set(bundle["translations"][lang]) == set(bundle["strings"])
     assert bundle["translations"]["fr"]["quest.road_to_lodz.name"] == "La route de Łódź"
-    assert bundle["translations"]["pl"]["quest.road_to_lodz.name"] == "Droga z Łodzi"
+    assert bundle["translations"]["pl"]["quest.road_to_lodz.name"] == "Łódź: droga powrotna"
     assert bundle["format_version"] == "1.0.0"  # in every bundle: bumping it would change every output
 
 
@@ -279,3 +279,48 @@ def test_strings_usage_errors(tmp_path):
     assert questc("strings", "update", PACK, "--lang", "French").code == 2
     write_pack(tmp_path, "t", requires=["d2e-base"], files={"q.quest": QUEST})
     assert questc("strings", "update", tmp_path / "t").code == 2
+
+
+# ---------------------------------------------------------------- images in a language
+GOLDEN = REPO / "tests" / "golden" / "render"
+
+
+def test_non_latin1_text_is_drawn_with_the_wide_font_and_latin1_text_is_unchanged():
+    from compiler.emit.images import style as S
+
+    assert S.drawable("Łódź") == "Łódź" and S.printable("Łódź") == "?ód?"
+    assert S.drawable("Αθήνα, Москва") == "Αθήνα, Москва"
+    assert S.font_for(14, "First Blood — Café") is S.font(14)  # Latin-1: the face every shipped image uses
+    assert S.font_for(14, "Łódź") is not S.font(14)
+    assert S.missing_glyphs("Łódź 北京") == ["北", "京"] and S.drawable("北") == "?"
+
+
+def test_render_lang_pl_draws_lodz_golden(tmp_path):
+    from PIL import Image, ImageChops
+
+    out = tmp_path / "pl.png"
+    r = questc("render", PACK, "--quest", "road_to_lodz", "--lang", "pl", "-o", out)
+    assert r.code == 0 and r.err == "", r.err
+    golden = GOLDEN / "translated-pl.png"
+    import os
+
+    if os.environ.get("QUESTC_UPDATE_GOLDEN") == "1":
+        golden.write_bytes(out.read_bytes())
+    with Image.open(out) as got, Image.open(golden) as want:
+        got, want = got.convert("RGB"), want.convert("RGB")
+        assert got.size == want.size
+        title = (0, 0, got.width, 22)  # "Łódź: droga powrotna": a `?` would differ here
+        diff = ImageChops.difference(got.crop(title), want.crop(title)).convert("L").point(lambda v: 255 if v > 48 else 0)
+        assert diff.getbbox() is None, "the title differs from the golden image"
+    english = tmp_path / "en.png"
+    assert questc("render", PACK, "--quest", "road_to_lodz", "-o", english).code == 0
+    with Image.open(out) as pl, Image.open(english) as en:
+        assert ImageChops.difference(pl.convert("RGB").crop(title), en.convert("RGB").crop(title)).getbbox() is not None
+
+
+def test_render_lang_unknown_and_missing_glyphs(tmp_path):
+    r = questc("render", PACK, "--quest", "road_to_lodz", "--lang", "de", "-o", tmp_path / "x.png", "--format", "json")
+    assert r.code == 2 and _codes(r) == ["T0301"] and "it has: fr, pl" in _diags(r)[0]["message"]
+    pack = _pack_with(tmp_path, "zh.po", _edited("fr", 'msgstr "La route de Łódź"', 'msgstr "罗兹之路"').replace("Language: fr", "Language: zh"))
+    r = questc("render", pack, "--quest", "road_to_lodz", "--lang", "zh", "-o", tmp_path / "zh.png")
+    assert r.code == 0 and "G0106" in r.err and "U+7F57" in r.err
