@@ -26,7 +26,7 @@ from pathlib import Path
 
 from compiler.diagnostics import Related, Sink, Span
 from compiler.memo import remembered
-from compiler.sources import read_source, walk
+from compiler.sources import inside, read_source, walk
 
 FOLDER = "translations"
 HASH_LENGTH = 12
@@ -98,7 +98,7 @@ def language_of(path: Path) -> str:
 def load_translations(root: Path, sink: Sink, *, max_bytes: int) -> tuple[TranslationFile, ...]:
     """Every `translations/*.po` of the pack at `root`, parsed, sorted by language."""
     folder = root / FOLDER
-    if not folder.is_dir():
+    if not folder.is_dir() or not inside(root, folder):  # a linked folder out of the pack: P0105 from pack_files
         return ()
     out = []
     for here, dirnames, filenames in walk(folder, sink):
@@ -115,33 +115,26 @@ def load_translations(root: Path, sink: Sink, *, max_bytes: int) -> tuple[Transl
     return tuple(sorted(out, key=lambda t: t.lang))
 
 
-def _check_lines(lines: list[str], name: str, sink: Sink) -> tuple[bool, list[int]]:
+def _check_lines(lines: list[str], name: str, sink: Sink) -> bool:
     """Each line is a comment, `keyword "string"` or a continuation `"string"`: T0101
-    where one is not. Returns (clean, lines of the live entries' first keyword)."""
+    where one is not (polib reads some broken lines silently as something else)."""
     ok = True
-    starts: list[int] = []
-    in_entry = False
     for n, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
-            in_entry = False
             continue
         col = len(raw) - len(raw.lstrip()) + 1
         if line.startswith("#"):
             if line.startswith(("#~", "#|")):  # obsolete and previous entries: keyword lines too
                 body = line[2:].strip()
-                if body and not (_KEYWORD_LINE.match(body) or _CONTINUATION.match(body)) or _bad(body):
+                if body and (not (_KEYWORD_LINE.match(body) or _CONTINUATION.match(body)) or _bad(body)):
                     ok = False
                     sink.report("T0101", Span(name, n, col), problem=_why(body))
             continue
         if _bad(line) or not (_CONTINUATION.match(line) or _KEYWORD_LINE.match(line)):
             ok = False
             sink.report("T0101", Span(name, n, col), problem=_why(line))
-            continue
-        if not in_entry and _KEYWORD_LINE.match(line):
-            starts.append(n)
-            in_entry = True
-    return ok, starts
+    return ok
 
 
 def _bad(line: str) -> bool:
@@ -177,8 +170,7 @@ def parse_po(text: str, name: str, sink: Sink) -> TranslationFile | None:
         sink.report("T0102", Span.whole_file(name), lang=lang)
         return None
     lines = text.split("\n")
-    clean, starts = _check_lines(lines, name, sink)
-    if not clean:
+    if not _check_lines(lines, name, sink):
         return None
     try:
         po = polib.pofile(text, wrapwidth=0)

@@ -324,3 +324,20 @@ def test_render_lang_unknown_and_missing_glyphs(tmp_path):
     pack = _pack_with(tmp_path, "zh.po", _edited("fr", 'msgstr "La route de Łódź"', 'msgstr "罗兹之路"').replace("Language: fr", "Language: zh"))
     r = questc("render", pack, "--quest", "road_to_lodz", "--lang", "zh", "-o", tmp_path / "zh.png")
     assert r.code == 0 and "G0106" in r.err and "U+7F57" in r.err
+
+
+def test_extract_works_while_a_po_file_is_broken(tmp_path):
+    pack = _pack_with(tmp_path, "fr.po", "msgid oops\n")
+    r = questc("strings", "extract", pack, "-o", tmp_path / "x.pot")
+    assert r.code == 0 and len(polib.pofile(str(tmp_path / "x.pot"))) == 7
+    assert questc("strings", "update", pack).code == 1  # update never overwrites what it cannot read
+    assert (pack / "translations" / "fr.po").read_text(encoding="utf-8") == "msgid oops\n"
+
+
+def test_a_linked_translations_folder_out_of_the_pack_is_refused_once(tmp_path):
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    shutil.move(pack / "translations", tmp_path / "outside")
+    (pack / "translations").symlink_to(tmp_path / "outside")
+    r = questc("check", pack, "--format", "json")
+    assert r.code == 1 and _codes(r) == ["P0105"]
