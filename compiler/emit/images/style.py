@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageColor, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 
@@ -191,9 +191,10 @@ def has_glyph(ch: str) -> bool:
     if wide is None:
         return False
 
-    def mask(c: str):
-        m = wide.getmask(c)
-        return m.size, Image.Image()._new(m).tobytes()
+    def mask(c: str) -> bytes:
+        img = Image.new("L", (48, 48))
+        ImageDraw.Draw(img).text((8, 8), c, font=wide, fill=255)
+        return img.tobytes()
 
     return mask(ch) != mask(_NO_GLYPH)
 
