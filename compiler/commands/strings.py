@@ -165,7 +165,7 @@ def merge(old_text: str | None, texts, model, lang: str) -> tuple[str, dict[str,
     """The PO file of `lang` with the pack's current texts merged in, and counts of what changed."""
     import polib
 
-    from compiler.translations import join_note, source_hash, split_note
+    from compiler.translations import source_hash, split_note
 
     root = model.pack.root
     old = polib.pofile(old_text, wrapwidth=78) if old_text is not None else None

@@ -258,7 +258,8 @@ def _draw_entries(draw, layout: MapLayout, spaces: set[Cell], picture: MapPictur
 
 def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
     m = max(2, scale // 7)
-    small = S.font(max(8, round(scale * 0.38)))
+    small_size = max(8, round(scale * 0.38))
+    small = S.font(small_size)
     tiny = S.font(max(7, round(scale * 0.3)))
 
     for cell in sorted(set(picture.hero_starts), key=lambda c: (c[1], c[0])):
@@ -270,7 +271,7 @@ def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> N
         fill = S.token_colour(tok.kind, tok.colour)
         diamond(draw, centre, scale // 2 - m, fill, S.TEXT)
         letter = (tok.label or tok.kind)[:1].upper()
-        text_centred(draw, centre, S.drawable(letter), S.font_for(max(8, round(scale * 0.38)), letter), S.contrast_text(fill))
+        text_centred(draw, centre, S.drawable(letter), S.font_for(small_size, letter), S.contrast_text(fill))
 
     for sp in sorted(picture.spawns, key=lambda p: (min((c[1], c[0]) for c in p.cells) if p.cells else (0, 0), p.initials)):
         if not sp.cells:
@@ -300,10 +301,10 @@ def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> N
         disc(draw, centre, max(3, scale // 6), None, S.ORIGIN, max(2, scale // 12))
         disc(draw, centre, 2, S.ORIGIN)
 
-    cap = S.font(max(10, round(scale * 0.55)))
+    cap = max(10, round(scale * 0.55))
     for c in picture.captions:
         l, t, _, _ = layout.cell_box(c.cell)
-        label_box(draw, (l, t), S.drawable(c.text), S.font_for(max(10, round(scale * 0.55)), c.text), S.CAPTION, S.BACKGROUND, pad=2)
+        label_box(draw, (l, t), S.drawable(c.text), S.font_for(cap, c.text), S.CAPTION, S.BACKGROUND, pad=2)
 
 
 def _draw_tile_labels(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
