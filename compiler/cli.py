@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "activate": ("compiler.commands.activate", "resolve one monster group's activation card on a map: every outcome the rules allow"),
     "layout": ("compiler.commands.layout", "deal an exploration deck for a seed and chain its encounters on a table"),
     "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
+    "strings": ("compiler.commands.strings", "texts for translators: extract a PO template or CSV, update translations/<lang>.po"),
     "fmt": ("compiler.commands.fmt", "rewrite .quest files in the canonical layout (--check for CI, --diff to preview)"),
     "lsp": ("compiler.commands.lsp", "the language server for editors (Language Server Protocol over stdio)"),
 }

@@ -1,6 +1,7 @@
 """files ──load──▶ sources ──parse──▶ AST ──resolve──▶ model ──passes──▶ checked model ──emit──▶ outputs.
 
-`compile_paths` runs every stage up to the checked model for each pack given; `build`
+`compile_paths` runs every stage up to the checked model for each pack given (the
+target pack's `translations/*.po` are read and parsed in its load stage, compiler/translations.py); `build`
 (in compiler/emit/build.py) writes the outputs. Diagnostics go to one Sink; a stage
 that finds errors still returns what it could build, and later stages skip what
 depends on broken parts.
@@ -22,6 +23,7 @@ from compiler.options import Options
 from compiler.packs import Pack, discover
 from compiler.passes import run_passes
 from compiler.sources import pack_files
+from compiler.translations import load_translations
 
 # Catalog kinds whose value is one object rather than a mapping id -> entry.
 SINGLE_OBJECT_KINDS = frozenset({"world"})
@@ -55,7 +57,11 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) 
         with stage(f"catalogs {target.id}"):
             catalogs = _merge_catalogs(closure, loaded, sink)
         modules = tuple(loaded[target.id][1])
-        model = Model(options=options, pack=target, packs=tuple(closure), catalogs=catalogs, modules=modules)
+        with stage(f"translations {target.id}"):
+            translation_files = load_translations(target.root, sink, max_bytes=options.max_file_bytes)
+        model = Model(
+            options=options, pack=target, packs=tuple(closure), catalogs=catalogs, modules=modules, translation_files=translation_files
+        )
         with stage(f"passes {target.id}"):
             result.models.append(run_passes(model, sink))
     return result

@@ -42,12 +42,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from", dest="origin", type=mapquery.point, metavar="X,Y", help="shade the spaces this space sees")
     parser.add_argument("--range", dest="points", type=_points, metavar="N", help="outline the spaces reachable with N movement points (needs --from)")
     parser.add_argument("--block", action="append", type=mapquery.point, default=[], metavar="X,Y", help="a figure blocking sight and movement on this space (repeatable)")
+    parser.add_argument("--lang", default=None, metavar="LANG", help="draw the texts in this language of the pack's translations/LANG.po (docs/translations.md)")
     parser.add_argument("--scale", type=_scale, default=32, help=f"pixels per square, at most {MAX_SCALE} (default: 32; below 8 counts as 8)")
 
 
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from compiler.emit.images import style as S
     from compiler.emit.images.map import render_map
     from compiler.emit.images.primitives import save_png
     from compiler.emit.images.quest import quest_maps
@@ -66,7 +68,18 @@ def run(args: argparse.Namespace) -> int:
     opened = mapquery.open_doors(args, choice, sink)
     if sink.errors:
         return mapquery.usage_error(sink, args)
-    picture = quest_maps(model)[choice.picture_key]
+    if args.lang is not None and args.lang not in (model.languages or {}):
+        from compiler.diagnostics.hints import hint
+
+        have = sorted(model.languages or {})
+        sink.report("T0301", mapquery.arg_span(args, f"--lang {args.lang}", f"--lang={args.lang}"), lang=args.lang,
+                    hint=hint(args.lang, have) or (f" (it has: {', '.join(have)})" if have else " (it has none)"))
+        return mapquery.usage_error(sink, args)
+    picture = quest_maps(model, args.lang)[choice.picture_key]
+    for text in dict.fromkeys([picture.title, *(t.label[:1] for t in picture.tokens if t.label)]):
+        missing = S.missing_glyphs(text)
+        if missing:
+            sink.report("G0106", mapquery.arg_span(args, "--lang", "--quest"), chars=", ".join(f"`{c}` (U+{ord(c):04X})" for c in missing), text=text)
     board = picture.board if opened is None else picture.board.with_doors(opened)
     blockers = frozenset(args.block)
     seen = reachable = None

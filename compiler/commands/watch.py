@@ -2,7 +2,7 @@
 
 Builds once, then waits for file-system events on the folders given (watchfiles:
 inotify, FSEvents or ReadDirectoryChangesW) and builds again when a pack file (.yaml,
-.quest) or a folder is saved, created, deleted or moved: diagnostics, then — when the
+.quest, translations/*.po) or a folder is saved, created, deleted or moved: diagnostics, then — when the
 packs are clean — bundles, images and manifests written atomically, as `questc build`
 does. A burst of saves (an editor writing several files, a git checkout) gives one
 rebuild: it starts once the files have been quiet for --debounce seconds. Changes made
@@ -24,7 +24,7 @@ from typing import Any, Iterable, Iterator
 
 from compiler.commands.common import add_output_arguments, add_pack_arguments
 
-PACK_SUFFIXES = (".yaml", ".quest")
+PACK_SUFFIXES = (".yaml", ".quest", ".po")  # .po: translations/<lang>.po (docs/translations.md)
 SECONDS = (0.01, 3600.0)  # what --debounce and --interval accept
 # The watcher yields an empty batch when it has been idle this long: the first one tells
 # that it is running (so a save during the first build is not missed), later ones let a

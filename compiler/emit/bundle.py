@@ -18,7 +18,7 @@ from compiler.emit.cards import cards_section, decks_section, encounters_section
 from compiler.emit.catalogs import terrain_json, tile_json
 from compiler.emit.quests import quests_section
 from compiler.emit.shared import Shared, shared, shared_with_texts
-from compiler.emit.strings import StringTable, strings_json
+from compiler.emit.strings import StringTable, strings_json, translations_json
 from compiler.emit.worlds import world_section
 from compiler.catalogs.schema import load_schema, schema_registry, validator, validator_class
 from compiler.memo import Same, remembered_pure
@@ -88,6 +88,7 @@ SECTIONS: dict[str, Callable[[Model, StringTable], Any]] = {
     "decks": _decks,
     "worlds": _worlds,
     "strings": lambda model, table: strings_json(table, getattr(model.pack, "root", None)),
+    "translations": lambda model, table: translations_json(model.languages),
 }
 
 

@@ -11,7 +11,10 @@ any rewording of the source (docs/quests.md lists the id scheme):
                                                           text of the same kind in it
 
 The emitters of compiler/emit/bundle.py share one table while they build the bundle;
-its `strings` key is `strings_json(table, pack root)`.
+its `strings` key is `strings_json(table, pack root)`. Its optional `translations` key is
+`translations_json(model.languages)`: language -> id -> text, the usable entries of the
+pack's translations/<lang>.po (compiler/passes/translations.py; docs/translations.md).
+A pack without translations has no such key, so its bundle is byte for byte what it was.
 Locations are `<file relative to the pack folder>:<line>:<column>`, so the bundle does
 not depend on the folder the compiler ran in.
 """
@@ -73,3 +76,11 @@ def strings_json(table: StringTable, root: Path | None) -> dict[str, Any] | None
     """The bundle's `strings`: id -> {text, at}, sorted by id."""
     out = {sid: {"text": e.text, "at": location(e.span, root)} for sid, e in table.entries.items()}
     return dict(sorted(out.items())) if out else None
+
+
+def translations_json(languages) -> dict[str, dict[str, str]] | None:
+    """The bundle's `translations`: language -> string id -> text, every language the pack
+    has a file for (an empty table when none of its entries is usable yet)."""
+    if not languages:
+        return None
+    return {lang: dict(sorted(table.items())) for lang, table in sorted(languages.items())}

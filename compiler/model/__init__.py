@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from compiler.model.layout import Analysis, EncounterLinks
     from compiler.model.quest import QuestEncounter, ResolvedQuest
     from compiler.model.world import World
+    from compiler.translations import TranslationFile
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class Model:
     packs: tuple[Pack, ...]  # its dependency closure in dependency order, `pack` last
     catalogs: Mapping[str, Mapping[str, Entry]]  # kind -> id -> entry, merged over `packs`
     modules: tuple[ast.Module, ...]  # the pack's own parsed .quest files, sorted by file
+    translation_files: tuple["TranslationFile", ...] = ()  # the pack's own translations/*.po, by language
     # the passes' results, in pass order
     dice: Mapping[str, "Die"] | None = None
     terrain: Mapping[str, "TerrainRule"] | None = None
@@ -77,6 +79,7 @@ class Model:
     deck_analysis: Mapping[str, "Analysis"] | None = None
     adventures: Mapping[str, "AdventurePlan"] | None = None
     worlds: Mapping[str, "World"] | None = None
+    languages: Mapping[str, Mapping[str, str]] | None = None  # language -> string id -> usable translation
 
     def with_(self, **results: Any) -> "Model":
         """A new model with more pass results (passes never mutate)."""
@@ -91,10 +94,14 @@ class Model:
 
     def has(self, source: str) -> bool:
         """Whether the pack holds anything a pass reads: `catalog:<kind>` entries, or
-        declarations of a namespace (`quest`, `encounter`, `card`, `deck`)."""
+        declarations of a namespace (`quest`, `encounter`, `card`, `deck`), or
+        `translations` (translations/*.po files)."""
+        if source == "translations":
+            return bool(self.translation_files)
         if source.startswith("catalog:"):
             return bool(self.catalogs.get(source.removeprefix("catalog:")))
         return any(NAMESPACES.get(type(d)) == source for m in self.modules for d in m.declarations)
 
 
-RESULTS: tuple[str, ...] = tuple(f.name for f in fields(Model))[5:]  # the fields passes write
+INPUTS: tuple[str, ...] = ("options", "pack", "packs", "catalogs", "modules", "translation_files")
+RESULTS: tuple[str, ...] = tuple(f.name for f in fields(Model) if f.name not in INPUTS)  # the fields passes write

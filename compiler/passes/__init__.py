@@ -31,7 +31,7 @@ from compiler.model import Model
 @dataclass(frozen=True)
 class Pass:
     name: str  # compiler/passes/<name>.py defines <name>_pass
-    needs: tuple[str, ...]  # what in the pack makes it run: "catalog:<kind>" or a declaration namespace
+    needs: tuple[str, ...]  # what in the pack makes it run: "catalog:<kind>", a declaration namespace or "translations"
     reads: tuple[str, ...] = ()  # model fields written by earlier passes
     writes: tuple[str, ...] = ()  # model fields it sets
 
@@ -67,6 +67,7 @@ PASSES: tuple[Pass, ...] = (
     ),
     Pass("adventure", needs=("quest",), reads=("symbols", "encounters", "cards", "decks"), writes=("adventures",)),
     Pass("world", needs=("catalog:world",), reads=("dice",), writes=("worlds",)),
+    Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures"), writes=("languages",)),
 )
 
 
@@ -82,9 +83,12 @@ def run_passes(model: Model, sink: Sink) -> Model:
         tuple((kind, i, Same(e.doc), e.path, e.pack) for kind, entries in model.catalogs.items() for i, e in entries.items()),
     )
     modules = tuple(Same(m) for m in model.modules)
+    translations = tuple(Same(t) for t in model.translation_files)
     for p in PASSES:
         if p.applies(model):
             declared = modules if set(p.needs) & set(DECLARED) else ()  # catalog passes read no quest file
+            if "translations" in p.needs:  # it reads the declarations (doc comments) and the PO files
+                declared = (modules, translations)
             key = ("pass", p.name, catalogs, declared, tuple(Same(getattr(model, f)) for f in p.reads))
             model = model.with_(**remembered_as(key, lambda local: p.results(model, local), sink))
     return model

@@ -133,8 +133,8 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
     coord, _title = _margins(scale, picture)
     entries = legend_entries(picture) if picture.legend else []
     width = layout.left + map_w + coord
-    title = S.printable(picture.title)
-    title_font = S.font(max(12, round(scale * 0.5)))
+    title = S.drawable(picture.title)
+    title_font = S.font_for(max(12, round(scale * 0.5)), picture.title)
     if title:
         width = max(width, layout.left + S.text_size(title_font, title)[2] + 6)
     legend_img = render_legend(entries, max(width, 240), scale) if entries else None
@@ -258,7 +258,8 @@ def _draw_entries(draw, layout: MapLayout, spaces: set[Cell], picture: MapPictur
 
 def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
     m = max(2, scale // 7)
-    small = S.font(max(8, round(scale * 0.38)))
+    small_size = max(8, round(scale * 0.38))
+    small = S.font(small_size)
     tiny = S.font(max(7, round(scale * 0.3)))
 
     for cell in sorted(set(picture.hero_starts), key=lambda c: (c[1], c[0])):
@@ -269,8 +270,8 @@ def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> N
         centre = layout.centre(tok.cell)
         fill = S.token_colour(tok.kind, tok.colour)
         diamond(draw, centre, scale // 2 - m, fill, S.TEXT)
-        text = S.printable((tok.label or tok.kind)[:1].upper())
-        text_centred(draw, centre, text, small, S.contrast_text(fill))
+        letter = (tok.label or tok.kind)[:1].upper()
+        text_centred(draw, centre, S.drawable(letter), S.font_for(small_size, letter), S.contrast_text(fill))
 
     for sp in sorted(picture.spawns, key=lambda p: (min((c[1], c[0]) for c in p.cells) if p.cells else (0, 0), p.initials)):
         if not sp.cells:
@@ -300,10 +301,10 @@ def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> N
         disc(draw, centre, max(3, scale // 6), None, S.ORIGIN, max(2, scale // 12))
         disc(draw, centre, 2, S.ORIGIN)
 
-    cap = S.font(max(10, round(scale * 0.55)))
+    cap = max(10, round(scale * 0.55))
     for c in picture.captions:
         l, t, _, _ = layout.cell_box(c.cell)
-        label_box(draw, (l, t), S.printable(c.text), cap, S.CAPTION, S.BACKGROUND, pad=2)
+        label_box(draw, (l, t), S.drawable(c.text), S.font_for(cap, c.text), S.CAPTION, S.BACKGROUND, pad=2)
 
 
 def _draw_tile_labels(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:

@@ -72,7 +72,7 @@ def render_outputs(model: Model) -> dict[str, bytes]:
         if wid in worlds and worlds[wid].locations:
             files[f"maps/world-{wid}.png"] = png_bytes(render_world(world_picture(worlds[wid])))
 
-    for map_id, title, body, amap, resolved in assembled_maps(model):
+    for map_id, title, body, amap, resolved, _owner in assembled_maps(model):
         # a picture is a pure function of its map, its encounter and its title: drawn
         # again only when one of them changed (compiler/memo.py)
         key = ("map_png", Same(amap), body, title, Same(resolved))

@@ -1,6 +1,6 @@
 """Quest and encounter maps as pictures: assemble each `map { … }`, place what the body says.
 
-    quest_maps(model) -> {map id: MapPicture}
+    quest_maps(model, lang=None) -> {map id: MapPicture}
     encounter_picture(body, amap, title, resolved) -> MapPicture
 
 Tokens and spawns come from the quest pass's resolution (model.quests and
@@ -62,13 +62,18 @@ def _counts_label(counts: list[int], all_counts: tuple[int, ...]) -> str:
     return hero_label(ast.HeroGuard(low, 4 if high == all_counts[-1] and high >= 4 else high))
 
 
-def _resolved_figures(resolved, board) -> tuple[list[Token], list[SpawnPoint]]:
-    """Setup tokens and figures of a resolved encounter (compiler/model/quest.py)."""
+def _resolved_figures(resolved, board, texts=None, base: tuple = ()) -> tuple[list[Token], list[SpawnPoint]]:
+    """Setup tokens and figures of a resolved encounter (compiler/model/quest.py); token
+    labels from `texts` (string id -> text of one language) where it has them."""
     spaces = board.spaces
-    tokens = [
-        Token(spaces[t.space], t.kind, t.colour, t.label.value if t.label is not None else "")
-        for t in resolved.tokens if t.when == "setup"
-    ]
+    texts = texts or {}
+
+    def label(t) -> str:
+        if t.label is None:
+            return ""
+        return texts.get(".".join(map(str, (*base, f"e{resolved.number}", "token", t.id, "label"))), t.label.value)
+
+    tokens = [Token(spaces[t.space], t.kind, t.colour, label(t)) for t in resolved.tokens if t.when == "setup"]
     spawns = []
     for sp in resolved.spawns:
         if sp.when != "setup":
@@ -84,10 +89,12 @@ def _resolved_figures(resolved, board) -> tuple[list[Token], list[SpawnPoint]]:
     return tokens, spawns
 
 
-def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=None) -> MapPicture:
-    """One encounter's map with its tiles, openings, tokens, spawns, start, entrance and exit."""
+def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=None, texts=None, base: tuple = ()) -> MapPicture:
+    """One encounter's map with its tiles, openings, tokens, spawns, start, entrance and exit.
+    `texts` (string id -> text, one language) and `base` (the encounter's owner: ("quest",
+    id) or ("encounter", id)) translate its token labels."""
     tiles = tuple(TileOutline(t.code, t.cells, t.name if t.name != t.code else "", t.hidden) for t in amap.tiles)
-    tokens, spawns = _resolved_figures(resolved, amap.board) if resolved is not None else ([], [])
+    tokens, spawns = _resolved_figures(resolved, amap.board, texts, base) if resolved is not None else ([], [])
     starts: list[Cell] = []
     if body.start is not None:
         if body.start.tile is not None and body.start.tile in amap.by_name:
@@ -108,10 +115,13 @@ def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=N
     )
 
 
-def assembled_maps(model: Model):
-    """(map id, title, body, AssembledMap, resolved encounter or None) for every map the
+def assembled_maps(model: Model, texts=None):
+    """(map id, title, body, AssembledMap, resolved encounter or None, owner) for every map the
     pack's own quests and encounters draw, from the maps pass (a map it could not
-    assemble was reported there and is not drawn)."""
+    assemble was reported there and is not drawn). Titles from `texts` (string id ->
+    text of one language) where it has them. The owner is ("quest", id) or ("encounter",
+    id): the start of its texts' string ids."""
+    texts = texts or {}
     if model.maps is None:
         return []
     resolved_quests = {(q.id, e.number): e for q in (model.quests or {}).values() for e in q.encounters}
@@ -124,17 +134,24 @@ def assembled_maps(model: Model):
             if amap is None:
                 continue
             map_id = f"{quest.id}-{enc.number}" if many else quest.id
-            title = quest.name.value + (f", encounter {enc.number}" if many else "")
-            out.append((map_id, title, enc.body, amap, resolved_quests.get((quest.id, enc.number))))
+            title = texts.get(f"quest.{quest.id}.name", quest.name.value) + (f", encounter {enc.number}" if many else "")
+            out.append((map_id, title, enc.body, amap, resolved_quests.get((quest.id, enc.number)), ("quest", quest.id)))
     for enc in model.declarations(ast.Encounter):
         amap = model.maps.encounters.get(enc.id)
         if amap is not None:
-            out.append((enc.id, enc.name.value if enc.name is not None else enc.id, enc.body, amap, resolved_encounters.get(enc.id)))
+            name = texts.get(f"encounter.{enc.id}.name", enc.name.value) if enc.name is not None else enc.id
+            out.append((enc.id, name, enc.body, amap, resolved_encounters.get(enc.id), ("encounter", enc.id)))
     return sorted(out, key=lambda item: item[0])
 
 
-def quest_maps(model: Model) -> dict[str, MapPicture]:
-    return {map_id: encounter_picture(body, amap, title, resolved) for map_id, title, body, amap, resolved in assembled_maps(model)}
+def quest_maps(model: Model, lang: str | None = None) -> dict[str, MapPicture]:
+    """Every map picture of the pack; with `lang`, its titles and token labels in that
+    language where the pack's translations have them (`model.languages`)."""
+    texts = (model.languages or {}).get(lang) if lang is not None else None
+    out = {}
+    for map_id, title, body, amap, resolved, owner in assembled_maps(model, texts):
+        out[map_id] = encounter_picture(body, amap, title, resolved, texts, owner)
+    return out
 
 
 def seen_from(board, origin: Cell, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:

@@ -66,7 +66,7 @@ def render_tile_sheet(sheet: TileSheet, *, scale: int = 24) -> Image.Image:
     height = title_h + sum(row_h) + gap * (len(rows) + 1) + legend.height
     out = Image.new("RGB", (width, height), S.BACKGROUND)
     if sheet.title:
-        ImageDraw.Draw(out).text((gap, 2), S.printable(sheet.title), fill=S.TEXT, font=S.font(max(12, round(scale * 0.6))))
+        ImageDraw.Draw(out).text((gap, 2), S.drawable(sheet.title), fill=S.TEXT, font=S.font_for(max(12, round(scale * 0.6)), sheet.title))
     y = title_h + gap
     for r, row in enumerate(rows):
         x = gap

@@ -11,8 +11,9 @@ import colorsys
 import functools
 import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 
-from PIL import ImageColor, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 
@@ -151,6 +152,64 @@ def printable(text: str) -> str:
     """Text the bundled font can draw: typographic punctuation to ASCII, other non-Latin-1 to '?'."""
     text = text.translate(_ASCII)
     return "".join(ch if ord(ch) < 256 and ch.isprintable() else "?" for ch in text)
+
+
+# DejaVu Sans (fonts/LICENSE-DejaVu.txt): Latin Extended, Greek, Cyrillic and more, for
+# text the bundled Aileron face cannot draw. Text within Latin-1 keeps Aileron, so the
+# images of packs written in Latin-1 are byte for byte what they were.
+WIDE_FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
+_NO_GLYPH = "\U0010fffd"  # a private-use code point no font maps: its mask is the font's "missing" box
+
+
+def _latin1(text: str) -> bool:
+    return all(ord(ch) < 256 and ch.isprintable() for ch in text.translate(_ASCII))
+
+
+@functools.lru_cache(maxsize=32)
+def _wide_font(size: int):
+    try:
+        return ImageFont.truetype(str(WIDE_FONT), max(6, int(size)))
+    except (OSError, ImportError):  # no FreeType: the bitmap font, and '?' for what it lacks
+        return None
+
+
+def font_for(size: int, text: str):
+    """The font to draw `text` with: `font(size)` for Latin-1 text, else DejaVu Sans."""
+    if _latin1(text):
+        return font(size)
+    return _wide_font(max(6, int(size))) or font(size)
+
+
+@functools.lru_cache(maxsize=4096)
+def has_glyph(ch: str) -> bool:
+    """Whether DejaVu Sans draws `ch` (its mask differs from the missing-glyph box)."""
+    if ord(ch) < 256:
+        return ch.isprintable()
+    if not ch.isprintable():
+        return False
+    wide = _wide_font(24)
+    if wide is None:
+        return False
+
+    def mask(c: str) -> bytes:
+        img = Image.new("L", (48, 48))
+        ImageDraw.Draw(img).text((8, 8), c, font=wide, fill=255)
+        return img.tobytes()
+
+    return mask(ch) != mask(_NO_GLYPH)
+
+
+def drawable(text: str) -> str:
+    """`text` as `font_for` draws it: typographic punctuation to ASCII; a character no
+    font has becomes '?' (report it first: `missing_glyphs`). Latin-1 text is `printable(text)`."""
+    if _latin1(text):
+        return printable(text)
+    return "".join(ch if has_glyph(ch) else "?" for ch in text.translate(_ASCII))
+
+
+def missing_glyphs(text: str) -> list[str]:
+    """The characters of `text` that no bundled font can draw, each once."""
+    return list(dict.fromkeys(ch for ch in text.translate(_ASCII) if not has_glyph(ch)))
 
 
 def text_size(fnt, text: str) -> tuple[int, int, int, int]:

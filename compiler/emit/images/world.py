@@ -123,10 +123,9 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
     height = title_h + inner_h + 2 * margin + legend_h
     image = Image.new("RGB", (width, height), S.BACKGROUND)
     draw = ImageDraw.Draw(image)
-    label_font = S.font(13)
     small = S.font(11)
     if world.title:
-        draw.text((margin, 8), S.printable(world.title), fill=S.TEXT, font=S.font(18))
+        draw.text((margin, 8), S.drawable(world.title), fill=S.TEXT, font=S.font_for(18, world.title))
 
     trails = sorted(world.trails, key=lambda t: (min(t.a, t.b), max(t.a, t.b), t.kind))
     for t in trails:
@@ -153,9 +152,10 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
         fill = LOCATION_COLOURS.get(kind, S.fallback_colour(kind or i))
         c = px(i)
         _location_mark(draw, c, 8, kind, fill)
-        label = S.printable(names.get(i, i))
-        w = S.text_size(label_font, label)[2]
-        label_box(draw, (round(c[0] - w / 2) - 2, c[1] + 12), label, label_font, S.TEXT, S.BACKGROUND, pad=(2, 1))
+        name = names.get(i, i)
+        label, fnt = S.drawable(name), S.font_for(13, name)
+        w = S.text_size(fnt, label)[2]
+        label_box(draw, (round(c[0] - w / 2) - 2, c[1] + 12), label, fnt, S.TEXT, S.BACKGROUND, pad=(2, 1))
 
     # legend: location kinds present, trail kinds present, danger colours
     y = height - legend_h + 8

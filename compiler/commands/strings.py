@@ -1,0 +1,268 @@
+"""questc strings extract|update PACK: the pack's texts for translators, and back.
+
+    questc strings extract PACK -o FILE.pot|FILE.csv   every text: id, source text, where it
+                                                       is, the designer's note, the source hash
+    questc strings update PACK [--lang L…]             merge the texts into every
+                                                       translations/<lang>.po of the pack
+                                                       (--lang also creates that file)
+
+Both compile the pack first (no images, no sight) and write nothing when it has errors
+(a broken quest would look like removed texts). Entries (docs/translations.md):
+
+    #. <the declaration's ## doc comment>
+    #. questc-source: <first 12 hex digits of the SHA-256 of the source text>
+    #: first_blood.quest:18
+    msgctxt "quest.first_blood.e1.flavor"
+    msgid "<source text>"
+    msgstr "<translation>"
+
+`update` never loses a translation: a text whose source changed keeps its translation,
+marked `fuzzy`, with the old source as `#| msgid`; a text that is gone becomes an
+obsolete `#~` entry (revived if the id comes back); new texts arrive untranslated. PO
+files are read with `sources.read_source`, like all pack content. Exit 0 written, 1 the
+pack (or a PO file) has errors, 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from compiler.commands.common import add_pack_arguments, compile_args
+
+CSV_COLUMNS = ("id", "source", "translation", "note", "location", "source_hash")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
+    ex = sub.add_parser("extract", help="write every text of a pack to a PO template (.pot) or a CSV file",
+                        description="write every text of a pack to a PO template (.pot) or a CSV file")
+    add_pack_arguments(ex, many=False)
+    ex.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.pot (gettext template) or FILE.csv (spreadsheet); `-` writes a template to stdout")
+    up = sub.add_parser("update", help="merge new and changed texts into each translations/<lang>.po of the pack",
+                        description="merge new and changed texts into each translations/<lang>.po of the pack")
+    add_pack_arguments(up, many=False)
+    up.add_argument("--lang", action="append", default=[], metavar="LANG", help="also create translations/LANG.po if it does not exist (repeatable)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from compiler.diagnostics.model import Severity
+    from compiler.diagnostics.render import print_diagnostics
+    from compiler.model.texts import player_texts
+
+    if args.action == "extract" and args.output != "-" and Path(args.output).suffix not in (".pot", ".po", ".csv"):
+        sys.stderr.write(f"questc strings extract: error: -o must name a .pot or .csv file, got {args.output!r}\n")
+        return 2
+    if args.action == "update":
+        from compiler.translations import LANGUAGE
+
+        bad = [lang for lang in args.lang if not LANGUAGE.match(lang)]
+        if bad:
+            sys.stderr.write(f"questc strings update: error: --lang {bad[0]!r} is not a language code (fr, pl, pt_BR)\n")
+            return 2
+    result = compile_args(args, images=False, sight=False)
+    model = result.model
+    errors = [d for d in result.sink.items if d.severity == Severity.ERROR]
+    if args.action == "extract":  # a broken translations/*.po does not change the texts
+        errors = [d for d in errors if not d.code.startswith("T")]
+    if errors or model is None:
+        result.sink.items[:] = errors
+        print_diagnostics(result.sink, args.format)
+        return 1
+    texts = sorted(player_texts(model), key=lambda t: (_where(t, model.pack.root), t.id))
+    if args.action == "extract":
+        return _extract(texts, model, args)
+    return _update(texts, model, args)
+
+
+def _where(t, root) -> tuple:
+    from compiler.emit.strings import location
+
+    file, line, col = location(t.span, root).rsplit(":", 2)
+    return file, int(line), int(col)
+
+
+# ---------------------------------------------------------------- extract
+def _entry(t, root):
+    import polib
+
+    from compiler.translations import join_note, source_hash
+
+    file, line, _ = _where(t, root)
+    return polib.POEntry(
+        msgctxt=t.id, msgid=t.text, msgstr="", occurrences=[(file, str(line))], comment=join_note(t.note, source_hash(t.text))
+    )
+
+
+def _header(po, pack, lang: str | None = None) -> None:
+    from compiler import __version__
+
+    po.metadata = {
+        "Project-Id-Version": f"{pack.id} {pack.version}",
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "X-Generator": f"questc {__version__}",
+        **({"Language": lang} if lang else {}),
+    }
+
+
+def template(texts, model) -> str:
+    """The PO template (.pot) of the pack's texts, in source order."""
+    import polib
+
+    po = polib.POFile(wrapwidth=78)
+    po.header = f"Texts of the questc pack {model.pack.id} for translators (docs/translations.md)."
+    _header(po, model.pack)
+    for t in texts:
+        po.append(_entry(t, model.pack.root))
+    return str(po) + "\n" if not str(po).endswith("\n") else str(po)
+
+
+def spreadsheet(texts, model) -> str:
+    from compiler.emit.strings import location
+    from compiler.translations import source_hash
+
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for t in texts:
+        w.writerow((t.id, t.text, "", t.note or "", location(t.span, model.pack.root), source_hash(t.text)))
+    return out.getvalue()
+
+
+def _extract(texts, model, args) -> int:
+    text = spreadsheet(texts, model) if args.output.endswith(".csv") else template(texts, model)
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    _write(Path(args.output), text)
+    if not args.quiet:
+        sys.stderr.write(f"{len(texts)} texts of {model.pack.id} written to {args.output}\n")
+    return 0
+
+
+def _write(path: Path, text: str, newline: str = "\n") -> None:
+    """Write `text` whole or not at all (a temporary file beside it, then a rename)."""
+    data = text.replace("\n", newline).encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# ---------------------------------------------------------------- update
+def merge(old_text: str | None, texts, model, lang: str) -> tuple[str, dict[str, int]]:
+    """The PO file of `lang` with the pack's current texts merged in, and counts of what changed."""
+    import polib
+
+    from compiler.translations import source_hash, split_note
+
+    root = model.pack.root
+    old = polib.pofile(old_text, wrapwidth=78) if old_text is not None else None
+    po = polib.POFile(wrapwidth=78)
+    if old is not None:
+        po.header = old.header
+        po.metadata = dict(old.metadata)
+        po.metadata.setdefault("Language", lang)
+        po.metadata.setdefault("Content-Type", "text/plain; charset=UTF-8")
+    else:
+        po.header = f"{lang} translation of the questc pack {model.pack.id} (docs/translations.md)."
+        _header(po, model.pack, lang)
+    live: dict[str, polib.POEntry] = {}
+    gone: dict[str, polib.POEntry] = {}
+    kept: list = []  # entries update does not own: no msgctxt, plurals, duplicates
+    for e in old or ():
+        if e.obsolete:
+            if e.msgctxt is not None:
+                gone.setdefault(e.msgctxt, e)
+        elif e.msgctxt is None or e.msgid_plural or e.msgctxt in live:
+            kept.append(e)
+        else:
+            live[e.msgctxt] = e
+    counts = {"new": 0, "stale": 0, "obsolete": 0, "revived": 0}
+    current = set()
+    for t in texts:
+        current.add(t.id)
+        fresh = _entry(t, root)
+        e = live.pop(t.id, None)
+        if e is None and t.id in gone:
+            e = gone.pop(t.id)
+            e.obsolete = 0
+            counts["revived"] += 1
+        if e is None:
+            po.append(fresh)
+            counts["new"] += 1
+            continue
+        _, recorded = split_note(e.comment)
+        changed = e.msgid != t.text or (recorded is not None and recorded != source_hash(t.text))
+        if changed and e.msgstr:
+            if "fuzzy" not in e.flags:
+                e.flags.append("fuzzy")
+                counts["stale"] += 1
+            if e.msgid != t.text:
+                e.previous_msgid = e.msgid
+        e.msgid = t.text
+        e.occurrences = fresh.occurrences
+        e.comment = fresh.comment
+        po.append(e)
+    for e in kept:
+        po.append(e)
+    for sid, e in live.items():  # texts that are gone: kept, commented out
+        e.obsolete = 1
+        e.occurrences = []
+        counts["obsolete"] += 1
+        po.append(e)
+    for sid, e in gone.items():
+        po.append(e)
+    text = str(po)
+    return (text if text.endswith("\n") else text + "\n"), counts
+
+
+def _update(texts, model, args) -> int:
+    from compiler.diagnostics import Sink
+    from compiler.diagnostics.render import print_diagnostics
+    from compiler.sources import read_source
+    from compiler.translations import FOLDER, language_of
+
+    root = model.pack.root
+    folder = root / FOLDER
+    files = {language_of(Path(tf.name)): Path(tf.name) for tf in model.translation_files}
+    paths = {lang: folder / f"{lang}.po" for lang in args.lang}
+    paths.update({lang: (root / FOLDER / Path(p).name) for lang, p in files.items()})
+    if not paths:
+        sys.stderr.write(f"questc strings update: {model.pack.id} has no translations/*.po yet: name a language with --lang (e.g. --lang fr)\n")
+        return 2
+    folder.mkdir(exist_ok=True)
+    sink = Sink()
+    for lang, path in sorted(paths.items()):
+        newline = "\n"
+        old_text = None
+        if path.exists():
+            src = read_source(root, path, sink, max_bytes=model.options.max_file_bytes)
+            if src is None:
+                continue
+            old_text, newline = src.text, src.newline
+        text, counts = merge(old_text, texts, model, lang)
+        if text != old_text:
+            _write(path, text, newline)
+        if not args.quiet:
+            rel = path.relative_to(root).as_posix()
+            sys.stderr.write(
+                f"{rel}: {counts['new']} new, {counts['stale']} marked fuzzy, {counts['obsolete']} obsolete"
+                + (f", {counts['revived']} revived" if counts["revived"] else "")
+                + ("" if text != old_text else " (unchanged)") + "\n"
+            )
+    if sink.items:
+        print_diagnostics(sink, args.format)
+        return 1
+    return 0

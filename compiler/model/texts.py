@@ -1,0 +1,99 @@
+"""Every player-facing text of a checked model, under the id the bundle gives it.
+
+`player_texts(model)` walks the passes' results in the order the bundle's emitters add
+texts to the string table (compiler/emit/strings.py: quests, then cooperative quests,
+then top-level encounters, then cards; the first text under an id wins) and yields the
+same ids, so `questc check` knows the string table without building JSON. A test
+(tests/test_translations.py) compares the two on every shipped pack.
+
+Each text carries its translator note: the `##` doc comment of the declaration it
+belongs to (a quest, an encounter, a card), when the designer wrote one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from compiler.diagnostics import Span
+from compiler.syntax import ast
+
+TEXT_EFFECTS = ("say", "win", "lose")
+
+
+@dataclass(frozen=True)
+class PlayerText:
+    id: str
+    text: str
+    span: Span
+    note: str | None = None  # the declaration's doc comment
+
+
+def _sid(*parts: object) -> str:
+    return ".".join(str(p) for p in parts)
+
+
+def player_texts(model) -> tuple[PlayerText, ...]:
+    """Every text once, by id, in the string table's order (first text under an id wins)."""
+    seen: dict[str, PlayerText] = {}
+    for sid, text, note in _walk(model):
+        if text is not None and sid not in seen:
+            seen[sid] = PlayerText(sid, text.value, text.span, note or None)
+    return tuple(seen.values())
+
+
+def _walk(model) -> Iterator[tuple[str, ast.Text | None, str | None]]:
+    for qid, q in sorted((model.quests or {}).items()):
+        base = ("quest", q.id)
+        yield _sid(*base, "name"), q.name, q.doc
+        for e in q.encounters:
+            yield from _encounter(e, base, q.doc)
+    for qid, p in sorted((model.adventures or {}).items()):
+        base = ("quest", p.id)
+        for ev in p.events:
+            yield from _event(ev, base, p.doc)
+        yield _sid(*base, "name"), p.name, p.doc
+    declared = {e.id: e for e in model.declarations(ast.Encounter)}
+    for eid, resolved in (model.encounters or {}).items():
+        enc = declared.get(eid)
+        doc = enc.doc if enc is not None else None
+        yield from _encounter(resolved, ("encounter", eid), doc)
+        if enc is not None:
+            yield _sid("encounter", eid, "name"), enc.name, doc
+    cards = model.cards
+    if cards is not None:
+        for cid, c in cards.exploration.items():
+            base = ("card", c.id)
+            for key in ("rules", "after_setup"):
+                yield _sid(*base, key), getattr(c, key), c.doc
+            for k, item in enumerate(c.overlord, 1):
+                yield _sid(*base, "overlord", k), item.text if isinstance(item, ast.Hourglass) else item, c.doc
+        for cid, c in cards.peril.items():
+            for key in ("flavor", "effect", "with_monsters", "without_monsters"):
+                yield _sid("card", c.id, key), getattr(c, key), c.doc
+        for cid, c in cards.activation.items():
+            for g in c.groups:
+                gbase = ("card", c.id, "group", g.group)
+                for b in g.boxes:
+                    for k, a in enumerate(b.actions, 1):
+                        if a.verb == "special":
+                            yield _sid(*gbase, b.rank, k), a.text, c.doc
+                yield _sid(*gbase, "effect"), g.effect, c.doc
+
+
+def _encounter(e, base: tuple, doc: str | None):
+    here = (*base, f"e{e.number}")
+    for t in e.tokens:
+        yield _sid(*here, "token", t.id, "label"), t.label, doc
+    for ev in e.events:
+        yield from _event(ev, here, doc)
+    for key in ("flavor", "setup"):
+        yield _sid(*here, key), getattr(e, key), doc
+
+
+def _event(ev, here: tuple, doc: str | None):
+    seen: dict[str, int] = {}
+    for f in ev.effects:
+        if f.kind in TEXT_EFFECTS and f.text is not None:
+            n = seen[f.kind] = seen.get(f.kind, 0) + 1
+            yield _sid(*here, "event", ev.index, f.kind, *((n,) if n > 1 else ())), f.text, doc

@@ -1,0 +1,222 @@
+"""A pack's translations: `translations/<lang>.po`, gettext PO files keyed by string id.
+
+Each entry's `msgctxt` is a string id of the bundle's string table (compiler/emit/strings.py),
+its `msgid` the source text it was translated from and `msgstr` the translation. The
+extracted comment (`#.`) holds the designer's doc comment and, on its last line,
+`questc-source: <hash>`: the first 12 hex digits of the SHA-256 of the source text
+(UTF-8) when the entry was last extracted or updated (`questc strings`). See
+docs/translations.md.
+
+The files are pack content, so they are read by `sources.read_source` like every other
+file (UTF-8 only: another encoding is P0106 with the offending byte); this module parses
+them with polib after a line-by-line check of its own (polib accepts some broken lines
+silently), reporting located T01xx diagnostics. What the entries mean for the pack
+(unknown ids, stale, missing, placeholders) is checked by compiler/passes/translations.py.
+
+Only the loader's results are used downstream: `TranslationFile`, frozen, one per file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.diagnostics import Related, Sink, Span
+from compiler.memo import remembered
+from compiler.sources import inside, read_source, walk
+
+FOLDER = "translations"
+HASH_LENGTH = 12
+HASH_PREFIX = "questc-source: "
+LANGUAGE = re.compile(r"^[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*$")  # fr, pl, pt_BR, sr-Latn
+
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_KEYWORD_LINE = re.compile(rf"^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(?![\w\[])\s*({_STRING})?\s*(.*)$")
+_CONTINUATION = re.compile(rf"^{_STRING}\s*$")
+_ESCAPES = re.compile(r'\\(.)')
+_KNOWN_ESCAPES = set('ntr"\\abfv')
+_LINE_OF = re.compile(r"\(line (\d+)\)")
+# what must survive translation unchanged: {placeholders}, [Icons], <markup> tags, %s-style formats
+PLACEHOLDER = re.compile(r"\{[^{}\s]*\}|\[[A-Za-z][\w ]*\]|</?[A-Za-z][\w-]*\s*/?>|%(?:\d+\$)?[sd]")
+
+
+def source_hash(text: str) -> str:
+    """The hash of a source text recorded beside its translation."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:HASH_LENGTH]
+
+
+def placeholders(text: str) -> Counter:
+    """The placeholders and markup of a text, with how often each occurs."""
+    return Counter(PLACEHOLDER.findall(text))
+
+
+@dataclass(frozen=True)
+class Translation:
+    id: str  # msgctxt: the string id
+    source: str  # msgid: the source text it was translated from
+    text: str  # msgstr ("" = not translated yet)
+    fuzzy: bool
+    source_hash: str | None  # recorded `questc-source:` hash, if any
+    span: Span  # the entry's msgctxt line
+
+
+@dataclass(frozen=True)
+class TranslationFile:
+    lang: str
+    name: str  # as shown in diagnostics
+    entries: tuple[Translation, ...]  # live entries, unique by id (duplicates reported and left out)
+
+    @property
+    def span(self) -> Span:
+        return Span.whole_file(self.name)
+
+    def by_id(self) -> dict[str, Translation]:
+        return {e.id: e for e in self.entries}
+
+
+def split_note(comment: str | None) -> tuple[str | None, str | None]:
+    """(translator note, recorded hash) from an entry's extracted comment."""
+    lines = (comment or "").split("\n")
+    found = None
+    if lines and lines[-1].startswith(HASH_PREFIX):
+        found = lines.pop().removeprefix(HASH_PREFIX).strip() or None
+    note = "\n".join(lines).strip()
+    return note or None, found
+
+
+def join_note(note: str | None, hash_: str) -> str:
+    return f"{note}\n{HASH_PREFIX}{hash_}" if note else f"{HASH_PREFIX}{hash_}"
+
+
+def language_of(path: Path) -> str:
+    return path.stem
+
+
+def load_translations(root: Path, sink: Sink, *, max_bytes: int) -> tuple[TranslationFile, ...]:
+    """Every `translations/*.po` of the pack at `root`, parsed, sorted by language."""
+    folder = root / FOLDER
+    if not folder.is_dir() or not inside(root, folder):  # a linked folder out of the pack: P0105 from pack_files
+        return ()
+    out = []
+    for here, dirnames, filenames in walk(folder, sink):
+        dirnames[:] = []  # only the folder itself
+        for f in filenames:
+            if not f.endswith(".po"):
+                continue
+            src = read_source(root, here / f, sink, max_bytes=max_bytes)
+            if src is None:
+                continue
+            parsed = remembered("po", src.name, src.text, parse_po, sink)
+            if parsed is not None:
+                out.append(parsed)
+    return tuple(sorted(out, key=lambda t: t.lang))
+
+
+def _check_lines(lines: list[str], name: str, sink: Sink) -> bool:
+    """Each line is a comment, `keyword "string"` or a continuation `"string"`: T0101
+    where one is not (polib reads some broken lines silently as something else)."""
+    ok = True
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            continue
+        col = len(raw) - len(raw.lstrip()) + 1
+        if line.startswith("#"):
+            if line.startswith(("#~", "#|")):  # obsolete and previous entries: keyword lines too
+                body = line[2:].strip()
+                if body and (not (_KEYWORD_LINE.match(body) or _CONTINUATION.match(body)) or _bad(body)):
+                    ok = False
+                    sink.report("T0101", Span(name, n, col), problem=_why(body))
+            continue
+        if _bad(line) or not (_CONTINUATION.match(line) or _KEYWORD_LINE.match(line)):
+            ok = False
+            sink.report("T0101", Span(name, n, col), problem=_why(line))
+    return ok
+
+
+def _bad(line: str) -> bool:
+    m = _KEYWORD_LINE.match(line)
+    if m and (m.group(2) is None or m.group(3).strip()):
+        return True
+    strings = re.findall(_STRING, line)
+    return any(c not in _KNOWN_ESCAPES for s in strings for c in _ESCAPES.findall(s))
+
+
+def _why(line: str) -> str:
+    m = _KEYWORD_LINE.match(line)
+    if m:
+        if m.group(2) is None:
+            return f"`{m.group(1)}` needs a quoted string (is a quote missing or unclosed?)"
+        if m.group(3).strip():
+            return f"unexpected text after the string: `{m.group(3).strip()[:40]}`"
+    for s in re.findall(_STRING, line):
+        for c in _ESCAPES.findall(s):
+            if c not in _KNOWN_ESCAPES:
+                return f"unknown escape `\\{c}`"
+    if line.startswith('"'):
+        return "a string that is not closed"
+    return f"expected `msgctxt`, `msgid`, `msgstr`, a quoted string or a `#` comment, found `{line[:40]}`"
+
+
+def parse_po(text: str, name: str, sink: Sink) -> TranslationFile | None:
+    """One PO file as a TranslationFile, or None (reported) when it cannot be read."""
+    import polib
+
+    lang = language_of(Path(name))
+    if not LANGUAGE.match(lang):
+        sink.report("T0102", Span.whole_file(name), lang=lang)
+        return None
+    lines = text.split("\n")
+    if not _check_lines(lines, name, sink):
+        return None
+    try:
+        po = polib.pofile(text, wrapwidth=0)
+    except (OSError, ValueError) as exc:
+        m = _LINE_OF.search(str(exc))
+        sink.report("T0101", Span(name, int(m.group(1)) if m else 1), problem=str(exc).split(" (line")[0].lower())
+        return None
+    charset = _charset(po.metadata.get("Content-Type", ""))
+    if charset and charset.lower().replace("-", "") != "utf8":
+        sink.report("T0103", Span(name, 1), charset=charset)
+    declared = po.metadata.get("Language", "").strip()
+    if declared and declared.replace("-", "_").lower() != lang.replace("-", "_").lower():
+        sink.report("T0104", Span(name, 1), declared=declared, lang=lang)
+    entries: dict[str, Translation] = {}
+    for e in po:
+        if e.obsolete:
+            continue
+        at = Span(name, _keyword_line(lines, e.linenum))
+        if e.msgid_plural:
+            sink.report("T0105", at)
+            continue
+        if e.msgctxt is None:
+            if e.msgid:
+                sink.report("T0106", at, source=_short(e.msgid))
+            continue
+        if e.msgctxt in entries:
+            sink.report("T0107", at, id=e.msgctxt, related=(Related(entries[e.msgctxt].span, "first entry for this id"),))
+            continue
+        _, found = split_note(e.comment)
+        entries[e.msgctxt] = Translation(e.msgctxt, e.msgid, e.msgstr, "fuzzy" in e.flags, found, at)
+    return TranslationFile(lang, name, tuple(entries.values()))
+
+
+def _keyword_line(lines: list[str], start: int) -> int:
+    """The line of an entry's first keyword (polib gives the entry's first line, comments included)."""
+    for n in range(max(start, 1), len(lines) + 1):
+        if lines[n - 1].lstrip().startswith("msg"):
+            return n
+    return max(start, 1)
+
+
+def _charset(content_type: str) -> str | None:
+    m = re.search(r"charset=([^\s;]+)", content_type)
+    return m.group(1) if m else None
+
+
+def _short(text: str) -> str:
+    text = text.replace("\n", " ")
+    return text if len(text) <= 40 else text[:39] + "…"

@@ -1,0 +1,343 @@
+"""Translations: questc strings extract/update, translations/*.po read at compile time,
+their diagnostics, and the bundle's `translations` (docs/translations.md)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import polib
+import pytest
+
+from conftest import QUEST, REPO, questc, write_pack
+
+PACK = REPO / "tests" / "data" / "translated-pack"
+SHIPPED = sorted(p.name for p in (REPO / "content").iterdir() if (p / "pack.yaml").exists())
+
+
+def _diags(run) -> list[dict]:
+    return run.json()["diagnostics"]
+
+
+def _codes(run) -> list[str]:
+    return [d["code"] for d in _diags(run)]
+
+
+@pytest.mark.parametrize("pack", [*SHIPPED, "tests/data/translated-pack"])
+def test_player_texts_are_exactly_the_bundles_string_table(pack):
+    """compiler/model/texts.py mirrors the emitters' ids (check knows them without JSON)."""
+    from compiler.diagnostics import Sink
+    from compiler.emit.bundle import bundle_of
+    from compiler.model.texts import player_texts
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    path = REPO / pack if "/" in pack else REPO / "content" / pack
+    model = compile_paths([str(path)], Options(images=False, sight=False), Sink()).model
+    texts = player_texts(model)
+    strings = bundle_of(model).get("strings", {})
+    assert [t.id for t in texts] == list(dict.fromkeys(t.id for t in texts))
+    assert {t.id: t.text for t in texts} == {sid: s["text"] for sid, s in strings.items()}
+
+
+def test_the_test_pack_builds_with_both_languages(tmp_path):
+    r = questc("build", PACK, "-o", tmp_path, "--no-images", "--strict", "--format", "json")
+    assert r.code == 0, r.out
+    bundle = json.loads((tmp_path / "translated-quests" / "bundle.json").read_text(encoding="utf-8"))
+    assert sorted(bundle["translations"]) == ["fr", "pl"]
+    for lang in ("fr", "pl"):
+        assert set(bundle["translations"][lang]) == set(bundle["strings"])
+    assert bundle["translations"]["fr"]["quest.road_to_lodz.name"] == "La route de Łódź"
+    assert bundle["translations"]["pl"]["quest.road_to_lodz.name"] == "Łódź: droga powrotna"
+    assert bundle["format_version"] == "1.0.0"  # in every bundle: bumping it would change every output
+
+
+def test_a_pack_without_translations_has_no_translations_key(tmp_path):
+    write_pack(tmp_path, "t", requires=["d2e-base"], files={"q.quest": QUEST})
+    r = questc("build", tmp_path / "t", "-o", tmp_path / "out", "--no-images")
+    assert r.code == 0, r.err
+    assert "translations" not in json.loads((tmp_path / "out" / "t" / "bundle.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- the round trip
+TRANSLATOR = {lang: {e.msgctxt: e.msgstr for e in polib.pofile(str(PACK / "translations" / f"{lang}.po"))} for lang in ("fr", "pl")}
+
+
+def _translate(po_path: Path, lang: str) -> None:
+    """What the translator does: fill every msgstr (the committed files are the test data)."""
+    po = polib.pofile(str(po_path), wrapwidth=78)
+    for e in po:
+        e.msgstr = TRANSLATOR[lang][e.msgctxt]
+    po.save()
+
+
+def test_round_trip_extract_translate_update_build(tmp_path):
+    pack = tmp_path / "translated-pack"
+    shutil.copytree(PACK, pack)
+    shutil.rmtree(pack / "translations")
+    quest = pack / "road_to_lodz.quest"
+
+    # extract: every text, its id, where it is, the designer's note, the source hash
+    r = questc("strings", "extract", pack, "-o", tmp_path / "pack.pot")
+    assert r.code == 0, r.err
+    pot = polib.pofile(str(tmp_path / "pack.pot"))
+    assert {e.msgctxt for e in pot} == set(TRANSLATOR["fr"])
+    name = next(e for e in pot if e.msgctxt == "quest.road_to_lodz.name")
+    assert name.msgid == "The Road from Łódź" and name.occurrences == [("road_to_lodz.quest", "2")]
+    assert "keep its" in name.comment and "questc-source: " in name.comment
+    r = questc("strings", "extract", pack, "-o", tmp_path / "pack.csv")
+    assert r.code == 0
+    lines = (tmp_path / "pack.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "id,source,translation,note,location,source_hash" and len(lines) == 1 + len(pot)
+
+    # two new languages, then the translators fill them
+    r = questc("strings", "update", pack, "--lang", "fr", "--lang", "pl")
+    assert r.code == 0, r.err
+    for lang in ("fr", "pl"):
+        _translate(pack / "translations" / f"{lang}.po", lang)
+    r = questc("check", pack, "--strict", "--format", "json")
+    assert r.code == 0 and _codes(r) == [], r.out
+
+    # the designer rewords two texts; update marks exactly those two fuzzy in both languages
+    text = quest.read_text(encoding="utf-8")
+    text = text.replace("The crate is heavy, but it is yours.", "The crate is heavy, but it is yours now.")
+    text = text.replace('win "The road to Łódź is safe again."', 'win "The road to Łódź is safe at last."')
+    quest.write_text(text, encoding="utf-8")
+    r = questc("check", pack, "--format", "json")  # before update: stale by msgid
+    changed = {"quest.road_to_lodz.e1.event.2.say", "quest.road_to_lodz.e1.event.3.win"}
+    assert sorted(_codes(r)) == ["T0202"] * 4
+    r = questc("strings", "update", pack)
+    assert r.code == 0, r.err
+    assert "0 new, 2 marked fuzzy, 0 obsolete" in r.err
+    for lang in ("fr", "pl"):
+        po = polib.pofile(str(pack / "translations" / f"{lang}.po"))
+        fuzzy = {e.msgctxt for e in po if "fuzzy" in e.flags}
+        assert fuzzy == changed
+        assert all(e.msgstr == TRANSLATOR[lang][e.msgctxt] for e in po)  # no translation lost
+        assert {e.previous_msgid for e in po if e.msgctxt in changed} == {
+            "The crate is heavy, but it is yours.", "The road to Łódź is safe again."}
+    r = questc("check", pack, "--format", "json")
+    stale = [d for d in _diags(r) if d["code"] == "T0202"]
+    assert len(stale) == 4 and all("marked fuzzy" in d["message"] for d in stale)
+    assert questc("check", pack, "--strict").code == 1
+    assert questc("check", pack).code == 0
+
+    # a second update changes nothing
+    before = {p.name: p.read_bytes() for p in (pack / "translations").iterdir()}
+    assert questc("strings", "update", pack).code == 0
+    assert before == {p.name: p.read_bytes() for p in (pack / "translations").iterdir()}
+
+    # build: both languages, the stale texts fall back to the source
+    r = questc("build", pack, "-o", tmp_path / "out", "--no-images")
+    assert r.code == 0, r.err
+    bundle = json.loads((tmp_path / "out" / "translated-quests" / "bundle.json").read_text(encoding="utf-8"))
+    for lang in ("fr", "pl"):
+        assert set(bundle["translations"][lang]) == set(bundle["strings"]) - changed
+
+    # the translator confirms the entries (removes fuzzy): complete again
+    for lang in ("fr", "pl"):
+        po = polib.pofile(str(pack / "translations" / f"{lang}.po"), wrapwidth=78)
+        for e in po:
+            if "fuzzy" in e.flags:
+                e.flags.remove("fuzzy")
+                e.previous_msgid = None
+        po.save()
+    r = questc("check", pack, "--strict", "--format", "json")
+    assert r.code == 0 and _codes(r) == [], r.out
+
+
+def test_update_keeps_removed_texts_as_obsolete_and_revives_them(tmp_path):
+    pack = tmp_path / "translated-pack"
+    shutil.copytree(PACK, pack)
+    quest = pack / "road_to_lodz.quest"
+    original = quest.read_text(encoding="utf-8")
+    quest.write_text(original.replace('; say "The crate is heavy, but it is yours."', ""), encoding="utf-8")
+    r = questc("strings", "update", pack)
+    assert r.code == 0 and "0 new, 0 marked fuzzy, 1 obsolete" in r.err, r.err
+    po = polib.pofile(str(pack / "translations" / "pl.po"))
+    gone = [e for e in po.obsolete_entries()]
+    assert [(e.msgctxt, e.msgstr) for e in gone] == [("quest.road_to_lodz.e1.event.2.say", "Skrzynia jest ciężka, ale jest wasza.")]
+    assert _codes(questc("check", pack, "--format", "json")) == []
+    quest.write_text(original, encoding="utf-8")
+    r = questc("strings", "update", pack)
+    assert "1 revived" in r.err
+    po = polib.pofile(str(pack / "translations" / "pl.po"))
+    assert not po.obsolete_entries() and not [e for e in po if "fuzzy" in e.flags]
+    assert questc("check", pack, "--strict").code == 0
+
+
+def test_update_writes_nothing_when_the_pack_has_errors(tmp_path):
+    pack = tmp_path / "translated-pack"
+    shutil.copytree(PACK, pack)
+    (pack / "road_to_lodz.quest").write_text("quest broken {", encoding="utf-8")
+    before = (pack / "translations" / "fr.po").read_bytes()
+    assert questc("strings", "update", pack).code == 1
+    assert (pack / "translations" / "fr.po").read_bytes() == before
+
+
+# ---------------------------------------------------------------- bad input
+def _pack_with(tmp_path, name: str, po: str | bytes) -> Path:
+    pack = tmp_path / "translated-pack"
+    if not pack.exists():
+        shutil.copytree(PACK, pack)
+    path = pack / "translations" / name
+    if isinstance(po, bytes):
+        path.write_bytes(po)
+    else:
+        path.write_text(po, encoding="utf-8")
+    return pack
+
+
+def _edited(lang: str, old: str, new: str) -> str:
+    text = (PACK / "translations" / f"{lang}.po").read_text(encoding="utf-8")
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def _line(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def test_a_syntax_error_is_located_and_the_language_is_not_dropped_silently(tmp_path):
+    po = _edited("fr", 'msgstr "caisse"', 'msgstr "caisse')
+    pack = _pack_with(tmp_path, "fr.po", po)
+    r = questc("check", pack, "--format", "json")
+    assert r.code == 1
+    (d,) = _diags(r)
+    assert d["code"] == "T0101" and d["line"] == _line(po, 'msgstr "caisse')
+    assert questc("build", pack, "-o", tmp_path / "out", "--no-images").code == 1
+
+
+def test_stray_words_and_bad_escapes_are_syntax_errors(tmp_path):
+    po = _edited("fr", 'msgstr "caisse"', 'msgstr "caisse" oops\nmsgstr "\\q"')
+    r = questc("check", _pack_with(tmp_path, "fr.po", po), "--format", "json")
+    assert _codes(r) == ["T0101", "T0101"]
+
+
+def test_another_encoding_is_refused_at_the_first_bad_byte(tmp_path):
+    po = _edited("pl", "\"Content-Type: text/plain; charset=UTF-8\\n\"", "\"Content-Type: text/plain; charset=ISO-8859-2\\n\"")
+    r = questc("check", _pack_with(tmp_path, "pl.po", po.encode("iso-8859-2")), "--format", "json")
+    assert _codes(r) == ["P0106"]
+    assert _diags(r)[0]["line"] == _line(po, "Łódź")
+
+
+def test_a_wrong_charset_header_and_language_header_warn(tmp_path):
+    po = _edited("pl", "charset=UTF-8", "charset=ISO-8859-2")
+    po = po.replace('"Language: pl\\n"', '"Language: fr\\n"')
+    r = questc("check", _pack_with(tmp_path, "pl.po", po), "--format", "json")
+    assert sorted(_codes(r)) == ["T0103", "T0104"]
+
+
+def test_a_file_not_named_by_a_language_is_refused(tmp_path):
+    r = questc("check", _pack_with(tmp_path, "French.po", (PACK / "translations" / "fr.po").read_text(encoding="utf-8")), "--format", "json")
+    assert _codes(r) == ["T0102"]
+
+
+def test_unknown_ids_duplicates_plurals_and_entries_without_id(tmp_path):
+    extra = (
+        '\nmsgctxt "quest.road_to_lodz.e1.flavour"\nmsgid "x"\nmsgstr "y"\n'
+        '\nmsgctxt "quest.road_to_lodz.name"\nmsgid "The Road from Łódź"\nmsgstr "Autre"\n'
+        '\nmsgctxt "quest.road_to_lodz.e1.token.crate.label"\nmsgid "crate"\nmsgid_plural "crates"\nmsgstr[0] "caisse"\nmsgstr[1] "caisses"\n'
+        '\nmsgid "crate"\nmsgstr "caisse"\n'
+    )
+    po = (PACK / "translations" / "fr.po").read_text(encoding="utf-8") + extra
+    r = questc("check", _pack_with(tmp_path, "fr.po", po), "--format", "json")
+    by = {d["code"]: d for d in _diags(r)}
+    assert sorted(by) == ["T0105", "T0106", "T0107", "T0201"], r.out
+    assert "did you mean `quest.road_to_lodz.e1.flavor`" in by["T0201"]["message"]
+    assert by["T0201"]["line"] == _line(po, 'msgctxt "quest.road_to_lodz.e1.flavour"')
+    assert by["T0107"]["related"][0]["line"] == _line(po, 'msgctxt "quest.road_to_lodz.name"')
+    assert r.code == 0 and questc("check", tmp_path / "translated-pack", "--strict").code == 1
+
+
+def test_placeholder_and_markup_mismatch(tmp_path):
+    po = _edited("fr", "la [TileExit]", "la [SortieTuile]")
+    pack = _pack_with(tmp_path, "fr.po", po)
+    r = questc("check", pack, "--format", "json")
+    (d,) = _diags(r)
+    assert d["code"] == "T0203" and "`[SortieTuile]`" in d["message"] and "`[TileExit]`" in d["message"]
+    questc("build", pack, "-o", tmp_path / "out", "--no-images")
+    bundle = json.loads((tmp_path / "out" / "translated-quests" / "bundle.json").read_text(encoding="utf-8"))
+    assert "quest.road_to_lodz.e1.event.1.say" not in bundle["translations"]["fr"]
+
+
+def test_missing_translations_are_one_warning_per_language(tmp_path):
+    pack = tmp_path / "translated-pack"
+    shutil.copytree(PACK, pack)
+    assert questc("strings", "update", pack, "--lang", "pt_BR").code == 0
+    r = questc("check", pack, "--format", "json")
+    (d,) = _diags(r)
+    assert d["code"] == "T0204" and d["message"].startswith("pt_BR: 7 of 7 texts")
+    questc("build", pack, "-o", tmp_path / "out", "--no-images")
+    bundle = json.loads((tmp_path / "out" / "translated-quests" / "bundle.json").read_text(encoding="utf-8"))
+    assert bundle["translations"]["pt_BR"] == {}  # present, not dropped
+
+
+def test_strings_usage_errors(tmp_path):
+    assert questc("strings", "extract", PACK, "-o", tmp_path / "x.txt").code == 2
+    assert questc("strings", "update", PACK, "--lang", "French").code == 2
+    write_pack(tmp_path, "t", requires=["d2e-base"], files={"q.quest": QUEST})
+    assert questc("strings", "update", tmp_path / "t").code == 2
+
+
+# ---------------------------------------------------------------- images in a language
+GOLDEN = REPO / "tests" / "golden" / "render"
+
+
+def test_non_latin1_text_is_drawn_with_the_wide_font_and_latin1_text_is_unchanged():
+    from compiler.emit.images import style as S
+
+    assert S.drawable("Łódź") == "Łódź" and S.printable("Łódź") == "?ód?"
+    assert S.drawable("Αθήνα, Москва") == "Αθήνα, Москва"
+    assert S.font_for(14, "First Blood — Café") is S.font(14)  # Latin-1: the face every shipped image uses
+    assert S.font_for(14, "Łódź") is not S.font(14)
+    assert S.missing_glyphs("Łódź 北京") == ["北", "京"] and S.drawable("北") == "?"
+
+
+def test_render_lang_pl_draws_lodz_golden(tmp_path):
+    from PIL import Image, ImageChops
+
+    out = tmp_path / "pl.png"
+    r = questc("render", PACK, "--quest", "road_to_lodz", "--lang", "pl", "-o", out)
+    assert r.code == 0 and r.err == "", r.err
+    golden = GOLDEN / "translated-pl.png"
+    import os
+
+    if os.environ.get("QUESTC_UPDATE_GOLDEN") == "1":
+        golden.write_bytes(out.read_bytes())
+    with Image.open(out) as got, Image.open(golden) as want:
+        got, want = got.convert("RGB"), want.convert("RGB")
+        assert got.size == want.size
+        title = (0, 0, got.width, 22)  # "Łódź: droga powrotna": a `?` would differ here
+        diff = ImageChops.difference(got.crop(title), want.crop(title)).convert("L").point(lambda v: 255 if v > 48 else 0)
+        assert diff.getbbox() is None, "the title differs from the golden image"
+    english = tmp_path / "en.png"
+    assert questc("render", PACK, "--quest", "road_to_lodz", "-o", english).code == 0
+    with Image.open(out) as pl, Image.open(english) as en:
+        assert ImageChops.difference(pl.convert("RGB").crop(title), en.convert("RGB").crop(title)).getbbox() is not None
+
+
+def test_render_lang_unknown_and_missing_glyphs(tmp_path):
+    r = questc("render", PACK, "--quest", "road_to_lodz", "--lang", "de", "-o", tmp_path / "x.png", "--format", "json")
+    assert r.code == 2 and _codes(r) == ["T0301"] and "it has: fr, pl" in _diags(r)[0]["message"]
+    pack = _pack_with(tmp_path, "zh.po", _edited("fr", 'msgstr "La route de Łódź"', 'msgstr "罗兹之路"').replace("Language: fr", "Language: zh"))
+    r = questc("render", pack, "--quest", "road_to_lodz", "--lang", "zh", "-o", tmp_path / "zh.png")
+    assert r.code == 0 and "G0106" in r.err and "U+7F57" in r.err
+
+
+def test_extract_works_while_a_po_file_is_broken(tmp_path):
+    pack = _pack_with(tmp_path, "fr.po", "msgid oops\n")
+    r = questc("strings", "extract", pack, "-o", tmp_path / "x.pot")
+    assert r.code == 0 and len(polib.pofile(str(tmp_path / "x.pot"))) == 7
+    assert questc("strings", "update", pack).code == 1  # update never overwrites what it cannot read
+    assert (pack / "translations" / "fr.po").read_text(encoding="utf-8") == "msgid oops\n"
+
+
+def test_a_linked_translations_folder_out_of_the_pack_is_refused_once(tmp_path):
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    shutil.move(pack / "translations", tmp_path / "outside")
+    (pack / "translations").symlink_to(tmp_path / "outside")
+    r = questc("check", pack, "--format", "json")
+    assert r.code == 1 and _codes(r) == ["P0105"]
