@@ -2,7 +2,7 @@
 
 Exit codes: 0 clean, 1 content errors (warnings too with --strict), 2 usage,
 3 internal error (reported as diagnostic I0001 with a crash-report path, never a raw traceback),
-141 stdout or stderr is a pipe whose reader has gone (compiler/stdio.py), 130 Ctrl-C.
+141 stdout or stderr is a pipe whose reader has gone (compiler/diagnostics/stdio.py), 130 Ctrl-C.
 Heavy libraries are imported by the commands, lazily, so `questc --version` starts fast.
 """
 
@@ -89,7 +89,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Every path runs under the guard, --version and the final flush of stdout included."""
-    from compiler import stdio
+    from compiler.diagnostics import stdio
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _guarded(argv: list[str]) -> int:
-    from compiler import stdio
+    from compiler.diagnostics import stdio
 
     try:
         return _run(argv)

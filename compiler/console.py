@@ -99,7 +99,7 @@ def erase_progress() -> None:
 def end() -> None:
     erase_progress()
     if _S.verbose and _S.timings:
-        from compiler.stdio import say
+        from compiler.diagnostics.stdio import say
 
         width = max(len(label) for label, _ in _S.timings)
         lines = [f"timing: {label:<{width}}  {seconds * 1000:8.1f} ms\n" for label, seconds in _S.timings]

@@ -1,7 +1,7 @@
 """files ──load──▶ sources ──parse──▶ AST ──resolve──▶ model ──passes──▶ checked model ──emit──▶ outputs.
 
 `compile_paths` runs every stage up to the checked model for each pack given (the
-target pack's `translations/*.po` are read and parsed in its load stage, compiler/translations.py); `build`
+target pack's `translations/*.po` are read and parsed in its load stage, compiler/catalogs/translations.py); `build`
 (in compiler/emit/build.py) writes the outputs. Diagnostics go to one Sink; a stage
 that finds errors still returns what it could build, and later stages skip what
 depends on broken parts.
@@ -23,7 +23,7 @@ from compiler.options import Options
 from compiler.packs import Pack, discover
 from compiler.passes import run_passes
 from compiler.sources import pack_files
-from compiler.translations import load_translations
+from compiler.catalogs.translations import load_translations
 
 # Catalog kinds whose value is one object rather than a mapping id -> entry.
 SINGLE_OBJECT_KINDS = frozenset({"world"})

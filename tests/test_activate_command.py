@@ -73,7 +73,7 @@ def test_blocking_square(tmp_path):
             x, y = blocked[0]
             break
     else:
-        pytest.skip("no blocking square on any encounter")
+        pytest.fail("no blocking square on any encounter of the shipped pack: the test needs one")
     args = ["activate", PACK, "--quest", enc, "--card", "ac_volley", "--group", "goblin_archer"]
     r = questc(*args, "--state", state(tmp_path, {"heroes": [{"id": "a", "at": [x, y]}], "monsters": []}), "--format", "json")
     assert r.code == 1 and "A0103" in r.codes

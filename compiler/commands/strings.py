@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"questc strings extract: error: -o must name a .pot or .csv file, got {args.output!r}\n")
         return 2
     if args.action == "update":
-        from compiler.translations import LANGUAGE
+        from compiler.catalogs.translations import LANGUAGE
 
         bad = [lang for lang in args.lang if not LANGUAGE.match(lang)]
         if bad:
@@ -91,7 +91,7 @@ def _where(t, root) -> tuple:
 def _entry(t, root):
     import polib
 
-    from compiler.translations import join_note, source_hash
+    from compiler.catalogs.translations import join_note, source_hash
 
     file, line, _ = _where(t, root)
     return polib.POEntry(
@@ -126,7 +126,7 @@ def template(texts, model) -> str:
 
 def spreadsheet(texts, model) -> str:
     from compiler.emit.strings import location
-    from compiler.translations import source_hash
+    from compiler.catalogs.translations import source_hash
 
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
@@ -165,7 +165,7 @@ def merge(old_text: str | None, texts, model, lang: str) -> tuple[str, dict[str,
     """The PO file of `lang` with the pack's current texts merged in, and counts of what changed."""
     import polib
 
-    from compiler.translations import source_hash, split_note
+    from compiler.catalogs.translations import source_hash, split_note
 
     root = model.pack.root
     old = polib.pofile(old_text, wrapwidth=78) if old_text is not None else None
@@ -232,7 +232,7 @@ def _update(texts, model, args) -> int:
     from compiler.diagnostics import Sink
     from compiler.diagnostics.render import print_diagnostics
     from compiler.sources import read_source
-    from compiler.translations import FOLDER, language_of
+    from compiler.catalogs.translations import FOLDER, language_of
 
     root = model.pack.root
     folder = root / FOLDER

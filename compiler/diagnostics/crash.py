@@ -36,7 +36,7 @@ def report_crash(exc: BaseException, argv: list[str]) -> int:
 
         print_diagnostics(sink, _format(argv))
     except BaseException:  # noqa: BLE001 - even the catalogue, or stderr itself, may be broken
-        from compiler.stdio import say
+        from compiler.diagnostics.stdio import say
 
         say(f"error[I0001]: internal error: {type(exc).__name__}; crash report: {where}\n")
     return INTERNAL_ERROR

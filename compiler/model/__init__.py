@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from compiler.model.layout import Analysis, EncounterLinks
     from compiler.model.quest import QuestEncounter, ResolvedQuest
     from compiler.model.world import World
-    from compiler.translations import TranslationFile
+    from compiler.catalogs.translations import TranslationFile
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The translations pass: the pack's `translations/<lang>.po` files against its string table.
 
 Reads the quests, encounters, cards and cooperative quests (their texts, by the ids the
-bundle gives them: compiler/model/texts.py) and the parsed PO files (compiler/translations.py,
+bundle gives them: compiler/model/texts.py) and the parsed PO files (compiler/catalogs/translations.py,
 read in the load stage). Per language it reports, as warnings (`--strict` makes them
 count as errors):
 
@@ -25,7 +25,7 @@ from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.hints import did_you_mean
 from compiler.model import Model
 from compiler.model.texts import player_texts
-from compiler.translations import placeholders, source_hash
+from compiler.catalogs.translations import placeholders, source_hash
 
 SHOWN = 5  # ids named in a T0204 message
 
