@@ -79,3 +79,19 @@ def test_a_rotation_that_is_not_a_quarter_turn_is_one_error(tmp_path):
 def test_round_end_0_is_one_error_not_a_quest_that_cannot_end(tmp_path):
     quest = QUEST.format(side="west").replace("on round_end 10", "on round_end 0")
     assert diagnostics_of(tmp_path, quest) == [("Q0309", 14)]
+
+
+def test_a_missing_brace_mid_quest_is_one_error_at_the_brace(tmp_path):
+    # The map block loses its `}`: the statements after it are read as the designer meant
+    # them (indentation says where the block ends), so the quest is still checked whole.
+    quest = QUEST.format(side="west").replace("    door gate on 11A.east red\n  }\n", "    door gate on 11A.east red\n")
+    assert quest.count("{") == quest.count("}") + 1
+    pack = write_pack(tmp_path, "c", requires=["d2e-base"], files={"q.quest": quest})
+    r = questc("check", pack, "--format", "json")
+    assert r.code == 1
+    (d,) = r.json()["diagnostics"]
+    assert (d["code"], d["line"], d["column"]) == ("S0106", 3, 7)
+    assert d["fix"] == "Add `}` at the end of line 7, where the block's indented lines end."
+    assert [(x["line"], x["message"]) for x in d["related"]] == [(15, "the file ends here with the block still open")]
+    human = questc("check", pack)
+    assert "  map {" in human.err  # the source line of the brace is shown

@@ -130,3 +130,50 @@ def test_unclosed_block_keeps_end_positions():
     module = parse_module('peril_card ok { effect "x"', "t.quest", sink)
     assert [d.code for d in sink.items] == ["S0106"]
     assert module.declarations[0].effect.span == Span("t.quest", 1, 24, 1, 27)
+
+
+def test_an_unclosed_block_points_at_its_brace_with_notes():
+    sink = Sink()
+    text = 'quest q "Q" {\nmap {\ntile 9A\n'
+    parse_module(text, "t.quest", sink)
+    (d,) = sink.items
+    assert (d.code, d.span, d.message) == ("S0106", Span("t.quest", 2, 5), "this `{` is never closed")
+    assert [(r.span.line, r.span.column, r.message) for r in d.related] == [
+        (1, 13, "this `{` is not closed either"),
+        (4, 1, "the file ends here with the block still open"),
+    ]
+    assert d.fix == "Add the missing `}`s where the blocks should end."
+
+
+def test_indentation_puts_back_each_missing_brace():
+    # two blocks each lose their `}`; each is guessed and reported, nothing else
+    text = (
+        'quest q "Q" {\n'
+        "  map {\n"
+        "    tile 9A\n"
+        "  on start {\n"
+        '    say "a"\n'
+        "  on round_end 3 {\n"
+        '    say "b"\n'
+        "  }\n"
+        "}\n"
+    )
+    sink = Sink()
+    module = parse_module(text, "t.quest", sink)
+    assert [(d.code, d.span.line, d.span.column, d.fix) for d in sink.sorted()] == [
+        ("S0106", 2, 7, "Add `}` at the end of line 3, where the block's indented lines end."),
+        ("S0106", 4, 12, "Add `}` at the end of line 5, where the block's indented lines end."),
+    ]
+    body = module.declarations[0].encounters[0].body
+    assert [e.trigger.kind for e in body.events] == ["start", "round_end"]
+
+
+def test_a_brace_closed_on_its_own_line_is_no_evidence():
+    # `}` after code on a line, and a comment after the last line: the guess goes before the comment
+    from compiler.syntax import errors
+
+    text = 'quest q "Q" {\n  map {\n    tile 9A  # the hall\n  on start { say "x" }\n}\n'
+    guess = errors.guess_missing_close(text)
+    assert guess is not None and text[guess.open_at] == "{" and text.index("map {") + 4 == guess.open_at
+    assert text[: guess.insert_at].endswith("tile 9A")
+    assert errors.guess_missing_close('quest q "Q" { map { tile 9A }\n') is None

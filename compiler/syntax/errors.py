@@ -10,13 +10,15 @@ Three layers, most specific first:
 
 from __future__ import annotations
 
+import bisect
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Related, Sink, Span
 
 # ---------------------------------------------------------------- syntax errors by example
 # code -> snippets that must fail at the spot the code describes. Each snippet is a whole
@@ -234,7 +236,7 @@ def report(exc: UnexpectedInput, text: str, file: str, sink: Sink, completed: bo
     expected = describe_expected(set(exc.accepts or exc.expected), previous)
     if exc.token.type == "$END":
         if completed:
-            sink.report("S0106", span)
+            return  # one diagnostic at the `{` never closed: recovery.py, report_unclosed
         else:
             sink.report("S0104", span, expected=expected)
         return
@@ -349,3 +351,95 @@ def complete_at_eof(exc: UnexpectedToken):
         else:
             return None
     return None
+
+
+# ---------------------------------------------------------------- a `}` left out
+@dataclass(frozen=True)
+class MissingClose:
+    open_at: int  # the `{` never closed
+    insert_at: int | None  # where indentation says its `}` belongs (None: no guess)
+    outer: tuple[int, ...] = ()  # further `{` still open around it at the end of the file
+
+
+def _indent(text: str, pos: int) -> int:
+    start = text.rfind("\n", 0, pos) + 1
+    line = text[start:pos]
+    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip(" \t"))
+
+
+def _code_lines(text: str) -> list[tuple[int, int, int]]:
+    """(start of its code, end of its code, indent) of every line holding code, outside
+    strings: a line that is blank or only a comment holds none, nor does a line of a
+    text block after its first."""
+    lines: list[tuple[int, int, int]] = []
+    line_start, comment = 0, None
+    for m in _BOUNDARY.finditer(text + "\n"):
+        piece = m.group()
+        if piece.startswith("#"):
+            comment = m.start()
+        elif piece == "\n":
+            end = comment if comment is not None and comment >= line_start else m.start()
+            code = text[line_start:end]
+            if code.strip():
+                first = line_start + len(code) - len(code.lstrip(" \t\r"))
+                lines.append((first, line_start + len(code.rstrip(" \t\r")), _indent(text, first)))
+            line_start, comment = m.end(), None
+    return lines
+
+
+def _brace_pairs(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """Braces outside strings and comments matched by nesting: (open, close) pairs in the
+    order they close, and the positions of the `{` still open at the end."""
+    stack: list[int] = []
+    pairs: list[tuple[int, int]] = []
+    for pos, c in _boundaries(text, 0):
+        if c == "{":
+            stack.append(pos)
+        elif c == "}" and stack:
+            pairs.append((stack.pop(), pos))
+    return pairs, stack
+
+
+def innermost_unclosed(text: str) -> MissingClose | None:
+    _, still_open = _brace_pairs(text)
+    return MissingClose(still_open[-1], None, tuple(reversed(still_open[:-1]))) if still_open else None
+
+
+def guess_missing_close(text: str) -> MissingClose | None:
+    """The first `{` whose `}` (by nesting) sits on a line indented less than the line
+    that opens it: that `}` closes an outer block, so this block lost its own. Its `}`
+    belongs at the end of the block's last line indented more than the opening line.
+    None when indentation tells nothing (a flush-left file, or nothing out of line)."""
+    pairs, _ = _brace_pairs(text)
+    lines = _code_lines(text)
+    starts = [first for first, _, _ in lines]
+    for open_at, close_at in sorted(pairs):
+        first = starts[bisect.bisect_right(starts, close_at) - 1] if starts else 0
+        if first != close_at:  # the `}` is not the first thing on its line: no evidence
+            continue
+        opening = _indent(text, open_at)
+        if _indent(text, close_at) >= opening:
+            continue
+        after = bisect.bisect_right(starts, open_at)  # the first line after the opening one
+        if after >= len(lines) or lines[after][2] <= opening:
+            continue  # the block's lines are not indented: indentation tells nothing
+        last = after
+        while last + 1 < len(lines) and lines[last + 1][2] > opening and lines[last + 1][0] < close_at:
+            last += 1
+        return MissingClose(open_at, lines[last][1])
+    return None
+
+
+def report_unclosed(miss: MissingClose, text: str, original: str, file: str, sink: Sink) -> None:
+    """S0106 at the `{` (a position in `text`); the note at the end of the `original` file."""
+    line, col = _line_col(text, miss.open_at)
+    end_line, end_col = _line_col(original, len(original))
+    related = tuple(
+        Related(Span(file, *_line_col(text, pos)), "this `{` is not closed either") for pos in miss.outer
+    ) + (Related(Span(file, end_line, end_col), "the file ends here with the block still open"),)
+    if miss.insert_at is not None:
+        at_line, _ = _line_col(text, miss.insert_at)
+        fix = f"Add `}}` at the end of line {at_line}, where the block's indented lines end."
+    else:
+        fix = "Add the missing `}` where the block should end." if not miss.outer else "Add the missing `}`s where the blocks should end."
+    sink.report("S0106", Span(file, line, col), related=related, fix=fix)

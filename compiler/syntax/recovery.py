@@ -55,9 +55,44 @@ def _holds_boundary(token: Token) -> bool:
     return token.type in ("_SEP", "_COMMA") and ("\n" in token or ";" in token) or token in ("{", "}")
 
 
+MAX_GUESSED_BRACES = 8  # missing `}` put back where indentation says, per file
+
+
 def parse_recovering(text: str, file: str, sink: Sink, parser) -> Tree | None:
     """The tree of `text` with every broken statement blanked out (each reported to
-    `sink`), or None when too much is broken. `parser` is the Lark LALR parser."""
+    `sink`), or None when too much is broken. `parser` is the Lark LALR parser.
+
+    A file that ends inside a block is one mistake, a `}` left out, however many
+    statements after it the parser then misreads. Indentation says where it is missing
+    (errors.guess_missing_close): the `}` is put back at the end of the last line of the
+    block and the file parsed again, so the statements after it are read as the designer
+    meant them; the one diagnostic (S0106) points at the `{` that is never closed, with
+    the end of the file as a note. Only the end of a line is changed (nothing after it on
+    that line but a comment), so every other position stays put."""
+    work = text
+    guessed: list[tuple[errors.MissingClose | None, str]] = []  # each with the text it was found in
+    for _ in range(MAX_GUESSED_BRACES + 1):
+        local = Sink(comparisons_left=sink.comparisons_left)
+        tree, unclosed = parse_once(work, file, local, parser)
+        if not unclosed:
+            break
+        guess = errors.guess_missing_close(work) if len(guessed) < MAX_GUESSED_BRACES else None
+        if guess is None:
+            guessed.append((errors.innermost_unclosed(work), work))
+            break
+        guessed.append((guess, work))
+        work = work[: guess.insert_at] + "}" + work[guess.insert_at :]
+    for miss, found_in in guessed:
+        if miss is not None:
+            errors.report_unclosed(miss, found_in, text, file, local)
+    sink.comparisons_left = local.comparisons_left
+    sink.extend(local.items)
+    return tree
+
+
+def parse_once(text: str, file: str, sink: Sink, parser) -> tuple[Tree | None, bool]:
+    """One parse with recovery: (the tree or None, whether the file ended inside blocks
+    that were closed to finish it). The unclosed block is not reported here."""
     work = text
     reported = 0
     eof_reported = False
@@ -68,30 +103,31 @@ def parse_recovering(text: str, file: str, sink: Sink, parser) -> Tree | None:
         if resume is not None:
             _restore(ip, resume)
         try:
-            return _run(ip, checkpoints)
+            return _run(ip, checkpoints), False
         except UnexpectedInput as exc:
             if reported >= MAX_ERRORS:
                 sink.report("S0105", errors.span_at(work, file, exc), limit=MAX_ERRORS)
-                return None
+                return None, False
             if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
                 tree = errors.complete_at_eof(exc)
-                if not eof_reported:
+                first = not eof_reported  # a file cut mid-statement (S0104) is that one mistake
+                if first:
                     errors.report(exc, work, file, sink, completed=tree is not None)
                     reported += 1
                     eof_reported = True
                 if tree is not None:
-                    return tree
+                    return tree, first
             else:
                 errors.report(exc, work, file, sink)
                 reported += 1
             resume = _checkpoint_before(checkpoints, errors.error_pos(exc, work))
             blanked = errors.blank_statement(work, exc, begin=resume.pos if resume else 0)
             if blanked is None or blanked == work:
-                return None
+                return None, False
             work = blanked
         except LarkError as exc:  # anything else Lark may raise: located at the file start
             sink.report("S0900", Span(file, 1, 1), detail=f"{type(exc).__name__}: {exc}")
-            return None
+            return None, False
 
 
 def _run(ip, checkpoints: deque[_Checkpoint]) -> Tree:
