@@ -640,6 +640,17 @@ def compile_and_emit(paths: list[str], opts: Options):
     return result.sink, outputs
 
 
+def assert_one_error_per_span(items) -> None:
+    """One mistake, one diagnostic: no two errors at the same place (file, line, column)."""
+    seen: dict = {}
+    for d in items:
+        if d.severity.value != "error":
+            continue
+        key = (d.span.file, d.span.line, d.span.column)
+        assert key not in seen, f"two errors at one place: {seen[key]} and {d}"
+        seen[key] = d
+
+
 def assert_sound(sink, outputs) -> None:
     """Every diagnostic is catalogued and located; a clean compile yields a valid bundle."""
     for d in sink.items:
@@ -648,6 +659,7 @@ def assert_sound(sink, outputs) -> None:
         assert d.span.line >= 1 and d.span.column >= 1, d
         assert d.span.file, d
         assert d.message, d
+    assert_one_error_per_span(sink.items)
     for pack_id, files in outputs.items():
         assert files is not None, f"{pack_id}: bundle did not validate: {[str(d) for d in sink.items]}"
         assert "bundle.json" in files

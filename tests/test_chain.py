@@ -210,9 +210,11 @@ def test_entrance_joined_inside_the_map(tmp_path):
 
 
 def test_entrance_not_an_opening(tmp_path):
+    # one mistake, one error: the maps pass's M0202 (which lists the openings), no C0302 on top
     result = _check(tmp_path, m_in="28A.west")
-    (d,) = [d for d in result.sink.items if d.code == "C0302"]
-    assert "not an opening of 28A" in d.message
+    here = [d for d in result.sink.items if d.span.line == 3 and d.severity.value == "error"]
+    assert [d.code for d in here] == ["M0202"]
+    assert "west" in here[0].message
 
 
 def test_same_opening_for_entrance_and_exit(tmp_path):
@@ -249,3 +251,14 @@ def test_layout_command_unknown_deck(tmp_path):
     code, _, err = _cli(["layout", "content/natures-ire", "--deck", "natures_irr", "--seed", "1"])
     assert code == 2
     assert "C0501" in err and "did you mean `natures_ire`" in err
+
+
+def test_a_misspelt_tile_named_by_the_exit_is_one_error(tmp_path):
+    # Found by the fuzz assertion "one error per span": `tile 2A2` for 22A gave M0201 at the
+    # tile, then M0207 and C0302 together at `exit 22A.east`. Now only the misspelt tile.
+    folder = write_pack(tmp_path, "enc", requires=["d2e-base"],
+                        files={"a.quest": ENC_PACK.format(s_exit="22A.east", m_in="28A.north", o_ports="; entrance 8A.north; exit 8A.east")
+                               .replace("map {{ tile 22A }}".replace("{{", "{").replace("}}", "}"), "map { tile 2A2 }")})
+    result = compile_paths([str(folder)], Options(sight=False, images=False))
+    errors = [(d.code, d.span.line, d.span.column) for d in result.sink.items if d.severity.value == "error"]
+    assert errors == [("M0201", 2, 21)], errors

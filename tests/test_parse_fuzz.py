@@ -13,6 +13,7 @@ from compiler.diagnostics import Sink
 from compiler.diagnostics.catalogue import CATALOGUE
 from compiler.syntax import ast
 from compiler.syntax.parse import lark_parser, parse_module
+from fuzzhelp import assert_one_error_per_span
 
 CASES = Path(__file__).parent / "cases" / "syntax"
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -26,6 +27,7 @@ def check(text: str) -> Sink:
         assert d.code in CATALOGUE
         assert d.code != "S0900", d.message  # an internal error is a bug
         assert d.span.line >= 1 and d.span.column >= 1
+    assert_one_error_per_span(sink.items)
     return sink
 
 

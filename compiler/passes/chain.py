@@ -25,13 +25,10 @@ def _port(enc: ast.Encounter, amap: AssembledMap, ref: ast.OpeningRef | None, wh
     label = f"{ref.tile}.{ref.side}" + (f".{ref.index}" if ref.index else "")
     placed = amap.by_name.get(ref.tile or "")
     if placed is None:
-        sink.report("C0302", ref.span, what=what, encounter=enc.id, problem=f"the map has no tile `{ref.tile}`")
-        return None
+        return None  # the maps pass reported it (M0207), or the tile's own mistake
     op = placed.tile.opening(ref.side, ref.index)
     if op is None:
-        have = ", ".join(f"`{ref.tile}.{o.label}`" for o in placed.tile.all_openings()) or "none"
-        sink.report("C0302", ref.span, what=what, encounter=enc.id, problem=f"`{label}` is not an opening of {placed.code} (openings: {have})")
-        return None
+        return None  # the maps pass reported it (M0202)
     joined = next((j for j in amap.joins if j.touches(placed.name, op)), None)
     if joined is not None:
         other = joined.b if joined.a == placed.name else joined.a

@@ -355,7 +355,8 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
         if ref is not None:
             t = amap.by_name.get(ref.tile)
             if t is None:
-                sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile or "", amap.by_name, sink=sink))
+                if ref.tile not in amap.broken:  # a tile that failed was reported where it is declared
+                    sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile or "", amap.by_name, sink=sink))
             else:
                 _get_opening(t.name, t.tile, ref, sink)
     if starts:
