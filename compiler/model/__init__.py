@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from compiler.model.adventure import AdventurePlan
     from compiler.model.cards import CardSet, DeckPlan
     from compiler.model.layout import Analysis, EncounterLinks
-    from compiler.model.quest import QuestEncounter, ResolvedQuest
+    from compiler.model.quest import CheckedExpectation, QuestEncounter, ResolvedQuest
     from compiler.model.world import World
     from compiler.catalogs.translations import TranslationFile
 
@@ -73,6 +73,7 @@ class Model:
     maps: Maps | None = None
     quests: Mapping[str, "ResolvedQuest"] | None = None
     encounters: Mapping[str, "QuestEncounter"] | None = None
+    expectations: tuple["CheckedExpectation", ...] | None = None  # every `expect …`, in file order
     cards: "CardSet | None" = None
     decks: Mapping[str, "DeckPlan"] | None = None
     encounter_links: Mapping[str, "EncounterLinks"] | None = None

@@ -117,3 +117,14 @@ class ResolvedQuest:
     @property
     def hero_counts(self) -> tuple[int, ...]:
         return tuple(h for h in HERO_COUNTS if self.heroes[0] <= h <= self.heroes[1])
+
+
+@dataclass(frozen=True)
+class CheckedExpectation:
+    """One `expect …` statement as checked (compiler/passes/expectations.py)."""
+
+    kind: str  # sight | range | cost | reachable | event
+    holds: bool
+    actual: str  # what the map or the events give, in words
+    where: str  # `quest q` / `quest q, encounter 2` / `encounter e`
+    span: Span = ast.NOWHERE

@@ -58,6 +58,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("maps", needs=("quest", "encounter"), reads=("terrain", "tiles"), writes=("maps",)),
     Pass("quests", needs=("quest",), reads=("monsters", "symbols", "maps"), writes=("quests",)),
     Pass("encounters", needs=("encounter",), reads=("monsters", "symbols", "maps"), writes=("encounters",)),
+    Pass("expectations", needs=("quest", "encounter"), reads=("maps", "quests", "encounters"), writes=("expectations",)),
     Pass("cards", needs=("card", "deck"), reads=("monsters", "symbols"), writes=("cards", "decks")),
     Pass(
         "chain",

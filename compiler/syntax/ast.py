@@ -236,6 +236,30 @@ class EncounterBody:
     events: tuple[EventDecl, ...] = ()
     variables: tuple["VarDecl", ...] = ()
     heroes_as: tuple[str, ...] = ()  # figures treated as heroes (`hero_figure desmond`)
+    expectations: tuple["Expectation", ...] = ()
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """`expect …`: a fact the designer states about the encounter, checked at compile time.
+
+    kind: sight | range | cost | reachable | event.
+    sight: `a` sees `b` (`negated`: `expect no sight`); range / cost: the counted range or
+    the movement cost from `a` to `b` compared (`op`: == != <= >= < >) with `value`;
+    reachable: `place` (a space, or the name of a tile, mark or token) is reachable from
+    the heroes' start (`negated`: `unreachable`); event: event number `value` of the
+    encounter can fire (`negated`: `never fires`). `open_doors`: `with open D, …`.
+    """
+
+    kind: str
+    a: "SpaceRef | None" = None
+    b: "SpaceRef | None" = None
+    place: "SpaceRef | str | None" = None
+    op: str | None = None
+    value: int | None = None
+    negated: bool = False
+    open_doors: tuple[str, ...] = ()
     span: Span = NOWHERE
 
 

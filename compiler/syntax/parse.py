@@ -264,6 +264,52 @@ class _Builder(Transformer):
     def hero_figure(self, meta, children):
         return ("hero_figure", str(children[0]), self.span(meta))
 
+    # -------------------------------------------------- expectations
+    def expect(self, meta, children):
+        return dataclasses.replace(children[0], span=self.span(meta))
+
+    def x_no(self, meta, children):
+        return ("no",)
+
+    def x_doors(self, meta, children):
+        return ("doors", tuple(str(c) for c in children))
+
+    def x_name(self, meta, children):
+        return str(children[0])
+
+    def x_what(self, meta, children):
+        return str(children[0])
+
+    def compare(self, meta, children):
+        return ("op", str(children[0]))
+
+    def x_reachable(self, meta, children):
+        return str(children[0])
+
+    def x_fires(self, meta, children):
+        return str(children[0])
+
+    @staticmethod
+    def _doors(children) -> tuple[str, ...]:
+        return next((c[1] for c in children if isinstance(c, tuple) and c[0] == "doors"), ())
+
+    def x_sight(self, meta, children):
+        negated = bool(children) and children[0] == ("no",)
+        a, b = [c for c in children if not isinstance(c, tuple)]
+        return ast.Expectation("sight", a=a, b=b, negated=negated, open_doors=self._doors(children))
+
+    def x_measure(self, meta, children):
+        what, a, b, (_, op), value, *_ = children
+        return ast.Expectation(what, a=a, b=b, op=op, value=int(value), open_doors=self._doors(children))
+
+    def x_reach(self, meta, children):
+        word, place = children
+        return ast.Expectation("reachable", place=place, negated=word == "unreachable")
+
+    def x_event(self, meta, children):
+        number, word = children
+        return ast.Expectation("event", value=int(number), negated=word == "never")
+
     def token_colour(self, meta, children):
         return ("colour", str(children[0]))
 
@@ -390,7 +436,7 @@ class _Builder(Transformer):
 
     # -------------------------------------------------- encounters and quests
     def body(self, items: list, span: Span) -> ast.EncounterBody:
-        fields: dict = {"tokens": [], "spawns": [], "events": [], "variables": [], "heroes_as": []}
+        fields: dict = {"tokens": [], "spawns": [], "events": [], "variables": [], "heroes_as": [], "expectations": []}
         seen: dict = {}
         for item in items:
             if isinstance(item, ast.MapBlock):
@@ -410,6 +456,9 @@ class _Builder(Transformer):
                 continue
             elif isinstance(item, ast.VarDecl):
                 fields["variables"].append(item)
+                continue
+            elif isinstance(item, ast.Expectation):
+                fields["expectations"].append(item)
                 continue
             elif item[0] == "hero_figure":
                 fields["heroes_as"].append(item[1])
