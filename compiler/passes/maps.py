@@ -282,7 +282,46 @@ def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink, invalid:
     if amap is None:
         return None
     check_placements(amap, body, sink)
+    check_openings(amap, body, sink)
     return amap
+
+
+def check_openings(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) -> None:
+    """Dangling openings (M0304): an opening of a placed tile that joins no other tile
+    leads off the map. Openings meant to stay open are marked: `edge TILE.SIDE` in the
+    map block, or the encounter's `entrance` / `exit`. A mark on a joined opening is
+    M0305. Nothing is said while a tile of the map failed (it may be the missing join)."""
+    if body.map is None or amap.broken:
+        return
+    joined = {(name, op) for j in amap.joins for name, op in ((j.a, j.a_opening), (j.b, j.b_opening))}
+    intended: set[tuple[str, Opening]] = set()
+    for ref in (body.entrance, body.exit):  # check_placements reported a bad one
+        t = amap.by_name.get(ref.tile) if ref is not None else None
+        op = t.tile.opening(ref.side, ref.index) if t is not None and ref.side in SIDES else None
+        if op is not None:
+            intended.add((t.name, op))
+    for decl in body.map.edges:
+        for ref in decl.openings:
+            t = amap.by_name.get(ref.tile)
+            if t is None:
+                if ref.tile not in amap.broken:
+                    sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile or "", amap.by_name, sink=sink))
+                continue
+            op = _get_opening(t.name, t.tile, ref, sink)
+            if op is None:
+                continue
+            if (t.name, op) in joined:
+                other = next(j.b if j.a == t.name and j.a_opening == op else j.a for j in amap.joins if j.touches(t.name, op))
+                sink.report("M0305", ref.span, opening=f"{t.name}.{op.label}", other=other)
+                continue
+            intended.add((t.name, op))
+    for t in amap.tiles:
+        loose = [op for op in t.tile.all_openings() if (t.name, op) not in joined and (t.name, op) not in intended]
+        if loose:
+            labels = ", ".join(f"`{t.name}.{op.label}`" for op in loose)
+            marks = ", ".join(f"{t.name}.{op.label}" for op in loose)
+            sink.report("M0304", t.span, tile=t.name, count=len(loose), openings=labels,
+                        fix=f"Attach a tile or an end cap there, or write `edge {marks}` in the map block if the map ends there on purpose.")
 
 
 def _meant(p: ast.TilePlacement, tiles: Mapping[str, Tile], named: set[str]) -> str | None:

@@ -121,11 +121,20 @@ class MarkDecl:
 
 
 @dataclass(frozen=True)
+class EdgeDecl:
+    """`edge TILE.SIDE, …`: openings that join nothing on purpose (the edge of the map)."""
+
+    openings: tuple[OpeningRef, ...]
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
 class MapBlock:
     tiles: tuple[TilePlacement, ...] = ()
     doors: tuple[DoorDecl, ...] = ()
     marks: tuple[MarkDecl, ...] = ()
     span: Span = NOWHERE
+    edges: tuple[EdgeDecl, ...] = ()
 
 
 # ---------------------------------------------------------------- setup statements

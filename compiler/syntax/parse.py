@@ -243,12 +243,16 @@ class _Builder(Transformer):
     def mark(self, meta, children):
         return ast.MarkDecl(str(children[0]), children[1], self.span(meta))
 
+    def edge(self, meta, children):
+        return ast.EdgeDecl(tuple(children), self.span(meta))
+
     def map_block(self, meta, children):
         return ast.MapBlock(
             tiles=tuple(c for c in children if isinstance(c, ast.TilePlacement)),
             doors=tuple(c for c in children if isinstance(c, ast.DoorDecl)),
             marks=tuple(c for c in children if isinstance(c, ast.MarkDecl)),
             span=self.span(meta),
+            edges=tuple(c for c in children if isinstance(c, ast.EdgeDecl)),
         )
 
     # -------------------------------------------------- setup statements
