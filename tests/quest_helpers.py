@@ -18,12 +18,13 @@ CONTENT = ROOT / "content"
 #   entrance1A: (0,6) (1,6) (0,7) (1,7)                 start
 #   9A (rotated): x -1..2, y 2..5, all plain            joined to the entrance
 #   8A (hidden):  x -5..-2, y 2..5, all plain           behind door `hall`
+#   9A.east and 8A.north are left open on purpose (`edge`)
 MAP = """
   map {
     tile entrance1A at (0, 6)
     tile 9A attach west to entrance1A.north
     tile 8A attach east to 9A.north hidden
-    door hall on 9A.north
+    door hall on 9A.north; edge 9A.east, 8A.north
   }
   start heroes on entrance1A
   on open hall { reveal 8A }
@@ -31,7 +32,7 @@ MAP = """
 
 # Tile 4A alone at (0, 0): obstacles '#' at (0,0) (1,1) (2,2) (5,4) (4,5); (5,5) is no square.
 OBSTACLES = """
-  map { tile 4A at (0, 0) }
+  map { tile 4A at (0, 0); edge 4A.north, 4A.west }
   start heroes at (3, 3)
 """
 

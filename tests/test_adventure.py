@@ -231,7 +231,7 @@ def test_missing_deck():
 
 def test_no_track():
     _, sink = check(quest(track=""))
-    assert ("C0514", 3) in found(sink)
+    assert ("C0514", 1) in found(sink)  # at the quest (the deck statements hold line 3)
 
 
 @pytest.mark.parametrize(
@@ -374,7 +374,7 @@ def test_a_cooperative_quest_for_no_playable_hero_count():
 def test_doom_reaches_fate_in_an_ordinary_quest_never_fires():
     from quest_helpers import run
 
-    _, sink = run('quest q "Q" {\n map { tile 1A }\n start heroes on 1A\n on doom_reaches_fate { lose }\n on round_end 3 { win }\n}')
+    _, sink = run('quest q "Q" {\n map { tile 1A; edge 1A.north, 1A.south, 1A.east }\n start heroes on 1A\n on doom_reaches_fate { lose }\n on round_end 3 { win }\n}')
     assert [(d.code, d.span.line) for d in sink.items] == [("Q0303", 4), ("Q0306", 1)]  # no track: never fires, never lost
 
 

@@ -10,7 +10,7 @@ quest crypt "Crypt" {{
     tile entrance1A at (0, 0)
     tile 11A attach west to entrance1A.north
     tile 9A attach {side} to 11A.east hidden
-    door gate on 11A.east red
+    door gate on 11A.east red; edge 9A.north, 9A.east
   }}
   start heroes on entrance1A
   token objective red "the relic" as relic at 9A(2,2)
@@ -84,7 +84,8 @@ def test_round_end_0_is_one_error_not_a_quest_that_cannot_end(tmp_path):
 def test_a_missing_brace_mid_quest_is_one_error_at_the_brace(tmp_path):
     # The map block loses its `}`: the statements after it are read as the designer meant
     # them (indentation says where the block ends), so the quest is still checked whole.
-    quest = QUEST.format(side="west").replace("    door gate on 11A.east red\n  }\n", "    door gate on 11A.east red\n")
+    quest = QUEST.format(side="west").replace("    door gate on 11A.east red; edge 9A.north, 9A.east\n  }\n",
+                                              "    door gate on 11A.east red; edge 9A.north, 9A.east\n")
     assert quest.count("{") == quest.count("}") + 1
     pack = write_pack(tmp_path, "c", requires=["d2e-base"], files={"q.quest": quest})
     r = questc("check", pack, "--format", "json")

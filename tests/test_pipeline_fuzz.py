@@ -346,8 +346,8 @@ def test_main_number_of_10_to_the_30_reports_a_few_gaps_instead_of_hanging():
     from compiler.passes.cards import MAX_GAPS_REPORTED
 
     codes = _seed_variant("seed-coop", "coop.quest", "main 1 }", f"main {10**30} }}")
-    assert codes.count("C0203") == MAX_GAPS_REPORTED == 10
-    assert _seed_variant("seed-coop", "coop.quest", "main 1 }", "main 3 }").count("C0203") == 2
+    assert codes.count("C0203") == 1 and MAX_GAPS_REPORTED == 10  # one error naming the first ten gaps
+    assert _seed_variant("seed-coop", "coop.quest", "main 1 }", "main 3 }").count("C0203") == 1
 
 
 def test_spawn_size_larger_than_the_map_is_q0203_not_a_hang():

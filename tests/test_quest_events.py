@@ -103,7 +103,10 @@ def test_reveal_of_a_tile_that_is_not_hidden_warns():
 
 def test_quest_that_can_never_be_won_or_lost():
     _, sink = run(quest(MAP, ends=False))
-    assert codes(sink) == ["Q0305", "Q0306"]
+    assert codes(sink) == ["Q0305"]  # one error at the quest, the other half as its note
+    assert [r.message for r in sink.items[0].related] == ["it can never be lost either: no `lose` in an event that can fire"]
+    _, sink = run(quest(MAP + '  on round_end 5 { win "y" }\n', ends=False))
+    assert codes(sink) == ["Q0306"]
     _, sink = run(quest(MAP + '  var v = 0\n  on variable v >= 3 { win "x" }\n  on round_end 5 { lose "y" }\n', ends=False))
     assert codes(sink) == ["Q0303", "Q0305"]
 
@@ -123,14 +126,14 @@ def test_bare_spawn_needs_a_declared_spawn():
 def test_start_in_a_later_encounter_never_fires_and_encounters_chain():
     text = '''quest q "Q" {
   encounter 1 {
-    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north; edge 9A.north, 9A.east }
     start heroes on entrance1A
     spawn zombie at 9A(1, 1)
     on defeated zombie { next }
     on round_end 5 { lose "late" }
   }
   encounter 2 {
-    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north; edge 9A.north, 9A.east }
     start heroes on entrance1A
     on start { say "never" }
     on encounter start { say "again" }

@@ -29,7 +29,7 @@ def test_start_on_a_tile_is_its_open_spaces():
 def test_start_at_spaces_and_missing_start():
     model, sink = run(quest(OBSTACLES))
     assert cells(resolved(model).encounters[0], resolved(model).encounters[0].start) == [(3, 3)]
-    _, sink = run(quest("  map { tile 4A at (0, 0) }\n"))
+    _, sink = run(quest("  map { tile 4A at (0, 0); edge 4A.north, 4A.west }\n"))
     assert codes(sink) == ["Q0102"]
 
 
@@ -85,7 +85,9 @@ def test_setup_token_on_an_obstacle_is_reported_once_by_the_maps_pass():
 
 def test_heroes_outside_two_to_four():
     _, sink = run(quest(MAP, heroes="5+"))
-    assert "Q0106" in codes(sink)
+    assert codes(sink) == ["S0202"]  # the guard can never hold: one error, no Q0106 on top
+    _, sink = run(quest(MAP, heroes="1"))
+    assert codes(sink) == ["Q0106"]  # a valid guard, but no playable hero count (2 to 4)
 
 
 # ---------------------------------------------------------------- spawns

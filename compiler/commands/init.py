@@ -23,6 +23,7 @@ quest {ident} "{name}" {{
   map {{
     tile entrance1A at (0, 0)
     tile 11A attach west to entrance1A.north
+    tile endcap1A attach north to 11A.east  # closes the corridor's far end
   }}
   start heroes on entrance1A
   token search at 11A(1,1)

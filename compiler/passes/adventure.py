@@ -57,10 +57,12 @@ def check_decks(quest: ast.Quest, plans: Mapping[str, Any], sink: Sink) -> dict[
     """kind -> deck id for each deck the quest names that exists with that kind (C0511-C0513)."""
     adv = quest.adventure
     out: dict[str, str] = {}
+    missing = [kind for kind in DECK_KINDS if adv.deck(kind) is None]
+    if missing:  # one error for the deck statements the quest lacks
+        sink.report("C0513", adv.span, quest=quest.id, kind=" and ".join(missing))
     for kind in DECK_KINDS:
         use = adv.deck(kind)
         if use is None:
-            sink.report("C0513", adv.span, quest=quest.id, kind=kind)
             continue
         plan = plans.get(use.deck)
         if plan is None:
@@ -83,11 +85,13 @@ def check_body(quest: ast.Quest, sink: Sink) -> None:
         kinds = [word for word, present in (
             ("a `map`", body.map is not None), ("a hero start", body.start is not None),
             ("an entrance or exit", body.entrance is not None or body.exit is not None),
-            ("tokens", bool(body.tokens)), ("spawns", bool(body.spawns)),
+            ("tokens", bool(body.tokens)), ("spawns", any(sp.at is not None or sp.points for sp in body.spawns)),
             ("variables", bool(body.variables)), ("events of a map", bool(body.events)),
             ("flavor or setup text", body.flavor is not None or body.setup is not None),
             ("hero figures", bool(body.heroes_as)),
         ) if present]
+        if not kinds and body.spawns:
+            continue  # only spawns without a place: S0214 is their one error
         what = ", ".join(kinds) or "an encounter"
         if len(quest.encounters) > 1 or body.events:
             what = f"`encounter {enc.number}` ({what})"
@@ -100,7 +104,7 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration, cardse
     adv = quest.adventure
     track = adv.track
     if track is None:
-        sink.report("C0514", adv.span, quest=quest.id)
+        sink.report("C0514", quest.span, quest=quest.id)
         return None
     ok = True
     if track.spaces is None:
@@ -253,7 +257,8 @@ def check_lose(quest: ast.Quest, events: list[ast.EventDecl], track: TrackPlan |
     """The adventure can be lost: doom can reach fate and that loses (C0518)."""
     loses = [ev for ev in events if ev.trigger.kind == "doom_reaches_fate" and any(e.kind == "lose" for e in ev.effects)]
     if not loses:
-        sink.report("C0518", quest.span, quest=quest.id, reason="no `on doom_reaches_fate { lose … }` event")
+        if quest.adventure.track is not None:  # without a track (C0514) doom and fate do not exist yet
+            sink.report("C0518", quest.span, quest=quest.id, reason="no `on doom_reaches_fate { lose … }` event")
         return False
     if track is not None and not track.closes:
         sink.report("C0518", quest.adventure.track.span, quest=quest.id,

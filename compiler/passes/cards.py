@@ -200,8 +200,11 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
         mains[n] = cid
     count = max(mains) if mains else 0
     # the first few gaps only: `main 1000000` must not report a million numbers
-    for n in itertools.islice((n for n in range(1, count + 1) if n not in mains), MAX_GAPS_REPORTED):
-        sink.report("C0203", deck.span, deck=deck.id, number=n, count=count)
+    gaps = list(itertools.islice((n for n in range(1, count + 1) if n not in mains), MAX_GAPS_REPORTED + 1))
+    if gaps:  # one diagnostic for the deck, naming the first gaps
+        shown = ", ".join(map(str, gaps[:MAX_GAPS_REPORTED])) + (" …" if len(gaps) > MAX_GAPS_REPORTED else "")
+        sink.report("C0203", deck.span, deck=deck.id, numbers=shown, count=count,
+                    missing="is missing" if len(gaps) == 1 else "are missing", s="" if len(gaps) == 1 else "s")
         legal = False
     pool = tuple(c for c in members if cards[c].role == "ordinary")
     if not deck.stacks:
@@ -249,14 +252,16 @@ def _plan_simple(deck: ast.Deck, cards: Mapping[str, object], sink: Sink) -> Dec
         sink.report("C0209", st.span, kind=deck.kind, deck=deck.id, statement="stack")
         legal = False
     members = []
+    unknown = False
     for cid in deck.cards or tuple(cards):
         if cid in cards:
             if cid not in members:
                 members.append(cid)
         else:
+            unknown = True
             sink.report("C0208", deck.span, deck=deck.id, card=cid, kind=deck.kind, hint=hint(cid, cards, sink=sink), fix=did_you_mean(cid, cards, sink=sink))
             legal = False
-    if not members:
+    if not members and not unknown:  # every card it names is unknown: C0208 said so, once per name
         sink.report("C0211", deck.span, kind=deck.kind, deck=deck.id)
         legal = False
     return DeckPlan(deck.id, deck.kind, deck.span, pool=tuple(members), legal=legal)

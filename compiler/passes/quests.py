@@ -116,7 +116,8 @@ def resolve_quest(
     low, high = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     counts = tuple(h for h in HERO_COUNTS if low <= h <= high)
     if not counts:
-        sink.report("Q0106", quest.heroes.span if quest.heroes else quest.span, quest=quest.id, low=low, high=high)
+        if 1 <= low <= high <= 4:  # otherwise the parser reported the guard (S0202/S0203)
+            sink.report("Q0106", quest.heroes.span if quest.heroes else quest.span, quest=quest.id, low=low, high=high)
         return None
     encounters: list[m.QuestEncounter] = []
     last = len(quest.encounters)
@@ -614,9 +615,10 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -
         out.append(m.QuestEncounter(enc.number, enc.map, enc.start, enc.tokens, enc.spawns, events, enc.variables,
                                     enc.flavor, enc.setup, reached, enc.span))
         reached = reached and ("next" in kinds or "next" in unsure)
-    if not wins:
-        sink.report("Q0305", quest.span, quest=quest.id)
-    if not loses:
+    if not wins:  # neither: one error with a note, not two at one place
+        lost_too = () if loses else (Related(quest.span, "it can never be lost either: no `lose` in an event that can fire"),)
+        sink.report("Q0305", quest.span, quest=quest.id, related=lost_too)
+    elif not loses:
         sink.report("Q0306", quest.span, quest=quest.id)
     return out
 
