@@ -21,8 +21,9 @@ from compiler.diagnostics.model import Diagnostic, Severity, Sink, Span
 
 FORMATS = ("human", "json", "sarif", "github")
 _TABLES = ("per-file-ignores", "per-file-errors", "per-pack-ignores", "per-pack-errors")
-KEYS = ("pack-path", "output", "strict", "format", "ignore", "error", *_TABLES, "images")
+KEYS = ("pack-path", "output", "strict", "format", "ignore", "error", *_TABLES, "images", "fmt")
 IMAGE_KEYS = ("enabled",)
+FMT_KEYS = ("exclude",)
 _CODE = re.compile(r"[A-Z][0-9]{4}")
 
 
@@ -41,6 +42,12 @@ class Config:
     per_file_errors: tuple[tuple[str, frozenset[str]], ...] = ()
     per_pack_ignores: dict[str, frozenset[str]] = field(default_factory=dict)
     per_pack_errors: dict[str, frozenset[str]] = field(default_factory=dict)
+    fmt_exclude: tuple[str, ...] = ()  # [fmt] exclude: globs `questc fmt` passes over in folders
+
+    def excluded(self, path: str) -> bool:
+        """Whether `questc fmt` skips `path` when it finds it in a folder."""
+        rel = _rel(path, self.root or Path.cwd())
+        return any(_glob(pattern, rel) or _glob(pattern.rstrip("/") + "/**", rel) for pattern in self.fmt_exclude)
 
 
 def find(start: Path) -> tuple[Path, bool] | None:
@@ -196,6 +203,8 @@ class _Reader:
                 values[key.replace("-", "_")] = self.per(key, value)
             elif key == "images":
                 values["images"] = self.images(value)
+            elif key == "fmt":
+                values["fmt_exclude"] = self.fmt(value)
         return Config(file=self.name, root=self.root, **{k: v for k, v in values.items() if v is not None})
 
     def per(self, key: str, value):
@@ -219,6 +228,20 @@ class _Reader:
             elif self.typed(sub, key, v, bool, "true or false"):
                 enabled = v
         return enabled
+
+    def fmt(self, value) -> tuple[str, ...] | None:
+        sub = self._dotted("fmt")
+        if not isinstance(value, dict):
+            self.report("F0103", self.table, "fmt", key="fmt", expected="a table", got=_toml_type(value))
+            return None
+        exclude = None
+        for key, v in value.items():
+            if key not in FMT_KEYS:
+                guess = did_you_mean(key, list(FMT_KEYS))
+                self.report("F0102", sub, key, key=key, where=f"[{sub}]", hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
+            else:
+                exclude = self.strings(sub, key, v)
+        return exclude
 
 
 def _toml_type(value) -> str:

@@ -143,3 +143,64 @@ def test_quiet_and_verbose(tmp_path):
     r = questc("check", "w", "-v", "--isolated", cwd=tmp_path)
     assert "timing: packs" in r.err and "timing: passes w" in r.err and "timing: total" in r.err
     assert questc("check", "w", "-q", "-v", cwd=tmp_path).code == 2
+
+
+# ---------------------------------------------------------------- questc fmt
+UGLY = 'quest  q "Q" {\n heroes 2..4\n}\n'
+PRETTY = 'quest q "Q" {\n  heroes 2..4\n}\n'
+
+
+def _fmt_tree(tmp_path, config: str):
+    (tmp_path / "questc.toml").write_text(config, encoding="utf-8")
+    for folder in ("content/mine", "content/legacy/old"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "q.quest").write_text(UGLY, encoding="utf-8")
+    return tmp_path
+
+
+def test_fmt_passes_over_the_excluded_globs_in_folders(tmp_path):
+    root = _fmt_tree(tmp_path, '[fmt]\nexclude = ["content/legacy"]\n')
+    r = questc("fmt", "content", cwd=root)
+    assert r.code == 0 and "1 file reformatted, 0 files unchanged" in r.err
+    assert (root / "content/mine/q.quest").read_text() == PRETTY
+    assert (root / "content/legacy/old/q.quest").read_text() == UGLY  # excluded: untouched
+    # a file named on the command line is formatted all the same (as ruff does without --force-exclude)
+    assert questc("fmt", "content/legacy/old/q.quest", cwd=root).code == 0
+    assert (root / "content/legacy/old/q.quest").read_text() == PRETTY
+
+
+def test_fmt_exclude_globs_are_relative_to_the_configuration_file(tmp_path):
+    root = _fmt_tree(tmp_path, '[fmt]\nexclude = ["**/old/*.quest"]\n')
+    r = questc("fmt", "--check", ".", cwd=root / "content")  # run from a subfolder: the file is found upward
+    assert r.code == 1 and "would reformat" in r.err and "legacy" not in r.err and "mine" in r.err
+
+
+def test_fmt_isolated_and_explicit_config(tmp_path):
+    root = _fmt_tree(tmp_path, '[fmt]\nexclude = ["content/legacy"]\n')
+    assert "2 files would be reformatted" in questc("fmt", "--check", "--isolated", "content", cwd=root).err
+    other = root / "other.toml"
+    other.write_text("[fmt]\nexclude = []\n", encoding="utf-8")
+    assert "2 files would be reformatted" in questc("fmt", "--check", "--config", other, "content", cwd=root).err
+
+
+def test_fmt_takes_the_diagnostics_format_from_the_file_and_a_flag_wins(tmp_path):
+    root = _fmt_tree(tmp_path, 'format = "json"\n')
+    (root / "content/mine/broken.quest").write_text("quest\n", encoding="utf-8")
+    r = questc("fmt", "--check", "content/mine", cwd=root)
+    assert r.code == 1 and [d["code"] for d in json.loads(r.out)["diagnostics"]] == ["S0101"]
+    r = questc("fmt", "--check", "--format", "github", "content/mine", cwd=root)
+    assert r.out.startswith("::error file=")
+
+
+@pytest.mark.parametrize("text, code, line, column", [
+    ('[fmt]\nexlude = ["x"]\n', "F0102", 2, 1),
+    ('[fmt]\nexclude = "x"\n', "F0103", 2, 1),
+    ('fmt = 3\n', "F0103", 1, 1),
+])
+def test_fmt_refuses_a_broken_configuration_with_exit_2(tmp_path, text, code, line, column):
+    root = _fmt_tree(tmp_path, text)
+    r = questc("fmt", "--check", "--format", "json", "content", cwd=root)
+    assert r.code == 2
+    (d,) = json.loads(r.out)["diagnostics"]
+    assert (d["code"], d["line"], d["column"]) == (code, line, column)
+    assert (root / "content/mine/q.quest").read_text() == UGLY

@@ -43,8 +43,9 @@ def settle(args: argparse.Namespace) -> None:
     args._config_sink = sink if sink.items else None
     args._config = conf
     args.format = args.format or conf.format or "human"
-    args.strict = args.strict if args.strict is not None else bool(conf.strict)
-    args.pack_path = [*args.pack_path, *conf.pack_path]
+    if hasattr(args, "strict"):  # `questc fmt` reads the file for `format` and `[fmt]` only
+        args.strict = args.strict if args.strict is not None else bool(conf.strict)
+        args.pack_path = [*args.pack_path, *conf.pack_path]
     if getattr(args, "_writes_output", False):
         args.output = args.output or conf.output or "build"
         args.images = args.images if args.images is not None else conf.images is not False

@@ -1,6 +1,8 @@
 """questc fmt [--check] [--diff] [PATH…]: rewrite `.quest` files in their canonical layout.
 
 PATH is a `.quest` file, a pack or any folder (searched recursively; default `content`).
+The configuration file (docs/configuration.md; `--config`, `--isolated`) gives the
+diagnostics `format` and `[fmt] exclude`: globs of files a folder search passes over.
 A file is rewritten — atomically, through a temporary file renamed over it — only when
 its text changes. A file with syntax errors is left untouched and its diagnostics are
 printed. Before anything is written the formatted text is parsed again and must give the
@@ -39,17 +41,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", action="store_true",
                         help="write nothing; list the files that would change and exit 1 if there are any (for CI)")
     parser.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of each change")
-    parser.add_argument("--format", choices=FORMATS, default="human", help="diagnostics format (default: human)")
+    parser.add_argument("--format", choices=FORMATS, default=None, help="diagnostics format (default: human, or `format` in the configuration)")
+    parser.add_argument("--config", metavar="FILE", help="read this configuration file (questc.toml or pyproject.toml) instead of looking upward from here")
+    parser.add_argument("--isolated", action="store_true", help="read no configuration file")
+    parser.set_defaults(_configurable=True)
 
 
 class UsageError(Exception):
     pass
 
 
-def quest_files(paths: list[str], sink) -> list[Path]:
+def quest_files(paths: list[str], sink, excluded=lambda path: False) -> list[Path]:
     """Every `.quest` file named by `paths`, in order, each once; UsageError for a path
     that does not exist or a file that is not a `.quest` file. A folder that cannot be
-    listed is reported in `sink`."""
+    listed is reported in `sink`. A file found in a folder is passed over when
+    `excluded(path)` (the configuration's `[fmt] exclude`); a file named is always taken."""
     from compiler.sources import walk
 
     found: list[Path] = []
@@ -67,7 +73,7 @@ def quest_files(paths: list[str], sink) -> list[Path]:
             for here, _, filenames in walk(path, sink):
                 for name in filenames:
                     file = here / name
-                    if name.endswith(SUFFIX) and not file.is_symlink():
+                    if name.endswith(SUFFIX) and not file.is_symlink() and not excluded(str(file)):
                         add(file)
         elif path.exists():  # a FIFO or a device too: reading it says why it is refused
             if path.suffix != SUFFIX:
@@ -113,8 +119,9 @@ def run(args: argparse.Namespace) -> int:
     from compiler.syntax.parse import parse_module
 
     sink = Sink()
+    conf = getattr(args, "_config", None)
     try:
-        files = quest_files(list(args.paths), sink)
+        files = quest_files(list(args.paths), sink, conf.excluded if conf is not None and conf.fmt_exclude else (lambda p: False))
     except UsageError as exc:
         sys.stderr.write(f"questc fmt: error: {visible(str(exc))}\n")
         return 2
