@@ -46,7 +46,7 @@ SEEDS: dict[str, dict[str, str]] = {
                 tile 19A attach north to 21A.east
                 tile 8A attach north to 19A.south hidden
                 door gate on 19A.south red
-                tile 2B attach north to 21A.west
+                tile 2B attach north to 21A.west; edge 8A.east, 2B.south
                 door hatch on 21A.west open
                 mark altar at (2, 2)
               }
@@ -81,14 +81,14 @@ SEEDS: dict[str, dict[str, str]] = {
             quest two_part "Two parts" {
               heroes 2+
               encounter 1 {
-                map { tile 2A; tile 4A attach north to 2A.north }
+                map { tile 2A; tile 4A attach north to 2A.north; edge 2A.south, 4A.west }
                 start heroes on 2A
                 spawn merriod at 4A(3,3)
                 on encounter start { say "One." }
                 on defeated merriod { next }
               }
               encounter 2 {
-                map { tile 6A at (0, 0) rotate 270 }
+                map { tile 6A at (0, 0) rotate 270; edge 6A.north, 6A.south }
                 start heroes at 6A(0,0)
                 spawn ettin at 6A(0,3)
                 on defeated ettin { win }
@@ -121,7 +121,7 @@ SEEDS: dict[str, dict[str, str]] = {
             }
 
             encounter enc_a "A" {
-              map { tile 21A; tile 19A attach north to 21A.east }
+              map { tile 21A; tile 19A attach north to 21A.east; edge 21A.west }
               exit 19A.south
               start heroes at 21A(0,0), 21A(0,1)
               token villager "friend" as pal at 21A(2,2)
@@ -136,7 +136,7 @@ SEEDS: dict[str, dict[str, str]] = {
               token search at 8A(0,0)
             }
             encounter enc_c "C" {
-              map { tile 4A }
+              map { tile 4A; edge 4A.north }
               entrance 4A.west
               spawn villain at 4A(3,3)
               on defeated villain { win "Won." }
@@ -248,7 +248,7 @@ SEEDS: dict[str, dict[str, str]] = {
         "room.quest": """\
             quest room_q "Room" {
               heroes 1..4
-              map { tile room; tile cap attach north to room.south }
+              map { tile room; tile cap attach north to room.south; edge room.north, room.east }
               start heroes at room(0,0)
               spawn rat at room(3,2)
               on defeated rat { win }

@@ -124,3 +124,26 @@ class Sink:
                 seen.add(key)
                 out.append(d)
         return out
+
+
+def fold_same_place(items: list[Diagnostic]) -> list[Diagnostic]:
+    """One error per place: an error located where an earlier one of `items` already
+    is (same file, line, column) becomes a note of that one (`also: MESSAGE [CODE]`).
+    For the checks of one declaration that can only point at the declaration itself (a
+    deck, a cooperative quest's block): several faults there are still all said, in one
+    diagnostic. Warnings and notes pass through."""
+    out: list[Diagnostic] = []
+    first: dict[tuple, int] = {}
+    for d in items:
+        key = (d.span.file, d.span.line, d.span.column)
+        if d.severity is not Severity.ERROR:
+            out.append(d)
+        elif key in first:
+            i = first[key]
+            held = out[i]
+            out[i] = Diagnostic(held.code, held.severity, held.message, held.span,
+                                held.related + (Related(d.span, f"also: {d.message} [{d.code}]"),) + d.related, held.fix)
+        else:
+            first[key] = len(out)
+            out.append(d)
+    return out

@@ -31,7 +31,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from compiler.diagnostics import Related, Sink
+from compiler.diagnostics import Related, Sink, fold_same_place
 from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.model import Model
 from compiler.model import quest as m
@@ -326,9 +326,13 @@ def adventure_pass(model: Model, sink: Sink) -> Model:
         if symbols and symbols.get(q.id) is not q:
             continue  # a duplicate id (R0101 reported it)
         if not _counts(q):  # e.g. `heroes 1`: nothing to resolve spawns for
-            sink.report("Q0106", q.heroes.span, quest=q.id, low=q.heroes.low, high=q.heroes.high)
+            if 1 <= q.heroes.low <= q.heroes.high <= 4:  # otherwise the parser reported the guard
+                sink.report("Q0106", q.heroes.span, quest=q.id, low=q.heroes.low, high=q.heroes.high)
             continue
-        out[q.id] = check_adventure(q, plans, cardset, resolved, declared, sink)
+        local = Sink(comparisons_left=sink.comparisons_left)  # the quest's block-level faults: one error, notes
+        out[q.id] = check_adventure(q, plans, cardset, resolved, declared, local)
+        sink.comparisons_left = local.comparisons_left
+        sink.extend(fold_same_place(local.items))
     return model.with_(adventures=MappingProxyType(dict(sorted(out.items()))))
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from typing import Mapping
 
-from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics import Related, Sink, Span, fold_same_place
 from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.model import Model
 from compiler.syntax import ast
@@ -226,7 +226,7 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
             else:
                 main_card = mains[st.main]
             used.setdefault(st.main, st.span)
-        if st.size > left:
+        if st.size > left and (st.main is None or st.main in mains):  # a missing main is the stack's one fault
             sink.report("C0206", st.span, deck=deck.id, index=i, size=st.size, left=left)
             legal = False
         left = max(0, left - st.size)
@@ -270,10 +270,13 @@ def _plan_simple(deck: ast.Deck, cards: Mapping[str, object], sink: Sink) -> Dec
 def plan_decks(decks: list[ast.Deck], by_kind: Mapping[str, Mapping[str, object]], sink: Sink) -> dict[str, DeckPlan]:
     plans: dict[str, DeckPlan] = {}
     for deck in decks:
+        local = Sink(comparisons_left=sink.comparisons_left)  # a deck's faults all point at it: one error, notes
         if deck.kind == "exploration":
-            plans[deck.id] = _plan_exploration(deck, by_kind["exploration"], sink)
+            plans[deck.id] = _plan_exploration(deck, by_kind["exploration"], local)
         else:
-            plans[deck.id] = _plan_simple(deck, by_kind[deck.kind], sink)
+            plans[deck.id] = _plan_simple(deck, by_kind[deck.kind], local)
+        sink.comparisons_left = local.comparisons_left
+        sink.extend(fold_same_place(local.items))
     # a card in two decks of its kind; a card no deck of its kind holds (only when decks of that kind exist)
     for kind, cards in by_kind.items():
         holders: dict[str, str] = {}

@@ -103,7 +103,6 @@ def assemble_map(
     attached: list[tuple[str, Opening, str, Opening]] = []
     seen_names: dict[str, ast.TilePlacement] = {}
     broken: set[str] = set()  # declared, not placed: its own diagnostic was given
-    orphaned: set[tuple] = set()  # openings a broken tile was to attach to
     for p in block.tiles:
         if p.name in seen_names:
             sink.report("M0206", p.span, name=p.name,
@@ -112,8 +111,6 @@ def assemble_map(
             continue
         seen_names[p.name] = p
         broken.add(p.name)
-        if p.attach is not None:
-            orphaned.add((p.attach.to.tile, p.attach.to.side, p.attach.to.index))
         tile = tiles.get(p.code)
         if tile is None:
             if p.code not in invalid:  # an invalid catalog entry was reported where it is defined
@@ -137,21 +134,22 @@ def assemble_map(
             pt, own, other, other_op = result
             placed[p.name] = pt
             attached.append((p.name, own, other, other_op))
-            orphaned.discard((p.attach.to.tile, p.attach.to.side, p.attach.to.index))
         broken.discard(p.name)
     if not placed:
         return None
     order = list(placed.values())
-    _check_overlaps(order, sink)
+    overlapping = _check_overlaps(order, sink)
     joins = find_joins(order, attached)
     _check_kinds(order, sink)
     _check_pieces(order, sink)
     graph = tile_graph(order, joins)
+    broken |= overlapping  # placed, but not where it was meant: how the map joins says nothing more
     if nx.number_connected_components(graph) > 1 and not broken:  # a missing tile may be the link
         parts = sorted(sorted(c, key=lambda n: list(placed).index(n)) for c in nx.connected_components(graph))
         parts.sort(key=lambda part: list(placed).index(part[0]))
         sink.report("M0211", block.span, count=len(parts), parts="; ".join(", ".join(p) for p in parts))
-    doors = _doors(block, placed, joins, graph, broken, orphaned, sink)
+        broken |= {name for part in parts[1:] for name in part}  # cut off: unreachable squares, loose openings follow
+    doors = _doors(block, placed, joins, graph, broken, sink)
     board = board_of(order, joins, doors, terrain)
     if len(board.spaces) > MAX_SIGHT_SPACES:
         sink.report("M0223", block.span, count=len(board.spaces), limit=MAX_SIGHT_SPACES)
@@ -201,11 +199,14 @@ def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], bro
     return pt, own, other.name, other_op
 
 
-def _check_overlaps(order: list[PlacedTile], sink: Sink) -> None:
+def _check_overlaps(order: list[PlacedTile], sink: Sink) -> set[str]:
+    """M0209 for each pair of tiles that overlap; the names of the later ones (whose
+    placement is the mistake: what depends on how the map joins is not reported)."""
+    later: set[str] = set()
     for i, a in enumerate(order):
         for b in order[i + 1:]:
-            if not a.footprint.intersects(b.footprint):
-                continue
+            if b.name in later or not a.footprint.intersects(b.footprint):
+                continue  # one error per misplaced tile, for the first tile it overlaps
             area = a.footprint.intersection(b.footprint).area
             if area <= 0:
                 continue  # shared edges or corners only
@@ -213,6 +214,8 @@ def _check_overlaps(order: list[PlacedTile], sink: Sink) -> None:
             shown = ", ".join(f"({x}, {y})" for x, y in common[:8]) + (" …" if len(common) > 8 else "")
             sink.report("M0209", b.span, a=a.name, b=b.name, count=len(common), area=f"{area:g}", squares=shown,
                         related=(Related(a.span, f"`{a.name}` placed here"),))
+            later.add(b.name)
+    return later
 
 
 def _check_kinds(order: list[PlacedTile], sink: Sink) -> None:
@@ -243,7 +246,7 @@ def _check_pieces(order: list[PlacedTile], sink: Sink) -> None:
 
 
 def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join], graph: nx.Graph,
-           broken: set[str], orphaned: set[tuple], sink: Sink) -> list[Door]:
+           broken: set[str], sink: Sink) -> list[Door]:
     doors: list[Door] = []
     names: set[str] = set()
     used: dict[frozenset[Edge], str] = {}
@@ -262,7 +265,7 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
             continue
         join = next((j for j in joins if j.touches(t.name, op)), None)
         if join is None:
-            if (d.on.tile, d.on.side, d.on.index) not in orphaned:  # else the missing tile was reported
+            if not broken:  # a tile that failed may be what this door was to join: reported already
                 sink.report("M0214", d.span, door=d.name, opening=_opening_label(t.name, op))
             continue
         if join.edges in used:
@@ -314,6 +317,11 @@ def check_openings(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) -> N
                 other = next(j.b if j.a == t.name and j.a_opening == op else j.a for j in amap.joins if j.touches(t.name, op))
                 sink.report("M0305", ref.span, opening=f"{t.name}.{op.label}", other=other)
                 continue
+            intended.add((t.name, op))
+    for d in body.map.doors:  # a door on a loose opening is its own error (M0214)
+        t = amap.by_name.get(d.on.tile)
+        op = t.tile.opening(d.on.side, d.on.index) if t is not None and d.on.side in SIDES else None
+        if op is not None:
             intended.add((t.name, op))
     for t in amap.tiles:
         loose = [op for op in t.tile.all_openings() if (t.name, op) not in joined and (t.name, op) not in intended]
@@ -398,7 +406,7 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
                     sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile or "", amap.by_name, sink=sink))
             else:
                 _get_opening(t.name, t.tile, ref, sink)
-    if starts:
+    if starts and not amap.broken:  # a tile that failed may be the way through: nothing more to say
         lost = set(check_reachability(board, starts, sink, body.map.span, amap.describe))
         for what, cell, span in named:
             if cell in lost:

@@ -487,7 +487,8 @@ class EncounterResolver:
                     figs.append(self.take(rank, placed, h))
                     break
         if len(figs) < len(ranks):
-            self.once(("Q0205", s.span, h), "Q0205", s.span, group=s.group, placed=len(figs), wanted=len(ranks),
+            # once per spawn: for the fewest heroes it fails with
+            self.once(("Q0205", s.span), "Q0205", s.span, group=s.group, placed=len(figs), wanted=len(ranks),
                       heroes=h, space=self.amap.describe(origin))
         return tuple(figs)
 
@@ -708,7 +709,8 @@ def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: _State, first: bool) -> st
 
 
 def _check_reveals(enc: m.QuestEncounter, events: Sequence[m.Event], sink: Sink) -> None:
-    revealed_by_firing = {a for e in events if e.can_fire for f in e.effects if f.kind == "reveal" for a in f.args}
+    # an event that names something unknown (reported) may be the one that fires: its reveals count
+    revealed_by_firing = {a for e in events if e.can_fire or not e.resolved for f in e.effects if f.kind == "reveal" for a in f.args}
     revealed_any = {a for e in events for f in e.effects if f.kind == "reveal" for a in f.args}
     for t in enc.map.tiles:
         if t.hidden and t.name not in revealed_by_firing:
