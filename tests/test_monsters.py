@@ -135,7 +135,7 @@ def test_bad_inputs_are_located_diagnostics():
     assert ("Y0402", 4) in got  # bad size
     assert ("Y0405", 12) in got  # 0 masters 0 minions
     assert ("Y0403", 13) in got  # 5 heroes
-    assert ("Y0404", 11) in got  # 4 heroes missing
+    assert ("Y0404", 11) not in got  # 4 heroes missing, but "5" was likely meant for it: Y0403 only
     assert ("Y0401", 16) in got  # yelow
     assert ("Y0406", 16) in got  # red die in a defense pool
     unknown = next(d for d in sink.items if d.code == "Y0401")
@@ -172,3 +172,10 @@ def test_committed_monsters_yaml_is_regenerated_identically():
     by_id = {tag_monsters.monster_id(m["id"]): m for m in data}
     for mid, m in MONSTERS.items():
         assert [mm for mm in tag_monsters._value(by_id[mid]["setup"])] == [m.limit(h).minions for h in (2, 3, 4)]
+
+
+def test_a_missing_group_limit_is_a_warning_when_no_key_is_wrong():
+    text = BAD.replace('      "5": {masters: 1, minions: 1}\n', "")
+    entries, sink = entries_from(text, "monsters", "bad.yaml")
+    read_monsters(entries, DICE, sink)
+    assert ("Y0404", 11) in {(d.code, d.span.line) for d in sink.sorted()}

@@ -117,10 +117,12 @@ def _limits(mid: str, raw: Any, entry: Entry, sink: Sink) -> tuple[tuple[int, Li
     if not isinstance(raw, dict):
         return ()
     out: dict[int, Limit] = {}
+    bad_key = False
     for key, value in raw.items():
         heroes = int(key) if isinstance(key, str) and key.isdigit() else None
         if heroes not in HERO_COUNTS:
             sink.report("Y0403", entry.key_span("group_limits", key), id=mid, key=key)
+            bad_key = True
             continue
         if not isinstance(value, dict):
             continue
@@ -129,7 +131,7 @@ def _limits(mid: str, raw: Any, entry: Entry, sink: Sink) -> tuple[tuple[int, Li
             sink.report("Y0405", entry.span("group_limits", key), id=mid, heroes=heroes)
         out[heroes] = limit
     for heroes in HERO_COUNTS:
-        if heroes not in out:
+        if heroes not in out and not bad_key:  # a key that is no hero count may be the missing one (Y0403)
             sink.report("Y0404", entry.key_span("group_limits"), id=mid, heroes=heroes)
     return tuple(sorted(out.items()))
 

@@ -101,9 +101,24 @@ def validate_node(schema_name: str, doc: Document, path: Path, sink: Sink) -> bo
         key=lambda e: (list(map(str, e.absolute_path)), e.validator, e.message),
     )
     ok = True
-    for error in _leaves(errors):
+    leaves = list(_leaves(errors))
+    # a misspelt key is one mistake: `gird` is Y0102 (did you mean `grid`?), and the
+    # "`grid` is required" of the same mapping is not said on top of it
+    meant: set[tuple] = set()
+    for error in leaves:
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = sorted((error.schema.get("properties") or {}).keys())
+            for extra in set(error.instance) - set(allowed):
+                guess = did_you_mean(extra, allowed)
+                if guess is not None:
+                    meant.add((tuple(error.absolute_path), guess))
+    for error in leaves:
         ok = False
         where = path + tuple(error.absolute_path)
+        if error.validator == "required":
+            missing = __import__("re").match(r"'(.*)' is a required property", error.message)
+            if missing and (tuple(error.absolute_path), missing.group(1)) in meant:
+                continue
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = sorted((error.schema.get("properties") or {}).keys())
             for extra in sorted(set(error.instance) - set(allowed)):
