@@ -68,7 +68,10 @@ def roles_of(plans: Mapping[str, DeckPlan], cards) -> dict[str, set[str]]:
             enc = cards.encounter_of.get(cid)
             if enc is None:
                 continue
-            role = "start" if cid == plan.start else "final" if cid == final else "middle"
+            card = cards.exploration.get(cid)
+            # a second card marked `start` is C0202's one error: it is not checked as a middle card
+            marked_start = card is not None and card.role == "start"
+            role = "start" if cid == plan.start or marked_start else "final" if cid == final else "middle"
             roles.setdefault(enc, set()).add(role)
     return roles
 
@@ -98,7 +101,10 @@ def chain_pass(model: Model, sink: Sink) -> Model:
                 sink.report("C0301", enc.span, encounter=eid, what=what)
         amap = maps.get(eid)
         if amap is not None:
-            links[eid] = encounter_links(enc, amap, sink, cap_widths or None)
+            before = sink.errors
+            ln = encounter_links(enc, amap, sink, cap_widths or None)
+            if sink.errors == before:  # a port in error (C0302-C0304): no layout analysis built on it
+                links[eid] = ln
     analyses = {}
     for did, plan in plans.items():
         if plan.kind != "exploration" or not plan.legal:
