@@ -282,10 +282,15 @@ def plan_decks(decks: list[ast.Deck], by_kind: Mapping[str, Mapping[str, object]
         holders: dict[str, str] = {}
         kind_plans = [p for p in plans.values() if p.kind == kind]
         for p in kind_plans:
+            twice = []
             for cid in p.cards:
                 if cid in holders and cid in cards:
-                    sink.report("C0116", p.span, kind=kind, card=cid)
+                    twice.append(cid)
                 holders.setdefault(cid, p.id)
+            if twice:  # one error per deck, naming every card it shares
+                sink.report("C0116", p.span, kind=kind, cards=", ".join(f"`{c}`" for c in twice),
+                            s="" if len(twice) == 1 else "s", verb="is" if len(twice) == 1 else "are",
+                            related=(Related(plans[holders[twice[0]]].span, "already in this deck"),))
         if kind_plans:
             for cid, card in cards.items():
                 if cid not in holders:

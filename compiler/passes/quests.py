@@ -417,7 +417,8 @@ class EncounterResolver:
         for rank, allowed in (("master", lim.masters), ("minion", lim.minions)):
             count = ranks.count(rank)
             if count > allowed:
-                self.once(("Q0202", s.span, rank), "Q0202", s.span, group=s.group, count=count, rank=rank,
+                # once per spawn statement: the first rank over, for the fewest heroes
+                self.once(("Q0202", s.span), "Q0202", s.span, group=s.group, count=count, rank=rank,
                           heroes=h, limit=allowed)
 
     def cannot_fit(self, span: Span, monster, size, c: Cell) -> None:
