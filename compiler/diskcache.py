@@ -79,11 +79,15 @@ def save(name: str, header: bytes, data: bytes) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(header + b"\n" + data)
         os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)
-        _prune(directory)
     except (OSError, NotImplementedError):
         try:
             os.unlink(tmp, dir_fd=directory)
         except OSError:
+            pass
+    else:
+        try:
+            _prune(directory)
+        except OSError:  # a folder that cannot be listed is pruned by a later run
             pass
     finally:
         os.close(directory)
