@@ -40,7 +40,7 @@ HAS_SHARED = (SHARED / "data").is_dir()
 # The smallest quest that compiles clean against d2e-base (two tiles, a start, a win and a loss).
 QUEST = """\
 quest q "Q" {
-  map { tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north }
+  map { tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north; edge 11A.east }
   start heroes on entrance1A
   on round_end 3 { win "Won." }
   on round_end 4 { lose "Lost." }

@@ -249,6 +249,8 @@ class EncounterResolver:
                     if e.kind == "spawn" and e.spawn is not None and e.spawn.at is None and not e.spawn.points}
         declared: dict[str, m.Spawn] = {}  # what a bare `spawn X` in an event may name: a group or a spawn's name
         for s in body.spawns:
+            if s.at is None and not s.points:
+                continue  # no place: the parser's S0214 is its one error
             sp = self.spawn(s, "event" if s.group in deferred or s.name in deferred else "setup")
             if sp is not None:
                 declared.setdefault(s.group, sp)
