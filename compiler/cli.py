@@ -137,7 +137,11 @@ def _run(argv: list[str]) -> int:
         print_diagnostics(args._config_sink, args.format)
         return 2
     from compiler import console
+    from compiler.diagnostics.render import forget_source
 
+    # a command line shown under a diagnostic is this one's or none (not one an earlier
+    # command run in this process registered: the language server, watch, tests)
+    forget_source("<command line>")
     console.begin(verbose=args.verbose, quiet=args.quiet, machine=getattr(args, "format", "human") != "human")
     try:
         return importlib.import_module(args._module).run(args)
