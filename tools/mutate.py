@@ -1,0 +1,134 @@
+"""`make mutate`: mutation testing of the rules core with mutmut (docs/mutation.md).
+
+Each module is run on its own, in its own copy of the repository under build/mutate/<module>/,
+with a mutmut configuration that mutates that one file and selects only the test files that
+exercise it (mutmut then runs, for each mutant, only the tests that call the mutated function,
+stopping at the first failure). One worker, so the run shares a busy machine politely.
+
+    python tools/mutate.py run [MODULE ...]      # all modules when none are named
+    python tools/mutate.py list                  # the modules, their source and tests
+
+The report is written by tools/mutation_report.py from what the runs leave behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / "build" / "mutate"
+# What the tests read besides the package and themselves (content packs, schemas, plugins).
+COPIED = ("compiler", "tests", "content", "schemas", "plugins")
+
+
+@dataclass(frozen=True)
+class Module:
+    name: str
+    group: str  # "geometry" or "pass checks": the two targets of docs/mutation.md
+    source: str
+    tests: tuple[str, ...]
+
+
+MODULES: tuple[Module, ...] = (
+    Module("lattice", "geometry", "compiler/geometry/lattice.py",
+           ("tests/test_lattice.py", "tests/test_assemble.py", "tests/test_graph.py")),
+    Module("graph", "geometry", "compiler/geometry/graph.py",
+           ("tests/test_graph.py", "tests/test_terrain.py")),
+    Module("sight", "geometry", "compiler/geometry/sight.py",
+           ("tests/test_sight.py",)),
+    Module("assemble", "geometry", "compiler/geometry/assemble.py",
+           ("tests/test_assemble.py", "tests/test_graph.py")),
+    Module("tiles", "geometry", "compiler/geometry/tiles.py",
+           ("tests/test_tiles.py", "tests/test_assemble.py")),
+    Module("board", "geometry", "compiler/geometry/board.py",
+           ("tests/test_graph.py", "tests/test_assemble.py", "tests/test_sight.py")),
+    # The map pass's checks: the overlap check (M0209) lives here since assembly moved to passes/.
+    Module("maps", "pass checks", "compiler/passes/maps.py",
+           ("tests/test_assemble.py",)),
+    Module("quests", "pass checks", "compiler/passes/quests.py",
+           ("tests/test_quests.py", "tests/test_quest_events.py")),
+    Module("quest-model", "pass checks", "compiler/model/quest.py",
+           ("tests/test_quests.py", "tests/test_quest_events.py")),
+    Module("cards", "pass checks", "compiler/passes/cards.py",
+           ("tests/test_cards.py", "tests/test_decks.py")),
+    Module("card-model", "pass checks", "compiler/model/cards.py",
+           ("tests/test_cards.py", "tests/test_decks.py")),
+)
+BY_NAME = {m.name: m for m in MODULES}
+
+
+def _toml_list(items) -> str:
+    return "[" + ", ".join(f'"{x}"' for x in items) + "]"
+
+
+def prepare(module: Module) -> Path:
+    """A fresh copy of the repository for one module, with its mutmut configuration."""
+    work = WORK / module.name
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", ".pytest_cache", "_shipped")
+    for name in COPIED:
+        shutil.copytree(ROOT / name, work / name, ignore=ignore)
+    config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    config += f"""
+[tool.mutmut]
+source_paths = ["compiler/"]
+only_mutate = {_toml_list([module.source])}
+also_copy = {_toml_list(COPIED[2:])}
+pytest_add_cli_args_test_selection = {_toml_list(module.tests)}
+pytest_add_cli_args = ["-p", "no:cacheprovider"]
+"""
+    (work / "pyproject.toml").write_text(config, encoding="utf-8")
+    return work
+
+
+def run(module: Module) -> int:
+    missing = [t for t in module.tests if not (ROOT / t).is_file()]
+    if missing:
+        print(f"{module.name}: missing test files {missing}", file=sys.stderr)
+        return 2
+    work = prepare(module)
+    mutmut = Path(sys.executable).with_name("mutmut")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
+    env["PYTHONHASHSEED"] = "0"
+    cmd = ["nice", "-n", "15", str(mutmut), "run", "--max-children", "1"]
+    print(f"{module.name}: mutating {module.source} against {' '.join(module.tests)}", flush=True)
+    start = time.monotonic()
+    with open(work / "mutmut.log", "w", encoding="utf-8") as log:
+        rc = subprocess.run(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
+    print(f"{module.name}: mutmut exited {rc} after {time.monotonic() - start:.0f} s (log {work / 'mutmut.log'})",
+          flush=True)
+    (work / "elapsed.txt").write_text(f"{time.monotonic() - start:.0f}\n", encoding="utf-8")
+    return rc
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="tools/mutate.py", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="mutate modules (all when none are named)")
+    r.add_argument("modules", nargs="*", metavar="MODULE", help=", ".join(BY_NAME))
+    sub.add_parser("list", help="the modules, their source and tests")
+    args = p.parse_args(argv)
+    if args.cmd == "list":
+        for m in MODULES:
+            print(f"{m.name:12} {m.group:12} {m.source:32} {' '.join(m.tests)}")
+        return 0
+    unknown = [n for n in getattr(args, "modules", []) if n not in BY_NAME]
+    if unknown:
+        p.error(f"unknown module(s) {', '.join(unknown)}; choose from {', '.join(BY_NAME)}")
+    worst = 0
+    for m in [BY_NAME[n] for n in args.modules] or MODULES:
+        worst = max(worst, run(m))
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main())
