@@ -328,3 +328,23 @@ def test_too_many_copies_place_and_message():
     (d,) = _only(sink, "M0212")
     assert d.message == "piece `cap` is used 3 times (cap, c2, c3), the box holds 2"
     assert d.span.line == 4  # the use over the count
+
+
+def test_assemble_placed_joins_openings_that_meet_and_has_no_doors():
+    from compiler.geometry.assemble import PlacedTile, assemble_placed
+    from maphelp import TERRAIN
+
+    # the dealt table of the layout image: room at (0, 0), cap turned over its north opening
+    room = PlacedTile("room", TILES["room"], (0, 0), 0)
+    cap = PlacedTile("cap", TILES["cap"], (0, -1), 180)
+    amap = assemble_placed([room, cap], TERRAIN)
+    assert amap.tiles == (room, cap)
+    (join,) = amap.joins
+    assert (join.a, join.b, join.attached) == ("room", "cap", False)
+    assert join.edges == {edge((0, 0), (1, 0)), edge((1, 0), (2, 0))}
+    assert list(amap.tile_graph.edges) == [("room", "cap")]
+    assert amap.board.spaces == ((0, -1), (1, -1), (0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2))
+    assert amap.board.doors == ()
+    walls = amap.board.walls
+    assert edge((0, 0), (1, 0)) not in walls and edge((2, 0), (3, 0)) in walls
+    assert len(walls) == 14  # the outline: 3 + 3 + 3 + 1 (room's top right) + 2 + 2 (cap's top and ends)
