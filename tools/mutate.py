@@ -6,6 +6,7 @@ exercise it (mutmut then runs, for each mutant, only the tests that call the mut
 stopping at the first failure). One worker, so the run shares a busy machine politely.
 
     python tools/mutate.py run [MODULE ...]      # all modules when none are named
+    python tools/mutate.py run --again MODULE    # rerun what the last run did not kill
     python tools/mutate.py list                  # the modules, their source and tests
 
 The report is written by tools/mutation_report.py from what the runs leave behind.
@@ -14,6 +15,8 @@ The report is written by tools/mutation_report.py from what the runs leave behin
 from __future__ import annotations
 
 import argparse
+import fnmatch
+import json
 import os
 import shutil
 import subprocess
@@ -26,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "build" / "mutate"
 # What the tests read besides the package and themselves (content packs, schemas, plugins).
 COPIED = ("compiler", "tests", "content", "schemas", "plugins")
+KILLED = (1, 3)  # mutmut's exit codes of a mutant some test killed
 
 
 @dataclass(frozen=True)
@@ -107,23 +111,51 @@ pytest_add_cli_args = ["-p", "no:cacheprovider"]
     return work
 
 
-def run(module: Module) -> int:
+def not_killed(module: Module) -> list[str]:
+    """The mutants of the last run of `module` that no test killed (survived, no tests, not run)."""
+    meta = WORK / module.name / "mutants" / (module.source + ".meta")
+    if not meta.is_file():
+        return []
+    codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+    wanted = module.patterns()
+    return sorted(k for k, v in codes.items() if v not in KILLED
+                  and (not wanted or any(fnmatch.fnmatchcase(k, p) for p in wanted)))
+
+
+def run(module: Module, again: bool = False) -> int:
     missing = [t for t in module.tests if not (ROOT / t).is_file()]
     if missing:
         print(f"{module.name}: missing test files {missing}", file=sys.stderr)
         return 2
-    work = prepare(module)
+    names = module.patterns()
+    if again and (WORK / module.name / "mutants").is_dir():
+        # Tests were added since the full run: rerun only the mutants not killed then, with the
+        # tests as they are now (mutmut maps the new tests to the functions they call). The
+        # source must be unchanged, or the mutants' names no longer match.
+        work = WORK / module.name
+        if (ROOT / module.source).read_bytes() != (work / module.source).read_bytes():
+            print(f"{module.name}: {module.source} changed since the full run; run it in full", file=sys.stderr)
+            return 2
+        shutil.copytree(ROOT / "tests", work / "tests", dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+        names = not_killed(module)
+        if not names:
+            print(f"{module.name}: nothing left to rerun")
+            return 0
+    else:
+        work = prepare(module)
     mutmut = Path(sys.executable).with_name("mutmut")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
     env["PYTHONHASHSEED"] = "0"
-    cmd = ["nice", "-n", "15", str(mutmut), "run", "--max-children", "1", *module.patterns()]
+    cmd = ["nice", "-n", "15", str(mutmut), "run", "--max-children", "1", *names]
     print(f"{module.name}: mutating {module.source} against {' '.join(module.tests)}", flush=True)
     start = time.monotonic()
-    with open(work / "mutmut.log", "w", encoding="utf-8") as log:
+    with open(work / "mutmut.log", "a" if again else "w", encoding="utf-8") as log:
         rc = subprocess.run(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
     print(f"{module.name}: mutmut exited {rc} after {time.monotonic() - start:.0f} s (log {work / 'mutmut.log'})",
           flush=True)
-    (work / "elapsed.txt").write_text(f"{time.monotonic() - start:.0f}\n", encoding="utf-8")
+    with open(work / "elapsed.txt", "a" if again else "w", encoding="utf-8") as f:
+        f.write(f"{time.monotonic() - start:.0f}\n")  # the full run, then each rerun
     return rc
 
 
@@ -132,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="mutate modules (all when none are named)")
     r.add_argument("modules", nargs="*", metavar="MODULE", help=", ".join(BY_NAME))
+    r.add_argument("--again", action="store_true",
+                   help="rerun only the mutants the last run did not kill, with the current tests")
     sub.add_parser("list", help="the modules, their source and tests")
     args = p.parse_args(argv)
     if args.cmd == "list":
@@ -145,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"unknown module(s) {', '.join(unknown)}; choose from {', '.join(BY_NAME)}")
     worst = 0
     for m in [BY_NAME[n] for n in args.modules] or MODULES:
-        worst = max(worst, run(m))
+        worst = max(worst, run(m, again=args.again))
     return worst
 
 
