@@ -348,3 +348,32 @@ def test_assemble_placed_joins_openings_that_meet_and_has_no_doors():
     walls = amap.board.walls
     assert edge((0, 0), (1, 0)) not in walls and edge((2, 0), (3, 0)) in walls
     assert len(walls) == 14  # the outline: 3 + 3 + 3 + 1 (room's top right) + 2 + 2 (cap's top and ends)
+
+
+def test_tile_graph_carries_each_tile_and_join():
+    amap, sink = assemble(TILES, tile("room", at=(0, 0)), tile("hall", attach=("west", "room.east")),
+                          tile("glade", at=(20, 20), hidden=True))
+    assert dict(amap.tile_graph.nodes(data=True)) == {
+        "room": {"code": "room", "at": (0, 0), "rotation": 0, "hidden": False, "kind": "dungeon"},
+        "hall": {"code": "hall", "at": (3, 1), "rotation": 0, "hidden": False, "kind": "dungeon"},
+        "glade": {"code": "glade", "at": (20, 20), "rotation": 0, "hidden": True, "kind": "outdoor"},
+    }
+    assert list(amap.tile_graph.edges(data=True)) == [
+        ("room", "hall", {"a_opening": "east", "b_opening": "west", "attached": True, "door": None}),
+    ]
+
+
+def test_board_without_a_terrain_table_is_plain():
+    from compiler.catalogs.terrain import PLAIN
+    from compiler.geometry.assemble import PlacedTile, assemble_placed
+
+    amap = assemble_placed([PlacedTile("9A", TILES["9A"], (0, 0), 0)], {})
+    assert amap.board.terrain == ("plain",) * 4
+    assert dict(amap.board.rules) == {"plain": PLAIN}
+
+
+def test_describe_names_a_space_in_both_frames():
+    amap, _ = assemble(TILES, tile("room", at=(0, 0)), tile("hall", attach=("west", "room.east")))
+    assert amap.describe((4, 2)) == "hall(1, 1) = (4, 2)"
+    assert amap.describe((2, 0)) == "room(2, 0) = (2, 0)"
+    assert amap.describe((7, 3)) == "(7, 3)"  # no tile there
