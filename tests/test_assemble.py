@@ -377,3 +377,40 @@ def test_describe_names_a_space_in_both_frames():
     assert amap.describe((4, 2)) == "hall(1, 1) = (4, 2)"
     assert amap.describe((2, 0)) == "room(2, 0) = (2, 0)"
     assert amap.describe((7, 3)) == "(7, 3)"  # no tile there
+
+
+def test_placed_tile_frames_with_unequal_offsets():
+    from compiler.geometry.assemble import PlacedTile
+
+    t = PlacedTile("room", TILES["room"], (5, 2), 0)
+    assert t.to_world((0, 0)) == (5, 2) and t.to_world((2, 1)) == (7, 3)
+    assert t.to_local((6, 3)) == (1, 1) and t.to_local((7, 4)) == (2, 2)
+    assert t.to_local((8, 2)) is None
+
+
+def test_board_of_unknown_symbols_are_plain_and_door_edges_are_never_walls():
+    from compiler.geometry.assemble import PlacedTile, board_of
+    from compiler.geometry.board import Door
+
+    pool = catalog({"pool": {"kind": "dungeon", "grid": "~.\n..\n", "openings": {"north": [0]}}})["pool"]
+    placed = [PlacedTile("pool", pool, (0, 0), 0)]
+    # no terrain table: the water symbol is unknown, so plain
+    assert board_of(placed, [], [], {}).terrain == ("plain",) * 4
+    # a door handed to board_of on the tile's top border: that edge is no wall (it blocks as a door)
+    top = edge((0, 0), (1, 0))
+    b = board_of(placed, [], [Door("d", frozenset({top}))], {})
+    assert top not in b.walls and edge((1, 0), (2, 0)) in b.walls
+    assert len(b.walls) == 7 and top in b.blocking_edges()
+
+
+def test_assembled_map_space_of_each_reference():
+    marks = [ast.MarkDecl("altar", ast.TileSpace("Lroom", 2, 1, span(9)), span(9))]
+    amap, _ = assemble(TILES, tile("Lroom", at=(5, 5), rotate=90), marks=marks)
+    assert amap.space(ast.MarkRef("altar")) == (5, 7)
+    assert amap.space(ast.MarkRef("nowhere")) is None
+    assert amap.space(ast.WorldSpace(6, 6)) == (6, 6)
+    assert amap.space(ast.WorldSpace(6, 7)) is None  # printed (2, 0) of Lroom has no square
+    assert amap.space(ast.TileSpace("Lroom", 1, 0)) == (6, 6)
+    assert amap.space(ast.TileSpace("Lroom", 2, 1)) == (5, 7)
+    assert amap.space(ast.TileSpace("Lroom", 2, 0)) is None  # not a square of the tile
+    assert amap.space(ast.TileSpace("Lrom", 0, 0)) is None  # no such tile

@@ -63,7 +63,7 @@ MODULES: tuple[Module, ...] = (
     Module("tiles", "geometry", "compiler/geometry/tiles.py",
            ("tests/test_tiles.py", "tests/test_assemble.py")),
     Module("board", "geometry", "compiler/geometry/board.py",
-           ("tests/test_graph.py", "tests/test_assemble.py", "tests/test_sight.py")),
+           ("tests/test_board.py", "tests/test_graph.py")),
     # The map pass's checks of an assembled map: overlap (M0209, where the one-square overlap
     # of issue #23 lives since assembly moved to passes/), outdoor with dungeon, pieces used.
     Module("maps", "pass checks", "compiler/passes/maps.py",
