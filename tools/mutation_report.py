@@ -161,6 +161,8 @@ def render(results: list[dict]) -> str:
     for res in results:
         m = res["module"]
         tests = ", ".join(t.removeprefix("tests/") for t in m.tests)
+        if m.deselect:
+            tests += " (less " + ", ".join("`" + d.rpartition("::")[2] + "`" for d in m.deselect) + ")"
         if not res["ran"]:
             out.append(f"| {m.name} | `{m.source}` | {tests} | not run | | | | | | | |")
             continue
