@@ -306,3 +306,24 @@ def test_every_card_round_trips_through_the_bundle_schema(natures_ire):
     enc = bundle["encounters"]["webbed_gulch"]
     assert enc["entrance"]["tile"] == "28A" and enc["exit"]["tile"] == "15A"
     assert bundle["encounters"]["beyond_the_fringes"]["hero_figures"] == ["desmond"]
+
+
+# --- target_text: how a target reads back in messages (hand-written expectations) ---
+
+@pytest.mark.parametrize("target, text", [
+    (dict(subject="hero"), "hero"),
+    (dict(subject="search_token"), "search token"),
+    (dict(subject="hero", order="closest", filters=(("in_sight",),)), "closest hero in sight"),
+    (dict(subject="monster", order="furthest", filters=(("within", 3),)), "furthest monster within 3"),
+    (dict(subject="hero", filters=(("adjacent",), ("not_attacked",))), "hero adjacent not attacked this activation"),
+    (dict(subject="hero", order="highest", attribute="might"), "hero with highest might"),
+    (dict(subject="hero", order="lowest", attribute="health", filters=(("in_sight",),)), "hero in sight with lowest health"),
+    (dict(subject="hero", order="most_damage"), "hero with most damage"),
+    (dict(subject="hero", filters=(("unknown_filter",),)), "hero"),
+])
+def test_target_text(target, text):
+    from compiler.model.cards import subject_words, target_text
+    from compiler.syntax import ast
+
+    assert target_text(ast.Target(**target)) == text
+    assert subject_words("search_token") == "search token" and subject_words("hero") == "hero"

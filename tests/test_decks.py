@@ -157,3 +157,28 @@ def test_exploration_deck_json(plan):
     assert j["stacks"] == [{"size": 3, "main": "m1", "main_number": 1}, {"size": 3, "main": "m2", "main_number": 2},
                            {"size": 2, "main": "m3", "main_number": 3}]
     assert j["ordinary"] == [f"o{i}" for i in range(8)]
+
+
+class _Reverse:
+    """A stand-in for random.Random whose shuffle reverses: every deal below is worked out by hand."""
+
+    def shuffle(self, cards: list) -> None:
+        cards.reverse()
+
+
+def test_deal_by_hand_with_a_reversing_shuffle():
+    from compiler.diagnostics import Span
+    from compiler.model.cards import DeckPlan, StackPlan
+
+    plan = DeckPlan("d", "exploration", Span("x"), start="s", stacks=(StackPlan(2, "m1"), StackPlan(1, "m2")),
+                    pool=("a", "b", "c"), mains={1: "m1", 2: "m2"})
+    # pool reversed: c b a; stack 1 takes c b, adds m1, reversed: m1 b c; stack 2: a m2 -> m2 a
+    order = deal(plan, _Reverse())
+    assert order == ["s", "m1", "b", "c", "m2", "a"]
+    assert playable_prefix(plan, order) == ["s", "m1", "b", "c", "m2"]  # play ends with the last main
+    assert playable_prefix(plan, ["s", "a"]) == ["s", "a"]  # no final main drawn: all of it
+    no_start = DeckPlan("d", "exploration", Span("x"), stacks=(StackPlan(3, None),), pool=("a", "b", "c"))
+    assert deal(no_start, _Reverse()) == ["a", "b", "c"]  # reversed twice, no main, no start
+    assert playable_prefix(no_start, ["b", "a"]) == ["b", "a"]  # no mains at all
+    peril = DeckPlan("p", "peril", Span("x"), pool=("a", "b", "c"))
+    assert deal(peril, _Reverse()) == ["c", "b", "a"]
