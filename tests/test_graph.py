@@ -153,3 +153,70 @@ def test_a_2e_pit_is_entered_but_never_left_by_movement():
     assert graph.cheapest_move(b, (1, 0), (2, 0)) is None
     assert graph.cheapest_move(b, (0, 0), (2, 0)) is None  # no way around on a one-row tile
     assert graph.counting_distance(b, (0, 0), (2, 0)) == 2  # counting is not movement
+
+
+# --- hand-checked cases that kill mutants of docs/mutation.md ---
+
+def test_route_steps_are_the_counted_range_not_the_route_length():
+    # a row of 2nd-ed. pits with one gap: counting goes straight through the pits (2), a figure
+    # walks round through the gap at x = 3 (6 steps)
+    tiles = catalog({"moat": {"kind": "dungeon", "grid": "....\nooo.\n....\n"}})
+    amap, _ = assemble(tiles, tile("moat", at=(0, 0)))
+    r = graph.cheapest_move(amap.board, (0, 0), (0, 2))
+    assert r.route == ((0, 0), (1, 0), (2, 0), (3, 1), (2, 2), (1, 2), (0, 2))
+    assert (r.cost, r.steps) == (6, 2)
+
+
+def _two_doorways(open_=False):
+    # A (4x2) below B (4x1), joined through both of A's north openings; a door on the first
+    tiles = catalog({
+        "A": {"kind": "dungeon", "grid": "....\n....\n", "openings": {"north": [0, 2]}},
+        "B": {"kind": "dungeon", "grid": "....\n", "openings": {"south": [0, 2]}},
+    })
+    amap, sink = assemble(tiles, tile("A", at=(0, 0)), tile("B", attach=("south", "A.north")),
+                          doors=[door("gate", "A.north", open_=open_)])
+    assert codes(sink) == [] and len(amap.joins) == 2
+    return amap.board
+
+
+def test_route_steps_are_counted_with_the_doors_asked_for():
+    b = _two_doorways(open_=True)
+    assert graph.cheapest_move(b, (0, 1), (0, -1)).steps == 2  # through the open door
+    # the same door closed by the caller: round through the second doorway, 4 steps either way
+    r = graph.cheapest_move(b, (0, 1), (0, -1), open_doors=set())
+    assert (r.cost, r.steps) == (4, 4) and (0, 0) not in r.route[1:2]
+    assert graph.counting_distance(b, (0, 1), (0, -1), open_doors=set()) == 4
+
+
+def test_cheapest_move_off_the_board_is_none():
+    b, _ = board_of(tile("sq", at=(0, 0)))
+    assert graph.cheapest_move(b, (9, 9), (0, 0)) is None
+    assert graph.cheapest_move(b, (0, 0), (9, 9)) is None
+
+
+def test_unreachable_from_several_starts():
+    b, _ = board_of(tile("sq", at=(0, 0)), tile("sq", name="far", at=(10, 0)))
+    assert graph.unreachable(b, [(0, 0)]) == [(10, 0), (11, 0), (10, 1), (11, 1)]
+    assert graph.unreachable(b, [(0, 0), (10, 0)]) == []  # both parts reached
+    assert graph.unreachable(b, [(99, 99), (11, 1)]) == [(0, 0), (1, 0), (0, 1), (1, 1)]  # a start off the board
+
+
+def test_closed_doors_on_the_way():
+    # three 2x2 rooms in a column, doors `zeta` (rows 1|2) and `alpha` (rows 3|4)
+    tiles = catalog({"cell": {"kind": "dungeon", "piece": "cell", "copies": 3, "grid": "..\n..\n",
+                              "openings": {"north": [0], "south": [0]}}})
+    placements = (tile("cell", name="sq", at=(0, 0)), tile("cell", name="mid", attach=("north", "sq.south")),
+                  tile("cell", name="low", attach=("north", "mid.south")))
+    amap, sink = assemble(tiles, *placements, doors=[door("zeta", "sq.south"), door("alpha", "mid.south")])
+    b = amap.board
+    assert codes(sink) == [] and b.spaces[-1] == (1, 5)
+    assert graph.cheapest_move(b, (0, 0), (0, 5)) is None
+    assert graph.closed_doors_on_the_way(b, (0, 0), (0, 5)) == ("alpha", "zeta")  # sorted
+    assert graph.closed_doors_on_the_way(b, (0, 0), (0, 5), open_doors={"alpha"}) == ("zeta",)
+    assert graph.closed_doors_on_the_way(b, (0, 0), (1, 3)) == ("zeta",)
+    assert graph.closed_doors_on_the_way(b, (0, 0), (1, 1)) == ()
+    assert graph.closed_doors_on_the_way(b, (0, 0), (9, 9)) is None
+    assert graph.closed_doors_on_the_way(b, (9, 9), (0, 0)) is None
+    # no route even with every door open: None
+    split, _ = board_of(tile("split", at=(0, 0)))
+    assert graph.closed_doors_on_the_way(split, (0, 0), (0, 2)) is None
