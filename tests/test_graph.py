@@ -114,7 +114,9 @@ def test_doors_open_and_closed():
 def test_links_are_movement_only():
     b, _ = board_of(tile("sq", at=(0, 0)), tile("sq", name="far", at=(10, 0)))
     linked = Board(b.spaces, b.terrain, b.rules, b.walls, b.doors, (Link("gateway", ((1, 0),), ((10, 0),)),))
-    assert graph.cheapest_move(linked, (0, 0), (11, 1)).cost == 3
+    r = graph.cheapest_move(linked, (0, 0), (11, 1))
+    assert r.cost == 3 and r.route == ((0, 0), (1, 0), (10, 0), (11, 1))
+    assert r.steps == 3  # no counted range across a link: the route's own steps
     assert graph.counting_distance(linked, (0, 0), (11, 1)) is None
 
 
