@@ -222,3 +222,18 @@ def test_closed_doors_on_the_way():
     # no route even with every door open: None
     split, _ = board_of(tile("split", at=(0, 0)))
     assert graph.closed_doors_on_the_way(split, (0, 0), (0, 2)) is None
+
+
+def test_ties_go_to_the_smallest_route_by_row_then_column():
+    # round a central obstacle, two routes of 3 steps: the one whose first differing square
+    # comes first by (y, x) -- (1, 0) before (0, 1), and (2, 1) before (1, 2)
+    tiles = catalog({"pillar": {"kind": "dungeon", "grid": "...\n.#.\n...\n"},
+                     "pool": {"kind": "dungeon", "grid": "~~..\n....\n..#.\n....\n"}})
+    amap, _ = assemble(tiles, tile("pillar", at=(0, 0)))
+    assert graph.cheapest_move(amap.board, (0, 0), (2, 2)).route == ((0, 0), (1, 0), (2, 1), (2, 2))
+    assert graph.cheapest_move(amap.board, (2, 2), (0, 0)).route == ((2, 2), (2, 1), (1, 0), (0, 0))
+    # 4 steps at cost 4 are the least (the diagonal meets the obstacle, the top row is water);
+    # of those, the first step to (0, 1) -- row 1, column 0 -- beats (1, 1)
+    amap, _ = assemble(tiles, tile("pool", at=(0, 0)))
+    r = graph.cheapest_move(amap.board, (0, 0), (3, 3))
+    assert r.cost == 4 and r.route == ((0, 0), (0, 1), (1, 2), (2, 3), (3, 3))
