@@ -140,7 +140,11 @@ How it is run (`make mutate`, not part of `make test`):
   call its function, stopping at the first failure;
 - one worker under `nice -n 15`; a mutant whose tests run more than 15 times their clean time
   is a *timeout* and counts as detected (the change made the code hang);
-- *no tests*: no selected test calls the function; it counts as not killed.
+- *no tests*: no selected test calls the function; it counts as not killed;
+- after tests are added, `make mutate AGAIN=1 MODULES=…` (`tools/mutate.py run --again`)
+  reruns only the mutants the last run did not kill, with the tests as they are now; a mutant
+  once killed stays killed, since tests are only ever added. "run (s)" adds up the full run
+  and its reruns.
 
 Score = (killed + timeout) / (mutants - equivalent). Targets (issue #23): at least 95 % for
 compiler/geometry/ and 90 % for the pass checks.
