@@ -237,3 +237,48 @@ def test_ties_go_to_the_smallest_route_by_row_then_column():
     amap, _ = assemble(tiles, tile("pool", at=(0, 0)))
     r = graph.cheapest_move(amap.board, (0, 0), (3, 3))
     assert r.cost == 4 and r.route == ((0, 0), (0, 1), (1, 2), (2, 3), (3, 3))
+
+
+def test_equal_cost_goes_to_fewer_steps():
+    # (0, 0) -> (1, 2): through the water square (0, 1) costs 2 + 1 in 2 steps; round by
+    # (1, 0), (2, 1) costs 1 + 1 + 1 in 3 steps. Same cost: the fewer steps win.
+    tiles = catalog({"marsh": {"kind": "dungeon", "grid": "~..\n~#.\n#.#\n..~\n"}})
+    amap, _ = assemble(tiles, tile("marsh", at=(0, 0)))
+    r = graph.cheapest_move(amap.board, (0, 0), (1, 2))
+    assert (r.cost, r.route) == (3, ((0, 0), (0, 1), (1, 2)))
+
+
+def test_steps_come_in_a_fixed_order():
+    # the order the steps of a space are generated in (lattice.NEIGHBOURS8) is part of what
+    # makes every output built from the graphs byte-identical from run to run
+    tiles = catalog({"open": {"kind": "dungeon", "grid": "...\n...\n...\n"}})
+    amap, _ = assemble(tiles, tile("open", at=(0, 0)))
+    g = graph.movement_graph(amap.board)
+    assert list(g.successors((1, 1))) == [(2, 1), (0, 1), (1, 2), (1, 0), (2, 2), (2, 0), (0, 2), (0, 0)]
+
+
+def test_a_door_open_at_the_start_is_still_on_its_steps():
+    b = _two_doorways(open_=True)
+    g = graph.movement_graph(b)
+    assert g.edges[(0, 0), (0, -1)]["doors"] == {"gate"}
+    assert g.edges[(3, 0), (3, -1)]["doors"] == frozenset()
+
+
+def test_all_pairs_with_doors_links_and_an_isolated_last_space():
+    placements = (tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north")))
+    b, _ = board_of(*placements, doors=[door("gate", "room.north")])
+    i, j = b.index[(0, 1)], b.index[(0, -1)]
+    assert np.isinf(graph.all_pairs(b)[i, j])  # closed at the start
+    assert graph.all_pairs(b, open_doors={"gate"})[i, j] == 2
+    assert graph.all_pairs(b, counting=False, open_doors={"gate"})[i, j] == 2
+    # links move figures but do not count
+    b, _ = board_of(tile("sq", at=(0, 0)), tile("sq", name="far", at=(10, 0)))
+    linked = Board(b.spaces, b.terrain, b.rules, b.walls, b.doors, (Link("gateway", ((1, 0),), ((10, 0),)),))
+    i, j = linked.index[(0, 0)], linked.index[(11, 1)]
+    assert np.isinf(graph.all_pairs(linked)[i, j])
+    assert graph.all_pairs(linked, counting=False)[i, j] == 3
+    # an obstacle as the last space (in (y, x) order) has no steps, yet keeps its row and column
+    b, _ = board_of(tile("posts", at=(0, 0)))
+    for counting in (True, False):
+        m = graph.all_pairs(b, counting=counting)
+        assert m.shape == (4, 4) and m[3, 3] == 0 and np.isinf(m[3, :3]).all()
