@@ -282,3 +282,26 @@ def test_all_pairs_with_doors_links_and_an_isolated_last_space():
     for counting in (True, False):
         m = graph.all_pairs(b, counting=counting)
         assert m.shape == (4, 4) and m[3, 3] == 0 and np.isinf(m[3, :3]).all()
+
+
+def test_links_of_each_kind_by_hand():
+    # yard: (10, 0) plain, (11, 0) 1st-ed. pit (leave cost 2), (12, 0) obstacle, (13, 0) 2nd-ed. pit
+    tiles = catalog({"sq": {"kind": "dungeon", "grid": "..\n..\n"}, "yard": {"kind": "dungeon", "grid": ".p#o\n"}})
+    amap, _ = assemble(tiles, tile("sq", at=(0, 0)), tile("yard", at=(10, 0)))
+    b = amap.board
+    links = (
+        Link("portal", ((0, 0),), ((10, 0),)),  # not a kind that moves figures: ignored
+        Link("stairs", ((1, 0),), ((10, 0),)),
+        Link("end_cap", ((0, 1),), ((11, 0), (12, 0), (13, 0), (99, 99))),  # (99, 99) is no space
+        Link("gateway", ((1, 1),), ((0, 1),)),  # already a step: the step stays as it is
+    )
+    g = graph.movement_graph(Board(b.spaces, b.terrain, b.rules, b.walls, b.doors, links))
+    linked = {(u, v): (d["weight"], d["link"]) for u, v, d in g.edges(data=True) if "link" in d}
+    assert linked == {
+        ((1, 0), (10, 0)): (1, "stairs"), ((10, 0), (1, 0)): (1, "stairs"),
+        ((0, 1), (11, 0)): (1, "end_cap"), ((11, 0), (0, 1)): (3, "end_cap"),  # 1 to enter + 2 to leave the pit
+        # nothing enters the obstacle; leaving it is moot (no figure stands there)
+        ((12, 0), (0, 1)): (1, "end_cap"),
+        ((0, 1), (13, 0)): (1, "end_cap"),  # into the 2nd-ed. pit, never out of it
+    }
+    assert g.edges[(1, 1), (0, 1)] == {"weight": 1, "doors": frozenset()}
