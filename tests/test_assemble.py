@@ -414,3 +414,18 @@ def test_assembled_map_space_of_each_reference():
     assert amap.space(ast.TileSpace("Lroom", 2, 1)) == (5, 7)
     assert amap.space(ast.TileSpace("Lroom", 2, 0)) is None  # not a square of the tile
     assert amap.space(ast.TileSpace("Lrom", 0, 0)) is None  # no such tile
+
+
+def test_outdoor_and_dungeon_lists_every_dungeon_tile():
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", at=(5, 5)), tile("room", at=(9, 9)))
+    (d,) = _only(sink, "M0210")
+    assert d.message == "outdoor and dungeon pieces in one map: glade and 9A, room"
+
+
+def test_two_faces_and_a_third_use_of_one_piece():
+    # 9A, 9B, then 9A again: reported on the last use, the first two shown as related
+    _, sink = assemble(TILES, tile("9A", at=(0, 0)), tile("9B", at=(5, 0)), tile("9A", name="again", at=(10, 0)))
+    (d,) = _only(sink, "M0213")
+    assert d.message == "9A and 9B are the two faces of one piece `9` and cannot both be in one map"
+    assert d.span.line == 3
+    assert [(r.span.line, r.message) for r in d.related] == [(1, "`9A` placed here"), (2, "`9B` placed here")]
