@@ -30,7 +30,7 @@ def board(doors=(), links=()) -> Board:
 
 
 def test_spaces_must_be_in_row_order():
-    with pytest.raises(ValueError, match=r"Board.spaces must be sorted by \(y, x\)"):
+    with pytest.raises(ValueError, match=r"^Board\.spaces must be sorted by \(y, x\)$"):
         Board(spaces=((1, 0), (0, 0)), terrain=("plain", "plain"))
     # (1, 0) is on row 0, so it comes before (0, 1) although its x is larger
     with pytest.raises(ValueError, match=r"sorted by \(y, x\)"):
@@ -40,7 +40,7 @@ def test_spaces_must_be_in_row_order():
 
 
 def test_terrain_must_align_with_spaces():
-    with pytest.raises(ValueError, match=r"Board.terrain must align with Board.spaces"):
+    with pytest.raises(ValueError, match=r"^Board\.terrain must align with Board\.spaces$"):
         Board(spaces=((0, 0), (1, 0)), terrain=("plain",))
     with pytest.raises(ValueError, match=r"must align"):
         Board(spaces=((0, 0),), terrain=("plain", "plain"))

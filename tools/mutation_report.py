@@ -48,6 +48,11 @@ def _pretty(name: str, module: Module) -> str:
     return f"{base} #{n}"
 
 
+def _squash(text: str) -> str:
+    """Whitespace runs to one space: a note's `mutated` line matches however the diff indents it."""
+    return " ".join(text.split())
+
+
 def _diff(work: Path, module: Module, name: str) -> str:
     here = os.getcwd()
     os.chdir(work)
@@ -95,7 +100,7 @@ def collect(module: Module, notes: dict) -> dict:
             row["diff"] = _diff(work, module, name)
             note = notes.get(name)
             if note is not None:
-                if note["mutated"].strip() in row["diff"]:
+                if _squash(note["mutated"]) in _squash(row["diff"]):
                     row["status"] = "equivalent"
                     row["note"] = note["reason"].strip()
                 else:
