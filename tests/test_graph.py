@@ -305,3 +305,18 @@ def test_links_of_each_kind_by_hand():
         ((0, 1), (13, 0)): (1, "end_cap"),  # into the 2nd-ed. pit, never out of it
     }
     assert g.edges[(1, 1), (0, 1)] == {"weight": 1, "doors": frozenset()}
+
+
+def test_counting_graph_steps_weigh_one_even_through_water():
+    b, _ = board_of(tile("ford", at=(0, 0)))
+    g = graph.counting_graph(b)
+    assert sorted(g.edges(data="weight")) == [((0, 0), (1, 0), 1), ((1, 0), (2, 0), 1)]
+
+
+def test_counting_distance_searches_the_graph_it_is_given():
+    b, _ = board_of(tile("ford", at=(0, 0)))
+    g = graph.counting_graph(b)
+    assert graph.counting_distance(b, (0, 0), (2, 0), graph=g) == 2
+    g.remove_edge((0, 0), (1, 0))  # a graph for a state the board alone does not show
+    assert graph.counting_distance(b, (0, 0), (2, 0), graph=g) is None
+    assert graph.counting_distance(b, (0, 0), (2, 0)) == 2
