@@ -137,6 +137,12 @@ tell them apart. This page is written by `make mutate` (tools/mutate.py runs
 [mutmut](https://mutmut.readthedocs.io/), tools/mutation_report.py writes the page); do not
 edit it by hand: equivalence notes live in tools/mutation_equivalent.toml.
 
+Why mutmut (3.8, the `[mutate]` extra) rather than cosmic-ray: mutmut forks each mutant from a
+process that has already imported the package and knows which tests call which function, so a
+mutant costs only the few tests of its function; cosmic-ray runs a fresh test command per
+mutant, paying the package's import time (numpy, scipy, shapely, networkx) every time, which
+this two-core machine cannot afford for a few thousand mutants.
+
 How it is run (`make mutate`, not part of `make test`):
 
 - one module at a time, each in its own copy of the repository under `build/mutate/<module>/`;
