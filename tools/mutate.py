@@ -30,6 +30,23 @@ WORK = ROOT / "build" / "mutate"
 # What the tests read besides the package and themselves (content packs, schemas, plugins).
 COPIED = ("compiler", "tests", "content", "schemas", "plugins")
 KILLED = (1, 3)  # mutmut's exit codes of a mutant some test killed
+# mutmut forks every mutant from the process that ran the tests once to map them to functions;
+# compiler/memo.py's cache would carry that run's results (computed by the unmutated code) into
+# every mutant, so a pass would replay them instead of running. This pytest plugin empties the
+# cache before each test, as a fresh test process starts.
+FRESH = "mutate_fresh_memo"
+FRESH_PLUGIN = '''"""Empty compiler.memo before each test (written by tools/mutate.py)."""
+import pytest
+
+from compiler import memo
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memo():
+    memo.forget()
+    yield
+'''
+
 
 
 @dataclass(frozen=True)
@@ -105,14 +122,15 @@ def prepare(module: Module) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", ".pytest_cache", "_shipped")
     for name in COPIED:
         shutil.copytree(ROOT / name, work / name, ignore=ignore)
+    (work / f"{FRESH}.py").write_text(FRESH_PLUGIN, encoding="utf-8")
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     config += f"""
 [tool.mutmut]
 source_paths = ["compiler/"]
 only_mutate = {_toml_list([module.source])}
-also_copy = {_toml_list(COPIED[2:])}
+also_copy = {_toml_list([*COPIED[2:], f"{FRESH}.py"])}
 pytest_add_cli_args_test_selection = {_toml_list(module.selection())}
-pytest_add_cli_args = ["-p", "no:cacheprovider"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "{FRESH}"]
 """
     (work / "pyproject.toml").write_text(config, encoding="utf-8")
     return work
