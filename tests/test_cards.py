@@ -399,3 +399,51 @@ def test_which_ranks_a_monster_lacks():
     # a limit that allows the rank at one hero count is enough
     sometimes = SimpleNamespace(limits=((2, Limit(1, 0)), (4, Limit(1, 1))))
     assert not _rank_missing(sometimes, "minion")
+
+
+SPAWNING = """
+encounter e1 { map { tile 28A }; spawn cave_spider at 28A(0, 0)
+  on round_end 2 { spawn goblin_archer at 28A(1, 1) } }
+encounter e2 { map { tile 28A }; spawn lone_giant at 28A(0, 0) }
+encounter e3 { map { tile 28A }; spawn dragon at 28A(0, 0) }
+exploration_card x1 { encounter e1 }
+exploration_card x2 { encounter e2 }
+exploration_card x3 { encounter e3 }
+activation_card a { group cave_spider { all { attack adjacent hero } } }
+activation_card b {
+  group cave_spider { all { attack adjacent hero } }
+  group goblin_archer { all { attack closest hero } }
+}
+activation_card c { group cave_spider { all { attack adjacent hero } } }
+"""
+
+
+def _c0106(sink):
+    return [(d.span.line, d.message, [(r.span.line, r.message) for r in d.related]) for d in sink.items if d.code == "C0106"]
+
+
+def test_groups_needed_come_from_the_dealt_encounters_and_known_monsters():
+    # the exploration deck deals e1 and e3 (x2 is in no deck); e3's `dragon` is no monster of
+    # the pack (reported elsewhere); the activation deck holds a and b, so c is not checked
+    cards, _, sink = run(SPAWNING + "deck exploration d { card x1; card x3 }\ndeck activation acts { card a; card b }\n")
+    assert _c0106(sink) == [
+        (9, "activation card `a` has no entry for `goblin_archer`, which encounter `e1` spawns",
+         [(2, "`e1` spawns `goblin_archer`")]),
+    ]
+    assert dict(cards.spawned_by) == {"e1": ("cave_spider", "goblin_archer"), "e2": ("lone_giant",), "e3": ("dragon",)}
+    # no activation deck: every activation card is checked; the exploration deck still decides
+    _, _, sink = run(SPAWNING + "deck exploration d { card x1; card x3 }\n")
+    assert [(line, msg) for line, msg, _ in _c0106(sink)] == [
+        (9, "activation card `a` has no entry for `goblin_archer`, which encounter `e1` spawns"),
+        (14, "activation card `c` has no entry for `goblin_archer`, which encounter `e1` spawns"),
+    ]
+    # no exploration deck: every encounter an exploration card names is dealt
+    _, _, sink = run(SPAWNING + "deck activation acts { card b }\n")
+    assert [(line, msg) for line, msg, _ in _c0106(sink)] == [
+        (10, "activation card `b` has no entry for `lone_giant`, which encounter `e2` spawns"),
+    ]
+
+
+def test_hourglass_of_one_is_enough():
+    _, _, sink = run('encounter e { map { tile 8A } }\nexploration_card e { overlord { hourglass 1 "Doom." } }')
+    assert codes(sink) == []
