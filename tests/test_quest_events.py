@@ -198,3 +198,59 @@ def test_a_spawn_name_must_not_be_taken():
     body = MAP + "  spawn zombie as pack at 9A(1, 1)\n  spawn zombie as pack at 9A(3, 3)\n  spawn zombie as zombie at 9A(1, 3)\n"
     _, sink = run(quest(body))
     assert codes(sink) == ["Q0208", "Q0208"]
+
+
+# --- the event analysis's messages in full (docs/mutation.md); line numbers are those of
+# quest(MAP + ...): MAP's events end on line 11 ---
+
+def _diags(sink):
+    return [(d.code, d.span.line, d.span.column, d.message, d.fix, [(r.span.line, r.message) for r in d.related])
+            for d in sink.items]
+
+
+def test_why_an_event_can_never_fire_in_full():
+    _, sink = run(quest(MAP.replace("door hall on 9A.north", "door hall on 9A.north open") + """  var v = 0
+  on variable v >= 1 { place token objective as relic at (0, 2); spawn goblin_archer at 9A(2, 2) }
+  on searched relic { say "r" }
+  on picked_up relic { say "p" }
+  on defeated goblin_archer { say "d" }
+"""))
+    never = "this event can never fire: "
+    assert _diags(sink) == [
+        ("Q0303", 11, 6, never + "door `hall` starts open and nothing closes it", None, []),
+        ("Q0303", 13, 6, never + "variable `v` never reaches 1 (at most 0)", None, []),
+        ("Q0303", 14, 6, never + "token `relic` is never on the map (only events that never fire place it)", None, []),
+        ("Q0303", 15, 6, never + "token `relic` is never on the map (only events that never fire place it)", None, []),
+        ("Q0303", 16, 6, never + "group `goblin_archer` is never on the map (only events that never fire spawn it)",
+         None, []),
+        ("Q0304", 7, 5, "hidden tile `8A` is never revealed (only by events that can never fire)", None, []),
+    ]
+
+
+def test_unknown_names_and_a_three_way_ambiguous_group_in_full():
+    _, sink = run(quest(MAP + """  var keys = 0
+  var gems = 1
+  spawn zombie at 9A(1, 1)
+  spawn zombie at 9A(3, 3)
+  spawn zombie at 9A(1, 3)
+  on defeated zombie { say "x" }
+  on start { say "s" }
+  on variable keys >= 2 { say "v" }
+  on variable gems >= 3 { say "g" }
+  on round_end 1 { advance keys }
+  on searched relic { say "r" }
+  on picked_up relic { say "p" }
+  on enters 8A { say "in" }
+  on defeated ghost { say "d" }
+  on open gate { say "o" }
+"""))
+    assert _diags(sink) == [
+        ("Q0209", 17, 6, "`on defeated zombie`: 3 spawns of `zombie` are in this encounter; which one is meant?", None,
+         [(14, "`zombie` spawned here"), (15, "`zombie` spawned here")]),  # the first two shown
+        ("Q0301", 22, 6, "quest `q`: there is no token `relic`", None, []),
+        ("Q0301", 23, 6, "quest `q`: there is no token `relic`", None, []),
+        ("Q0301", 25, 6, "quest `q`: there is no group `ghost`", None, []),
+        ("Q0301", 26, 6, "quest `q`: there is no door `gate`", None, []),
+        ("Q0303", 19, 6, "this event can never fire: variable `keys` never reaches 2 (at most 1)", None, []),
+        ("Q0303", 20, 6, "this event can never fire: variable `gems` never reaches 3 (at most 1)", None, []),
+    ]
