@@ -254,3 +254,38 @@ def test_unknown_names_and_a_three_way_ambiguous_group_in_full():
         ("Q0303", 19, 6, "this event can never fire: variable `keys` never reaches 2 (at most 1)", None, []),
         ("Q0303", 20, 6, "this event can never fire: variable `gems` never reaches 3 (at most 1)", None, []),
     ]
+
+
+def test_on_start_past_the_first_encounter_and_enters_a_hidden_tile_in_full():
+    text = '''quest q "Q" {
+  encounter 1 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    start heroes on entrance1A
+    on round_end 2 { next }
+    on round_end 5 { lose "late" }
+  }
+  encounter 2 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north; tile 8A attach east to 9A.north hidden }
+    start heroes on entrance1A
+    on start { say "never" }
+    on enters 8A { say "in" }
+    on round_end 3 { win "won" }
+  }
+}
+'''
+    _, sink = run(text)
+    never = "this event can never fire: "
+    assert [(d.code, d.span.line, d.message) for d in sink.items] == [
+        ("Q0303", 11, never + "`on start` fires when the quest begins, in its first encounter only; "
+                              "write `on encounter start`"),
+        ("Q0303", 12, never + "the space is on a hidden tile that nothing which can happen reveals"),
+        ("Q0304", 9, "hidden tile `8A` is never revealed"),
+    ]
+
+
+def test_an_ambiguous_defeat_resolves_to_no_group():
+    model, sink = run(quest(MAP + "  spawn zombie at 9A(1, 1)\n  spawn zombie at 9A(3, 3)\n"
+                                  "  on defeated zombie { say \"x\" }\n"))
+    assert codes(sink) == ["Q0209"]
+    [ev] = [e for e in resolved(model).encounters[0].events if e.trigger.kind == "defeated"]
+    assert not ev.resolved  # reported once (Q0209); it still fires, as either zombie may fall
