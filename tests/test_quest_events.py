@@ -289,3 +289,62 @@ def test_an_ambiguous_defeat_resolves_to_no_group():
     assert codes(sink) == ["Q0209"]
     [ev] = [e for e in resolved(model).encounters[0].events if e.trigger.kind == "defeated"]
     assert not ev.resolved  # reported once (Q0209); it still fires, as either zombie may fall
+
+
+TWO_ENCOUNTERS = '''quest q "Q" {
+  encounter 1 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    start heroes on entrance1A
+    flavor "Dark."
+    setup "Set up."
+    var keys = 2
+    token search as chest at 9A(1, 1)
+    on start { say "go" }
+    on searched chest { say "found" }
+    NEXT
+  }
+  encounter 2 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    start heroes on entrance1A
+    END
+  }
+}
+'''
+
+
+def _two(next_="on round_end 2 { next }", end='on round_end 3 { win "won" }\n    on round_end 4 { lose "lost" }'):
+    return TWO_ENCOUNTERS.replace("NEXT", next_).replace("END", end)
+
+
+def test_two_encounters_carry_their_fields_and_setup_tokens_can_be_searched():
+    model, sink = run(_two())
+    assert codes(sink) == []  # `on start` in encounter 1 and the searched chest both fire
+    e1, e2 = resolved(model).encounters
+    assert (e1.number, e2.number) == (1, 2) and e1.reachable and e2.reachable
+    assert (e1.flavor.value, e1.setup.value, dict(e1.variables)) == ("Dark.", "Set up.", {"keys": 2})
+    assert e1.span.line == 2 and e2.span.line == 13
+    assert all(e.can_fire for e in e1.events)
+
+
+def test_an_encounter_never_reached_and_a_quest_never_ended_in_full():
+    _, sink = run(_two(next_='on round_end 2 { say "no next" }'))
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in sink.items] == [
+        ("Q0308", 13, 3, "encounter 2 of quest `q` is never reached: no event of encounter 1 that can fire says `next`"),
+        # encounter 2's win and lose cannot happen if it is never reached
+        ("Q0305", 1, 1, "quest `q` can never be won: no `win` in an event that can fire"),
+        ("Q0306", 1, 1, "quest `q` can never be lost: no `lose` in an event that can fire"),
+    ]
+
+
+def test_win_in_one_encounter_and_lose_in_another_end_the_quest():
+    for early, late in (("lose", "win"), ("win", "lose")):
+        _, sink = run(_two(next_=f'on round_end 2 {{ next }}\n    on round_end 5 {{ {early} "early" }}',
+                           end=f'on round_end 3 {{ {late} "late" }}'))
+        assert codes(sink) == [], (early, late)
+
+
+def test_an_unresolved_event_may_still_end_the_quest():
+    # `ghost` is unknown (Q0301 only): its win, lose or next is taken as possible, so no pile-on
+    _, sink = run(_two(next_="on defeated ghost { next }",
+                       end='on defeated ghost { win "won" }\n    on defeated ghost { lose "lost" }'))
+    assert codes(sink) == ["Q0301", "Q0301", "Q0301"]
