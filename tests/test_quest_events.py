@@ -348,3 +348,18 @@ def test_an_unresolved_event_may_still_end_the_quest():
     _, sink = run(_two(next_="on defeated ghost { next }",
                        end='on defeated ghost { win "won" }\n    on defeated ghost { lose "lost" }'))
     assert codes(sink) == ["Q0301", "Q0301", "Q0301"]
+
+
+def test_triggers_that_always_fire_or_never_do():
+    model, sink = run(quest(MAP + '  on doom_reaches_fate { say "x" }\n  on morale_zero { lose "m" }\n'
+                                  '  on enters 9A(1, 1) { say "in" }\n  var v = 0\n  on variable v >= 0 { say "z" }\n'))
+    # doom reaching fate belongs to cooperative adventures: in a quest it never happens
+    assert [(d.code, d.span.line, d.message) for d in sink.items] == [
+        ("Q0303", 12, "this event can never fire: its trigger never happens")]
+    assert fired(model) == {1: True, 2: False, 3: True, 4: True, 5: True, 6: True, 7: True}  # 1: `on open hall`
+
+
+def test_a_door_that_starts_open_can_fire_open_once_something_closes_it():
+    _, sink = run(quest(MAP.replace("door hall on 9A.north", "door hall on 9A.north open")
+                        + "  on round_end 1 { close hall }\n"))
+    assert codes(sink) == []
