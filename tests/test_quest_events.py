@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from compiler.diagnostics import Sink
+from compiler.syntax import ast
 from quest_helpers import MAP, codes, quest, resolved, run
 
 NO_REVEAL = MAP.replace("  on open hall { reveal 8A }\n", "")
@@ -363,3 +365,48 @@ def test_a_door_that_starts_open_can_fire_open_once_something_closes_it():
     _, sink = run(quest(MAP.replace("door hall on 9A.north", "door hall on 9A.north open")
                         + "  on round_end 1 { close hall }\n"))
     assert codes(sink) == []
+
+
+def test_variables_set_and_advanced_by_hand():
+    # a: 2, set to 1 (the highest it may reach stays 2) and to 3 -> 3
+    # b: 0, set to -2 (stays 0), advanced by 2 -> 2, by -5 (ignored: only gains count)
+    # n: -1, set to 0 -> 0
+    model, sink = run(quest(MAP + """  var a = 2
+  var b = 0
+  var n = -1
+  on round_end 1 { set a = 1 }
+  on round_end 2 { set b = -2; advance b by 2; advance b by -5 }
+  on round_end 3 { set n = 0 }
+  on variable a >= 2 { say "a2" }
+  on variable b >= 2 { say "b2" }
+  on variable b >= 3 { say "b3" }
+  on variable n >= 0 { say "n0" }
+  on variable n >= 1 { say "n1" }
+"""))
+    never = "this event can never fire: "
+    assert [(d.code, d.span.line, d.message) for d in sink.items] == [
+        ("Q0303", 20, never + "variable `b` never reaches 3 (at most 2)"),  # MAP ends on line 11
+        ("Q0303", 22, never + "variable `n` never reaches 1 (at most 0)"),
+    ]
+    model, sink = run(quest(MAP + "  var a = 1\n  on round_end 1 { set a = 3 }\n  on variable a >= 3 { say \"a3\" }\n"))
+    assert codes(sink) == []
+
+
+def test_a_door_open_at_the_start_can_fire_open_once_an_event_opens_it():
+    _, sink = run(quest(MAP.replace("door hall on 9A.north", "door hall on 9A.north open")
+                        + "  on round_end 1 { open hall }\n"))
+    assert codes(sink) == []
+
+
+def test_unknown_names_get_no_suggestion_once_the_budget_is_spent():
+    from compiler.passes.quests import encounter_maps, resolve_quest
+
+    model, _ = run(quest(MAP + "  on defeated zombi { say \"x\" }\n  spawn zombie at 9A(1, 1)\n"))
+    q = model.declarations(ast.Quest)[0]
+    sink = Sink(comparisons_left=0)
+    resolve_quest(q, encounter_maps(model)["q"], model.monsters, sink)
+    assert [(d.code, d.message) for d in sink.items] == [("Q0301", "quest `q`: there is no group `zombi`")]
+    sink = Sink()
+    resolve_quest(q, encounter_maps(model)["q"], model.monsters, sink)
+    assert [(d.code, d.message) for d in sink.items] == [
+        ("Q0301", "quest `q`: there is no group `zombi`; did you mean `zombie`?")]

@@ -318,3 +318,17 @@ def test_spawns_that_cannot_be_placed_in_full():
         ("Q0203", 7, 36, "`zombie` (1x1) cannot be placed at 4A(1, 1) = (1, 1): it blocks movement"),
         ("Q0203", 8, 36, "`zombie` (1x1) cannot be placed at 4A(2, 2) = (2, 2): it blocks movement"),
     ]
+
+
+def test_each_spawn_over_the_limit_is_reported_once():
+    _, sink = run(quest(MAP + "  spawn zombie { master at (-1, 2), (0, 2) }\n  spawn zombie { master at (-1, 4), (0, 4) }\n"))
+    assert [(d.code, d.span.line) for d in sink.items] == [("Q0202", 12), ("Q0202", 13)]
+
+
+def test_a_long_base_turns_when_only_the_turned_block_fits():
+    # 3x1 covering (0, 1): every flat block meets the obstacle at (1, 1) or the map edge;
+    # standing up, (0, 1) (0, 2) (0, 3) is free ((0, 0) above is an obstacle)
+    model, sink = run(quest(OBSTACLES + "  spawn barghest size 3x1 { master at (0, 1) }\n"))
+    assert codes(sink) == []
+    enc = resolved(model).encounters[0]
+    assert cells(enc, enc.spawns[0].figures[2][0].spaces) == [(0, 1), (0, 2), (0, 3)]
