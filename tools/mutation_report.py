@@ -152,6 +152,7 @@ How it is run (`make mutate`, not part of `make test`):
 - one worker under `nice -n 15`; a mutant whose tests run more than 15 times their clean time
   is a *timeout* and counts as detected (the change made the code hang);
 - *no tests*: no selected test calls the function; it counts as not killed;
+- *not run*: a mutant the last run did not reach (a run stopped early); it counts as not killed;
 - after tests are added, `make mutate AGAIN=1 MODULES=…` (`tools/mutate.py run --again`)
   reruns only the mutants the last run did not kill, with the tests as they are now; a mutant
   once killed stays killed, since tests are only ever added. "run (s)" adds up the full run
@@ -166,12 +167,12 @@ What mutmut does not mutate: module-level statements (constants, tables), class 
 """
 
 
-def render(results: list[dict]) -> str:
+def render(results: list[dict], module_notes: dict[str, str]) -> str:
     out = [INTRO]
     out.append("## Figures\n")
     out.append("| module | source | tests selected | mutants | killed | timeout | survived | no tests "
-               "| equivalent | score | run (s) |")
-    out.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+               "| not run | equivalent | score | run (s) |")
+    out.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     groups: dict[str, list] = {}
     for res in results:
         m = res["module"]
@@ -179,12 +180,12 @@ def render(results: list[dict]) -> str:
         if m.deselect:
             tests += " (less " + ", ".join("`" + d.rpartition("::")[2] + "`" for d in m.deselect) + ")"
         if not res["ran"]:
-            out.append(f"| {m.name} | `{m.source}` | {tests} | not run | | | | | | | |")
+            out.append(f"| {m.name} | `{m.source}` | {tests} | not run | | | | | | | | |")
             continue
         c = _counts(res["rows"])
         groups.setdefault(m.group, []).extend(res["rows"])
         out.append(f"| {m.name} | `{m.source}` | {tests} | {c['total']} | {c['killed']} | {c['timeout']} | "
-                   f"{c['survived']} | {c['no tests']} | {c['equivalent']} | {_pct(c['detected'], c['score_base'])} "
+                   f"{c['survived']} | {c['no tests']} | {c['other']} | {c['equivalent']} | {_pct(c['detected'], c['score_base'])} "
                    f"| {res['elapsed'] if res['elapsed'] is not None else ''} |")
     out.append("")
     targets = {"geometry": 95, "pass checks": 90}
@@ -209,6 +210,9 @@ def render(results: list[dict]) -> str:
             continue
         any_left = True
         out.append(f"### {m.name} (`{m.source}`)\n")
+        note = module_notes.get(m.name)
+        if note:
+            out.append(note.strip() + "\n")
         for r in left:
             out.append(f"#### {_pretty(r['name'], m)}: {r['status']}\n")
             out.append(f"`{r['name']}`\n")
@@ -255,8 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-o", "--output", default=str(ROOT / "docs" / "mutation.md"))
     args = p.parse_args(argv)
     notes = tomllib.loads(NOTES.read_text(encoding="utf-8")) if NOTES.is_file() else {}
+    module_notes = notes.pop("modules", {})  # [modules] NAME = "why its remaining mutants survive"
     results = [collect(m, notes) for m in MODULES]
-    Path(args.output).write_text(render(results), encoding="utf-8")
+    Path(args.output).write_text(render(results, module_notes), encoding="utf-8")
     print(f"wrote {args.output}")
     return 0
 
