@@ -447,3 +447,19 @@ def test_groups_needed_come_from_the_dealt_encounters_and_known_monsters():
 def test_hourglass_of_one_is_enough():
     _, _, sink = run('encounter e { map { tile 8A } }\nexploration_card e { overlord { hourglass 1 "Doom." } }')
     assert codes(sink) == []
+
+
+def test_more_target_checks_in_full():
+    _, _, sink = run("""
+    activation_card a1 {
+      group goblin_archer {
+        all { engage exit; toward exit within 1; toward exit with most damage; spot hero with lowest luck }
+      }
+    }
+    """)
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in sink.items] == [
+        ("C0107", 4, 11, "`engage` cannot take `exit` as its target (it takes hero, monster)"),
+        # `within 1` is fine
+        ("C0108", 4, 53, "target `exit with most damage`: `most damage` orders figures (heroes or monsters), not exits"),
+        ("C0109", 4, 81, "unknown attribute `luck`"),
+    ]

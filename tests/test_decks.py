@@ -301,3 +301,47 @@ def test_did_you_mean_spends_the_shared_budget():
     suggestions = [(d.code, d.fix) for d in sink.items if d.fix or "did you mean" in d.message]
     assert suggestions == []
     assert {d.code for d in sink.items} >= {"C0208", "C0101", "C0110", "C0109", "C0113"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    (cards_text() + RECIPE.replace("{\n", "{\n  start ss\n", 1), ["C0208"]),  # an unknown start card
+    (cards_text(starts=()) + RECIPE.replace("{\n", "{\n  start o1\n", 1), ["C0210"]),
+    (cards_text(starts=("s", "t")) + RECIPE, ["C0202"]),
+    (cards_text(starts=()) + RECIPE, ["C0201"]),
+    (cards_text() + "encounter x { map { tile 8A } }\nexploration_card x { main 1 }\n" + RECIPE, ["C0204"]),
+    (cards_text(ordinary=6, mains=(1, 3)) + "deck exploration d {\n  stack 3 + main 1\n  stack 3 + main 3\n}\n", ["C0203"]),
+    (cards_text(ordinary=0, mains=()) + "deck exploration d { start s }", ["C0212"]),
+    (cards_text() + "deck exploration d {\n  stack 3 + main 1\n  stack 5 + main 2\n}\n", ["C0205"]),  # main 3 in no stack
+    (cards_text() + RECIPE.replace("stack 2 + main 3", "stack 2 + main 3\n  stack 0 + main 9"), ["C0205"]),
+    (cards_text() + RECIPE.replace("stack 2 +", "stack 3 +"), ["C0206"]),
+    (cards_text(ordinary=9) + RECIPE, ["C0207"]),
+    ('peril_card a { effect "x" }\ndeck peril d { start a }', ["C0209"]),
+    ('peril_card a { effect "x" }\ndeck peril d { stack 1 }', ["C0209"]),
+    ('peril_card a { effect "x" }\ndeck peril d { card a; card b }', ["C0208"]),
+])
+def test_one_mistake_makes_a_deck_illegal(text, expected):
+    decks, sink = run(text)
+    assert codes(sink) == expected
+    assert decks["d"].legal is False and decks["d"].id == "d"
+
+
+def test_a_legal_deck_keeps_its_place_and_its_stacks_places():
+    decks, sink = run(cards_text() + RECIPE)
+    assert codes(sink) == []
+    d = decks["d"]
+    assert d.legal is True and d.id == "d" and d.span.line == 25
+    assert [s.span.line for s in d.stacks] == [26, 27, 28]
+    decks, _ = run('peril_card a { effect "x" }\ndeck peril d { card a }')
+    assert (decks["d"].id, decks["d"].legal, decks["d"].span.line) == ("d", True, 2)
+
+
+def test_a_misspelt_card_in_an_exploration_deck_and_the_hint_budget():
+    text = textwrap.dedent(SEVEN + "deck exploration d {\n  card s\n  card o1x\n  stack 0\n}\n")
+    _, sink = run(text)
+    [d] = [d for d in sink.items if d.code == "C0208"]
+    assert (d.message, d.fix) == ("deck `d` names `o1x`, which is not a exploration card; did you mean `o1`?", "o1")
+    sink = Sink(comparisons_left=0)
+    module = parse_module(text, "t.quest", sink)
+    check_cards(list(module.declarations), {}, sink)
+    [d] = [d for d in sink.items if d.code == "C0208"]
+    assert (d.message, d.fix) == ("deck `d` names `o1x`, which is not a exploration card", None)
