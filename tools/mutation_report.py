@@ -174,6 +174,7 @@ def render(results: list[dict], module_notes: dict[str, str]) -> str:
                "| not run | equivalent | score | run (s) |")
     out.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     groups: dict[str, list] = {}
+    missing: dict[str, list[str]] = {}
     for res in results:
         m = res["module"]
         tests = ", ".join(t.removeprefix("tests/") for t in m.tests)
@@ -181,6 +182,7 @@ def render(results: list[dict], module_notes: dict[str, str]) -> str:
             tests += " (less " + ", ".join("`" + d.rpartition("::")[2] + "`" for d in m.deselect) + ")"
         if not res["ran"]:
             out.append(f"| {m.name} | `{m.source}` | {tests} | not run | | | | | | | | |")
+            missing.setdefault(m.group, []).append(m.name)
             continue
         c = _counts(res["rows"])
         groups.setdefault(m.group, []).extend(res["rows"])
@@ -195,7 +197,8 @@ def render(results: list[dict], module_notes: dict[str, str]) -> str:
         out.append(f"- **{group}**: {c['detected']} of {c['score_base']} non-equivalent mutants detected "
                    f"({_pct(c['detected'], c['score_base'])}; target {targets.get(group)} %: "
                    f"{'met' if met else 'NOT met'}); {c['equivalent']} equivalent, "
-                   f"{c['survived'] + c['no tests'] + c['other']} not killed.")
+                   f"{c['survived'] + c['no tests'] + c['other']} not killed"
+                   + (f"; NOT COUNTED, never run: {', '.join(missing[group])}." if group in missing else "."))
     out.append("")
 
     out.append("## Mutants not killed\n")
