@@ -463,3 +463,16 @@ def test_more_target_checks_in_full():
         ("C0108", 4, 53, "target `exit with most damage`: `most damage` orders figures (heroes or monsters), not exits"),
         ("C0109", 4, 81, "unknown attribute `luck`"),
     ]
+
+
+def test_suggestions_come_with_their_fix():
+    _, _, sink = run("""
+    encounter webbed_gulch { map { tile 8A } }
+    exploration_card c1 { encounter webbed_gulsh }
+    activation_card a1 { group goblin_archer { all { spot hero with highest migth } } }
+    """)
+    assert [(d.code, d.message, d.fix) for d in sink.items] == [
+        ("C0113", "exploration card `c1` names encounter `webbed_gulsh`, which does not exist; "
+                  "did you mean `webbed_gulch`?", "webbed_gulch"),
+        ("C0109", "unknown attribute `migth`; did you mean `might`?", "might"),
+    ]

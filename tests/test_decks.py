@@ -315,6 +315,10 @@ def test_did_you_mean_spends_the_shared_budget():
     (cards_text() + RECIPE.replace("stack 2 + main 3", "stack 2 + main 3\n  stack 0 + main 9"), ["C0205"]),
     (cards_text() + RECIPE.replace("stack 2 +", "stack 3 +"), ["C0206"]),
     (cards_text(ordinary=9) + RECIPE, ["C0207"]),
+    (cards_text() + "deck exploration d {\n" + "".join(f"  card {c}\n" for c in ["s", "m1", "m2", "m3"] + [f"o{i}" for i in range(8)])
+     + "  card zz\n" + RECIPE.split("{\n", 1)[1], ["C0208"]),  # every card listed, and one unknown
+    (cards_text(mains=(1, 2)) + "deck exploration d {\n  stack 3 + main 1\n  stack 3 + main 1\n  stack 2 + main 2\n}\n",
+     ["C0205"]),  # main 1 shuffled into two stacks
     ('peril_card a { effect "x" }\ndeck peril d { start a }', ["C0209"]),
     ('peril_card a { effect "x" }\ndeck peril d { stack 1 }', ["C0209"]),
     ('peril_card a { effect "x" }\ndeck peril d { card a; card b }', ["C0208"]),
