@@ -410,3 +410,19 @@ def test_unknown_names_get_no_suggestion_once_the_budget_is_spent():
     resolve_quest(q, encounter_maps(model)["q"], model.monsters, sink)
     assert [(d.code, d.message) for d in sink.items] == [
         ("Q0301", "quest `q`: there is no group `zombi`; did you mean `zombie`?")]
+
+
+def test_a_tile_that_failed_to_build_is_not_reported_again_by_the_events():
+    # 8Z is no tile (M0201, with its suggestion); revealing it says nothing more
+    _, sink = run(quest(MAP.replace("tile 8A attach east to 9A.north hidden", "tile 8Z attach east to 9A.north hidden")
+                        .replace("reveal 8A", "reveal 8Z")))
+    assert [(d.code, d.span.line, d.message) for d in sink.items] == [
+        ("M0201", 7, "unknown tile `8Z`; did you mean `8A`?")]
+
+
+def test_a_token_placed_by_an_event_on_an_obstacle_in_full():
+    from quest_helpers import OBSTACLES
+
+    _, sink = run(quest(OBSTACLES + "  on round_end 1 { place token search at (1, 1) }\n"))
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in sink.items] == [
+        ("Q0104", 6, 42, "a search token at 4A(1, 1) = (1, 1) is on obstacle, which blocks movement")]
