@@ -426,3 +426,9 @@ def test_a_token_placed_by_an_event_on_an_obstacle_in_full():
     _, sink = run(quest(OBSTACLES + "  on round_end 1 { place token search at (1, 1) }\n"))
     assert [(d.code, d.span.line, d.span.column, d.message) for d in sink.items] == [
         ("Q0104", 6, 42, "a search token at 4A(1, 1) = (1, 1) is on obstacle, which blocks movement")]
+
+
+def test_a_token_off_its_tile_is_reported_once():
+    # the maps pass reports the space (M0216); the quest pass, which looks it up again, does not
+    _, sink = run(quest(MAP + "  token search at 9A(7, 7)\n"))
+    assert codes(sink) == ["M0216"]
