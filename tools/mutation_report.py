@@ -208,7 +208,8 @@ def render(results: list[dict], module_notes: dict[str, str]) -> str:
         if not res["ran"]:
             continue
         m = res["module"]
-        left = [r for r in res["rows"] if r["status"] not in DETECTED and r["status"] != "equivalent"]
+        # mutants a stopped run never reached are counted in the table, not listed
+        left = [r for r in res["rows"] if r["status"] not in (*DETECTED, "equivalent", "not checked")]
         if not left:
             continue
         any_left = True
