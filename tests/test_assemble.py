@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings, strategies as st
 
 from compiler.geometry.lattice import edge
+from compiler.diagnostics import Span
 from compiler.syntax import ast
 from maphelp import assemble, catalog, codes, door, span, tile
 
@@ -251,3 +254,178 @@ def test_placement_checks_blocking_terrain_fit_and_reachability():
     # (2,0) is an obstacle; (0,0) is walled off; footprints of large figures are the quest pass's (Q0203)
     assert [(d.code, d.span.line) for d in sink.items] == [("M0220", 2), ("M0301", 0), ("M0302", 3)]
     assert "obstacle" in sink.items[0].message and "yard(0, 0) = (0, 0)" in sink.items[1].message
+
+
+# --- the map pass's checks, case by case (docs/mutation.md: each case kills a mutant) ---
+
+def _only(sink, code):
+    return [d for d in sink.items if d.code == code]
+
+
+def _at_column(t: ast.TilePlacement, line: int, column: int) -> ast.TilePlacement:
+    return replace(t, span=Span("map.quest", line, column))
+
+
+def test_one_square_overlap_is_an_overlap():
+    # room covers x, y in 0..2, 9A covers 2..3: they share the one square (2, 2), area 1
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("9A", at=(2, 2)))
+    (d,) = _only(sink, "M0209")
+    assert d.message == "tiles `room` and `9A` overlap on 1 square(s) (area 1): (2, 2)"
+    assert d.span.line == 2
+    assert [(r.span.line, r.message) for r in d.related] == [(1, "`room` placed here")]
+
+
+def test_overlap_after_a_pair_far_apart_or_touching_is_still_found():
+    # the first pair (room, cap) is far apart, then touching along an edge: neither stops the
+    # search for the overlap of room with wide, on (1..2, 1..2) listed row by row
+    for cap in (tile("cap", at=(10, 10)), tile("cap", at=(0, -1), rotate=180)):
+        _, sink = assemble(TILES, tile("room", at=(0, 0)), cap, tile("wide", at=(1, 1)))
+        (d,) = _only(sink, "M0209")
+        assert d.message == "tiles `room` and `wide` overlap on 4 square(s) (area 4): (1, 1), (2, 1), (1, 2), (2, 2)"
+        assert d.span.line == 3 and d.related[0].span.line == 1
+
+
+def test_overlap_lists_at_most_eight_squares_row_by_row():
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("wide", at=(0, 0)))
+    (d,) = _only(sink, "M0209")
+    assert d.message == ("tiles `room` and `wide` overlap on 9 square(s) (area 9): "
+                         "(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2) …")
+    _, sink = assemble(TILES, tile("hall", at=(0, 0)), tile("hall", name="h2", at=(0, 0)))
+    (d,) = _only(sink, "M0209")  # eight squares: all shown, no ellipsis
+    assert d.message == ("tiles `hall` and `h2` overlap on 8 square(s) (area 8): "
+                         "(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1)")
+
+
+def test_outdoor_and_dungeon_message_and_place():
+    # reported where the later of the two families starts: here the dungeon tile, line 2
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", at=(5, 5)))
+    (d,) = _only(sink, "M0210")
+    assert d.message == "outdoor and dungeon pieces in one map: glade and 9A" and d.span.line == 2
+    # the other way round: the outdoor tile, line 2
+    _, sink = assemble(TILES, tile("9A", at=(5, 5)), tile("glade", at=(0, 0)), tile("glade", name="g2", at=(9, 9)))
+    (d,) = _only(sink, "M0210")
+    assert d.message == "outdoor and dungeon pieces in one map: glade, g2 and 9A" and d.span.line == 2
+    # both first on one line: the outdoor one
+    _, sink = assemble(TILES, _at_column(tile("9A", at=(5, 5)), 3, 1), _at_column(tile("glade", at=(0, 0)), 3, 20))
+    (d,) = _only(sink, "M0210")
+    assert (d.span.line, d.span.column) == (3, 20)
+    # an end cap is neither: no M0210 beside an outdoor piece
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("cap", at=(5, 5)))
+    assert _only(sink, "M0210") == []
+
+
+def test_two_faces_of_one_piece_place_and_related():
+    _, sink = assemble(TILES, tile("9A", at=(0, 0)), tile("9B", attach=("north", "9A.south")))
+    (d,) = _only(sink, "M0213")
+    assert d.message == "9A and 9B are the two faces of one piece `9` and cannot both be in one map"
+    assert d.span.line == 2
+    assert [(r.span.line, r.message) for r in d.related] == [(1, "`9A` placed here")]
+
+
+def test_too_many_copies_place_and_message():
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north")),
+                       tile("cap", name="c2", attach=("north", "room.east")), tile("cap", name="c3", at=(10, 10)))
+    (d,) = _only(sink, "M0212")
+    assert d.message == "piece `cap` is used 3 times (cap, c2, c3), the box holds 2"
+    assert d.span.line == 4  # the use over the count
+
+
+def test_assemble_placed_joins_openings_that_meet_and_has_no_doors():
+    from compiler.geometry.assemble import PlacedTile, assemble_placed
+    from maphelp import TERRAIN
+
+    # the dealt table of the layout image: room at (0, 0), cap turned over its north opening
+    room = PlacedTile("room", TILES["room"], (0, 0), 0)
+    cap = PlacedTile("cap", TILES["cap"], (0, -1), 180)
+    amap = assemble_placed([room, cap], TERRAIN)
+    assert amap.tiles == (room, cap)
+    (join,) = amap.joins
+    assert (join.a, join.b, join.attached) == ("room", "cap", False)
+    assert join.edges == {edge((0, 0), (1, 0)), edge((1, 0), (2, 0))}
+    assert list(amap.tile_graph.edges) == [("room", "cap")]
+    assert amap.board.spaces == ((0, -1), (1, -1), (0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2))
+    assert amap.board.doors == ()
+    walls = amap.board.walls
+    assert edge((0, 0), (1, 0)) not in walls and edge((2, 0), (3, 0)) in walls
+    assert len(walls) == 14  # the outline: 3 + 3 + 3 + 1 (room's top right) + 2 + 2 (cap's top and ends)
+
+
+def test_tile_graph_carries_each_tile_and_join():
+    amap, sink = assemble(TILES, tile("room", at=(0, 0)), tile("hall", attach=("west", "room.east")),
+                          tile("glade", at=(20, 20), hidden=True))
+    assert dict(amap.tile_graph.nodes(data=True)) == {
+        "room": {"code": "room", "at": (0, 0), "rotation": 0, "hidden": False, "kind": "dungeon"},
+        "hall": {"code": "hall", "at": (3, 1), "rotation": 0, "hidden": False, "kind": "dungeon"},
+        "glade": {"code": "glade", "at": (20, 20), "rotation": 0, "hidden": True, "kind": "outdoor"},
+    }
+    assert list(amap.tile_graph.edges(data=True)) == [
+        ("room", "hall", {"a_opening": "east", "b_opening": "west", "attached": True, "door": None}),
+    ]
+
+
+def test_board_without_a_terrain_table_is_plain():
+    from compiler.catalogs.terrain import PLAIN
+    from compiler.geometry.assemble import PlacedTile, assemble_placed
+
+    amap = assemble_placed([PlacedTile("9A", TILES["9A"], (0, 0), 0)], {})
+    assert amap.board.terrain == ("plain",) * 4
+    assert dict(amap.board.rules) == {"plain": PLAIN}
+
+
+def test_describe_names_a_space_in_both_frames():
+    amap, _ = assemble(TILES, tile("room", at=(0, 0)), tile("hall", attach=("west", "room.east")))
+    assert amap.describe((4, 2)) == "hall(1, 1) = (4, 2)"
+    assert amap.describe((2, 0)) == "room(2, 0) = (2, 0)"
+    assert amap.describe((7, 3)) == "(7, 3)"  # no tile there
+
+
+def test_placed_tile_frames_with_unequal_offsets():
+    from compiler.geometry.assemble import PlacedTile
+
+    t = PlacedTile("room", TILES["room"], (5, 2), 0)
+    assert t.to_world((0, 0)) == (5, 2) and t.to_world((2, 1)) == (7, 3)
+    assert t.to_local((6, 3)) == (1, 1) and t.to_local((7, 4)) == (2, 2)
+    assert t.to_local((8, 2)) is None
+
+
+def test_board_of_unknown_symbols_are_plain_and_door_edges_are_never_walls():
+    from compiler.geometry.assemble import PlacedTile, board_of
+    from compiler.geometry.board import Door
+
+    pool = catalog({"pool": {"kind": "dungeon", "grid": "~.\n..\n", "openings": {"north": [0]}}})["pool"]
+    placed = [PlacedTile("pool", pool, (0, 0), 0)]
+    # no terrain table: the water symbol is unknown, so plain
+    assert board_of(placed, [], [], {}).terrain == ("plain",) * 4
+    # a door handed to board_of on the tile's top border: that edge is no wall (it blocks as a door)
+    top = edge((0, 0), (1, 0))
+    b = board_of(placed, [], [Door("d", frozenset({top}))], {})
+    assert top not in b.walls and edge((1, 0), (2, 0)) in b.walls
+    assert len(b.walls) == 7 and top in b.blocking_edges()
+
+
+def test_assembled_map_space_of_each_reference():
+    marks = [ast.MarkDecl("altar", ast.TileSpace("Lroom", 2, 1, span(9)), span(9))]
+    amap, _ = assemble(TILES, tile("Lroom", at=(5, 5), rotate=90), marks=marks)
+    assert amap.space(ast.MarkRef("altar")) == (5, 7)
+    assert amap.space(ast.MarkRef("nowhere")) is None
+    assert amap.space(ast.WorldSpace(6, 6)) == (6, 6)
+    assert amap.space(ast.WorldSpace(6, 7)) is None  # printed (2, 0) of Lroom has no square
+    assert amap.space(ast.TileSpace("Lroom", 1, 0)) == (6, 6)
+    assert amap.space(ast.TileSpace("Lroom", 2, 1)) == (5, 7)
+    assert amap.space(ast.TileSpace("Lroom", 2, 0)) is None  # not a square of the tile
+    assert amap.space(ast.TileSpace("Lrom", 0, 0)) is None  # no such tile
+
+
+def test_outdoor_and_dungeon_lists_every_dungeon_tile():
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", at=(5, 5)), tile("room", at=(9, 9)))
+    (d,) = _only(sink, "M0210")
+    assert d.message == "outdoor and dungeon pieces in one map: glade and 9A, room"
+
+
+def test_two_faces_and_a_third_use_of_one_piece():
+    # 9A, 9B, then 9A again: reported on the last use, the first two shown as related
+    _, sink = assemble(TILES, tile("9A", at=(0, 0)), tile("9B", at=(5, 0)), tile("9A", name="again", at=(10, 0)))
+    (d,) = _only(sink, "M0213")
+    assert d.message == "9A and 9B are the two faces of one piece `9` and cannot both be in one map"
+    assert d.span.line == 3
+    assert [(r.span.line, r.message) for r in d.related] == [(1, "`9A` placed here"), (2, "`9B` placed here")]

@@ -306,3 +306,173 @@ def test_every_card_round_trips_through_the_bundle_schema(natures_ire):
     enc = bundle["encounters"]["webbed_gulch"]
     assert enc["entrance"]["tile"] == "28A" and enc["exit"]["tile"] == "15A"
     assert bundle["encounters"]["beyond_the_fringes"]["hero_figures"] == ["desmond"]
+
+
+# --- target_text: how a target reads back in messages (hand-written expectations) ---
+
+@pytest.mark.parametrize("target, text", [
+    (dict(subject="hero"), "hero"),
+    (dict(subject="search_token"), "search token"),
+    (dict(subject="hero", order="closest", filters=(("in_sight",),)), "closest hero in sight"),
+    (dict(subject="monster", order="furthest", filters=(("within", 3),)), "furthest monster within 3"),
+    (dict(subject="hero", filters=(("adjacent",), ("not_attacked",))), "hero adjacent not attacked this activation"),
+    (dict(subject="hero", order="highest", attribute="might"), "hero with highest might"),
+    (dict(subject="hero", order="lowest", attribute="health", filters=(("in_sight",),)), "hero in sight with lowest health"),
+    (dict(subject="hero", order="most_damage"), "hero with most damage"),
+    (dict(subject="hero", filters=(("unknown_filter",),)), "hero"),
+])
+def test_target_text(target, text):
+    from compiler.model.cards import subject_words, target_text
+    from compiler.syntax import ast
+
+    assert target_text(ast.Target(**target)) == text
+    assert subject_words("search_token") == "search token" and subject_words("hero") == "hero"
+
+
+# --- every card check at once, each diagnostic written out by hand (docs/mutation.md) ---
+
+EVERY_CARD_MISTAKE = """
+activation_card a1 {
+  group goblin_archer {
+    master { discard stunnd; away from monster not attacked this activation; attack closest monster }
+    minion { toward exit within 0; engage monster with highest might; spot hero with highest luck; toward exit with highest might }
+  }
+  group cave_spidr { all { special "Bites."; special "Hides." } }
+  group goblin_archer { all { retreat }; master { retreat }; master { retreat } }
+  group lone_giant { minion { attack closest hero } }
+  group cave_spider { effect "x" }
+}
+encounter e2 { map { tile 8A } }
+exploration_card e1 { encounter fight_in_the_dark }
+exploration_card e3 { overlord { hourglass 0 "Doom." } }
+exploration_card e2 { rules "x" }
+peril_card p1 { }
+peril_card p2 { effect "a"; with_monsters "b" }
+peril_card p3 { without_monsters "b" }
+"""
+
+
+def test_every_card_check_message_place_and_fix():
+    cards, _, sink = run(EVERY_CARD_MISTAKE)
+    got = [(d.code, d.span.line, d.span.column, d.message, d.fix, [(r.span.line, r.message) for r in d.related])
+           for d in sink.items]
+    assert got == [
+        ("C0113", 13, 1, "exploration card `e1` names encounter `fight_in_the_dark`, which does not exist", None, []),
+        ("C0112", 14, 34, "hourglass without a count on exploration card `e3`", None, []),
+        ("C0114", 14, 1, "exploration card `e3` names no encounter", None, []),
+        ("C0115", 16, 1, "peril card `p1`: it has no effect", None, []),
+        ("C0115", 17, 1, "peril card `p2`: give either `effect` or the with/without monsters halves, not both", None, []),
+        ("C0115", 18, 1, "peril card `p3`: a split card needs both halves; `with_monsters` is missing", None, []),
+        ("C0110", 4, 14, "unknown condition `stunnd`; did you mean `stunned`?", "stunned", []),
+        ("C0108", 4, 40, "target `monster not attacked this activation`: `not attacked` applies to heroes only", None, []),
+        ("C0107", 4, 78, "`attack` cannot take `monster` as its target (it takes hero)", None, []),
+        ("C0108", 5, 21, "target `exit within 0`: `within N` needs N of at least 1", None, []),
+        ("C0109", 5, 43, "unknown attribute `might`", None, []),  # monsters have health and speed only
+        ("C0109", 5, 76, "unknown attribute `luck`", None, []),
+        ("C0108", 5, 107, "target `exit with highest might`: `highest` orders figures (heroes or monsters), not exits",
+         None, []),
+        ("C0101", 7, 3, "activation card `a1` names `cave_spidr`, which is not a monster of this pack; "
+                        "did you mean `cave_spider`?", "cave_spider", []),
+        ("C0102", 8, 3, "activation card `a1` lists `goblin_archer` twice", None, [(3, "first listed here")]),
+        ("C0105", 8, 3, "group `goblin_archer` on card `a1`: an `all` box cannot be combined with other boxes", None, []),
+        ("C0105", 8, 3, "group `goblin_archer` on card `a1`: two `master` boxes", None, []),
+        ("C0104", 9, 22, "`minion` box for `lone_giant`, which has no minion figures", None, []),
+        ("C0103", 10, 3, "group `cave_spider` on activation card `a1` has no actions", None, []),
+        ("C0111", 2, 1, "card `a1` has 2 untyped `special` action(s); a front end must show their text", None, []),
+    ]
+    assert dict(cards.encounter_of) == {"e2": "e2"} and dict(cards.untyped) == {"a1": 2}
+
+
+def test_which_ranks_a_monster_lacks():
+    from compiler.passes.cards import _rank_missing
+
+    stats = object()
+    assert not _rank_missing(SimpleNamespace(), "minion")  # nothing known: nothing missing
+    assert not _rank_missing(SimpleNamespace(acts=(), limits=()), "master")
+    only_masters_printed = SimpleNamespace(acts=(("act1", (("master", stats),)),))
+    assert _rank_missing(only_masters_printed, "minion") and not _rank_missing(only_masters_printed, "master")
+    no_minions_allowed = SimpleNamespace(acts=(("act1", (("master", stats), ("minion", stats))),),
+                                         limits=((2, Limit(1, 0)), (3, Limit(1, 0))))
+    assert _rank_missing(no_minions_allowed, "minion") and not _rank_missing(no_minions_allowed, "master")
+    no_masters_allowed = SimpleNamespace(limits=((2, Limit(0, 2)),))
+    assert _rank_missing(no_masters_allowed, "master") and not _rank_missing(no_masters_allowed, "minion")
+    # a limit that allows the rank at one hero count is enough
+    sometimes = SimpleNamespace(limits=((2, Limit(1, 0)), (4, Limit(1, 1))))
+    assert not _rank_missing(sometimes, "minion")
+
+
+SPAWNING = """
+encounter e1 { map { tile 28A }; spawn cave_spider at 28A(0, 0)
+  on round_end 2 { spawn goblin_archer at 28A(1, 1) } }
+encounter e2 { map { tile 28A }; spawn lone_giant at 28A(0, 0) }
+encounter e3 { map { tile 28A }; spawn dragon at 28A(0, 0) }
+exploration_card x1 { encounter e1 }
+exploration_card x2 { encounter e2 }
+exploration_card x3 { encounter e3 }
+activation_card a { group cave_spider { all { attack adjacent hero } } }
+activation_card b {
+  group cave_spider { all { attack adjacent hero } }
+  group goblin_archer { all { attack closest hero } }
+}
+activation_card c { group cave_spider { all { attack adjacent hero } } }
+"""
+
+
+def _c0106(sink):
+    return [(d.span.line, d.message, [(r.span.line, r.message) for r in d.related]) for d in sink.items if d.code == "C0106"]
+
+
+def test_groups_needed_come_from_the_dealt_encounters_and_known_monsters():
+    # the exploration deck deals e1 and e3 (x2 is in no deck); e3's `dragon` is no monster of
+    # the pack (reported elsewhere); the activation deck holds a and b, so c is not checked
+    cards, _, sink = run(SPAWNING + "deck exploration d { card x1; card x3 }\ndeck activation acts { card a; card b }\n")
+    assert _c0106(sink) == [
+        (9, "activation card `a` has no entry for `goblin_archer`, which encounter `e1` spawns",
+         [(2, "`e1` spawns `goblin_archer`")]),
+    ]
+    assert dict(cards.spawned_by) == {"e1": ("cave_spider", "goblin_archer"), "e2": ("lone_giant",), "e3": ("dragon",)}
+    # no activation deck: every activation card is checked; the exploration deck still decides
+    _, _, sink = run(SPAWNING + "deck exploration d { card x1; card x3 }\n")
+    assert [(line, msg) for line, msg, _ in _c0106(sink)] == [
+        (9, "activation card `a` has no entry for `goblin_archer`, which encounter `e1` spawns"),
+        (14, "activation card `c` has no entry for `goblin_archer`, which encounter `e1` spawns"),
+    ]
+    # no exploration deck: every encounter an exploration card names is dealt
+    _, _, sink = run(SPAWNING + "deck activation acts { card b }\n")
+    assert [(line, msg) for line, msg, _ in _c0106(sink)] == [
+        (10, "activation card `b` has no entry for `lone_giant`, which encounter `e2` spawns"),
+    ]
+
+
+def test_hourglass_of_one_is_enough():
+    _, _, sink = run('encounter e { map { tile 8A } }\nexploration_card e { overlord { hourglass 1 "Doom." } }')
+    assert codes(sink) == []
+
+
+def test_more_target_checks_in_full():
+    _, _, sink = run("""
+    activation_card a1 {
+      group goblin_archer {
+        all { engage exit; toward exit within 1; toward exit with most damage; spot hero with lowest luck }
+      }
+    }
+    """)
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in sink.items] == [
+        ("C0107", 4, 11, "`engage` cannot take `exit` as its target (it takes hero, monster)"),
+        # `within 1` is fine
+        ("C0108", 4, 53, "target `exit with most damage`: `most damage` orders figures (heroes or monsters), not exits"),
+        ("C0109", 4, 81, "unknown attribute `luck`"),
+    ]
+
+
+def test_suggestions_come_with_their_fix():
+    _, _, sink = run("""
+    encounter webbed_gulch { map { tile 8A } }
+    exploration_card c1 { encounter webbed_gulsh }
+    activation_card a1 { group goblin_archer { all { spot hero with highest migth } } }
+    """)
+    assert [(d.code, d.message, d.fix) for d in sink.items] == [
+        ("C0113", "exploration card `c1` names encounter `webbed_gulsh`, which does not exist; "
+                  "did you mean `webbed_gulch`?", "webbed_gulch"),
+        ("C0109", "unknown attribute `migth`; did you mean `might`?", "might"),
+    ]

@@ -114,7 +114,9 @@ def test_doors_open_and_closed():
 def test_links_are_movement_only():
     b, _ = board_of(tile("sq", at=(0, 0)), tile("sq", name="far", at=(10, 0)))
     linked = Board(b.spaces, b.terrain, b.rules, b.walls, b.doors, (Link("gateway", ((1, 0),), ((10, 0),)),))
-    assert graph.cheapest_move(linked, (0, 0), (11, 1)).cost == 3
+    r = graph.cheapest_move(linked, (0, 0), (11, 1))
+    assert r.cost == 3 and r.route == ((0, 0), (1, 0), (10, 0), (11, 1))
+    assert r.steps == 3  # no counted range across a link: the route's own steps
     assert graph.counting_distance(linked, (0, 0), (11, 1)) is None
 
 
@@ -153,3 +155,168 @@ def test_a_2e_pit_is_entered_but_never_left_by_movement():
     assert graph.cheapest_move(b, (1, 0), (2, 0)) is None
     assert graph.cheapest_move(b, (0, 0), (2, 0)) is None  # no way around on a one-row tile
     assert graph.counting_distance(b, (0, 0), (2, 0)) == 2  # counting is not movement
+
+
+# --- hand-checked cases that kill mutants of docs/mutation.md ---
+
+def test_route_steps_are_the_counted_range_not_the_route_length():
+    # a row of 2nd-ed. pits with one gap: counting goes straight through the pits (2), a figure
+    # walks round through the gap at x = 3 (6 steps)
+    tiles = catalog({"moat": {"kind": "dungeon", "grid": "....\nooo.\n....\n"}})
+    amap, _ = assemble(tiles, tile("moat", at=(0, 0)))
+    r = graph.cheapest_move(amap.board, (0, 0), (0, 2))
+    assert r.route == ((0, 0), (1, 0), (2, 0), (3, 1), (2, 2), (1, 2), (0, 2))
+    assert (r.cost, r.steps) == (6, 2)
+
+
+def _two_doorways(open_=False):
+    # A (4x2) below B (4x1), joined through both of A's north openings; a door on the first
+    tiles = catalog({
+        "A": {"kind": "dungeon", "grid": "....\n....\n", "openings": {"north": [0, 2]}},
+        "B": {"kind": "dungeon", "grid": "....\n", "openings": {"south": [0, 2]}},
+    })
+    amap, sink = assemble(tiles, tile("A", at=(0, 0)), tile("B", attach=("south", "A.north")),
+                          doors=[door("gate", "A.north", open_=open_)])
+    assert codes(sink) == [] and len(amap.joins) == 2
+    return amap.board
+
+
+def test_route_steps_are_counted_with_the_doors_asked_for():
+    b = _two_doorways(open_=True)
+    assert graph.cheapest_move(b, (0, 1), (0, -1)).steps == 2  # through the open door
+    # the same door closed by the caller: round through the second doorway, 4 steps either way
+    r = graph.cheapest_move(b, (0, 1), (0, -1), open_doors=set())
+    assert (r.cost, r.steps) == (4, 4) and (0, 0) not in r.route[1:2]
+    assert graph.counting_distance(b, (0, 1), (0, -1), open_doors=set()) == 4
+
+
+def test_cheapest_move_off_the_board_is_none():
+    b, _ = board_of(tile("sq", at=(0, 0)))
+    assert graph.cheapest_move(b, (9, 9), (0, 0)) is None
+    assert graph.cheapest_move(b, (0, 0), (9, 9)) is None
+
+
+def test_unreachable_from_several_starts():
+    b, _ = board_of(tile("sq", at=(0, 0)), tile("sq", name="far", at=(10, 0)))
+    assert graph.unreachable(b, [(0, 0)]) == [(10, 0), (11, 0), (10, 1), (11, 1)]
+    assert graph.unreachable(b, [(0, 0), (10, 0)]) == []  # both parts reached
+    assert graph.unreachable(b, [(99, 99), (11, 1)]) == [(0, 0), (1, 0), (0, 1), (1, 1)]  # a start off the board
+
+
+def test_closed_doors_on_the_way():
+    # three 2x2 rooms in a column, doors `zeta` (rows 1|2) and `alpha` (rows 3|4)
+    tiles = catalog({"cell": {"kind": "dungeon", "piece": "cell", "copies": 3, "grid": "..\n..\n",
+                              "openings": {"north": [0], "south": [0]}}})
+    placements = (tile("cell", name="sq", at=(0, 0)), tile("cell", name="mid", attach=("north", "sq.south")),
+                  tile("cell", name="low", attach=("north", "mid.south")))
+    amap, sink = assemble(tiles, *placements, doors=[door("zeta", "sq.south"), door("alpha", "mid.south")])
+    b = amap.board
+    assert codes(sink) == [] and b.spaces[-1] == (1, 5)
+    assert graph.cheapest_move(b, (0, 0), (0, 5)) is None
+    assert graph.closed_doors_on_the_way(b, (0, 0), (0, 5)) == ("alpha", "zeta")  # sorted
+    assert graph.closed_doors_on_the_way(b, (0, 0), (0, 5), open_doors={"alpha"}) == ("zeta",)
+    assert graph.closed_doors_on_the_way(b, (0, 0), (1, 3)) == ("zeta",)
+    assert graph.closed_doors_on_the_way(b, (0, 0), (1, 1)) == ()
+    assert graph.closed_doors_on_the_way(b, (0, 0), (9, 9)) is None
+    assert graph.closed_doors_on_the_way(b, (9, 9), (0, 0)) is None
+    # no route even with every door open: None
+    split, _ = board_of(tile("split", at=(0, 0)))
+    assert graph.closed_doors_on_the_way(split, (0, 0), (0, 2)) is None
+
+
+def test_ties_go_to_the_smallest_route_by_row_then_column():
+    # round a central obstacle, two routes of 3 steps: the one whose first differing square
+    # comes first by (y, x) -- (1, 0) before (0, 1), and (2, 1) before (1, 2)
+    tiles = catalog({"pillar": {"kind": "dungeon", "grid": "...\n.#.\n...\n"},
+                     "pool": {"kind": "dungeon", "grid": "~~..\n....\n..#.\n....\n"}})
+    amap, _ = assemble(tiles, tile("pillar", at=(0, 0)))
+    assert graph.cheapest_move(amap.board, (0, 0), (2, 2)).route == ((0, 0), (1, 0), (2, 1), (2, 2))
+    assert graph.cheapest_move(amap.board, (2, 2), (0, 0)).route == ((2, 2), (2, 1), (1, 0), (0, 0))
+    # 4 steps at cost 4 are the least (the diagonal meets the obstacle, the top row is water);
+    # of those, the first step to (0, 1) -- row 1, column 0 -- beats (1, 1)
+    amap, _ = assemble(tiles, tile("pool", at=(0, 0)))
+    r = graph.cheapest_move(amap.board, (0, 0), (3, 3))
+    assert r.cost == 4 and r.route == ((0, 0), (0, 1), (1, 2), (2, 3), (3, 3))
+
+
+def test_equal_cost_goes_to_fewer_steps():
+    # (0, 0) -> (1, 2): through the water square (0, 1) costs 2 + 1 in 2 steps; round by
+    # (1, 0), (2, 1) costs 1 + 1 + 1 in 3 steps. Same cost: the fewer steps win.
+    tiles = catalog({"marsh": {"kind": "dungeon", "grid": "~..\n~#.\n#.#\n..~\n"}})
+    amap, _ = assemble(tiles, tile("marsh", at=(0, 0)))
+    r = graph.cheapest_move(amap.board, (0, 0), (1, 2))
+    assert (r.cost, r.route) == (3, ((0, 0), (0, 1), (1, 2)))
+
+
+def test_steps_come_in_a_fixed_order():
+    # the order the steps of a space are generated in (lattice.NEIGHBOURS8) is part of what
+    # makes every output built from the graphs byte-identical from run to run
+    tiles = catalog({"open": {"kind": "dungeon", "grid": "...\n...\n...\n"}})
+    amap, _ = assemble(tiles, tile("open", at=(0, 0)))
+    g = graph.movement_graph(amap.board)
+    assert list(g.successors((1, 1))) == [(2, 1), (0, 1), (1, 2), (1, 0), (2, 2), (2, 0), (0, 2), (0, 0)]
+
+
+def test_a_door_open_at_the_start_is_still_on_its_steps():
+    b = _two_doorways(open_=True)
+    g = graph.movement_graph(b)
+    assert g.edges[(0, 0), (0, -1)]["doors"] == {"gate"}
+    assert g.edges[(3, 0), (3, -1)]["doors"] == frozenset()
+
+
+def test_all_pairs_with_doors_links_and_an_isolated_last_space():
+    placements = (tile("room", at=(0, 0)), tile("cap", attach=("north", "room.north")))
+    b, _ = board_of(*placements, doors=[door("gate", "room.north")])
+    i, j = b.index[(0, 1)], b.index[(0, -1)]
+    assert np.isinf(graph.all_pairs(b)[i, j])  # closed at the start
+    assert graph.all_pairs(b, open_doors={"gate"})[i, j] == 2
+    assert graph.all_pairs(b, counting=False, open_doors={"gate"})[i, j] == 2
+    # links move figures but do not count
+    b, _ = board_of(tile("sq", at=(0, 0)), tile("sq", name="far", at=(10, 0)))
+    linked = Board(b.spaces, b.terrain, b.rules, b.walls, b.doors, (Link("gateway", ((1, 0),), ((10, 0),)),))
+    i, j = linked.index[(0, 0)], linked.index[(11, 1)]
+    assert np.isinf(graph.all_pairs(linked)[i, j])
+    assert graph.all_pairs(linked, counting=False)[i, j] == 3
+    # an obstacle as the last space (in (y, x) order) has no steps, yet keeps its row and column
+    b, _ = board_of(tile("posts", at=(0, 0)))
+    for counting in (True, False):
+        m = graph.all_pairs(b, counting=counting)
+        assert m.shape == (4, 4) and m[3, 3] == 0 and np.isinf(m[3, :3]).all()
+
+
+def test_links_of_each_kind_by_hand():
+    # yard: (10, 0) plain, (11, 0) 1st-ed. pit (leave cost 2), (12, 0) obstacle, (13, 0) 2nd-ed. pit
+    tiles = catalog({"sq": {"kind": "dungeon", "grid": "..\n..\n"}, "yard": {"kind": "dungeon", "grid": ".p#o\n"}})
+    amap, _ = assemble(tiles, tile("sq", at=(0, 0)), tile("yard", at=(10, 0)))
+    b = amap.board
+    links = (
+        Link("portal", ((0, 0),), ((10, 0),)),  # not a kind that moves figures: ignored
+        Link("stairs", ((1, 0),), ((10, 0),)),
+        Link("end_cap", ((0, 1),), ((11, 0), (12, 0), (13, 0), (99, 99))),  # (99, 99) is no space
+        Link("gateway", ((1, 1),), ((0, 1),)),  # already a step: the step stays as it is
+    )
+    g = graph.movement_graph(Board(b.spaces, b.terrain, b.rules, b.walls, b.doors, links))
+    linked = {(u, v): (d["weight"], d["link"]) for u, v, d in g.edges(data=True) if "link" in d}
+    assert linked == {
+        ((1, 0), (10, 0)): (1, "stairs"), ((10, 0), (1, 0)): (1, "stairs"),
+        ((0, 1), (11, 0)): (1, "end_cap"), ((11, 0), (0, 1)): (3, "end_cap"),  # 1 to enter + 2 to leave the pit
+        # nothing enters the obstacle; leaving it is moot (no figure stands there)
+        ((12, 0), (0, 1)): (1, "end_cap"),
+        ((0, 1), (13, 0)): (1, "end_cap"),  # into the 2nd-ed. pit, never out of it
+    }
+    assert g.edges[(1, 1), (0, 1)] == {"weight": 1, "doors": frozenset()}
+
+
+def test_counting_graph_steps_weigh_one_even_through_water():
+    b, _ = board_of(tile("ford", at=(0, 0)))
+    g = graph.counting_graph(b)
+    assert sorted(g.edges(data="weight")) == [((0, 0), (1, 0), 1), ((1, 0), (2, 0), 1)]
+
+
+def test_counting_distance_searches_the_graph_it_is_given():
+    b, _ = board_of(tile("ford", at=(0, 0)))
+    g = graph.counting_graph(b)
+    assert graph.counting_distance(b, (0, 0), (2, 0), graph=g) == 2
+    g.remove_edge((0, 0), (1, 0))  # a graph for a state the board alone does not show
+    assert graph.counting_distance(b, (0, 0), (2, 0), graph=g) is None
+    assert graph.counting_distance(b, (0, 0), (2, 0)) == 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from compiler.diagnostics import Sink
+from compiler.syntax import ast
 from quest_helpers import MAP, codes, quest, resolved, run
 
 NO_REVEAL = MAP.replace("  on open hall { reveal 8A }\n", "")
@@ -201,3 +203,235 @@ def test_a_spawn_name_must_not_be_taken():
     body = MAP + "  spawn zombie as pack at 9A(1, 1)\n  spawn zombie as pack at 9A(3, 3)\n  spawn zombie as zombie at 9A(1, 3)\n"
     _, sink = run(quest(body))
     assert codes(sink) == ["Q0208", "Q0208"]
+
+
+# --- the event analysis's messages in full (docs/mutation.md); line numbers are those of
+# quest(MAP + ...): MAP's events end on line 11 ---
+
+def _diags(sink):
+    return [(d.code, d.span.line, d.span.column, d.message, d.fix, [(r.span.line, r.message) for r in d.related])
+            for d in sink.items]
+
+
+def test_why_an_event_can_never_fire_in_full():
+    _, sink = run(quest(MAP.replace("door hall on 9A.north", "door hall on 9A.north open") + """  var v = 0
+  on variable v >= 1 { place token objective as relic at (0, 2); spawn goblin_archer at 9A(2, 2) }
+  on searched relic { say "r" }
+  on picked_up relic { say "p" }
+  on defeated goblin_archer { say "d" }
+"""))
+    never = "this event can never fire: "
+    assert _diags(sink) == [
+        ("Q0303", 11, 6, never + "door `hall` starts open and nothing closes it", None, []),
+        ("Q0303", 13, 6, never + "variable `v` never reaches 1 (at most 0)", None, []),
+        ("Q0303", 14, 6, never + "token `relic` is never on the map (only events that never fire place it)", None, []),
+        ("Q0303", 15, 6, never + "token `relic` is never on the map (only events that never fire place it)", None, []),
+        ("Q0303", 16, 6, never + "group `goblin_archer` is never on the map (only events that never fire spawn it)",
+         None, []),
+        ("Q0304", 7, 5, "hidden tile `8A` is never revealed (only by events that can never fire)", None, []),
+    ]
+
+
+def test_unknown_names_and_a_three_way_ambiguous_group_in_full():
+    _, sink = run(quest(MAP + """  var keys = 0
+  var gems = 1
+  spawn zombie at 9A(1, 1)
+  spawn zombie at 9A(3, 3)
+  spawn zombie at 9A(1, 3)
+  on defeated zombie { say "x" }
+  on start { say "s" }
+  on variable keys >= 2 { say "v" }
+  on variable gems >= 3 { say "g" }
+  on round_end 1 { advance keys }
+  on searched relic { say "r" }
+  on picked_up relic { say "p" }
+  on enters 8A { say "in" }
+  on defeated ghost { say "d" }
+  on open gate { say "o" }
+"""))
+    assert _diags(sink) == [
+        ("Q0209", 17, 6, "`on defeated zombie`: 3 spawns of `zombie` are in this encounter; which one is meant?", None,
+         [(14, "`zombie` spawned here"), (15, "`zombie` spawned here")]),  # the first two shown
+        ("Q0301", 22, 6, "quest `q`: there is no token `relic`", None, []),
+        ("Q0301", 23, 6, "quest `q`: there is no token `relic`", None, []),
+        ("Q0301", 25, 6, "quest `q`: there is no group `ghost`", None, []),
+        ("Q0301", 26, 6, "quest `q`: there is no door `gate`", None, []),
+        ("Q0303", 19, 6, "this event can never fire: variable `keys` never reaches 2 (at most 1)", None, []),
+        ("Q0303", 20, 6, "this event can never fire: variable `gems` never reaches 3 (at most 1)", None, []),
+    ]
+
+
+def test_on_start_past_the_first_encounter_and_enters_a_hidden_tile_in_full():
+    text = '''quest q "Q" {
+  encounter 1 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    start heroes on entrance1A
+    on round_end 2 { next }
+    on round_end 5 { lose "late" }
+  }
+  encounter 2 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north; tile 8A attach east to 9A.north hidden }
+    start heroes on entrance1A
+    on start { say "never" }
+    on enters 8A { say "in" }
+    on round_end 3 { win "won" }
+  }
+}
+'''
+    _, sink = run(text)
+    never = "this event can never fire: "
+    assert [(d.code, d.span.line, d.message) for d in sink.items] == [
+        ("Q0303", 11, never + "`on start` fires when the quest begins, in its first encounter only; "
+                              "write `on encounter start`"),
+        ("Q0303", 12, never + "the space is on a hidden tile that nothing which can happen reveals"),
+        ("Q0304", 9, "hidden tile `8A` is never revealed"),
+    ]
+
+
+def test_an_ambiguous_defeat_resolves_to_no_group():
+    model, sink = run(quest(MAP + "  spawn zombie at 9A(1, 1)\n  spawn zombie at 9A(3, 3)\n"
+                                  "  on defeated zombie { say \"x\" }\n"))
+    assert codes(sink) == ["Q0209"]
+    [ev] = [e for e in resolved(model).encounters[0].events if e.trigger.kind == "defeated"]
+    assert not ev.resolved  # reported once (Q0209); it still fires, as either zombie may fall
+
+
+TWO_ENCOUNTERS = '''quest q "Q" {
+  encounter 1 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    start heroes on entrance1A
+    flavor "Dark."
+    setup "Set up."
+    var keys = 2
+    token search as chest at 9A(1, 1)
+    on start { say "go" }
+    on searched chest { say "found" }
+    NEXT
+  }
+  encounter 2 {
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    start heroes on entrance1A
+    END
+  }
+}
+'''
+
+
+def _two(next_="on round_end 2 { next }", end='on round_end 3 { win "won" }\n    on round_end 4 { lose "lost" }'):
+    return TWO_ENCOUNTERS.replace("NEXT", next_).replace("END", end)
+
+
+def test_two_encounters_carry_their_fields_and_setup_tokens_can_be_searched():
+    model, sink = run(_two())
+    assert codes(sink) == []  # `on start` in encounter 1 and the searched chest both fire
+    e1, e2 = resolved(model).encounters
+    assert (e1.number, e2.number) == (1, 2) and e1.reachable and e2.reachable
+    assert (e1.flavor.value, e1.setup.value, dict(e1.variables)) == ("Dark.", "Set up.", {"keys": 2})
+    assert e1.span.line == 2 and e2.span.line == 13
+    assert all(e.can_fire for e in e1.events)
+
+
+def test_an_encounter_never_reached_and_a_quest_never_ended_in_full():
+    _, sink = run(_two(next_='on round_end 2 { say "no next" }'))
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in sink.items] == [
+        ("Q0308", 13, 3, "encounter 2 of quest `q` is never reached: no event of encounter 1 that can fire says `next`"),
+        # encounter 2's win and lose cannot happen if it is never reached
+        ("Q0305", 1, 1, "quest `q` can never be won: no `win` in an event that can fire"),
+        ("Q0306", 1, 1, "quest `q` can never be lost: no `lose` in an event that can fire"),
+    ]
+
+
+def test_win_in_one_encounter_and_lose_in_another_end_the_quest():
+    for early, late in (("lose", "win"), ("win", "lose")):
+        _, sink = run(_two(next_=f'on round_end 2 {{ next }}\n    on round_end 5 {{ {early} "early" }}',
+                           end=f'on round_end 3 {{ {late} "late" }}'))
+        assert codes(sink) == [], (early, late)
+
+
+def test_an_unresolved_event_may_still_end_the_quest():
+    # `ghost` is unknown (Q0301 only): its win, lose or next is taken as possible, so no pile-on
+    _, sink = run(_two(next_="on defeated ghost { next }",
+                       end='on defeated ghost { win "won" }\n    on defeated ghost { lose "lost" }'))
+    assert codes(sink) == ["Q0301", "Q0301", "Q0301"]
+
+
+def test_triggers_that_always_fire_or_never_do():
+    model, sink = run(quest(MAP + '  on doom_reaches_fate { say "x" }\n  on morale_zero { lose "m" }\n'
+                                  '  on enters 9A(1, 1) { say "in" }\n  var v = 0\n  on variable v >= 0 { say "z" }\n'))
+    # doom reaching fate belongs to cooperative adventures: in a quest it never happens
+    assert [(d.code, d.span.line, d.message) for d in sink.items] == [
+        ("Q0303", 12, "this event can never fire: its trigger never happens")]
+    assert fired(model) == {1: True, 2: False, 3: True, 4: True, 5: True, 6: True, 7: True}  # 1: `on open hall`
+
+
+def test_a_door_that_starts_open_can_fire_open_once_something_closes_it():
+    _, sink = run(quest(MAP.replace("door hall on 9A.north", "door hall on 9A.north open")
+                        + "  on round_end 1 { close hall }\n"))
+    assert codes(sink) == []
+
+
+def test_variables_set_and_advanced_by_hand():
+    # a: 2, set to 1 (the highest it may reach stays 2) and to 3 -> 3
+    # b: 0, set to -2 (stays 0), advanced by 2 -> 2, by -5 (ignored: only gains count)
+    # n: -1, set to 0 -> 0
+    model, sink = run(quest(MAP + """  var a = 2
+  var b = 0
+  var n = -1
+  on round_end 1 { set a = 1 }
+  on round_end 2 { set b = -2; advance b by 2; advance b by -5 }
+  on round_end 3 { set n = 0 }
+  on variable a >= 2 { say "a2" }
+  on variable b >= 2 { say "b2" }
+  on variable b >= 3 { say "b3" }
+  on variable n >= 0 { say "n0" }
+  on variable n >= 1 { say "n1" }
+"""))
+    never = "this event can never fire: "
+    assert [(d.code, d.span.line, d.message) for d in sink.items] == [
+        ("Q0303", 20, never + "variable `b` never reaches 3 (at most 2)"),  # MAP ends on line 11
+        ("Q0303", 22, never + "variable `n` never reaches 1 (at most 0)"),
+    ]
+    model, sink = run(quest(MAP + "  var a = 1\n  on round_end 1 { set a = 3 }\n  on variable a >= 3 { say \"a3\" }\n"))
+    assert codes(sink) == []
+
+
+def test_a_door_open_at_the_start_can_fire_open_once_an_event_opens_it():
+    _, sink = run(quest(MAP.replace("door hall on 9A.north", "door hall on 9A.north open")
+                        + "  on round_end 1 { open hall }\n"))
+    assert codes(sink) == []
+
+
+def test_unknown_names_get_no_suggestion_once_the_budget_is_spent():
+    from compiler.passes.quests import encounter_maps, resolve_quest
+
+    model, _ = run(quest(MAP + "  on defeated zombi { say \"x\" }\n  spawn zombie at 9A(1, 1)\n"))
+    q = model.declarations(ast.Quest)[0]
+    sink = Sink(comparisons_left=0)
+    resolve_quest(q, encounter_maps(model)["q"], model.monsters, sink)
+    assert [(d.code, d.message) for d in sink.items] == [("Q0301", "quest `q`: there is no group `zombi`")]
+    sink = Sink()
+    resolve_quest(q, encounter_maps(model)["q"], model.monsters, sink)
+    assert [(d.code, d.message) for d in sink.items] == [
+        ("Q0301", "quest `q`: there is no group `zombi`; did you mean `zombie`?")]
+
+
+def test_a_tile_that_failed_to_build_is_not_reported_again_by_the_events():
+    # 8Z is no tile (M0201, with its suggestion); revealing it says nothing more
+    _, sink = run(quest(MAP.replace("tile 8A attach east to 9A.north hidden", "tile 8Z attach east to 9A.north hidden")
+                        .replace("reveal 8A", "reveal 8Z")))
+    assert [(d.code, d.span.line, d.message) for d in sink.items] == [
+        ("M0201", 7, "unknown tile `8Z`; did you mean `8A`?")]
+
+
+def test_a_token_placed_by_an_event_on_an_obstacle_in_full():
+    from quest_helpers import OBSTACLES
+
+    _, sink = run(quest(OBSTACLES + "  on round_end 1 { place token search at (1, 1) }\n"))
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in sink.items] == [
+        ("Q0104", 6, 42, "a search token at 4A(1, 1) = (1, 1) is on obstacle, which blocks movement")]
+
+
+def test_a_token_off_its_tile_is_reported_once():
+    # the maps pass reports the space (M0216); the quest pass, which looks it up again, does not
+    _, sink = run(quest(MAP + "  token search at 9A(7, 7)\n"))
+    assert codes(sink) == ["M0216"]

@@ -300,3 +300,37 @@ def test_a_group_is_not_placed_on_a_token_and_a_spawn_point_on_one_warns():
     body = MAP + "  token search at (1, 3)\n  spawn goblin_archer { master at (1, 3) }\n"
     _, sink = run(quest(body))
     assert codes(sink) == ["Q0207"] and "the token `search_1`" in sink.items[0].message
+
+
+def test_spawns_that_cannot_be_placed_in_full():
+    # OBSTACLES: tile 4A at (0, 0), obstacles at (0,0) (1,1) (2,2) (5,4) (4,5), heroes at (3, 3)
+    _, sink = run(quest(OBSTACLES + """  spawn ettin at (0, 1)
+  on round_end 2 { spawn zombie at (1, 1) }
+  on round_end 3 { spawn zombie at (2, 2) }
+  spawn zombie { master at (3, 3), (4, 3) }
+"""))
+    got = [(d.code, d.span.line, d.span.column, d.message) for d in sink.items]
+    assert got == [
+        ("Q0203", 6, 18, "`ettin` (2x2) cannot be placed at 4A(0, 1) = (0, 1): "
+                         "no block of spaces around it is free, open and unwalled"),
+        ("Q0202", 9, 3, "spawn of `zombie` has 2 master(s) with 2 heroes, but the group limit allows 1"),
+        # the heroes stand on (3, 3)
+        ("Q0203", 9, 28, "`zombie` (1x1) cannot be placed at 4A(3, 3) = (3, 3): "
+                         "no block of spaces around it is free, open and unwalled"),
+        ("Q0203", 7, 36, "`zombie` (1x1) cannot be placed at 4A(1, 1) = (1, 1): it blocks movement"),
+        ("Q0203", 8, 36, "`zombie` (1x1) cannot be placed at 4A(2, 2) = (2, 2): it blocks movement"),
+    ]
+
+
+def test_each_spawn_over_the_limit_is_reported_once():
+    _, sink = run(quest(MAP + "  spawn zombie { master at (-1, 2), (0, 2) }\n  spawn zombie { master at (-1, 4), (0, 4) }\n"))
+    assert [(d.code, d.span.line) for d in sink.items] == [("Q0202", 12), ("Q0202", 13)]
+
+
+def test_a_long_base_turns_when_only_the_turned_block_fits():
+    # 3x1 covering (0, 1): every flat block meets the obstacle at (1, 1) or the map edge;
+    # standing up, (0, 1) (0, 2) (0, 3) is free ((0, 0) above is an obstacle)
+    model, sink = run(quest(OBSTACLES + "  spawn barghest size 3x1 { master at (0, 1) }\n"))
+    assert codes(sink) == []
+    enc = resolved(model).encounters[0]
+    assert cells(enc, enc.spawns[0].figures[2][0].spaces) == [(0, 1), (0, 2), (0, 3)]

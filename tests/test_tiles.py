@@ -8,10 +8,12 @@ from compiler.catalogs.document import Document, Entry
 from compiler.diagnostics import Sink
 from compiler.geometry.tiles import (
     SIDES,
+    Opening,
     rotate_cell,
     rotate_point,
     rotate_side,
     rotated_size,
+    turns,
 )
 from compiler.passes.tiles import read_tiles
 
@@ -136,3 +138,72 @@ def test_rotations_round_trip(size, data, rotation):
 @given(st.sampled_from(SIDES), st.integers(0, 7))
 def test_side_rotation_cycles(side, k):
     assert rotate_side(rotate_side(side, 90 * k), 90 * (4 - k % 4)) == side
+
+
+# --- hand-checked cases of each helper (docs/mutation.md: each kills a mutant) ---
+
+def test_turns_of_rotations():
+    assert [turns(r) for r in (0, 90, 180, 270, 360, 450, -90)] == [0, 1, 2, 3, 0, 1, 3]
+
+
+def test_rotations_by_hand_all_quarters():
+    assert [rotated_size((3, 2), r) for r in (0, 90, 180, 270)] == [(3, 2), (2, 3), (3, 2), (2, 3)]
+    assert [rotate_side("east", r) for r in (0, 90, 180, 270)] == ["east", "south", "west", "north"]
+    # lattice points of a 3x2 tile: the top-left corner goes to the top-right, bottom-right, bottom-left
+    assert [rotate_point((0, 0), (3, 2), r) for r in (0, 90, 180, 270)] == [(0, 0), (2, 0), (3, 2), (0, 3)]
+    assert rotate_point((3, 2), (3, 2), 180) == (0, 0)
+    assert rotate_point((1, 0), (3, 2), 90) == (2, 1)
+    # squares: (1, 0) of the 3x2 tile
+    assert [rotate_cell((1, 0), (3, 2), r) for r in (0, 90, 180, 270)] == [(1, 0), (1, 1), (1, 1), (0, 1)]
+
+
+GRID4x3 = {"kind": "dungeon", "grid": "....\n....\n....\n",
+           "openings": {"west": [0], "north": [1], "south": [2], "east": [{"offset": 1, "width": 2}]}}
+
+
+def test_openings_lookup_and_order():
+    tiles, sink = read({"T": GRID4x3})
+    assert codes(sink) == []
+    t = tiles["T"]
+    assert t.opening("north") == Opening("north", 0, 1, 2)
+    assert t.opening("north", 1) is None and t.opening("north", -1) is None
+    assert t.opening("nowhere") is None
+    assert [o.side for o in t.all_openings()] == ["north", "east", "south", "west"]
+
+
+def test_opening_cells_and_edges_on_each_side():
+    tiles, _ = read({"T": GRID4x3})
+    t = tiles["T"]
+    cells = {o.side: t.opening_cells(o) for o in t.all_openings()}
+    edges = {o.side: t.opening_edges(o) for o in t.all_openings()}
+    assert cells == {"north": ((1, 0), (2, 0)), "south": ((2, 2), (3, 2)),
+                     "west": ((0, 0), (0, 1)), "east": ((3, 1), (3, 2))}
+    assert edges == {
+        "north": (((1, 0), (2, 0)), ((2, 0), (3, 0))),  # the top border, y = 0
+        "south": (((2, 3), (3, 3)), ((3, 3), (4, 3))),  # the bottom border, y = 3
+        "west": (((0, 0), (0, 1)), ((0, 1), (0, 2))),  # x = 0
+        "east": (((4, 1), (4, 2)), ((4, 2), (4, 3))),  # x = 4
+    }
+
+
+def test_orientation_frames_by_hand():
+    tiles, _ = read({"T": {"kind": "dungeon", "grid": "...\n...\n", "openings": {"north": [0]}}})
+    t = tiles["T"]
+    o90, o180, o270 = t.orient(90), t.orient(180), t.orient(270)
+    assert o90.local((1, 0)) == (0, 0) and o90.local((0, 2)) == (2, 1)
+    assert o180.local((2, 1)) == (0, 0) and o180.local((0, 0)) == (2, 1)
+    assert o270.local((0, 2)) == (0, 0) and o270.local((1, 0)) == (2, 1)
+    assert o90.point((0, 0)) == (2, 0)
+    assert o90.edge(((0, 0), (1, 0))) == ((2, 0), (2, 1))
+    assert o180.edge(((0, 0), (1, 0))) == ((2, 2), (3, 2))
+    assert t.orient(450).rotation == 90 and t.orient(-90).rotation == 270
+
+
+def test_turned_cells_pair_each_square_with_its_print_once_per_rotation():
+    tiles, _ = read({"T": {"kind": "dungeon", "grid": "..-\n...\n", "openings": {"west": [0]}}})
+    t = tiles["T"]
+    assert dict(t.turned_cells(0)) == {(0, 0): (0, 0), (1, 0): (1, 0), (0, 1): (0, 1), (1, 1): (1, 1), (2, 1): (2, 1)}
+    turned = t.turned_cells(90)
+    assert dict(turned) == {(1, 0): (0, 0), (1, 1): (1, 0), (0, 0): (0, 1), (0, 1): (1, 1), (0, 2): (2, 1)}
+    assert [printed for _, printed in turned] == list(t.squares)  # catalog order
+    assert t.turned_cells(90) is turned  # worked out once
