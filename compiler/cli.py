@@ -32,6 +32,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
     "strings": ("compiler.commands.strings", "texts for translators: extract a PO template or CSV, update translations/<lang>.po"),
     "fmt": ("compiler.commands.fmt", "rewrite .quest files in the canonical layout (--check for CI, --diff to preview)"),
+    "tiles": ("compiler.commands.tiles", "the tiles of the catalogs: shape with numbered openings, piece, copies, faces (text, JSON, a PNG sheet)"),
+    "monsters": ("compiler.commands.monsters", "the monsters of the catalogs: size, attack, group limits, statistics"),
+    "terrain": ("compiler.commands.terrain", "the terrain of the catalogs: symbol, movement costs, what it blocks"),
     "lsp": ("compiler.commands.lsp", "the language server for editors (Language Server Protocol over stdio)"),
 }
 

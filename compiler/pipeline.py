@@ -76,7 +76,7 @@ def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document]
             doc = remembered("yaml", src.name, src.text, load_yaml, sink)
             if doc is not None and doc.data is not None:
                 docs.append(doc)
-        else:
+        elif options.quests:
             modules.append(remembered("quest", src.name, src.text, _parse, sink))
     return docs, [m for m in modules if m is not None]
 

@@ -210,7 +210,7 @@ def test_the_overlay_is_read_instead_of_the_file(tmp_path: Path):
 
 
 def test_a_tile_is_drawn_with_numbered_openings():
-    from compiler.lsp.library import tile_picture
+    from compiler.emit.library import tile_picture
     from compiler.geometry.tiles import Opening, Tile
 
     squares = {(c, r): "." for c in range(3) for r in range(2)}

@@ -291,7 +291,7 @@ class Engine:
 
     # ---- hover
     def hover(self, path: Path, line: int, char: int) -> str | None:
-        from compiler.lsp.library import monster_text, tile_text
+        from compiler.emit.library import monster_text, tile_text
 
         path = Path(path).resolve()
         found = self.word_at(path, line, char)
