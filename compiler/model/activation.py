@@ -193,6 +193,7 @@ class Geo:
         self.cells = set(board.spaces)
         self.counting = graph.with_doors(graph.counting_graph(board), self.doors)
         self.moving = graph.with_doors(graph.movement_graph(board), self.doors)
+        self.blocking = board.blocking_edges(self.doors)
         self._dist: dict[Footprint, dict[Cell, int]] = {}
         self._sees: dict[tuple, bool] = {}
 
@@ -398,12 +399,13 @@ class Executor:
     # ------------------------------------------------------------ placements
     def placements(self, state: State, mid: str, start: Cell, mp: float, forward=None):
         """Every legal place to stop: footprint -> (cost, end space, search tree)."""
+        from compiler.geometry import graph
+
         mon = self.monsters[mid]
         enemy = self.hero_cells()
         occupied = self.occupied(state, but=mid)
         tree = self.geo.reach(start, mp, enemy, forward)
         out: dict[Footprint, tuple[int, Cell]] = {}
-        shapes = {mon.size, (mon.size[1], mon.size[0])}
         for e, (cost, _) in tree.items():
             if e in occupied or e == start:
                 continue  # staying is judged apart (turning in place is not a move)
@@ -411,16 +413,8 @@ class Executor:
                 if self.geo.is_pit(e) and e != start:
                     continue
                 fps = [(e,)]
-            else:
-                fps = []
-                for w, h in sorted(shapes):
-                    for dx in range(w):
-                        for dy in range(h):
-                            fp = norm_cells((e[0] - dx + i, e[1] - dy + j) for i in range(w) for j in range(h))
-                            if all(c in self.geo.cells and not self.geo.rule(c).blocks_movement and c not in occupied for c in fp) \
-                                    and not all(self.geo.is_pit(c) for c in fp) \
-                                    and not all(self.geo.rule(c).defeat_end_of_turn for c in fp):
-                                fps.append(fp)
+            else:  # expand over the end space: geometry.graph.placements (walls between its squares included)
+                fps = [norm_cells(fp) for fp in graph.placements(self.geo.board, e, mon.size, self.geo.blocking, occupied)]
             for fp in fps:
                 if fp not in out or (cost, (e[1], e[0])) < (out[fp][0], (out[fp][1][1], out[fp][1][0])):
                     out[fp] = (cost, e)
