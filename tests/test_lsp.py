@@ -391,3 +391,30 @@ def test_the_map_preview_is_drawn_and_redrawn_on_save(pack: Path, client: Client
     with pytest.raises(LspError, match="-32602"):
         client.request("workspace/executeCommand", {"command": "questc.previewMap", "arguments": [42]})
     assert client.close() == 0
+
+
+def test_renaming_a_tile_and_a_monster_of_the_packs_own_catalog(tmp_path: Path):
+    """In-process (compiler/lsp/engine.py): the YAML key, every `tile CODE` and every
+    placement named by the code follow; a monster's key and its spawns follow."""
+    from compiler.lsp.engine import Engine
+    from conftest import write_pack
+
+    root = write_pack(tmp_path, "own", requires=["d2e-base"], files={
+        "lib.yaml": ("tiles:\n  room1:\n    kind: dungeon\n    piece: \"r1\"\n    grid: |\n      ....\n      ....\n"
+                     "    openings: {south: [1]}\n"
+                     "monsters:\n  imp:\n    name: Imp\n    size: \"1x1\"\n    attack: melee\n"
+                     "    act1: {minion: {speed: 4, health: 2, attack: [blue], defense: [grey]}}\n"),
+        "q.quest": ('quest q "Q" {\n  map { tile room1 at (0, 0) }\n  start heroes at room1(0,0)\n'
+                    '  spawn imp at room1(3,1)\n  on defeated imp { win "W" }\n}\n'),
+    })
+    engine = Engine()
+    quest = (root / "q.quest").resolve()
+    edits = engine.rename(quest, 1, 14, "hall1")  # on `room1` of `tile room1`
+    got = {p.name: sorted((pl.line, pl.char, pl.end_char, t) for pl, t in e) for p, e in edits.items()}
+    assert got == {"lib.yaml": [(1, 2, 7, "hall1")],
+                   "q.quest": [(1, 13, 18, "hall1"), (2, 18, 23, "hall1"), (3, 15, 20, "hall1")]}
+    edits = engine.rename(quest, 4, 15, "fiend")  # on `imp` of `on defeated imp`
+    got = {p.name: sorted((pl.line, pl.char, t) for pl, t in e) for p, e in edits.items()}
+    assert got == {"lib.yaml": [(9, 2, "fiend")], "q.quest": [(3, 8, "fiend"), (4, 14, "fiend")]}
+    refs = engine.references(quest, 3, 9)
+    assert [(p.path.name, p.line) for p in refs] == [("lib.yaml", 9), ("q.quest", 3), ("q.quest", 4)]
