@@ -74,7 +74,6 @@ class Occurrence:
 class Index:
     occurrences: list[Occurrence] = field(default_factory=list)
     declared: dict[Symbol, list[Occurrence]] = field(default_factory=dict)
-    own: set[Path] = field(default_factory=set)  # files of the pack itself (renameable)
     foreign: dict[Symbol, str] = field(default_factory=dict)  # catalog symbols of required packs -> their pack
 
     def at(self, path: Path, line: int, char: int) -> list[Occurrence]:
@@ -112,7 +111,6 @@ def build_index(engine, model) -> Index:
         if text is None:
             continue
         files.append((path, text.split("\n"), _uses(text, module.file)))
-        index.own.add(path)
 
     def scope_of(path: Path, use) -> tuple:
         return (path, *use.scope)
