@@ -28,10 +28,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "path": ("compiler.commands.path", "cheapest move and counted range between two spaces of a quest map"),
     "los": ("compiler.commands.los", "line of sight on a quest map: one pair with a clear segment, or the whole table"),
     "activate": ("compiler.commands.activate", "resolve one monster group's activation card on a map: every outcome the rules allow"),
+    "test": ("compiler.commands.test", "run the packs' activation tests (*.activation-test): expected outcomes of activation cards"),
     "layout": ("compiler.commands.layout", "deal an exploration deck for a seed and chain its encounters on a table"),
     "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
     "strings": ("compiler.commands.strings", "texts for translators: extract a PO template or CSV, update translations/<lang>.po"),
     "fmt": ("compiler.commands.fmt", "rewrite .quest files in the canonical layout (--check for CI, --diff to preview)"),
+    "tiles": ("compiler.commands.tiles", "the tiles of the catalogs: shape with numbered openings, piece, copies, faces (text, JSON, a PNG sheet)"),
+    "monsters": ("compiler.commands.monsters", "the monsters of the catalogs: size, attack, group limits, statistics"),
+    "terrain": ("compiler.commands.terrain", "the terrain of the catalogs: symbol, movement costs, what it blocks"),
     "lsp": ("compiler.commands.lsp", "the language server for editors (Language Server Protocol over stdio)"),
 }
 

@@ -80,7 +80,7 @@ def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document]
             if doc is not None and doc.data is not None:
                 docs.append(doc)
                 texts[doc.file] = src.text
-        else:
+        elif options.quests:
             modules.append(remembered("quest", src.name, src.text, _parse, sink))
     return docs, [m for m in modules if m is not None], texts
 

@@ -102,3 +102,24 @@ def test_every_shipped_card_on_every_map_it_can_appear_on(rules):
         res = act.activate(sit, m.cards.activation[cid], group)
         assert res.outcomes, (cid, group, enc_id)
         legal(sit, res)
+
+
+def test_every_shipped_card_as_a_whole_on_every_encounter_map():
+    """The whole card (every group on the map, in card order) on every encounter with monsters."""
+    m = model()
+    ran = 0
+    for enc_id in sorted(m.encounters):
+        sit = situation(m, enc_id, "coop")
+        if not sit.monsters:
+            continue
+        for cid, card in sorted(m.cards.activation.items()):
+            res = act.activate_card(sit, card)
+            on_map = {mon.group for mon in sit.monsters}
+            assert set(res.groups) == {g.group for g in card.groups} & on_map, (cid, enc_id)
+            assert res.outcomes, (cid, enc_id)
+            for o in res.outcomes:
+                placed = [c for cells in o.positions.values() for c in cells]
+                assert len(placed) == len(set(placed)), (cid, enc_id)  # no two figures share a space
+                assert not set(placed) & {c for h in sit.heroes for c in h.cells}
+            ran += 1
+    assert ran >= 20

@@ -210,10 +210,211 @@ def test_the_overlay_is_read_instead_of_the_file(tmp_path: Path):
 
 
 def test_a_tile_is_drawn_with_numbered_openings():
-    from compiler.lsp.library import tile_picture
+    from compiler.emit.library import tile_picture
     from compiler.geometry.tiles import Opening, Tile
 
     squares = {(c, r): "." for c in range(3) for r in range(2)}
     tile = Tile("T", "dungeon", "1", 1, 3, 2, squares,
                 {"north": (Opening("north", 0, 1, 2),), "west": (Opening("west", 0, 0, 1),)})
     assert tile_picture(tile) == ["+-11+", "2...|", "|...|", "+---+"]
+
+
+# ---------------------------------------------------------------- references, rename, preview
+def apply(text: str, edits: list[dict]) -> str:
+    """Apply LSP text edits (UTF-16 columns; the texts here are ASCII) to `text`."""
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+
+    def off(p):
+        return offsets[p["line"]] + p["character"]
+
+    for e in sorted(edits, key=lambda e: off(e["range"]["start"]), reverse=True):
+        text = text[: off(e["range"]["start"])] + e["newText"] + text[off(e["range"]["end"]):]
+    return text
+
+
+def spots(found: list[dict]) -> list[tuple[str, int, int, int]]:
+    return sorted((Path(f["uri"]).name, f["range"]["start"]["line"], f["range"]["start"]["character"],
+                   f["range"]["end"]["character"]) for f in found)
+
+
+def test_references_follow_each_kind_of_name(pack: Path, client: Client):
+    lines = (pack / QUEST).read_text(encoding="utf-8").split("\n")
+    uri = client.open(pack / QUEST)
+    assert client.diagnostics(uri) == []
+
+    def find(needle: str, word: str) -> tuple[int, int]:
+        i = next(i for i, s in enumerate(lines) if needle in s)
+        return i, lines[i].index(word, lines[i].index(needle)) + 1
+
+    def refs(needle, word, decl=True):
+        line, char = find(needle, word)
+        return spots(client.request("textDocument/references", {**at(uri, line, char), "context": {"includeDeclaration": decl}}))
+
+    # a token: `as grain_west`, `on picked_up grain_west`, `remove token grain_west` (hand-read lines 25 and 30)
+    assert refs("on picked_up grain_west", "grain_west") == [
+        (QUEST, 24, 38, 48), (QUEST, 29, 15, 25), (QUEST, 29, 41, 51)]
+    assert refs("as grain_west", "grain_west", decl=False) == [(QUEST, 29, 15, 25), (QUEST, 29, 41, 51)]
+    # a variable: declared once, advanced twice, tested once
+    assert [s[1] for s in refs("var sacks_saved", "sacks_saved")] == [23, 29, 30, 31]
+    # a placed tile named by its code: `tile 12A` and `12A(4,0)`; the catalog entry is the tile's
+    found = refs("grain_west at 12A", "12A")
+    assert found == [(QUEST, 6, 9, 12), (QUEST, 24, 52, 55)]
+    found = refs("tile 12A", "12A")
+    assert ("tiles.yaml", 219, 2, 5) in found and (QUEST, 24, 52, 55) in found
+    # a monster: its catalog entry in the required pack and every spawn in the pack
+    found = refs("spawn zombie", "zombie")
+    assert [f[0] for f in found] == ["a_fat_goblin.quest", QUEST, "monsters.yaml"]
+    assert client.close() == 0
+
+
+def test_local_names_are_scoped_to_their_encounter(pack: Path, client: Client):
+    two = pack / "two.quest"
+    body = ('quest {q} "{q}" {{\n  map {{ tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north }}\n'
+            '  start heroes on entrance1A\n  var count = 0\n  on round_end 1 {{ advance count by 3 }}\n'
+            '  on variable count >= 3 {{ win "W" }}\n  on round_end 9 {{ lose "L" }}\n}}\n')
+    two.write_text(body.format(q="one") + body.format(q="two"), encoding="utf-8")
+    uri = client.open(two)
+    assert client.diagnostics(uri) == []
+    found = spots(client.request("textDocument/references", {**at(uri, 3, 7), "context": {"includeDeclaration": True}}))
+    assert found == [("two.quest", 3, 6, 11), ("two.quest", 4, 27, 32), ("two.quest", 5, 14, 19)]  # not quest two's
+    # rename in quest one leaves quest two alone
+    edit = client.request("textDocument/rename", {**at(uri, 4, 28), "newName": "tally"})
+    new = apply(two.read_text(encoding="utf-8"), edit["changes"][uri])
+    assert new.count("tally") == 3 and new.count("count") == 3
+    assert client.close() == 0
+
+
+def test_rename_across_the_pack_and_its_refusals(pack: Path, client: Client):
+    text = (pack / QUEST).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    uri = client.open(pack / QUEST)
+    assert client.diagnostics(uri) == []
+    line = lines.index("  var sacks_saved = 0") if "  var sacks_saved = 0" in lines else next(
+        i for i, s in enumerate(lines) if "var sacks_saved" in s)
+    char = lines[line].index("sacks_saved") + 2
+    assert client.request("textDocument/prepareRename", at(uri, line, char)) == {
+        "start": pos(line, lines[line].index("sacks_saved")), "end": pos(line, lines[line].index("sacks_saved") + 11)}
+    edit = client.request("textDocument/rename", {**at(uri, line, char), "newName": "sacks"})
+    assert list(edit["changes"]) == [uri] and len(edit["changes"][uri]) == 4
+    renamed = apply(text, edit["changes"][uri])
+    assert "sacks_saved" not in renamed and renamed.count("sacks ") + renamed.count("sacks\n") >= 3
+    mark = change(client, uri, 2, renamed)
+    assert client.diagnostics(uri, after=mark) == []  # the pack still compiles clean
+
+    # a placed tile named by its (foreign) code gets a name: `tile 12A as twelve`, `twelve(4,0)`
+    use = next(i for i, s in enumerate(lines) if "grain_west at 12A" in s)
+    edit = client.request("textDocument/rename", {**at(uri, use, lines[use].index("12A(") + 1), "newName": "twelve"})
+    after = apply(renamed, edit["changes"][uri])
+    assert "tile 12A as twelve at (0, 3)" in after and "at twelve(4,0)" in after
+    mark = change(client, uri, 3, after)
+    assert client.diagnostics(uri, after=mark) == []
+
+    # refusals: a monster of the required pack, a clash, not a name, nothing there
+    zombie = next(i for i, s in enumerate(lines) if "spawn zombie" in s)
+    for params, words in (
+        ({**at(uri, zombie, lines[zombie].index("zombie") + 1), "newName": "ghoul"}, "pack `d2e-base`"),
+        ({**at(uri, use, lines[use].index("grain_west") + 1), "newName": "grain_north"}, "already exists"),
+        ({**at(uri, use, lines[use].index("grain_west") + 1), "newName": "two words"}, "not a name"),
+        ({**at(uri, 0, 0), "newName": "x"}, "nothing to rename"),
+    ):
+        with pytest.raises(LspError, match="-32803") as err:
+            client.request("textDocument/rename", params)
+        assert words in str(err.value)
+    assert client.close() == 0
+
+
+def test_a_rename_reaches_every_file_of_the_pack(tmp_path: Path, client: Client):
+    """A card renamed on a deck line is renamed where it is declared and used, in other files."""
+    dest = tmp_path / "ni"
+    shutil.copytree(REPO / "content" / "natures-ire", dest)
+    decks = (dest / "decks.quest").read_text(encoding="utf-8").split("\n")
+    uri = client.open(dest / "decks.quest")
+    assert [d for d in client.diagnostics(uri) if d["severity"] == 1] == []  # (a note about the deck's tables)
+    line = next(i for i, s in enumerate(decks) if "start beyond_the_fringes" in s)
+    edit = client.request("textDocument/rename", {**at(uri, line, decks[line].index("beyond") + 1), "newName": "fringes"})
+    files = {Path(u).name: e for u, e in edit["changes"].items()}
+    # the card's declaration, the deck's start and the track's hourglass; not the encounter of the same name
+    assert {n: len(e) for n, e in files.items()} == {"adventure.quest": 1, "decks.quest": 1, "exploration.quest": 1}
+    for name, edits in files.items():
+        path = dest / name
+        path.write_text(apply(path.read_text(encoding="utf-8"), edits), encoding="utf-8")
+    assert "exploration_card fringes {\n  encounter beyond_the_fringes\n" in (dest / "exploration.quest").read_text(encoding="utf-8")
+    change(client, uri, 2, (dest / "decks.quest").read_text(encoding="utf-8"))  # the editor applied its edit too
+    mark = len(client.notifications)
+    client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    assert [d["code"] for d in client.diagnostics(uri, after=mark)] == ["C0401"]  # no error: the card's uses all follow
+    assert client.close() == 0
+
+
+def test_the_map_preview_is_drawn_and_redrawn_on_save(pack: Path, client: Client, tmp_path: Path):
+    from PIL import Image
+
+    quest = pack / QUEST
+    text = quest.read_text(encoding="utf-8")
+    uri = client.open(quest)
+    assert client.diagnostics(uri) == []
+    folder = tmp_path / "previews"
+    got = client.request("workspace/executeCommand", {"command": "questc.previewMap",
+                                                      "arguments": [uri, pos(10, 4), str(folder)]})
+    png = folder / "d2e-quests" / "first_blood.png"
+    assert got == {"uri": png.as_uri(), "map": "first_blood", "quest": "first_blood", "encounter": 1}
+    before = png.read_bytes()
+    assert Image.open(png).format == "PNG"
+    # the second encounter of a two-encounter quest
+    fat = (pack / "a_fat_goblin.quest")
+    fat_uri = client.open(fat)
+    line = fat.read_text(encoding="utf-8").split("\n").index("    spawn ettin at 9B(2,1)")
+    got = client.request("workspace/executeCommand", {"command": "questc.previewMap",
+                                                      "arguments": [fat_uri, pos(line, 4), str(folder)]})
+    assert got["map"] == "a_fat_goblin-2" and got["encounter"] == 2
+    # a save that changes the map: both previews of the pack are drawn again, the changed one differs
+    edited = text.replace("  spawn zombie at 8A(1,1)\n", "")
+    assert edited != text
+    quest.write_text(edited, encoding="utf-8")
+    mark = change(client, uri, 2, edited)
+    client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    deadline = 0
+    updates = []
+    while len(updates) < 2 and deadline < 200:
+        client.request("textDocument/hover", at(uri, 0, 0))  # lets notifications arrive
+        updates = [n["params"] for n in client.notifications[mark:] if n.get("method") == "questc/previewUpdated"]
+        deadline += 1
+    assert sorted(u["map"] for u in updates) == ["a_fat_goblin-2", "first_blood"]
+    assert png.read_bytes() != before
+    # no map there, and bad arguments
+    with pytest.raises(LspError, match="-32803"):
+        client.request("workspace/executeCommand", {"command": "questc.previewMap", "arguments": [uri, pos(0, 0)]})
+    with pytest.raises(LspError, match="-32602"):
+        client.request("workspace/executeCommand", {"command": "questc.previewMap", "arguments": [42]})
+    assert client.close() == 0
+
+
+def test_renaming_a_tile_and_a_monster_of_the_packs_own_catalog(tmp_path: Path):
+    """In-process (compiler/lsp/engine.py): the YAML key, every `tile CODE` and every
+    placement named by the code follow; a monster's key and its spawns follow."""
+    from compiler.lsp.engine import Engine
+    from conftest import write_pack
+
+    root = write_pack(tmp_path, "own", requires=["d2e-base"], files={
+        "lib.yaml": ("tiles:\n  room1:\n    kind: dungeon\n    piece: \"r1\"\n    grid: |\n      ....\n      ....\n"
+                     "    openings: {south: [1]}\n"
+                     "monsters:\n  imp:\n    name: Imp\n    size: \"1x1\"\n    attack: melee\n"
+                     "    act1: {minion: {speed: 4, health: 2, attack: [blue], defense: [grey]}}\n"),
+        "q.quest": ('quest q "Q" {\n  map { tile room1 at (0, 0) }\n  start heroes at room1(0,0)\n'
+                    '  spawn imp at room1(3,1)\n  on defeated imp { win "W" }\n}\n'),
+    })
+    engine = Engine()
+    quest = (root / "q.quest").resolve()
+    edits = engine.rename(quest, 1, 14, "hall1")  # on `room1` of `tile room1`
+    got = {p.name: sorted((pl.line, pl.char, pl.end_char, t) for pl, t in e) for p, e in edits.items()}
+    assert got == {"lib.yaml": [(1, 2, 7, "hall1")],
+                   "q.quest": [(1, 13, 18, "hall1"), (2, 18, 23, "hall1"), (3, 15, 20, "hall1")]}
+    edits = engine.rename(quest, 4, 15, "fiend")  # on `imp` of `on defeated imp`
+    got = {p.name: sorted((pl.line, pl.char, t) for pl, t in e) for p, e in edits.items()}
+    assert got == {"lib.yaml": [(9, 2, "fiend")], "q.quest": [(3, 8, "fiend"), (4, 14, "fiend")]}
+    refs = engine.references(quest, 3, 9)
+    assert [(p.path.name, p.line) for p in refs] == [("lib.yaml", 9), ("q.quest", 3), ("q.quest", 4)]

@@ -1,8 +1,9 @@
-"""questc activate PACK --quest ID [--encounter N] --card CARD --group G --state FILE
+"""questc activate PACK --quest ID [--encounter N] --card CARD [--group G…] --state FILE
 
 Resolves one monster group's activation on one activation card with the figures of a
 state file (schemas/activation-state.schema.json, docs/activation.md) and prints every
-outcome the rules allow: text, or JSON with `--format json`. Exit 0 answered; 1 the pack
+outcome the rules allow: text, or JSON with `--format json`. Without --group the whole
+card runs (every group on the map, in card order); with several, those groups. Exit 0 answered; 1 the pack
 has errors or the state file is wrong (located A01xx diagnostics); 2 a bad argument.
 """
 
@@ -25,7 +26,8 @@ SCHEMA = "activation-state.schema.json"
 def configure(parser: argparse.ArgumentParser) -> None:
     mapquery.add_map_arguments(parser)
     parser.add_argument("--card", required=True, metavar="CARD", help="activation card id")
-    parser.add_argument("--group", required=True, metavar="G", help="the monster group that activates")
+    parser.add_argument("--group", action="append", default=None, metavar="G",
+                        help="the monster group that activates (repeatable; default: the whole card, every group in card order)")
     parser.add_argument("--state", required=True, metavar="FILE", help="figures, doors and tokens (JSON or YAML)")
     parser.add_argument("--rules", choices=("coop", "app"), default=None,
                         help="reading of the movement words (default: the state file's, else coop for a cooperative pack)")
@@ -42,19 +44,44 @@ def read_state(text: str, file: str, board, monsters, sink: Sink, *, label: str 
     """The state file as a `Situation` (rules "" when the file does not say), or None after located diagnostics.
 
     `monsters`: the pack's monster catalog (id -> catalogs.monsters.Monster)."""
-    from compiler.catalogs.monsters import parse_size
-    from compiler.catalogs.schema import validate_node
     from compiler.catalogs.yamlload import load_yaml
     from compiler.diagnostics.render import accept_source
-    from compiler.model import activation as act
-    from compiler.model.cards import CONDITION_ALIASES, CONDITIONS, HERO_ATTRIBUTES
 
     accept_source(file, text)
     doc = load_yaml(text, file, sink)
     if doc is None:
         return None
-    if not validate_node(SCHEMA, doc, (), sink):
+    return read_state_at(doc, (), board, monsters, sink, label=label, defaults=defaults)
+
+
+class _View:
+    """A node of a Document seen as a document of its own (paths relative to `base`)."""
+
+    def __init__(self, doc, base: tuple) -> None:
+        self.doc, self.base = doc, tuple(base)
+        self.data = doc.get(self.base)
+
+    def get(self, path, default=None):
+        return self.doc.get(self.base + tuple(path), default)
+
+    def span(self, path=()):
+        return self.doc.span(self.base + tuple(path))
+
+    def key_span(self, path):
+        return self.doc.key_span(self.base + tuple(path))
+
+
+def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str = "the map", defaults: dict | None = None):
+    """`read_state` of the state at `base` in a loaded Document (an activation test holds
+    its state inline): diagnostics located in that document."""
+    from compiler.catalogs.monsters import parse_size
+    from compiler.catalogs.schema import validate_node
+    from compiler.model import activation as act
+    from compiler.model.cards import CONDITION_ALIASES, CONDITIONS, HERO_ATTRIBUTES
+
+    if not validate_node(SCHEMA, whole, tuple(base), sink):
         return None
+    doc = _View(whole, base)
     data = doc.data
     defaults = defaults or {}
     cells = set(board.spaces)
@@ -233,6 +260,28 @@ def cooperative(model) -> bool:
 
 
 # ---------------------------------------------------------------- output
+def step_lines(o, indent: str = "  ") -> list[str]:
+    lines = []
+    for s in o.steps:
+        head = f"{indent}{s.monster}: {s.text}"
+        if not s.done:
+            lines.append(f"{head} -- skipped: {s.reason}")
+            continue
+        if s.move is not None:
+            path = " ".join(f"({x},{y})" for x, y in s.move.path)
+            to = " ".join(f"({x},{y})" for x, y in s.move.end)
+            tgt = f" [{s.target}]" if s.target else ""
+            lines.append(f"{head}{tgt} -- moves {s.move.cost}: {path}; stands on {to}")
+        elif s.attack is not None:
+            a = s.attack
+            extra = f", also {', '.join(a.also)}" if a.also else ""
+            lines.append(f"{head} -- attacks {a.target} ({a.distance} space(s), "
+                         f"{'in sight' if a.in_sight else 'NOT in sight'}, {'in range' if a.in_range else 'out of range'}{extra})")
+        else:
+            lines.append(f"{head} -- done")
+    return lines
+
+
 def text_of(result) -> str:
     lines = [f"card `{result.card}`, group `{result.group}` ({result.rules} rules)"]
     if result.effect:
@@ -241,23 +290,21 @@ def text_of(result) -> str:
     lines.append(f"{n} outcome{'s' if n != 1 else ''}" + (" (more exist: truncated)" if result.truncated else ""))
     for k, o in enumerate(result.outcomes, 1):
         lines.append(f"\noutcome {k}: order {', '.join(o.order)}")
-        for s in o.steps:
-            head = f"  {s.monster}: {s.text}"
-            if not s.done:
-                lines.append(f"{head} -- skipped: {s.reason}")
-                continue
-            if s.move is not None:
-                path = " ".join(f"({x},{y})" for x, y in s.move.path)
-                to = " ".join(f"({x},{y})" for x, y in s.move.end)
-                tgt = f" [{s.target}]" if s.target else ""
-                lines.append(f"{head}{tgt} -- moves {s.move.cost}: {path}; stands on {to}")
-            elif s.attack is not None:
-                a = s.attack
-                extra = f", also {', '.join(a.also)}" if a.also else ""
-                lines.append(f"{head} -- attacks {a.target} ({a.distance} space(s), "
-                             f"{'in sight' if a.in_sight else 'NOT in sight'}, {'in range' if a.in_range else 'out of range'}{extra})")
-            else:
-                lines.append(f"{head} -- done")
+        lines += step_lines(o)
+    return "\n".join(lines) + "\n"
+
+
+def card_text_of(result) -> str:
+    lines = [f"card `{result.card}` ({result.rules} rules): groups {', '.join(result.groups) or 'none on the map'}"]
+    if result.absent:
+        lines.append(f"not on the map: {', '.join(result.absent)}")
+    n = len(result.outcomes)
+    lines.append(f"{n} outcome{'s' if n != 1 else ''}" + (" (more exist: truncated)" if result.truncated else ""))
+    for k, o in enumerate(result.outcomes, 1):
+        lines.append(f"\noutcome {k}:")
+        for g in o.groups:
+            lines.append(f"  group {g.group}: order {', '.join(g.outcome.order)}" + (f" (effect: {g.effect})" if g.effect else ""))
+            lines += step_lines(g.outcome, "    ")
     return "\n".join(lines) + "\n"
 
 
@@ -278,9 +325,11 @@ def run(args: argparse.Namespace) -> int:
                     hint=hint(args.card, cards), fix=did_you_mean(args.card, cards))
         return mapquery.usage_error(sink, args)
     groups = [g.group for g in card.groups]
-    if args.group not in groups:
-        sink.report("A0112", mapquery.arg_span(args, f"--group {args.group}", args.group), card=args.card, group=args.group,
-                    have=", ".join(groups), fix=did_you_mean(args.group, groups))
+    for group in args.group or ():
+        if group not in groups:
+            sink.report("A0112", mapquery.arg_span(args, f"--group {group}", group), card=args.card, group=group,
+                        have=", ".join(groups), fix=did_you_mean(group, groups))
+    if sink.errors:
         return mapquery.usage_error(sink, args)
     opened = mapquery.open_doors(args, choice, sink)
     if sink.errors:
@@ -305,10 +354,11 @@ def run(args: argparse.Namespace) -> int:
     if opened is not None:
         sit = replace(sit, open_doors=(sit.open_doors or frozenset()) | opened)
     sit = replace(sit, rules=rules)
-    out = act.activate(sit, card, args.group)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(out.to_json(), sort_keys=True) + "\n")
+    if args.group is not None and len(set(args.group)) == 1:
+        out = act.activate(sit, card, args.group[0])
+        sys.stdout.write(json.dumps(out.to_json(), sort_keys=True) + "\n" if args.format == "json" else text_of(out))
     else:
-        sys.stdout.write(text_of(out))
+        out = act.activate_card(sit, card, args.group)
+        sys.stdout.write(json.dumps(out.to_json(), sort_keys=True) + "\n" if args.format == "json" else card_text_of(out))
     return mapquery.answered(sink)
 

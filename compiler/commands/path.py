@@ -1,4 +1,10 @@
-"""questc path PACK --quest ID [--encounter N] --from X,Y --to X,Y: cheapest move and counted range.
+"""questc path PACK --quest ID [--encounter N] --from X,Y --to X,Y [--size WxH]: cheapest move and counted range.
+
+With `--size WxH` the figure is large: its base lies W x H with its top-left space on
+--from, and the answer is the cheapest move that ends with its base covering --to
+(geometry.graph.large_move: it counts from one space of its base, moves shrunk, and
+expands, lying either way), with `counted_from`, `end` and every `placements` the
+players may choose. A base that cannot lie there is X0107.
 
 Prints `{"cost": N, "steps": N, "route": [[x, y], …]}` with `--format json` (cost = movement
 points along the cheapest route, doors as at the start of the encounter or as --open says;
@@ -22,6 +28,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     mapquery.add_map_arguments(parser)
     parser.add_argument("--from", dest="src", type=mapquery.point, required=True, metavar="X,Y", help="world coordinates of the start")
     parser.add_argument("--to", dest="dst", type=mapquery.point, required=True, metavar="X,Y", help="world coordinates of the goal")
+    parser.add_argument("--size", type=_size, default=None, metavar="WxH",
+                        help="a large figure: its base is W x H with its top-left on --from; the route ends with the base covering --to")
+
+
+def _size(text: str) -> tuple[int, int]:
+    from compiler.catalogs.monsters import parse_size
+
+    got = parse_size(text.strip().lower())
+    if got is None:
+        raise argparse.ArgumentTypeError(f"expected WxH with W and H from 1 to 9 (e.g. 2x2, 2x3), got {text!r}")
+    return got
 
 
 def answer(amap, src, dst, open_doors=None) -> dict:
@@ -39,6 +56,56 @@ def answer(amap, src, dst, open_doors=None) -> dict:
     return {"cost": None, "steps": steps, "route": None, "closed_doors": list(closed or ())}
 
 
+def large_answer(amap, base, size, dst, open_doors=None) -> dict:
+    """The JSON answer for a large figure (route null when no placement covering `dst` is reachable)."""
+    from compiler.geometry.graph import counting_distance, large_move
+
+    got = large_move(amap.board, base, size, dst, open_doors)
+    if got is None:
+        steps = min((d for d in (counting_distance(amap.board, c, dst, open_doors) for c in base) if d is not None), default=None)
+        return {"size": list(size), "base": [list(c) for c in base], "cost": None, "steps": steps, "route": None,
+                "counted_from": None, "placements": []}
+    return {"size": list(size), "base": [list(c) for c in base], "cost": got.cost, "steps": got.steps,
+            "route": [list(c) for c in got.route], "counted_from": list(got.counted_from),
+            "placements": [[list(c) for c in fp] for fp in got.placements]}
+
+
+def run_large(args: argparse.Namespace, choice, opened, sink) -> int:
+    from compiler.geometry.graph import base_cells, base_fits
+
+    board = choice.amap.board
+    base = base_cells(args.src, args.size)
+    doors = opened if opened is not None else frozenset(d.id for d in board.doors if d.open)
+    if not base_fits(board, base, board.blocking_edges(doors)):
+        bad = next((c for c in base if c not in board.index), None)
+        why = (f"({bad[0]}, {bad[1]}) is not a space of the map" if bad is not None else
+               next((f"({c[0]}, {c[1]}) is {board.rule(c).id}, which blocks movement" for c in base
+                     if board.rule(c).blocks_movement), "a wall or closed door runs between its spaces"))
+        sink.report("X0107", mapquery.arg_span(args, "--size"), w=args.size[0], h=args.size[1], x=args.src[0],
+                    y=args.src[1], map=choice.label, why=why)
+        return mapquery.usage_error(sink, args)
+    out = large_answer(choice.amap, base, args.size, args.dst, opened)
+    if out["route"] is None:
+        sink.report("M0303", mapquery.arg_span(args, "--to"), src=choice.amap.describe(args.src),
+                    dst=choice.amap.describe(args.dst), fix=None,
+                    steps=f": no {args.size[0]}x{args.size[1]} base covering it can be reached")
+        if args.format != "json":
+            return finish(sink, args)
+        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
+        mapquery.answered(sink)
+        return 1
+    if args.format == "json":
+        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
+    else:
+        route = " ".join(f"({x},{y})" for x, y in out["route"])
+        fx, fy = out["counted_from"]
+        lines = [f"cost {out['cost']}, {out['steps']} space(s) apart", f"counted from ({fx},{fy}); route: {route}",
+                 "stands on (the players choose):"]
+        lines += ["  " + " ".join(f"({x},{y})" for x, y in fp) for fp in out["placements"]]
+        sys.stdout.write("\n".join(lines) + "\n")
+    return mapquery.answered(sink)
+
+
 def run(args: argparse.Namespace) -> int:
     result = compile_args(args, images=False, sight=False)
     sink, model = result.sink, result.model
@@ -50,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
     opened = mapquery.open_doors(args, choice, sink)
     if sink.errors:
         return mapquery.usage_error(sink, args)
+    if args.size is not None:
+        return run_large(args, choice, opened, sink)
     out = answer(choice.amap, args.src, args.dst, opened)
     if out["route"] is None:
         doors = out["closed_doors"]

@@ -45,13 +45,17 @@ def _steps(board: Board):
             yield a, b, needed
 
 
-def movement_graph(board: Board) -> nx.DiGraph:
-    """Directed: a step's cost depends on its direction (entry and leave costs)."""
+def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
+    """Directed: a step's cost depends on its direction (entry and leave costs).
+
+    `large`: the steps of a large figure shrunk to one space (docs/maps.md, "Large
+    figures"): pits do not hold it (it may move on from a pit space), everything else
+    as for a small figure."""
     g = nx.DiGraph()
     g.add_nodes_from(board.spaces)
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
     for a, b, needed in _steps(board):
-        if rules[b].blocks_movement or rules[a].blocks_movement or rules[a].leave_action:
+        if rules[b].blocks_movement or rules[a].blocks_movement or (rules[a].leave_action and not large):
             continue
         g.add_edge(a, b, weight=rules[b].enter_cost + rules[a].leave_cost, doors=needed)
     for link in board.links:
@@ -60,7 +64,7 @@ def movement_graph(board: Board) -> nx.DiGraph:
         for a in link.a:
             for b in link.b:
                 for u, v in ((a, b), (b, a)):
-                    if u in rules and v in rules and not rules[v].blocks_movement and not rules[u].leave_action and not g.has_edge(u, v):
+                    if u in rules and v in rules and not rules[v].blocks_movement and not (rules[u].leave_action and not large) and not g.has_edge(u, v):
                         g.add_edge(u, v, weight=rules[v].enter_cost + rules[u].leave_cost, doors=NO_DOORS, link=link.kind)
     return g
 
@@ -203,3 +207,121 @@ def unreachable(board: Board, starts: Iterable[Cell]) -> list[Cell]:
             seen |= nx.descendants(g, s) | {s}
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
     return [c for c in board.spaces if c not in seen and not rules[c].blocks_movement]
+
+
+# ---------------------------------------------------------------- large figures
+Footprint = tuple[Cell, ...]
+
+
+def base_cells(top_left: Cell, size: tuple[int, int]) -> Footprint:
+    """The spaces of a W x H base whose top-left space is `top_left`, in (y, x) order."""
+    (x, y), (w, h) = top_left, size
+    return tuple((x + i, y + j) for j in range(h) for i in range(w))
+
+
+def base_fits(board: Board, cells: Iterable[Cell], blocking, taken=frozenset()) -> bool:
+    """A base may lie on these spaces: all on the map, none of movement-blocking terrain
+    or taken, no wall or closed door (`blocking` edges) between two of its spaces."""
+    cs = set(cells)
+    index = board.index
+    for c in cs:
+        if c not in index or board.rule(c).blocks_movement or c in taken:
+            return False
+    from compiler.geometry.lattice import shared_edge
+
+    for (x, y) in cs:
+        for nb in ((x + 1, y), (x, y + 1)):
+            if nb in cs and shared_edge((x, y), nb) in blocking:
+                return False
+    return True
+
+
+def placements(board: Board, end: Cell, size: tuple[int, int], blocking, taken=frozenset()) -> list[Footprint]:
+    """Every way a large figure that stopped on `end` may expand (docs/maps.md, "Large
+    figures"): its base, lying W x H or H x W, includes `end`, fits (`base_fits`), and
+    does not lie wholly on pits nor wholly on terrain that defeats at the end of a turn.
+    In (orientation, top, left) order, without repeats."""
+    w, h = size
+    out: list[Footprint] = []
+    for sw, sh in dict.fromkeys(((w, h), (h, w))):
+        for dy in range(sh):
+            for dx in range(sw):
+                fp = base_cells((end[0] - dx, end[1] - dy), (sw, sh))
+                if fp in out or not base_fits(board, fp, blocking, taken):
+                    continue
+                rules = [board.rule(c) for c in fp]
+                if all(r.leave_action for r in rules) or all(r.defeat_end_of_turn for r in rules):
+                    continue
+                out.append(fp)
+    return sorted(out, key=lambda fp: [(c[1], c[0]) for c in fp])
+
+
+@dataclass(frozen=True)
+class LargeRoute:
+    """The cheapest way for a large figure to end with its base on a goal space."""
+
+    cost: int  # movement points of the shrunk figure
+    steps: int | None  # counted range from the nearest space of the base to the goal
+    counted_from: Cell  # the space of the base the movement is counted from
+    route: tuple[Cell, ...]  # the shrunk figure's route, both ends included
+    placements: tuple[Footprint, ...]  # every way it may expand there and cover the goal
+
+
+def large_move(board: Board, base: Footprint, size: tuple[int, int], goal: Cell,
+               open_doors: Iterable[str] | None = None) -> LargeRoute | None:
+    """A large figure standing on `base` (size W x H as catalogued; it may turn) moves so
+    that its base covers `goal`: it counts from one space of its base, moves as a small
+    figure (pits do not hold it) to a space `e`, and expands over `e` and `goal`. The
+    cheapest such move (ties: fewest steps, then the first end space in (y, x) order, then
+    the first space of the base) with every placement it allows; a base already covering
+    the goal is a move of cost 0, and otherwise it moves at least one space (turning in
+    place is not a move). None when no placement covering the goal can be reached."""
+    doors = door_state(board, open_doors)
+    blocking = board.blocking_edges(doors)
+    steps = min((d for d in (counting_distance(board, c, goal, doors) for c in base) if d is not None), default=None)
+    if goal in base:
+        return LargeRoute(0, 0, goal, (goal,), (tuple(sorted(base, key=lambda c: (c[1], c[0]))),))
+    w, h = size
+    span = max(w, h) - 1
+    ends: dict[Cell, list[Footprint]] = {}
+    for dx in range(-span, span + 1):
+        for dy in range(-span, span + 1):
+            e = (goal[0] + dx, goal[1] + dy)
+            got = [fp for fp in placements(board, e, size, blocking) if goal in fp] if e in board.index else []
+            if got:
+                ends[e] = got
+    if not ends:
+        return None
+    g = with_doors(movement_graph(board, large=True), doors)
+    best = None
+    for start in sorted(base, key=lambda c: (c[1], c[0])):
+        tree = _tree(g, start)
+        for e, fps in ends.items():
+            if e not in tree or e == start:  # turning in place is not a move: it moves one space at least
+                continue
+            cost, path = tree[e]
+            key = (cost, len(path), (e[1], e[0]))
+            if best is None or key < best[0]:
+                best = (key, start, path, fps)
+    if best is None:
+        return None
+    (cost, _, _), start, path, fps = best
+    return LargeRoute(int(cost), steps, start, tuple(path), tuple(fps))
+
+
+def _tree(g, a: Cell) -> dict[Cell, tuple[int, tuple[Cell, ...]]]:
+    """Every space reachable from `a`: (cost, cheapest route), with _dijkstra's tie-break."""
+    import heapq
+
+    key = lambda c: (c[1], c[0])  # noqa: E731
+    heap = [(0, 0, (key(a),), a, (a,))]
+    best: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
+    while heap:
+        cost, n, keys, node, path = heapq.heappop(heap)
+        if node in best:
+            continue
+        best[node] = (cost, path)
+        for nxt in g.successors(node):
+            if nxt not in best:
+                heapq.heappush(heap, (cost + g.edges[node, nxt]["weight"], n + 1, keys + (key(nxt),), nxt, path + (nxt,)))
+    return best

@@ -291,7 +291,7 @@ class Engine:
 
     # ---- hover
     def hover(self, path: Path, line: int, char: int) -> str | None:
-        from compiler.lsp.library import monster_text, tile_text
+        from compiler.emit.library import monster_text, tile_text
 
         path = Path(path).resolve()
         found = self.word_at(path, line, char)
@@ -315,6 +315,19 @@ class Engine:
         monsters = getattr(model, "monsters", None) or {}
         if word in monsters:
             return monster_text(monsters[word])
+        if path.suffix == ".quest":
+            from compiler.lsp.symbols import describe_references, symbols_at
+
+            index = self.index(path)
+            found_symbols = symbols_at(index, path, line, char)
+            if found_symbols:
+                details = {d.name + d.kind: d.detail for d in declarations(model.modules)}
+                out = []
+                for sym in found_symbols:
+                    detail = details.get(sym.name + {"placed": "tile name"}.get(sym.kind, sym.kind), "")
+                    out.append(f"**{sym.words.replace('`', '')}**" + (f" — {detail}" if detail else "")
+                               + f"\n\n{describe_references(index, sym, path)}")
+                return "\n\n".join(out)
         decls = [d for d in declarations(model.modules) if d.name == word]
         if decls:
             out = []
@@ -327,6 +340,40 @@ class Engine:
             return f"**terrain {word}**"
         return None
 
+    # ---- names: references and rename (compiler/lsp/symbols.py)
+    def index(self, path: Path):
+        """The names of the pack holding `path`, resolved (None outside a pack)."""
+        from compiler.lsp.symbols import build_index
+
+        model = self.model_for(path)
+        return build_index(self, model) if model is not None else None
+
+    def references(self, path: Path, line: int, char: int, include_declaration: bool = True) -> list[Place]:
+        from compiler.lsp.symbols import references
+
+        path = Path(path).resolve()
+        index = self.index(path)
+        return references(index, path, line, char, include_declaration) if index is not None else []
+
+    def prepare_rename(self, path: Path, line: int, char: int) -> Place:
+        """The range of the name a rename here would change; RenameError says why not."""
+        from compiler.lsp.symbols import RenameError, rename_target
+
+        path = Path(path).resolve()
+        index = self.index(path)
+        if index is None:
+            raise RenameError("this document is not in a pack")
+        return rename_target(index, path, line, char)[1]
+
+    def rename(self, path: Path, line: int, char: int, new: str) -> dict[Path, list[tuple[Place, str]]]:
+        from compiler.lsp.symbols import RenameError, rename
+
+        path = Path(path).resolve()
+        index = self.index(path)
+        if index is None:
+            raise RenameError("this document is not in a pack")
+        return rename(index, path, line, char, new)
+
     # ---- definition
     def definition(self, path: Path, line: int, char: int) -> list[Place]:
         path = Path(path).resolve()
@@ -334,6 +381,15 @@ class Engine:
         model = self.model_for(path)
         if found is None or model is None:
             return []
+        if path.suffix == ".quest":
+            from compiler.lsp.symbols import symbols_at
+
+            index = self.index(path)
+            here = symbols_at(index, path, line, char)
+            if not any(s.kind in ("tile", "monster") for s in here):  # those go to their catalog entry below
+                decls = [o.place for s in here for o in index.declared.get(s, ())]
+                if decls:
+                    return decls
         word = found[0]
         decls = [d for d in declarations(model.modules) if d.name == word]
         if decls:
@@ -396,6 +452,23 @@ class Engine:
             return None
         return formatted.replace("\n", "\r\n") if "\r\n" in text else formatted
 
+    # ---- the map preview
+    def preview(self, path: Path, line: int, char: int, folder: Path | None = None) -> "Preview | str":
+        """Draw the map under the cursor; a string says why there is none."""
+        path = Path(path).resolve()
+        root = pack_root(path)
+        if root is None:
+            return "this document is not in a pack"
+        checked = self.check(root)
+        model = checked.model or self.models.get(root)
+        if model is None:
+            return "the pack could not be read"
+        where = map_under(model, path, line)
+        if where is None:
+            return "the cursor is not inside a quest or an encounter"
+        got = render_preview(model, root, *where, folder or preview_folder())
+        return got if got is not None else f"the map of `{where[0]}` has errors: it cannot be drawn"
+
     # ---- fixes
     def fixes(self, path: Path) -> list[tuple[Diagnostic, Place]]:
         """The diagnostics of `path` (last check) whose fix is one token, each with the
@@ -422,3 +495,72 @@ class Engine:
                 start, end = best.span()
             out.append((d, Place(path, d.span.line - 1, utf16_len(row[:start]), d.span.line - 1, utf16_len(row[:end]))))
         return out
+
+
+# ---------------------------------------------------------------- the map preview
+@dataclass(frozen=True)
+class Preview:
+    """One map drawn for the editor: which map, and the PNG it was written to."""
+
+    root: Path  # the pack
+    map_id: str  # the picture's name, as `questc build` names maps/<map_id>.png
+    quest: str  # quest or top-level encounter id
+    encounter: int | None  # encounter number of a quest; None for a top-level encounter
+    png: Path
+
+
+def map_under(model, path: Path, line: int) -> tuple[str, str, int | None] | None:
+    """(map id, quest or encounter id, encounter number) of the declaration holding 0-based
+    `line` of `path`: a quest (the inline encounter the line is in, else its first) or a
+    top-level encounter. None on a card, a deck or outside every declaration."""
+    from compiler.syntax import ast
+
+    row = line + 1
+    for module in model.modules:
+        if span_path(module.file) != path:
+            continue
+        for decl in module.declarations:
+            if not (decl.span.line <= row <= decl.span.end_line):
+                continue
+            if isinstance(decl, ast.Encounter):
+                return decl.id, decl.id, None
+            if isinstance(decl, ast.Quest) and decl.encounters:
+                many = len(decl.encounters) > 1
+                enc = next((e for e in decl.encounters if e.span.line <= row <= e.span.end_line), decl.encounters[0])
+                return (f"{decl.id}-{enc.number}" if many else decl.id), decl.id, enc.number
+    return None
+
+
+def render_preview(model, root: Path, map_id: str, quest: str, number: int | None, folder: Path) -> Preview | None:
+    """Draw one map of the checked model into `folder`/<pack>/<map id>.png (written to a
+    temporary name and moved into place, so a viewer never reads half a file). None when
+    that map did not assemble (the diagnostics say why)."""
+    import os
+    import tempfile
+
+    from compiler.emit.images.map import render_map
+    from compiler.emit.images.primitives import png_bytes
+    from compiler.emit.images.quest import assembled_maps, encounter_picture
+
+    for mid, title, body, amap, resolved, owner in assembled_maps(model):
+        if mid != map_id:
+            continue
+        data = png_bytes(render_map(encounter_picture(body, amap, title, resolved, None, owner), scale=32))
+        target = Path(folder) / model.pack.id / f"{map_id}.png"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{map_id}.", suffix=".png")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+        return Preview(root, map_id, quest, number, target)
+    return None
+
+
+def preview_folder() -> Path:
+    """Where previews go unless the client names a folder: a per-user folder under the
+    temp folder (never inside the pack, whose files the compiler reads)."""
+    import os
+    import tempfile
+
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return Path(tempfile.gettempdir()) / f"questc-preview-{uid}"

@@ -26,7 +26,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
@@ -37,6 +37,8 @@ from compiler.lsp.engine import CHECKED_SUFFIXES, Engine, Place, pack_root
 log = logging.getLogger("questc.lsp")
 
 DEBOUNCE = 0.03  # seconds of quiet after an edit before the pack is checked again
+PREVIEW_COMMAND = "questc.previewMap"
+PREVIEW_NOTIFICATION = "questc/previewUpdated"
 
 SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -103,6 +105,8 @@ class QuestServer(LanguageServer):
         self.debounce = debounce
         self.pending: dict[Path, asyncio.TimerHandle] = {}
         self.published: dict[Path, set[Path]] = {}  # pack root -> files given diagnostics last time
+        self.previews: dict[tuple[Path, str], object] = {}  # (pack root, map id) -> engine.Preview shown
+        self.saved: set[Path] = set()  # packs with a save since their last check: previews are redrawn
 
     # ---- reporting
     def log_error(self, what: str, exc: BaseException) -> None:
@@ -152,6 +156,44 @@ class QuestServer(LanguageServer):
             self.published[root] = files
         except Exception as exc:  # noqa: BLE001 - a failed check must not end the server
             self.log_error(f"checking {root}", exc)
+            return
+        if root in self.saved:
+            self.saved.discard(root)
+            self.refresh_previews(root, checked)
+
+    # ---- previews
+    def preview_params(self, preview, stale: str = "") -> dict:
+        out = {"uri": path_to_uri(preview.png), "map": preview.map_id, "quest": preview.quest,
+               "encounter": preview.encounter}
+        if stale:
+            out["stale"] = stale
+        return out
+
+    def refresh_previews(self, root: Path, checked) -> None:
+        """Draw again every map shown from this pack, after a save; a map that no longer
+        assembles keeps its last picture and is reported `stale`."""
+        from compiler.lsp.engine import render_preview
+
+        for (r, map_id), old in sorted(self.previews.items(), key=lambda kv: kv[0][1]):
+            if r != root:
+                continue
+            try:
+                got = None
+                if checked.model is not None:
+                    got = render_preview(checked.model, root, map_id, old.quest, old.encounter, old.png.parent.parent)
+                params = self.preview_params(got) if got is not None else self.preview_params(
+                    old, stale="the map has errors; this is its last good picture")
+                self.protocol.notify(PREVIEW_NOTIFICATION, params)
+            except Exception as exc:  # noqa: BLE001
+                self.log_error(f"redrawing {map_id}", exc)
+
+
+class RequestFailed(JsonRpcException):
+    """LSP's RequestFailed: the request was understood but cannot be done (a rename the
+    pack does not allow); the message says why and the editor shows it."""
+
+    CODE = -32803
+    MESSAGE = "Request failed"
 
 
 def guarded(default=None):
@@ -162,6 +204,8 @@ def guarded(default=None):
         def run(ls: QuestServer, params):
             try:
                 return fn(ls, params)
+            except JsonRpcException:
+                raise  # a deliberate error answer (pygls sends it)
             except Exception as exc:  # noqa: BLE001
                 ls.log_error(fn.__name__, exc)
                 return default() if callable(default) else default
@@ -198,7 +242,34 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
     def did_save(ls: QuestServer, params: types.DidSaveTextDocumentParams):
         path = uri_to_path(params.text_document.uri)
         if path is not None:
+            root = pack_root(path)
+            if root is not None and any(r == root for r, _ in ls.previews):
+                ls.saved.add(root)
             ls.schedule(path, 0)
+
+    @server.command(PREVIEW_COMMAND)
+    def preview_map(ls: QuestServer, *args):
+        """Arguments: the document's URI and a position ({line, character}) inside a quest or
+        encounter, optionally a folder for the PNG. Answers {uri, map, quest, encounter}
+        and, after each save of the pack, sends questc/previewUpdated with the same."""
+        try:
+            uri = args[0] if args else None
+            where = args[1] if len(args) > 1 else {}
+            folder = args[2] if len(args) > 2 else None
+            path = uri_to_path(uri) if isinstance(uri, str) else None
+            line = where.get("line") if isinstance(where, dict) else None
+            if path is None or not isinstance(line, int) or line < 0 or (folder is not None and not isinstance(folder, str)):
+                raise JsonRpcInvalidParams(f"{PREVIEW_COMMAND} takes a document URI, a position and optionally a folder")
+            got = ls.engine.preview(path, line, where.get("character", 0), Path(folder) if folder else None)
+        except JsonRpcException:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            ls.log_error(PREVIEW_COMMAND, exc)
+            raise RequestFailed(f"the preview failed: {exc}") from None
+        if isinstance(got, str):
+            raise RequestFailed(got)
+        ls.previews[(got.root, got.map_id)] = got
+        return ls.preview_params(got)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded()
@@ -228,6 +299,45 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
             return []
         places = ls.engine.definition(path, params.position.line, params.position.character)
         return [types.Location(uri=path_to_uri(p.path), range=lsp_range(p)) for p in places]
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    @guarded(list)
+    def references(ls: QuestServer, params: types.ReferenceParams):
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return []
+        places = ls.engine.references(path, params.position.line, params.position.character,
+                                      params.context.include_declaration)
+        return [types.Location(uri=path_to_uri(p.path), range=lsp_range(p)) for p in places]
+
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    @guarded()
+    def prepare_rename(ls: QuestServer, params: types.PrepareRenameParams):
+        from compiler.lsp.symbols import RenameError
+
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return None
+        try:
+            return lsp_range(ls.engine.prepare_rename(path, params.position.line, params.position.character))
+        except RenameError as exc:
+            raise RequestFailed(str(exc)) from None
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+    @guarded()
+    def rename(ls: QuestServer, params: types.RenameParams):
+        from compiler.lsp.symbols import RenameError
+
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return None
+        try:
+            edits = ls.engine.rename(path, params.position.line, params.position.character, params.new_name)
+        except RenameError as exc:
+            raise RequestFailed(str(exc)) from None
+        return types.WorkspaceEdit(changes={
+            path_to_uri(p): [types.TextEdit(range=lsp_range(place), new_text=text) for place, text in items]
+            for p, items in edits.items()})
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" "]))
     @guarded(list)

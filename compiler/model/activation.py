@@ -193,6 +193,7 @@ class Geo:
         self.cells = set(board.spaces)
         self.counting = graph.with_doors(graph.counting_graph(board), self.doors)
         self.moving = graph.with_doors(graph.movement_graph(board), self.doors)
+        self.blocking = board.blocking_edges(self.doors)
         self._dist: dict[Footprint, dict[Cell, int]] = {}
         self._sees: dict[tuple, bool] = {}
 
@@ -398,12 +399,13 @@ class Executor:
     # ------------------------------------------------------------ placements
     def placements(self, state: State, mid: str, start: Cell, mp: float, forward=None):
         """Every legal place to stop: footprint -> (cost, end space, search tree)."""
+        from compiler.geometry import graph
+
         mon = self.monsters[mid]
         enemy = self.hero_cells()
         occupied = self.occupied(state, but=mid)
         tree = self.geo.reach(start, mp, enemy, forward)
         out: dict[Footprint, tuple[int, Cell]] = {}
-        shapes = {mon.size, (mon.size[1], mon.size[0])}
         for e, (cost, _) in tree.items():
             if e in occupied or e == start:
                 continue  # staying is judged apart (turning in place is not a move)
@@ -411,16 +413,8 @@ class Executor:
                 if self.geo.is_pit(e) and e != start:
                     continue
                 fps = [(e,)]
-            else:
-                fps = []
-                for w, h in sorted(shapes):
-                    for dx in range(w):
-                        for dy in range(h):
-                            fp = norm_cells((e[0] - dx + i, e[1] - dy + j) for i in range(w) for j in range(h))
-                            if all(c in self.geo.cells and not self.geo.rule(c).blocks_movement and c not in occupied for c in fp) \
-                                    and not all(self.geo.is_pit(c) for c in fp) \
-                                    and not all(self.geo.rule(c).defeat_end_of_turn for c in fp):
-                                fps.append(fp)
+            else:  # expand over the end space: geometry.graph.placements (walls between its squares included)
+                fps = [norm_cells(fp) for fp in graph.placements(self.geo.board, e, mon.size, self.geo.blocking, occupied)]
             for fp in fps:
                 if fp not in out or (cost, (e[1], e[0])) < (out[fp][0], (out[fp][1][1], out[fp][1][0])):
                     out[fp] = (cost, e)
@@ -852,3 +846,78 @@ def surge_order(surges: Iterable[str]) -> tuple[str, ...]:
 def activate(sit: Situation, card: ast.ActivationCard, group: str) -> Activation:
     """Every outcome the rules allow for `group`'s activation on `card`."""
     return Executor(sit, card, group).run()
+
+
+# ---------------------------------------------------------------- a whole card
+@dataclass(frozen=True)
+class GroupRun:
+    """One group's part of one whole-card outcome."""
+
+    group: str
+    effect: str | None
+    outcome: Outcome
+
+    def to_json(self) -> dict:
+        return {"group": self.group, "effect": self.effect, **self.outcome.to_json()}
+
+
+@dataclass(frozen=True)
+class CardOutcome:
+    groups: tuple[GroupRun, ...]  # in card order
+    positions: Mapping[str, Footprint]  # every monster on the map afterwards
+
+    def key(self) -> tuple:
+        return tuple((g.group, g.outcome.key()) for g in self.groups)
+
+    def to_json(self) -> dict:
+        return {"groups": [g.to_json() for g in self.groups],
+                "positions": {m: [list(c) for c in cells] for m, cells in sorted(self.positions.items())}}
+
+
+@dataclass(frozen=True)
+class CardActivation:
+    card: str
+    rules: str
+    groups: tuple[str, ...]  # the groups that activated, in card order
+    absent: tuple[str, ...]  # groups of the card with no monster on the map (they do not activate)
+    outcomes: tuple[CardOutcome, ...]
+    truncated: bool = False
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "rules": self.rules, "groups": list(self.groups), "absent": list(self.absent),
+                "truncated": self.truncated, "outcomes": [o.to_json() for o in self.outcomes]}
+
+
+def activate_card(sit: Situation, card: ast.ActivationCard, only: Iterable[str] | None = None) -> CardActivation:
+    """The whole card: each group on the card that has monsters on the map activates, in the
+    card's order, from where the groups before it left the figures (a group's monsters
+    end where that group's outcome put them; every outcome of one group is followed by
+    every outcome of the next). `only` limits it to some groups (a card drawn during a hero
+    turn activates only the groups an exploration card names), still in card order.
+    `not attacked this activation` counts within each group's activation; the state's
+    `attacked` applies to every group. At most MAX_OUTCOMES whole-card outcomes are kept."""
+    wanted = set(only) if only is not None else None
+    present = {m.group for m in sit.monsters}
+    order = [g.group for g in card.groups if (wanted is None or g.group in wanted)]
+    active = tuple(g for g in order if g in present)
+    absent = tuple(g for g in order if g not in present)
+    frontier: list[tuple[tuple[GroupRun, ...], Situation]] = [((), sit)]
+    truncated = False
+    for group in active:
+        nxt: list[tuple[tuple[GroupRun, ...], Situation]] = []
+        for runs, here in frontier:
+            res = activate(here, card, group)
+            truncated = truncated or res.truncated
+            for oc in res.outcomes:
+                moved = tuple(replace(m, cells=oc.positions.get(m.id, m.cells)) for m in here.monsters)
+                nxt.append((runs + (GroupRun(group, res.effect, oc),), replace(here, monsters=moved)))
+        if len(nxt) > MAX_OUTCOMES:
+            nxt, truncated = nxt[:MAX_OUTCOMES], True
+        frontier = nxt
+    outcomes, seen = [], set()
+    for runs, here in frontier:
+        oc = CardOutcome(runs, {m.id: m.cells for m in here.monsters})
+        if oc.key() not in seen:
+            seen.add(oc.key())
+            outcomes.append(oc)
+    return CardActivation(card.id, sit.rules, active, absent, tuple(outcomes), truncated)

@@ -14,6 +14,7 @@ the missing `}`.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 import inspect
 import re
 from functools import lru_cache
@@ -804,3 +805,65 @@ def _cover(spans: list[Span]) -> Span:
     first = min(spans, key=lambda s: (s.line, s.column))
     last = max(spans, key=lambda s: (s.end_line, s.end_column))
     return Span(first.file, first.line, first.column, last.end_line, last.end_column)
+
+
+# ---------------------------------------------------------------- names and where they stand
+@dataclass(frozen=True)
+class NameUse:
+    """One name (an ID token) of a `.quest` file and the grammar rule it stands in.
+
+    rule: the rule whose ID it is (`tile`, `tile_as`, `door`, `t_open`, `e_reveal`, …);
+    index: its place among that rule's names (`reveal a, b`: 0 and 1);
+    parent: the rule around that one (`e_spawn` for a spawn written in an event);
+    options: the rules directly inside that rule (`tile_as` when a tile has `as NAME`,
+    `spawn_at` / `spawn_points` for a spawn that places figures);
+    scope: (declaration rule, declaration id, encounter number or None) of the top-level
+    declaration the name is written in.
+    The language server finds references and renames from these (compiler/lsp/symbols.py);
+    the AST keeps statement spans only.
+    """
+
+    name: str
+    rule: str
+    index: int
+    parent: str
+    options: frozenset[str]
+    scope: tuple[str, str, int | None]
+    span: Span
+
+
+def name_uses(text: str, file: str) -> tuple[NameUse, ...]:
+    """Every name of `text` in order, after the same error recovery as `parse_module` (a
+    broken statement's names are left out). Never raises: a text that cannot be read
+    at all gives ()."""
+    try:
+        tree = recovery.parse_recovering(text, file, Sink(), lark_parser())
+    except Exception:  # noqa: BLE001 - the names of a hopeless text are none
+        return ()
+    if tree is None:
+        return ()
+    out: list[NameUse] = []
+    _names_in(tree, file, "start", ("", "", None), out)
+    return tuple(out)
+
+
+TOP_RULES = ("quest", "encounter", "exploration_card", "peril_card", "activation_card", "deck")
+
+
+def _names_in(tree, file: str, parent: str, scope, out: list) -> None:
+    from lark import Tree
+
+    rule = str(tree.data)
+    ids = [c for c in tree.children if isinstance(c, Token) and c.type == "ID"]
+    if rule in TOP_RULES and ids:
+        scope = (rule, str(ids[0]), None)
+    elif rule == "inline_encounter":
+        number = next((c for c in tree.children if isinstance(c, Token) and c.type == "INT"), None)
+        scope = (scope[0], scope[1], int(number) if number is not None else None)
+    options = frozenset(str(c.data) for c in tree.children if isinstance(c, Tree))
+    for i, tok in enumerate(ids):
+        out.append(NameUse(str(tok), rule, i, parent, options, scope,
+                           Span(file, tok.line, tok.column, tok.end_line, tok.end_column)))
+    for child in tree.children:
+        if isinstance(child, Tree):
+            _names_in(child, file, rule, scope, out)

@@ -17,7 +17,28 @@ function activate(context) {
     ],
   });
   context.subscriptions.push(client);
-  return client.start();
+  // The map preview: the server draws the map under the cursor to a PNG and draws it
+  // again after every save of the pack (questc/previewUpdated); VS Code's image viewer
+  // reloads the file when it changes.
+  context.subscriptions.push(vscode.commands.registerCommand("questc.showMapPreview", async () => {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return;
+    try {
+      const got = await client.sendRequest("workspace/executeCommand", {
+        command: "questc.previewMap",
+        arguments: [editor.document.uri.toString(), editor.selection.active],
+      });
+      await vscode.commands.executeCommand("vscode.open", vscode.Uri.parse(got.uri),
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+    } catch (err) {
+      vscode.window.showWarningMessage(`questc: ${err.message || err}`);
+    }
+  }));
+  return client.start().then(() => {
+    client.onNotification("questc/previewUpdated", (params) => {
+      if (params.stale) vscode.window.setStatusBarMessage(`questc: ${params.map}: ${params.stale}`, 5000);
+    });
+  });
 }
 
 function deactivate() {

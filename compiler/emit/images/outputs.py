@@ -33,11 +33,21 @@ SHEET_SCALE = 20
 MAP_SCALE = 32
 
 
-def tile_card(tile, symbols: Mapping[str, str]) -> TileCard:
-    """A `compiler.geometry.tiles.Tile` as a sheet card (squares in its printed frame)."""
+def tile_card(tile, symbols: Mapping[str, str], *, numbered: bool = False) -> TileCard:
+    """A `compiler.geometry.tiles.Tile` as a sheet card (squares in its printed frame).
+    `numbered`: each opening's number (as `questc tiles` and the hovers number them) on
+    the square just outside its first square."""
+    from compiler.emit.library import opening_rows
+
     cells = tuple(((c, symbols.get(sym, sym if sym != "." else "plain"))) for c, sym in sorted(tile.squares.items(), key=lambda kv: (kv[0][1], kv[0][0])))
     openings = frozenset(e for op in tile.all_openings() for e in tile.opening_edges(op))
-    return TileCard(tile.id, cells, openings, tile.kind, frozenset(tile.walls))
+    numbers: list[tuple[tuple[int, int], str]] = []
+    if numbered:
+        step = {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}
+        for op, row in zip(tile.all_openings(), opening_rows(tile)):
+            (c, r), (dx, dy) = tile.opening_cells(op)[0], step[op.side]
+            numbers.append(((c + dx, r + dy), row["number"]))
+    return TileCard(tile.id, cells, openings, tile.kind, frozenset(tile.walls), tuple(numbers))
 
 
 def world_picture(world) -> WorldPicture:

@@ -119,6 +119,7 @@ class TileCard:
     openings: frozenset[Edge] = frozenset()
     kind: str = ""
     walls: frozenset[Edge] = frozenset()  # printed walls inside the tile
+    numbers: tuple[tuple[Cell, str], ...] = ()  # opening numbers, each on the square just outside it
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.emit.images import style as S
 from compiler.emit.images.legend import LegendEntry, render_legend
 from compiler.emit.images.map import boundary_edges, render_map
-from compiler.emit.images.pictures import MapPicture, TileCard, TileSheet
+from compiler.emit.images.pictures import Caption, MapPicture, TileCard, TileSheet
 from compiler.emit.images.terrain import look_for
 from compiler.geometry.board import Board
 
@@ -46,6 +46,7 @@ def render_tile_sheet(sheet: TileSheet, *, scale: int = 24) -> Image.Image:
             title=card.code + (f"  ({card.kind})" if card.kind else ""),
             legend=False,
             coordinates=False,
+            captions=tuple(Caption(cell, text) for cell, text in card.numbers),
         )
         images.append(render_map(pic, scale=scale))
     if not images:

@@ -1,0 +1,11 @@
+"""questc monsters: see compiler/commands/library.py."""
+
+from __future__ import annotations
+
+from compiler.commands.library import configure_for, run_for
+
+configure = configure_for("monsters")
+
+
+def run(args) -> int:
+    return run_for("monsters", args)

@@ -1,0 +1,106 @@
+"""Large figures' movement (geometry.graph.large_move / placements) and `questc path --size`:
+hand-checked boards, then the command on a shipped map."""
+
+from __future__ import annotations
+
+import pytest
+
+from activation_helpers import board
+from compiler.geometry.graph import base_cells, large_move, movement_graph, placements
+from compiler.geometry.lattice import shared_edge
+from conftest import REPO, questc
+
+PACK = str(REPO / "content" / "d2e-quests")
+
+
+def test_a_2x2_figure_counts_from_its_nearest_space_and_expands_over_the_goal():
+    b, _ = board("......", "......", "......", "......")
+    got = large_move(b, base_cells((0, 0), (2, 2)), (2, 2), (4, 1))
+    # from (1,0) two steps east to (3,0); the one 2x2 base over (3,0) and (4,1) has its top-left on (3,0)
+    assert (got.cost, got.counted_from, got.route) == (2, (1, 0), ((1, 0), (2, 0), (3, 0)))
+    assert got.placements == (((3, 0), (4, 0), (3, 1), (4, 1)),)
+    assert got.steps == 3  # counted from (1,1) or (1,0) to (4,1)
+
+
+def test_a_long_figure_turns_to_fit_a_corridor():
+    b, _ = board("...", "-.-", "-.-", "-.-")
+    got = large_move(b, base_cells((0, 0), (2, 1)), (2, 1), (1, 3))
+    # lying 2x1 it cannot cover (1,3); turned 1x2 it lies on (1,2) and (1,3). From (0,0) the
+    # diagonal round the corridor's corner to (1,1) costs 1 (docs/rules.md, the corner rule),
+    # the same as from (1,0) straight down: the first space of the base in (y, x) order wins
+    assert (got.cost, got.counted_from, got.route) == (2, (0, 0), ((0, 0), (1, 1), (1, 2)))
+    assert got.placements == (((1, 2), (1, 3)),)
+
+
+def test_pits_do_not_hold_a_large_figure_but_it_never_ends_wholly_on_them():
+    b, _ = board("..oo..", "..oo..")
+    got = large_move(b, base_cells((0, 0), (2, 2)), (2, 2), (5, 0))
+    assert got.cost == 3 and got.route == ((1, 0), (2, 0), (3, 0), (4, 0))  # through both pit columns
+    assert (1, 0) not in movement_graph(b).successors((2, 0))  # a small figure is held by the pit
+    blocking = b.blocking_edges()
+    assert placements(b, (2, 0), (2, 2), blocking) == [((1, 0), (2, 0), (1, 1), (2, 1))]  # not the all-pit (2,0)..(3,1)
+    # back from the right to cover (3,0): the only base over it is (3,0)-(4,1) (the one from (2,0) lies
+    # wholly on pits). Shrunk on (4,0) it must move one space at least (turning in place is not a
+    # move): one step west onto the pit, cost 1, then it expands half over the pits
+    got = large_move(b, base_cells((4, 0), (2, 2)), (2, 2), (3, 0))
+    assert (got.cost, got.counted_from, got.route) == (1, (4, 0), ((4, 0), (3, 0)))
+    assert got.placements == (((3, 0), (4, 0), (3, 1), (4, 1)),)
+
+
+def test_a_base_never_straddles_a_wall_and_an_unreachable_goal_has_no_route():
+    wall = shared_edge((1, 0), (2, 0))
+    b, _ = board("....", "....", walls=[wall, shared_edge((1, 1), (2, 1))])
+    assert placements(b, (1, 0), (2, 2), b.blocking_edges()) == [((0, 0), (1, 0), (0, 1), (1, 1))]
+    assert large_move(b, base_cells((0, 0), (2, 2)), (2, 2), (3, 1)) is None  # the wall cuts the board in two
+    # already covering the goal: a move of nothing
+    got = large_move(b, base_cells((0, 0), (2, 2)), (2, 2), (1, 1))
+    assert (got.cost, got.route) == (0, ((1, 1),))
+
+
+def _large_spot(model):
+    """A 2x2 base on first_blood's map and a goal five counted spaces away."""
+    from compiler.geometry.graph import base_fits, counting_distance
+
+    b = model.maps.quests["first_blood"][1].board
+    for c in b.spaces:
+        fp = base_cells(c, (2, 2))
+        if base_fits(b, fp, b.blocking_edges()):
+            for g in b.spaces:
+                if counting_distance(b, c, g) == 5 and not b.rule(g).blocks_movement:
+                    return b, c, g
+    pytest.fail("no 2x2 base on first_blood")
+
+
+def test_questc_path_size_answers_as_the_engine_does():
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    model = compile_paths([PACK], Options(sight=False)).model
+    b, src, dst = _large_spot(model)
+    args = ["path", PACK, "--quest", "first_blood", "--from", f"{src[0]},{src[1]}", "--to", f"{dst[0]},{dst[1]}", "--size", "2x2"]
+    r = questc(*args, "--format", "json")
+    assert r.code == 0, r.err
+    out = r.json()
+    want = large_move(b, base_cells(src, (2, 2)), (2, 2), dst)
+    assert out["cost"] == want.cost and out["route"] == [list(c) for c in want.route]
+    assert out["base"] == [list(c) for c in base_cells(src, (2, 2))] and out["size"] == [2, 2]
+    # every placement covers the goal and the route's end; the route's cost adds up
+    g = movement_graph(b, large=True)
+    assert out["cost"] == sum(g.edges[tuple(a), tuple(c)]["weight"] for a, c in zip(out["route"], out["route"][1:]))
+    for fp in out["placements"]:
+        assert list(dst) in fp and out["route"][-1] in fp
+    text = questc(*args)
+    assert text.code == 0 and text.out.startswith(f"cost {want.cost}, ") and "stands on (the players choose):" in text.out
+
+
+def test_questc_path_size_bad_input():
+    r = questc("path", PACK, "--quest", "first_blood", "--from", "1,1", "--to", "5,5", "--size", "2by2")
+    assert r.code == 2 and "expected WxH" in r.err
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    _, src, dst = _large_spot(compile_paths([PACK], Options(sight=False)).model)
+    r = questc("path", PACK, "--quest", "first_blood", "--from", f"{src[0]},{src[1]}", "--to", f"{dst[0]},{dst[1]}",
+               "--size", "9x9", "--format", "json")
+    assert r.code == 2 and r.codes == ["X0107"]  # no 9x9 base fits on that map
+    assert "cannot lie" in r.json()["diagnostics"][0]["message"]
