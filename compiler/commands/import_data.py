@@ -17,6 +17,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="source", required=True, metavar="SOURCE")
     tag = sub.add_parser("tag-tiles", help="TabletopGames (TAG) descent2e tiles.json -> a tiles catalog")
     tag.add_argument("file", metavar="FILE", help="path to tiles.json")
+    tag.add_argument("--valkyrie", metavar="TILES_INI", default=None,
+                     help="the Valkyrie app's d2e-base-tiles.ini: side names and outdoor/indoor settings")
     tag.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
     for name, what in (("tag-dice", "dice.json -> a dice catalog"), ("tag-monsters", "monsters.json -> a monster catalog")):
         p = sub.add_parser(name, help=f"TabletopGames (TAG) descent2e {what}")
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if args.source == "tag-tiles":
         from compiler.importers.tag_tiles import import_file
 
-        text = import_file(args.file, sink)
+        text = import_file(args.file, sink, valkyrie=args.valkyrie)
     elif args.source in ("tag-dice", "tag-monsters"):
         text = _convert_json(args.source, args.file)
         if text is None:

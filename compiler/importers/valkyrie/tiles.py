@@ -181,7 +181,9 @@ def load_library(tiles_path: str | None, sink: Sink) -> dict[str, Tile] | None:
     from compiler.catalogs.document import Document, Entry
     from compiler.passes.tiles import read_tiles
 
-    path = Path(tiles_path) if tiles_path else Path(__file__).resolve().parents[2] / "content" / "d2e-base" / "tiles.yaml"
+    from compiler.resources import content_dir
+
+    path = Path(tiles_path) if tiles_path else content_dir() / "d2e-base" / "tiles.yaml"
     try:
         data = (YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}).get("tiles") or {}
     except Exception as exc:  # noqa: BLE001 - any unreadable library is one diagnostic
