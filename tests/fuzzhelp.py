@@ -46,7 +46,7 @@ SEEDS: dict[str, dict[str, str]] = {
                 tile 19A attach north to 21A.east
                 tile 8A attach north to 19A.south hidden
                 door gate on 19A.south red
-                tile 2B attach north to 21A.west; edge 8A.east, 2B.south
+                tile 2A attach north to 21A.west; edge 8A.east, 2A.south
                 door hatch on 21A.west open
                 mark altar at (2, 2)
               }

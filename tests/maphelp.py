@@ -65,9 +65,9 @@ def block(*tiles, doors=(), marks=()) -> ast.MapBlock:
     return ast.MapBlock(numbered, tuple(doors), tuple(marks), span(0))
 
 
-def assemble(tiles, *placements, doors=(), marks=()):
+def assemble(tiles, *placements, doors=(), marks=(), ruleset="d2e"):
     sink = Sink()
-    amap = assemble_map(block(*placements, doors=doors, marks=marks), tiles, TERRAIN, sink)
+    amap = assemble_map(block(*placements, doors=doors, marks=marks), tiles, TERRAIN, sink, ruleset=ruleset)
     return amap, sink
 
 

@@ -133,9 +133,14 @@ def test_touching_corners_is_not_overlap():
     assert "M0209" not in codes(sink) and "M0211" in codes(sink)
 
 
-def test_outdoor_and_dungeon_pieces():
-    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", attach=("north", "glade.south")))
+def test_outdoor_and_dungeon_pieces_never_join_in_the_first_edition():
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", attach=("north", "glade.south")), ruleset="d1e")
     assert codes(sink) == ["M0210"] and "glade" in sink.items[0].message
+
+
+def test_outdoor_and_dungeon_pieces_joined_straight_in_the_second_edition():
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", attach=("north", "glade.south")))
+    assert codes(sink) == ["M0224"] and "`9A` (indoor)" in sink.items[0].message
 
 
 def test_disconnected_map_lists_parts():

@@ -15,6 +15,7 @@ from compiler.importers import tag_tiles
 ROOT = Path(__file__).resolve().parents[1]
 from conftest import SHARED  # noqa: E402 - one place decides where the reference data is
 TAG = SHARED / "data" / "tag-descent2e" / "tiles.json"
+VALKYRIE_SIDES = SHARED / "data" / "valkyrie-app" / "d2e-base-tiles.ini"
 CATALOG = ROOT / "content" / "d2e-base" / "tiles.yaml"
 
 
@@ -35,7 +36,7 @@ def committed_tiles():
 @pytest.mark.skipif(not TAG.exists(), reason="the shared reference data is not present")
 def test_regenerates_committed_catalog():
     sink = Sink()
-    text = tag_tiles.import_file(TAG, sink)
+    text = tag_tiles.import_file(TAG, sink, valkyrie=VALKYRIE_SIDES)
     assert sink.items == []
     assert text == CATALOG.read_text(encoding="utf-8")
 

@@ -91,6 +91,16 @@ class Tile:
     name: str | None = None
     notes: str | None = None
     grid: tuple[str, ...] = field(default=(), compare=False)
+    setting: str | None = None  # outdoor | indoor | both, as the catalog gives it
+    valkyrie: str | None = None  # the Valkyrie app's tile side name
+
+    @property
+    def face(self) -> str | None:
+        """outdoor | indoor | both, or None for a neutral piece: the catalog's `setting`,
+        else what the kind says (outdoor, dungeon = indoor, transition = both)."""
+        if self.setting is not None:
+            return self.setting
+        return {"outdoor": "outdoor", "dungeon": "indoor", "transition": "both"}.get(self.kind)
 
     @property
     def size(self) -> tuple[int, int]:

@@ -42,11 +42,12 @@ def maps_pass(model: Model, sink: Sink) -> Model:
     terrain = model.terrain or {"plain": PLAIN}
     tiles = model.tiles or {}
     invalid = frozenset(model.catalogs.get("tiles") or {}) - frozenset(tiles)
+    ruleset = model.pack.ruleset
 
     def assembled(body: ast.EncounterBody) -> AssembledMap | None:
-        # one map is a pure function of its block (spans included) and the catalogs
-        key = ("map", body, Same(tiles), Same(terrain), invalid)
-        return remembered_as(key, lambda local: _encounter_map(body, tiles, terrain, local, invalid), sink)
+        # one map is a pure function of its block (spans included), the catalogs and the ruleset
+        key = ("map", body, Same(tiles), Same(terrain), invalid, ruleset)
+        return remembered_as(key, lambda local: _encounter_map(body, tiles, terrain, local, invalid, ruleset), sink)
 
     quests: dict[str, dict[int, AssembledMap]] = {}
     for quest in model.declarations(ast.Quest):
@@ -93,11 +94,13 @@ def assemble_map(
     sink: Sink,
     invalid: frozenset[str] = frozenset(),
     referenced: frozenset[str] = frozenset(),
+    ruleset: str = "d2e",
 ) -> AssembledMap | None:
     """Place every tile of `block`, join openings, derive walls and doors; None if no tile could be placed.
 
     `referenced`: the tile names the encounter uses (references, reveals); a misspelt code
-    is matched against them first, as the designer meant a tile the rest of the file names."""
+    is matched against them first, as the designer meant a tile the rest of the file names.
+    `ruleset`: the compiled pack's; it decides how outdoor and indoor faces may meet (M0210, M0224)."""
     declared = {p.name for p in block.tiles}
     placed: dict[str, PlacedTile] = {}
     attached: list[tuple[str, Opening, str, Opening]] = []
@@ -140,7 +143,7 @@ def assemble_map(
     order = list(placed.values())
     overlapping = _check_overlaps(order, sink)
     joins = find_joins(order, attached)
-    _check_kinds(order, sink)
+    _check_settings(order, joins, tiles, ruleset, sink)
     _check_pieces(order, sink)
     graph = tile_graph(order, joins)
     broken |= overlapping  # placed, but not where it was meant: how the map joins says nothing more
@@ -218,12 +221,29 @@ def _check_overlaps(order: list[PlacedTile], sink: Sink) -> set[str]:
     return later
 
 
-def _check_kinds(order: list[PlacedTile], sink: Sink) -> None:
-    outdoor = [t for t in order if t.tile.kind == "outdoor"]
-    dungeon = [t for t in order if t.tile.kind == "dungeon"]
-    if outdoor and dungeon:
-        sink.report("M0210", outdoor[0].span if outdoor[0].span.line >= dungeon[0].span.line else dungeon[0].span,
-                    outdoor=", ".join(t.name for t in outdoor), dungeon=", ".join(t.name for t in dungeon))
+def _check_settings(order: list[PlacedTile], joins: list[Join], tiles: Mapping[str, Tile], ruleset: str, sink: Sink) -> None:
+    """Outdoor and indoor faces (Tile.face). 1st edition: never in one map (M0210). 2nd
+    edition: they meet only through a piece that is both, the transition (M0224, per join)."""
+    if ruleset == "d1e":
+        outdoor = [t for t in order if t.tile.face == "outdoor"]
+        dungeon = [t for t in order if t.tile.face == "indoor"]
+        if outdoor and dungeon:
+            sink.report("M0210", outdoor[0].span if outdoor[0].span.line >= dungeon[0].span.line else dungeon[0].span,
+                        outdoor=", ".join(t.name for t in outdoor), dungeon=", ".join(t.name for t in dungeon))
+        return
+    by_name = {t.name: t for t in order}
+    position = {t.name: i for i, t in enumerate(order)}
+    transition = next((code for code in sorted(tiles) if tiles[code].face == "both"), None)
+    for j in joins:
+        a, b = by_name[j.a], by_name[j.b]
+        if {a.tile.face, b.tile.face} != {"outdoor", "indoor"}:
+            continue
+        first, later = (a, b) if position[a.name] <= position[b.name] else (b, a)
+        first_op = j.a_opening if first is a else j.b_opening
+        via = f"`tile {transition} attach north to {first.name}.{first_op.label}`, then attach `{later.name}` to `{transition}.south`" if transition else "a transition piece between them"
+        sink.report("M0224", later.span, a=later.name, a_face=later.tile.face, b=first.name, b_face=first.tile.face,
+                    related=(Related(first.span, f"`{first.name}` ({first.tile.face}) placed here"),),
+                    fix=f"Join them through a transition piece: {via}.")
 
 
 def _check_pieces(order: list[PlacedTile], sink: Sink) -> None:
@@ -278,10 +298,10 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
 
 
 # ---------------------------------------------------------------- the pipeline pass
-def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink, invalid: frozenset[str]) -> AssembledMap | None:
+def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink, invalid: frozenset[str], ruleset: str = "d2e") -> AssembledMap | None:
     if body.map is None:
         return None
-    amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body))
+    amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body), ruleset)
     if amap is None:
         return None
     check_placements(amap, body, sink)

@@ -116,6 +116,8 @@ def _read_tile(entry, symbols: Mapping[str, str], sink: Sink) -> Tile | None:
         name=data.get("name"),
         notes=data.get("notes"),
         grid=tuple(rows),
+        setting=data.get("setting"),
+        valkyrie=data.get("valkyrie"),
     )
     openings: dict[str, tuple[Opening, ...]] = {}
     for side in SIDES:
@@ -162,5 +164,5 @@ def _read_tile(entry, symbols: Mapping[str, str], sink: Sink) -> Tile | None:
     return Tile(
         id=tile.id, kind=tile.kind, piece=tile.piece, copies=tile.copies, width=width, height=height,
         squares=squares, openings=openings, walls=frozenset(walls), name=tile.name, notes=tile.notes,
-        grid=tile.grid,
+        grid=tile.grid, setting=tile.setting, valkyrie=tile.valkyrie,
     )

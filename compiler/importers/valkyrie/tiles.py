@@ -14,7 +14,6 @@ squares start at (0, 0). Tile sides the library lacks are reported (M0401) and l
 
 from __future__ import annotations
 
-import configparser
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +40,7 @@ class Placement:
     at: tuple[int, int]
     rotate: int
     squares: frozenset[tuple[int, int]]  # world squares (y down), before the per-map shift
+    span: Span | None = None  # the section header
 
 
 def code_for(side: str) -> str | None:
@@ -64,47 +64,74 @@ def valkyrie_squares(tile: Tile, x: int, y: int, rotation: int) -> frozenset[tup
 
 
 def read_placements(path: str | Path, tiles: Mapping[str, Tile], sink: Sink) -> list[Placement]:
+    """The tile placements of one `tiles.ini` file (the maps-only converter's entry)."""
+    from compiler.importers.valkyrie.ini import read_ini
+
     p = Path(path)
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.optionxform = str
     try:
         text = p.read_text(encoding="utf-8")
-        accept_source(str(p), text)  # the renderer shows lines only of accepted text
-        parser.read_string(text, source=str(p))
-    except (OSError, UnicodeDecodeError, configparser.Error) as exc:
-        sink.report("M0402", Span(str(p)), path=str(p), problem=str(exc).splitlines()[0])
+    except (OSError, UnicodeDecodeError) as exc:
+        sink.report("M0402", Span(str(p)), path=str(p), problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         return []
+    accept_source(str(p), text)  # the renderer shows lines only of accepted text
+    ini = read_ini(text.replace("\r\n", "\n"), str(p), sink)
+    return placements_of([s for s in ini.sections if s.name.startswith("Tile")], tiles, sink)
+
+
+def side_codes(tiles: Mapping[str, Tile]) -> dict[str, str]:
+    """Valkyrie side name -> catalog code, from the catalog's `valkyrie` fields (else the
+    naming rule of code_for)."""
+    out = {t.valkyrie: code for code, t in sorted(tiles.items()) if t.valkyrie}
+    for code in sorted(tiles):
+        for side in (f"TileSide{code}", *(f"TileSide{k}" for k, v in SIDE_CODES.items() if v == code)):
+            out.setdefault(side, code)
+    return out
+
+
+def placements_of(sections, tiles: Mapping[str, Tile], sink: Sink, offsets: Mapping[str, int] | None = None) -> list[Placement]:
+    """Placements of `[Tile…]` sections (compiler/importers/valkyrie/ini.py), in file order.
+    `offsets`: side name -> extra clockwise quarter turns of the image (offsets.yaml)."""
+    by_side = side_codes(tiles)
     out: list[Placement] = []
     used: dict[str, int] = {}
-    for line_no, section in _sections(p):
-        sec = parser[section]
-        side = sec.get("side", "")
-        code = code_for(side)
-        if code is None or code not in tiles:
-            sink.report("M0401", Span(str(p), line_no, 1), section=section, side=side)
+    for sec in sections:
+        side = sec.get("side", "") or ""
+        code = by_side.get(side)
+        if code is None:
+            sink.report("M0401", sec.span_of("side"), section=sec.name, side=side)
             continue
-        try:
-            x, y, rot = int(sec.get("xposition", "0")), int(sec.get("yposition", "0")), int(sec.get("rotation", "0"))
-        except ValueError as exc:
-            sink.report("M0402", Span(str(p), line_no, 1), path=str(p), problem=f"[{section}]: {exc}")
+        values = []
+        for key in ("xposition", "yposition", "rotation"):
+            raw = sec.get(key, "0") or "0"
+            try:
+                values.append(int(raw))
+            except ValueError:
+                sink.report("V0304", sec.span_of(key), section=sec.name, key=key, value=raw, expected="a whole number")
+                break
+        if len(values) < 3:
+            continue
+        x, y, rot = values
+        if rot % 90:
+            sink.report("V0304", sec.span_of("rotation"), section=sec.name, key="rotation", value=str(rot), expected="a multiple of 90")
             continue
         tile = tiles[code]
         squares = valkyrie_squares(tile, x, y, rot)
         rotate = (360 - rot) % 360
         at = (min(c for c, _ in squares), min(r for _, r in squares))
+        turn = (offsets or {}).get(side, 0) % 360
+        if turn:  # the image's own orientation differs from the grid: turn in place (same top-left)
+            rotate = (rotate + turn) % 360
+            squares = placed_squares(tile, at, rotate)
         used[code] = used.get(code, 0) + 1
         name = code if used[code] == 1 else f"{code}_{used[code]}"
-        out.append(Placement(section, code, name, at, rotate, squares))
+        out.append(Placement(sec.name, code, name, at, rotate, squares, sec.span))
     return out
 
 
-def _sections(p: Path) -> list[tuple[int, str]]:
-    out = []
-    for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
-        m = re.match(r"\s*\[([^\]]+)\]", line)
-        if m:
-            out.append((i, m.group(1)))
-    return out
+def placed_squares(tile: Tile, at: tuple[int, int], rotate: int) -> frozenset[tuple[int, int]]:
+    """World squares (y down) of `tile` turned `rotate` clockwise with its top-left at `at`."""
+    o = tile.orient(rotate)
+    return frozenset((at[0] + c, at[1] + r) for c, r in (o.cell(sq) for sq in tile.squares))
 
 
 def clusters(placements: list[Placement]) -> list[list[Placement]]:
@@ -181,7 +208,9 @@ def load_library(tiles_path: str | None, sink: Sink) -> dict[str, Tile] | None:
     from compiler.catalogs.document import Document, Entry
     from compiler.passes.tiles import read_tiles
 
-    path = Path(tiles_path) if tiles_path else Path(__file__).resolve().parents[2] / "content" / "d2e-base" / "tiles.yaml"
+    from compiler.resources import content_dir
+
+    path = Path(tiles_path) if tiles_path else content_dir() / "d2e-base" / "tiles.yaml"
     try:
         data = (YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}).get("tiles") or {}
     except Exception as exc:  # noqa: BLE001 - any unreadable library is one diagnostic

@@ -1,0 +1,1 @@
+from compiler.importers.valkyrie.tiles import *

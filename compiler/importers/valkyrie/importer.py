@@ -1,0 +1,878 @@
+"""`questc import valkyrie`: a whole Valkyrie quest as a questc pack (docs/valkyrie.md).
+
+Steps: the files (source.py) → components by section prefix (Tile, Door, Token, Spawn,
+Event, MPlace, CustomMonster, Activation, …) → maps (tiles.py: one encounter per group
+of touching tiles) → where every token, door, spawn and monster place stands → the
+event graph walked from its roots (events with a `trigger`, and the events a token or
+door runs when clicked) → quest text. Every generated line remembers the Valkyrie
+section and key it came from (`Generated.origins`), so `questc check` on a Valkyrie
+quest shows the compiler's diagnostics at the `.ini` line (commands/check.py).
+
+What the quest language cannot say is reported as V0303 (one warning per section and
+key) and left out; nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from compiler.diagnostics import Sink, Span
+from compiler.diagnostics.hints import did_you_mean
+from compiler.geometry.tiles import Tile
+from compiler.importers.valkyrie.ini import Section
+from compiler.importers.valkyrie.source import QuestFiles
+from compiler.importers.valkyrie.tiles import Placement, clusters, placements_of
+
+PREFIXES = ("Tile", "Door", "Token", "Spawn", "Event", "MPlace", "CustomMonster", "Activation", "UI", "Puzzle", "QItem")
+# Valkyrie token type -> (questc token kind, colour)
+TOKEN_TYPES = {
+    "TokenSearch": ("search", None),
+    "TokenSearchSpecial": ("unique_search", None),
+    "TokenVillagerMan": ("villager", None),
+    "TokenVillagerWoman": ("villager", "woman"),
+}
+AUDIO_WIN, AUDIO_LOSE = "AudioBLVictory", "AudioBLDefeat"
+HERO_OPS = {"==": lambda n: (n, n), ">": lambda n: (n + 1, 4), ">=": lambda n: (n, 4), "<": lambda n: (1, n - 1), "<=": lambda n: (1, n)}
+
+
+@dataclass
+class Generated:
+    """The imported pack: files by relative path, and for the quest file the Valkyrie
+    place of each line (line number -> Span in a Valkyrie file)."""
+
+    quest_id: str
+    files: dict[str, str]
+    quest_file: str
+    origins: dict[int, Span] = field(default_factory=dict)
+
+
+@dataclass
+class _Line:
+    text: str
+    origin: Span | None
+
+
+def snake(name: str) -> str:
+    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name)
+    return re.sub(r"[^A-Za-z0-9_]", "_", s).lower().strip("_") or "x"
+
+
+def quest_id_of(name: str) -> str:
+    ident = snake(re.sub(r"^\d+_?", "", name)) or "quest"
+    return ident if re.match(r"[A-Za-z_]", ident) else "q_" + ident
+
+
+class Importer:
+    def __init__(self, files: QuestFiles, tiles: Mapping[str, Tile], monsters: set[str], sink: Sink,
+                 offsets: Mapping[str, int] | None = None, quest_id: str | None = None):
+        self.q = files
+        self.tiles = tiles
+        self.monsters = monsters
+        self.sink = sink
+        self.offsets = offsets or {}
+        self.quest_id = quest_id or quest_id_of(files.name)
+        self.comp: dict[str, Section] = {}
+        self.warned: set[tuple[str, str]] = set()
+        lang = (files.quest.section("Quest").get("defaultlanguage") or "English") if files.quest.section("Quest") else "English"
+        self.language = lang
+        self.text: dict[str, str] = {}
+        for loc in files.texts:
+            for key, t in loc.texts.get(lang, {}).items():
+                self.text.setdefault(key, t.text)
+        self.lines: list[_Line] = []
+
+    # ------------------------------------------------------------ reporting
+    def cannot(self, sec: Section, key: str, what: str) -> None:
+        if (sec.name, key) in self.warned:
+            return
+        self.warned.add((sec.name, key))
+        self.sink.report("V0303", sec.span_of(key), section=sec.name, key=key, what=what)
+
+    def missing(self, sec: Section, key: str, name: str) -> None:
+        guess = did_you_mean(name, sorted(self.comp))
+        self.sink.report("V0301", sec.span_of(key), section=sec.name, key=key, name=name,
+                         hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
+
+    # ------------------------------------------------------------ components
+    def collect(self) -> None:
+        for ini in self.q.data:
+            for sec in ini.sections:
+                if not sec.name.startswith(PREFIXES):
+                    continue
+                if sec.name in self.comp:
+                    first = self.comp[sec.name]
+                    from compiler.diagnostics import Related
+
+                    self.sink.report("V0104", sec.span, section=sec.name, related=(Related(first.span, "first given here"),))
+                    continue
+                self.comp[sec.name] = sec
+
+    def of(self, prefix: str) -> list[Section]:
+        return [s for s in self.comp.values() if s.name.startswith(prefix) and not (prefix == "Tile" and s.name.startswith("TileSide"))]
+
+    def names(self, sec: Section, key: str) -> list[str]:
+        return (sec.get(key, "") or "").split()
+
+    def number(self, sec: Section, key: str, default: int = 0) -> int | None:
+        raw = sec.get(key)
+        if raw is None or raw == "":
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            self.sink.report("V0304", sec.span_of(key), section=sec.name, key=key, value=raw, expected="a number")
+            return None
+        return int(round(value))
+
+    # ------------------------------------------------------------ the import
+    def run(self) -> Generated | None:
+        self.collect()
+        errors = self.sink.errors
+        placements = placements_of(self.of("Tile"), self.tiles, self.sink, self.offsets)
+        self.check_orientation(placements)
+        groups = clusters(placements)
+        if not groups:
+            self.sink.report("V0203", Span.whole_file(self.q.shown("quest.ini")), path=self.q.root, problem="it places no tile questc knows")
+            return None
+        self.groups = groups
+        self.owner: dict[tuple[int, int], tuple[int, Placement]] = {}
+        for k, g in enumerate(groups, start=1):
+            for pl in g:
+                for c in pl.squares:
+                    self.owner[c] = (k, pl)
+        self.tile_enc = {pl.section: k for k, g in enumerate(groups, start=1) for pl in g}
+        self.check_references()
+        self.plan_events()
+        if self.sink.errors > errors:
+            return None
+        text = self.render()
+        return Generated(self.quest_id, {
+            "pack.yaml": self.pack_yaml(),
+            f"{self.quest_id}.quest": text,
+        }, f"{self.quest_id}.quest", {i + 1: ln.origin for i, ln in enumerate(self.lines) if ln.origin is not None})
+
+    # ------------------------------------------------------------ checks on the Valkyrie side
+    def check_references(self) -> None:
+        for sec in self.comp.values():
+            if sec.name.startswith(("Event", "Spawn", "Token", "Door", "Puzzle", "UI")):
+                for key in [k for k in sec.values if re.fullmatch(r"event\d+", k)] + ["add", "remove"]:
+                    for name in self.names(sec, key):
+                        if name not in self.comp and not name.startswith("#"):  # `#monsters`…: built in
+                            self.missing(sec, key, name)
+            if sec.name.startswith("Spawn"):
+                for key in [k for k in sec.values if re.fullmatch(r"placement\d+", k)]:
+                    for name in self.names(sec, key):
+                        if name not in self.comp:
+                            self.missing(sec, key, name)
+
+    def check_orientation(self, placements: list[Placement]) -> None:
+        """V0305: a tile whose openings meet walls where a quarter turn in place joins them all."""
+        from compiler.importers.valkyrie.tiles import placed_squares
+
+        owner = {c: pl for pl in placements for c in pl.squares}
+        for pl in placements:
+            tile = self.tiles[pl.code]
+            bad = self._blocked(tile, pl.at, pl.rotate, pl, owner)
+            if not bad:
+                continue
+            for turn in (90, 270, 180):
+                rot = (pl.rotate + turn) % 360
+                squares = placed_squares(tile, pl.at, rot)
+                if any(owner.get(c, pl) is not pl for c in squares):
+                    continue
+                if not self._blocked(tile, pl.at, rot, pl, owner) and self._joined(tile, pl.at, rot, pl, owner):
+                    self.sink.report("V0305", pl.span, section=pl.section, side=tile.valkyrie or pl.code, count=bad,
+                                     turn=f"{turn} degrees clockwise")
+                    break
+
+    def _openings(self, tile: Tile, at, rot):
+        o = tile.orient(rot)
+        for op in tile.all_openings():
+            for c, r in tile.opening_cells(op):
+                cx, cy = o.cell((c, r))
+                dx, dy = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}[o.side(op.side)]
+                yield (at[0] + cx, at[1] + cy), (at[0] + cx + dx, at[1] + cy + dy)
+
+    def _blocked(self, tile, at, rot, pl, owner) -> int:
+        """Openings of the tile that face a neighbour's square which is not an opening facing back."""
+        facing = self._facing(owner, pl)
+        count = 0
+        for inside, outside in self._openings(tile, at, rot):
+            other = owner.get(outside)
+            if other is not None and other is not pl and (outside, inside) not in facing:
+                count += 1
+        return count
+
+    def _joined(self, tile, at, rot, pl, owner) -> bool:
+        facing = self._facing(owner, pl)
+        return any((outside, inside) in facing for inside, outside in self._openings(tile, at, rot))
+
+    def _facing(self, owner, pl) -> set:
+        key = id(pl)
+        cache = getattr(self, "_facing_cache", {})
+        self._facing_cache = cache
+        if key not in cache:
+            out = set()
+            for other in {id(p): p for p in owner.values()}.values():
+                if other is pl:
+                    continue
+                out.update(self._openings(self.tiles[other.code], other.at, other.rotate))
+            cache[key] = out
+        return cache[key]
+
+    # ------------------------------------------------------------ positions
+    def where(self, sec: Section) -> tuple[int, str] | None:
+        """(encounter, `TILE(col,row)`) of a component's position; V0306 when on no tile."""
+        x, y = self.number(sec, "xposition"), self.number(sec, "yposition")
+        if x is None or y is None:
+            return None
+        hit = self.owner.get((x, -y))
+        if hit is None:
+            self.sink.report("V0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
+            return None
+        k, pl = hit
+        tile = self.tiles[pl.code]
+        o = tile.orient(pl.rotate)
+        col, row = o.local((x - pl.at[0], -y - pl.at[1]))
+        return k, f"{pl.name}({col},{row})"
+
+    def where_quiet(self, sec: Section):
+        sink, self.sink = self.sink, Sink()
+        try:
+            return self.where(sec)
+        finally:
+            self.sink = sink
+
+    def door_place(self, sec: Section) -> tuple[int, str] | None:
+        """(encounter, `TILE.side[.n]`) of the join a door stands on: the opening nearest its position."""
+        x, y = self.number(sec, "xposition"), self.number(sec, "yposition")
+        if x is None or y is None:
+            return None
+        best = None
+        for k, g in enumerate(self.groups, start=1):
+            for pl in g:
+                tile = self.tiles[pl.code]
+                o = tile.orient(pl.rotate)
+                for op in tile.all_openings():
+                    for c, r in tile.opening_cells(op):
+                        cx, cy = o.cell((c, r))
+                        d = abs(pl.at[0] + cx - x) + abs(pl.at[1] + cy + y)
+                        cand = (d, k, f"{pl.name}.{op.label}")
+                        if best is None or cand[0] < best[0]:
+                            best = cand
+        if best is None or best[0] > 1:
+            self.sink.report("V0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
+            return None
+        return best[1], best[2]
+
+    # ------------------------------------------------------------ monsters
+    def monster_of(self, sec: Section) -> str | None:
+        kinds = self.names(sec, "monster")
+        if not kinds:
+            self.cannot(sec, "monster", "a spawn without a monster")
+            return None
+        if len(kinds) > 1 or sec.get("traitpool") or sec.get("traits"):
+            self.cannot(sec, "monster", "a choice among several monsters (`monster=` list, `traits`, `traitpool`); the first is used")
+        name = kinds[0]
+        if name.startswith("CustomMonster"):
+            custom = self.comp.get(name)
+            if custom is None:
+                self.missing(sec, "monster", name)
+                return None
+            for key in ("activation", "health", "healthperhero", "traits", "image"):
+                if custom.get(key) not in (None, "", "0"):
+                    self.cannot(custom, key, f"the custom monster's `{key}`")
+            base = custom.get("base") or ""
+            group = snake(base.removeprefix("Monster"))
+            if group not in self.monsters:
+                self.sink.report("V0302", custom.span_of("base"), section=custom.name, key="base", monster=base,
+                                 hint=self._monster_hint(group))
+                return None
+            return group
+        group = snake(name.removeprefix("Monster"))
+        if group not in self.monsters:
+            self.sink.report("V0302", sec.span_of("monster"), section=sec.name, key="monster", monster=name, hint=self._monster_hint(group))
+            return None
+        return group
+
+    def _monster_hint(self, group: str) -> str:
+        guess = did_you_mean(group, sorted(self.monsters))
+        return f" (did you mean `{guess}`?)" if guess else ""
+
+    # ------------------------------------------------------------ events
+    def plan_events(self) -> None:
+        """Walk the event graph from every root and decide each encounter's setup and events."""
+        n = len(self.groups)
+        self.setup_tiles: dict[int, list[str]] = {k: [] for k in range(1, n + 1)}
+        self.hidden: set[str] = set()
+        self.setup: dict[int, list[_Line]] = {k: [] for k in range(1, n + 1)}
+        self.events: dict[int, list[list[_Line]]] = {k: [] for k in range(1, n + 1)}
+        self.variables: dict[int, dict[str, Span]] = {k: {} for k in range(1, n + 1)}
+        self.spawn_names: dict[str, str] = {}
+        self.token_names: dict[str, str] = {}
+        self.spawn_lines: dict[str, tuple[int, list[_Line]]] = {}
+        added_by: dict[str, list[str]] = {}
+        for sec in self.comp.values():
+            if sec.name.startswith(("Event", "Spawn", "Token", "Door")):
+                for name in self.names(sec, "add"):
+                    added_by.setdefault(name, []).append(sec.name)
+        self.added_by = added_by
+        # the setup: what the start chain adds
+        roots = [s for s in self.comp.values() if s.name.startswith(("Event", "Spawn")) and s.get("trigger")]
+        start_roots = [s for s in roots if s.get("trigger") == "EventStart"]
+        self.placed_at_setup: set[str] = set()
+        for r in start_roots:
+            self._setup_walk(r, 1, set())
+        # the first event (file order) adding a tile of encounter k >= 2 enters it: the tiles
+        # and tokens of k it adds are k's setup
+        self.entry: dict[int, str] = {}
+        for sec in self.comp.values():
+            for name in self.names(sec, "add"):
+                k = self.tile_enc.get(name)
+                if k is not None and k >= 2 and k not in self.entry:
+                    self.entry[k] = sec.name
+        for k, ev in self.entry.items():
+            for name in self.names(self.comp[ev], "add"):
+                if self.tile_enc.get(name) == k or (name.startswith("Token") and name in self.comp and self.enc_of(self.comp[name]) == k):
+                    self.placed_at_setup.add(name)
+        # tiles nobody adds are on the table from the start; tiles added later are hidden
+        for k, g in enumerate(self.groups, start=1):
+            for pl in g:
+                if pl.section not in self.placed_at_setup and pl.section in added_by:
+                    self.hidden.add(pl.section)
+        # a token is on the board when the setup places it or an event that is carried over adds it
+        def carried(name: str) -> bool:
+            sec = self.comp.get(name)
+            conds = self.names(sec, "conditions") + self.names(sec, "vartests") if sec else []
+            return sec is not None and (not conds or (all(c.startswith("#heroes,") for c in conds) and name.startswith("Spawn")))
+        self.live = {t.name for t in self.of("Token") if t.name in self.placed_at_setup or any(carried(a) for a in added_by.get(t.name, []))}
+        # events
+        for r in roots:
+            trig = self.trigger_of(r)
+            if trig is None:
+                continue
+            self.event(r, trig)
+        for tok in self.of("Token"):
+            if tok.name not in self.live:
+                continue  # never on the board in questc: its event never runs
+            if self.where_quiet(tok) is None:
+                continue  # off every tile (V0306 where it is placed)
+            for first in self.names(tok, "event1")[:1]:
+                if first in self.comp:
+                    kind = self.token_kind(tok)[0]
+                    name = self.token_name(tok)
+                    self.event(self.comp[first], ("searched" if kind in ("search", "unique_search") else "picked_up") + f" {name}",
+                               enc_hint=self.enc_of(tok), origin=tok)
+            if len(self.names(tok, "event1")) > 1 or (self.number(tok, "buttons", 1) or 1) > 1:
+                self.cannot(tok, "event1" if len(self.names(tok, "event1")) > 1 else "buttons", "a token that runs several events or offers a choice; the first is used")
+        for door in self.of("Door"):
+            for first in self.names(door, "event1")[:1]:
+                if first in self.comp:
+                    self.event(self.comp[first], f"open {self.door_name(door)}", enc_hint=self.enc_of(door), origin=door)
+
+    def enc_of(self, sec: Section) -> int:
+        x, y = self.number(sec, "xposition"), self.number(sec, "yposition")
+        hit = self.owner.get((x or 0, -(y or 0)))
+        return hit[0] if hit else 1
+
+    def _setup_walk(self, sec: Section, enc: int, seen: set[str]) -> None:
+        if sec.name in seen:
+            return
+        seen.add(sec.name)
+        for name in self.names(sec, "add"):
+            if name.startswith("Tile"):
+                self.placed_at_setup.add(name)
+            elif name.startswith("Token"):
+                self.placed_at_setup.add(name)
+        if sec.name.startswith("Spawn"):
+            self.placed_at_setup.add(sec.name)
+        for name in self.next_events(sec):
+            if name in self.comp and not self.comp[name].get("trigger"):
+                self._setup_walk(self.comp[name], enc, seen)
+
+    def next_events(self, sec: Section) -> list[str]:
+        buttons = self.number(sec, "buttons", 1) or 1
+        names = self.names(sec, "event1")
+        if buttons > 1 and any(self.names(sec, f"event{i}") for i in range(2, buttons + 1)):
+            self.cannot(sec, "buttons", f"a choice between {buttons} buttons; only the first button's events are followed")
+        return names
+
+    def trigger_of(self, sec: Section) -> str | None:
+        trig = sec.get("trigger") or ""
+        if trig == "EventStart":
+            return "start"
+        if trig == "NoMorale":
+            return "morale_zero"
+        m = re.fullmatch(r"Defeated(Unique)?(\w+)", trig)
+        if m:
+            target = m.group(2)
+            spawns = [s for s in self.of("Spawn") if target in self.names(s, "monster")]
+            groups = {self.spawn_name(s) for s in spawns if self.monster_of_quiet(s)}
+            if len(groups) == 1:
+                return f"defeated {groups.pop()}"
+            group = self.monster_quiet_name(target)
+            if group is None:
+                self.cannot(sec, "trigger", f"the trigger `{trig}` (its monster is not imported)")
+                return None
+            return f"defeated {group}"
+        m = re.fullmatch(r"(End|Start)Round(\d+)", trig)
+        if m and m.group(1) == "End":
+            return f"round_end {m.group(2)}"
+        self.cannot(sec, "trigger", f"the trigger `{trig}`")
+        return None
+
+    def monster_of_quiet(self, sec: Section) -> str | None:
+        sink = self.sink
+        self.sink = Sink()
+        try:
+            return self.monster_of(sec)
+        finally:
+            self.sink = sink
+
+    def monster_quiet_name(self, name: str) -> str | None:
+        if name.startswith("CustomMonster") and name in self.comp:
+            name = self.comp[name].get("base") or ""
+        group = snake(name.removeprefix("Monster"))
+        return group if group in self.monsters else None
+
+    # names ---------------------------------------------------------------
+    def token_kind(self, tok: Section) -> tuple[str, str | None]:
+        t = tok.get("type") or ""
+        if t in TOKEN_TYPES:
+            return TOKEN_TYPES[t]
+        m = re.fullmatch(r"TokenObjective(\w+)", t)
+        if m:
+            colour = {"Back": "black"}.get(m.group(1), m.group(1).lower())
+            return "objective", colour
+        if t == "":
+            return "search", None  # Valkyrie's default token image is the search token
+        return snake(t.removeprefix("Token")), None
+
+    def token_name(self, tok: Section) -> str:
+        if tok.name not in self.token_names:
+            self.token_names[tok.name] = self._unique(snake(tok.name.removeprefix("Token")) or "token", set(self.token_names.values()))
+        return self.token_names[tok.name]
+
+    def door_name(self, door: Section) -> str:
+        return snake(door.name.removeprefix("Door")) or "door"
+
+    def merged(self, sp: Section) -> Section:
+        """The first of the spawns that differ only in their hero-count condition (one questc
+        spawn with a hero guard per place); `sp` itself when it has no such twins."""
+        return self._twins().get(sp.name, sp)
+
+    def _twins(self) -> dict[str, Section]:
+        if getattr(self, "_twin_map", None) is None:
+            groups: dict[tuple, list[Section]] = {}
+            for sp in self.of("Spawn"):
+                conds = self.names(sp, "conditions")
+                if not conds or not all(c.startswith("#heroes,") for c in conds):
+                    continue
+                key = tuple(sp.get(k) or "" for k in ("monster", "unique", "uniquehealth", "event1", "xposition", "yposition", "operations"))
+                groups.setdefault(key, []).append(sp)
+            self._twin_map = {sp.name: g[0] for g in groups.values() if len(g) > 1 for sp in g}
+        return self._twin_map
+
+    def twin_counts(self, first: Section) -> dict[str, tuple[int, int]]:
+        """Each twin of `first` -> its hero counts."""
+        return {name: self.hero_guard(self.comp[name], self.names(self.comp[name], "conditions")) or (2, 4)
+                for name, f in self._twins().items() if f is first}
+
+    def spawn_name(self, sp: Section) -> str:
+        sp = self.merged(sp)
+        if sp.name not in self.spawn_names:
+            taken = set(self.spawn_names.values()) | self.monsters
+            base = sp.name.removeprefix("Spawn")
+            if sp.name in self._twins():
+                base = re.sub(r"\d+heroe?s?$", "", base, flags=re.I) or base
+            self.spawn_names[sp.name] = self._unique(snake(base) or "spawn", taken)
+        return self.spawn_names[sp.name]
+
+    @staticmethod
+    def _unique(name: str, taken: set[str]) -> str:
+        if not re.match(r"[A-Za-z_]", name):
+            name = "n_" + name
+        out, i = name, 2
+        while out in taken:
+            out, i = f"{name}_{i}", i + 1
+        return out
+
+    def string(self, sec: Section, key: str) -> str | None:
+        return self.text.get(f"{sec.name}.{key}")
+
+    # one event ------------------------------------------------------------
+    def event(self, root: Section, trigger: str, enc_hint: int | None = None, origin: Section | None = None) -> None:
+        effects: list[_Line] = []
+        if origin is not None and self.string(origin, "text") and (origin.get("display") or "true").lower() != "false":
+            effects.append(_Line(f"say {quote(self.string(origin, 'text'))}", origin.span))
+        enc = [enc_hint or self.event_enc(root)]
+        entered: list[int] = []
+        self._walk(root, effects, enc, entered, set(), top=True)
+        start_enc = enc_hint or self.event_enc(root)
+        if trigger == "start" and start_enc != 1:
+            trigger = "encounter start"
+        if not effects:
+            return
+        org = (origin or root)
+        head = _Line(f"on {trigger} {{", org.span_of("trigger") if origin is None else org.span_of("event1"))
+        self.events[start_enc].append([head, *effects, _Line("}", None)])
+
+    def event_enc(self, sec: Section) -> int:
+        for name in self.names(sec, "add") + self.names(sec, "remove"):
+            if name in self.tile_enc:
+                return self.tile_enc[name]
+            c = self.comp.get(name)
+            if c is not None and c.get("xposition") is not None and name.startswith(("Token", "Door")):
+                return self.enc_of(c)
+        if sec.name.startswith("Spawn") and sec.get("xposition") is not None:
+            return self.enc_of(sec)
+        return 1
+
+    def _walk(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str], top: bool = False) -> None:
+        if sec.name in seen:
+            return
+        seen.add(sec.name)
+        conds = self.names(sec, "conditions") + self.names(sec, "vartests")
+        heroes = None
+        if conds:
+            if all(c.startswith("#heroes,") for c in conds) and sec.name.startswith("Spawn"):
+                heroes = self.hero_guard(sec, conds)
+            else:
+                what = "the hero count" if all(c.startswith("#heroes,") for c in conds) else "variables"
+                self.cannot(sec, "conditions" if sec.get("conditions") else "vartests",
+                            f"a condition on {what} (the event's own effects are left out, the events after it are followed)")
+                self._follow(sec, out, enc, entered, seen)
+                return
+        for key in ("randomevents", "quota", "hero", "minhero", "maxhero", "music"):
+            if sec.get(key) not in (None, "", "false", "False", "0"):
+                self.cannot(sec, key, f"`{key}`")
+        # adds
+        reveals = []
+        for name in self.names(sec, "add"):
+            c = self.comp.get(name)
+            if c is None:
+                continue
+            if name.startswith("Tile"):
+                k = self.tile_enc.get(name)
+                if k is None:
+                    continue
+                if self.entry.get(k) == sec.name:
+                    if k not in entered:
+                        entered.append(k)
+                        out.append(_Line("next", sec.span_of("add")))
+                    continue
+                if name in self.hidden:
+                    reveals.append(self.tile_name(name))
+            elif name.startswith("Token"):
+                line = self.token_line(c, placed=name not in self.placed_at_setup)
+                if line is not None:
+                    k, text = line
+                    if name in self.placed_at_setup:
+                        self.setup[k].append(_Line(text, c.span))
+                    else:
+                        out.append(_Line("place " + text, sec.span_of("add")))
+            elif name.startswith("Door"):
+                pass  # doors stand on the map from the start in questc (docs/valkyrie.md)
+            else:
+                self.cannot(sec, "add", f"adding `{name}` (a {re.match(r'[A-Z][a-z]+', name).group(0)} component)")
+        if reveals:
+            out.append(_Line("reveal " + ", ".join(reveals), sec.span_of("add")))
+        for name in self.names(sec, "remove"):
+            c = self.comp.get(name)
+            if name.startswith("#"):
+                self.cannot(sec, "remove", f"removing `{name}` (all of them at once)")
+                continue
+            if c is None:
+                continue
+            if name.startswith("Token"):
+                if name in self.live and self.where_quiet(c) is not None:
+                    out.append(_Line(f"remove token {self.token_name(c)}", sec.span_of("remove")))
+                # else: the token is never on the board, so removing it does nothing in Valkyrie either
+            elif name.startswith("Door"):
+                out.append(_Line(f"open {self.door_name(c)}", sec.span_of("remove")))
+            else:
+                self.cannot(sec, "remove", f"removing `{name}`")
+        # a spawn
+        if sec.name.startswith("Spawn"):
+            self.spawn(sec, out, enc, entered, heroes)
+        # variables
+        ended = False
+        for op in self.names(sec, "operations"):
+            parts = op.split(",")
+            if len(parts) != 3:
+                self.sink.report("V0304", sec.span_of("operations"), section=sec.name, key="operations", value=op, expected="`variable,operator,value`")
+                continue
+            var, oper, value = parts
+            if var == "$end":
+                ended = True
+                continue
+            if not re.fullmatch(r"-?\d+", value) or var.startswith(("#", "$", "%")) or oper not in ("=", "+", "-"):
+                self.cannot(sec, "operations", f"the operation `{op}`")
+                continue
+            name = snake(var)
+            self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
+            n = int(value)
+            if oper == "=":
+                out.append(_Line(f"set {name} = {n}", sec.span_of("operations")))
+            else:
+                out.append(_Line(f"advance {name} by {n if oper == '+' else -n}", sec.span_of("operations")))
+        text = self.string(sec, "text")
+        display = (sec.get("display") or "true").lower() != "false"
+        if sec.name.startswith("EventEnd"):
+            ended = True  # quest format 8 and earlier: an EventEnd… section ends the quest
+        outcome = None
+        if ended:
+            audio = sec.get("audio") or ""
+            lowered = sec.name.lower()
+            if audio == AUDIO_WIN or re.search(r"won|win|victory", lowered):
+                outcome = "win"
+            elif audio == AUDIO_LOSE or re.search(r"lost|lose|defeat", lowered):
+                outcome = "lose"
+            else:
+                outcome = "win"
+                self.cannot(sec, "operations", "an end of the quest that says neither won nor lost (read as won)")
+        if outcome:
+            out.append(_Line(f"{outcome} {quote(text)}" if text and display else outcome, sec.span))
+        elif text and display and not sec.name.startswith("Spawn"):
+            out.append(_Line(f"say {quote(text)}", sec.span))
+        for key in ("audio",):
+            if sec.get(key) and sec.get(key) not in (AUDIO_WIN, AUDIO_LOSE, "AudioButton1", "AudioMonsterActivation"):
+                self.cannot(sec, key, f"the sound `{sec.get(key)}`")
+        self._follow(sec, out, enc, entered, seen)
+
+    def _conditional(self, sec: Section) -> bool:
+        conds = self.names(sec, "conditions") + self.names(sec, "vartests")
+        return bool(conds) and not (sec.name.startswith("Spawn") and all(c.startswith("#heroes,") for c in conds))
+
+    def _follow(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> None:
+        """The events after `sec`. Events whose condition questc cannot express are read as
+        alternatives: only the first of them is followed (V0303 on the others)."""
+        taken = False
+        for name in self.next_events(sec):
+            nxt = self.comp.get(name)
+            if nxt is None or nxt.get("trigger"):
+                continue
+            if self._conditional(nxt):
+                if taken:
+                    self.cannot(nxt, "conditions" if nxt.get("conditions") else "vartests",
+                                f"an alternative to the event before it in [{sec.name}] (only the first alternative is followed)")
+                    continue
+                taken = True
+            self._walk(nxt, out, enc, entered, seen)
+
+    def hero_guard(self, sec: Section, conds: list[str]) -> tuple[int, int] | None:
+        low, high = 1, 4
+        for c in conds:
+            _, op, value = (c.split(",") + ["", ""])[:3]
+            if op not in HERO_OPS or not re.fullmatch(r"\d+", value):
+                self.cannot(sec, "conditions", f"the hero condition `{c}`")
+                return None
+            lo, hi = HERO_OPS[op](int(value))
+            low, high = max(low, lo), min(high, hi)
+        return (low, high)
+
+    def tile_name(self, section: str) -> str:
+        for g in self.groups:
+            for pl in g:
+                if pl.section == section:
+                    return pl.name
+        return section
+
+    def token_line(self, tok: Section, placed: bool) -> tuple[int, str] | None:
+        at = self.where(tok)
+        if at is None:
+            return None
+        kind, colour = self.token_kind(tok)
+        parts = [f"token {kind}"]
+        if colour:
+            parts.append(colour)
+        parts.append(f"as {self.token_name(tok)} at {at[1]}")
+        return at[0], " ".join(parts)
+
+    def spawn(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], heroes) -> None:
+        first = self.merged(sec)
+        if first is not sec or sec.name in self._twins():
+            name = self.spawn_name(sec)
+            if first.name not in self.spawn_lines:
+                self._spawn_twins(first)
+            if first.name not in self.placed_at_setup and not any(ln.text == f"spawn {name}" for ln in out):
+                out.append(_Line(f"spawn {name}", sec.span))
+            return
+        group = self.monster_of(sec)
+        if group is None:
+            return
+        name = self.spawn_name(sec)
+        head = f"spawn {group} as {name}"
+        if (sec.get("unique") or "").lower() == "true":
+            head += " unique"
+            extra = self.number(sec, "uniquehealth", 0) or 0
+            if extra:
+                head += f" health +{extra}"
+            if (self.number(sec, "uniquehealthhero", 0) or 0) != 0:
+                self.cannot(sec, "uniquehealthhero", "extra health per hero")
+        guard = ""
+        if heroes is not None:
+            lo, hi = heroes
+            guard = f" heroes {lo}..{hi}" if lo != hi else f" heroes {lo}"
+        points: dict[str, list[int]] = {}
+        order: list[str] = []
+        for i in range(1, 5):
+            for mp in self.names(sec, f"placement{i}"):
+                if mp not in self.comp:
+                    continue
+                if mp not in points:
+                    points[mp] = []
+                    order.append(mp)
+                points[mp].append(i)
+        if any(self.names(sec, f"placement{i}") for i in (1,)) or sec.get("placement5"):
+            self.cannot(sec, "placement1" if sec.get("placement1") else "placement5", "placements for 1 or 5 heroes")
+        lines: list[_Line] = []
+        k_here = None
+        if order:
+            lines.append(_Line(head + guard + " {", sec.span))
+            for mp in order:
+                place = self.comp[mp]
+                at = self.where(place)
+                if at is None:
+                    continue
+                k_here = at[0]
+                rank = "master" if (place.get("master") or "").lower() == "true" else "minion"
+                counts = sorted(c for c in points[mp] if 2 <= c <= 4)
+                if not counts:
+                    continue
+                pg = "" if counts == [2, 3, 4] else (f" heroes {counts[0]}..{counts[-1]}" if len(counts) > 1 else f" heroes {counts[0]}")
+                if counts != list(range(counts[0], counts[-1] + 1)):
+                    for c in counts:
+                        lines.append(_Line(f"  {rank} at {at[1]} heroes {c}", sec.span_of(f"placement{c}")))
+                    continue
+                lines.append(_Line(f"  {rank} at {at[1]}{pg}", sec.span_of(f"placement{counts[0]}")))
+            lines.append(_Line("}", None))
+            if len(lines) == 2:
+                return
+        else:
+            at = self.where(sec)
+            if at is None:
+                return
+            k_here = at[0]
+            lines.append(_Line(f"{head} at {at[1]}{guard}", sec.span))
+        k = k_here or enc[0]
+        self.spawn_lines[sec.name] = (k, lines)
+        if sec.name not in self.placed_at_setup:
+            out.append(_Line(f"spawn {name}", sec.span))
+
+    def _spawn_twins(self, first: Section) -> None:
+        """One questc spawn for spawns that differ only in their hero counts: each place of
+        each twin with that twin's hero counts."""
+        group = self.monster_of(first)
+        if group is None:
+            return
+        name = self.spawn_name(first)
+        counts = self.twin_counts(first)
+        unique = (first.get("unique") or "").lower() == "true"
+        places: list[tuple[str, str, set[int], Span]] = []  # rank, space, hero counts, origin
+        for twin, (lo, hi) in counts.items():
+            sec = self.comp[twin]
+            for c in range(lo, hi + 1):
+                for mp in self.names(sec, f"placement{c}"):
+                    place = self.comp.get(mp)
+                    if place is None:
+                        continue
+                    at = self.where(place)
+                    if at is None:
+                        continue
+                    rank = "master" if (place.get("master") or "").lower() == "true" else "minion"
+                    hit = next((p for p in places if p[0] == rank and p[1] == at[1]), None)
+                    if hit is None:
+                        places.append((rank, at[1], {c}, sec.span_of(f"placement{c}")))
+                    else:
+                        hit[2].add(c)
+        k = self.enc_of(first)
+        if unique:
+            master = next((p for p in places if p[0] == "master"), None)
+            if master is None:
+                self.cannot(first, "unique", "a unique monster without a master place")
+                return
+            for p in places:
+                if p is not master:
+                    self.cannot(first, "placement4", "minions beside a unique monster")
+            extra = self.number(first, "uniquehealth", 0) or 0
+            lines = [_Line(f"spawn {group} as {name} at {master[1]} unique" + (f" health +{extra}" if extra else ""), first.span)]
+        else:
+            lines = [_Line(f"spawn {group} as {name} {{", first.span)]
+            for rank, space, cs, origin in places:
+                lo, hi = min(cs), max(cs)
+                guard = "" if (lo, hi) == (2, 4) else (f" heroes {lo}" if lo == hi else f" heroes {lo}..{hi}")
+                lines.append(_Line(f"  {rank} at {space}{guard}", origin))
+            lines.append(_Line("}", None))
+        self.spawn_lines[first.name] = (k, lines)
+
+    # ------------------------------------------------------------ text
+    def emit(self, text: str, origin: Span | None = None) -> None:
+        self.lines.append(_Line(text, origin))
+
+    def render(self) -> str:
+        qsec = self.q.quest.section("Quest")
+        name = self.text.get("quest.name") or self.q.name
+        lo = max(1, min(4, self.number(qsec, "minhero", 2) or 2))
+        hi = max(lo, min(4, self.number(qsec, "maxhero", 4) or 4))
+        self.emit(f"# Imported by `questc import valkyrie` from {self.q.name}; each line names its Valkyrie section.")
+        self.emit(f"quest {self.quest_id} {quote(name)} {{", qsec.span)
+        self.emit(f"  heroes {lo}..{hi}", qsec.span_of("minhero"))
+        multi = len(self.groups) > 1
+        for k, g in enumerate(self.groups, start=1):
+            ind = "    " if multi else "  "
+            if multi:
+                self.emit(f"  encounter {k} {{")
+            self.emit(f"{ind}map {{")
+            ox = min(c for pl in g for c, _ in pl.squares)
+            oy = min(r for pl in g for _, r in pl.squares)
+            for pl in g:
+                head = f"tile {pl.code}" + (f" as {pl.name}" if pl.name != pl.code else "")
+                hidden = " hidden" if pl.section in self.hidden else ""
+                self.emit(f"{ind}  {head} at ({pl.at[0] - ox}, {pl.at[1] - oy}) rotate {pl.rotate}{hidden}  # [{pl.section}]", pl.span)
+            for door in self.of("Door"):
+                place = self.door_place(door)
+                if place is None or place[0] != k:
+                    continue
+                colour = door.get("color") or ""
+                colour = colour.strip('"').lower()
+                self.emit(f"{ind}  door {self.door_name(door)} on {place[1]}{' ' + colour if colour else ''}  # [{door.name}]", door.span)
+            self.emit(f"{ind}}}")
+            start = next((pl.name for pl in g if self.tiles[pl.code].kind == "entrance"), g[0].name)
+            self.emit(f"{ind}start heroes on {start}")
+            for var, span in sorted(self.variables[k].items()):
+                self.emit(f"{ind}var {var} = 0", span)
+            for line in self.setup[k]:
+                self.emit(f"{ind}{line.text}", line.origin)
+            for sp, (kk, lines) in self.spawn_lines.items():
+                if kk != k:
+                    continue
+                for line in lines:
+                    self.emit(f"{ind}{line.text}", line.origin or self.comp[sp].span)
+            for ev in self.events[k]:
+                self.emit(f"{ind}{ev[0].text}", ev[0].origin)
+                for line in ev[1:-1]:
+                    self.emit(f"{ind}  {line.text}", line.origin)
+                self.emit(f"{ind}}}", ev[0].origin)
+            if multi:
+                self.emit("  }")
+        self.emit("}")
+        return "\n".join(ln.text for ln in self.lines) + "\n"
+
+    def pack_yaml(self) -> str:
+        return "\n".join([
+            f"id: {self.quest_id.replace('_', '-')}",
+            f"name: {quote(self.text.get('quest.name') or self.q.name)}",
+            "version: 1.0.0",
+            "licence: \"as the Valkyrie quest's\"",
+            f"licence_notes: {quote('Imported by questc import valkyrie from ' + self.q.name + '.')}",
+            "requires: [d2e-base]",
+            "ruleset: d2e",
+        ]) + "\n"
+
+
+def quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t") + '"'

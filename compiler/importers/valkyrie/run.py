@@ -1,0 +1,96 @@
+"""The Valkyrie converters as the commands use them: import to a pack folder, and check a
+Valkyrie quest (folder or package) by importing it in memory and compiling the result,
+with every diagnostic moved back to the Valkyrie file and line it comes from."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from compiler.diagnostics import Related, Sink, Span
+from compiler.importers.valkyrie.importer import Generated, Importer
+from compiler.importers.valkyrie.source import QuestFiles, load_quest
+
+
+def is_valkyrie(path: str | Path) -> bool:
+    """A `.valkyrie` package, a quest.ini, or a folder holding a quest.ini (and no pack.yaml)."""
+    p = Path(path)
+    if p.suffix == ".valkyrie" or p.name == "quest.ini":
+        return True
+    return p.is_dir() and (p / "quest.ini").is_file() and not (p / "pack.yaml").exists()
+
+
+def library(sink: Sink):
+    """The d2e-base tiles, the monster ids and the orientation offsets the importer uses."""
+    from ruamel.yaml import YAML
+
+    from compiler.importers.valkyrie.offsets import load_offsets
+    from compiler.importers.valkyrie.tiles import load_library
+    from compiler.resources import content_dir
+
+    tiles = load_library(None, sink)
+    monsters = set((YAML(typ="safe").load((content_dir() / "d2e-base" / "monsters.yaml").read_text(encoding="utf-8")) or {}).get("monsters") or {})
+    return tiles, monsters, load_offsets()
+
+
+def import_quest(path: str | Path, sink: Sink, quest_id: str | None = None) -> tuple[QuestFiles, Generated] | None:
+    files = load_quest(path, sink)
+    if files is None:
+        return None
+    tiles, monsters, offsets = library(sink)
+    if tiles is None:
+        return None
+    gen = Importer(files, tiles, monsters, sink, offsets, quest_id).run()
+    return None if gen is None else (files, gen)
+
+
+def write_pack(gen: Generated, out: str | Path, sink: Sink) -> bool:
+    """The pack's files into `out` (created if missing), each written whole then renamed in."""
+    root = Path(out)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        for rel, text in sorted(gen.files.items()):
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".questc-", dir=target.parent)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+            os.replace(tmp, target)
+    except OSError as exc:
+        sink.report("I0003", Span.whole_file(str(root)), path=str(root), problem=exc.strerror or str(exc))
+        return False
+    return True
+
+
+def check_quest(path: str | Path, options, sink: Sink) -> None:
+    """Every questc check on a Valkyrie quest, reported at the Valkyrie files' lines."""
+    from compiler.pipeline import compile_paths
+
+    done = import_quest(path, sink)
+    if done is None:
+        return
+    files, gen = done
+    with tempfile.TemporaryDirectory(prefix="questc-valkyrie-") as tmp:
+        pack = Path(tmp) / gen.quest_id
+        inner = Sink()
+        if not write_pack(gen, pack, inner):
+            sink.items.extend(inner.items)
+            return
+        compile_paths([str(pack)], options, inner)
+        quest_file = str(pack / gen.quest_file)
+        fallback = files.quest.section("Quest").span
+        for d in inner.items:
+            span = _moved(d.span, pack, quest_file, gen, fallback)
+            related = tuple(Related(_moved(r.span, pack, quest_file, gen, fallback), r.message) for r in d.related)
+            sink.items.append(replace(d, span=span, related=related))
+
+
+def _moved(span: Span, pack: Path, quest_file: str, gen: Generated, fallback: Span) -> Span:
+    real = os.path.realpath(span.file)
+    if real == os.path.realpath(quest_file):
+        return gen.origins.get(span.line, fallback)
+    if real.startswith(os.path.realpath(pack) + os.sep):
+        return fallback
+    return span

@@ -1,0 +1,211 @@
+"""A Valkyrie quest's files, from its folder or its `.valkyrie` package, read into memory.
+
+A package is a zip of the quest folder (docs/valkyrie.md). It is read with the standard
+library's zipfile, never extracted: every entry name is checked first (no absolute
+paths, drive letters, `..` parts, links or folders outside the quest), and sizes are
+capped before anything is decompressed (MAX_ENTRY_BYTES per file, MAX_TOTAL_BYTES in
+all, MAX_ENTRIES files), reading each entry in bounded chunks so a lying header cannot
+exhaust memory. Files are named in diagnostics as `<folder or package>/<file>`, so a
+folder and its package give the same diagnostics up to that prefix.
+"""
+
+from __future__ import annotations
+
+import stat
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from compiler.diagnostics import Sink, Span
+from compiler.diagnostics.render import accept_source
+from compiler.importers.valkyrie.ini import IniFile, Localization, read_ini, read_localization
+
+MAX_ENTRY_BYTES = 8 * 1024 * 1024
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+MAX_ENTRIES = 2000
+
+
+@dataclass
+class QuestFiles:
+    """The quest as read: quest.ini, its data files in the listed order, its texts."""
+
+    root: str  # the folder or package as given, the prefix of every file name shown
+    name: str  # the folder's name or the package's stem
+    quest: IniFile
+    data: list[IniFile] = field(default_factory=list)
+    texts: list[Localization] = field(default_factory=list)
+
+    def shown(self, file: str) -> str:
+        return f"{self.root}/{file}"
+
+
+def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
+    """Read a quest folder (holding quest.ini), a quest.ini file, or a `.valkyrie` package."""
+    p = Path(path)
+    if p.is_file() and p.name == "quest.ini":
+        p = p.parent
+    if p.is_dir():
+        files = _FolderFiles(p)
+        root, name = str(p), p.name
+    elif p.is_file():
+        files = _zip_files(p, sink)
+        if files is None:
+            return None
+        root, name = str(p), p.stem
+    else:
+        sink.report("V0201", Span.whole_file(str(p)), path=str(p), problem="no such folder or file")
+        return None
+    text = files.read("quest.ini", sink, f"{root}/quest.ini")
+    if text is None:
+        if not files.has("quest.ini"):
+            sink.report("V0203", Span.whole_file(str(p)), path=str(p), problem="it holds no quest.ini")
+        return None
+    quest = read_ini(text, f"{root}/quest.ini", sink)
+    if quest.section("Quest") is None:
+        sink.report("V0203", Span.whole_file(f"{root}/quest.ini"), path=str(p), problem="quest.ini has no [Quest] section")
+        return None
+    out = QuestFiles(root, name, quest)
+    for list_name, reader in (("QuestData", "ini"), ("QuestText", "text")):
+        sec = quest.section(list_name)
+        for entry in (sec.names if sec else []):
+            rel = entry.key.replace("\\", "/")
+            if not _safe(rel):
+                sink.report("V0202", entry.span, entry=entry.key, problem="a data file must lie inside the quest folder")
+                continue
+            if not files.has(rel):
+                sink.report("V0204", entry.span, name=entry.key)
+                continue
+            body = files.read(rel, sink, f"{root}/{rel}")
+            if body is None:
+                continue
+            if reader == "ini":
+                out.data.append(read_ini(body, f"{root}/{rel}", sink))
+            else:
+                loc = read_localization(body, f"{root}/{rel}", sink)
+                if loc is not None:
+                    out.texts.append(loc)
+    return out
+
+
+def _safe(name: str) -> bool:
+    pure = PurePosixPath(name)
+    return bool(name) and not name.startswith("/") and ":" not in name and ".." not in pure.parts
+
+
+def _decode(data: bytes, shown: str, sink: Sink) -> str | None:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        sink.report("V0201", Span.whole_file(shown), path=shown, problem=f"not UTF-8 (byte {exc.start})")
+        return None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    accept_source(shown, text)  # the renderer shows lines only of accepted text
+    return text
+
+
+class _FolderFiles:
+    def __init__(self, root: Path):
+        self.root = root
+
+    def _path(self, rel: str) -> Path | None:
+        p = self.root / rel
+        try:
+            real = p.resolve()
+            if self.root.resolve() not in real.parents:
+                return None
+            return real if stat.S_ISREG(real.stat().st_mode) else None
+        except OSError:
+            return None
+
+    def has(self, rel: str) -> bool:
+        return self._path(rel) is not None
+
+    def read(self, rel: str, sink: Sink, shown: str) -> str | None:
+        real = self._path(rel)
+        if real is None:
+            return None
+        try:
+            with open(real, "rb") as fh:
+                data = fh.read(MAX_ENTRY_BYTES + 1)
+        except OSError as exc:
+            sink.report("V0201", Span.whole_file(shown), path=shown, problem=exc.strerror or str(exc))
+            return None
+        if len(data) > MAX_ENTRY_BYTES:
+            sink.report("V0202", Span.whole_file(shown), entry=rel, problem=f"larger than {MAX_ENTRY_BYTES} bytes")
+            return None
+        return _decode(data, shown, sink)
+
+
+class _ZipFiles:
+    def __init__(self, entries: dict[str, bytes]):
+        self.entries = entries
+
+    def has(self, rel: str) -> bool:
+        return rel in self.entries
+
+    def read(self, rel: str, sink: Sink, shown: str) -> str | None:
+        data = self.entries.get(rel)
+        return None if data is None else _decode(data, shown, sink)
+
+
+def _zip_files(p: Path, sink: Sink) -> _ZipFiles | None:
+    shown = str(p)
+    try:
+        zf = zipfile.ZipFile(p)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        problem = "not a zip file" if isinstance(exc, zipfile.BadZipFile) else (getattr(exc, "strerror", None) or str(exc))
+        sink.report("V0203", Span.whole_file(shown), path=shown, problem=f"a .valkyrie package is a zip file, and this is {problem}")
+        return None
+    entries: dict[str, bytes] = {}
+    with zf:
+        infos = zf.infolist()
+        if len(infos) > MAX_ENTRIES:
+            sink.report("V0202", Span.whole_file(shown), entry=f"({len(infos)} entries)", problem=f"a package holds at most {MAX_ENTRIES} files")
+            return None
+        names = [i.filename for i in infos if not i.is_dir()]
+        prefix = _common_folder(names)
+        total = 0
+        refused = False
+        for info in infos:
+            name = info.filename.replace("\\", "/")
+            if info.is_dir():
+                continue
+            mode = info.external_attr >> 16
+            if not _safe(name) or (mode and stat.S_ISLNK(mode)):
+                sink.report("V0202", Span.whole_file(shown), entry=info.filename,
+                            problem="it would leave the quest folder" if not _safe(name) else "it is a link")
+                refused = True
+                continue
+            if info.file_size > MAX_ENTRY_BYTES or total + info.file_size > MAX_TOTAL_BYTES:
+                sink.report("V0202", Span.whole_file(shown), entry=info.filename,
+                            problem=f"it unpacks to {info.file_size} bytes (limits: {MAX_ENTRY_BYTES} a file, {MAX_TOTAL_BYTES} in all)")
+                refused = True
+                continue
+            try:
+                with zf.open(info) as fh:
+                    data = fh.read(MAX_ENTRY_BYTES + 1)
+            except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
+                sink.report("V0202", Span.whole_file(shown), entry=info.filename, problem=f"it cannot be unpacked ({exc})")
+                refused = True
+                continue
+            if len(data) > MAX_ENTRY_BYTES:
+                sink.report("V0202", Span.whole_file(shown), entry=info.filename, problem=f"it unpacks to more than {MAX_ENTRY_BYTES} bytes")
+                refused = True
+                continue
+            total += len(data)
+            entries[name[len(prefix):]] = data
+    if refused:
+        return None
+    return _ZipFiles(entries)
+
+
+def _common_folder(names: list[str]) -> str:
+    """`Quest/` when every entry lies in one top folder (some zip tools add it), else ``."""
+    if "quest.ini" in names:
+        return ""
+    tops = {n.split("/", 1)[0] for n in names if "/" in n}
+    if len(tops) == 1 and all("/" in n for n in names):
+        top = tops.pop() + "/"
+        if top + "quest.ini" in names:
+            return top
+    return ""

@@ -1,0 +1,202 @@
+"""Valkyrie quests: the located ini reader, the whole-quest importer, `questc check` on a
+Valkyrie folder or package, the orientation offsets' evidence, and hostile input."""
+
+from __future__ import annotations
+
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from compiler.diagnostics import Sink
+from compiler.importers.valkyrie import source as vsource
+from compiler.importers.valkyrie.ini import read_ini, read_localization, write_localization
+from compiler.importers.valkyrie.offsets import load_table
+from compiler.importers.valkyrie.run import import_quest
+from compiler.importers.valkyrie.source import load_quest
+from compiler.importers.valkyrie.tiles import load_library, placements_of
+from conftest import REPO, questc
+
+DATA = REPO / "tests" / "data" / "valkyrie"
+FIRST, GOBLIN = DATA / "01_FirstBlood", DATA / "02_AFatGoblin"
+PACKAGES = DATA / "packages"
+
+
+def codes(sink: Sink) -> list[str]:
+    return [d.code for d in sink.items]
+
+
+# ---------------------------------------------------------------- the ini reader
+def test_ini_reader_locates_every_malformed_line():
+    text = "stray=1\n[Tile9A]\nside=TileSide9A\nside=TileSide9B\nrotation 90\n[Tile9A]\nx=1\n[Broken\n"
+    sink = Sink()
+    ini = read_ini(text, "tiles.ini", sink)
+    assert [(d.code, d.span.line) for d in sink.items] == [("V0101", 1), ("V0102", 4), ("V0103", 5), ("V0104", 6), ("V0105", 8)]
+    (sec,) = ini.sections
+    assert sec.get("side") == "TileSide9A" and sec.span_of("side").line == 3
+    assert sink.items[1].related[0].span.line == 3  # the first `side=`
+
+
+def test_ini_reader_reads_file_lists_and_values_as_written():
+    sink = Sink()
+    ini = read_ini("; Saved\n[Quest]\nformat=6\n\n[QuestData]\ntiles.ini\nevents.ini\n[EventA]\nbuttoncolor1=\"green\"\n", "quest.ini", sink)
+    assert sink.items == []
+    assert [v.key for v in ini.section("QuestData").names] == ["tiles.ini", "events.ini"]
+    assert ini.section("EventA").get("buttoncolor1") == '"green"'
+
+
+def test_localization_round_trips_quotes_commas_and_new_lines():
+    rows = [("quest.name", 'A "fat", goblin'), ("EventA.text", "line one\nline two")]
+    text = write_localization("English", rows)
+    sink = Sink()
+    loc = read_localization(text, "Localization.English.txt", sink)
+    assert sink.items == [] and loc.languages == ("English",)
+    assert [(k, t.text) for k, t in loc.texts["English"].items()] == rows
+    assert loc.texts["English"]["EventA.text"].span.line == 3
+    broken = Sink()
+    assert read_localization("English\nquest.name,x\n", "L.txt", broken) is None and codes(broken) == ["V0106"]
+
+
+# ---------------------------------------------------------------- the published quests
+def test_first_blood_imports_whole_and_compiles_clean(tmp_path):
+    run = questc("import", "valkyrie", str(FIRST), "-o", str(tmp_path / "fb"))
+    assert run.code == 0, run.err
+    quest = (tmp_path / "fb" / "first_blood.quest").read_text(encoding="utf-8")
+    # hand-checked against the Valkyrie files: 10 tiles, 3 search tokens placed by events,
+    # the wounded guard and the cart's token at setup, the unique ettin and the goblins
+    assert quest.count("tile ") == 10 and quest.count(" hidden  #") == 7
+    assert "token villager as wounded_guard at 9A(1,3)" in quest
+    assert "spawn ettin as ettins at 8A(1,3) unique" in quest
+    assert quest.count("place token search") == 3 and "on defeated ettins {" in quest and "on morale_zero {" in quest
+    check = questc("check", str(tmp_path / "fb"))
+    assert check.code == 0, check.err
+
+
+@pytest.mark.parametrize("folder", [FIRST, GOBLIN])
+def test_check_on_folder_and_package_gives_the_same_diagnostics(folder):
+    def seen(path):
+        run = questc("check", str(path), "--format", "json")
+        return run.code, [(d["code"], Path(d["file"]).name, d["line"], d["message"]) for d in run.json()["diagnostics"]]
+
+    on_folder = seen(folder)
+    on_package = seen(PACKAGES / f"{folder.name}.valkyrie")
+    assert on_folder == on_package
+    assert on_folder[1]  # both quests have something questc cannot express
+
+
+def test_check_locates_compiler_findings_in_the_valkyrie_files():
+    run = questc("check", str(FIRST), "--format", "json")
+    assert run.code == 0
+    found = run.json()["diagnostics"]
+    assert {d["code"] for d in found} == {"V0303"}
+    by_section = {d["message"].split("]")[0].lstrip("["): (Path(d["file"]).name, d["line"]) for d in found}
+    assert by_section["EventSearch9ACart"] == ("events.ini", 265)  # buttons=2
+    assert by_section["CustomMonsterGoblinMessenger"] == ("monsters.ini", 17)  # activation=
+    goblin = questc("check", str(GOBLIN), "--format", "json").json()["diagnostics"]
+    # the group limit of goblin archers, a real finding, at the spawn's section
+    q0202 = [d for d in goblin if d["code"] == "Q0202"]
+    assert q0202 and Path(q0202[0]["file"]).name == "spawns.ini" and q0202[0]["line"] == 11
+
+
+def test_orientation_evidence_holds_on_the_committed_quests():
+    tiles = load_library(None, Sink())
+    table = load_table()
+    assert "TileSideTransitionA" not in table  # no quest we hold places the transition piece
+    placed = {}
+    for folder in (FIRST, GOBLIN):
+        files = load_quest(folder, Sink())
+        secs = [s for ini in files.data for s in ini.sections if s.name.startswith("Tile")]
+        placed[folder.name] = {p.section: p for p in placements_of(secs, tiles, Sink(), {k: v["offset"] for k, v in table.items()})}
+    for side, entry in table.items():
+        for ev in entry["evidence"]:
+            pl = placed[ev["quest"]][ev["section"]]
+            assert tiles[pl.code].valkyrie == side
+    # every placed side of both quests has an evidence entry
+    assert {tiles[p.code].valkyrie for q in placed.values() for p in q.values()} == set(table)
+
+
+# ---------------------------------------------------------------- bad input
+def write_quest(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True)
+    head = "[Quest]\nformat=6\ntype=D2E\ndefaultlanguage=English\n[QuestText]\nLocalization.English.txt\n[QuestData]\n"
+    (root / "quest.ini").write_text(head + "".join(f"{n}\n" for n in files), encoding="utf-8")
+    (root / "Localization.English.txt").write_text(".,English\nquest.name,Tiny\n", encoding="utf-8")
+    for name, text in files.items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+TILES = "[TileEntrance]\nxposition=0\nyposition=0\nside=TileSideEntranceA\n[Tile11A]\nxposition=0\nyposition=2\nside=TileSide11A\nrotation=0\n"
+
+
+def test_missing_event_unknown_side_and_monster_are_located(tmp_path):
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES + "[TileSecret]\nside=TileSideS9Z\n",
+        "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1\nevent1=EventIntro SpawnSplig\n[EventIntr]\nbuttons=1\n",
+        "spawns.ini": "[SpawnSplig]\nxposition=0\nyposition=0\nmonster=MonsterSplig\n",
+    })
+    sink = Sink()
+    assert import_quest(q, sink) is None
+    found = {d.code: d for d in sink.items}
+    assert found["V0301"].span.line == 4 and "did you mean `EventIntr`" in found["V0301"].message
+    assert found["M0401"].span.file.endswith("tiles.ini") and found["M0401"].span.line == 11
+    assert found["V0302"].span.file.endswith("spawns.ini") and found["V0302"].span.line == 4
+
+
+def test_import_of_a_broken_quest_writes_nothing(tmp_path):
+    q = write_quest(tmp_path / "q", {"tiles.ini": "side=TileSide9A\n" + TILES, "events.ini": "[EventA]\nevent1=EventB\n"})
+    out = tmp_path / "out"
+    run = questc("import", "valkyrie", str(q), "-o", str(out))
+    assert run.code == 1 and not out.exists()
+    assert "V0101" in run.err and "V0301" in run.err and "V0307" in run.err and "Traceback" not in run.err
+
+
+def test_quest_ini_naming_a_missing_file(tmp_path):
+    q = write_quest(tmp_path / "q", {"tiles.ini": TILES})
+    (q / "tiles.ini").unlink()
+    sink = Sink()
+    assert load_quest(q, sink) is not None and codes(sink) == ["V0204"] and sink.items[0].span.line == 8
+
+
+def test_packages_that_are_not_zips_or_leave_the_folder(tmp_path):
+    fake = tmp_path / "fake.valkyrie"
+    fake.write_bytes(b"not a zip at all")
+    sink = Sink()
+    assert load_quest(fake, sink) is None and codes(sink) == ["V0203"]
+
+    slip = tmp_path / "slip.valkyrie"
+    with zipfile.ZipFile(slip, "w") as z:
+        z.writestr("quest.ini", "[Quest]\nformat=6\n[QuestData]\ntiles.ini\n")
+        z.writestr("tiles.ini", TILES)
+        z.writestr("../../evil.ini", "[Tile1]\n")
+    out = tmp_path / "out"
+    run = questc("import", "valkyrie", str(slip), "-o", str(out))
+    assert run.code == 1 and "V0202" in run.err and not out.exists()
+    assert not (tmp_path.parent / "evil.ini").exists() and "Traceback" not in run.err
+
+    empty = tmp_path / "empty.valkyrie"
+    with zipfile.ZipFile(empty, "w") as z:
+        z.writestr("readme.txt", "hello")
+    sink = Sink()
+    assert load_quest(empty, sink) is None and codes(sink) == ["V0203"]
+
+
+def test_huge_entries_are_refused_before_unpacking(tmp_path, monkeypatch):
+    big = tmp_path / "big.valkyrie"
+    with zipfile.ZipFile(big, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("quest.ini", "[Quest]\nformat=6\n")
+        z.writestr("tiles.ini", "; " + "x" * 200_000 + "\n")
+    monkeypatch.setattr(vsource, "MAX_ENTRY_BYTES", 100_000)
+    sink = Sink()
+    assert load_quest(big, sink) is None
+    assert codes(sink) == ["V0202"] and "tiles.ini" in sink.items[0].message
+
+
+def test_a_package_built_from_a_folder_imports_like_it(tmp_path):
+    pkg = tmp_path / "01_FirstBlood.valkyrie"
+    shutil.make_archive(str(pkg.with_suffix("")), "zip", FIRST)
+    pkg.with_suffix(".zip").rename(pkg)
+    a, b = Sink(), Sink()
+    ga, gb = import_quest(FIRST, a), import_quest(pkg, b)
+    assert ga[1].files == gb[1].files
