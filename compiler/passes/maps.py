@@ -151,7 +151,7 @@ def assemble_map(
                 continue
             placed[p.name] = PlacedTile(p.name, tile, at, turns(p.rotate or 0) * 90, p.hidden or p.name in in_area, p.span)
         else:
-            result = _attach(p, tile, placed, broken, sink)
+            result = _attach(p, tile, placed, broken, sink, p.name in in_area)
             if result is None:
                 continue
             pt, own, other, other_op = result
@@ -187,7 +187,8 @@ def assemble_map(
     return amap
 
 
-def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], broken: set[str], sink: Sink):
+def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], broken: set[str], sink: Sink,
+            in_area: bool = False):
     to = p.attach.to
     other = placed.get(to.tile)
     if other is None:
@@ -213,7 +214,7 @@ def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], bro
     mine = min(orient.opening_edges(own))
     theirs = min(other.opening_edges(other_op))
     at = (theirs[0][0] - mine[0][0], theirs[0][1] - mine[0][1])
-    pt = PlacedTile(p.name, tile, at, rotation, p.hidden, p.span)
+    pt = PlacedTile(p.name, tile, at, rotation, p.hidden or in_area, p.span)
     cells = set(pt.local_of)
     hit = [q.name for q in placed.values() if cells & q.local_of.keys()]
     if hit:

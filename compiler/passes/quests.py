@@ -310,7 +310,10 @@ class EncounterResolver:
                                      f"{hint(k.carrier, declared, sink=self.sink)}",
                                      fix="Name a group spawned in this encounter, or a spawn's `as` name.")
                     continue
-                spaces = sorted({i for figs in sp.figures.values() for f in figs for i in f.spaces})
+                # the leader carries it: the group's master figures (every figure when it has none)
+                figures = [f for figs in sp.figures.values() for f in figs]
+                masters = [f for f in figures if f.rank == "master"] or figures
+                spaces = sorted({i for f in masters for i in f.spaces})
                 keys.append(m.Runekey(k.colour, carrier=sp.id, spaces=tuple(spaces), span=k.span))
             else:
                 c = self.open_space(k.at, f"the {k.colour} runekey")
