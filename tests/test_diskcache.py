@@ -92,7 +92,8 @@ def test_a_damaged_stale_or_unprivate_file_is_never_used(cache, damage):
     if damage == "truncated":
         path.write_bytes(header + b"\n" + body[: len(body) // 2])
     elif damage == "other key":
-        path.write_bytes(header[:-1] + b"0\n" + body)
+        other = b"1" if header[-1:] == b"0" else b"0"  # a different last character, whatever the hash
+        path.write_bytes(header[:-1] + other + b"\n" + body)
     elif damage == "folder writable by others":
         cache.chmod(0o777)
     else:
