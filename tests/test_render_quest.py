@@ -201,3 +201,32 @@ def test_cli_render_errors_are_diagnostics(pack, tmp_path, capsys, args, code, n
     captured = capsys.readouterr()
     assert needle in captured.out + captured.err
     assert "Traceback" not in captured.out + captured.err
+
+
+def test_first_edition_features_are_drawn():
+    """The Sunken Vaults, level 1: the active glyph `entry` at (1, 4) is a filled ring, the
+    copper chest at (7, 5) a box in the copper colour, the portal piece outlined; heroes
+    start on and around the glyph; the legend names them."""
+    from compiler.emit.images import style as S
+    from compiler.emit.images.legend import legend_entries
+
+    result = compile_paths([str(CONTENT / "rtl-dungeons")], Options(sight=False))
+    assert not result.sink.errors
+    pic = quest_maps(result.model)["sunken_vaults-1"]
+    assert pic.glyphs == ((((1, 4),), True), (((3, -6),), False))
+    assert pic.chests == (((7, 5), "copper"),)
+    assert set(pic.portal) == {(10, 6), (11, 6), (10, 7), (11, 7)}
+    assert set(pic.hero_starts) == {(x, y) for x in range(3) for y in range(3, 6)}
+    labels = [e.label for e in legend_entries(pic)]
+    assert {"glyph (active)", "glyph", "portal", "copper chest"} <= set(labels)
+    image = np.asarray(render_map(pic).convert("RGB"))
+    layout = map_layout(pic)
+    # the glyph `far` at (3, -6) has no figure on it: its ring's left edge is glyph blue
+    l, t, r, b = layout.cell_box((3, -6))
+    m = max(3, layout.scale // 6)
+    assert tuple(image[(t + b) // 2, l + m + 1]) == S.GLYPH
+    assert tuple(image[(t + b) // 2, (l + r) // 2]) != S.GLYPH  # not filled: not active at the start
+    kx, ky = layout.centre((7, 5))
+    assert tuple(image[ky + 2, kx]) == S.CHEST["copper"]
+    px, py = layout.point((10, 8))  # the portal piece's bottom-left corner
+    assert tuple(image[py, px + layout.scale // 2]) == S.PORTAL

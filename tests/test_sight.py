@@ -302,6 +302,85 @@ def test_staircases_see_the_other_end_and_its_neighbours_gateways_do_not():
         assert not g.table().matrix[g.index[s], right].any()
 
 
+# The 1st-edition pit (terrain `sight: pit_region`, art 'p'): a figure in a pit sees only the
+# pit's own spaces and the spaces adjacent to the pit (docs/rules.md, "Line of sight", clause 6).
+PIT_1E = """
+    +-+-+-+-+-+-+-+
+    |A . . . . . .|
+    + + + + + + + +
+    |. . p p . . F|
+    + + + + + + + +
+    |. . p . . . .|
+    + + + + + + + +
+    |. . . . . . G|
+    +-+-+-+-+-+-+-+
+"""
+
+
+def test_first_edition_pit_sees_its_own_spaces_and_their_neighbours_only():
+    """Hand-checked on PIT_1E: the pit is (2,1), (3,1), (2,2) (joined through shared edges)."""
+    e, at = engine(PIT_1E)
+    pit = {(2, 1), (3, 1), (2, 2)}
+    near_pit = {(x, y) for x in range(7) for y in range(4) if any(max(abs(x - px), abs(y - py)) == 1 for px, py in pit)}
+    for cell in e.board.spaces:
+        expected = cell in pit or cell in near_pit
+        # in an open room every pair has a clear line, so the pit rule alone decides
+        assert e.can_see((2, 2), cell) is expected, cell
+        assert e.can_see(cell, (2, 2)) is expected, cell  # the rule binds both figures of a pair
+    # (4, 2) is next to (3, 1) only: a figure in (2, 2) sees it, though they are not adjacent
+    assert e.can_see((2, 2), (4, 2)) and e.can_see((2, 2), (4, 0))
+    # the far corner A = (0, 0) is next to no pit space: hidden from the whole pit
+    assert not e.can_see((2, 1), at["A"]) and not e.can_see((3, 1), at["A"])
+    assert not e.can_see((3, 1), at["F"]) and not e.can_see((2, 2), at["G"])
+    # two figures outside the pit see each other across it: the pit does not block lines
+    assert e.can_see(at["A"], at["G"]) and e.can_see((1, 2), (5, 1))
+    t = e.table().matrix
+    assert np.array_equal(t, t.T)
+
+
+def test_first_edition_pit_regions_are_split_by_walls_and_held_by_figures():
+    # two pits side by side with a wall between them: each is its own pit
+    art = """
+    +-+-+-+-+-+-+-+
+    |. . . . . . .|
+    + + + + + + + +
+    |. . p|p . . .|
+    + + + + + + + +
+    |. . . . . . .|
+    +-+-+-+-+-+-+-+
+    """
+    e, _ = engine(art)
+    # (2,1) is a pit of one space: (4,0), (4,1), (4,2) are two columns away, not adjacent to it
+    assert not e.can_see((2, 1), (4, 1))
+    assert not e.can_see((2, 1), (5, 1))
+    # (3,1) is a pit too (its own): (4,*) are next to it
+    assert e.can_see((3, 1), (4, 1)) and e.can_see((3, 1), (4, 0))
+    # a figure in the pit space between blocks the line like anywhere else
+    e2, _ = engine(PIT_1E)
+    assert e2.can_see((2, 1), (4, 2))
+    # the rule only removes sight: with a figure on (3, 1) the line from (2, 1) to (4, 1) is gone
+    assert e2.can_see((2, 1), (4, 1)) and not e2.can_see((2, 1), (4, 1), blockers={(3, 1)})
+    assert e2.witness((2, 2), (5, 0)) is None
+
+
+def test_first_edition_pit_agrees_with_the_reference_and_the_witness():
+    from compiler.geometry.sight_reference import reference_table
+    from sight_witness import ShapelyWitness, random_board
+
+    e, _ = engine(PIT_1E)
+    assert np.array_equal(e.table().matrix, ShapelyWitness(e.board).table())
+    assert np.array_equal(e.table().matrix, reference_table(e.board))
+    for seed in range(6):
+        board = random_board(100 + seed, 7, 6, pit_regions=0.2)
+        assert any(board.rules[t].sight == "pit_region" for t in board.terrain), seed
+        m = sight_table(board).matrix
+        assert np.array_equal(m, ShapelyWitness(board).table()), seed
+        assert np.array_equal(m, reference_table(board)), seed
+        blockers = frozenset(board.spaces[k] for k in (2, len(board.spaces) // 3))
+        dyn = SightEngine(board).table(blockers=blockers, open_doors=frozenset({"d1"})).matrix
+        assert np.array_equal(dyn, ShapelyWitness(board, blockers, frozenset({"d1"})).table()), seed
+
+
 CORRIDOR = """
     +-+-+-+-+-+
     |. . . . .|

@@ -22,6 +22,7 @@ boards = st.builds(
     holes=st.sampled_from([0.0, 0.1, 0.25]),
     rocks=st.sampled_from([0.0, 0.1, 0.2]),
     walls=st.sampled_from([0.0, 0.1, 0.25]),
+    pit_regions=st.sampled_from([0.0, 0.0, 0.2]),  # 1st-edition pits on a third of the boards
 )
 
 

@@ -122,6 +122,34 @@ def total_distribution(dice: Sequence[Die], field: str) -> dict[int, Fraction]:
     return dict(sorted(dist.items()))
 
 
+def face_kind(face: Face) -> str:
+    """How a chart reads one power die: `blank`, `enhancement` (a power enhancement),
+    `surge`, or `other` for a face showing something else."""
+    if face.blank:
+        return "blank"
+    if face.surge and not face.enhancement:
+        return "surge"
+    if face.enhancement and not face.surge:
+        return "enhancement"
+    return "other"
+
+
+def face_kind_distribution(dice: Sequence[Die]) -> dict[tuple[tuple[str, int], ...], Fraction]:
+    """For a roll read die by die on a chart (the 1st-edition chest roll): the exact
+    probability of each count of face kinds, keyed by ((kind, count), …) in kind order,
+    kinds with count 0 left out."""
+    dist: dict[tuple[tuple[str, int], ...], Fraction] = {(): Fraction(1)}
+
+    def add(counts, kind):
+        d = dict(counts)
+        d[kind] = d.get(kind, 0) + 1
+        return tuple(sorted(d.items()))
+
+    for die in dice:
+        dist = _convolve(dist, die, face_kind, add)
+    return dict(sorted(dist.items()))
+
+
 class Totals(NamedTuple):
     miss: bool
     range: int

@@ -1,4 +1,8 @@
-"""questc check [PATH…]: parse, resolve, validate; print diagnostics; exit 0 / 1."""
+"""questc check [PATH…]: parse, resolve, validate; print diagnostics; exit 0 / 1.
+
+`--verify-sight` also checks every assembled map's line of sight with the shapely witness
+(compiler/geometry/witness.py): each pair the numpy engine and the witness answer
+differently is an internal error (I0006) naming the pair and both answers."""
 
 from __future__ import annotations
 
@@ -9,6 +13,10 @@ from compiler.commands.common import add_pack_arguments, compile_args, finish
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_pack_arguments(parser)
+    parser.add_argument(
+        "--verify-sight", action="store_true",
+        help="also compute every map's line of sight with the shapely witness and report any pair it disagrees on (slow)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -17,6 +25,9 @@ def run(args: argparse.Namespace) -> int:
     quests = [p for p in args.paths if is_valkyrie(p)]
     if not quests:
         result = compile_args(args, images=False)
+        if getattr(args, "verify_sight", False):
+            for model in result.models:
+                verify_sight(model, result.sink)
         return finish(result.sink, args)
     # Valkyrie quests (folder, quest.ini or .valkyrie package): imported in memory, every
     # check run on the result, diagnostics at the Valkyrie files' lines (docs/valkyrie.md)
@@ -31,3 +42,40 @@ def run(args: argparse.Namespace) -> int:
     for q in quests:
         check_quest(q, options_from(args, images=False), sink)
     return finish(sink, args)
+
+
+def maps_of(model) -> list[tuple[str, object, object]]:
+    """(name, AssembledMap, span of its map block) for every assembled map of the pack."""
+    from compiler.syntax import ast
+
+    out = []
+    maps = model.maps
+    if maps is None:
+        return out
+    for quest in model.declarations(ast.Quest):
+        for enc in quest.encounters:
+            amap = maps.quests.get(quest.id, {}).get(enc.number)
+            if amap is not None:
+                out.append((f"quest `{quest.id}` encounter {enc.number}", amap, enc.body.map.span))
+    for enc in model.declarations(ast.Encounter):
+        amap = maps.encounters.get(enc.id)
+        if amap is not None:
+            out.append((f"encounter `{enc.id}`", amap, enc.body.map.span))
+    return out
+
+
+def verify_sight(model, sink) -> int:
+    """Compare the engine's static table of every map with the witness; report I0006 per
+    disagreeing pair. Returns the number of pairs compared."""
+    from compiler.geometry.sight import sight_table
+    from compiler.geometry.witness import disagreements
+
+    compared = 0
+    for name, amap, span in maps_of(model):
+        board = amap.board
+        n = len(board.spaces)
+        compared += n * (n - 1) // 2
+        for d in disagreements(board, sight_table(board).matrix):
+            sink.report("I0006", span, map=name, a=amap.describe(d.a), b=amap.describe(d.b),
+                        engine="sight" if d.engine else "no sight", witness="sight" if d.witness else "no sight")
+    return compared

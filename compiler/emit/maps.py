@@ -20,6 +20,9 @@
 - `links`: special movement connections (stairs, end caps, gateways) [i, j, kind].
 - `tile_graph`: the joins between placed tiles (a, a_opening, b, b_opening, door).
 - `marks`: mark name -> space index.
+- `features`: the 1st-edition map features, only when the map has any (so 2nd-edition
+  bundles are unchanged): markers, stairs, gateways, glyphs, the portal, areas, chests
+  with the exact chest roll, rune-locked doors and elevated spaces (`features_json`).
 - `sight`: static line of sight (SIGHT_ENCODING_DESCRIPTION), when computed.
 """
 
@@ -112,8 +115,46 @@ def _map_json(amap, sight: bool) -> dict[str, Any]:
         ],
         "marks": {name: index[c] for name, c in sorted(amap.marks.items())},
     }
+    features = features_json(amap)
+    if features:
+        out["features"] = features
     if sight and len(board.spaces) <= MAX_SIGHT_SPACES:  # larger: warning M0223 from the maps pass
         from compiler.geometry.sight import sight_table
 
         out["sight"] = sight_table(board).encode()
+    return out
+
+
+def features_json(amap) -> dict[str, Any]:
+    """The map features as space indices (schemas/bundle/map.schema.json, `features`)."""
+    from compiler.geometry.features import around
+
+    f = amap.features
+    board = amap.board
+    index = board.index
+    ids = lambda cells: [index[c] for c in cells]  # noqa: E731
+    elevated = [i for i, t in enumerate(board.terrain) if board.rules[t].elevated]
+    if not f and not elevated:
+        return {}
+    out: dict[str, Any] = {
+        "markers": [{"terrain": mk.terrain, "spaces": ids(mk.cells)} for mk in f.markers],
+        "stairs": [{"colour": st.colour, "a": index[st.a], "b": index[st.b]} for st in f.stairs],
+        "gateways": [{"colour": g.colour, "a": ids(g.a), "b": ids(g.b)} for g in f.gateways],
+        "glyphs": [
+            {"name": g.name, "spaces": ids(g.cells), "active": g.active, "departure": ids(around(board, g.cells))}
+            for g in f.glyphs
+        ],
+        "portal": {"tile": f.portal.tile, "spaces": ids(f.portal.cells)} if f.portal else None,
+        "areas": [{"name": a.name, "tiles": list(a.tiles), "doors": list(a.doors)} for a in f.areas],
+        "chests": [{"name": c.name, "tier": c.tier, "space": index[c.cell]} for c in f.chests],
+        "rune_doors": dict(sorted(f.rune_doors.items())),
+        "elevated": elevated,
+    }
+    if f.chest_roll is not None:
+        out["chest_roll"] = {
+            "dice": list(f.chest_roll.dice),
+            "outcomes": [
+                {"faces": dict(counts), "p": f"{p.numerator}/{p.denominator}"} for counts, p in f.chest_roll.outcomes
+            ],
+        }
     return out

@@ -68,6 +68,10 @@ def encounter_json(e: m.QuestEncounter, base: tuple, counts, table: StringTable,
         "variables": dict(e.variables),
         "events": [event_json(ev, here, table) for ev in e.events],
     }
+    if e.runekeys:
+        out["runekeys"] = [
+            {"colour": k.colour, "carrier": k.carrier, "spaces": list(k.spaces)} for k in e.runekeys
+        ]
     for key in ("flavor", "setup"):
         sid = table.add(string_id(*here, key), getattr(e, key))
         if sid is not None:

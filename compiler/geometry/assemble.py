@@ -25,6 +25,7 @@ from shapely.geometry import box
 from shapely.ops import unary_union
 
 from compiler.geometry.board import Board, Door
+from compiler.geometry.features import NO_FEATURES, MapFeatures
 from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.geometry.lattice import Cell, Edge, cell_edges, edge
 from compiler.geometry.tiles import SIDES, Opening, Orientation, Tile
@@ -117,6 +118,7 @@ class AssembledMap:
     # tiles the block declares that could not be placed (already reported): references to
     # them are not reported again, so one mistake gives one diagnostic, not a cascade
     broken: frozenset[str] = frozenset()
+    features: MapFeatures = NO_FEATURES  # stairs, glyphs, portal, markers… (compiler/geometry/features.py)
 
     @cached_property
     def by_name(self) -> dict[str, PlacedTile]:

@@ -188,6 +188,7 @@ class SightEngine:
         self.adjacent_only = np.array(
             [board.rules[t].sight == "adjacent_only" for t in board.terrain], dtype=bool
         )
+        self.pit_region = np.array([board.rules[t].sight == "pit_region" for t in board.terrain], dtype=bool)
 
         # boundary between spaces and non-spaces: always a wall
         s2 = is_space.reshape(self.h, self.w)
@@ -394,6 +395,7 @@ class SightEngine:
         hz = cfg.obst[HEDGE * G : (HEDGE + 1) * G]
         flat = np.array([self._flat(x, y) for x, y in self.spaces], dtype=np.int64)
         adj = np.zeros((n, n), dtype=bool)
+        orth = None
         # east, south, south-east, south-west neighbours
         for step, ok in (
             (1, ~v[flat + 1]),
@@ -404,6 +406,9 @@ class SightEngine:
             j = self.cellidx[flat + step]
             sel = (j >= 0) & ok
             adj[np.flatnonzero(sel), j[sel]] = True
+            if step == w:
+                orth = adj.copy()  # east and south so far: the orthogonal neighbours
+        orth |= orth.T
         adj |= adj.T
         near = adj.copy()
         pts = np.flatnonzero(self.validq)
@@ -426,18 +431,54 @@ class SightEngine:
                     stairs[ib, adj[ia]] = True
         stairs |= stairs.T
         np.fill_diagonal(stairs, False)
-        out = (adj, near, stairs)
+        out = (adj, near, stairs, self._pit_allowed(adj, orth))
         self._near_cache[key] = out
         return out
 
+    def _pit_allowed(self, adj: np.ndarray, orth: np.ndarray) -> np.ndarray | None:
+        """The 1st-edition pit (terrain `sight: pit_region`; docs/rules.md, "Line of sight",
+        clause 6): row i of the result says which spaces a figure in pit space i may see at
+        most: the spaces of its pit and every space adjacent to one of them. A pit is a
+        group of pit spaces joined through shared edges with no wall or closed door between
+        (scipy's connected components). None when the board has no such space."""
+        pits = np.flatnonzero(self.pit_region)
+        if not pits.size:
+            return None
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        k, label = connected_components(csr_matrix(orth[np.ix_(pits, pits)]), directed=False)
+        allowed = np.zeros((pits.size, self.n), dtype=bool)
+        for r in range(k):
+            members = pits[label == r]
+            reach = adj[members].any(axis=0)
+            reach[members] = True
+            allowed[label == r] = reach
+        return allowed
+
+    def _restrict_pits(self, m: np.ndarray, allowed: np.ndarray | None) -> None:
+        """Sight from and to a 1st-edition pit space only within its pit and the spaces next
+        to it (both figures of a pair are bound: the table stays symmetric)."""
+        if allowed is None:
+            return
+        pits = np.flatnonzero(self.pit_region)
+        m[pits, :] &= allowed
+        m[:, pits] &= allowed.T
+
+    def _pit_permits(self, allowed: np.ndarray, ia: int, ib: int) -> bool:
+        """Whether the 1st-edition pit rule lets spaces ia and ib see each other at all."""
+        row = {int(p): k for k, p in enumerate(np.flatnonzero(self.pit_region))}
+        return all(i not in row or bool(allowed[row[i], j]) for i, j in ((ia, ib), (ib, ia)))
+
     def _assemble(self, count: np.ndarray, open_doors: frozenset[str] | None) -> np.ndarray:
-        adj, near, stairs = self._near(open_doors)
+        adj, near, stairs, allowed = self._near(open_doors)
         m = ((count + count.T) > 0) | near | stairs
         pits = np.flatnonzero(self.adjacent_only)
         if pits.size:
             only = adj | np.eye(self.n, dtype=bool)
             m[pits, :] = only[pits, :]
             m[:, pits] = only[:, pits]
+        self._restrict_pits(m, allowed)
         np.fill_diagonal(m, True)
         return m
 
@@ -533,8 +574,10 @@ class SightEngine:
         if a == b:
             return True, (((a[0], a[1]), (a[0], a[1])) if want_witness else None)
         doors = self._doors_key(open_doors)
-        adj, near, stairs = self._near(doors)
+        adj, near, stairs, allowed = self._near(doors)
         ia, ib = self.index[a], self.index[b]
+        if allowed is not None and not self._pit_permits(allowed, ia, ib):
+            return False, None
         pit = self.adjacent_only[ia] or self.adjacent_only[ib]
         clear = None
         if want_witness or not pit:

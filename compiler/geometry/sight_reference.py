@@ -146,9 +146,37 @@ class ReferenceSight:
                     return True
         return False
 
+    def pit(self, c: Cell) -> frozenset[Cell] | None:
+        """The 1st-edition pit holding space c (terrain `sight: pit_region`): every pit space
+        reached from c through shared edges that are not walls or closed doors; None when c
+        is not such a space."""
+        rules, terrain = self.board.rules, self.board.terrain
+        is_pit = lambda x: x in self.spaces and rules[terrain[self.index[x]]].sight == "pit_region"  # noqa: E731
+        if not is_pit(c):
+            return None
+        seen, todo = {c}, [c]
+        while todo:
+            x, y = todo.pop()
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n not in seen and is_pit(n) and shared_edge((x, y), n) not in self.walls:
+                    seen.add(n)
+                    todo.append(n)
+        return frozenset(seen)
+
+    def pit_permits(self, a: Cell, b: Cell) -> bool:
+        """A figure in a 1st-edition pit sees only the pit's spaces and the spaces adjacent to
+        them; the rule binds both spaces of a pair."""
+        for x, y in ((a, b), (b, a)):
+            region = self.pit(x)
+            if region is not None and y not in region and not any(self.adjacent(y, r) for r in region):
+                return False
+        return True
+
     def can_see(self, a: Cell, b: Cell) -> bool:
         if a == b:
             return True
+        if not self.pit_permits(a, b):
+            return False
         rules = self.board.rules
         ta, tb = self.board.terrain[self.index[a]], self.board.terrain[self.index[b]]
         if rules[ta].sight == "adjacent_only" or rules[tb].sight == "adjacent_only":

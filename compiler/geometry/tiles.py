@@ -93,13 +93,18 @@ class Tile:
     grid: tuple[str, ...] = field(default=(), compare=False)
     setting: str | None = None  # outdoor | indoor | both, as the catalog gives it
     valkyrie: str | None = None  # the Valkyrie app's tile side name
+    source: str | None = None  # a citation, or "illustrative" when the shape is the project's own
+    edition: str | None = None  # the ruleset of the pack that defines the tile (d1e, d2e)
 
     @property
     def face(self) -> str | None:
-        """outdoor | indoor | both, or None for a neutral piece: the catalog's `setting`,
-        else what the kind says (outdoor, dungeon = indoor, transition = both)."""
+        """outdoor | indoor | both, or None for a neutral piece (docs/maps.md, "Faces"): the
+        catalog's `setting`, else what the kind says (outdoor, dungeon = indoor, transition =
+        both). In the 1st edition exit pieces are outdoor pieces."""
         if self.setting is not None:
             return self.setting
+        if self.kind == "exit" and self.edition == "d1e":
+            return "outdoor"
         return {"outdoor": "outdoor", "dungeon": "indoor", "transition": "both"}.get(self.kind)
 
     @property

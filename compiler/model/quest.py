@@ -91,6 +91,17 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Runekey:
+    """A runekey of the 1st edition: held by the heroes once they reach `spaces` (a key
+    lying on the map) or defeat `carrier` (a spawn id; `spaces` its figures' spaces)."""
+
+    colour: str  # red | yellow | blue
+    carrier: str | None = None
+    spaces: tuple[int, ...] = ()
+    span: Span = ast.NOWHERE
+
+
+@dataclass(frozen=True)
 class QuestEncounter:
     number: int
     map: Any  # compiler.geometry.assemble.AssembledMap
@@ -103,6 +114,7 @@ class QuestEncounter:
     setup: ast.Text | None = None
     reachable: bool = True
     span: Span = ast.NOWHERE
+    runekeys: tuple[Runekey, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("monsters", needs=("catalog:monsters",), reads=("dice",), writes=("monsters",)),
     Pass("symbols", needs=DECLARED, writes=("symbols",)),
     Pass("tiles", needs=("catalog:tiles",), reads=("terrain",), writes=("tiles",)),
-    Pass("maps", needs=("quest", "encounter"), reads=("terrain", "tiles"), writes=("maps",)),
+    Pass("maps", needs=("quest", "encounter"), reads=("dice", "terrain", "tiles"), writes=("maps",)),
     Pass("quests", needs=("quest",), reads=("monsters", "symbols", "maps"), writes=("quests",)),
     Pass("encounters", needs=("encounter",), reads=("monsters", "symbols", "maps"), writes=("encounters",)),
     Pass("expectations", needs=("quest", "encounter"), reads=("maps", "quests", "encounters"), writes=("expectations",)),

@@ -11,6 +11,7 @@ be reached from the start.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Iterable, Mapping
 
 import networkx as nx
@@ -29,7 +30,23 @@ from compiler.geometry.assemble import (
     find_joins,
     tile_graph,
 )
-from compiler.geometry.board import Board, Door
+from compiler.geometry.board import Board, Door, Link
+from compiler.geometry.features import (
+    CHEST_DICE,
+    CHEST_TIERS,
+    RUNE_COLOURS,
+    Area,
+    Chest,
+    ChestRoll,
+    Gateway,
+    Glyph,
+    MapFeatures,
+    Marker,
+    Portal,
+    Staircase,
+    around,
+    reachable,
+)
 from compiler.geometry.lattice import Cell, Edge
 from compiler.geometry.tiles import OPPOSITE, SIDES, Opening, Tile, turns
 from compiler.memo import Same, remembered_as
@@ -46,9 +63,10 @@ def maps_pass(model: Model, sink: Sink) -> Model:
 
     def assembled(body: ast.EncounterBody) -> AssembledMap | None:
         # one map is a pure function of its block (spans included), the catalogs and the ruleset
-        key = ("map", body, Same(tiles), Same(terrain), invalid, ruleset)
-        return remembered_as(key, lambda local: _encounter_map(body, tiles, terrain, local, invalid, ruleset), sink)
+        key = ("map", body, Same(tiles), Same(terrain), invalid, Same(dice), ruleset)
+        return remembered_as(key, lambda local: _encounter_map(body, tiles, terrain, local, invalid, dice, ruleset), sink)
 
+    dice = model.dice or {}
     quests: dict[str, dict[int, AssembledMap]] = {}
     for quest in model.declarations(ast.Quest):
         per = quests.setdefault(quest.id, {})
@@ -94,6 +112,7 @@ def assemble_map(
     sink: Sink,
     invalid: frozenset[str] = frozenset(),
     referenced: frozenset[str] = frozenset(),
+    dice: Mapping[str, object] | None = None,
     ruleset: str = "d2e",
 ) -> AssembledMap | None:
     """Place every tile of `block`, join openings, derive walls and doors; None if no tile could be placed.
@@ -106,6 +125,7 @@ def assemble_map(
     attached: list[tuple[str, Opening, str, Opening]] = []
     seen_names: dict[str, ast.TilePlacement] = {}
     broken: set[str] = set()  # declared, not placed: its own diagnostic was given
+    in_area = {t for a in block.areas for t in a.tiles}  # hidden until a door dividing their area opens
     for p in block.tiles:
         if p.name in seen_names:
             sink.report("M0206", p.span, name=p.name,
@@ -129,9 +149,9 @@ def assemble_map(
             if max(abs(at[0]), abs(at[1])) > MAX_COORDINATE:
                 sink.report("M0222", p.at.span, name=p.name, x=at[0], y=at[1], limit=MAX_COORDINATE)
                 continue
-            placed[p.name] = PlacedTile(p.name, tile, at, turns(p.rotate or 0) * 90, p.hidden, p.span)
+            placed[p.name] = PlacedTile(p.name, tile, at, turns(p.rotate or 0) * 90, p.hidden or p.name in in_area, p.span)
         else:
-            result = _attach(p, tile, placed, broken, sink)
+            result = _attach(p, tile, placed, broken, sink, p.name in in_area)
             if result is None:
                 continue
             pt, own, other, other_op = result
@@ -164,10 +184,12 @@ def assemble_map(
         cell = resolve_space(amap, mark.at, sink)
         if cell is not None:
             amap.marks[mark.name] = cell
+    resolve_features(block, amap, terrain, dice or {}, sink)
     return amap
 
 
-def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], broken: set[str], sink: Sink):
+def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], broken: set[str], sink: Sink,
+            in_area: bool = False):
     to = p.attach.to
     other = placed.get(to.tile)
     if other is None:
@@ -193,7 +215,7 @@ def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], bro
     mine = min(orient.opening_edges(own))
     theirs = min(other.opening_edges(other_op))
     at = (theirs[0][0] - mine[0][0], theirs[0][1] - mine[0][1])
-    pt = PlacedTile(p.name, tile, at, rotation, p.hidden, p.span)
+    pt = PlacedTile(p.name, tile, at, rotation, p.hidden or in_area, p.span)
     cells = set(pt.local_of)
     hit = [q.name for q in placed.values() if cells & q.local_of.keys()]
     if hit:
@@ -298,10 +320,11 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
 
 
 # ---------------------------------------------------------------- the pipeline pass
-def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink, invalid: frozenset[str], ruleset: str = "d2e") -> AssembledMap | None:
+def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink, invalid: frozenset[str], dice=None,
+                   ruleset: str = "d2e") -> AssembledMap | None:
     if body.map is None:
         return None
-    amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body), ruleset)
+    amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body), dice, ruleset)
     if amap is None:
         return None
     check_placements(amap, body, sink)
@@ -396,7 +419,13 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
         return cell
 
     if body.start is not None:
-        if body.start.tile is not None:
+        glyph = amap.features.glyph(body.start.tile) if body.start.tile is not None else None
+        if glyph is not None:
+            if not glyph.active:
+                sink.report("M0242", body.start.span, problem=f"heroes start on glyph `{glyph.name}`, which is not active at the start",
+                            fix=f"Write `glyph {glyph.name} at … active`: heroes begin on or next to an activated glyph.")
+            starts = [c for c in around(board, glyph.cells) if not rules[c].blocks_movement]
+        elif body.start.tile is not None:
             t = amap.by_name.get(body.start.tile)
             if t is None:
                 sink.report("M0207", body.start.span, name=body.start.tile, hint=hint(body.start.tile, amap.by_name, sink=sink))
@@ -431,6 +460,20 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
         for what, cell, span in named:
             if cell in lost:
                 sink.report("M0302", span, what=what, space=amap.describe(cell))
+        check_portal(amap, body, starts, sink)
+
+
+def check_portal(amap: AssembledMap, body: ast.EncounterBody, starts: list[Cell], sink: Sink) -> None:
+    """M0239: the portal must be reachable from where the heroes start (every door open,
+    glyphs of transport used)."""
+    f = amap.features
+    if f.portal is None:
+        return
+    got = reachable(amap.board, starts, f.glyphs)
+    if not got.intersection(f.portal.cells):
+        start = f"glyph `{body.start.tile}`" if f.glyph(body.start.tile or "") else "the heroes' start"
+        decl = next(p for p in body.map.portals if p.tile == f.portal.tile)
+        sink.report("M0239", decl.span, portal=f.portal.tile, start=start)
 
 
 def resolve_space(amap: AssembledMap, ref: ast.TileSpace | ast.WorldSpace | ast.MarkRef, sink: Sink) -> Cell | None:
@@ -468,3 +511,234 @@ def check_reachability(board: Board, starts: Iterable[Cell], sink, span, describ
         text = ", ".join(show(c) for c in lost[:6]) + (" …" if len(lost) > 6 else "")
         sink.report("M0301", span, count=len(lost), squares=text)
     return lost
+
+
+# ---------------------------------------------------------------- map features
+def _span_of(ref, default):
+    return getattr(ref, "span", None) or default
+
+
+def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[str, TerrainRule],
+                     dice: Mapping[str, object], sink: Sink) -> None:
+    """The 1st-edition map features of `block` (docs/language.md, "Map features"): sets
+    `amap.features`, and folds marker terrain and stairs/gateway links into `amap.board`."""
+    board = amap.board
+    rules = dict(board.rules)
+    new_terrain = list(board.terrain)
+    index = board.index
+    names = set(amap.by_name) | set(amap.marks)
+
+    # markers: terrain laid over squares
+    markers: list[Marker] = []
+    covered: dict[Cell, str] = {}
+    for mk in block.markers:
+        rule = terrain.get(mk.terrain)
+        if rule is None:
+            sink.report("M0230", mk.span, terrain=mk.terrain, hint=hint(mk.terrain, terrain, sink=sink))
+            continue
+        if mk.terrain == "staircase" or getattr(rule, "id", "") == "staircase":
+            sink.report("M0232", mk.span, terrain=mk.terrain, reason="the two ends of a staircase are linked",
+                        fix="Write `stairs COLOUR at SPACE` for each end (grey, red, blue or green).")
+            continue
+        origin = resolve_space(amap, mk.at, sink)
+        if origin is None:
+            continue
+        w, h = mk.size
+        cells = [(origin[0] + dx, origin[1] + dy) for dy in range(h) for dx in range(w)]
+        off = [c for c in cells if c not in index]
+        if off:
+            sink.report("M0231", mk.span, terrain=mk.terrain, space=amap.describe(origin), size=f"{w}x{h}",
+                        count=len(off), cells=", ".join(f"({x}, {y})" for x, y in off[:6]) + (" …" if len(off) > 6 else ""),
+                        fix=_marker_fix(amap, origin, (w, h)))
+            continue
+        clash = next((c for c in cells if c in covered), None)
+        if clash is not None:
+            sink.report("M0233", mk.span, space=amap.describe(clash), other=covered[clash], terrain=mk.terrain)
+            continue
+        for c in cells:
+            printed = board.terrain[index[c]]
+            if printed != "plain":
+                sink.report("M0234", mk.span, space=amap.describe(c), printed=printed, terrain=mk.terrain)
+            covered[c] = mk.terrain
+            new_terrain[index[c]] = mk.terrain
+        rules.setdefault(mk.terrain, rule)
+        markers.append(Marker(mk.terrain, tuple(sorted(cells, key=lambda c: (c[1], c[0])))))
+
+    def blocked(c: Cell) -> bool:
+        return rules[new_terrain[index[c]]].blocks_movement
+
+    # staircases and gateways: ends pair up by colour
+    links: list[Link] = []
+    stairs: list[Staircase] = []
+    by_colour: dict[str, list[tuple[Cell, ast.StairsDecl]]] = {}
+    for st in block.stairs:
+        c = resolve_space(amap, st.at, sink)
+        if c is None:
+            continue
+        if blocked(c):
+            sink.report("M0237", _span_of(st.at, st.span), what=f"the {st.colour} staircase", space=amap.describe(c),
+                        terrain=new_terrain[index[c]])
+            continue
+        by_colour.setdefault(st.colour, []).append((c, st))
+    for colour, ends in by_colour.items():
+        if len(ends) != 2:
+            sink.report("M0235", ends[-1][1].span, what="the staircase", colour=colour, count=len(ends),
+                        related=tuple(Related(d.span, "an end") for _, d in ends[:-1]))
+            continue
+        (a, _), (b, _) = ends
+        stairs.append(Staircase(colour, a, b))
+        links.append(Link("stairs", (a,), (b,)))
+        if "staircase" in terrain and new_terrain[index[a]] == "plain" and new_terrain[index[b]] == "plain":
+            rules.setdefault("staircase", terrain["staircase"])
+            new_terrain[index[a]] = new_terrain[index[b]] = "staircase"
+    gateways: list[Gateway] = []
+    gate_ends: dict[str, list[tuple[tuple[Cell, ...], ast.GatewayDecl]]] = {}
+    for gw in block.gateways:
+        cells = [resolve_space(amap, r, sink) for r in gw.at]
+        if any(c is None for c in cells):
+            continue
+        a, b = cells
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            sink.report("M0236", gw.span, a=amap.describe(a), b=amap.describe(b))
+            continue
+        gate_ends.setdefault(gw.colour, []).append((tuple(sorted(cells, key=lambda c: (c[1], c[0]))), gw))
+    for colour, ends in gate_ends.items():
+        if len(ends) != 2:
+            sink.report("M0235", ends[-1][1].span, what="the magic gateway", colour=colour, count=len(ends),
+                        related=tuple(Related(d.span, "an end") for _, d in ends[:-1]))
+            continue
+        gateways.append(Gateway(colour, ends[0][0], ends[1][0]))
+        links.append(Link("gateway", ends[0][0], ends[1][0]))
+
+    # glyphs of transport
+    glyphs: list[Glyph] = []
+    for gl in block.glyphs:
+        if gl.name in names or any(g.name == gl.name for g in glyphs):
+            sink.report("M0242", gl.span, problem=f"`{gl.name}` already names a tile, mark or glyph of this map",
+                        fix=f"Give the glyph a name of its own, e.g. `glyph {gl.name}_glyph`.")
+            continue
+        origin = resolve_space(amap, gl.at, sink)
+        if origin is None:
+            continue
+        w, h = gl.size
+        cells = [(origin[0] + dx, origin[1] + dy) for dy in range(h) for dx in range(w)]
+        off = [c for c in cells if c not in index]
+        if off:
+            sink.report("M0231", gl.span, terrain=f"glyph `{gl.name}`", space=amap.describe(origin), size=f"{w}x{h}",
+                        count=len(off), cells=", ".join(f"({x}, {y})" for x, y in off[:6]),
+                        fix=_marker_fix(amap, origin, (w, h)))
+            continue
+        bad = next((c for c in cells if blocked(c)), None)
+        if bad is not None:
+            sink.report("M0237", gl.span, what=f"glyph `{gl.name}`", space=amap.describe(bad), terrain=new_terrain[index[bad]])
+            continue
+        glyphs.append(Glyph(gl.name, tuple(sorted(cells, key=lambda c: (c[1], c[0]))), gl.active))
+
+    # the portal
+    portal = None
+    for pt in block.portals:
+        if portal is not None:
+            sink.report("M0238", pt.span, problem=f"this map already has a portal, `{portal.tile}`",
+                        fix="A dungeon level has one portal; remove this statement.")
+            continue
+        t = amap.by_name.get(pt.tile)
+        if t is None:
+            if pt.tile not in amap.broken:
+                sink.report("M0207", pt.span, name=pt.tile, hint=hint(pt.tile, amap.by_name, sink=sink))
+            continue
+        portal = Portal(t.name, t.cells)
+
+    # areas and the doors that divide them
+    areas: list[Area] = []
+    area_of: dict[str, str] = {}
+    declared = {a.name for a in block.areas}
+    dividing: dict[str, list[str]] = {}
+    door_ids = {d.id for d in board.doors}
+    for d in block.doors:
+        if d.divides is None or d.name not in door_ids:
+            continue
+        if d.divides not in declared:
+            sink.report("M0240", d.span, problem=f"door `{d.name}` divides `{d.divides}`, which is not an area of this map"
+                        f"{hint(d.divides, declared, sink=sink)}",
+                        fix="Declare it with `area NAME tiles T, …`, or fix the name.")
+            continue
+        dividing.setdefault(d.divides, []).append(d.name)
+    for a in block.areas:
+        tiles_ok = []
+        for tname in a.tiles:
+            if tname not in amap.by_name:
+                if tname not in amap.broken:
+                    sink.report("M0207", a.span, name=tname, hint=hint(tname, amap.by_name, sink=sink))
+                continue
+            if tname in area_of:
+                sink.report("M0240", a.span, problem=f"tile `{tname}` is already in area `{area_of[tname]}`",
+                            fix="A tile belongs to one area; remove it from one of them.")
+                continue
+            area_of[tname] = a.name
+            tiles_ok.append(tname)
+        if not dividing.get(a.name):
+            sink.report("M0240", a.span, problem=f"area `{a.name}` is divided from the map by no door, so it is never revealed",
+                        fix=f"Add `divides {a.name}` to the door that leads into it.")
+        areas.append(Area(a.name, tuple(tiles_ok), tuple(dividing.get(a.name, ()))))
+
+    # rune-locked doors
+    rune_doors: dict[str, str] = {}
+    for d in block.doors:
+        if not d.rune or d.name not in door_ids:
+            continue
+        if d.colour not in RUNE_COLOURS:
+            problem = "has no colour" if d.colour is None else f"is `{d.colour}`, not a runekey colour"
+            sink.report("M0241", d.span, door=d.name, problem=problem,
+                        fix=f"Write the colour before `rune`: `door {d.name} on … red rune` (red, yellow or blue).")
+            continue
+        rune_doors[d.name] = d.colour
+
+    # chests
+    chests: list[Chest] = []
+    counter = 0
+    for ch in block.chests:
+        if ch.tier not in CHEST_TIERS:
+            sink.report("M0243", ch.span, problem=f"`{ch.tier}` is not a chest: chests are copper, silver or gold"
+                        f"{hint(ch.tier, CHEST_TIERS, sink=sink)}", fix="Write `chest copper|silver|gold at SPACE`.")
+            continue
+        c = resolve_space(amap, ch.at, sink)
+        if c is None:
+            continue
+        if blocked(c):
+            sink.report("M0237", _span_of(ch.at, ch.span), what=f"the {ch.tier} chest", space=amap.describe(c),
+                        terrain=new_terrain[index[c]])
+            continue
+        counter += 1
+        chests.append(Chest(ch.name or f"chest_{counter}", ch.tier, c))
+    roll = None
+    if chests:
+        die = dice.get(CHEST_DICE[0])
+        if die is None:
+            sink.report("M0243", block.chests[0].span, problem="a chest is opened with four black power dice, and this pack has no `black_power` die",
+                        fix="Require core-1e (it defines the black power die).")
+        else:
+            from compiler.catalogs.dice import face_kind_distribution
+
+            dist = face_kind_distribution([die] * len(CHEST_DICE))
+            roll = ChestRoll(CHEST_DICE, tuple(dist.items()))
+
+    amap.board = Board(board.spaces, tuple(new_terrain), rules, board.walls, board.doors, tuple(board.links) + tuple(links))
+    amap.features = MapFeatures(
+        markers=tuple(markers), stairs=tuple(stairs), gateways=tuple(gateways), glyphs=tuple(glyphs), portal=portal,
+        areas=tuple(areas), chests=tuple(chests), rune_doors=MappingProxyType(rune_doors), chest_roll=roll,
+    )
+
+
+def _marker_fix(amap: AssembledMap, origin: Cell, size: tuple[int, int]) -> str:
+    """Where a block of `size` squares would fit nearest to `origin`, as a fix hint."""
+    w, h = size
+    spaces = amap.board.index
+    best = None
+    for (x, y) in amap.board.spaces:
+        if all((x + dx, y + dy) in spaces for dy in range(h) for dx in range(w)):
+            d = abs(x - origin[0]) + abs(y - origin[1])
+            if best is None or d < best[0]:
+                best = (d, (x, y))
+    if best is None:
+        return "No block of squares that size exists on this map; make the marker smaller."
+    return f"It fits at {amap.describe(best[1])}; or make it smaller."

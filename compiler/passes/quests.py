@@ -41,6 +41,7 @@ from typing import Collection, Iterable, Mapping, Sequence
 
 from compiler.diagnostics import Related, Sink, Span
 from compiler.diagnostics.hints import hint
+from compiler.geometry.features import RUNE_COLOURS, around, reachable
 from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
 from compiler.memo import Same, remembered_as
 from compiler.model import Model
@@ -264,7 +265,8 @@ class EncounterResolver:
                     self.token(e.token, "event")
                 elif e.kind == "spawn" and e.spawn is not None and (e.spawn.at is not None or e.spawn.points):
                     self.spawn(e.spawn, "event", body=False)
-        events = tuple(self.event(i, ev, declared) for i, ev in pending)
+        events = tuple(self.event(i, ev, declared) for i, ev in pending) + self.area_events(len(pending))
+        runekeys = self.runekeys(body, declared, start)
         return m.QuestEncounter(
             number=self.enc.number,
             map=self.amap,
@@ -276,13 +278,87 @@ class EncounterResolver:
             flavor=body.flavor,
             setup=body.setup,
             span=self.enc.span,
+            runekeys=runekeys,
         )
+
+    def area_events(self, before: int) -> tuple[m.Event, ...]:
+        """An area is revealed when a door dividing it opens: one `on open DOOR { reveal
+        TILES }` event per dividing door, numbered after the written events."""
+        out = []
+        spans = {d.name: d.span for d in (self.enc.body.map.doors if self.enc.body.map else ())}
+        for area in self.amap.features.areas:
+            for door in area.doors:
+                span = spans.get(door, self.enc.span)
+                out.append(m.Event(
+                    index=before + len(out) + 1,
+                    trigger=m.Trigger("open", subject=door, span=span),
+                    effects=(m.Effect("reveal", args=area.tiles, span=span),),
+                    span=span,
+                ))
+        return tuple(out)
+
+    def runekeys(self, body: ast.EncounterBody, declared: Mapping[str, m.Spawn], start: list[Cell]) -> tuple[m.Runekey, ...]:
+        """The runekeys of the encounter, then Q0310 for every rune-locked door whose key the
+        heroes can never hold before they need the door."""
+        keys: list[m.Runekey] = []
+        for k in body.runekeys:
+            if k.colour not in RUNE_COLOURS:
+                self.sink.report("Q0311", k.span, problem=f"`{k.colour}` is not a runekey colour{hint(k.colour, RUNE_COLOURS, sink=self.sink)}",
+                                 fix="Runekeys are red, yellow or blue.")
+                continue
+            if k.carrier is not None:
+                sp = declared.get(k.carrier)
+                if sp is None:
+                    self.sink.report("Q0311", k.span, problem=f"no monster `{k.carrier}` is spawned in {self.where()} to carry the {k.colour} runekey"
+                                     f"{hint(k.carrier, declared, sink=self.sink)}",
+                                     fix="Name a group spawned in this encounter, or a spawn's `as` name.")
+                    continue
+                # the leader carries it: the group's master figures (every figure when it has none)
+                figures = [f for figs in sp.figures.values() for f in figs]
+                masters = [f for f in figures if f.rank == "master"] or figures
+                spaces = sorted({i for f in masters for i in f.spaces})
+                keys.append(m.Runekey(k.colour, carrier=sp.id, spaces=tuple(spaces), span=k.span))
+            else:
+                c = self.open_space(k.at, f"the {k.colour} runekey")
+                if c is not None:
+                    keys.append(m.Runekey(k.colour, spaces=(self.index[c],), span=k.span))
+        rune = self.amap.features.rune_doors
+        if rune and start:
+            self.check_rune_doors(keys, start)
+        return tuple(keys)
+
+    def check_rune_doors(self, keys: list[m.Runekey], start: list[Cell]) -> None:
+        board, f = self.board, self.amap.features
+        plain = {d.id for d in board.doors if d.id not in f.rune_doors}
+        held: set[str] = set()
+        while True:
+            opened = plain | {d for d, colour in f.rune_doors.items() if colour in held}
+            got = reachable(board, start, f.glyphs, opened)
+            now = {k.colour for k in keys if any(board.spaces[i] in got for i in k.spaces)}
+            if now <= held:
+                break
+            held |= now
+        spans = {d.name: d.span for d in self.enc.body.map.doors}
+        for door, colour in sorted(f.rune_doors.items()):
+            if colour in held:
+                continue
+            mine = [k for k in keys if k.colour == colour]
+            if not mine:
+                reason = f"no {colour} runekey is on this map (write `runekey {colour} carried by LEADER` or `runekey {colour} at SPACE`)"
+            else:
+                where = ", ".join(f"`{k.carrier}`" if k.carrier else self.amap.describe(board.spaces[k.spaces[0]]) for k in mine)
+                reason = f"the {colour} runekey ({where}) lies where heroes get only through rune-locked doors they cannot open yet"
+            self.sink.report("Q0310", spans.get(door, self.enc.span), door=door, colour=colour, reason=reason,
+                             related=tuple(Related(k.span, f"the {colour} runekey") for k in mine))
 
     def start(self, body: ast.EncounterBody) -> list[Cell]:
         st = body.start
         if st is None:
             self.sink.report("Q0102", self.enc.span, where=self.where())
             return []
+        glyph = self.amap.features.glyph(st.tile) if st.tile is not None else None
+        if glyph is not None:  # on or next to the glyph (the maps pass reported an inactive one)
+            return [c for c in around(self.board, glyph.cells) if not self.blocks(c)]
         if st.tile is not None:
             t = self.names.tiles.get(st.tile)
             if t is None:
@@ -616,8 +692,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -
         unsure = {k for e in events if not e.resolved for k in e.ends}
         wins |= "win" in unsure
         loses |= "lose" in unsure
-        out.append(m.QuestEncounter(enc.number, enc.map, enc.start, enc.tokens, enc.spawns, events, enc.variables,
-                                    enc.flavor, enc.setup, reached, enc.span))
+        out.append(replace(enc, events=events, reachable=reached))
         reached = reached and ("next" in kinds or "next" in unsure)
     if not wins:  # neither: one error with a note, not two at one place
         lost_too = () if loses else (Related(quest.span, "it can never be lost either: no `lose` in an event that can fire"),)

@@ -102,13 +102,15 @@ class TilePlacement:
 
 @dataclass(frozen=True)
 class DoorDecl:
-    """`door NAME on TILE.SIDE[.N] [COLOUR] [open]`: a door on an attachment."""
+    """`door NAME on TILE.SIDE[.N] [COLOUR] [open] [rune] [divides AREA]`: a door on an attachment."""
 
     name: str
     on: OpeningRef
     colour: str | None = None
     open: bool = False
     span: Span = NOWHERE
+    rune: bool = False  # rune-locked: opened only by a hero party holding the runekey of its colour
+    divides: str | None = None  # the area it opens into (revealed when it opens)
 
 
 @dataclass(frozen=True)
@@ -129,12 +131,95 @@ class EdgeDecl:
 
 
 @dataclass(frozen=True)
+class MarkerDecl:
+    """`marker TERRAIN at SPACE [size WxH]`: a terrain or prop marker laid over squares."""
+
+    terrain: str
+    at: SpaceRef
+    size: tuple[int, int] = (1, 1)
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class StairsDecl:
+    """`stairs COLOUR at SPACE`: one end of a staircase; the two ends of a colour pair up."""
+
+    colour: str
+    at: SpaceRef
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class GatewayDecl:
+    """`gateway COLOUR at SPACE, SPACE`: one end (two adjacent squares) of a magic gateway."""
+
+    colour: str
+    at: tuple[SpaceRef, ...]
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class GlyphDecl:
+    """`glyph NAME at SPACE [size WxH] [active]`: a glyph of transport."""
+
+    name: str
+    at: SpaceRef
+    size: tuple[int, int] = (1, 1)
+    active: bool = False
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class PortalDecl:
+    """`portal TILE`: the placed tile that is the level's portal."""
+
+    tile: str
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class AreaDecl:
+    """`area NAME tiles T, T…`: tiles hidden until a door that `divides NAME` opens."""
+
+    name: str
+    tiles: tuple[str, ...]
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class ChestDecl:
+    """`chest TIER [as NAME] at SPACE`: a copper, silver or gold chest."""
+
+    tier: str
+    at: SpaceRef
+    name: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class RunekeyDecl:
+    """`runekey COLOUR carried by GROUP` or `runekey COLOUR at SPACE`."""
+
+    colour: str
+    carrier: str | None = None
+    at: SpaceRef | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
 class MapBlock:
     tiles: tuple[TilePlacement, ...] = ()
     doors: tuple[DoorDecl, ...] = ()
     marks: tuple[MarkDecl, ...] = ()
     span: Span = NOWHERE
     edges: tuple[EdgeDecl, ...] = ()
+    markers: tuple[MarkerDecl, ...] = ()
+    stairs: tuple[StairsDecl, ...] = ()
+    gateways: tuple[GatewayDecl, ...] = ()
+    glyphs: tuple[GlyphDecl, ...] = ()
+    portals: tuple[PortalDecl, ...] = ()
+    areas: tuple[AreaDecl, ...] = ()
+    chests: tuple[ChestDecl, ...] = ()
 
 
 # ---------------------------------------------------------------- setup statements
@@ -246,6 +331,7 @@ class EncounterBody:
     variables: tuple["VarDecl", ...] = ()
     heroes_as: tuple[str, ...] = ()  # figures treated as heroes (`hero_figure desmond`)
     expectations: tuple["Expectation", ...] = ()
+    runekeys: tuple[RunekeyDecl, ...] = ()
     span: Span = NOWHERE
 
 

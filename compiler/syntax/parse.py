@@ -237,8 +237,20 @@ class _Builder(Transformer):
     def door_open(self, meta, children):
         return ("open", True)
 
+    def door_rune(self, meta, children):
+        return ("rune", True)
+
+    def door_divides(self, meta, children):
+        return ("divides", str(children[0]))
+
     def door(self, meta, children):
-        extra = dict(children[2:])
+        extra: dict = {}
+        for key, value in children[2:]:
+            if key in extra:
+                what = {"open": "`open`", "rune": "`rune`", "divides": "`divides`", "colour": "a colour"}[key]
+                self.sink.report("S0204", self.span(meta), what=what)
+                continue
+            extra[key] = value
         return ast.DoorDecl(str(children[0]), children[1], span=self.span(meta), **extra)
 
     def mark(self, meta, children):
@@ -247,13 +259,70 @@ class _Builder(Transformer):
     def edge(self, meta, children):
         return ast.EdgeDecl(tuple(children), self.span(meta))
 
+    def _size(self, token, span) -> tuple[int, int]:
+        w, h = (int(n) for n in str(token).split("x"))
+        if w < 1 or h < 1:
+            self.sink.report("S0213", span, size=str(token))
+            return (1, 1)
+        return (w, h)
+
+    def marker(self, meta, children):
+        span = self.span(meta)
+        size = self._size(children[2], span) if len(children) > 2 else (1, 1)
+        return ast.MarkerDecl(str(children[0]), children[1], size, span)
+
+    def stairs(self, meta, children):
+        return ast.StairsDecl(str(children[0]), children[1], self.span(meta))
+
+    def gateway(self, meta, children):
+        return ast.GatewayDecl(str(children[0]), (children[1], children[2]), self.span(meta))
+
+    def glyph_size(self, meta, children):
+        span = self.span(meta)
+        return ("size", self._size(children[0], span), span)
+
+    def glyph_active(self, meta, children):
+        return ("active", True, self.span(meta))
+
+    def glyph(self, meta, children):
+        fields: dict = {}
+        seen: dict = {}
+        for key, value, span in children[2:]:
+            if self.once(seen, key, span, f"`{key}`"):
+                fields[key] = value
+        return ast.GlyphDecl(str(children[0]), children[1], span=self.span(meta), **fields)
+
+    def portal(self, meta, children):
+        return ast.PortalDecl(str(children[0]), self.span(meta))
+
+    def area(self, meta, children):
+        return ast.AreaDecl(str(children[0]), tuple(str(c) for c in children[1:]), self.span(meta))
+
+    def chest(self, meta, children):
+        name = str(children[1]) if len(children) > 2 else None
+        return ast.ChestDecl(str(children[0]), children[-1], name, self.span(meta))
+
+    def runekey_carried(self, meta, children):
+        return ast.RunekeyDecl(str(children[0]), carrier=str(children[1]), span=self.span(meta))
+
+    def runekey_at(self, meta, children):
+        return ast.RunekeyDecl(str(children[0]), at=children[1], span=self.span(meta))
+
     def map_block(self, meta, children):
+        pick = lambda kind: tuple(c for c in children if isinstance(c, kind))  # noqa: E731
         return ast.MapBlock(
-            tiles=tuple(c for c in children if isinstance(c, ast.TilePlacement)),
-            doors=tuple(c for c in children if isinstance(c, ast.DoorDecl)),
-            marks=tuple(c for c in children if isinstance(c, ast.MarkDecl)),
+            tiles=pick(ast.TilePlacement),
+            doors=pick(ast.DoorDecl),
+            marks=pick(ast.MarkDecl),
             span=self.span(meta),
             edges=tuple(c for c in children if isinstance(c, ast.EdgeDecl)),
+            markers=pick(ast.MarkerDecl),
+            stairs=pick(ast.StairsDecl),
+            gateways=pick(ast.GatewayDecl),
+            glyphs=pick(ast.GlyphDecl),
+            portals=pick(ast.PortalDecl),
+            areas=pick(ast.AreaDecl),
+            chests=pick(ast.ChestDecl),
         )
 
     # -------------------------------------------------- setup statements
@@ -441,7 +510,7 @@ class _Builder(Transformer):
 
     # -------------------------------------------------- encounters and quests
     def body(self, items: list, span: Span) -> ast.EncounterBody:
-        fields: dict = {"tokens": [], "spawns": [], "events": [], "variables": [], "heroes_as": [], "expectations": []}
+        fields: dict = {"tokens": [], "spawns": [], "events": [], "variables": [], "heroes_as": [], "expectations": [], "runekeys": []}
         seen: dict = {}
         for item in items:
             if isinstance(item, ast.MapBlock):
@@ -464,6 +533,9 @@ class _Builder(Transformer):
                 continue
             elif isinstance(item, ast.Expectation):
                 fields["expectations"].append(item)
+                continue
+            elif isinstance(item, ast.RunekeyDecl):
+                fields["runekeys"].append(item)
                 continue
             elif item[0] == "hero_figure":
                 fields["heroes_as"].append(item[1])

@@ -47,10 +47,15 @@ def legend_entries(picture: MapPicture) -> list[LegendEntry]:
         (picture.reachable, "reachable", "reachable", S.REACHABLE),
         (picture.blockers, "blocking figure", "blocker", S.BLOCKER),
         (picture.origin is not None, "viewpoint", "origin", S.ORIGIN),
+        (any(a for _, a in picture.glyphs), "glyph (active)", "glyph_active", S.GLYPH),
+        (any(not a for _, a in picture.glyphs), "glyph", "glyph", S.GLYPH),
+        (picture.portal, "portal", "portal", S.PORTAL),
     )
     for present, label, kind, colour in flags:
         if present:
             entries.append(LegendEntry(label, kind, colour=colour))
+    for tier in sorted({t for _, t in picture.chests}):
+        entries.append(LegendEntry(f"{tier} chest", "chest", colour=S.CHEST.get(tier, S.DOOR_DEFAULT)))
     return entries
 
 
@@ -103,5 +108,12 @@ def _swatch(draw: ImageDraw.ImageDraw, box, entry: LegendEntry, sw: int) -> None
         draw.rectangle(inset(box, 1), outline=S.REACHABLE, width=2)
     elif k in ("master", "minion", "blocker"):
         draw.ellipse([l + 1, t + 1, r - 1, b - 1], fill=entry.colour, outline=S.TEXT)
+    elif k in ("glyph", "glyph_active"):
+        draw.ellipse([l + 2, t + 2, r - 2, b - 2], outline=entry.colour, width=2,
+                     fill=entry.colour if k == "glyph_active" else None)
+    elif k == "portal":
+        draw.rectangle([l + 1, t + 1, r - 1, b - 1], outline=entry.colour, width=3)
+    elif k == "chest":
+        draw.rectangle([l + 3, t + 5, r - 3, b - 3], fill=entry.colour, outline=S.WALL)
     elif k in ("hero", "origin"):
         draw.ellipse([l + 1, t + 1, r - 1, b - 1], outline=entry.colour, width=2)

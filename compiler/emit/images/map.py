@@ -189,6 +189,7 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
 
     _draw_doors(draw, layout, board, scale)
     _draw_links(draw, layout, board, scale)
+    _draw_features(draw, layout, picture, scale)
     _draw_entries(draw, layout, spaces, picture, scale)
     _draw_markers(draw, layout, picture, scale)
     _draw_tile_labels(draw, layout, picture, scale)
@@ -234,6 +235,26 @@ def _draw_links(draw, layout: MapLayout, board: Board, scale: int) -> None:
         dashed(draw, pa, pb, S.LINK, 2, max(4, scale // 4))
         for p in (pa, pb):
             text_centred(draw, p, link.kind[:1].upper(), fnt, S.LINK)
+
+
+def _draw_features(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+    """1st-edition features: the portal piece outlined, glyphs as rings (filled when active
+    at the start), chests as boxes in their tier's colour."""
+    width = max(2, scale // 10)
+    for e in boundary_edges(picture.portal):
+        draw.rectangle(layout.edge_box(e, width), fill=S.PORTAL)
+    for cells, active in picture.glyphs:
+        l = min(layout.cell_box(c)[0] for c in cells)
+        t = min(layout.cell_box(c)[1] for c in cells)
+        r = max(layout.cell_box(c)[2] for c in cells)
+        b = max(layout.cell_box(c)[3] for c in cells)
+        m = max(3, scale // 6)
+        draw.ellipse([l + m, t + m, r - m, b - m], outline=S.GLYPH, width=max(2, scale // 12),
+                     fill=S.GLYPH if active else None)
+    for cell, tier in picture.chests:
+        l, t, r, b = layout.cell_box(cell)
+        m = max(3, scale // 5)
+        draw.rectangle([l + m, t + m + m // 2, r - m, b - m], fill=S.CHEST.get(tier, S.DOOR_DEFAULT), outline=S.WALL, width=1)
 
 
 def _draw_entries(draw, layout: MapLayout, spaces: set[Cell], picture: MapPicture, scale: int) -> None:

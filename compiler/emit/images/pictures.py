@@ -67,6 +67,10 @@ class MapPicture:
     hero_starts: tuple[Cell, ...] = ()
     entrances: frozenset[Edge] = frozenset()
     exits: frozenset[Edge] = frozenset()
+    # 1st-edition map features (compiler/geometry/features.py)
+    glyphs: tuple[tuple[tuple[Cell, ...], bool], ...] = ()  # (spaces, active at the start)
+    chests: tuple[tuple[Cell, str], ...] = ()  # (space, tier)
+    portal: tuple[Cell, ...] = ()
     # question overlays
     seen: frozenset[Cell] | None = None
     origin: Cell | None = None

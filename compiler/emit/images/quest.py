@@ -96,8 +96,14 @@ def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=N
     tiles = tuple(TileOutline(t.code, t.cells, t.name if t.name != t.code else "", t.hidden) for t in amap.tiles)
     tokens, spawns = _resolved_figures(resolved, amap.board, texts, base) if resolved is not None else ([], [])
     starts: list[Cell] = []
+    features = amap.features
     if body.start is not None:
-        if body.start.tile is not None and body.start.tile in amap.by_name:
+        glyph = features.glyph(body.start.tile) if body.start.tile is not None else None
+        if glyph is not None:
+            from compiler.geometry.features import around
+
+            starts.extend(c for c in around(amap.board, glyph.cells) if not amap.board.rule(c).blocks_movement)
+        elif body.start.tile is not None and body.start.tile in amap.by_name:
             starts.extend(amap.by_name[body.start.tile].cells)
         starts.extend(c for c in map(amap.space, body.start.spaces) if c is not None)
     entrances = _opening_edges(amap, body.entrance)
@@ -111,6 +117,9 @@ def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=N
         hero_starts=tuple(dict.fromkeys(starts)),
         entrances=entrances,
         exits=exits,
+        glyphs=tuple((g.cells, g.active) for g in features.glyphs),
+        chests=tuple((c.cell, c.tier) for c in features.chests),
+        portal=features.portal.cells if features.portal is not None else (),
         title=title,
     )
 
