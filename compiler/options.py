@@ -12,3 +12,4 @@ class Options:
     images: bool = True  # render maps on build
     max_file_bytes: int = 4 * 1024 * 1024
     sight: bool = True  # compute static sight tables
+    sourced_only: bool = False  # every illustrative fact reaching a bundle is an error (K0301)

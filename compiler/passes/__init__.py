@@ -47,7 +47,7 @@ class Pass:
         return any(model.has(source) for source in self.needs)
 
 
-DECLARED = ("quest", "encounter", "card", "deck")
+DECLARED = ("quest", "encounter", "card", "deck", "campaign")
 
 PASSES: tuple[Pass, ...] = (
     Pass("dice", needs=("catalog:dice",), writes=("dice",)),
@@ -55,7 +55,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("monsters", needs=("catalog:monsters",), reads=("dice",), writes=("monsters",)),
     Pass("symbols", needs=DECLARED, writes=("symbols",)),
     Pass("tiles", needs=("catalog:tiles",), reads=("terrain",), writes=("tiles",)),
-    Pass("maps", needs=("quest", "encounter"), reads=("terrain", "tiles"), writes=("maps",)),
+    Pass("maps", needs=("quest", "encounter", "campaign"), reads=("terrain", "tiles"), writes=("maps",)),
     Pass("quests", needs=("quest",), reads=("monsters", "symbols", "maps"), writes=("quests",)),
     Pass("encounters", needs=("encounter",), reads=("monsters", "symbols", "maps"), writes=("encounters",)),
     Pass("cards", needs=("card", "deck"), reads=("monsters", "symbols"), writes=("cards", "decks")),
@@ -67,6 +67,18 @@ PASSES: tuple[Pass, ...] = (
     ),
     Pass("adventure", needs=("quest",), reads=("symbols", "encounters", "cards", "decks"), writes=("adventures",)),
     Pass("world", needs=("catalog:world",), reads=("dice",), writes=("worlds",)),
+    Pass(
+        "campaign",
+        needs=("campaign", "catalog:campaign"),
+        reads=("dice", "monsters", "symbols", "tiles", "maps", "worlds"),
+        writes=("campaign",),
+    ),
+    Pass(
+        "provenance",
+        needs=("catalog:world", "catalog:monsters", "catalog:campaign", "campaign"),
+        reads=("worlds", "monsters", "campaign"),
+        writes=("illustrative",),
+    ),
     Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures"), writes=("languages",)),
 )
 
