@@ -31,4 +31,6 @@ def tile_json(tile) -> dict[str, Any]:
     }
     if tile.name:
         out["name"] = tile.name
+    if tile.source:
+        out["source"] = tile.source
     return out

@@ -91,6 +91,17 @@ class Tile:
     name: str | None = None
     notes: str | None = None
     grid: tuple[str, ...] = field(default=(), compare=False)
+    source: str | None = None  # a citation, or "illustrative" when the shape is the project's own
+    edition: str | None = None  # the ruleset of the pack that defines the tile (d1e, d2e)
+
+    @property
+    def face(self) -> str:
+        """The family of the printed face for the joining rule (docs/maps.md, "Faces"): in the
+        1st edition exit pieces are outdoor pieces, so they count as `outdoor`; elsewhere the
+        kind is the family."""
+        if self.kind == "exit" and self.edition == "d1e":
+            return "outdoor"
+        return self.kind
 
     @property
     def size(self) -> tuple[int, int]:

@@ -221,8 +221,8 @@ def _check_overlaps(order: list[PlacedTile], sink: Sink) -> None:
 
 
 def _check_kinds(order: list[PlacedTile], sink: Sink) -> None:
-    outdoor = [t for t in order if t.tile.kind == "outdoor"]
-    dungeon = [t for t in order if t.tile.kind == "dungeon"]
+    outdoor = [t for t in order if t.tile.face == "outdoor"]
+    dungeon = [t for t in order if t.tile.face == "dungeon"]
     if outdoor and dungeon:
         sink.report("M0210", outdoor[0].span if outdoor[0].span.line >= dungeon[0].span.line else dungeon[0].span,
                     outdoor=", ".join(t.name for t in outdoor), dungeon=", ".join(t.name for t in dungeon))

@@ -18,7 +18,8 @@ from compiler.model import Model
 
 def tiles_pass(model: Model, sink: Sink) -> Model:
     """The merged tiles catalog, read against the terrain symbols (`.` is plain floor)."""
-    return model.with_(tiles=read_tiles(model.catalogs.get("tiles") or {}, terrain_symbols(model.terrain), sink))
+    editions = {p.id: p.ruleset for p in model.packs}
+    return model.with_(tiles=read_tiles(model.catalogs.get("tiles") or {}, terrain_symbols(model.terrain), sink, editions))
 
 
 def terrain_symbols(terrain) -> dict[str, str]:
@@ -48,24 +49,26 @@ def _grid_span(entry, row: int, col: int | None = None, raw: str | None = None) 
     return Span(line.file, line.line, at, line.line, at + 1)
 
 
-def read_tiles(entries: Mapping[str, object], terrain_symbols: Iterable[str] | Mapping[str, str], sink: Sink) -> dict[str, Tile]:
+def read_tiles(entries: Mapping[str, object], terrain_symbols: Iterable[str] | Mapping[str, str], sink: Sink,
+               editions: Mapping[str, str] | None = None) -> dict[str, Tile]:
     """Turn schema-valid `tiles:` catalog entries into Tiles; report bad grids and openings.
 
     `entries` maps tile id -> `compiler.catalogs.document.Entry`; `terrain_symbols` holds
     the symbols the terrain catalogs define (a set, or a mapping symbol -> terrain id).
     A tile with an error is left out of the result (later stages report it as unknown
-    only if it is used, and then only once: see assemble.py).
+    only if it is used, and then only once: see assemble.py). `editions` maps a pack id to
+    its ruleset; each tile takes the edition of the pack that defines it.
     """
     symbols = _symbol_map(terrain_symbols)
     out: dict[str, Tile] = {}
     for tid in sorted(entries):
-        tile = _read_tile(entries[tid], symbols, sink)
+        tile = _read_tile(entries[tid], symbols, sink, (editions or {}).get(getattr(entries[tid], "pack", None)))
         if tile is not None:
             out[tid] = tile
     return out
 
 
-def _read_tile(entry, symbols: Mapping[str, str], sink: Sink) -> Tile | None:
+def _read_tile(entry, symbols: Mapping[str, str], sink: Sink, edition: str | None = None) -> Tile | None:
     data = entry.data
     tid = entry.id
     errors = sink.errors
@@ -162,5 +165,5 @@ def _read_tile(entry, symbols: Mapping[str, str], sink: Sink) -> Tile | None:
     return Tile(
         id=tile.id, kind=tile.kind, piece=tile.piece, copies=tile.copies, width=width, height=height,
         squares=squares, openings=openings, walls=frozenset(walls), name=tile.name, notes=tile.notes,
-        grid=tile.grid,
+        grid=tile.grid, source=data.get("source"), edition=edition,
     )
