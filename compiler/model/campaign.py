@@ -175,6 +175,7 @@ class CheckedLevel:
     leader_at: tuple[int, int] | None  # world cell
     no_minions: tuple[tuple[int, int], ...]  # world cells (sorted) where minions may not be set up
     portal: tuple[tuple[int, int], ...]  # world cells of the portal piece
+    start: tuple[tuple[int, int], ...] = ()  # world cells where the heroes arrive (the activated glyph)
 
 
 @dataclass(frozen=True)
@@ -244,6 +245,7 @@ class Campaign:
     treachery_cards: Mapping[str, ast.TreacheryCard]
     overlord_decks: Mapping[str, CheckedDeck]
     world: str | None  # the world the places stand in
+    in_play: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # declaration id -> campaign levels it is in play at
 
     def declarations(self) -> Iterable[object]:
         for table in (self.levels, self.rumors, self.incidents, self.locations, self.overlord_decks):

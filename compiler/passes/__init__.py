@@ -75,8 +75,8 @@ PASSES: tuple[Pass, ...] = (
     ),
     Pass(
         "provenance",
-        needs=("catalog:world", "catalog:monsters", "catalog:campaign", "campaign"),
-        reads=("worlds", "monsters", "campaign"),
+        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:campaign", "campaign"),
+        reads=("worlds", "monsters", "tiles", "campaign"),
         writes=("illustrative",),
     ),
     Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures"), writes=("languages",)),

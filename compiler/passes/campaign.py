@@ -113,6 +113,7 @@ class _Checker:
         table = (model.symbols or {}).get("campaign") or {}
         self.decls = {i: d for i, d in table.items()}
         self.faces = die_faces(model.catalogs.get("dice") or {})
+        self.in_play: dict[str, tuple[str, ...]] = {}
 
     def report(self, code: str, span: Span, **kw: Any) -> None:
         self.sink.report(code, span, **kw)
@@ -123,6 +124,11 @@ class _Checker:
     # ----------------------------------------------------------------- shared statements
     def common(self, decl: Any) -> tuple[str, ...]:
         """Check gate, needs and source; the campaign levels the declaration is in play at."""
+        levels = self._common(decl)
+        self.in_play[decl.id] = levels
+        return levels
+
+    def _common(self, decl: Any) -> tuple[str, ...]:
         com: ast.Common = decl.common
         if com.source is not None and com.source.name not in c.SOURCES:
             hint, fix = _hint(com.source.name, c.SOURCES, self.sink)
@@ -268,6 +274,12 @@ class _Checker:
         self.minions(decl.minions, decl.common.needs, lettered=True)
         no_minions: set[tuple[int, int]] = set()
         portal: tuple[tuple[int, int], ...] = ()
+        start: set[tuple[int, int]] = set()
+        if amap is not None and decl.body.start is not None:  # its spaces were checked by the maps pass
+            quiet = Sink()
+            start.update(x for x in (resolve_space(amap, r, quiet) for r in decl.body.start.spaces) if x is not None)
+            if decl.body.start.tile in amap.by_name:
+                start.update(amap.by_name[decl.body.start.tile].cells)
         if amap is not None:
             for ref in decl.no_minions:
                 p = self.placed(amap, ref, "red-shaded")
@@ -289,6 +301,7 @@ class _Checker:
             leader_at=leader_at,
             no_minions=tuple(sorted(no_minions, key=lambda xy: (xy[1], xy[0]))),
             portal=portal,
+            start=tuple(sorted(start, key=lambda xy: (xy[1], xy[0]))),
         )
 
     def numbers(self, levels: Mapping[str, c.CheckedLevel]) -> None:
@@ -558,6 +571,8 @@ class _Checker:
             loc = self.location(d.at, "legendary", d, "a legendary area")
             if loc is not None:
                 opens = self.world.locations[loc].level
+                if d.common.gate is None and opens is not None:
+                    self.in_play[i] = (opens,)
                 if opens is not None and d.common.gate is not None and tuple(gated) != (opens,):
                     self.report("K0151", d.common.gate.span, id=d.id, location=loc, level=opens)
             chains[i] = self.chain(d, "legendary", loc, (), d.final, levels)
@@ -591,6 +606,7 @@ class _Checker:
             treachery_cards=M(self.of(ast.TreacheryCard)),
             overlord_decks=M(decks),
             world=self.world.id if self.world is not None else None,
+            in_play=M(dict(sorted(self.in_play.items()))),
         )
 
 
