@@ -79,7 +79,7 @@ PASSES: tuple[Pass, ...] = (
         reads=("worlds", "monsters", "tiles", "campaign"),
         writes=("illustrative",),
     ),
-    Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures"), writes=("languages",)),
+    Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures", "campaign"), writes=("languages",)),
 )
 
 

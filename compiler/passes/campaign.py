@@ -455,7 +455,7 @@ class _Checker:
                 if p is None:
                     continue
                 if p.tile.kind != "exit":
-                    self.report("K0183", ref.span, name=ref.name, code=p.code, kind=p.tile.kind)
+                    self.report("K0183", ref.span, name=ref.name, piece=p.code, kind=p.tile.kind)
                 else:
                     exits.append(ref.name)
             if not decl.exits:
