@@ -289,8 +289,6 @@ class _Checker:
                 p = self.placed(amap, decl.portal, "portal")
                 if p is not None:
                     portal = tuple(sorted(p.cells, key=lambda xy: (xy[1], xy[0])))
-            if decl.portal is None:
-                self.report("K0119", decl.span, id=decl.id)
         elif decl.body.map is None:
             self.missing(decl, "a level", "map { … }")
         return c.CheckedLevel(
@@ -584,6 +582,10 @@ class _Checker:
             else:
                 loc = self.location(d.keep, "keep", d, "an Overlord's Keep")
             chains[i] = self.chain(d, "keep", loc, (), d.final, levels)
+        chained = {lv for ch in chains.values() for lv in ch.levels}
+        for i, lv in levels.items():  # a chained level without a portal is K0134 at its use
+            if lv.map is not None and lv.decl.portal is None and i not in chained:
+                self.report("K0119", lv.decl.span, id=i)
         incidents = {i: self.incident(d) for i, d in self.of(ast.IncidentCard).items()}
         locations = {i: self.location_card(d) for i, d in self.of(ast.LocationCard).items()}
         for d in self.of(ast.Plot).values():
