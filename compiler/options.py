@@ -13,3 +13,4 @@ class Options:
     max_file_bytes: int = 4 * 1024 * 1024
     sight: bool = True  # compute static sight tables
     quests: bool = True  # read the packs' .quest files (False: catalogs only, for the library listings)
+    sourced_only: bool = False  # every illustrative fact reaching a bundle is an error (K0301)

@@ -58,6 +58,9 @@ class Monster:
     limits_source: str = ""
     acts: tuple[tuple[str, tuple[tuple[str, Stats], ...]], ...] = ()  # (act, ((rank, stats), ...))
     pack: str = ""
+    category: str = ""  # 1st-edition campaign: humanoid | beast | eldritch (upgraded together)
+    expansion: str = ""  # 1st edition: the expansion the figures come in ("" = the base game)
+    source: str = ""  # where the entry's facts come from (`rulebook`, `illustrative`, a data file)
 
     @property
     def large(self) -> bool:
@@ -109,6 +112,9 @@ def read_monsters(entries: Mapping[str, Entry], dice: Mapping[str, Any], sink: S
             limits_source=data.get("limits_source", ""),
             acts=tuple(acts),
             pack=entry.pack,
+            category=str(data.get("category", "")),
+            expansion=str(data.get("expansion", "")),
+            source=str(data.get("source", "")),
         )
     return monsters
 

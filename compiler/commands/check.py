@@ -17,6 +17,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--verify-sight", action="store_true",
         help="also compute every map's line of sight with the shapely witness and report any pair it disagrees on (slow)",
     )
+    parser.add_argument(
+        "--sourced-only", action="store_true",
+        help="report every illustrative fact (not from a published source) that reaches a bundle, as an error (K0301)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
 
     quests = [p for p in args.paths if is_valkyrie(p)]
     if not quests:
-        result = compile_args(args, images=False)
+        result = compile_args(args, images=False, sourced_only=args.sourced_only)
         if getattr(args, "verify_sight", False):
             for model in result.models:
                 verify_sight(model, result.sink)
@@ -38,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
     settle(args)
     packs = [p for p in args.paths if p not in quests]
     args.paths = packs
-    sink = compile_args(args, images=False).sink if packs else Sink()
+    sink = compile_args(args, images=False, sourced_only=args.sourced_only).sink if packs else Sink()
     for q in quests:
-        check_quest(q, options_from(args, images=False), sink)
+        check_quest(q, options_from(args, images=False, sourced_only=args.sourced_only), sink)
     return finish(sink, args)
 
 

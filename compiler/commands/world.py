@@ -1,4 +1,5 @@
-"""questc world PACK --from LOCATION [--rumor-distance D]: distances, reachability, rumor places.
+"""questc world PACK [--from LOCATION] [--rumor-distance D | --rumor ID]: distances,
+reachability, rumor places (for a distance, or for a declared rumor card).
 
 The answer goes to stdout (human text or the JSON object documented in docs/world.md);
 diagnostics go to stderr. Exit 0 answered, 1 the pack's world has errors (or none
@@ -18,10 +19,15 @@ CLI_FILE = "<command line>"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_pack_arguments(parser, many=False)
-    parser.add_argument("--from", dest="location", required=True, metavar="LOCATION", help="location id where the party is")
-    parser.add_argument(
+    parser.add_argument("--from", dest="location", default=None, metavar="LOCATION", help="location id where the party is (default: the world's start)")
+    rumor = parser.add_mutually_exclusive_group()
+    rumor.add_argument(
         "--rumor-distance", type=int, default=None, metavar="D",
         help="list the unexplored dungeon locations legal for a rumor of distance D (at least D trails away)",
+    )
+    rumor.add_argument(
+        "--rumor", default=None, metavar="ID",
+        help="place the pack's rumor card ID: list the locations legal for its distance",
     )
     parser.add_argument(
         "--explored", action="append", default=[], metavar="ID",
@@ -51,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from compiler.emit import worlds as WE
     from compiler.passes.world import hint_location, hint_world
 
-    argv = ["questc", "world", *args.paths, "--from", args.location]
+    argv = ["questc", "world", *args.paths, *(["--from", args.location] if args.location else [])]
     result = compile_args(args, images=False, sight=False)
     sink = result.sink
     model = result.model
@@ -76,12 +82,30 @@ def run(args: argparse.Namespace) -> int:
     if not world.ok:
         sink.report("W0204", world.span, world=world.id)
         return _fail(sink, args, 1)
+    if args.location is None:
+        args.location = world.start
+    if args.rumor is not None:
+        rumors = model.campaign.rumors if model.campaign is not None else {}
+        card = rumors.get(args.rumor)
+        span = _arg_span(argv + ["--rumor", args.rumor], "--rumor", args.rumor)
+        if card is None:
+            from compiler.diagnostics.hints import hint as did_you_mean
+
+            known = did_you_mean(args.rumor, rumors) or (f" (rumor cards: {', '.join(sorted(rumors))})" if rumors else " (the pack has no rumor cards)")
+            sink.report("W0206", span, name=args.rumor, pack=model.pack.id, hint=known)
+            return _fail(sink, args, 2)
+        if card.decl.distance is None or card.decl.distance < 1:
+            sink.report("W0207", card.decl.span, name=args.rumor)
+            return _fail(sink, args, 1)
+        args.rumor_distance = card.decl.distance
     if args.location not in world.locations:
         hint, fix = hint_location(world, args.location)
         sink.report("W0201", _arg_span(argv, "--from", args.location), name=args.location, world=world.id, hint=hint, fix=fix)
         return _fail(sink, args, 2)
 
     answer = WE.query(world, args.location, args.rumor_distance, explored=args.explored)
+    if args.rumor is not None:
+        answer["rumor"] = {"id": args.rumor, "distance": args.rumor_distance}
     if sink.items:  # warnings (or errors elsewhere in the packs): shown, but the world answers
         from compiler.diagnostics.render import print_diagnostics
 
@@ -89,13 +113,13 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(render_answer(world, answer, args.rumor_distance))
+        sys.stdout.write(render_answer(world, answer, args.rumor_distance, args.rumor))
     from compiler.diagnostics.render import exit_code
 
     return exit_code(sink, args.strict)
 
 
-def render_answer(world, answer: dict, rumor_distance: int | None) -> str:
+def render_answer(world, answer: dict, rumor_distance: int | None, rumor: str | None = None) -> str:
     """The human form: locations grouped by distance, then what upgrades change, then rumors."""
     from compiler.diagnostics.render import visible  # names are source text: no raw control characters
 
@@ -115,8 +139,9 @@ def render_answer(world, answer: dict, rumor_distance: int | None) -> str:
         out.append(f"Without {label}: " + ("everything above is still reachable" if not lost else "cannot reach " + ", ".join(names[i] for i in lost)))
     if rumor_distance is not None:
         legal = answer["rumor_locations"]
+        what = f"The rumor `{visible(rumor)}` (distance {rumor_distance})" if rumor else f"A rumor of distance {rumor_distance}"
         out.append(
-            f"A rumor of distance {rumor_distance} may go to {len(legal)} unexplored dungeon location(s): "
+            f"{what} may go to {len(legal)} unexplored dungeon location(s): "
             + (", ".join(names[i] for i in legal) if legal else "none")
         )
     return "\n".join(out) + "\n"

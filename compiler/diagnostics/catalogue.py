@@ -2,7 +2,7 @@
 
 Each entry: code -> {severity, message (a str.format template), explanation, example, fix}.
 Codes carry a phase prefix: P packs, Y YAML/catalogs, S syntax, R resolve, M maps, V Valkyrie,
-L sight, Q quests, C cards/decks, W world, G rendering, T translations, A activation
+L sight, Q quests, C cards/decks, W world, K campaign, G rendering, T translations, A activation
 state files, X command line, F configuration,
 I internal.
 """

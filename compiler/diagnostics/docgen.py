@@ -9,7 +9,7 @@ from compiler.diagnostics.catalogue import CATALOGUE
 PHASES = {
     "P": "Packs", "Y": "YAML and catalogs", "S": "Syntax", "R": "Names", "M": "Maps",
     "L": "Line of sight", "Q": "Quests", "C": "Cards and decks", "W": "World",
-    "G": "Rendering", "T": "Translations", "A": "Activation state files", "X": "Command line", "F": "Configuration",
+    "K": "Campaign (1st edition)", "G": "Rendering", "T": "Translations", "A": "Activation state files", "X": "Command line", "F": "Configuration",
     "I": "Internal errors",
 }
 

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from compiler import __version__
 from compiler.diagnostics import Sink, Span
+from compiler.emit.campaign import campaign_section
 from compiler.emit.cards import cards_section, decks_section, encounters_section
 from compiler.emit.catalogs import terrain_json, tile_json
 from compiler.emit.quests import quests_section
@@ -87,6 +88,7 @@ SECTIONS: dict[str, Callable[[Model, StringTable], Any]] = {
     "cards": _cards,
     "decks": _decks,
     "worlds": _worlds,
+    "campaign": campaign_section,
     "strings": lambda model, table: strings_json(table, getattr(model.pack, "root", None)),
     "translations": lambda model, table: translations_json(model.languages),
 }
@@ -195,3 +197,8 @@ def _maps(bundle: dict):
             yield ("quests", qid, "encounters", i, "map"), enc["map"]
     for eid, enc in sorted((bundle.get("encounters") or {}).items()):
         yield ("encounters", eid, "map"), enc["map"]
+    campaign = bundle.get("campaign") or {}
+    for part in ("levels", "locations"):
+        for cid, item in sorted((campaign.get(part) or {}).items()):
+            if "map" in item:
+                yield ("campaign", part, cid, "map"), item["map"]

@@ -13,7 +13,7 @@ model never loads numpy, shapely or networkx.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from compiler.catalogs.document import Entry
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from compiler.model.layout import Analysis, EncounterLinks
     from compiler.model.quest import CheckedExpectation, QuestEncounter, ResolvedQuest
     from compiler.model.world import World
+    from compiler.model.campaign import Campaign, Fact
     from compiler.catalogs.translations import TranslationFile
 
 
@@ -42,6 +43,7 @@ class Maps:
 
     quests: Mapping[str, Mapping[int, "AssembledMap"]]
     encounters: Mapping[str, "AssembledMap"]
+    campaign: Mapping[str, "AssembledMap"] = field(default_factory=dict)  # levels and location cards by id
 
 
 # declaration kind -> the namespace its id lives in
@@ -52,6 +54,17 @@ NAMESPACES: Mapping[type, str] = {
     ast.PerilCard: "card",
     ast.ActivationCard: "card",
     ast.Deck: "deck",
+    # the 1st-edition campaign: one namespace, so a rumor and a level cannot share an id
+    ast.Level: "campaign",
+    ast.Dungeon: "campaign",
+    ast.RumorCard: "campaign",
+    ast.LegendaryArea: "campaign",
+    ast.Avatar: "campaign",
+    ast.IncidentCard: "campaign",
+    ast.LocationCard: "campaign",
+    ast.Plot: "campaign",
+    ast.TreacheryCard: "campaign",
+    ast.OverlordDeck: "campaign",
 }
 
 
@@ -80,6 +93,8 @@ class Model:
     deck_analysis: Mapping[str, "Analysis"] | None = None
     adventures: Mapping[str, "AdventurePlan"] | None = None
     worlds: Mapping[str, "World"] | None = None
+    campaign: "Campaign | None" = None  # the 1st-edition campaign declarations, checked
+    illustrative: tuple["Fact", ...] | None = None  # facts not from a published source that reach the bundle
     languages: Mapping[str, Mapping[str, str]] | None = None  # language -> string id -> usable translation
 
     def with_(self, **results: Any) -> "Model":
@@ -95,7 +110,7 @@ class Model:
 
     def has(self, source: str) -> bool:
         """Whether the pack holds anything a pass reads: `catalog:<kind>` entries, or
-        declarations of a namespace (`quest`, `encounter`, `card`, `deck`), or
+        declarations of a namespace (`quest`, `encounter`, `card`, `deck`, `campaign`), or
         `translations` (translations/*.po files)."""
         if source == "translations":
             return bool(self.translation_files)

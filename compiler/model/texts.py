@@ -79,6 +79,46 @@ def _walk(model) -> Iterator[tuple[str, ast.Text | None, str | None]]:
                         if a.verb == "special":
                             yield _sid(*gbase, b.rank, k), a.text, c.doc
                 yield _sid(*gbase, "effect"), g.effect, c.doc
+    if getattr(model, "campaign", None) is not None:
+        yield from campaign_texts(model.campaign)
+
+
+# The texts of each kind of campaign declaration: (key, attribute path), in order.
+CAMPAIGN_TEXTS = {
+    "Level": (("title", "title"), ("leader.name", "leader.name"), ("leader.rules", "leader_rules"),
+              ("special", "special"), ("description", "description")),
+    "Dungeon": (("name", "name"),),
+    "RumorCard": (("title", "title"), ("instructions", "instructions"), ("rumor", "rumor"), ("reward", "reward")),
+    "LegendaryArea": (("name", "name"), ("treasure", "treasure")),
+    "Avatar": (("name", "name"),),
+    "IncidentCard": (("title", "title"), ("leader.name", "leader.name"), ("leader.rules", "leader_rules"),
+                     ("non_combat", "non_combat"), ("flavor", "flavor")),
+    "LocationCard": (("title", "title"), ("rule", "rule")),
+    "Plot": (("name", "name"),),
+    "TreacheryCard": (("title", "title"), ("rules", "rules")),
+    "OverlordDeck": (),
+}
+
+
+def _attr(node, path: str):
+    for part in path.split("."):
+        node = getattr(node, part, None) if node is not None else None
+    return node
+
+
+def campaign_texts(campaign) -> Iterator[tuple[str, ast.Text | None, str | None]]:
+    """The campaign's texts, `campaign.<declaration id>.<key>`, declarations by id."""
+    for decl in sorted(campaign.declarations(), key=lambda d: d.id):
+        base = ("campaign", decl.id)
+        for key, path in CAMPAIGN_TEXTS[type(decl).__name__]:
+            yield _sid(*base, key), _attr(decl, path), decl.doc
+        if isinstance(decl, ast.IncidentCard):
+            for k, ab in enumerate(decl.abilities, 1):
+                yield _sid(*base, "ability", k), ab.text, decl.doc
+        if isinstance(decl, ast.Plot):
+            for card in decl.cards:
+                yield _sid(*base, "card", card.id, "title"), card.title, decl.doc
+                yield _sid(*base, "card", card.id, "text"), card.text, decl.doc
 
 
 def _encounter(e, base: tuple, doc: str | None):

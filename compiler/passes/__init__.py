@@ -47,7 +47,7 @@ class Pass:
         return any(model.has(source) for source in self.needs)
 
 
-DECLARED = ("quest", "encounter", "card", "deck")
+DECLARED = ("quest", "encounter", "card", "deck", "campaign")
 
 PASSES: tuple[Pass, ...] = (
     Pass("dice", needs=("catalog:dice",), writes=("dice",)),
@@ -55,7 +55,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("monsters", needs=("catalog:monsters",), reads=("dice",), writes=("monsters",)),
     Pass("symbols", needs=DECLARED, writes=("symbols",)),
     Pass("tiles", needs=("catalog:tiles",), reads=("terrain",), writes=("tiles",)),
-    Pass("maps", needs=("quest", "encounter"), reads=("dice", "terrain", "tiles"), writes=("maps",)),
+    Pass("maps", needs=("quest", "encounter", "campaign"), reads=("dice", "terrain", "tiles"), writes=("maps",)),
     Pass("quests", needs=("quest",), reads=("monsters", "symbols", "maps"), writes=("quests",)),
     Pass("encounters", needs=("encounter",), reads=("monsters", "symbols", "maps"), writes=("encounters",)),
     Pass("expectations", needs=("quest", "encounter"), reads=("maps", "quests", "encounters"), writes=("expectations",)),
@@ -68,7 +68,19 @@ PASSES: tuple[Pass, ...] = (
     ),
     Pass("adventure", needs=("quest",), reads=("symbols", "encounters", "cards", "decks"), writes=("adventures",)),
     Pass("world", needs=("catalog:world",), reads=("dice",), writes=("worlds",)),
-    Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures"), writes=("languages",)),
+    Pass(
+        "campaign",
+        needs=("campaign", "catalog:campaign"),
+        reads=("dice", "monsters", "symbols", "tiles", "maps", "worlds"),
+        writes=("campaign",),
+    ),
+    Pass(
+        "provenance",
+        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:campaign", "campaign"),
+        reads=("worlds", "monsters", "tiles", "campaign"),
+        writes=("illustrative",),
+    ),
+    Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures", "campaign"), writes=("languages",)),
 )
 
 

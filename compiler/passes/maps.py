@@ -79,7 +79,12 @@ def maps_pass(model: Model, sink: Sink) -> Model:
         amap = assembled(enc.body)
         if amap is not None:
             encounters[enc.id] = amap
-    return model.with_(maps=Maps(quests=quests, encounters=encounters))
+    campaign: dict[str, AssembledMap] = {}  # 1st-edition dungeon levels and location cards
+    for decl in model.declarations(ast.Level) + model.declarations(ast.LocationCard):
+        amap = assembled(decl.body)
+        if amap is not None:
+            campaign.setdefault(decl.id, amap)
+    return model.with_(maps=Maps(quests=quests, encounters=encounters, campaign=campaign))
 
 
 def _nearest_squarehint(placed: PlacedTile, at: Cell) -> str:

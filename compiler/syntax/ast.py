@@ -575,7 +575,269 @@ class Deck:
     span: Span = NOWHERE
 
 
-Declaration = Quest | Encounter | ExplorationCard | PerilCard | ActivationCard | Deck
+# ---------------------------------------------------------------- campaign (1st edition)
+# The Road to Legend declarations (docs/campaign.md). Names that are checked later carry
+# their own span (`Ref`), so a diagnostic can point at the one misspelt word.
+@dataclass(frozen=True)
+class Ref:
+    """A name written in a campaign declaration, with where it was written."""
+
+    name: str
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Gate:
+    """`level copper` (low = high) or `level silver..gold`: the campaign levels at which it is in play."""
+
+    low: Ref
+    high: Ref
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Common:
+    """What every campaign declaration may say: its level gate, the expansion it needs, its source."""
+
+    gate: Gate | None = None
+    needs: Ref | None = None
+    source: Ref | None = None  # rulebook | illustrative; None = illustrative
+
+
+@dataclass(frozen=True)
+class Leader:
+    """`leader MONSTER ["Name"] [carries COLOUR] [at SPACE]`: a named monster of a kind."""
+
+    monster: Ref
+    name: Text | None = None
+    carries: Ref | None = None  # a runekey colour; a dungeon level's leader carries red when not said
+    at: SpaceRef | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class MinionOption:
+    """`3 beastman`: how many figures of which monster."""
+
+    count: int
+    monster: Ref
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class MinionGroup:
+    """`minions [GROUP] [needs EXPANSION] { 3 beastman; 2 skeleton }`."""
+
+    group: Ref | None
+    needs: Ref | None
+    options: tuple[MinionOption, ...]
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Level:
+    """A dungeon level: a Dungeon Level card (`dungeon_level`, with `number`) or a Quest
+    Guide level that no card deals (`special_level`: a rumor's final level, a legendary
+    area's fourth, a keep's fifth)."""
+
+    id: str
+    title: Text
+    card: bool  # dungeon_level
+    number: int | None = None
+    leader: Leader | None = None
+    leader_rules: Text | None = None
+    minions: tuple[MinionGroup, ...] = ()
+    special: Text | None = None
+    description: Text | None = None
+    no_minions: tuple[Ref, ...] = ()  # placed tiles where minions may not be set up
+    portal: Ref | None = None  # the placed portal piece
+    body: EncounterBody = EncounterBody()  # map, start heroes, tokens
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Dungeon:
+    """`dungeon ID "Name" { at LOCATION; levels A, B, C }`: levels joined by portals."""
+
+    id: str
+    name: Text
+    at: Ref | None = None
+    levels: tuple[Ref, ...] = ()
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class RumorCard:
+    id: str
+    title: Text
+    distance: int | None = None
+    distance_span: Span = NOWHERE
+    instructions: Text | None = None
+    rumor: Text | None = None
+    reward: Text | None = None
+    keep_card: bool = False
+    final: Ref | None = None  # the rumor's own third level
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class LegendaryArea:
+    id: str
+    name: Text
+    at: Ref | None = None
+    final: Ref | None = None  # the fourth level
+    treasure: Text | None = None
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class TreacheryLimit:
+    """`treachery trap cost 10 max 4` on an avatar sheet: XP per point, most points held."""
+
+    type: Ref
+    cost: int
+    max: int
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Avatar:
+    """The overlord's Avatar: where its keep stands, the keep's fifth level, its treachery."""
+
+    id: str
+    name: Text
+    keep: Ref | None = None
+    final: Ref | None = None
+    treachery: tuple[TreacheryLimit, ...] = ()
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Ability:
+    """`ability reinforce MONSTER cost N` (typed) or `ability "…" cost N` (text)."""
+
+    cost: int
+    reinforce: Ref | None = None
+    text: Text | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class IncidentCard:
+    id: str
+    title: Text
+    shields: tuple[Ref, ...] = ()  # trail colours it may be drawn for
+    ambush: tuple[Ref, ...] = ()  # black power die faces that make an ambush
+    ambush_span: Span = NOWHERE
+    non_combat: Text | None = None
+    leader: Leader | None = None
+    leader_rules: Text | None = None
+    minions: tuple[MinionGroup, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    flavor: Text | None = None
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Camp:
+    """`camp on TILE { watch at S; bedrolls at S, S, S; dead_ends at S, S, S, S }`."""
+
+    tile: Ref
+    watch: tuple[SpaceRef, ...] = ()
+    bedrolls: tuple[SpaceRef, ...] = ()
+    dead_ends: tuple[SpaceRef, ...] = ()
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class LocationCard:
+    id: str
+    title: Text
+    rule: Text | None = None
+    camp: Camp | None = None
+    exits: tuple[Ref, ...] = ()
+    body: EncounterBody = EncounterBody()  # the map
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class PlotCard:
+    """`intro ID "Title" ["text"]`, `step ID "Title" cost 30 ["text"]`, `finale ID "Title" ["text"]`."""
+
+    role: str  # intro | step | finale
+    id: str
+    title: Text
+    cost: int | None = None
+    text: Text | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class Plot:
+    id: str
+    name: Text
+    cards: tuple[PlotCard, ...] = ()
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class TreacheryCard:
+    """An Overlord card with a treachery gem: `gem trap 3; kind trap; threat 2; rules "…"`."""
+
+    id: str
+    title: Text
+    gem: Ref | None = None  # event | trap | monster
+    cost: int | None = None  # treachery points
+    kind: Ref | None = None  # event | trap | spawn | power
+    threat: int | None = None
+    rules: Text | None = None
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class TreacheryAmount:
+    type: Ref
+    points: int
+    span: Span = NOWHERE
+
+
+@dataclass(frozen=True)
+class OverlordDeck:
+    """`overlord_deck ID { avatar A; treachery event 2, trap 6; add X, Y }`: treachery spent on cards."""
+
+    id: str
+    avatar: Ref | None = None
+    held: tuple[TreacheryAmount, ...] = ()
+    add: tuple[Ref, ...] = ()
+    common: Common = Common()
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+CampaignDeclaration = (
+    Level | Dungeon | RumorCard | LegendaryArea | Avatar | IncidentCard | LocationCard | Plot | TreacheryCard | OverlordDeck
+)
+
+
+Declaration = Quest | Encounter | ExplorationCard | PerilCard | ActivationCard | Deck | CampaignDeclaration
 
 
 @dataclass(frozen=True)

@@ -842,6 +842,251 @@ class _Builder(Transformer):
                 cards.extend(value)
         return ast.Deck(kind, str(ident), start, tuple(stacks), tuple(cards), span=self.span(meta))
 
+    # -------------------------------------------------- campaign (1st edition; docs/campaign.md)
+    # Each statement is a (field, value, span) triple; `_campaign` folds them into the
+    # declaration: fields in `lists` collect, every other field may be given once (S0210).
+    def ref(self, token: Token) -> ast.Ref:
+        return ast.Ref(str(token), self.tspan(token))
+
+    def refs(self, children) -> tuple[ast.Ref, ...]:
+        return tuple(self.ref(c) for c in children)
+
+    def _campaign(self, children, lists: tuple[str, ...] = ()) -> tuple[dict, dict]:
+        fields: dict = {name: [] for name in lists}
+        seen: dict = {}
+        common: dict = {}
+        for key, value, span in children:
+            if key in lists:
+                fields[key].append(value)
+                continue
+            if key in seen:
+                self.sink.report("S0210", span, what=f"`{CAMPAIGN_WORDS.get(key, key)}`")
+                continue
+            seen[key] = span
+            (common if key in ("gate", "needs", "source") else fields)[key] = value
+        return {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}, common
+
+    def cp_gate(self, meta, children):
+        low = self.ref(children[0])
+        high = self.ref(children[1]) if len(children) > 1 else low
+        span = self.span(meta)
+        return ("gate", ast.Gate(low, high, span), span)
+
+    def cp_needs(self, meta, children):
+        return ("needs", self.ref(children[0]), self.span(meta))
+
+    def cp_source(self, meta, children):
+        return ("source", self.ref(children[0]), self.span(meta))
+
+    def cp_at(self, meta, children):
+        return ("at", self.ref(children[0]), self.span(meta))
+
+    def cp_final(self, meta, children):
+        return ("final", self.ref(children[0]), self.span(meta))
+
+    def leader_carries(self, meta, children):
+        return ("carries", self.ref(children[0]), self.span(meta))
+
+    def leader_at(self, meta, children):
+        return ("at", children[0], self.span(meta))
+
+    def cp_leader(self, meta, children):
+        monster, *rest = children
+        fields: dict = {}
+        seen: dict = {}
+        for c in rest:
+            if isinstance(c, ast.Text):
+                fields["name"] = c
+                continue
+            key, value, span = c
+            if self.once(seen, key, span, f"`{key}`"):
+                fields[key] = value
+        span = self.span(meta)
+        return ("leader", ast.Leader(self.ref(monster), span=span, **fields), span)
+
+    def minion_option(self, meta, children):
+        return ast.MinionOption(int(children[0]), self.ref(children[1]), self.span(meta))
+
+    def cp_minions(self, meta, children):
+        group = needs = None
+        options = []
+        for c in children:
+            if isinstance(c, ast.MinionOption):
+                options.append(c)
+            elif isinstance(c, tuple):
+                needs = c[1]
+            else:
+                group = self.ref(c)
+        span = self.span(meta)
+        return ("minions", ast.MinionGroup(group, needs, tuple(options), span), span)
+
+    def lv_number(self, meta, children):
+        return ("number", int(children[0]), self.span(meta))
+
+    def lv_no_minions(self, meta, children):
+        return ("no_minions", self.refs(children), self.span(meta))
+
+    def lv_portal(self, meta, children):
+        return ("portal", self.ref(children[0]), self.span(meta))
+
+    def _level(self, meta, children, card: bool):
+        ident, title, *rest = children
+        span = self.span(meta)
+        body_items = [c for c in rest if not (isinstance(c, tuple) and isinstance(c[0], str) and c[0] in LEVEL_FIELDS)]
+        own = [c for c in rest if isinstance(c, tuple) and isinstance(c[0], str) and c[0] in LEVEL_FIELDS]
+        fields, common = self._campaign(own, lists=("minions", "no_minions"))
+        fields["no_minions"] = tuple(r for group in fields.get("no_minions", ()) for r in group)
+        body = self.body(body_items, span)
+        return ast.Level(str(ident), title, card, body=body, common=ast.Common(**common), span=span, **fields)
+
+    def dungeon_level(self, meta, children):
+        return self._level(meta, children, True)
+
+    def special_level(self, meta, children):
+        return self._level(meta, children, False)
+
+    def dg_levels(self, meta, children):
+        return ("levels", self.refs(children), self.span(meta))
+
+    def dungeon(self, meta, children):
+        ident, name, *rest = children
+        fields, common = self._campaign(rest)
+        return ast.Dungeon(str(ident), name, common=ast.Common(**common), span=self.span(meta), **fields)
+
+    def rm_distance(self, meta, children):
+        span = self.span(meta)
+        return ("distance", (int(children[0]), span), span)
+
+    def rm_keep(self, meta, children):
+        return ("keep_card", True, self.span(meta))
+
+    def rumor_card(self, meta, children):
+        ident, title, *rest = children
+        fields, common = self._campaign(rest)
+        if "distance" in fields:
+            fields["distance"], fields["distance_span"] = fields["distance"]
+        return ast.RumorCard(str(ident), title, common=ast.Common(**common), span=self.span(meta), **fields)
+
+    def legendary_area(self, meta, children):
+        ident, name, *rest = children
+        fields, common = self._campaign(rest)
+        return ast.LegendaryArea(str(ident), name, common=ast.Common(**common), span=self.span(meta), **fields)
+
+    def av_keep(self, meta, children):
+        return ("keep", self.ref(children[0]), self.span(meta))
+
+    def av_treachery(self, meta, children):
+        span = self.span(meta)
+        return ("treachery", ast.TreacheryLimit(self.ref(children[0]), int(children[1]), int(children[2]), span), span)
+
+    def avatar(self, meta, children):
+        ident, name, *rest = children
+        fields, common = self._campaign(rest, lists=("treachery",))
+        return ast.Avatar(str(ident), name, common=ast.Common(**common), span=self.span(meta), **fields)
+
+    def ic_shield(self, meta, children):
+        return ("shields", self.refs(children), self.span(meta))
+
+    def ic_ambush(self, meta, children):
+        span = self.span(meta)
+        return ("ambush", (self.refs(children), span), span)
+
+    def ab_reinforce(self, meta, children):
+        return ("reinforce", self.ref(children[0]))
+
+    def ab_text(self, meta, children):
+        return ("text", children[0])
+
+    def ic_ability(self, meta, children):
+        (key, value), cost = children
+        span = self.span(meta)
+        return ("abilities", ast.Ability(int(cost), span=span, **{key: value}), span)
+
+    def incident_card(self, meta, children):
+        ident, title, *rest = children
+        fields, common = self._campaign(rest, lists=("minions", "abilities"))
+        if "ambush" in fields:
+            fields["ambush"], fields["ambush_span"] = fields["ambush"]
+        return ast.IncidentCard(str(ident), title, common=ast.Common(**common), span=self.span(meta), **fields)
+
+    def camp_watch(self, meta, children):
+        return ("watch", tuple(children), self.span(meta))
+
+    def camp_bedrolls(self, meta, children):
+        return ("bedrolls", tuple(children), self.span(meta))
+
+    def camp_dead_ends(self, meta, children):
+        return ("dead_ends", tuple(children), self.span(meta))
+
+    def lc_camp(self, meta, children):
+        tile, *rest = children
+        span = self.span(meta)
+        fields = self._fold(rest, {"dead_ends": "`dead_ends`"})
+        return ("camp", ast.Camp(self.ref(tile), span=span, **fields), span)
+
+    def lc_exits(self, meta, children):
+        return ("exits", self.refs(children), self.span(meta))
+
+    def location_card(self, meta, children):
+        ident, title, *rest = children
+        span = self.span(meta)
+        maps = [c for c in rest if isinstance(c, ast.MapBlock)]
+        own = [c for c in rest if not isinstance(c, ast.MapBlock)]
+        fields, common = self._campaign(own, lists=("exits",))
+        fields["exits"] = tuple(r for group in fields.get("exits", ()) for r in group)
+        body = self.body(maps, span)
+        return ast.LocationCard(str(ident), title, body=body, common=ast.Common(**common), span=span, **fields)
+
+    def plot_role(self, meta, children):
+        return str(children[0])
+
+    def pl_card(self, meta, children):
+        role, ident, title, *rest = children
+        cost = next((int(c) for c in rest if isinstance(c, Token)), None)
+        text = next((c for c in rest if isinstance(c, ast.Text)), None)
+        span = self.span(meta)
+        return ("cards", ast.PlotCard(role, str(ident), title, cost, text, span), span)
+
+    def plot(self, meta, children):
+        ident, name, *rest = children
+        fields, common = self._campaign(rest, lists=("cards",))
+        return ast.Plot(str(ident), name, common=ast.Common(**common), span=self.span(meta), **fields)
+
+    def tc_gem(self, meta, children):
+        span = self.span(meta)
+        return ("gem", (self.ref(children[0]), int(children[1])), span)
+
+    def tc_kind(self, meta, children):
+        return ("kind", self.ref(children[0]), self.span(meta))
+
+    def tc_threat(self, meta, children):
+        return ("threat", int(children[0]), self.span(meta))
+
+    def treachery_card(self, meta, children):
+        ident, title, *rest = children
+        fields, common = self._campaign(rest)
+        if "gem" in fields:
+            fields["gem"], fields["cost"] = fields["gem"]
+        return ast.TreacheryCard(str(ident), title, common=ast.Common(**common), span=self.span(meta), **fields)
+
+    def od_avatar(self, meta, children):
+        return ("avatar", self.ref(children[0]), self.span(meta))
+
+    def treachery_amount(self, meta, children):
+        return ast.TreacheryAmount(self.ref(children[0]), int(children[1]), self.span(meta))
+
+    def od_held(self, meta, children):
+        return ("held", tuple(children), self.span(meta))
+
+    def od_add(self, meta, children):
+        return ("add", self.refs(children), self.span(meta))
+
+    def overlord_deck(self, meta, children):
+        ident, *rest = children
+        fields, common = self._campaign(rest, lists=("add",))
+        fields["add"] = tuple(r for group in fields.get("add", ()) for r in group)
+        return ast.OverlordDeck(str(ident), common=ast.Common(**common), span=self.span(meta), **fields)
+
 
 # Grammar rules that only tag their one child with the field it fills in the enclosing
 # declaration: rule -> field. Each becomes a _Builder method returning (field, child, span).
@@ -859,7 +1104,26 @@ TAGGED_FIELDS = {
     "pc_with": "with_monsters",
     "pc_without": "without_monsters",
     "ga_effect": "effect",
+    # campaign
+    "lv_leader_rules": "leader_rules",
+    "lv_special": "special",
+    "lv_description": "description",
+    "rm_instructions": "instructions",
+    "rm_rumor": "rumor",
+    "rm_reward": "reward",
+    "la_treasure": "treasure",
+    "ic_non_combat": "non_combat",
+    "ic_flavor": "flavor",
+    "lc_rule": "rule",
+    "tc_rules": "rules",
 }
+
+# Fields of a level that are the level's own (the rest is its map body: map, start, tokens).
+LEVEL_FIELDS = frozenset(
+    {"number", "leader", "leader_rules", "minions", "special", "description", "no_minions", "portal", "gate", "needs", "source"}
+)
+# How a campaign field is written, for "given twice" messages.
+CAMPAIGN_WORDS = {"leader_rules": "leader_rules", "keep_card": "keep_card", "shields": "shield", "gate": "level"}
 
 
 def _tagger(field: str):

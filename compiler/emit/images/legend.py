@@ -43,6 +43,8 @@ def legend_entries(picture: MapPicture) -> list[LegendEntry]:
         (picture.exits, "exit", "exit", S.EXIT),
         (any(s.rank == "master" for s in picture.spawns), "master", "master", S.MASTER),
         (any(s.rank != "master" for s in picture.spawns), "minion", "minion", S.MINION),
+        (picture.no_minions, "no minions", "no_minions", S.NO_MINIONS),
+        (picture.portal, "portal", "portal", S.PORTAL),
         (picture.seen, "seen", "seen", S.SEEN),
         (picture.reachable, "reachable", "reachable", S.REACHABLE),
         (picture.blockers, "blocking figure", "blocker", S.BLOCKER),
@@ -102,6 +104,10 @@ def _swatch(draw: ImageDraw.ImageDraw, box, entry: LegendEntry, sw: int) -> None
             draw.line([(l + i, b - 1), (l + i + sw, t)], fill=S.HATCH)
         draw.rectangle([l - sw, t, l - 1, b], fill=S.BACKGROUND)  # crop the hatch to the swatch
         draw.rectangle([r, t, r + sw, b], fill=S.BACKGROUND)
+    elif k == "no_minions":
+        draw.rectangle(inset(box), fill=S.blend(S.TERRAIN_LOOKS["plain"].fill, S.NO_MINIONS, S.NO_MINIONS_ALPHA), outline=S.GRID)
+    elif k == "portal":
+        draw.ellipse([l + 2, t + 2, r - 2, b - 2], outline=entry.colour, width=2)
     elif k == "seen":
         draw.rectangle(inset(box), fill=S.blend(S.TERRAIN_LOOKS["plain"].fill, S.SEEN, S.SEEN_ALPHA), outline=S.GRID)
     elif k == "reachable":

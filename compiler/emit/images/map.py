@@ -158,6 +158,9 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
     if hidden_cells:
         mask = box_mask(image.size, (layout.cell_box(c) for c in hidden_cells)) & hatch_mask(image.size, _hatch_period(scale))
         paint_mask(image, mask, S.HATCH)
+    if picture.no_minions:
+        mask = box_mask(image.size, (layout.cell_box(c) for c in sorted(picture.no_minions)))
+        image = shade_mask(image, mask, S.NO_MINIONS, S.NO_MINIONS_ALPHA)
     if picture.seen:
         image = shade_mask(image, box_mask(image.size, (layout.cell_box(c) for c in picture.seen)), S.SEEN, S.SEEN_ALPHA)
     draw = ImageDraw.Draw(image)
@@ -187,6 +190,8 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
         draw.rectangle(layout.edge_box(e, wall_w), fill=S.WALL)
         dashed(draw, layout.point(e[0]), layout.point(e[1]), S.OPENING, max(2, wall_w - 1), max(3, scale // 6))
 
+    for cell in sorted(picture.portal, key=lambda c: (c[1], c[0])):  # a ring on each portal square
+        draw.ellipse(inset(layout.cell_box(cell), max(2, scale // 6)), outline=S.PORTAL, width=max(2, scale // 10))
     _draw_doors(draw, layout, board, scale)
     _draw_links(draw, layout, board, scale)
     _draw_features(draw, layout, picture, scale)

@@ -96,6 +96,28 @@ def render_outputs(model: Model) -> dict[str, bytes]:
         for map_id, picture in sorted(quest_maps(model, lang).items()):
             key = ("map_png", Same(picture.board), picture.title, picture.tokens, picture.spawns, lang)
             files[f"maps/{lang}/{map_id}.png"] = remembered_pure(key, lambda: png_bytes(render_map(picture, scale=MAP_SCALE)))
+    files.update(campaign_images(model))
+    return files
+
+
+def campaign_images(model: Model) -> dict[str, bytes]:
+    """`maps/level-<id>.png`: each 1st-edition dungeon level, one per image, with its
+    red-shaded areas, portal, leader and hero start; `maps/location-<id>.png`: each
+    location card's map with the camp's spaces (compiler/emit/images/quest.py)."""
+    from compiler.emit.images.quest import level_picture, location_picture
+
+    camp = model.campaign
+    if camp is None:
+        return {}
+    files: dict[str, bytes] = {}
+    for lid, lv in camp.levels.items():
+        if lv.map is not None:
+            key = ("level_png", Same(lv))
+            files[f"maps/level-{lid}.png"] = remembered_pure(key, lambda: png_bytes(render_map(level_picture(lv), scale=MAP_SCALE)))
+    for cid, lc in camp.locations.items():
+        if lc.map is not None:
+            key = ("location_png", Same(lc))
+            files[f"maps/location-{cid}.png"] = remembered_pure(key, lambda: png_bytes(render_map(location_picture(lc), scale=MAP_SCALE)))
     return files
 
 

@@ -76,6 +76,9 @@ class MapPicture:
     origin: Cell | None = None
     reachable: frozenset[Cell] | None = None
     blockers: frozenset[Cell] = frozenset()
+    # 1st-edition campaign levels: red-shaded spaces (no minions set up there), the portal
+    no_minions: frozenset[Cell] = frozenset()
+    portal: frozenset[Cell] = frozenset()
     # decoration
     captions: tuple[Caption, ...] = ()
     title: str = ""

@@ -15,8 +15,9 @@ simply left out of the picture (a throwaway Sink), so drawing never adds diagnos
 
 from __future__ import annotations
 
+from dataclasses import replace
 
-from compiler.emit.images.pictures import MapPicture, SpawnPoint, TileOutline, Token, monster_initials
+from compiler.emit.images.pictures import Caption, MapPicture, SpawnPoint, TileOutline, Token, monster_initials
 from compiler.geometry.lattice import Cell, Edge
 from compiler.model import Model
 from compiler.syntax import ast
@@ -186,3 +187,33 @@ def reachable_within(board, origin: Cell, points: int, blockers: frozenset[Cell]
     g = nx.subgraph_view(g, filter_node=lambda c: c == origin or c not in blockers)
     costs = nx.single_source_dijkstra_path_length(g, origin, cutoff=max(0, points), weight="weight")
     return frozenset(costs)
+
+
+def level_picture(lv) -> MapPicture:
+    """A 1st-edition dungeon level (compiler/model/campaign.py CheckedLevel): its map, the
+    red-shaded areas where minions are not set up, the portal, the leader and the glyph
+    the heroes arrive on. Titled with its card number and title as written."""
+    d = lv.decl
+    base = encounter_picture(d.body, lv.map)
+    spawns = ()
+    if d.leader is not None and lv.leader_at is not None:
+        spawns = (SpawnPoint((lv.leader_at,), monster_initials(d.leader.monster.name), "master"),)
+    number = f"{d.number}. " if d.number is not None else ""
+    return replace(
+        base,
+        spawns=spawns,
+        hero_starts=tuple(lv.start),
+        no_minions=frozenset(lv.no_minions),
+        portal=frozenset(lv.portal),
+        title=f"{number}{d.title.value}",
+    )
+
+
+def location_picture(lc) -> MapPicture:
+    """A location card's outdoor map with the camp: the watch and bedroll spaces (an
+    ambush) as hero starts, and the four dead ends captioned `X`."""
+    d = lc.decl
+    base = encounter_picture(d.body, lc.map)
+    captions = tuple(Caption(c, "X") for c in lc.dead_ends)
+    return replace(base, hero_starts=tuple(dict.fromkeys((*lc.watch, *lc.bedrolls))), captions=captions, title=d.title.value)
+

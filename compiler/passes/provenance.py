@@ -1,0 +1,102 @@
+"""The provenance pass: every fact that reaches the bundle without a published source.
+
+Catalogs and declarations say where their facts come from: a world's locations and trails
+(`source:` and per-field `facts:`), a tile's shape (`source`), a monster's group limits
+(`limits_source`) and entry (`source`), the campaign rules (`source`, `facts`, per level), and every campaign
+declaration (`source rulebook|illustrative`; illustrative when not said, since the
+rulebook prints no card). The pass lists each illustrative fact under its place in the
+bundle (`Fact.where`). With `questc check --sourced-only` (Options.sourced_only) each one
+is also an error (K0301), so a pack that must publish only sourced data fails its check.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from compiler.diagnostics import Sink, Span
+from compiler.model import Model
+from compiler.model.campaign import Campaign, Fact
+from compiler.syntax import ast
+
+ILLUSTRATIVE = "illustrative"
+
+
+
+def _world_facts(world: Any) -> Iterator[Fact]:
+    """A location or trail whose `source` is illustrative is one fact (all of it was
+    supplied); one the rulebook gives lists only its fields marked illustrative."""
+    base = f"worlds.{world.id}"
+    for lid, loc in sorted(world.locations.items()):
+        if loc.source == ILLUSTRATIVE:
+            yield Fact(f"{base}.locations.{lid}", loc.span)
+            continue
+        for key, src in sorted(loc.facts.items()):
+            if src == ILLUSTRATIVE:
+                yield Fact(f"{base}.locations.{lid}.{key}", loc.span)
+    for t in sorted(world.trails, key=lambda t: t.id):
+        if t.source == ILLUSTRATIVE:
+            yield Fact(f"{base}.trails.{t.id}", t.span)
+            continue
+        for key, src in sorted(t.facts.items()):
+            if src == ILLUSTRATIVE:
+                yield Fact(f"{base}.trails.{t.id}.{key}", t.span)
+
+
+def _monster_facts(model: Model) -> Iterator[Fact]:
+    entries = model.catalogs.get("monsters") or {}
+    for mid, m in sorted((model.monsters or {}).items()):
+        entry = entries.get(mid)
+        span = entry.key_span() if entry is not None else Span("<catalog>")
+        if m.limits_source == ILLUSTRATIVE and m.limits:
+            yield Fact(f"monsters.{mid}.group_limits", span)
+        if m.source == ILLUSTRATIVE:
+            yield Fact(f"monsters.{mid}", span)
+
+
+def _campaign_facts(campaign: Campaign) -> Iterator[Fact]:
+    rules = campaign.rules
+    if rules is not None:
+        base = f"campaign.rules.{rules.id}"
+        for lv in rules.levels:
+            if lv.source == ILLUSTRATIVE:
+                yield Fact(f"{base}.levels.{lv.id}", rules.span)
+        for name in ("final_battle", "expansions", "runekeys", "treachery"):
+            if rules.facts.get(name, rules.source) == ILLUSTRATIVE:
+                yield Fact(f"{base}.{name}", rules.span)
+    for decl in sorted(campaign.declarations(), key=lambda d: d.id):
+        source = decl.common.source.name if decl.common.source is not None else ILLUSTRATIVE
+        if source == ILLUSTRATIVE:
+            yield Fact(f"campaign.{SECTION[type(decl)]}.{decl.id}", decl.span)
+
+
+SECTION = {
+    ast.Level: "levels",
+    ast.Dungeon: "dungeons",
+    ast.RumorCard: "rumors",
+    ast.LegendaryArea: "legendary_areas",
+    ast.Avatar: "avatars",
+    ast.IncidentCard: "incidents",
+    ast.LocationCard: "locations",
+    ast.Plot: "plots",
+    ast.TreacheryCard: "treachery_cards",
+    ast.OverlordDeck: "overlord_decks",
+}
+
+
+def provenance_pass(model: Model, sink: Sink) -> Model:
+    """The illustrative facts of what the bundle ships (only worlds without errors ship)."""
+    facts: list[Fact] = []
+    for _, world in sorted((model.worlds or {}).items()):
+        if world.ok:
+            facts.extend(_world_facts(world))
+    facts.extend(_monster_facts(model))
+    tile_entries = model.catalogs.get("tiles") or {}
+    for tid, tile in sorted((model.tiles or {}).items()):
+        if getattr(tile, "source", None) == ILLUSTRATIVE and tid in tile_entries:
+            facts.append(Fact(f"tiles.{tid}", tile_entries[tid].key_span()))
+    if model.campaign is not None:
+        facts.extend(_campaign_facts(model.campaign))
+    if getattr(model.options, "sourced_only", False):
+        for f in facts:
+            sink.report("K0301", f.span, where=f.where)
+    return model.with_(illustrative=tuple(facts))
