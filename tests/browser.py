@@ -25,8 +25,9 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 
 
 def chromium_path() -> str | None:
-    """QUESTC_CHROMIUM, else `chromium` on the PATH, else /usr/bin/chromium."""
-    for candidate in (os.environ.get("QUESTC_CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
+    """QUESTC_CHROMIUM when set (and only it), else `chromium` on the PATH, else /usr/bin/chromium."""
+    chosen = os.environ.get("QUESTC_CHROMIUM")
+    for candidate in ((chosen,) if chosen else (shutil.which("chromium"), "/usr/bin/chromium")):
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     return None

@@ -35,12 +35,15 @@ function showError(message) {
 
 async function start() {
   try {
+    // under `questc serve`: the version first, so a rebuild during loading still reloads the page
+    if (document.body.dataset.serve) ui.version = (await fetchText("version.json").catch(() => "")).trim();
     const [text, schemaText] = await Promise.all([fetchText("bundle.json"), fetchText("bundle.schema.json").catch(() => null)]);
     let schema = null;
     try { schema = schemaText ? JSON.parse(schemaText) : null; } catch { schema = null; }
     ui.bundle = readBundle(text, schema);
   } catch (e) {
     showError(e instanceof BundleError ? e.message : `The bundle cannot be read: ${e.message}`);
+    pollVersion(); // under `questc serve`, the next good build brings the page back
     return;
   }
   setupControls();
@@ -63,8 +66,7 @@ async function pollVersion() {
     await new Promise((r) => setTimeout(r, 1000));
     try {
       const v = (await fetchText("version.json")).trim();
-      if (ui.version === null) ui.version = v;
-      else if (v !== ui.version) { location.reload(); return; }
+      if (v !== ui.version) { location.reload(); return; }
     } catch { /* the server is away for a moment: try again */ }
   }
 }
