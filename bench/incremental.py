@@ -9,7 +9,9 @@
    remembered passes, maps and bundle parts).
 2. Cold `questc check content` in a fresh interpreter against the import floor: a fresh
    interpreter that only imports the libraries that check loads (lark, ruamel.yaml,
-   jsonschema, numpy, scipy, shapely, networkx).
+   jsonschema, numpy, scipy, shapely, networkx). Each twice: with an empty cache folder
+   (the first run on a machine) and with the results a previous run kept
+   (compiler/diskcache.py: parsed quests, loaded and validated catalogs, deck analyses).
 3. A catalog-only pack (core-2e, d2e-base): cold check time and which of numpy, scipy,
    shapely, networkx it imports (none), against the floor of what it does use.
 """
@@ -17,6 +19,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -73,9 +76,10 @@ def save_to_rebuilt() -> None:
         print(f"{name:<28}{statistics.median(warm) * 1000:>22.0f}{min(warm) * 1000:>11.0f}{statistics.median(cold) * 1000:>36.0f}")
 
 
-def _run(code: str) -> tuple[float, dict]:
+def _run(code: str, cache: str | None = None) -> tuple[float, dict]:
+    env = {**os.environ, "XDG_CACHE_HOME": cache} if cache else None
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True, env=env)
     return time.perf_counter() - t0, json.loads(out.stdout.strip().splitlines()[-1] or "{}")
 
 
@@ -100,11 +104,21 @@ def _floor(libs) -> float:
 
 
 def cold_checks() -> None:
-    print(f"{'cold questc check':<22}{'time (s)':>10}{'import floor (s)':>18}{'ratio':>8}  heavy libraries imported")
+    """A fresh interpreter each time, twice over: with an empty cache folder (the first
+    run on a machine: the Lark tables are built, every file parsed, every deck dealt),
+    and with the folder a previous run filled (compiler/diskcache.py)."""
+    print(f"{'cold questc check':<22}{'cache':>7}{'time (s)':>10}{'import floor (s)':>18}{'ratio':>8}  heavy libraries imported")
     for path in ("content", "content/core-2e", "content/d2e-base"):
-        t, seen = min((_run(_check(path)) for _ in range(3)), key=lambda r: r[0])
-        floor = _floor(seen["libs"])
-        print(f"{path:<22}{t:>10.2f}{floor:>18.2f}{t / floor:>8.2f}  {', '.join(seen['heavy']) or 'none'}")
+        with tempfile.TemporaryDirectory() as warm:
+            _run(_check(path), warm)
+            for label in ("empty", "kept"):
+                runs = []
+                for _ in range(3):
+                    with tempfile.TemporaryDirectory() as empty:
+                        runs.append(_run(_check(path), empty if label == "empty" else warm))
+                t, seen = min(runs, key=lambda r: r[0])
+                floor = _floor(seen["libs"])
+                print(f"{path:<22}{label:>7}{t:>10.2f}{floor:>18.2f}{t / floor:>8.2f}  {', '.join(seen['heavy']) or 'none'}")
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validat
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink
 from compiler.diagnostics.hints import did_you_mean
+from compiler.diskcache import kept
 from compiler.memo import Same, remembered, remembered_as
 from compiler.model import Model
 from compiler.options import Options
@@ -44,7 +45,7 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) 
     sink = sink or Sink()
     with stage("packs"):
         resolution = discover(list(paths), options.pack_path, sink, max_bytes=options.max_file_bytes)
-    loaded: dict[str, tuple[list[Document], list]] = {}
+    loaded: dict[str, tuple[list[Document], list, dict[str, str]]] = {}
     result = Result(sink)
     for target in resolution.targets:
         closure = resolution.order.get(target.id)
@@ -67,24 +68,39 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) 
     return result
 
 
-def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document], list]:
-    """Read and parse every file of one pack: catalogs as Documents, quests as AST modules."""
+def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document], list, dict[str, str]]:
+    """Read and parse every file of one pack: catalogs as Documents (with the text each
+    was read from, by file name), quests as AST modules."""
     docs: list[Document] = []
+    texts: dict[str, str] = {}
     modules = []
     for src in pack_files(pack.root, sink, max_bytes=options.max_file_bytes):
         if src.path.suffix == ".yaml":
-            doc = remembered("yaml", src.name, src.text, load_yaml, sink)
+            doc = remembered("yaml", src.name, src.text, _load_yaml, sink)
             if doc is not None and doc.data is not None:
                 docs.append(doc)
+                texts[doc.file] = src.text
         else:
             modules.append(remembered("quest", src.name, src.text, _parse, sink))
-    return docs, [m for m in modules if m is not None]
+    return docs, [m for m in modules if m is not None], texts
 
 
 def _parse(text: str, name: str, sink: Sink):
-    from compiler.syntax.parse import parse_module
+    def parse(local: Sink):
+        from compiler.syntax.parse import parse_module
 
-    return parse_module(text, name, sink)
+        return parse_module(text, name, local)
+
+    return kept("quest", (name, text), parse, sink)
+
+
+def _load_yaml(text: str, name: str, sink: Sink):
+    return kept("yaml", (name, text), lambda local: load_yaml(text, name, local), sink)
+
+
+def _valid(doc: Document, text: str, kind: str, sink: Sink) -> bool:
+    """Whether section `kind` of `doc` (read from `text`) passes its schema."""
+    return kept("valid", (doc.file, text, kind), lambda local: validate_node(catalog_schema_name(kind), doc, (kind,), local), sink)
 
 
 def _merge_catalogs(closure: list[Pack], loaded, sink: Sink) -> dict[str, dict[str, Entry]]:
@@ -106,7 +122,7 @@ def _merge_catalogs(closure: list[Pack], loaded, sink: Sink) -> dict[str, dict[s
                         fix=guess,
                     )
                     continue
-                if not remembered_as(("valid", Same(doc), kind), lambda local: validate_node(catalog_schema_name(kind), doc, (kind,), local), sink):
+                if not remembered_as(("valid", Same(doc), kind), lambda local: _valid(doc, loaded[pack.id][2][doc.file], kind, local), sink):
                     continue
                 if kind in SINGLE_OBJECT_KINDS:
                     entries = {str(doc.data[kind].get("id", pack.id)): (kind,)}

@@ -25,6 +25,14 @@ def _shared_dir() -> Path:
     return REPO.parent / "shared"
 
 
+def pytest_configure(config) -> None:
+    """Kept results (compiler/diskcache.py) go to a folder of this run, never the user's
+    cache: every run starts cold, and a test cannot pass on what an older build kept."""
+    import tempfile
+
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="questc-tests-cache-")
+
+
 SHARED = _shared_dir()
 HAS_SHARED = (SHARED / "data").is_dir()
 

@@ -373,6 +373,8 @@ def _unlistable(monkeypatch, folder: Path) -> None:
 
     def refusing(real):
         def listing(path="."):
+            if isinstance(path, int):  # a descriptor (the private cache folder): not the folder refused
+                return real(path)
             if Path(os.fsdecode(path)).resolve() == folder.resolve():
                 raise PermissionError(13, "Permission denied", os.fsdecode(path))
             return real(path)

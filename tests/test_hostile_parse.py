@@ -30,6 +30,7 @@ from lark.parsers.lalr_parser_state import ParserState
 from compiler.diagnostics import Severity, Sink, Span
 from compiler.diagnostics import hints, render
 from compiler.diagnostics.model import Diagnostic
+from compiler import diskcache
 from compiler.syntax import errors, parser_cache, recovery
 from compiler.options import Options
 from compiler.pipeline import compile_paths
@@ -107,7 +108,7 @@ def _plant_private(tmp_path: Path, monkeypatch, first_line: bytes | None = None)
     """A planted file with the exact name and first line the private cache reads."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     key = parser_cache.key_of(GRAMMAR, lark_options())
-    folder = parser_cache.cache_dir()
+    folder = diskcache.cache_dir()
     folder.mkdir(parents=True, mode=0o700)
     marker = tmp_path / "pwned"
     plant = folder / parser_cache.file_name(key)
@@ -145,7 +146,7 @@ def test_the_private_cache_is_not_read_unless_only_this_user_could_have_written_
 def test_the_private_cache_saves_and_loads_the_parser(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert _works(parser_cache.load_or_build(GRAMMAR, lark_options()))
-    folder = parser_cache.cache_dir()
+    folder = diskcache.cache_dir()
     (saved,) = folder.glob("parser-*.pickle")
     assert folder.stat().st_mode & 0o777 == 0o700 and saved.stat().st_mode & 0o077 == 0
 
@@ -170,7 +171,7 @@ def test_a_stale_private_cache_is_rebuilt_and_replaced(tmp_path, monkeypatch):
 
 def test_an_untrusted_cache_folder_is_left_alone_and_the_parser_built(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    folder = parser_cache.cache_dir()
+    folder = diskcache.cache_dir()
     folder.mkdir(parents=True)
     folder.chmod(0o777)
     assert _works(parser_cache.load_or_build(GRAMMAR, lark_options()))

@@ -341,3 +341,141 @@ def test_a_linked_translations_folder_out_of_the_pack_is_refused_once(tmp_path):
     (pack / "translations").symlink_to(tmp_path / "outside")
     r = questc("check", pack, "--format", "json")
     assert r.code == 1 and _codes(r) == ["P0105"]
+
+
+def test_build_draws_every_map_in_every_language(tmp_path):
+    """maps/<lang>/<id>.png beside the source-language maps; the Polish title is the one
+    `render --lang pl` draws (so not `?ód?`), the French differs from the Polish."""
+    r = questc("build", PACK, "-o", tmp_path, "--strict")
+    assert r.code == 0, r.err
+    out = tmp_path / "translated-quests" / "maps"
+    source = sorted(p.name for p in out.glob("*.png") if p.name != "tiles.png")
+    assert source and sorted(p.name for p in (out / "pl").glob("*.png")) == source
+    assert sorted(p.name for p in (out / "fr").glob("*.png")) == source
+    rendered = tmp_path / "pl.png"
+    assert questc("render", PACK, "--quest", "road_to_lodz", "--lang", "pl", "-o", rendered).code == 0
+    assert (out / "pl" / "road_to_lodz.png").read_bytes() == rendered.read_bytes()
+    assert (out / "pl" / "road_to_lodz.png").read_bytes() != (out / "fr" / "road_to_lodz.png").read_bytes()
+    assert (out / "pl" / "road_to_lodz.png").read_bytes() != (out / "road_to_lodz.png").read_bytes()
+    manifest = json.loads((tmp_path / "translated-quests" / "manifest.json").read_text(encoding="utf-8"))
+    assert "maps/pl/road_to_lodz.png" in json.dumps(manifest)
+
+
+def test_build_warns_at_the_translation_a_map_would_draw_as_question_marks(tmp_path):
+    po = _edited("fr", 'msgstr "La route de Łódź"', 'msgstr "罗兹之路"').replace("Language: fr", "Language: zh")
+    pack = _pack_with(tmp_path, "zh.po", po)
+    r = questc("build", pack, "-o", tmp_path / "out", "--format", "json")
+    assert r.code == 0
+    (g,) = [d for d in _diags(r) if d["code"] == "G0106"]
+    assert g["file"].endswith("zh.po") and g["line"] == _line(po, "罗兹之路") - 2  # the entry's msgctxt line
+    assert "U+7F57" in g["message"]
+    assert (tmp_path / "out" / "translated-quests" / "maps" / "zh" / "road_to_lodz.png").is_file()
+    strict = questc("build", pack, "-o", tmp_path / "strict", "--strict", "--format", "json")
+    assert strict.code == 1 and not (tmp_path / "strict" / "translated-quests").exists()
+    assert questc("build", pack, "-o", tmp_path / "noimg", "--no-images", "--format", "json").code == 0
+
+
+# ---------------------------------------------------------------- a filled spreadsheet brought back
+def _extracted_csv(tmp_path, pack) -> list[list[str]]:
+    import csv
+
+    out = tmp_path / "sheet.csv"
+    assert questc("strings", "extract", pack, "-o", out).code == 0
+    return list(csv.reader(out.open(encoding="utf-8", newline="")))
+
+
+def _write_csv(path, rows) -> None:
+    import csv
+
+    with path.open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+
+
+def test_import_round_trips_a_filled_spreadsheet_into_a_new_language(tmp_path):
+    """extract -> fill every row (German, test data) -> import -> the bundle holds it."""
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    rows = _extracted_csv(tmp_path, pack)
+    head = rows[0]
+    i, src, tr = head.index("id"), head.index("source"), head.index("translation")
+    for r in rows[1:]:
+        r[tr] = f"DE {r[src]}"
+    _write_csv(tmp_path / "de.csv", rows)
+    r = questc("strings", "import", pack, tmp_path / "de.csv", "--lang", "de")
+    assert r.code == 0, r.err
+    assert f"{len(rows) - 1} translations imported, 0 of them marked fuzzy" in r.err
+    po = polib.pofile(str(pack / "translations" / "de.po"))
+    assert {e.msgctxt: e.msgstr for e in po if not e.obsolete} == {row[i]: f"DE {row[src]}" for row in rows[1:]}
+    assert not [e for e in po if "fuzzy" in e.flags]
+    out = tmp_path / "out"
+    b = questc("build", pack, "-o", out, "--no-images", "--strict")
+    assert b.code == 0, b.err
+    bundle = json.loads((out / "translated-quests" / "bundle.json").read_text(encoding="utf-8"))
+    assert sorted(bundle["translations"]) == ["de", "fr", "pl"]
+    assert bundle["translations"]["de"]["quest.road_to_lodz.name"] == "DE " + bundle["strings"]["quest.road_to_lodz.name"]["text"]
+    again = questc("strings", "import", pack, tmp_path / "de.csv", "--lang", "de")
+    assert again.code == 0 and (pack / "translations" / "de.po").read_text(encoding="utf-8") == po.__unicode__() + (
+        "" if po.__unicode__().endswith("\n") else "\n")
+
+
+def test_import_marks_rows_of_an_older_wording_fuzzy_and_keeps_what_the_sheet_leaves_empty(tmp_path):
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    rows = _extracted_csv(tmp_path, pack)
+    head = rows[0]
+    i, tr, h = head.index("id"), head.index("translation"), head.index("source_hash")
+    name = next(r for r in rows[1:] if r[i] == "quest.road_to_lodz.name")
+    name[tr] = "Nouvelle route"
+    name[h] = "0123456789ab"  # extracted before the designer reworded the name
+    others = [r for r in rows[1:] if r is not name]
+    _write_csv(tmp_path / "fr.csv", [head, name, *others])  # every other translation cell empty
+    before = {e.msgctxt: e.msgstr for e in polib.pofile(str(pack / "translations" / "fr.po")) if not e.obsolete}
+    r = questc("strings", "import", pack, tmp_path / "fr.csv", "--lang", "fr", "--format", "json")
+    assert r.code == 0 and _codes(r) == ["T0404"] and _diags(r)[0]["line"] == 2
+    after = {e.msgctxt: e for e in polib.pofile(str(pack / "translations" / "fr.po")) if not e.obsolete}
+    assert after["quest.road_to_lodz.name"].msgstr == "Nouvelle route" and "fuzzy" in after["quest.road_to_lodz.name"].flags
+    assert {k: e.msgstr for k, e in after.items() if k != "quest.road_to_lodz.name"} == {
+        k: v for k, v in before.items() if k != "quest.road_to_lodz.name"}
+    check = questc("check", pack, "--format", "json")
+    assert "T0202" in _codes(check)  # the fuzzy entry is stale until a translator clears it
+
+
+def test_import_reports_bad_rows_where_they_are(tmp_path):
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    rows = _extracted_csv(tmp_path, pack)
+    head = rows[0]
+    i, tr = head.index("id"), head.index("translation")
+    first = list(rows[1])
+    first[tr] = "un"
+    dup = list(rows[1])
+    dup[tr] = "deux"
+    typo = list(rows[2])
+    typo[i] = typo[i][:-1]
+    typo[tr] = "x"
+    _write_csv(tmp_path / "bad.csv", [head, first, dup, typo])
+    r = questc("strings", "import", pack, tmp_path / "bad.csv", "--lang", "fr", "--format", "json")
+    assert r.code == 0
+    assert [(d["code"], d["line"]) for d in _diags(r)] == [("T0403", 3), ("T0402", 4)]
+    assert "line 2" in _diags(r)[0]["message"] and "did you mean" in _diags(r)[1]["message"]
+    fr = {e.msgctxt: e.msgstr for e in polib.pofile(str(pack / "translations" / "fr.po"))}
+    assert fr[rows[1][i]] == "un"
+
+
+@pytest.mark.parametrize("content, line", [
+    (b"just,some,columns\nx,y,z\n", 1),
+    (b"id,translation\nquest.road_to_lodz.name,\xff\xfe\n", 2),
+    (b"", 1),
+    (b'id,translation\n"quest.road_to_lodz.name,unclosed\n', 2),
+])
+def test_an_unreadable_spreadsheet_changes_nothing(tmp_path, content, line):
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    before = (pack / "translations" / "fr.po").read_bytes()
+    (tmp_path / "bad.csv").write_bytes(content)
+    r = questc("strings", "import", pack, tmp_path / "bad.csv", "--lang", "fr", "--format", "json")
+    assert r.code == 1 and _codes(r) == ["T0401"] and _diags(r)[0]["line"] == line, r.out
+    assert (pack / "translations" / "fr.po").read_bytes() == before
+    missing = questc("strings", "import", pack, tmp_path / "nope.csv", "--lang", "fr", "--format", "json")
+    assert missing.code == 1 and _codes(missing) == ["T0401"]
+    assert questc("strings", "import", pack, tmp_path / "bad.csv", "--lang", "français").code == 2

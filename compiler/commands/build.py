@@ -30,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
 
     result = compile_args(args, images=not args.no_images)
     sink = result.sink
+    if not args.no_images:
+        _report_undrawable(result.models, sink)
     packs: dict[str, dict[str, bytes] | None] = {model.pack.id: None for model in result.models}
     if exit_code(sink, args.strict) == 0:
         prepared = {}
@@ -47,3 +49,19 @@ def run(args: argparse.Namespace) -> int:
     if any(d.code in BUGS for d in sink.items):
         return 3
     return code
+
+
+def _report_undrawable(models, sink) -> None:
+    """G0106 for each translated text a per-language map image would draw as `?`,
+    located at the translation it comes from (before anything is written, so --strict
+    can refuse it)."""
+    from compiler.diagnostics import Span
+    from compiler.emit.images.outputs import undrawable
+
+    for model in models:
+        files = {tf.lang: tf for tf in model.translation_files}
+        for lang, text, missing in undrawable(model):
+            tf = files.get(lang)
+            entry = next((e for e in tf.entries if e.text and e.text in text and set(missing) & set(e.text)), None) if tf else None
+            span = entry.span if entry is not None else (tf.span if tf else Span.whole_file(model.pack.id))
+            sink.report("G0106", span, chars=", ".join(f"`{c}` (U+{ord(c):04X})" for c in missing), text=text)

@@ -5,6 +5,8 @@
     questc strings update PACK [--lang L…]             merge the texts into every
                                                        translations/<lang>.po of the pack
                                                        (--lang also creates that file)
+    questc strings import PACK FILE.csv --lang L       a filled spreadsheet (the CSV that
+                                                       extract writes) into translations/L.po
 
 Both compile the pack first (no images, no sight) and write nothing when it has errors
 (a broken quest would look like removed texts). Entries (docs/translations.md):
@@ -48,6 +50,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         description="merge new and changed texts into each translations/<lang>.po of the pack")
     add_pack_arguments(up, many=False)
     up.add_argument("--lang", action="append", default=[], metavar="LANG", help="also create translations/LANG.po if it does not exist (repeatable)")
+    im = sub.add_parser("import", help="bring the translations of a filled CSV (from `strings extract -o FILE.csv`) into translations/<lang>.po",
+                        description="bring the translations of a filled CSV (from `strings extract -o FILE.csv`) into translations/<lang>.po")
+    add_pack_arguments(im, many=False)
+    im.add_argument("csv", metavar="FILE.csv", help="the filled spreadsheet: columns id and translation, and source_hash to tell stale rows")
+    im.add_argument("--lang", required=True, metavar="LANG", help="the language of the translations (fr, pl, pt_BR)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,12 +65,12 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "extract" and args.output != "-" and Path(args.output).suffix not in (".pot", ".po", ".csv"):
         sys.stderr.write(f"questc strings extract: error: -o must name a .pot or .csv file, got {args.output!r}\n")
         return 2
-    if args.action == "update":
+    if args.action in ("update", "import"):
         from compiler.catalogs.translations import LANGUAGE
 
-        bad = [lang for lang in args.lang if not LANGUAGE.match(lang)]
+        bad = [lang for lang in ([args.lang] if args.action == "import" else args.lang) if not LANGUAGE.match(lang)]
         if bad:
-            sys.stderr.write(f"questc strings update: error: --lang {bad[0]!r} is not a language code (fr, pl, pt_BR)\n")
+            sys.stderr.write(f"questc strings {args.action}: error: --lang {bad[0]!r} is not a language code (fr, pl, pt_BR)\n")
             return 2
     result = compile_args(args, images=False, sight=False)
     model = result.model
@@ -77,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
     texts = sorted(player_texts(model), key=lambda t: (_where(t, model.pack.root), t.id))
     if args.action == "extract":
         return _extract(texts, model, args)
+    if args.action == "import":
+        return _import(texts, model, args)
     return _update(texts, model, args)
 
 
@@ -228,6 +237,16 @@ def merge(old_text: str | None, texts, model, lang: str) -> tuple[str, dict[str,
     return (text if text.endswith("\n") else text + "\n"), counts
 
 
+def _po_path(model, lang: str) -> Path:
+    """Where the pack keeps (or will keep) the translation file of `lang`."""
+    from compiler.catalogs.translations import FOLDER, language_of
+
+    for tf in model.translation_files:
+        if language_of(Path(tf.name)) == lang:
+            return model.pack.root / FOLDER / Path(tf.name).name
+    return model.pack.root / FOLDER / f"{lang}.po"
+
+
 def _update(texts, model, args) -> int:
     from compiler.diagnostics import Sink
     from compiler.diagnostics.render import print_diagnostics
@@ -266,3 +285,113 @@ def _update(texts, model, args) -> int:
         print_diagnostics(sink, args.format)
         return 1
     return 0
+
+
+# ---------------------------------------------------------------- import
+def read_spreadsheet(path: Path, texts, sink) -> dict[str, tuple[str, str | None, object]] | None:
+    """id -> (translation, source hash of the row or None, span of the row) for every row
+    of the CSV with a translation, or None when the file cannot be read (T0401). Rows
+    naming no text of the pack (T0402) or an id a row before already gave (T0403) are
+    reported and left out; an empty translation is no row (it never erases one)."""
+    from compiler.diagnostics import Span
+    from compiler.diagnostics.hints import did_you_mean
+
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+        text = raw.decode("utf-8-sig")
+    except OSError as exc:
+        sink.report("T0401", Span.whole_file(name), problem=exc.strerror or str(exc))
+        return None
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        sink.report("T0401", Span(name, line, 1), problem="it is not UTF-8 text (save it from the spreadsheet as CSV UTF-8)")
+        return None
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if header is None or not {"id", "translation"} <= set(header):
+            sink.report("T0401", Span(name, 1, 1), problem="its first row must name the columns, with at least `id` and `translation` "
+                        "(the columns `questc strings extract -o FILE.csv` writes: " + ", ".join(CSV_COLUMNS) + ")")
+            return None
+        col = {c: header.index(c) for c in CSV_COLUMNS if c in header}
+        known = {t.id for t in texts}
+        rows: dict[str, tuple[str, str | None, object]] = {}
+        for fields in reader:
+            span = Span(name, reader.line_num, 1)
+            cell = {c: (fields[i] if i < len(fields) else "") for c, i in col.items()}
+            sid, translation = cell["id"].strip(), cell["translation"]
+            if not sid and not translation:
+                continue
+            if sid not in known:
+                guess = did_you_mean(sid, sorted(known))
+                sink.report("T0402", span, id=sid, hint=f"; did you mean `{guess}`?" if guess else "")
+                continue
+            if sid in rows:
+                sink.report("T0403", span, id=sid, first=rows[sid][2].line)
+                continue
+            if translation:
+                rows[sid] = (translation, cell.get("source_hash", "").strip() or None, span)
+    except csv.Error as exc:
+        sink.report("T0401", Span(name, reader.line_num or 1, 1), problem=f"it is not well-formed CSV ({exc})")
+        return None
+    return rows
+
+
+def _import(texts, model, args) -> int:
+    """Merge the pack's texts into translations/<lang>.po (as `update` does), then set the
+    CSV's translations: current when the row's source hash is the text's, fuzzy when the
+    row was translated from an older wording (T0404)."""
+    import polib
+
+    from compiler.catalogs.translations import source_hash
+    from compiler.diagnostics import Sink
+    from compiler.diagnostics.model import Severity
+    from compiler.diagnostics.render import print_diagnostics
+    from compiler.sources import read_source
+
+    sink = Sink()
+    rows = read_spreadsheet(Path(args.csv), texts, sink)
+    if rows is None:
+        print_diagnostics(sink, args.format)
+        return 1
+    path = _po_path(model, args.lang)
+    old_text, newline = None, "\n"
+    if path.exists():
+        src = read_source(model.pack.root, path, sink, max_bytes=model.options.max_file_bytes)
+        if src is None:
+            print_diagnostics(sink, args.format)
+            return 1
+        old_text, newline = src.text, src.newline
+    merged, _ = merge(old_text, texts, model, args.lang)
+    po = polib.pofile(merged, wrapwidth=78)
+    current = {t.id: t.text for t in texts}
+    counts = {"current": 0, "fuzzy": 0}
+    for e in po:
+        row = rows.get(e.msgctxt) if not e.obsolete else None
+        if row is None:
+            continue
+        translation, recorded, span = row
+        e.msgstr = translation
+        stale = recorded is not None and recorded != source_hash(current[e.msgctxt])
+        if stale:
+            if "fuzzy" not in e.flags:
+                e.flags.append("fuzzy")
+            sink.report("T0404", span, id=e.msgctxt)
+            counts["fuzzy"] += 1
+        else:
+            if "fuzzy" in e.flags:
+                e.flags.remove("fuzzy")
+            e.previous_msgid = None
+            counts["current"] += 1
+    text = str(po)
+    text = text if text.endswith("\n") else text + "\n"
+    path.parent.mkdir(exist_ok=True)
+    if text != old_text:
+        _write(path, text, newline)
+    if not args.quiet:
+        rel = path.relative_to(model.pack.root).as_posix()
+        sys.stderr.write(f"{rel}: {counts['current']} translations imported, {counts['fuzzy']} of them marked fuzzy\n")
+    if sink.items:
+        print_diagnostics(sink, args.format)
+    return 1 if any(d.severity == Severity.ERROR for d in sink.items) else 0

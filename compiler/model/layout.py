@@ -87,6 +87,28 @@ class Piece:
     def cells(self) -> frozenset[Cell]:
         return frozenset(c for t in self.tiles for c in t.local_of)
 
+    def shifted(self, d: Cell) -> Piece:
+        """The piece slid by `d`; its squares are slid too, not worked out again from the tiles."""
+        moved = Piece(self.encounter, tuple(shift_tile(t, d) for t in self.tiles))
+        dx, dy = d
+        moved.__dict__["cells"] = frozenset((x + dx, y + dy) for x, y in self.cells)
+        return moved
+
+
+class _Turned:
+    """Each encounter turned by each number of quarter turns, worked out once for all the
+    orders of an analysis (the turn is the costly part of moving a piece; a slide is cheap)."""
+
+    def __init__(self) -> None:
+        self._pieces: dict[tuple[str, int], Piece] = {}
+
+    def __call__(self, enc: EncounterLinks, quarters: int, d: Cell) -> Piece:
+        key = (enc.id, quarters % 4)
+        base = self._pieces.get(key)
+        if base is None:
+            base = self._pieces[key] = Piece(enc.id, tuple(turn_tile(t, quarters) for t in enc.tiles))
+        return base.shifted(d)
+
 
 def _moved(tiles: tuple[PlacedTile, ...], quarters: int, d: Cell) -> tuple[PlacedTile, ...]:
     return tuple(shift_tile(turn_tile(t, quarters), d) for t in tiles)
@@ -255,30 +277,31 @@ def end_cap_tile(tiles: Mapping[str, Tile], width: int = 2) -> Tile | None:
 
 
 def chain(plan: DeckPlan, cards: list[str], links: Mapping[str, EncounterLinks], encounter_of: Mapping[str, str],
-          cap: Tile | None) -> list[Step]:
+          cap: Tile | None, turned: _Turned | None = None) -> list[Step]:
     """Place the encounters of `cards` (drawn in that order) on an empty table."""
+    turned = turned or _Turned()
     table = _Table()
     steps: list[Step] = []
     prev: tuple[PlacedTile, Opening] | None = None
     for i, card in enumerate(cards):
         enc = links[encounter_of[card]]
         if prev is None or enc.entrance is None:
-            piece = Piece(enc.id, enc.tiles)
+            piece = turned(enc, 0, (0, 0))
             if table.pieces:  # no entrance to attach (an error reported elsewhere): set it apart
-                d = _free_spot(table, piece.cells, (0, 0))
-                piece = Piece(enc.id, _moved(enc.tiles, 0, d))
+                piece = piece.shifted(_free_spot(table, piece.cells, (0, 0)))
             table.add(piece)
             steps.append(Step(card, enc.id, piece, False, ()))
         else:
             prev_tile, prev_op = prev
             quarters, d = _fit(enc.tiles, enc.entrance, prev_tile, prev_op)
-            piece = Piece(enc.id, _moved(enc.tiles, quarters, d))
+            piece = turned(enc, quarters, d)
             hits = table.overlapping(piece)
             if not hits:
                 table.add(piece)
                 steps.append(Step(card, enc.id, piece, False, ()))
             else:
-                steps.append(_linked(table, card, enc, quarters, d, steps[-1].encounter, prev_tile, prev_op, hits, cap, i))
+                steps.append(_linked(table, card, enc, turned(enc, quarters, (0, 0)), d, steps[-1].encounter, prev_tile,
+                                     prev_op, hits, cap, i))
         last = steps[-1].piece
         prev = None
         if enc.exit is not None:
@@ -296,7 +319,7 @@ def _free_spot(table: _Table, cells: frozenset[Cell], start: Cell) -> Cell:
     return (x1 - min(c[0] for c in cells), start[1])
 
 
-def _linked(table: _Table, card: str, enc: EncounterLinks, quarters: int, d: Cell,
+def _linked(table: _Table, card: str, enc: EncounterLinks, turned: Piece, d: Cell,
             prev_encounter: str, prev_tile: PlacedTile, prev_op: Opening, hits: list[str], cap: Tile | None,
             i: int) -> Step:
     """The fallback: end caps on the previous exit and the new entrance, the encounter set apart."""
@@ -309,25 +332,24 @@ def _linked(table: _Table, card: str, enc: EncounterLinks, quarters: int, d: Cel
             exit_cap = None
         else:
             table.add(exit_cap)
-    turned = _moved(enc.tiles, quarters, (0, 0))
-    ent_tile = next(t for t in turned if t.name == enc.entrance.tile)
+    ent_tile = next(t for t in turned.tiles if t.name == enc.entrance.tile)
     entrance_cap = _cap_piece(enc.id, cap, ent_tile, enc.entrance.opening, f"cap{i}b") if cap is not None else None
-    cells = Piece(enc.id, turned).cells | (entrance_cap.cells if entrance_cap else frozenset())
+    cells = turned.cells | (entrance_cap.cells if entrance_cap else frozenset())
     shift = _free_spot(table, cells, d)
-    piece = Piece(enc.id, _moved(turned, 0, shift))
+    piece = turned.shifted(shift)
     table.add(piece)
     if entrance_cap is not None:
-        entrance_cap = Piece(enc.id, _moved(entrance_cap.tiles, 0, shift))
+        entrance_cap = entrance_cap.shifted(shift)
         table.add(entrance_cap)
     return Step(card, enc.id, piece, True, tuple(hits), exit_cap, entrance_cap, blocked)
 
 
 def layout(plan: DeckPlan, links: Mapping[str, EncounterLinks], encounter_of: Mapping[str, str],
-           tiles: Mapping[str, Tile], seed: int) -> Layout:
+           tiles: Mapping[str, Tile], seed: int, turned: _Turned | None = None) -> Layout:
     """Deal `plan` with `random.Random(seed)` and chain the drawn encounters."""
     order = deal(plan, random.Random(seed))
     drawn = playable_prefix(plan, order)
-    steps = chain(plan, drawn, links, encounter_of, end_cap_tile(tiles))
+    steps = chain(plan, drawn, links, encounter_of, end_cap_tile(tiles), turned)
     return Layout(plan.id, seed, tuple(order), tuple(steps))
 
 
@@ -376,8 +398,9 @@ def analyse(plan: DeckPlan, links: Mapping[str, EncounterLinks], encounter_of: M
     blocked: dict[str, int] = {}
     needing = cap_max = cap_total = 0
     largest = (0, 0, seed)
+    turned = _Turned()
     for k in range(orders):
-        lay = layout(plan, links, encounter_of, tiles, seed + k)
+        lay = layout(plan, links, encounter_of, tiles, seed + k, turned)
         n = lay.end_cap_pairs
         needing += n > 0
         cap_max = max(cap_max, n)

@@ -5,14 +5,16 @@ report how often end caps are needed and how large the table grows.
 
 from __future__ import annotations
 
+import json
 from typing import Mapping
 
+from compiler import diskcache
 from compiler.diagnostics import Sink
 from compiler.geometry.assemble import AssembledMap
 from compiler.geometry.tiles import DIRECTION
 from compiler.model import Model
 from compiler.model.cards import DeckPlan
-from compiler.model.layout import EncounterLinks, Port, analyse
+from compiler.model.layout import ANALYSIS_ORDERS, ANALYSIS_SEED, Analysis, EncounterLinks, Port, analyse
 from compiler.syntax import ast
 
 BLOCKED_WARNING_SHARE = (1, 20)  # warn (C0402) when an exit cannot take its cap in >= 5% of orders
@@ -108,7 +110,7 @@ def chain_pass(model: Model, sink: Sink) -> Model:
             continue
         if not _complete(plan, cards.encounter_of, links, roles):
             continue
-        a = analyse(plan, links, cards.encounter_of, tiles)
+        a = kept_analysis(plan, links, cards.encounter_of, tiles)
         analyses[did] = a
         w, h, _ = a.largest
         sink.report("C0401", plan.span, deck=did, needing=a.needing_end_caps, orders=a.orders, width=w, height=h)
@@ -132,3 +134,57 @@ def _complete(plan: DeckPlan, encounter_of, links, roles) -> bool:
         if ("middle" in r or "start" in r) and ln.exit is None:
             return False
     return True
+
+
+# ---------------------------------------------------------------- the analysis, kept between runs
+ANALYSIS_FORMAT = b"questc-deck-analysis 1"  # bump when the file layout changes
+
+
+def kept_analysis(plan: DeckPlan, links: Mapping[str, EncounterLinks], encounter_of: Mapping[str, str],
+                  tiles: Mapping) -> Analysis:
+    """`analyse(…)`, or the analysis a previous run stored in the private cache
+    (compiler/diskcache.py) for exactly the same inputs: the deck plan, the encounters
+    its cards name with their maps, the tile catalog, the seeds and the compiler's code.
+    Dealing 200 tables is most of a cold check of a cooperative pack; its inputs change
+    only when the deck, its encounters' maps or the tiles do."""
+    cards = sorted(c for c in plan.cards if c in encounter_of)
+    used_of = {c: encounter_of[c] for c in cards}
+    used = {e: links[e] for e in sorted(set(used_of.values())) if e in links}
+    try:
+        key = diskcache.fingerprint(ANALYSIS_FORMAT, diskcache.code_version(), plan, used, used_of, tiles,
+                                    ANALYSIS_SEED, ANALYSIS_ORDERS)
+    except TypeError:
+        return analyse(plan, links, encounter_of, tiles)
+    name, header = f"analysis-{key[:32]}.json", ANALYSIS_FORMAT + b" " + key.encode()
+    data = diskcache.load(name, header)
+    kept = _read_analysis(data) if data is not None else None
+    if kept is not None and kept.deck == plan.id:
+        return kept
+    fresh = analyse(plan, links, encounter_of, tiles)
+    diskcache.save(name, header, _write_analysis(fresh))
+    return fresh
+
+
+def _write_analysis(a: Analysis) -> bytes:
+    return json.dumps({
+        "deck": a.deck, "seed": a.seed, "orders": a.orders, "needing": a.needing_end_caps,
+        "cap_max": a.end_cap_pairs_max, "cap_total": a.end_cap_pairs_total, "largest": list(a.largest),
+        "collisions": [[x, y, n] for (x, y), n in a.collisions.items()],
+        "exit_cap_blocked": [[e, n] for e, n in a.exit_cap_blocked.items()],
+    }).encode("utf-8")
+
+
+def _read_analysis(data: bytes) -> Analysis | None:
+    """The analysis in `data`, or None when the file is not exactly what `_write_analysis` writes."""
+    try:
+        d = json.loads(data)
+        ints = (d["seed"], d["orders"], d["needing"], d["cap_max"], d["cap_total"], *d["largest"])
+        pairs = [(str(x), str(y), n) for x, y, n in d["collisions"]]
+        blocked = [(str(e), n) for e, n in d["exit_cap_blocked"]]
+        if not isinstance(d["deck"], str) or len(d["largest"]) != 3 or not all(
+                type(n) is int for n in (*ints, *(p[2] for p in pairs), *(b[1] for b in blocked))):
+            return None
+        return Analysis(d["deck"], d["seed"], d["orders"], d["needing"], d["cap_max"], d["cap_total"],
+                        tuple(d["largest"]), {(x, y): n for x, y, n in pairs}, dict(blocked))
+    except (ValueError, KeyError, TypeError):
+        return None

@@ -6,7 +6,9 @@ registered in `compiler/emit/build.py` OUTPUTS. It writes
 - `maps/tiles.png`        a contact sheet of the tiles the pack itself defines;
 - `maps/world-<id>.png`   each campaign world the pack defines;
 - `maps/<id>.png`         each quest/encounter map the maps pass assembled
-                          (compiler/emit/images/quest.py).
+                          (compiler/emit/images/quest.py), in the source language;
+- `maps/<lang>/<id>.png`  the same maps again for each language of the pack's
+                          translations, titles and token labels in that language.
 
 Everything is drawn from the passes' typed results; images never add diagnostics and
 never rerun a pass.
@@ -19,7 +21,8 @@ from typing import Any, Mapping
 from compiler.emit.images.map import render_map
 from compiler.emit.images.pictures import Location, TileCard, TileSheet, Trail, WorldPicture
 from compiler.emit.images.primitives import png_bytes
-from compiler.emit.images.quest import assembled_maps, encounter_picture
+from compiler.emit.images.style import missing_glyphs
+from compiler.emit.images.quest import assembled_maps, encounter_picture, quest_maps
 from compiler.emit.images.sheet import render_tile_sheet
 from compiler.emit.images.world import render_world
 from compiler.memo import Same, remembered_pure
@@ -79,4 +82,23 @@ def render_outputs(model: Model) -> dict[str, bytes]:
         files[f"maps/{map_id}.png"] = remembered_pure(
             key, lambda: png_bytes(render_map(encounter_picture(body, amap, title, resolved), scale=MAP_SCALE))
         )
+    for lang in sorted(model.languages or {}):
+        for map_id, picture in sorted(quest_maps(model, lang).items()):
+            key = ("map_png", Same(picture.board), picture.title, picture.tokens, picture.spawns, lang)
+            files[f"maps/{lang}/{map_id}.png"] = remembered_pure(key, lambda: png_bytes(render_map(picture, scale=MAP_SCALE)))
     return files
+
+
+def undrawable(model: Model) -> list[tuple[str, str, list[str]]]:
+    """(language, text, characters no bundled font draws) for each translated text the
+    per-language map images draw (titles, token labels): each is drawn as `?`."""
+    out = []
+    for lang in sorted(model.languages or {}):
+        seen: dict[str, None] = {}
+        for _, picture in sorted(quest_maps(model, lang).items()):
+            seen.update(dict.fromkeys([picture.title, *(t.label[:1] for t in picture.tokens if t.label)]))
+        for text in seen:
+            missing = missing_glyphs(text)
+            if missing:
+                out.append((lang, text, missing))
+    return out

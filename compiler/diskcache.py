@@ -1,0 +1,209 @@
+"""Results kept between runs, in a directory only their user can write.
+
+What is costly on a cold start and a pure function of its inputs is kept: the built
+Lark parser (about 0.3 s to build the LALR tables; `syntax/parser_cache.py`), each
+quest file's syntax tree and each catalog file's loaded document with the diagnostics
+they gave (`kept`, used by the pipeline), and the seeded analysis of an exploration deck
+(200 dealt tables; `passes/chain.py`). Each is stored under a hash of everything it
+depends on, the compiler's own code included, and a file is used only when:
+
+- the directory is `$XDG_CACHE_HOME/questc` (or `~/.cache/questc`), made with mode 0700;
+- the directory and the file are owned by the current user, not writable by group or
+  others, and not symbolic links. Both are opened without following links and checked
+  on the open descriptors, so neither can be swapped between the check and the read;
+- the file's first line is its format and the full key; anything else (a stale, planted,
+  truncated or damaged file) is ignored and the result computed again.
+
+When any check fails the result is computed, slower but never unsafe. A file is written
+to a private temporary name and renamed over the old one, so a reader never sees half a
+file and two runs saving at once do not mix their bytes. The folder is kept to
+MAX_FILES files: past that, the oldest written are removed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import os
+import pickle
+import stat
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from compiler.diagnostics import Sink
+
+T = TypeVar("T")
+KEPT_FORMAT = b"questc-kept 1"  # bump when what `kept` stores changes shape
+MAX_FILES = 4096
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    return root / "questc"
+
+
+def load(name: str, header: bytes) -> bytes | None:
+    """The bytes after the first line of cache file `name`, when that line is `header`
+    and the file and its directory pass the checks above; otherwise None."""
+    directory = _open_private_dir()
+    if directory is None:
+        return None
+    try:
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=directory)
+        except OSError:
+            return None
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not (stat.S_ISREG(st.st_mode) and _private(st)):
+                return None
+            if f.readline().rstrip(b"\n") != header:
+                return None
+            return f.read()
+    finally:
+        os.close(directory)
+
+
+def save(name: str, header: bytes, data: bytes) -> None:
+    """Write `header`, a line end and `data` as cache file `name` (atomically). A full
+    disk or an untrusted directory costs the next run the computation, nothing more."""
+    directory = _open_private_dir()
+    if directory is None:
+        return
+    tmp = f".{name}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=directory)
+        with os.fdopen(fd, "wb") as f:
+            f.write(header + b"\n" + data)
+        os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)
+    except (OSError, NotImplementedError):
+        try:
+            os.unlink(tmp, dir_fd=directory)
+        except OSError:
+            pass
+    else:
+        try:
+            _prune(directory)
+        except OSError:  # a folder that cannot be listed is pruned by a later run
+            pass
+    finally:
+        os.close(directory)
+
+
+def _prune(directory: int) -> None:
+    """Remove the oldest files when the folder holds more than MAX_FILES."""
+    with os.scandir(directory) as it:
+        entries = [(e.stat(follow_symlinks=False).st_mtime_ns, e.name) for e in it if e.is_file(follow_symlinks=False)]
+    if len(entries) <= MAX_FILES:
+        return
+    for _, name in sorted(entries)[: len(entries) - MAX_FILES * 3 // 4]:
+        try:
+            os.unlink(name, dir_fd=directory)
+        except OSError:
+            pass
+
+
+def kept(kind: str, parts: tuple[str, ...], compute: Callable[[Sink], T], sink: Sink) -> T:
+    """`compute(sink)` for inputs `parts` (texts, names), or the result and diagnostics a
+    previous run kept for exactly the same `kind`, `parts` and compiler code, with the
+    diagnostics replayed into `sink`. The file is a pickle, read only through `load`'s
+    checks (a private folder, the full key on the first line)."""
+    key = fingerprint(KEPT_FORMAT, kind, code_version(), *parts)
+    name, header = f"{kind}-{key[:32]}.pickle", KEPT_FORMAT + b" " + key.encode()
+    data = load(name, header)
+    if data is not None:
+        try:
+            result, items = pickle.loads(data)
+        except Exception:  # a truncated or damaged file: compute again
+            pass
+        else:
+            sink.extend(items)
+            return result
+    local = Sink()
+    result = compute(local)
+    try:
+        data = pickle.dumps((result, tuple(local.items)), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        data = None  # not storable: the next run computes it again
+    if data is not None:
+        save(name, header, data)
+    sink.extend(local.items)
+    return result
+
+
+# ---------------------------------------------------------------- keys
+def fingerprint(*values: object) -> str:
+    """A hash of `values` that is the same in every run for equal values: dataclasses by
+    their type and every field, mappings and sets in sorted order, numbers and strings by
+    type and value. Any other kind of object raises TypeError (the caller then computes
+    without the cache): a key must stand for all of its inputs, never for part of them."""
+    h = hashlib.sha256()
+    for v in values:
+        h.update(_canonical(v).encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def _canonical(v: object) -> str:
+    if v is None or isinstance(v, (bool, int, float, str, bytes, Fraction, enum.Enum)):
+        return f"{type(v).__name__}:{v!r}"
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        fields = ",".join(f"{f.name}={_canonical(getattr(v, f.name))}" for f in dataclasses.fields(v))
+        return f"{type(v).__module__}.{type(v).__qualname__}({fields})"
+    if isinstance(v, (tuple, list)):
+        return f"{type(v).__name__}[" + ",".join(_canonical(x) for x in v) + "]"
+    if isinstance(v, (set, frozenset)):
+        return "set{" + ",".join(sorted(_canonical(x) for x in v)) + "}"
+    if hasattr(v, "items") and hasattr(v, "keys"):
+        return "map{" + ",".join(sorted(f"{_canonical(k)}:{_canonical(x)}" for k, x in v.items())) + "}"
+    raise TypeError(f"no stable fingerprint for {type(v).__qualname__}")
+
+
+def code_version() -> str:
+    """A hash of the compiler itself: its code, grammar, diagnostic catalogue and the
+    schemas it validates with, so a kept result never outlives what made it (worked out
+    once per run; about 2.5 MB read, a few milliseconds)."""
+    global _CODE
+    if _CODE is None:
+        from compiler.resources import schemas_dir
+
+        h = hashlib.sha256()
+        for root in (Path(__file__).resolve().parent, schemas_dir()):
+            for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+                h.update(str(path.relative_to(root)).encode("utf-8") + b"\x00" + path.read_bytes() + b"\x00")
+        _CODE = h.hexdigest()
+    return _CODE
+
+
+_CODE: str | None = None
+
+
+# ---------------------------------------------------------------- checks
+def _private(st: os.stat_result) -> bool:
+    """Owned by this user and writable by nobody else."""
+    return st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _open_private_dir() -> int | None:
+    """A descriptor of the cache directory (made if missing), or None when it cannot be
+    trusted or made."""
+    if not all(hasattr(os, name) for name in ("getuid", "O_NOFOLLOW", "O_DIRECTORY")):
+        return None  # no owners or safe opening to check with (Windows): compute every time
+    path = cache_dir()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if stat.S_ISDIR(st.st_mode) and _private(st):
+        return fd
+    os.close(fd)
+    return None

@@ -1,0 +1,156 @@
+"""Results kept between runs (compiler/diskcache.py): stable keys, exact replay, and a
+kept file that is stale, damaged or not private is never used."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from compiler import diskcache
+from compiler.diagnostics import Sink
+from compiler.diagnostics import Span
+from compiler.model.layout import Analysis
+from compiler.passes import chain
+from conftest import REPO
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg" / "questc"
+
+
+# ---------------------------------------------------------------- keys
+def test_fingerprint_is_the_same_in_every_run_whatever_the_hash_seed():
+    code = ("from compiler.diskcache import fingerprint; from compiler.syntax.ast import Span; from fractions import Fraction;"
+            "print(fingerprint({'b': frozenset({'x', 'y', 'z'}), 'a': (1, 2.5, None, Fraction(1, 3))}, Span('f', 1, 2)))")
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}).stdout
+            for seed in ("1", "2", "3")}
+    assert len(seen) == 1
+
+
+def test_fingerprint_tells_apart_what_differs():
+    base = {"a": (1, 2), "b": frozenset({"x"})}
+    assert diskcache.fingerprint(base) == diskcache.fingerprint({"b": frozenset({"x"}), "a": (1, 2)})
+    assert diskcache.fingerprint(base) != diskcache.fingerprint({"a": (1, 3), "b": frozenset({"x"})})
+    assert diskcache.fingerprint(1) != diskcache.fingerprint(True) != diskcache.fingerprint("1")
+    assert diskcache.fingerprint((1, 2)) != diskcache.fingerprint([1, 2])
+    assert diskcache.fingerprint("ab", "c") != diskcache.fingerprint("a", "bc")
+    assert diskcache.fingerprint(Fraction(1, 2)) != diskcache.fingerprint(0.5)
+
+
+def test_fingerprint_refuses_objects_it_cannot_describe_completely():
+    with pytest.raises(TypeError):
+        diskcache.fingerprint({"a": object()})
+
+
+# ---------------------------------------------------------------- kept results
+def _computing(result, diagnostics=()):
+    calls = []
+
+    def compute(sink: Sink):
+        calls.append(1)
+        for code, span in diagnostics:
+            sink.report(code, span, detail="x")
+        return result
+
+    return compute, calls
+
+
+def test_a_kept_result_is_replayed_with_its_diagnostics_and_not_computed_again(cache):
+    span = Span("a.quest", 3, 4)
+    compute, calls = _computing({"tree": (1, 2)}, [("S0900", span)])
+    first, second = Sink(), Sink()
+    assert diskcache.kept("quest", ("a.quest", "text"), compute, first) == {"tree": (1, 2)}
+    assert diskcache.kept("quest", ("a.quest", "text"), compute, second) == {"tree": (1, 2)}
+    assert calls == [1]
+    assert [(d.code, d.span) for d in second.items] == [(d.code, d.span) for d in first.items] == [("S0900", span)]
+    assert len(list(cache.glob("quest-*.pickle"))) == 1
+
+
+def test_other_inputs_are_computed_again(cache):
+    compute, calls = _computing(1)
+    diskcache.kept("quest", ("a.quest", "text"), compute, Sink())
+    diskcache.kept("quest", ("a.quest", "text!"), compute, Sink())
+    diskcache.kept("quest", ("b.quest", "text"), compute, Sink())
+    diskcache.kept("yaml", ("a.quest", "text"), compute, Sink())
+    assert calls == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "other key", "folder writable by others", "file writable by group"])
+def test_a_damaged_stale_or_unprivate_file_is_never_used(cache, damage):
+    compute, calls = _computing("fresh")
+    diskcache.kept("quest", ("a", "t"), compute, Sink())
+    (path,) = cache.glob("quest-*.pickle")
+    header, _, body = path.read_bytes().partition(b"\n")
+    if damage == "truncated":
+        path.write_bytes(header + b"\n" + body[: len(body) // 2])
+    elif damage == "other key":
+        path.write_bytes(header[:-1] + b"0\n" + body)
+    elif damage == "folder writable by others":
+        cache.chmod(0o777)
+    else:
+        path.chmod(0o660)
+    assert diskcache.kept("quest", ("a", "t"), compute, Sink()) == "fresh"
+    assert calls == [1, 1]
+
+
+def test_the_folder_is_pruned_to_its_limit(cache, monkeypatch):
+    monkeypatch.setattr(diskcache, "MAX_FILES", 8)
+    for i in range(20):
+        diskcache.kept("quest", ("a", str(i)), lambda sink: i, Sink())
+    assert 6 <= len(list(cache.iterdir())) <= 8
+
+
+def test_nothing_is_kept_when_the_folder_cannot_be_made(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    compute, calls = _computing(5)
+    assert diskcache.kept("quest", ("a", "t"), compute, Sink()) == 5
+    assert diskcache.kept("quest", ("a", "t"), compute, Sink()) == 5
+    assert calls == [1, 1]
+
+
+# ---------------------------------------------------------------- the deck analysis
+ANALYSIS = Analysis("deck", 0, 200, 163, 4, 301, (66, 38, 17), {("a", "b"): 3, ("a", "c"): 0}, {"c": 2})
+
+
+def test_an_analysis_file_reads_back_exactly():
+    assert chain._read_analysis(chain._write_analysis(ANALYSIS)) == ANALYSIS
+
+
+@pytest.mark.parametrize("text", [b"", b"[]", b"{}", b'{"deck": 1}', b"\xff", json.dumps(
+    {**json.loads(chain._write_analysis(ANALYSIS)), "orders": "200"}).encode(), json.dumps(
+    {**json.loads(chain._write_analysis(ANALYSIS)), "largest": [1, 2]}).encode()])
+def test_a_malformed_analysis_file_is_not_used(text):
+    assert chain._read_analysis(text) is None
+
+
+def _run(args, env):
+    return subprocess.run([sys.executable, "-m", "compiler.cli", *args], capture_output=True, cwd=REPO,
+                          env={**os.environ, **env, "PYTHONPATH": str(REPO)})
+
+
+def test_a_warm_run_reports_and_builds_exactly_what_a_cold_run_does(tmp_path):
+    """Every shipped pack, checked and built with an empty cache and again from what the
+    first run kept (parsed quests, loaded and validated catalogs, deck analyses)."""
+    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    runs = []
+    for i in range(2):
+        check = _run(["check", "content", "--format", "json"], env)
+        build = _run(["build", "content", "-o", str(tmp_path / f"out{i}")], env)
+        assert build.returncode == 0, build.stderr
+        runs.append(check.stdout)
+    kept = {p.name.split("-")[0] for p in (tmp_path / "xdg" / "questc").iterdir()}
+    assert {"quest", "yaml", "valid", "analysis", "parser"} <= kept
+    assert runs[0] == runs[1]
+    first = sorted(p.relative_to(tmp_path / "out0") for p in (tmp_path / "out0").rglob("*") if p.is_file())
+    assert first == sorted(p.relative_to(tmp_path / "out1") for p in (tmp_path / "out1").rglob("*") if p.is_file())
+    for rel in first:
+        assert (tmp_path / "out0" / rel).read_bytes() == (tmp_path / "out1" / rel).read_bytes(), rel
