@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: build test bench install clean docs mutate
+.PHONY: build test bench install clean docs mutate chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,20 @@ install: $(STAMP)
 build: $(STAMP)
 	$(BIN)/questc build content -o build
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The web player's browser tests drive Debian's Chromium (tests/browser.py). Install it
+# when it is missing and we can (root or password-less sudo, with apt-get); otherwise say
+# so: those tests then fail with one message naming what is missing.
+chromium:
+	@if [ -n "$$QUESTC_CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then echo "make: Chromium is missing and apt-get is not available: the browser tests will fail (install Chromium or set QUESTC_CHROMIUM)"; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
+	  || echo "make: installing Chromium failed: the browser tests will fail"; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
+	  || echo "make: installing Chromium failed: the browser tests will fail"; \
+	else echo "make: Chromium is missing and cannot be installed without root: the browser tests will fail (apt-get install chromium, or set QUESTC_CHROMIUM)"; fi
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -20,6 +20,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("compiler.commands.check", "parse, resolve and validate packs; print diagnostics"),
     "build": ("compiler.commands.build", "check, then write bundles, images and manifests"),
     "watch": ("compiler.commands.watch", "rebuild on every save"),
+    "view": ("compiler.commands.view", "write the web player with a pack's bundle: a folder of static files"),
+    "serve": ("compiler.commands.serve", "play a pack in the browser on 127.0.0.1, rebuilt on every save"),
     "explain": ("compiler.commands.explain", "explain a diagnostic code"),
     "schema": ("compiler.commands.schema", "print the bundle JSON Schema"),
     "init": ("compiler.commands.init", "create a new pack that compiles"),

@@ -26,3 +26,9 @@ def schemas_dir() -> Path:
 @functools.cache
 def content_dir() -> Path:
     return _locate("content")
+
+
+def player_dir() -> Path:
+    """The web player's static files (HTML, JavaScript modules, CSS): package data of
+    `compiler/player/`, installed with the package (pyproject's package-data)."""
+    return Path(__file__).resolve().parent / "player"

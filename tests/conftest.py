@@ -93,3 +93,7 @@ def questc(*argv: str, cwd: Path | None = None) -> Run:
 @pytest.fixture
 def run():
     return questc
+
+
+# The web player's browser tests share one Chromium per session (tests/browser.py).
+from tests.browser import browser, page, sites  # noqa: E402,F401

@@ -149,7 +149,9 @@ def test_simple_decks_shuffle_all_cards():
     assert codes(sink) == []
     p = decks["p"]
     assert sorted(deal(p, random.Random(1))) == ["a", "b"]
-    assert deck_json(p) == {"kind": "peril", "cards": ["a", "b"], "legal": True, "shuffle": True}
+    # `pool`: the cards in the order the seeded deal takes them (a front end deals the same orders)
+    assert deck_json(p) == {"kind": "peril", "cards": ["a", "b"], "pool": list(p.pool), "legal": True, "shuffle": True}
+    assert sorted(deck_json(p)["pool"]) == ["a", "b"]
 
 
 def test_exploration_deck_json(plan):

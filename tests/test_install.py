@@ -68,6 +68,8 @@ def test_installed_questc_builds_its_shipped_packs_and_checks_a_new_one(kind, di
     assert (work / "out" / "d2e-quests" / "bundle.json").is_file(), r.stderr
     assert list((work / "out" / "d2e-quests" / "maps").glob("*.png"))
     _run([questc, "los", "d2e-quests", "--quest", "first_blood", "--from", "9,9", "--to", "6,5"], cwd=work, env=env)
+    _run([questc, "view", "d2e-quests", "-o", "site"], cwd=work, env=env)  # the player's files are package data
+    assert {p.name for p in (work / "site").iterdir()} >= {"index.html", "app.js", "sight.js", "style.css", "bundle.json"}
     _run([questc, "init", "my-pack"], cwd=work, env=env)
     r = _run([questc, "check", "my-pack", "--format", "json"], cwd=work, env=env)
     assert '"errors": 0' in r.stdout

@@ -119,6 +119,7 @@ def cards_json(cards: CardSet, table: StringTable) -> dict[str, Any]:
 # ---------------------------------------------------------------- decks
 def deck_json(plan: DeckPlan, analysis=None) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": plan.kind, "cards": list(plan.cards), "legal": plan.legal}
+    out["pool"] = list(plan.pool)  # the order `deal` takes them in: a front end deals the same orders
     if plan.kind != "exploration":
         out["shuffle"] = True
         return out

@@ -62,6 +62,44 @@ def _map_json(amap, sight: bool) -> dict[str, Any]:
         col, row = t.local_of[(x, y)]
         spaces.append({"x": x, "y": y, "tile": t.name, "col": col, "row": row, "terrain": terrain})
 
+    geometry = board_json(board)
+    out: dict[str, Any] = {
+        "tiles": [
+            {"name": t.name, "code": t.code, "at": [t.at[0], t.at[1]], "rotate": t.rotation, "hidden": bool(t.hidden)}
+            for t in amap.tiles
+        ],
+        "spaces": spaces,
+        "walls": geometry["walls"],
+        "doors": geometry["doors"],
+        "adjacency": geometry["adjacency"],
+        "counting": geometry["counting"],
+        "links": geometry["links"],
+        "tile_graph": [
+            {
+                "a": j.a,
+                "a_opening": j.a_opening.label,
+                "b": j.b,
+                "b_opening": j.b_opening.label,
+                "door": next((d.id for d in board.doors if d.edges == j.edges), None),
+            }
+            for j in amap.joins
+        ],
+        "marks": {name: index[c] for name, c in sorted(amap.marks.items())},
+    }
+    features = features_json(amap)
+    if features:
+        out["features"] = features
+    if sight and len(board.spaces) <= MAX_SIGHT_SPACES:  # larger: warning M0223 from the maps pass
+        from compiler.geometry.sight import sight_table
+
+        out["sight"] = sight_table(board).encode()
+    return out
+
+
+def board_json(board) -> dict[str, Any]:
+    """The movement and wall fields of a map (`walls`, `doors`, `adjacency`, `counting`,
+    `links`) for a bare Board: what a front end needs besides spaces and sight."""
+    index = board.index
     moves = graph.movement_graph(board)
     adjacency: list[list[int]] = [[] for _ in board.spaces]
     door_steps: dict[str, list[list[int]]] = {d.id: [] for d in board.doors}
@@ -92,37 +130,13 @@ def _map_json(amap, sight: bool) -> dict[str, Any]:
         }
         for d in sorted(board.doors, key=lambda d: d.id)
     }
-    out: dict[str, Any] = {
-        "tiles": [
-            {"name": t.name, "code": t.code, "at": [t.at[0], t.at[1]], "rotate": t.rotation, "hidden": bool(t.hidden)}
-            for t in amap.tiles
-        ],
-        "spaces": spaces,
+    return {
         "walls": _edges(board.walls),
         "doors": doors,
         "adjacency": flat,
         "counting": [sorted(row) for row in counting],
         "links": sorted(links),
-        "tile_graph": [
-            {
-                "a": j.a,
-                "a_opening": j.a_opening.label,
-                "b": j.b,
-                "b_opening": j.b_opening.label,
-                "door": next((d.id for d in board.doors if d.edges == j.edges), None),
-            }
-            for j in amap.joins
-        ],
-        "marks": {name: index[c] for name, c in sorted(amap.marks.items())},
     }
-    features = features_json(amap)
-    if features:
-        out["features"] = features
-    if sight and len(board.spaces) <= MAX_SIGHT_SPACES:  # larger: warning M0223 from the maps pass
-        from compiler.geometry.sight import sight_table
-
-        out["sight"] = sight_table(board).encode()
-    return out
 
 
 def features_json(amap) -> dict[str, Any]:

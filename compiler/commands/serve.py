@@ -1,0 +1,135 @@
+"""questc serve PACK [--port N] [-o DIR]: play a pack in the browser, rebuilt on every save.
+
+Builds PACK into DIR (default: build) and serves the web player on 127.0.0.1:N
+(default 8000; 0 takes any free port) with the pack's latest good bundle. Rebuilding
+is `questc watch` (compiler/commands/watch.py): one build per burst of saves, --poll
+where file-system events do not arrive. The page asks for `version.json` (a digest of
+the bundle) every second and reloads itself when a rebuild changed the bundle; a build
+with errors prints its diagnostics here and leaves the last good bundle in play.
+Only the loopback address is used: nothing is reachable from other machines. Stop with
+Ctrl-C (exit 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.server
+import sys
+import threading
+from pathlib import Path
+
+from compiler.commands import watch
+from compiler.commands.common import add_output_arguments, add_pack_arguments, settle
+
+HOST = "127.0.0.1"
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".json": "application/json"}
+
+
+def port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535; got `{text}`")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    watch.configure(parser)
+    for action in parser._actions:
+        if action.dest == "paths":  # one pack, not a list (watch takes many)
+            action.nargs, action.default, action.metavar, action.help = 1, None, "PACK", "the pack to play"
+    parser.add_argument("--port", type=port, default=8000, metavar="N", help="port on 127.0.0.1 (default 8000; 0: any free port)")
+
+
+class Site:
+    """What the server hands out: the player's files, and the bundle as last built."""
+
+    def __init__(self, bundle_path: Path) -> None:
+        from compiler.emit.site import player_files, schema_bytes
+
+        self.bundle_path = bundle_path
+        self.static = player_files(serve=True)
+        self.static["bundle.schema.json"] = schema_bytes()
+
+    def get(self, name: str) -> bytes | None:
+        from compiler.emit.site import version_of
+
+        if name in ("", "index.html"):
+            return self.static["index.html"]
+        if name in ("bundle.json", "version.json"):
+            try:
+                data = self.bundle_path.read_bytes()
+            except OSError:
+                return None  # not built (yet): the page says it cannot load the bundle
+            return data if name == "bundle.json" else version_of(data)
+        return self.static.get(name)
+
+
+def handler_for(site: Site):
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the http.server API
+            name = self.path.split("?", 1)[0].lstrip("/")
+            body = site.get(name)
+            if body is None:
+                self.send_error(404, "not found")
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", TYPES.get(Path(name or "index.html").suffix, "application/octet-stream"))
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args) -> None:  # quiet: the terminal shows builds
+            pass
+
+    return Handler
+
+
+def pack_id(args: argparse.Namespace) -> str | None:
+    """The id of the pack given (its pack.yaml), or None after printing why there is none."""
+    from compiler.commands.common import finish
+    from compiler.diagnostics import Sink
+    from compiler.options import Options
+    from compiler.packs import discover
+
+    sink = Sink()
+    found = discover(list(args.paths), tuple(args.pack_path), sink, max_bytes=Options().max_file_bytes)
+    if sink.errors or not found.targets:
+        finish(sink, args)
+        return None
+    return found.targets[0].id
+
+
+def run(args: argparse.Namespace) -> int:
+    from compiler.diagnostics import Sink
+    from compiler.commands.common import finish
+    from compiler.commands.mapquery import arg_span
+
+    settle(args)
+    pid = pack_id(args)
+    if pid is None:
+        return 1
+    site = Site(Path(args.output) / pid / "bundle.json")
+    try:
+        server = http.server.ThreadingHTTPServer((HOST, args.port), handler_for(site))
+    except OSError as exc:
+        sink = Sink()
+        sink.report("X0109", arg_span(args, "--port"), port=str(args.port), reason=exc.strerror or str(exc))
+        finish(sink, args)
+        return 1
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="questc-serve", daemon=True)
+    thread.start()
+    sys.stderr.write(f"[questc serve] playing {pid} at http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)\n")
+    sys.stderr.flush()
+    try:
+        return watch.watch(args)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        server.shutdown()
+        server.server_close()

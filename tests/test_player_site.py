@@ -1,0 +1,264 @@
+"""The web player in Chromium: every shipped quest and encounter loads cleanly, bad bundles
+give one clear message, clicks highlight what the Python engine answers, and scripted
+clicks play quests to a win and to a loss (docs/player.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+
+import pytest
+from PIL import Image, ImageChops
+
+from compiler.emit.images.quest import reachable_within
+from compiler.geometry.sight import SightEngine
+from tests.browser import ARTIFACTS
+from tests.conftest import REPO
+from tests.test_player_sight import board_of
+
+GOLDEN = REPO / "tests" / "golden" / "player"
+RECORD = os.environ.get("QUESTC_RECORD_SCREENSHOTS") == "1"
+
+
+def shipped_choices(sites):
+    out = []
+    for pack in ("d2e-quests", "natures-ire"):
+        folder = sites.view(pack, str(REPO / "content" / pack))
+        bundle = json.loads((folder / "bundle.json").read_text(encoding="utf-8"))
+        out += [(pack, q) for q in bundle["quests"]]
+        out += [(pack, f"enc:{e}") for e in bundle.get("encounters", {})]
+    return out
+
+
+def differing_share(a: Image.Image, b: Image.Image) -> float:
+    """The share of pixels whose colour differs by more than 40 in some channel."""
+    if a.size != b.size:
+        return 1.0
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).point(lambda v: 255 if v > 40 else 0).convert("L")
+    return sum(diff.histogram()[255:]) / (a.size[0] * a.size[1])
+
+
+def test_every_shipped_quest_and_encounter_loads_without_errors(page, sites):
+    choices = shipped_choices(sites)
+    assert len(choices) == 15
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.page.set_viewport_size({"width": 1100, "height": 700})
+    failures = []
+    for pack, choice in choices:
+        page.open(sites.url(pack, f"?quest={choice}"))
+        assert page.page.evaluate("document.body.dataset.state") == "ready", choice
+        assert page.page.evaluate("document.getElementById('quest').value") == choice
+        n = page.page.evaluate("questc.game.map.spaces.length")
+        assert page.page.locator("#map rect.space").count() == n
+        name = choice.replace(":", "-")
+        shot = ARTIFACTS / f"{name}.png"
+        page.page.locator("#map").screenshot(path=str(shot))
+        golden = GOLDEN / f"{name}.png"
+        if RECORD:
+            GOLDEN.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(shot, golden)
+        assert golden.is_file(), f"no recorded screenshot {golden}: run with QUESTC_RECORD_SCREENSHOTS=1 once"
+        share = differing_share(Image.open(shot), Image.open(golden))
+        if share > 0.02:
+            failures.append(f"{name}: {share:.1%} of the pixels differ from {golden.name}")
+    assert not page.errors
+    assert not failures
+
+
+BAD = {
+    "major": lambda b: {**b, "format_version": "2.0.0"},
+    "truncated": None,
+    "not-json": None,
+    "schema": lambda b: {**b, "quests": {"first_blood": {**b["quests"]["first_blood"], "heroes": [2, 9]}}},
+    "not-a-bundle": lambda b: {"hello": "world"},
+}
+MESSAGES = {
+    "major": "format_version 2.0.0",
+    "truncated": "not valid JSON",
+    "not-json": "not valid JSON",
+    "schema": "$.quests.first_blood.heroes[1]",
+    "not-a-bundle": "not a questc bundle",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD))
+def test_a_bad_bundle_shows_one_clear_message(page, sites, kind, tmp_path):
+    good = sites.view("d2e-quests", str(REPO / "content" / "d2e-quests")) / "bundle.json"
+    text = good.read_text(encoding="utf-8")
+    if kind == "truncated":
+        data = text[: len(text) // 2]
+    elif kind == "not-json":
+        data = "<html>oops</html>"
+    else:
+        data = json.dumps(BAD[kind](json.loads(text)))
+    bad = tmp_path / "bundle.json"
+    bad.write_text(data, encoding="utf-8")
+    sites.view(f"bad-{kind}", str(bad))
+    page.open(sites.url(f"bad-{kind}"))
+    assert page.page.evaluate("document.body.dataset.state") == "error"
+    message = page.page.locator("#error")
+    assert message.is_visible()
+    assert MESSAGES[kind] in message.inner_text()
+    assert not page.page.locator("#main").is_visible()
+    assert not page.errors
+
+
+def click_space(page, i):
+    """A real mouse click in the middle of space i."""
+    box = page.page.evaluate("""(i) => {
+      const r = document.querySelector(`#map rect.space[data-i="${i}"]`).getBoundingClientRect();
+      return [r.x + r.width / 2, r.y + r.height / 2];
+    }""", i)
+    page.page.mouse.click(*box)
+
+
+def highlighted(page):
+    return page.page.evaluate("""() => ({
+      a: questc.a,
+      seen: [...document.querySelectorAll('#map rect.space.seen')].map((e) => +e.dataset.i),
+      reach: [...document.querySelectorAll('#map rect.reach')].map((e) => +e.dataset.reach),
+      figures: [...questc.game.figureSpaces],
+      open: [...questc.game.openDoors],
+    })""")
+
+
+@pytest.mark.parametrize("choice", ["first_blood", "a_fat_goblin"])
+def test_clicked_spaces_highlight_what_the_engine_answers(page, sites, choice):
+    """25 random spaces per quest map (50 in all), clicked with the mouse: the highlighted
+    sight set is the engine's row with the figures on the map as blockers, and the reach set
+    is what `questc render --range 5` outlines (reachable_within, figures not entered)."""
+    folder = sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    bundle = json.loads((folder / "bundle.json").read_text(encoding="utf-8"))
+    m = bundle["quests"][choice]["encounters"][0]["map"]
+    board = board_of(bundle, m)
+    engine = SightEngine(board)
+    page.page.set_viewport_size({"width": 1400, "height": 1000})
+    page.open(sites.url("d2e-quests", f"?quest={choice}"))
+    spaces = random.Random(choice).sample(range(len(m["spaces"])), 25)
+    for i in spaces:
+        if page.page.evaluate("questc.a") is not None:
+            page.page.evaluate("questc.selectSpace(-1)")
+        click_space(page, i)
+        h = highlighted(page)
+        assert h["a"] == i
+        own = {i}
+        blockers = [board.spaces[k] for k in h["figures"] if k not in own]
+        row = engine.table(blockers=blockers, open_doors=frozenset(h["open"])).matrix[i]
+        assert sorted(h["seen"]) == sorted(int(k) for k in row.nonzero()[0]), i
+        reach = reachable_within(board, board.spaces[i], 5, frozenset(blockers))
+        assert sorted(board.spaces[k] for k in h["reach"]) == sorted(reach), i
+    assert not page.errors
+
+
+def test_two_spaces_give_the_route_and_range_of_questc_path(page, sites):
+    from compiler.commands.path import answer
+
+    folder = sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    bundle = json.loads((folder / "bundle.json").read_text(encoding="utf-8"))
+    m = bundle["quests"]["first_blood"]["encounters"][0]["map"]
+    board = board_of(bundle, m)
+    page.open(sites.url("d2e-quests", "?quest=first_blood"))
+    page.page.uncheck("#figures-block")  # as `questc path`, which knows no figures
+    r = random.Random(5)
+
+    class Map:  # what path.answer reads
+        pass
+
+    amap = Map()
+    amap.board = board
+    for _ in range(8):
+        a, b = r.sample(range(len(m["spaces"])), 2)
+        page.page.evaluate("questc.selectSpace(-1)")
+        click_space(page, a)
+        click_space(page, b)
+        route = page.page.locator("#route")
+        want = answer(amap, board.spaces[a], board.spaces[b])
+        assert route.get_attribute("data-cost") == ("" if want["cost"] is None else str(want["cost"]))
+        assert route.get_attribute("data-steps") == ("" if want["steps"] is None else str(want["steps"]))
+        got = page.page.evaluate("questc.route.route")
+        assert (got and [list(board.spaces[k]) for k in got]) == want["route"] or (got is None and want["route"] is None)
+
+
+def test_hover_shows_tile_and_world_coordinates_and_zoom_changes_the_view(page, sites):
+    page.open(sites.url("d2e-quests", "?quest=first_blood"))
+    s = page.page.evaluate("questc.game.map.spaces[40]")
+    box = page.page.evaluate("""() => { const r = document.querySelector('#map rect.space[data-i="40"]').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }""")
+    page.page.mouse.move(*box)
+    assert page.page.locator("#hover").inner_text() == f"{s['tile']}({s['col']},{s['row']}) = ({s['x']}, {s['y']})"
+    before = page.page.get_attribute("#map", "viewBox")
+    page.page.click("#zoom-in")
+    after = page.page.get_attribute("#map", "viewBox")
+    assert float(after.split()[2]) < float(before.split()[2])
+    page.page.click("#zoom-fit")
+    assert page.page.get_attribute("#map", "viewBox") == before
+
+
+def click(page, testid):
+    page.page.click(f'[data-testid="{testid}"]')
+
+
+def outcome(page):
+    return page.page.get_attribute("#outcome", "data-result")
+
+
+def test_first_blood_played_to_a_win(page, sites):
+    sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    page.open(sites.url("d2e-quests", "?quest=first_blood"))
+    click(page, "pickup-grain_west")
+    assert page.page.locator('[data-var="sacks_saved"]').inner_text() == "1"
+    assert outcome(page) == ""
+    click(page, "defeat-goblin_archer")
+    assert "the dead keep coming" in page.page.locator("#log").inner_text()
+    click(page, "pickup-grain_north")
+    assert outcome(page) == "win"
+    assert "The seed is saved" in page.page.locator("#outcome").inner_text()
+    assert page.page.locator('[data-testid="end-round"]').is_disabled()
+    assert not page.errors
+
+
+def test_first_blood_played_to_a_loss(page, sites):
+    sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    page.open(sites.url("d2e-quests", "?quest=first_blood"))
+    click(page, "pickup-grain_west")
+    for round_ in range(1, 8):
+        click(page, "end-round")
+        assert outcome(page) == "", round_
+    click(page, "end-round")
+    assert outcome(page) == "lose"
+    assert "the raiders have taken or burned the seed" in page.page.locator("#outcome").inner_text()
+    assert not page.errors
+
+
+def test_natures_ire_played_to_a_win(page, sites):
+    sites.view("natures-ire", str(REPO / "content" / "natures-ire"))
+    page.open(sites.url("natures-ire", "?quest=natures_ire"))
+    drawn = page.page.evaluate("questc.game.drawn")
+    assert drawn[0] == "beyond_the_fringes" and drawn[-1] == "cabin_of_the_lost"
+    for _ in drawn[1:]:
+        click(page, "explore")
+    assert page.page.evaluate("questc.game.card") == "cabin_of_the_lost"
+    assert outcome(page) == ""
+    click(page, "draw-activation")
+    assert page.page.locator("#activation-card").is_visible()
+    click(page, "defeat-ettin")
+    assert outcome(page) == "win"
+    assert not page.errors
+
+
+def test_natures_ire_played_to_a_loss_on_the_track(page, sites):
+    sites.view("natures-ire", str(REPO / "content" / "natures-ire"))
+    page.open(sites.url("natures-ire", "?quest=natures_ire"))
+    track = page.page.locator("#track")
+    doom, fate = int(track.get_attribute("data-doom")), int(track.get_attribute("data-fate"))
+    assert (doom, fate) == (2, 12)  # two heroes: doom on 2, fate on top
+    steps = 0
+    while outcome(page) == "":
+        click(page, "fate-step")  # fate sinks one space and a peril card is drawn
+        steps += 1
+        assert page.page.locator("#peril-card").is_visible()
+    assert steps == fate - doom == 10
+    assert outcome(page) == "lose"
+    assert "The wood folds shut" in page.page.locator("#outcome").inner_text()
+    assert not page.errors
