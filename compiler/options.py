@@ -12,3 +12,4 @@ class Options:
     images: bool = True  # render maps on build
     max_file_bytes: int = 4 * 1024 * 1024
     sight: bool = True  # compute static sight tables
+    plugins: tuple[str, ...] = ()  # enabled plugins whose passes run after the built-in ones (compiler/plugins)

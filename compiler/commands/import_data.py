@@ -1,7 +1,10 @@
-"""`questc import tag-tiles|tag-dice|tag-monsters FILE -o OUT` and `questc import valkyrie TILES_INI -o FILE`.
+"""`questc import SOURCE FILE [-o OUT] …`: other tools' data -> questc content, through the
+importers of the enabled plugins (compiler/plugins; docs/plugins.md). The first-party
+ones live in the top-level plugins/ folder: `tag` (tag-tiles, tag-dice, tag-monsters),
+`tiled` (tiled) and the Valkyrie converter.
 
-Converters from other projects' data into questc content; the output is deterministic,
-so regenerating a committed file and comparing it is a test.
+An importer returns text (written to `-o OUT` or standard output) or a mapping path ->
+text (files to write); its diagnostics are printed in human form.
 """
 
 from __future__ import annotations
@@ -10,67 +13,48 @@ import argparse
 import sys
 from pathlib import Path
 
+from compiler.commands.convert import converters
 from compiler.diagnostics import Sink, Span
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="source", required=True, metavar="SOURCE")
-    tag = sub.add_parser("tag-tiles", help="TabletopGames (TAG) descent2e tiles.json -> a tiles catalog")
-    tag.add_argument("file", metavar="FILE", help="path to tiles.json")
-    tag.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
-    for name, what in (("tag-dice", "dice.json -> a dice catalog"), ("tag-monsters", "monsters.json -> a monster catalog")):
-        p = sub.add_parser(name, help=f"TabletopGames (TAG) descent2e {what}")
-        p.add_argument("file", metavar="FILE", help=f"path to {what.split()[0]}")
+    for name, (loaded, importer) in sorted(converters("import").items()):
+        p = sub.add_parser(name, help=f"{importer.help} (plugin {loaded.name})", description=importer.help)
+        p.add_argument("file", metavar="FILE", help=f"the file to read ({', '.join(importer.formats)})")
         p.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
-    val = sub.add_parser("valkyrie", help="Valkyrie quest tiles.ini -> quest map blocks")
-    val.add_argument("file", metavar="TILES_INI", help="path to a quest's tiles.ini")
-    val.add_argument("--quest", required=True, help="the quest id to write, e.g. first_blood")
-    val.add_argument("--name", required=True, help="the quest's display name")
-    val.add_argument("--tiles", default=None, help="tiles.yaml giving the shapes (default: the d2e-base pack)")
-    val.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
+        if importer.configure is not None:
+            importer.configure(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    from compiler.plugins.loader import guard
+
+    loaded, importer = converters("import")[args.source]
     sink = Sink()
-    if args.source == "tag-tiles":
-        from compiler.importers.tag_tiles import import_file
-
-        text = import_file(args.file, sink)
-    elif args.source in ("tag-dice", "tag-monsters"):
-        text = _convert_json(args.source, args.file)
-        if text is None:
-            return 1
-    else:
-        from compiler.importers.valkyrie import import_quest
-
-        text = import_quest(args.file, args.quest, args.name, sink, tiles_path=args.tiles)
-    _print(sink)
-    if text is None:
+    finished, out = guard(loaded, f"importer `{importer.name}`", sink, Span.whole_file(str(args.file)), importer.run, args)
+    if not finished or out is None:
+        _print(sink)
         return 1
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
-            unwritten = Sink()
-            unwritten.report("I0003", Span.whole_file(args.output), path=args.output, problem=exc.strerror or str(exc))
-            _print(unwritten)
-            return 1
+    if isinstance(out, str):
+        if args.output:
+            _write({args.output: out}, sink)
+        else:
+            sys.stdout.write(out)
     else:
-        sys.stdout.write(text)
+        _write(out, sink)
+    _print(sink)
     return 1 if sink.errors else 0
 
 
-def _convert_json(source: str, file: str) -> str | None:
-    import json
+def _write(files, sink: Sink) -> None:
+    from compiler.commands.convert import write_atomically
 
-    from compiler.importers import tag_dice, tag_monsters
-
-    convert = {"tag-dice": tag_dice.convert, "tag-monsters": tag_monsters.convert}[source]
-    try:
-        return convert(json.loads(Path(file).read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError) as exc:
-        print(f"questc import {source}: cannot convert {file}: {exc}", file=sys.stderr)
-        return None
+    for path, text in files.items():
+        try:
+            write_atomically(Path(path), text.encode("utf-8"))
+        except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
+            sink.report("I0003", Span.whole_file(str(path)), path=str(path), problem=exc.strerror or str(exc))
 
 
 def _print(sink: Sink) -> None:
