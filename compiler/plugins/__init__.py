@@ -106,7 +106,8 @@ class Plugin:
 
 # Codes of the core catalogue any plugin may report: a file that cannot be read or
 # converted (M0402), a tile side the tile library lacks and the map leaves out (M0401),
-# an output that cannot be written (I0003).
-SHARED_CODES = frozenset({"M0401", "M0402", "I0003"})
+# an output that cannot be written (I0003), and the map chosen on the command line
+# (--quest X0101, --encounter X0102: compiler/commands/mapquery.py).
+SHARED_CODES = frozenset({"M0401", "M0402", "I0003", "X0101", "X0102"})
 
 __all__ = ["GROUP", "Command", "Exporter", "Importer", "Plugin", "PluginPass", "SHARED_CODES"]
