@@ -19,7 +19,7 @@ from compiler.geometry import graph
 from compiler.passes.maps import assemble_map
 from compiler.catalogs.terrain import TerrainRule
 from compiler.passes.tiles import read_tiles
-from compiler.importers import valkyrie
+from questc_valkyrie import tiles as valkyrie
 from compiler.syntax import ast
 
 TERRAIN = {

@@ -26,7 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("compiler.commands.schema", "print the bundle JSON Schema"),
     "init": ("compiler.commands.init", "create a new pack that compiles"),
     "render": ("compiler.commands.render", "draw one quest map, optionally with sight and movement from a space"),
-    "import": ("compiler.commands.import_data", "convert other projects' data: TAG tiles.json, Valkyrie quest maps"),
+    "import": ("compiler.commands.import_data", "convert other tools' files into questc content (importers of enabled plugins)"),
+    "export": ("compiler.commands.export", "write a checked pack in another tool's format (exporters of enabled plugins)"),
     "path": ("compiler.commands.path", "cheapest move and counted range between two spaces of a quest map"),
     "los": ("compiler.commands.los", "line of sight on a quest map: one pair with a clear segment, or the whole table"),
     "activate": ("compiler.commands.activate", "resolve one monster group's activation card on a map: every outcome the rules allow"),
@@ -74,7 +75,14 @@ def _conventions() -> argparse.ArgumentParser:
     loud = common.add_mutually_exclusive_group()
     loud.add_argument("-q", "--quiet", action="store_true", help="print errors only (human output; machine formats are unchanged)")
     loud.add_argument("-v", "--verbose", action="store_true", help="also print how long each stage took, on stderr")
+    _plugin_option(common)
     return common
+
+
+def _plugin_option(parser: argparse.ArgumentParser) -> None:
+    # read before parsing (plugin_requests): a plugin may add commands and converters
+    parser.add_argument("--plugin", action="append", default=argparse.SUPPRESS, metavar="NAME",
+                        help="enable an installed plugin (repeatable; also `plugins` in the configuration; docs/plugins.md)")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -83,6 +91,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     module cost a fifth of a second on every run."""
     parser = _TopParser(prog="questc", description="Compile and check tile-based dungeon-crawler content packs.")
     parser.add_argument("--version", action="version", version=f"questc {__version__}")
+    _plugin_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     common = _conventions()
     for name, (module, help_text) in COMMANDS.items():
@@ -90,7 +99,89 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is None or name == only:
             importlib.import_module(module).configure(p)
         p.set_defaults(_module=module)
+    for name, (loaded, command) in _plugin_commands().items():
+        help_text = f"{command.help} (plugin {loaded.name})"
+        p = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+        if only is None or name == only:
+            command.configure(p)
+        p.set_defaults(_module="compiler.commands.plugin_command", _plugin_command=name)
     return parser
+
+
+def _plugin_commands() -> dict:
+    loader = sys.modules.get("compiler.plugins.loader")  # not imported: no plugin is enabled
+    return loader.commands() if loader is not None else {}
+
+
+def plugin_requests(argv: list[str]) -> list[tuple[str, object]]:
+    """The plugins to enable, each with where it was named: `--plugin NAME` anywhere on the
+    command line (before `--`), then `plugins` in the configuration file (unless
+    `--isolated`; `--config FILE` is honoured). Read before the arguments are parsed,
+    because plugins add commands and converters. Problems with the configuration file
+    itself are reported later, by the commands that read it."""
+    from compiler.diagnostics.model import Sink, Span
+    from compiler.diagnostics.render import accept_source
+
+    line = " ".join(["questc", *argv])
+    requests: list[tuple[str, object]] = []
+    explicit, isolated, at = None, False, len("questc ")
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value, start = None, at
+        if arg in ("--plugin", "--config") and i + 1 < len(argv):
+            value, start = argv[i + 1], at + len(arg) + 1
+        elif arg.startswith(("--plugin=", "--config=")):
+            value, start = arg.split("=", 1)[1], at + arg.index("=") + 1
+        if value is not None and arg.startswith("--plugin"):
+            accept_source("<command line>", line)
+            requests.append((value, Span("<command line>", 1, start + 1, 1, start + 1 + max(1, len(value)))))
+        elif value is not None:
+            explicit = value
+        isolated = isolated or arg == "--isolated"
+        at += len(arg) + 1
+    if not isolated:
+        from compiler import config as cfg
+
+        try:
+            conf = cfg.load(explicit, False, Sink())
+        except OSError:
+            conf = cfg.Config()
+        named = {n for n, _ in requests}
+        requests += [(n, span) for n, span in conf.plugins if n not in named]
+    return requests
+
+
+def _enable_plugins(argv: list[str]) -> int | None:
+    """Enable the plugins asked for; exit 2 with one diagnostic each when one cannot be."""
+    requests = plugin_requests(argv)
+    if not requests and "compiler.plugins.loader" not in sys.modules:
+        return None
+    from compiler.diagnostics.model import Sink
+    from compiler.plugins import loader
+
+    sink = Sink()
+    if loader.enable(requests, sink):
+        return None
+    from compiler.diagnostics.render import print_diagnostics
+
+    print_diagnostics(sink, "human")
+    return 2
+
+
+def _command_named(argv: list[str]) -> str | None:
+    """The first word that is not an option nor the value of a top-level option."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in ("--plugin", "--config"):
+            skip = True
+            continue
+        if not arg.startswith("-"):
+            return arg
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,8 +218,17 @@ def _run(argv: list[str]) -> int:
     if argv in (["--version"], ["-V"]):  # answered before any command module is imported
         print(f"questc {__version__}")
         return 0
-    named = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(named if named in COMMANDS else None)
+    stopped = _enable_plugins(argv)
+    if stopped is not None:
+        return stopped
+    named = _command_named(argv)
+    if named in ("import", "export"):
+        from compiler.commands.convert import unknown_converter
+
+        stopped = unknown_converter(named, argv)
+        if stopped is not None:
+            return stopped
+    parser = build_parser(named if named in COMMANDS or named in _plugin_commands() else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

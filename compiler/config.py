@@ -21,10 +21,10 @@ from compiler.diagnostics.model import Diagnostic, Severity, Sink, Span
 
 FORMATS = ("human", "json", "sarif", "github")
 _TABLES = ("per-file-ignores", "per-file-errors", "per-pack-ignores", "per-pack-errors")
-KEYS = ("pack-path", "output", "strict", "format", "ignore", "error", *_TABLES, "images", "fmt")
+KEYS = ("pack-path", "output", "strict", "format", "ignore", "error", *_TABLES, "images", "fmt", "plugins")
 IMAGE_KEYS = ("enabled",)
 FMT_KEYS = ("exclude",)
-_CODE = re.compile(r"[A-Z][0-9]{4}")
+_CODE = re.compile(r"[A-Z]{1,4}[0-9]{4}")  # built-in codes have one letter, plugins' two to four
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Config:
     strict: bool | None = None
     format: str | None = None
     images: bool | None = None
+    plugins: tuple[tuple[str, Span], ...] = ()  # plugins to enable, each with where it is named
     ignore: frozenset[str] = frozenset()
     error: frozenset[str] = frozenset()
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
@@ -205,6 +206,10 @@ class _Reader:
                 values["images"] = self.images(value)
             elif key == "fmt":
                 values["fmt_exclude"] = self.fmt(value)
+            elif key == "plugins":
+                names = self.strings(top, key, value)
+                if names is not None:
+                    values["plugins"] = tuple((n, self.span(top, key, f'"{n}"')) for n in names)
         return Config(file=self.name, root=self.root, **{k: v for k, v in values.items() if v is not None})
 
     def per(self, key: str, value):

@@ -14,3 +14,4 @@ class Options:
     sight: bool = True  # compute static sight tables
     quests: bool = True  # read the packs' .quest files (False: catalogs only, for the library listings)
     sourced_only: bool = False  # every illustrative fact reaching a bundle is an error (K0301)
+    plugins: tuple[str, ...] = ()  # enabled plugins whose passes run after the built-in ones (compiler/plugins)

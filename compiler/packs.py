@@ -35,6 +35,7 @@ class Pack:
     root: Path
     doc: Document = field(compare=False, repr=False)
     licence_notes: str = ""
+    plugins: tuple[str, ...] = ()  # plugins the pack asks for (never loaded by the pack: E0105)
 
     @property
     def span(self) -> Span:
@@ -69,6 +70,7 @@ def read_pack(folder: Path, sink: Sink, *, max_bytes: int) -> Pack | None:
         root=folder.resolve(),
         doc=doc,
         licence_notes=d.get("licence_notes", ""),
+        plugins=tuple(d.get("plugins", [])),
     )
     if pack.id in pack.requires:
         sink.report("P0110", pack.requires_span(pack.id), id=pack.id)

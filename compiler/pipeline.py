@@ -64,7 +64,14 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) 
             options=options, pack=target, packs=tuple(closure), catalogs=catalogs, modules=modules, translation_files=translation_files
         )
         with stage(f"passes {target.id}"):
-            result.models.append(run_passes(model, sink))
+            model = run_passes(model, sink)
+        if options.plugins or any(p.plugins for p in closure):
+            from compiler.plugins.loader import asked_for, run_plugin_passes
+
+            with stage(f"plugins {target.id}"):
+                asked_for(model, sink)
+                model = run_plugin_passes(model, sink)
+        result.models.append(model)
     return result
 
 

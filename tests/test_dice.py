@@ -25,7 +25,7 @@ from compiler.catalogs.document import Entry
 from compiler.catalogs.schema import validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Sink
-from compiler.importers import tag_dice
+from questc_tag import tag_dice
 
 ROOT = Path(__file__).resolve().parents[1]
 from conftest import SHARED  # noqa: E402 - one place decides where the reference data is

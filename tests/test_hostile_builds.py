@@ -339,10 +339,10 @@ def test_layout_onto_an_existing_folder_is_g0105_on_the_argument(tmp_path):
 
 
 def test_import_onto_an_existing_folder_is_i0003(tmp_path, monkeypatch):
-    import compiler.commands.import_data as import_data
+    import questc_tag
 
-    monkeypatch.setattr(import_data, "_convert_json", lambda source, file: "dice: {}\n")
-    r = questc("import", "tag-dice", tmp_path / "dice.json", "-o", tmp_path)
+    monkeypatch.setattr(questc_tag, "convert_json", lambda source, file, sink: "dice: {}\n")
+    r = questc("--plugin", "tag", "import", "tag-dice", tmp_path / "dice.json", "-o", tmp_path)
     assert r.code == 1 and "I0003" in r.err and "I0001" not in r.err
 
 

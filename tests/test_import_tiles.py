@@ -10,7 +10,7 @@ import pytest
 from compiler.catalogs.document import Document, Entry
 from compiler.diagnostics import Sink
 from compiler.passes.tiles import read_tiles
-from compiler.importers import tag_tiles
+from questc_tag import tag_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
 from conftest import SHARED  # noqa: E402 - one place decides where the reference data is
@@ -121,7 +121,7 @@ def test_import_command_regenerates_dice_and_monsters(tmp_path, source, data, co
     from compiler.cli import main
 
     out = tmp_path / "out.yaml"
-    assert main(["import", source, str(TAG.parent / data), "-o", str(out)]) == 0
+    assert main(["--plugin", "tag", "import", source, str(TAG.parent / data), "-o", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == (ROOT / committed).read_text(encoding="utf-8")
 
 
@@ -130,5 +130,5 @@ def test_import_command_reports_unreadable_json(tmp_path, capsys):
 
     bad = tmp_path / "dice.json"
     bad.write_text("[{", encoding="utf-8")
-    assert main(["import", "tag-dice", str(bad)]) == 1
-    assert "cannot convert" in capsys.readouterr().err
+    assert main(["--plugin", "tag", "import", "tag-dice", str(bad)]) == 1
+    assert "error[M0402]: cannot import" in capsys.readouterr().err

@@ -13,7 +13,7 @@ from compiler.catalogs.monsters import Limit, parse_size, read_monsters
 from compiler.catalogs.schema import validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Sink
-from compiler.importers import tag_monsters
+from questc_tag import tag_monsters
 
 ROOT = Path(__file__).resolve().parents[1]
 from conftest import SHARED  # noqa: E402 - one place decides where the reference data is

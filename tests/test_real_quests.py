@@ -13,7 +13,7 @@ from compiler.geometry.assemble import PlacedTile
 from compiler.passes.maps import assemble_map
 from compiler.catalogs.terrain import TerrainRule
 from compiler.geometry.graph import all_pairs, cheapest_move
-from compiler.importers import valkyrie
+from questc_valkyrie import tiles as valkyrie
 from compiler.syntax import ast
 from compiler.syntax.parse import parse_module
 

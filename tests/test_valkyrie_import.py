@@ -1,5 +1,5 @@
-"""Valkyrie quests: the located ini reader, the whole-quest importer, `questc check` on a
-Valkyrie folder or package, the orientation offsets' evidence, and hostile input."""
+"""The valkyrie plugin (plugins/valkyrie): the located ini reader, the whole-quest importer,
+`questc --plugin valkyrie check` on a Valkyrie folder or package, the orientation offsets' evidence, and hostile input."""
 
 from __future__ import annotations
 
@@ -10,17 +10,28 @@ from pathlib import Path
 import pytest
 
 from compiler.diagnostics import Sink
-from compiler.importers.valkyrie import source as vsource
-from compiler.importers.valkyrie.ini import read_ini, read_localization, write_localization
-from compiler.importers.valkyrie.offsets import load_table
-from compiler.importers.valkyrie.run import import_quest
-from compiler.importers.valkyrie.source import load_quest
-from compiler.importers.valkyrie.tiles import load_library, placements_of
+from questc_valkyrie import source as vsource
+from questc_valkyrie.ini import read_ini, read_localization, write_localization
+from questc_valkyrie.offsets import load_table
+from questc_valkyrie.run import import_quest
+from questc_valkyrie.source import load_quest
+from questc_valkyrie.tiles import load_library, placements_of
 from conftest import REPO, questc
 
 DATA = REPO / "tests" / "data" / "valkyrie"
 FIRST, GOBLIN = DATA / "01_FirstBlood", DATA / "02_AFatGoblin"
 PACKAGES = DATA / "packages"
+
+
+@pytest.fixture(autouse=True)
+def valkyrie_codes():
+    """The plugin's VK codes in the catalogue, as `--plugin valkyrie` puts them there."""
+    from compiler.diagnostics import Span
+    from compiler.plugins import loader
+
+    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
+    yield
+    loader.reset()
 
 
 def codes(sink: Sink) -> list[str]:
@@ -32,7 +43,7 @@ def test_ini_reader_locates_every_malformed_line():
     text = "stray=1\n[Tile9A]\nside=TileSide9A\nside=TileSide9B\nrotation 90\n[Tile9A]\nx=1\n[Broken\n"
     sink = Sink()
     ini = read_ini(text, "tiles.ini", sink)
-    assert [(d.code, d.span.line) for d in sink.items] == [("V0101", 1), ("V0102", 4), ("V0103", 5), ("V0104", 6), ("V0105", 8)]
+    assert [(d.code, d.span.line) for d in sink.items] == [("VK0101", 1), ("VK0102", 4), ("VK0103", 5), ("VK0104", 6), ("VK0105", 8)]
     (sec,) = ini.sections
     assert sec.get("side") == "TileSide9A" and sec.span_of("side").line == 3
     assert sink.items[1].related[0].span.line == 3  # the first `side=`
@@ -55,12 +66,12 @@ def test_localization_round_trips_quotes_commas_and_new_lines():
     assert [(k, t.text) for k, t in loc.texts["English"].items()] == rows
     assert loc.texts["English"]["EventA.text"].span.line == 3
     broken = Sink()
-    assert read_localization("English\nquest.name,x\n", "L.txt", broken) is None and codes(broken) == ["V0106"]
+    assert read_localization("English\nquest.name,x\n", "L.txt", broken) is None and codes(broken) == ["VK0106"]
 
 
 # ---------------------------------------------------------------- the published quests
 def test_first_blood_imports_whole_and_compiles_clean(tmp_path):
-    run = questc("import", "valkyrie", str(FIRST), "-o", str(tmp_path / "fb"))
+    run = questc("--plugin", "valkyrie", "import", "valkyrie", str(FIRST), "-o", str(tmp_path / "fb"))
     assert run.code == 0, run.err
     quest = (tmp_path / "fb" / "first_blood.quest").read_text(encoding="utf-8")
     # hand-checked against the Valkyrie files: 10 tiles, 3 search tokens placed by events,
@@ -76,7 +87,7 @@ def test_first_blood_imports_whole_and_compiles_clean(tmp_path):
 @pytest.mark.parametrize("folder", [FIRST, GOBLIN])
 def test_check_on_folder_and_package_gives_the_same_diagnostics(folder):
     def seen(path):
-        run = questc("check", str(path), "--format", "json")
+        run = questc("--plugin", "valkyrie", "check", str(path), "--format", "json")
         return run.code, [(d["code"], Path(d["file"]).name, d["line"], d["message"]) for d in run.json()["diagnostics"]]
 
     on_folder = seen(folder)
@@ -86,14 +97,14 @@ def test_check_on_folder_and_package_gives_the_same_diagnostics(folder):
 
 
 def test_check_locates_compiler_findings_in_the_valkyrie_files():
-    run = questc("check", str(FIRST), "--format", "json")
+    run = questc("--plugin", "valkyrie", "check", str(FIRST), "--format", "json")
     assert run.code == 0
     found = run.json()["diagnostics"]
-    assert {d["code"] for d in found} == {"V0303"}
+    assert {d["code"] for d in found} == {"VK0303"}
     by_section = {d["message"].split("]")[0].lstrip("["): (Path(d["file"]).name, d["line"]) for d in found}
     assert by_section["EventSearch9ACart"] == ("events.ini", 265)  # buttons=2
     assert by_section["CustomMonsterGoblinMessenger"] == ("monsters.ini", 17)  # activation=
-    goblin = questc("check", str(GOBLIN), "--format", "json").json()["diagnostics"]
+    goblin = questc("--plugin", "valkyrie", "check", str(GOBLIN), "--format", "json").json()["diagnostics"]
     # the group limit of goblin archers, a real finding, at the spawn's section
     q0202 = [d for d in goblin if d["code"] == "Q0202"]
     assert q0202 and Path(q0202[0]["file"]).name == "spawns.ini" and q0202[0]["line"] == 11
@@ -139,31 +150,31 @@ def test_missing_event_unknown_side_and_monster_are_located(tmp_path):
     sink = Sink()
     assert import_quest(q, sink) is None
     found = {d.code: d for d in sink.items}
-    assert found["V0301"].span.line == 4 and "did you mean `EventIntr`" in found["V0301"].message
+    assert found["VK0301"].span.line == 4 and "did you mean `EventIntr`" in found["VK0301"].message
     assert found["M0401"].span.file.endswith("tiles.ini") and found["M0401"].span.line == 11
-    assert found["V0302"].span.file.endswith("spawns.ini") and found["V0302"].span.line == 4
+    assert found["VK0302"].span.file.endswith("spawns.ini") and found["VK0302"].span.line == 4
 
 
 def test_import_of_a_broken_quest_writes_nothing(tmp_path):
     q = write_quest(tmp_path / "q", {"tiles.ini": "side=TileSide9A\n" + TILES, "events.ini": "[EventA]\nevent1=EventB\n"})
     out = tmp_path / "out"
-    run = questc("import", "valkyrie", str(q), "-o", str(out))
+    run = questc("--plugin", "valkyrie", "import", "valkyrie", str(q), "-o", str(out))
     assert run.code == 1 and not out.exists()
-    assert "V0101" in run.err and "V0301" in run.err and "V0307" in run.err and "Traceback" not in run.err
+    assert "VK0101" in run.err and "VK0301" in run.err and "VK0307" in run.err and "Traceback" not in run.err
 
 
 def test_quest_ini_naming_a_missing_file(tmp_path):
     q = write_quest(tmp_path / "q", {"tiles.ini": TILES})
     (q / "tiles.ini").unlink()
     sink = Sink()
-    assert load_quest(q, sink) is not None and codes(sink) == ["V0204"] and sink.items[0].span.line == 8
+    assert load_quest(q, sink) is not None and codes(sink) == ["VK0204"] and sink.items[0].span.line == 8
 
 
 def test_packages_that_are_not_zips_or_leave_the_folder(tmp_path):
     fake = tmp_path / "fake.valkyrie"
     fake.write_bytes(b"not a zip at all")
     sink = Sink()
-    assert load_quest(fake, sink) is None and codes(sink) == ["V0203"]
+    assert load_quest(fake, sink) is None and codes(sink) == ["VK0203"]
 
     slip = tmp_path / "slip.valkyrie"
     with zipfile.ZipFile(slip, "w") as z:
@@ -171,15 +182,15 @@ def test_packages_that_are_not_zips_or_leave_the_folder(tmp_path):
         z.writestr("tiles.ini", TILES)
         z.writestr("../../evil.ini", "[Tile1]\n")
     out = tmp_path / "out"
-    run = questc("import", "valkyrie", str(slip), "-o", str(out))
-    assert run.code == 1 and "V0202" in run.err and not out.exists()
+    run = questc("--plugin", "valkyrie", "import", "valkyrie", str(slip), "-o", str(out))
+    assert run.code == 1 and "VK0202" in run.err and not out.exists()
     assert not (tmp_path.parent / "evil.ini").exists() and "Traceback" not in run.err
 
     empty = tmp_path / "empty.valkyrie"
     with zipfile.ZipFile(empty, "w") as z:
         z.writestr("readme.txt", "hello")
     sink = Sink()
-    assert load_quest(empty, sink) is None and codes(sink) == ["V0203"]
+    assert load_quest(empty, sink) is None and codes(sink) == ["VK0203"]
 
 
 def test_huge_entries_are_refused_before_unpacking(tmp_path, monkeypatch):
@@ -190,7 +201,7 @@ def test_huge_entries_are_refused_before_unpacking(tmp_path, monkeypatch):
     monkeypatch.setattr(vsource, "MAX_ENTRY_BYTES", 100_000)
     sink = Sink()
     assert load_quest(big, sink) is None
-    assert codes(sink) == ["V0202"] and "tiles.ini" in sink.items[0].message
+    assert codes(sink) == ["VK0202"] and "tiles.ini" in sink.items[0].message
 
 
 def test_a_package_built_from_a_folder_imports_like_it(tmp_path):

@@ -24,27 +24,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from compiler.importers.valkyrie.run import is_valkyrie
+    """Packs are compiled; a path an enabled plugin's importer claims (a Valkyrie quest with
+    `--plugin valkyrie`) is checked by that importer, in memory (docs/plugins.md)."""
+    from compiler.commands.convert import converters
 
-    quests = [p for p in args.paths if is_valkyrie(p)]
-    if not quests:
+    checkers = [(loaded, imp) for _, (loaded, imp) in sorted(converters("import").items()) if imp.claims and imp.check]
+    claimed = {p: next(((ld, imp) for ld, imp in checkers if imp.claims(str(p))), None) for p in args.paths}
+    claimed = {p: c for p, c in claimed.items() if c is not None}
+    if not claimed:
         result = compile_args(args, images=False, sourced_only=args.sourced_only)
-        if getattr(args, "verify_sight", False):
+        if args.verify_sight:
             for model in result.models:
                 verify_sight(model, result.sink)
         return finish(result.sink, args)
-    # Valkyrie quests (folder, quest.ini or .valkyrie package): imported in memory, every
-    # check run on the result, diagnostics at the Valkyrie files' lines (docs/valkyrie.md)
     from compiler.commands.common import options_from, settle
-    from compiler.diagnostics import Sink
-    from compiler.importers.valkyrie.run import check_quest
+    from compiler.diagnostics import Sink, Span
+    from compiler.plugins.loader import guard
 
     settle(args)
-    packs = [p for p in args.paths if p not in quests]
-    args.paths = packs
-    sink = compile_args(args, images=False, sourced_only=args.sourced_only).sink if packs else Sink()
-    for q in quests:
-        check_quest(q, options_from(args, images=False, sourced_only=args.sourced_only), sink)
+    args.paths = [p for p in args.paths if p not in claimed]
+    sink = compile_args(args, images=False, sourced_only=args.sourced_only).sink if args.paths else Sink()
+    options = options_from(args, images=False, sourced_only=args.sourced_only)
+    for path, (loaded, importer) in claimed.items():
+        # the plugin's own diagnostics are guarded; the compiler's, moved back, are trusted
+        _, moved = guard(loaded, f"importer `{importer.name}`", sink, Span.whole_file(str(path)), importer.check, str(path), options)
+        sink.items.extend(moved or ())
     return finish(sink, args)
 
 

@@ -58,7 +58,15 @@ def _config_of(args: argparse.Namespace) -> Config:
 
 
 def options_from(args: argparse.Namespace, **overrides) -> Options:
-    return Options(strict=args.strict, pack_path=tuple(args.pack_path), **overrides)
+    return Options(strict=args.strict, pack_path=tuple(args.pack_path), plugins=enabled_plugins(), **overrides)
+
+
+def enabled_plugins() -> tuple[str, ...]:
+    """The plugins cli.main enabled for this run (their passes run after the built-in ones)."""
+    import sys
+
+    loader = sys.modules.get("compiler.plugins.loader")  # not imported: none is enabled
+    return loader.enabled_names() if loader is not None else ()
 
 
 def compile_args(args: argparse.Namespace, **overrides):

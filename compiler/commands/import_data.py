@@ -1,7 +1,10 @@
-"""`questc import tag-tiles|tag-dice|tag-monsters FILE -o OUT` and `questc import valkyrie QUEST -o PACK_DIR`.
+"""`questc import SOURCE FILE [-o OUT] …`: other tools' data -> questc content, through the
+importers of the enabled plugins (compiler/plugins; docs/plugins.md). The first-party
+ones live in the top-level plugins/ folder: `tag` (tag-tiles, tag-dice, tag-monsters),
+`tiled` (tiled) and the Valkyrie converter.
 
-Converters from other projects' data into questc content; the output is deterministic,
-so regenerating a committed file and comparing it is a test.
+An importer returns text (written to `-o OUT` or standard output) or a mapping path ->
+text (files to write); its diagnostics are printed in human form.
 """
 
 from __future__ import annotations
@@ -10,83 +13,49 @@ import argparse
 import sys
 from pathlib import Path
 
+from compiler.commands.convert import converters
 from compiler.diagnostics import Sink, Span
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="source", required=True, metavar="SOURCE")
-    tag = sub.add_parser("tag-tiles", help="TabletopGames (TAG) descent2e tiles.json -> a tiles catalog")
-    tag.add_argument("file", metavar="FILE", help="path to tiles.json")
-    tag.add_argument("--valkyrie", metavar="TILES_INI", default=None,
-                     help="the Valkyrie app's d2e-base-tiles.ini: side names and outdoor/indoor settings")
-    tag.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
-    for name, what in (("tag-dice", "dice.json -> a dice catalog"), ("tag-monsters", "monsters.json -> a monster catalog")):
-        p = sub.add_parser(name, help=f"TabletopGames (TAG) descent2e {what}")
-        p.add_argument("file", metavar="FILE", help=f"path to {what.split()[0]}")
+    for name, (loaded, importer) in sorted(converters("import").items()):
+        p = sub.add_parser(name, help=f"{importer.help} (plugin {loaded.name})", description=importer.help)
+        p.add_argument("file", metavar="FILE", help=f"the file to read ({', '.join(importer.formats)})")
         p.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
-    val = sub.add_parser("valkyrie", help="a Valkyrie quest (folder or .valkyrie package) -> a questc pack")
-    val.add_argument("file", metavar="QUEST", help="the quest's folder (holding quest.ini) or its .valkyrie package")
-    val.add_argument("-o", "--output", metavar="PACK_DIR", required=True, help="the pack folder to write (created if missing)")
-    val.add_argument("--quest", default=None, help="the quest id to write (default: from the folder name, e.g. first_blood)")
-    val.add_argument("--format", choices=("human", "json", "sarif", "github"), default="human", help="diagnostics format")
+        if importer.configure is not None:
+            importer.configure(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    sink = Sink()
-    if args.source == "valkyrie":
-        return _valkyrie(args, sink)
-    if args.source == "tag-tiles":
-        from compiler.importers.tag_tiles import import_file
+    from compiler.plugins.loader import guard
 
-        text = import_file(args.file, sink, valkyrie=args.valkyrie)
-    elif args.source in ("tag-dice", "tag-monsters"):
-        text = _convert_json(args.source, args.file)
-        if text is None:
-            return 1
-    _print(sink)
-    if text is None:
+    loaded, importer = converters("import")[args.source]
+    sink = Sink()
+    finished, out = guard(loaded, f"importer `{importer.name}`", sink, Span.whole_file(str(args.file)), importer.run, args)
+    if not finished or out is None:
+        _print(sink)
         return 1
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
-            unwritten = Sink()
-            unwritten.report("I0003", Span.whole_file(args.output), path=args.output, problem=exc.strerror or str(exc))
-            _print(unwritten)
-            return 1
+    if isinstance(out, str):
+        if args.output:
+            _write({args.output: out}, sink)
+        else:
+            sys.stdout.write(out)
     else:
-        sys.stdout.write(text)
+        _write(out, sink)
+    _print(sink)
     return 1 if sink.errors else 0
 
 
-def _valkyrie(args: argparse.Namespace, sink: Sink) -> int:
-    """Import a whole Valkyrie quest; write the pack only when the quest read without errors."""
-    from compiler.diagnostics.render import print_diagnostics
-    from compiler.importers.valkyrie.run import import_quest, write_pack
+def _write(files, sink: Sink) -> None:
+    from compiler.commands.convert import write_atomically
 
-    done = import_quest(args.file, sink, args.quest)
-    if done is None or sink.errors:
-        if sink.errors:
-            sink.report("V0307", Span.whole_file(str(args.file)), count=sink.errors)
-        print_diagnostics(sink, args.format)
-        return 1
-    _, gen = done
-    ok = write_pack(gen, args.output, sink)
-    print_diagnostics(sink, args.format)
-    return 0 if ok else 1
-
-
-def _convert_json(source: str, file: str) -> str | None:
-    import json
-
-    from compiler.importers import tag_dice, tag_monsters
-
-    convert = {"tag-dice": tag_dice.convert, "tag-monsters": tag_monsters.convert}[source]
-    try:
-        return convert(json.loads(Path(file).read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError) as exc:
-        print(f"questc import {source}: cannot convert {file}: {exc}", file=sys.stderr)
-        return None
+    for path, text in files.items():
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)  # a pack's folders (valkyrie)
+            write_atomically(Path(path), text.encode("utf-8"))
+        except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
+            sink.report("I0003", Span.whole_file(str(path)), path=str(path), problem=exc.strerror or str(exc))
 
 
 def _print(sink: Sink) -> None:

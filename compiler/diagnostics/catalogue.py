@@ -1,10 +1,11 @@
 """The code catalogue: one YAML file per pipeline phase under `codes/`, loaded once.
 
 Each entry: code -> {severity, message (a str.format template), explanation, example, fix}.
-Codes carry a phase prefix: P packs, Y YAML/catalogs, S syntax, R resolve, M maps, V Valkyrie,
+Codes carry a phase prefix: P packs, Y YAML/catalogs, S syntax, R resolve, M maps,
 L sight, Q quests, C cards/decks, W world, K campaign, G rendering, T translations, A activation
-state files, X command line, F configuration,
-I internal.
+state files, X command line, F configuration, E plugins (loading and guarding them),
+I internal. Plugins add their own entries under a prefix of two to four capital letters
+(`register_plugin_codes`, called by compiler/plugins/loader.py when a plugin is enabled).
 """
 
 from __future__ import annotations
@@ -61,15 +62,20 @@ def _load(files) -> dict[str, Entry]:
         for code, raw in data.items():
             if code in entries:
                 raise ValueError(f"diagnostic code {code} defined twice ({item.name})")
-            entries[code] = Entry(
-                code=code,
-                severity=Severity(raw.get("severity", "error")),
-                message=raw["message"],
-                explanation=raw.get("explanation", "").strip(),
-                example=raw.get("example", "").rstrip(),
-                fix=raw.get("fix", "").strip(),
-            )
+            entries[code] = entry_of(code, raw)
     return entries
+
+
+def entry_of(code: str, raw) -> Entry:
+    """One catalogue entry from its YAML mapping (ValueError/KeyError/TypeError when malformed)."""
+    return Entry(
+        code=code,
+        severity=Severity(raw.get("severity", "error")),
+        message=str(raw["message"]),
+        explanation=str(raw.get("explanation", "")).strip(),
+        example=str(raw.get("example", "")).rstrip(),
+        fix=str(raw.get("fix", "")).strip(),
+    )
 
 
 class _Lazy(dict):
@@ -130,3 +136,15 @@ class _Lazy(dict):
 
 
 CATALOGUE: dict[str, Entry] = _Lazy()
+
+
+def register_plugin_codes(entries: dict[str, Entry]) -> None:
+    """Add an enabled plugin's entries (codes under its own prefix, checked by the loader)."""
+    for code, entry in entries.items():
+        dict.__setitem__(CATALOGUE, code, entry)
+
+
+def forget_plugin_codes(codes) -> None:
+    """Take a plugin's entries out again (the plugins enabled for the next run differ)."""
+    for code in codes:
+        dict.pop(CATALOGUE, code, None)

@@ -204,7 +204,8 @@ class Engine:
 
         conf_sink = Sink()
         conf = cfg.load(None, False, conf_sink, cwd=root)
-        options = Options(pack_path=(*self.pack_path, *conf.pack_path))
+        # plugins the pack's configuration enables run as on the command line (docs/plugins.md)
+        options = Options(pack_path=(*self.pack_path, *conf.pack_path), plugins=tuple(n for n, _ in conf.plugins))
         result = compile_paths([str(root)], options)
         items = result.sink.sorted()
         if conf.file is not None:

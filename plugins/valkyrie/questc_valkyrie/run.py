@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from compiler.diagnostics import Related, Sink, Span
-from compiler.importers.valkyrie.importer import Generated, Importer
-from compiler.importers.valkyrie.source import QuestFiles, load_quest
+from questc_valkyrie.importer import Generated, Importer
+from questc_valkyrie.source import QuestFiles, load_quest
 
 
 def is_valkyrie(path: str | Path) -> bool:
@@ -26,8 +26,8 @@ def library(sink: Sink):
     """The d2e-base tiles, the monster ids and the orientation offsets the importer uses."""
     from ruamel.yaml import YAML
 
-    from compiler.importers.valkyrie.offsets import load_offsets
-    from compiler.importers.valkyrie.tiles import load_library
+    from questc_valkyrie.offsets import load_offsets
+    from questc_valkyrie.tiles import load_library
     from compiler.resources import content_dir
 
     tiles = load_library(None, sink)
@@ -64,27 +64,29 @@ def write_pack(gen: Generated, out: str | Path, sink: Sink) -> bool:
     return True
 
 
-def check_quest(path: str | Path, options, sink: Sink) -> None:
-    """Every questc check on a Valkyrie quest, reported at the Valkyrie files' lines."""
+def check_quest(path: str | Path, options, sink: Sink) -> list:
+    """Every questc check on a Valkyrie quest: the importer's own findings go to `sink`;
+    the compiler's are returned, each moved to the Valkyrie file and line it comes from."""
     from compiler.pipeline import compile_paths
 
     done = import_quest(path, sink)
     if done is None:
-        return
+        return []
     files, gen = done
     with tempfile.TemporaryDirectory(prefix="questc-valkyrie-") as tmp:
         pack = Path(tmp) / gen.quest_id
+        if not write_pack(gen, pack, sink):
+            return []
         inner = Sink()
-        if not write_pack(gen, pack, inner):
-            sink.items.extend(inner.items)
-            return
         compile_paths([str(pack)], options, inner)
         quest_file = str(pack / gen.quest_file)
         fallback = files.quest.section("Quest").span
+        moved = []
         for d in inner.items:
             span = _moved(d.span, pack, quest_file, gen, fallback)
             related = tuple(Related(_moved(r.span, pack, quest_file, gen, fallback), r.message) for r in d.related)
-            sink.items.append(replace(d, span=span, related=related))
+            moved.append(replace(d, span=span, related=related))
+        return moved
 
 
 def _moved(span: Span, pack: Path, quest_file: str, gen: Generated, fallback: Span) -> Span:

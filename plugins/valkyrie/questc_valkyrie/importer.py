@@ -8,7 +8,7 @@ door runs when clicked) → quest text. Every generated line remembers the Valky
 section and key it came from (`Generated.origins`), so `questc check` on a Valkyrie
 quest shows the compiler's diagnostics at the `.ini` line (commands/check.py).
 
-What the quest language cannot say is reported as V0303 (one warning per section and
+What the quest language cannot say is reported as VK0303 (one warning per section and
 key) and left out; nothing is dropped silently.
 """
 
@@ -22,9 +22,9 @@ from typing import Mapping
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.hints import did_you_mean
 from compiler.geometry.tiles import Tile
-from compiler.importers.valkyrie.ini import Section
-from compiler.importers.valkyrie.source import QuestFiles
-from compiler.importers.valkyrie.tiles import Placement, clusters, placements_of
+from questc_valkyrie.ini import Section
+from questc_valkyrie.source import QuestFiles
+from questc_valkyrie.tiles import Placement, clusters, placements_of
 
 PREFIXES = ("Tile", "Door", "Token", "Spawn", "Event", "MPlace", "CustomMonster", "Activation", "UI", "Puzzle", "QItem")
 # Valkyrie token type -> (questc token kind, colour)
@@ -89,11 +89,11 @@ class Importer:
         if (sec.name, key) in self.warned:
             return
         self.warned.add((sec.name, key))
-        self.sink.report("V0303", sec.span_of(key), section=sec.name, key=key, what=what)
+        self.sink.report("VK0303", sec.span_of(key), section=sec.name, key=key, what=what)
 
     def missing(self, sec: Section, key: str, name: str) -> None:
         guess = did_you_mean(name, sorted(self.comp))
-        self.sink.report("V0301", sec.span_of(key), section=sec.name, key=key, name=name,
+        self.sink.report("VK0301", sec.span_of(key), section=sec.name, key=key, name=name,
                          hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
 
     # ------------------------------------------------------------ components
@@ -106,7 +106,7 @@ class Importer:
                     first = self.comp[sec.name]
                     from compiler.diagnostics import Related
 
-                    self.sink.report("V0104", sec.span, section=sec.name, related=(Related(first.span, "first given here"),))
+                    self.sink.report("VK0104", sec.span, section=sec.name, related=(Related(first.span, "first given here"),))
                     continue
                 self.comp[sec.name] = sec
 
@@ -123,7 +123,7 @@ class Importer:
         try:
             value = float(raw)
         except ValueError:
-            self.sink.report("V0304", sec.span_of(key), section=sec.name, key=key, value=raw, expected="a number")
+            self.sink.report("VK0304", sec.span_of(key), section=sec.name, key=key, value=raw, expected="a number")
             return None
         return int(round(value))
 
@@ -135,7 +135,7 @@ class Importer:
         self.check_orientation(placements)
         groups = clusters(placements)
         if not groups:
-            self.sink.report("V0203", Span.whole_file(self.q.shown("quest.ini")), path=self.q.root, problem="it places no tile questc knows")
+            self.sink.report("VK0203", Span.whole_file(self.q.shown("quest.ini")), path=self.q.root, problem="it places no tile questc knows")
             return None
         self.groups = groups
         self.owner: dict[tuple[int, int], tuple[int, Placement]] = {}
@@ -169,8 +169,8 @@ class Importer:
                             self.missing(sec, key, name)
 
     def check_orientation(self, placements: list[Placement]) -> None:
-        """V0305: a tile whose openings meet walls where a quarter turn in place joins them all."""
-        from compiler.importers.valkyrie.tiles import placed_squares
+        """VK0305: a tile whose openings meet walls where a quarter turn in place joins them all."""
+        from questc_valkyrie.tiles import placed_squares
 
         owner = {c: pl for pl in placements for c in pl.squares}
         for pl in placements:
@@ -184,7 +184,7 @@ class Importer:
                 if any(owner.get(c, pl) is not pl for c in squares):
                     continue
                 if not self._blocked(tile, pl.at, rot, pl, owner) and self._joined(tile, pl.at, rot, pl, owner):
-                    self.sink.report("V0305", pl.span, section=pl.section, side=tile.valkyrie or pl.code, count=bad,
+                    self.sink.report("VK0305", pl.span, section=pl.section, side=tile.valkyrie or pl.code, count=bad,
                                      turn=f"{turn} degrees clockwise")
                     break
 
@@ -225,13 +225,13 @@ class Importer:
 
     # ------------------------------------------------------------ positions
     def where(self, sec: Section) -> tuple[int, str] | None:
-        """(encounter, `TILE(col,row)`) of a component's position; V0306 when on no tile."""
+        """(encounter, `TILE(col,row)`) of a component's position; VK0306 when on no tile."""
         x, y = self.number(sec, "xposition"), self.number(sec, "yposition")
         if x is None or y is None:
             return None
         hit = self.owner.get((x, -y))
         if hit is None:
-            self.sink.report("V0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
+            self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
             return None
         k, pl = hit
         tile = self.tiles[pl.code]
@@ -264,7 +264,7 @@ class Importer:
                         if best is None or cand[0] < best[0]:
                             best = cand
         if best is None or best[0] > 1:
-            self.sink.report("V0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
+            self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
             return None
         return best[1], best[2]
 
@@ -288,13 +288,13 @@ class Importer:
             base = custom.get("base") or ""
             group = snake(base.removeprefix("Monster"))
             if group not in self.monsters:
-                self.sink.report("V0302", custom.span_of("base"), section=custom.name, key="base", monster=base,
+                self.sink.report("VK0302", custom.span_of("base"), section=custom.name, key="base", monster=base,
                                  hint=self._monster_hint(group))
                 return None
             return group
         group = snake(name.removeprefix("Monster"))
         if group not in self.monsters:
-            self.sink.report("V0302", sec.span_of("monster"), section=sec.name, key="monster", monster=name, hint=self._monster_hint(group))
+            self.sink.report("VK0302", sec.span_of("monster"), section=sec.name, key="monster", monster=name, hint=self._monster_hint(group))
             return None
         return group
 
@@ -359,7 +359,7 @@ class Importer:
             if tok.name not in self.live:
                 continue  # never on the board in questc: its event never runs
             if self.where_quiet(tok) is None:
-                continue  # off every tile (V0306 where it is placed)
+                continue  # off every tile (VK0306 where it is placed)
             for first in self.names(tok, "event1")[:1]:
                 if first in self.comp:
                     kind = self.token_kind(tok)[0]
@@ -603,7 +603,7 @@ class Importer:
         for op in self.names(sec, "operations"):
             parts = op.split(",")
             if len(parts) != 3:
-                self.sink.report("V0304", sec.span_of("operations"), section=sec.name, key="operations", value=op, expected="`variable,operator,value`")
+                self.sink.report("VK0304", sec.span_of("operations"), section=sec.name, key="operations", value=op, expected="`variable,operator,value`")
                 continue
             var, oper, value = parts
             if var == "$end":
@@ -649,7 +649,7 @@ class Importer:
 
     def _follow(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> None:
         """The events after `sec`. Events whose condition questc cannot express are read as
-        alternatives: only the first of them is followed (V0303 on the others)."""
+        alternatives: only the first of them is followed (VK0303 on the others)."""
         taken = False
         for name in self.next_events(sec):
             nxt = self.comp.get(name)

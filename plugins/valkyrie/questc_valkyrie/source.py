@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.render import accept_source
-from compiler.importers.valkyrie.ini import IniFile, Localization, read_ini, read_localization
+from questc_valkyrie.ini import IniFile, Localization, read_ini, read_localization
 
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
@@ -53,16 +53,16 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
             return None
         root, name = str(p), p.stem
     else:
-        sink.report("V0201", Span.whole_file(str(p)), path=str(p), problem="no such folder or file")
+        sink.report("VK0201", Span.whole_file(str(p)), path=str(p), problem="no such folder or file")
         return None
     text = files.read("quest.ini", sink, f"{root}/quest.ini")
     if text is None:
         if not files.has("quest.ini"):
-            sink.report("V0203", Span.whole_file(str(p)), path=str(p), problem="it holds no quest.ini")
+            sink.report("VK0203", Span.whole_file(str(p)), path=str(p), problem="it holds no quest.ini")
         return None
     quest = read_ini(text, f"{root}/quest.ini", sink)
     if quest.section("Quest") is None:
-        sink.report("V0203", Span.whole_file(f"{root}/quest.ini"), path=str(p), problem="quest.ini has no [Quest] section")
+        sink.report("VK0203", Span.whole_file(f"{root}/quest.ini"), path=str(p), problem="quest.ini has no [Quest] section")
         return None
     out = QuestFiles(root, name, quest)
     for list_name, reader in (("QuestData", "ini"), ("QuestText", "text")):
@@ -70,10 +70,10 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
         for entry in (sec.names if sec else []):
             rel = entry.key.replace("\\", "/")
             if not _safe(rel):
-                sink.report("V0202", entry.span, entry=entry.key, problem="a data file must lie inside the quest folder")
+                sink.report("VK0202", entry.span, entry=entry.key, problem="a data file must lie inside the quest folder")
                 continue
             if not files.has(rel):
-                sink.report("V0204", entry.span, name=entry.key)
+                sink.report("VK0204", entry.span, name=entry.key)
                 continue
             body = files.read(rel, sink, f"{root}/{rel}")
             if body is None:
@@ -96,7 +96,7 @@ def _decode(data: bytes, shown: str, sink: Sink) -> str | None:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        sink.report("V0201", Span.whole_file(shown), path=shown, problem=f"not UTF-8 (byte {exc.start})")
+        sink.report("VK0201", Span.whole_file(shown), path=shown, problem=f"not UTF-8 (byte {exc.start})")
         return None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     accept_source(shown, text)  # the renderer shows lines only of accepted text
@@ -128,10 +128,10 @@ class _FolderFiles:
             with open(real, "rb") as fh:
                 data = fh.read(MAX_ENTRY_BYTES + 1)
         except OSError as exc:
-            sink.report("V0201", Span.whole_file(shown), path=shown, problem=exc.strerror or str(exc))
+            sink.report("VK0201", Span.whole_file(shown), path=shown, problem=exc.strerror or str(exc))
             return None
         if len(data) > MAX_ENTRY_BYTES:
-            sink.report("V0202", Span.whole_file(shown), entry=rel, problem=f"larger than {MAX_ENTRY_BYTES} bytes")
+            sink.report("VK0202", Span.whole_file(shown), entry=rel, problem=f"larger than {MAX_ENTRY_BYTES} bytes")
             return None
         return _decode(data, shown, sink)
 
@@ -154,13 +154,13 @@ def _zip_files(p: Path, sink: Sink) -> _ZipFiles | None:
         zf = zipfile.ZipFile(p)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
         problem = "not a zip file" if isinstance(exc, zipfile.BadZipFile) else (getattr(exc, "strerror", None) or str(exc))
-        sink.report("V0203", Span.whole_file(shown), path=shown, problem=f"a .valkyrie package is a zip file, and this is {problem}")
+        sink.report("VK0203", Span.whole_file(shown), path=shown, problem=f"a .valkyrie package is a zip file, and this is {problem}")
         return None
     entries: dict[str, bytes] = {}
     with zf:
         infos = zf.infolist()
         if len(infos) > MAX_ENTRIES:
-            sink.report("V0202", Span.whole_file(shown), entry=f"({len(infos)} entries)", problem=f"a package holds at most {MAX_ENTRIES} files")
+            sink.report("VK0202", Span.whole_file(shown), entry=f"({len(infos)} entries)", problem=f"a package holds at most {MAX_ENTRIES} files")
             return None
         names = [i.filename for i in infos if not i.is_dir()]
         prefix = _common_folder(names)
@@ -172,12 +172,12 @@ def _zip_files(p: Path, sink: Sink) -> _ZipFiles | None:
                 continue
             mode = info.external_attr >> 16
             if not _safe(name) or (mode and stat.S_ISLNK(mode)):
-                sink.report("V0202", Span.whole_file(shown), entry=info.filename,
+                sink.report("VK0202", Span.whole_file(shown), entry=info.filename,
                             problem="it would leave the quest folder" if not _safe(name) else "it is a link")
                 refused = True
                 continue
             if info.file_size > MAX_ENTRY_BYTES or total + info.file_size > MAX_TOTAL_BYTES:
-                sink.report("V0202", Span.whole_file(shown), entry=info.filename,
+                sink.report("VK0202", Span.whole_file(shown), entry=info.filename,
                             problem=f"it unpacks to {info.file_size} bytes (limits: {MAX_ENTRY_BYTES} a file, {MAX_TOTAL_BYTES} in all)")
                 refused = True
                 continue
@@ -185,11 +185,11 @@ def _zip_files(p: Path, sink: Sink) -> _ZipFiles | None:
                 with zf.open(info) as fh:
                     data = fh.read(MAX_ENTRY_BYTES + 1)
             except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
-                sink.report("V0202", Span.whole_file(shown), entry=info.filename, problem=f"it cannot be unpacked ({exc})")
+                sink.report("VK0202", Span.whole_file(shown), entry=info.filename, problem=f"it cannot be unpacked ({exc})")
                 refused = True
                 continue
             if len(data) > MAX_ENTRY_BYTES:
-                sink.report("V0202", Span.whole_file(shown), entry=info.filename, problem=f"it unpacks to more than {MAX_ENTRY_BYTES} bytes")
+                sink.report("VK0202", Span.whole_file(shown), entry=info.filename, problem=f"it unpacks to more than {MAX_ENTRY_BYTES} bytes")
                 refused = True
                 continue
             total += len(data)

@@ -5,7 +5,7 @@ Valkyrie places a tile by its image; the importer turns a placed side by its off
 `offsets.yaml` holds, per side name, the offset and the evidence it rests on: the quests
 and sections in which every joint of that side has openings on both sides. A side with
 no entry has no evidence yet and is read with offset 0; when a real quest shows it
-needs one, the importer says so (V0305) and the entry is added with that quest as its
+needs one, the importer says so (VK0305) and the entry is added with that quest as its
 evidence (docs/valkyrie.md).
 """
 
@@ -19,7 +19,7 @@ from importlib import resources
 def load_table() -> dict:
     from ruamel.yaml import YAML
 
-    text = (resources.files("compiler.importers.valkyrie") / "offsets.yaml").read_text(encoding="utf-8")
+    text = (resources.files("questc_valkyrie") / "offsets.yaml").read_text(encoding="utf-8")
     return (YAML(typ="safe").load(text) or {}).get("sides") or {}
 
 

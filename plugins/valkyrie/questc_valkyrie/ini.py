@@ -10,9 +10,9 @@ and line), it silently continues an indented line into the previous value, and i
 treats a key without `=` either as an error for the whole file or, with
 `allow_no_value`, as valid everywhere. Valkyrie's own reader accepts bare keys only in
 the file lists of `quest.ini` (`[QuestData]`, `[QuestText]`), so this reader does the same
-and reports every other problem at its line: text before the first section (V0101), a
-key given twice in a section (V0102), a line without `=` (V0103), a section given twice
-(V0104), a broken section header (V0105). Reading never raises.
+and reports every other problem at its line: text before the first section (VK0101), a
+key given twice in a section (VK0102), a line without `=` (VK0103), a section given twice
+(VK0104), a broken section header (VK0105). Reading never raises.
 """
 
 from __future__ import annotations
@@ -80,13 +80,13 @@ def read_ini(text: str, path: str, sink: Sink) -> IniFile:
         if line.startswith("["):
             m = _HEADER.match(line)
             if not m or not m.group(1).strip():
-                sink.report("V0105", whole, line=_shown(line))
+                sink.report("VK0105", whole, line=_shown(line))
                 current = None
                 continue
             name = m.group(1).strip()
             sec = Section(name, path, whole)
             if name in seen:
-                sink.report("V0104", whole, section=name, related=(Related(seen[name].span, "first given here"),))
+                sink.report("VK0104", whole, section=name, related=(Related(seen[name].span, "first given here"),))
                 current = None  # the second copy is not read: one mistake, one diagnostic
                 continue
             seen[name] = sec
@@ -95,7 +95,7 @@ def read_ini(text: str, path: str, sink: Sink) -> IniFile:
             continue
         if current is None:
             if not orphan_reported and not seen:
-                sink.report("V0101", whole, line=_shown(line))
+                sink.report("VK0101", whole, line=_shown(line))
                 orphan_reported = True
             continue
         if current.name in LIST_SECTIONS and "=" not in line:
@@ -104,12 +104,12 @@ def read_ini(text: str, path: str, sink: Sink) -> IniFile:
         key, eq, value = line.partition("=")
         key = key.strip()
         if not eq or not key:
-            sink.report("V0103", whole, section=current.name, line=_shown(line))
+            sink.report("VK0103", whole, section=current.name, line=_shown(line))
             continue
         start = raw.index("=") + 2 + (len(value) - len(value.lstrip()))
         vspan = Span(path, no, start, no, max(start + len(value.strip()), start + 1))
         if key in current.values:
-            sink.report("V0102", whole, section=current.name, key=key,
+            sink.report("VK0102", whole, section=current.name, key=key,
                         related=(Related(current.values[key].span, "first given here"),))
             continue
         current.values[key] = Value(key, value.strip(), whole, vspan)
@@ -156,10 +156,10 @@ def read_localization(text: str, path: str, sink: Sink) -> Localization | None:
     try:
         header = next(rows, None)
     except csv.Error as exc:
-        sink.report("V0106", Span(path, 1), path=path, problem=str(exc))
+        sink.report("VK0106", Span(path, 1), path=path, problem=str(exc))
         return None
     if not header or header[0] != "." or len(header) < 2 or not all(h.strip() for h in header[1:]):
-        sink.report("V0106", Span(path, 1), path=path, problem="the first line must be `.,<Language>` (e.g. `.,English`)")
+        sink.report("VK0106", Span(path, 1), path=path, problem="the first line must be `.,<Language>` (e.g. `.,English`)")
         return None
     langs = tuple(h.strip() for h in header[1:])
     texts: dict[str, dict[str, Text]] = {lang: {} for lang in langs}
@@ -171,7 +171,7 @@ def read_localization(text: str, path: str, sink: Sink) -> Localization | None:
         except StopIteration:
             break
         except csv.Error as exc:
-            sink.report("V0106", Span(path, rows.line_num), path=path, problem=str(exc))
+            sink.report("VK0106", Span(path, rows.line_num), path=path, problem=str(exc))
             return None
         line = start
         start = rows.line_num + 1
@@ -180,7 +180,7 @@ def read_localization(text: str, path: str, sink: Sink) -> Localization | None:
         key = row[0].strip()
         span = Span(path, line, 1, line, len(key) + 1)
         if key in first:
-            sink.report("V0102", span, section=path.rsplit("/", 1)[-1], key=key, related=(Related(first[key], "first given here"),))
+            sink.report("VK0102", span, section=path.rsplit("/", 1)[-1], key=key, related=(Related(first[key], "first given here"),))
             continue
         first[key] = span
         for lang, value in zip(langs, row[1:]):

@@ -65,7 +65,7 @@ def valkyrie_squares(tile: Tile, x: int, y: int, rotation: int) -> frozenset[tup
 
 def read_placements(path: str | Path, tiles: Mapping[str, Tile], sink: Sink) -> list[Placement]:
     """The tile placements of one `tiles.ini` file (the maps-only converter's entry)."""
-    from compiler.importers.valkyrie.ini import read_ini
+    from questc_valkyrie.ini import read_ini
 
     p = Path(path)
     try:
@@ -106,13 +106,13 @@ def placements_of(sections, tiles: Mapping[str, Tile], sink: Sink, offsets: Mapp
             try:
                 values.append(int(raw))
             except ValueError:
-                sink.report("V0304", sec.span_of(key), section=sec.name, key=key, value=raw, expected="a whole number")
+                sink.report("VK0304", sec.span_of(key), section=sec.name, key=key, value=raw, expected="a whole number")
                 break
         if len(values) < 3:
             continue
         x, y, rot = values
         if rot % 90:
-            sink.report("V0304", sec.span_of("rotation"), section=sec.name, key="rotation", value=str(rot), expected="a multiple of 90")
+            sink.report("VK0304", sec.span_of("rotation"), section=sec.name, key="rotation", value=str(rot), expected="a multiple of 90")
             continue
         tile = tiles[code]
         squares = valkyrie_squares(tile, x, y, rot)

@@ -1,1 +1,0 @@
-from compiler.importers.valkyrie.tiles import *

@@ -1,0 +1,73 @@
+"""questc plugin `tag`: import TabletopGames (TAG) descent2e data (tiles, dice, monsters).
+
+    questc --plugin tag import tag-tiles tiles.json [--valkyrie d2e-base-tiles.ini] -o content/d2e-base/tiles.yaml
+    questc --plugin tag import tag-dice dice.json -o content/core-2e/dice.yaml
+    questc --plugin tag import tag-monsters monsters.json -o content/d2e-base/monsters.yaml
+
+The conversions are pure functions of the JSON, so the committed catalogs can be
+regenerated and compared byte for byte. Problems with the input are the shared converter
+code M0402 (compiler.plugins.SHARED_CODES); the plugin has no codes of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from compiler.diagnostics import Sink, Span
+from compiler.plugins import Importer, Plugin
+
+
+def _tiles(args: argparse.Namespace, sink: Sink) -> str | None:
+    from questc_tag.tag_tiles import import_file
+
+    return import_file(args.file, sink, valkyrie=args.valkyrie)
+
+
+def _configure_tiles(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--valkyrie", metavar="TILES_INI", default=None,
+                        help="the Valkyrie app's d2e-base-tiles.ini: side names and outdoor/indoor settings "
+                             "(read with the valkyrie plugin's .ini reader, which must be installed)")
+
+
+def _json_importer(source: str):
+    def run(args: argparse.Namespace, sink: Sink) -> str | None:
+        return convert_json(source, args.file, sink)
+
+    return run
+
+
+def convert_json(source: str, file: str, sink: Sink) -> str | None:
+    """dice.json or monsters.json -> catalog text, or None after reporting M0402."""
+    from compiler.diagnostics.render import accept_source
+    from questc_tag import tag_dice, tag_monsters
+
+    convert = {"tag-dice": tag_dice.convert, "tag-monsters": tag_monsters.convert}[source]
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problem = (exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8"
+        sink.report("M0402", Span.whole_file(str(file)), path=str(file), problem=problem)
+        return None
+    accept_source(str(file), text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        sink.report("M0402", Span(str(file), exc.lineno, exc.colno), path=str(file), problem=f"invalid JSON ({exc.msg})")
+        return None
+    try:
+        return convert(data)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        sink.report("M0402", Span.whole_file(str(file)), path=str(file), problem=f"not TAG {source[4:]} data ({type(exc).__name__}: {exc})")
+        return None
+
+
+plugin = Plugin(
+    description="TabletopGames (TAG) descent2e data: tiles, dice, monsters",
+    importers=(
+        Importer("tag-tiles", ("json",), "TabletopGames (TAG) descent2e tiles.json -> a tiles catalog", _tiles, _configure_tiles),
+        Importer("tag-dice", ("json",), "TabletopGames (TAG) descent2e dice.json -> a dice catalog", _json_importer("tag-dice")),
+        Importer("tag-monsters", ("json",), "TabletopGames (TAG) descent2e monsters.json -> a monster catalog", _json_importer("tag-monsters")),
+    ),
+)

@@ -1,0 +1,595 @@
+"""`questc --plugin tiled import tiled FILE.tmj [--pack PACK] [-o OUT | --in-place]`.
+
+Reads a map `questc export tiled` wrote (after a designer moved, turned, added or removed
+tiles, tokens, spawns, starts or doors in Tiled) and gives the quest file back with its
+`map { … }` block and its token, spawn and start lines brought in line with the map.
+Everything else in the file stays byte for byte: comments, events, the statements the
+edit did not touch (a tile that did not move keeps its `attach`, its comment, its
+spelling). Each problem of the map is a located TLD diagnostic (file and object id).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.diagnostics import Sink, Span
+from compiler.syntax import ast
+
+from questc_tiled.export import LAYERS, map_source, top_left_of
+from questc_tiled.jsonpos import line_col, positions
+
+FLIPS = 0xE0000000  # Tiled keeps horizontal, vertical and diagonal flips in a gid's top bits
+NEEDED = ("questc.pack", "questc.quest", "questc.encounter", "questc.origin_x", "questc.origin_y", "questc.square")
+
+
+def configure(parser) -> None:
+    parser.add_argument("--pack", default=None, metavar="PACK",
+                        help="the pack folder or id (default: the folder the map names, else its pack id on the search path)")
+    parser.add_argument("--in-place", action="store_true", help="rewrite the quest file instead of writing the result to -o or standard output")
+
+
+@dataclass
+class NewTile:
+    obj: int
+    name: str
+    code: str
+    at: tuple[int, int]
+    rotation: int
+    hidden: bool
+    tile: object  # compiler.geometry.tiles.Tile
+
+    def cells(self) -> dict:
+        """world cell -> printed (col, row)."""
+        ax, ay = self.at
+        return {(c + ax, r + ay): local for (c, r), local in self.tile.turned_cells(self.rotation)}
+
+    def to_world(self, local):
+        c, r = self.tile.orient(self.rotation).cell(local)
+        return (c + self.at[0], r + self.at[1])
+
+
+class _Reader:
+    def __init__(self, file: str, text: str, sink: Sink):
+        self.file, self.text, self.sink = file, text, sink
+        self.pos = positions(text)
+        self.failed = False
+
+    def span(self, path: tuple) -> Span:
+        while path and path not in self.pos:
+            path = path[:-1]
+        line, col = line_col(self.text, self.pos.get(path, 0))
+        return Span(self.file, line, col, line, col + 1)
+
+    def report(self, code: str, path: tuple, **args) -> None:
+        diag = self.sink.report(code, self.span(path), **args)
+        if diag.severity.value == "error":
+            self.failed = True
+
+
+def import_tiled(args, sink: Sink):
+    from compiler.diagnostics.render import accept_source
+
+    file = str(args.file)
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        sink.report("M0402", Span.whole_file(file), path=file, problem=(exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8")
+        return None
+    accept_source(file, text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        sink.report("M0402", Span(file, exc.lineno, exc.colno), path=file, problem=f"invalid JSON ({exc.msg})")
+        return None
+    r = _Reader(file, text, sink)
+    if not _valid(r, data):
+        return None
+    props = {p["name"]: p["value"] for p in data.get("properties", [])}
+    missing = [n for n in NEEDED if n not in props]
+    if missing:
+        r.report("TLD0102", ("properties",) if "properties" in data else (), file=file,
+                 problem=f"it has no {', '.join(missing)} propert{'y' if len(missing) == 1 else 'ies'} (export it with `questc export tiled`)")
+        return None
+    square = props["questc.square"]
+    if data["orientation"] != "orthogonal" or data["tilewidth"] != square or data["tileheight"] != square or data["infinite"]:
+        r.report("TLD0102", ("orientation",), file=file, problem=f"it is not a finite orthogonal map with {square}-pixel squares")
+        return None
+    model = _model(r, args, props)
+    if model is None:
+        return None
+    found = map_source(model, props["questc.quest"], props["questc.encounter"] or None)
+    amap = _amap(model, props)
+    if found is None or amap is None:
+        r.report("TLD0109", ("properties",), quest=props["questc.quest"], number=props["questc.encounter"], pack=model.pack.id)
+        return None
+    decl, body, _ = found
+    gids = _tilesets(r, data, model, square)
+    if gids is None:
+        return None
+    layers = _layers(r, data)
+    origin = (props["questc.origin_x"], props["questc.origin_y"])
+    tiles = _tiles(r, layers.get("tiles", []), gids, origin, square, model.tiles or {})
+    if r.failed or tiles is None:
+        return None
+    quest_file = Path(decl.span.file)
+    source = _quest_text(r, quest_file)
+    if source is None:
+        return None
+    edits = _Edits(source)
+    layout = {t.name: t for t in tiles}
+    _splice_map(edits, body, amap, layout)
+    objects = _Objects(r, layers, origin, square)
+    _splice_tokens(edits, body, amap, layout, objects)
+    _splice_spawns(edits, body, amap, layout, objects)
+    _splice_start(edits, body, amap, layout, objects)
+    _splice_doors(edits, body, layers.get("doors", []), r)
+    if r.failed:
+        return None
+    result = edits.apply()
+    check = Sink()
+    from compiler.syntax.parse import parse_module
+
+    parse_module(result, str(quest_file), check)
+    if check.errors:
+        r.report("TLD0112", (), file=str(quest_file), problem=check.items[0].message)
+        return None
+    if getattr(args, "in_place", False):
+        return {str(quest_file): result}
+    return result
+
+
+def _valid(r: _Reader, data) -> bool:
+    import jsonschema
+    from importlib import resources
+
+    schema = json.loads((resources.files("questc_tiled") / "tiled-map.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    if not errors:
+        return True
+    e = errors[0]  # one mistake, one diagnostic: the first in document order
+    where = "/".join(str(p) for p in e.absolute_path) or "the map"
+    r.report("TLD0102", tuple(e.absolute_path), file=r.file, problem=f"not a Tiled JSON map as documented: at {where}: {e.message[:200]}")
+    return False
+
+
+def _model(r: _Reader, args, props):
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    given = args.pack
+    if given is None:
+        hint = props.get("questc.pack_dir")
+        folder = (Path(r.file).parent / hint) if isinstance(hint, str) else None
+        given = str(folder) if folder is not None and (folder / "pack.yaml").is_file() else str(props["questc.pack"])
+    result = compile_paths([given], Options(images=False, sight=False))
+    model = result.model
+    if model is None or model.pack.id != props["questc.pack"]:
+        found = model.pack.id if model is not None else None
+        r.report("TLD0110", ("properties",), pack=props["questc.pack"],
+                 problem=f"`{given}` is pack `{found}`" if found else f"`{given}` is not a pack that loads")
+        return None
+    return model
+
+
+def _amap(model, props):
+    maps = model.maps
+    if maps is None:
+        return None
+    number = props["questc.encounter"]
+    if number:
+        return (maps.quests.get(props["questc.quest"]) or {}).get(number)
+    return maps.encounters.get(props["questc.quest"])
+
+
+def _tilesets(r: _Reader, data, model, square: int) -> dict | None:
+    """gid -> (tile code, image width, image height) over the map's tilesets."""
+    gids: dict[int, tuple[str, int, int]] = {}
+    tiles = model.tiles or {}
+    for i, ts in enumerate(data["tilesets"]):
+        path = ("tilesets", i)
+        entries = _tileset_entries(r, ts, path)
+        if entries is None:
+            continue
+        for tile_id, code, w, h in entries:
+            where = ts.get("source", "the embedded tileset")
+            if code is None:
+                r.report("TLD0106", path, tileset=where, pack=model.pack.id, problem=f"its tile {tile_id} has no `code` property")
+                continue
+            tile = tiles.get(code)
+            if tile is None:
+                from compiler.diagnostics.hints import did_you_mean
+
+                guess = did_you_mean(code, list(tiles))
+                r.report("TLD0106", path, tileset=where, pack=model.pack.id,
+                         problem=f"the pack has no tile `{code}`" + (f"; did you mean `{guess}`?" if guess else ""))
+                continue
+            if (w, h) != (tile.width * square, tile.height * square):
+                r.report("TLD0106", path, tileset=where, pack=model.pack.id,
+                         problem=f"tile `{code}` is {w}x{h} pixels there, {tile.width * square}x{tile.height * square} in the pack")
+                continue
+            gids[ts["firstgid"] + tile_id] = (code, w, h)
+    return None if r.failed else gids
+
+
+def _tileset_entries(r: _Reader, ts: dict, path: tuple):
+    """(tile id, code, image width, image height) of each tile of one tileset."""
+    if "source" not in ts:
+        out = []
+        for t in ts.get("tiles", []):
+            code = next((p.get("value") for p in t.get("properties", []) if p.get("name") == "code"), None)
+            out.append((t.get("id", 0), code, t.get("imagewidth", 0), t.get("imageheight", 0)))
+        return out
+    import xml.etree.ElementTree as ET
+
+    where = Path(r.file).parent / ts["source"]
+    try:
+        root = ET.fromstring(where.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ET.ParseError) as exc:
+        r.report("TLD0106", path, tileset=ts["source"], pack="?", problem=f"it cannot be read ({getattr(exc, 'strerror', None) or exc})")
+        return None
+    out = []
+    for t in root.iter("tile"):
+        code = next((p.get("value") for p in t.iter("property") if p.get("name") == "code"), None)
+        image = t.find("image")
+        w, h = (int(image.get("width", 0)), int(image.get("height", 0))) if image is not None else (0, 0)
+        out.append((int(t.get("id", 0)), code, w, h))
+    return out
+
+
+def _layers(r: _Reader, data) -> dict[str, list]:
+    """layer name -> [(object, path)] for questc's object layers; others are warned about."""
+    out: dict[str, list] = {}
+    for i, layer in enumerate(data["layers"]):
+        name = layer["name"]
+        if layer["type"] != "objectgroup" or name not in LAYERS:
+            r.report("TLD0111", ("layers", i), what=f"layer `{name}`", why=f"questc reads only the object layers {', '.join(LAYERS)}")
+            continue
+        out.setdefault(name, []).extend((o, ("layers", i, "objects", j)) for j, o in enumerate(layer["objects"]))
+    return out
+
+
+def _whole(value: float) -> int | None:
+    n = round(value)
+    return n if abs(value - n) < 1e-6 else None
+
+
+def _tiles(r: _Reader, objs, gids, origin, square, catalog) -> list[NewTile] | None:
+    out: list[NewTile] = []
+    names: dict[str, int] = {}
+    for o, path in objs:
+        oid = o["id"]
+        gid = o.get("gid")
+        if gid is None:
+            r.report("TLD0103", path, id=oid, name=o["name"] or "(no name)")
+            continue
+        if gid & FLIPS:
+            r.report("TLD0108", path, id=oid, problem="it is flipped (mirrored); a printed tile turns but never flips")
+            continue
+        if gid not in gids:
+            r.report("TLD0106", path, tileset="the map's tilesets", pack="?", problem=f"object {oid} shows gid {gid}, which no tileset has")
+            continue
+        code, w, h = gids[gid]
+        rotation = o["rotation"] % 360
+        turn = _whole(rotation / 90)
+        if turn is None:
+            r.report("TLD0104", path + ("rotation",), id=oid, rotation=f"{o['rotation']:g}")
+            continue
+        rotation = (turn * 90) % 360
+        if (o["width"], o["height"]) != (w, h):
+            r.report("TLD0108", path, id=oid, problem=f"it is resized to {o['width']:g}x{o['height']:g} pixels; tile `{code}` is {w}x{h}")
+            continue
+        said = next((p["value"] for p in o.get("properties", []) if p["name"] == "code"), code)
+        if said != code:
+            r.report("TLD0108", path, id=oid, problem=f"its `code` property says `{said}` but it shows tile `{code}`")
+            continue
+        px, py = top_left_of(o["x"], o["y"], (w, h), rotation)
+        col, row = _whole(px / square), _whole(py / square)
+        if col is None or row is None:
+            r.report("TLD0107", path, id=oid, x=f"{px:g}", y=f"{py:g}", square=square)
+            continue
+        name = o["name"].strip() or code
+        if name in names:
+            r.report("TLD0108", path, id=oid, problem=f"object {names[name]} is already the tile named `{name}`; name the second copy in Tiled")
+            continue
+        if not re.fullmatch(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*", name):
+            r.report("TLD0108", path, id=oid, problem=f"`{name}` is not a tile name (letters, digits and `_`, with a letter or `_`)")
+            continue
+        names[name] = oid
+        hidden = bool(next((p["value"] for p in o.get("properties", []) if p["name"] == "hidden"), False))
+        out.append(NewTile(oid, name, code, (col + origin[0], row + origin[1]), rotation, hidden, catalog[code]))
+    owner: dict = {}
+    reported: set = set()
+    for t in out:
+        for cell in sorted(t.cells()):
+            other = owner.get(cell)
+            if other is not None and (other.obj, t.obj) not in reported:
+                reported.add((other.obj, t.obj))
+                shared = sorted(set(other.cells()) & set(t.cells()))
+                path = next(p for o, p in objs if o["id"] == t.obj)
+                r.report("TLD0105", path, id=t.obj, name=t.name, other=other.obj, other_name=other.name, count=len(shared), x=shared[0][0], y=shared[0][1])
+            owner.setdefault(cell, t)
+    return out
+
+
+class _Objects:
+    """The tokens, spawns and starts layers' objects with the square each stands on."""
+
+    def __init__(self, r: _Reader, layers, origin, square):
+        self.r = r
+        self.by_layer = {}
+        for name in ("tokens", "spawns", "starts"):
+            items = []
+            for o, path in layers.get(name, []):
+                cx = o["x"] + (o["width"] or 0) / 2 if name != "spawns" else o["x"] + min(o["width"], square) / 2
+                cy = o["y"] + (o["height"] or 0) / 2 if name != "spawns" else o["y"] + min(o["height"], square) / 2
+                cell = (math.floor(cx / square) + origin[0], math.floor(cy / square) + origin[1])
+                stmt = next((p["value"] for p in o.get("properties", []) if p["name"] == "stmt"), None)
+                items.append((o, path, cell, stmt if isinstance(stmt, int) else None))
+            self.by_layer[name] = sorted(items, key=lambda it: it[0]["id"])
+
+    def matched(self, layer: str, count: int):
+        """(statement index -> (object, path, cell)), [new objects]: an object whose `stmt`
+        names a statement no earlier object took is that statement; the rest are new."""
+        taken, new = {}, []
+        for o, path, cell, stmt in self.by_layer[layer]:
+            if stmt is not None and 0 <= stmt < count and stmt not in taken:
+                taken[stmt] = (o, path, cell)
+            else:
+                new.append((o, path, cell))
+        return taken, new
+
+
+def _prop(o, name, default=None):
+    return next((p["value"] for p in o.get("properties", []) if p["name"] == name), default)
+
+
+def _quest_text(r: _Reader, quest_file: Path) -> str | None:
+    try:
+        return quest_file.read_text(encoding="utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        r.report("TLD0112", (), file=str(quest_file), problem=f"it cannot be read ({getattr(exc, 'strerror', None) or exc})")
+        return None
+
+
+# ---------------------------------------------------------------- text edits
+
+
+class _Edits:
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self.starts.append(i + 1)
+        self.edits: list[tuple[int, int, str]] = []
+        self.inserts: dict[int, list[str]] = {}
+
+    def offset(self, line: int, col: int) -> int:
+        return self.starts[line - 1] + col - 1
+
+    def replace(self, span: Span, new: str) -> None:
+        self.edits.append((self.offset(span.line, span.column), self.offset(span.end_line, span.end_column), new))
+
+    def delete_statement(self, span: Span) -> None:
+        """The statement's lines when it stands alone on them (its comment goes too), else just its text."""
+        a, b = self.offset(span.line, span.column), self.offset(span.end_line, span.end_column)
+        line_start = self.starts[span.line - 1]
+        eol = self.text.find("\n", b)
+        eol = len(self.text) if eol < 0 else eol
+        rest = self.text[b:eol].strip()
+        if not self.text[line_start:a].strip() and (not rest or rest.startswith("#")):
+            self.edits.append((line_start, min(eol + 1, len(self.text)), ""))
+        else:
+            self.edits.append((a, b, ""))
+
+    def insert_after(self, span: Span, statement: str) -> None:
+        """A new line after the line `span` ends on, indented as the line `span` starts on."""
+        line = self.text[self.starts[span.line - 1]:]
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        eol = self.text.find("\n", self.offset(span.end_line, span.end_column))
+        eol = len(self.text) if eol < 0 else eol
+        self.inserts.setdefault(eol, []).append("\n" + indent + statement)
+
+    def apply(self) -> str:
+        out = self.text
+        changes = [(a, b, new) for a, b, new in self.edits] + [(at, at, "".join(lines)) for at, lines in self.inserts.items()]
+        for a, b, new in sorted(changes, key=lambda e: (e[0], e[1]), reverse=True):
+            out = out[:a] + new + out[b:]
+        return out
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _tile_statement(t: NewTile) -> str:
+    named = f" as {t.name}" if t.name != t.code else ""
+    return f"tile {t.code}{named} at ({t.at[0]}, {t.at[1]}) rotate {t.rotation}" + (" hidden" if t.hidden else "")
+
+
+def _splice_map(edits: _Edits, body: ast.EncounterBody, amap, layout: dict[str, NewTile]) -> None:
+    statements = {s.name: s for s in body.map.tiles}
+    kept: dict[str, bool] = {}
+
+    def keeps(name: str, seen=()) -> bool:
+        if name in kept:
+            return kept[name]
+        stmt, new, old = statements.get(name), layout.get(name), amap.by_name.get(name)
+        ok = stmt is not None and new is not None and old is not None and name not in seen
+        ok = ok and (old.code, old.at, old.rotation % 360, bool(old.hidden)) == (new.code, new.at, new.rotation, new.hidden)
+        if ok and stmt.attach is not None:
+            ok = keeps(stmt.attach.to.tile, (*seen, name))
+        kept[name] = ok
+        return ok
+
+    for stmt in body.map.tiles:
+        if stmt.name not in layout:
+            edits.delete_statement(stmt.span)
+        elif not keeps(stmt.name):
+            edits.replace(stmt.span, _tile_statement(layout[stmt.name]))
+    anchor = body.map.tiles[-1].span if body.map.tiles else None
+    for t in sorted(layout.values(), key=lambda t: t.obj):
+        if t.name not in statements:
+            if anchor is not None:
+                edits.insert_after(anchor, _tile_statement(t))
+            else:  # an empty map block: the tiles go inside its braces
+                edits.replace(body.map.span, "map {\n    " + _tile_statement(t) + "\n  }")
+
+
+def _resolve(ref, body: ast.EncounterBody, layout: dict[str, NewTile], depth: int = 0):
+    """The world cell a space reference names on the edited map (None when it names none)."""
+    if isinstance(ref, ast.WorldSpace):
+        return (ref.x, ref.y)
+    if isinstance(ref, ast.TileSpace):
+        t = layout.get(ref.tile)
+        return t.to_world((ref.col, ref.row)) if t is not None and (ref.col, ref.row) in t.tile.squares else None
+    if isinstance(ref, ast.MarkRef) and depth < 8 and body.map is not None:
+        mark = next((m for m in body.map.marks if m.name == ref.name), None)
+        return _resolve(mark.at, body, layout, depth + 1) if mark is not None else None
+    return None
+
+
+def _space_text(cell, layout: dict[str, NewTile], prefer=None) -> str:
+    """`T(c,r)` on the tile the square lies on (`prefer` first), else world `(x, y)`."""
+    order = sorted(layout.values(), key=lambda t: (t.name != prefer, t.obj))
+    for t in order:
+        local = t.cells().get(cell)
+        if local is not None:
+            return f"{t.name}({local[0]},{local[1]})"
+    return f"({cell[0]}, {cell[1]})"
+
+
+def _moved(edits: _Edits, ref, cell, body, layout) -> None:
+    if _resolve(ref, body, layout) != cell:
+        edits.replace(ref.span, _space_text(cell, layout, getattr(ref, "tile", None)))
+
+
+def _last(spans, fallback):
+    spans = [s for s in spans if s is not None]
+    return max(spans, key=lambda s: (s.end_line, s.end_column)) if spans else fallback
+
+
+def _splice_tokens(edits, body, amap, layout, objects: _Objects) -> None:
+    taken, new = objects.matched("tokens", len(body.tokens))
+    for i, tok in enumerate(body.tokens):
+        if i not in taken:
+            edits.delete_statement(tok.span)
+            continue
+        o, path, cell = taken[i]
+        same = (o["type"], _prop(o, "colour"), _prop(o, "label"), o["name"] or None) == (
+            tok.kind, tok.colour, tok.label.value if tok.label is not None else None, tok.name)
+        if same:
+            _moved(edits, tok.at, cell, body, layout)
+        elif _token_ok(objects.r, o, path):
+            edits.replace(tok.span, _token_statement(o, cell, layout, getattr(tok.at, "tile", None)))
+    anchor = _last([t.span for t in body.tokens] or [body.map.span], body.map.span)
+    for o, path, cell in new:
+        if _token_ok(objects.r, o, path):
+            edits.insert_after(anchor, _token_statement(o, cell, layout))
+
+
+def _token_ok(r: _Reader, o, path) -> bool:
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", o["type"] or ""):
+        r.report("TLD0108", path, id=o["id"], problem="a token needs its kind (search, objective, …) as the object's class")
+        return False
+    return True
+
+
+def _token_statement(o, cell, layout, prefer=None) -> str:
+    parts = ["token", o["type"]]
+    if _prop(o, "colour"):
+        parts.append(str(_prop(o, "colour")))
+    if _prop(o, "label"):
+        parts.append(_quote(str(_prop(o, "label"))))
+    if o["name"]:
+        parts += ["as", o["name"]]
+    return " ".join(parts + ["at", _space_text(cell, layout, prefer)])
+
+
+def _guard_text(g: ast.HeroGuard) -> str:
+    if g.low == g.high:
+        return f"heroes {g.low}"
+    return f"heroes {g.low}+" if g.high == 4 else f"heroes {g.low}..{g.high}"
+
+
+def _splice_spawns(edits, body, amap, layout, objects: _Objects) -> None:
+    taken, new = objects.matched("spawns", len(body.spawns))
+    for i, spawn in enumerate(body.spawns):
+        if i not in taken:
+            edits.delete_statement(spawn.span)
+            continue
+        o, path, cell = taken[i]
+        if spawn.at is None:  # figure by figure: kept as written (docs/tiled.md)
+            continue
+        if o["type"] == spawn.group and (o["name"] or None) == spawn.name:
+            _moved(edits, spawn.at, cell, body, layout)
+        elif _spawn_ok(objects.r, o, path):
+            edits.replace(spawn.span, _spawn_statement(o, cell, layout, spawn))
+    anchor = _last([s.span for s in body.spawns] or [t.span for t in body.tokens] or [body.map.span], body.map.span)
+    for o, path, cell in new:
+        if _spawn_ok(objects.r, o, path):
+            edits.insert_after(anchor, _spawn_statement(o, cell, layout))
+
+
+def _spawn_ok(r: _Reader, o, path) -> bool:
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", o["type"] or ""):
+        r.report("TLD0108", path, id=o["id"], problem="a spawn needs its monster group as the object's class")
+        return False
+    return True
+
+
+def _spawn_statement(o, cell, layout, old: ast.SpawnDecl | None = None) -> str:
+    parts = ["spawn", o["type"]] + (["as", o["name"]] if o["name"] else []) + ["at", _space_text(cell, layout)]
+    if old is not None:
+        if old.size:
+            parts.append(f"size {old.size[0]}x{old.size[1]}")
+        if old.heroes:
+            parts.append(_guard_text(old.heroes))
+        if old.unique:
+            parts.append("unique")
+        if old.extra_health:
+            parts.append(f"health +{old.extra_health}")
+    return " ".join(parts)
+
+
+def _splice_start(edits, body, amap, layout, objects: _Objects) -> None:
+    start = body.start
+    if start is None or start.tile is not None:
+        return  # `start heroes on TILE` follows its tile (docs/tiled.md)
+    taken, new = objects.matched("starts", len(start.spaces))
+    cells = [taken[i][2] for i in sorted(taken)] + [c for _, _, c in new]
+    if len(cells) == len(start.spaces) and all(i in taken for i in range(len(start.spaces))):
+        for i, ref in enumerate(start.spaces):
+            _moved(edits, ref, taken[i][2], body, layout)
+        return
+    if cells:
+        edits.replace(start.span, "start heroes at " + ", ".join(_space_text(c, layout) for c in cells))
+    else:
+        edits.delete_statement(start.span)
+
+
+def _splice_doors(edits, body, objs, r: _Reader) -> None:
+    doors = {d.name: d for d in body.map.doors}
+    seen = set()
+    for o, path in objs:
+        name, on = o["name"], _prop(o, "on")
+        if not name or not isinstance(on, str) or not re.fullmatch(r"[0-9]*[A-Za-z_]\w*\.(north|east|south|west)(\.\d+)?", on):
+            r.report("TLD0108", path, id=o["id"], problem="a door needs a name and an `on` property such as `16A.north`")
+            continue
+        seen.add(name)
+        text = f"door {name} on {on}" + (f" {_prop(o, 'colour')}" if _prop(o, "colour") else "") + (" open" if _prop(o, "open") else "")
+        old = doors.get(name)
+        if old is None:
+            edits.insert_after(_last([d.span for d in body.map.doors] or [t.span for t in body.map.tiles], body.map.span), text)
+            continue
+        old_on = f"{old.on.tile}.{old.on.side}" + (f".{old.on.index}" if old.on.index else "")
+        if (old_on, old.colour, bool(old.open)) != (on, _prop(o, "colour"), bool(_prop(o, "open"))):
+            edits.replace(old.span, text)
+    for name, old in doors.items():
+        if name not in seen:
+            edits.delete_statement(old.span)

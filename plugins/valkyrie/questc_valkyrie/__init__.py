@@ -1,0 +1,61 @@
+"""questc plugin `valkyrie`: quests of the Valkyrie game-master app (docs/valkyrie.md).
+
+    questc --plugin valkyrie import valkyrie QUEST_DIR|QUEST.valkyrie [-o PACK_DIR] [--quest ID]
+    questc --plugin valkyrie check QUEST_DIR|QUEST.valkyrie
+
+The import writes a questc pack; `check` imports the quest in memory, runs every questc
+check on it and reports each finding at the line of the Valkyrie file it comes from.
+Modules: ini.py (the .ini and localisation reader), source.py (folder or package),
+tiles.py and offsets.py (tile placements), importer.py (the quest), run.py (both uses).
+Codes: VK (codes.yaml).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from compiler.diagnostics import Sink, Span
+from compiler.plugins import Importer, Plugin
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quest", default=None, help="the quest id to write (default: from the folder name, e.g. first_blood)")
+
+
+def _run(args: argparse.Namespace, sink: Sink):
+    """The pack's files (path -> text) under -o PACK_DIR (default: a folder named after the
+    quest id); None, writing nothing, when the quest has errors."""
+    from questc_valkyrie.run import import_quest
+
+    done = import_quest(args.file, sink, args.quest)
+    if done is None or sink.errors:
+        if sink.errors:
+            sink.report("VK0307", Span.whole_file(str(args.file)), count=sink.errors)
+        return None
+    _, gen = done
+    root = Path(args.output) if args.output else Path(gen.quest_id)
+    return {str(root / rel): text for rel, text in sorted(gen.files.items())}
+
+
+def _claims(path: str) -> bool:
+    from questc_valkyrie.run import is_valkyrie
+
+    return is_valkyrie(path)
+
+
+def _check(path: str, options, sink: Sink) -> list:
+    from questc_valkyrie.run import check_quest
+
+    return check_quest(path, options, sink)
+
+
+plugin = Plugin(
+    prefix="VK",
+    codes=Path(__file__).with_name("codes.yaml"),
+    description="Valkyrie quests: import as a questc pack, check in place",
+    importers=(
+        Importer("valkyrie", ("ini", "valkyrie"), "a Valkyrie quest (folder or .valkyrie package) -> a questc pack",
+                 _run, _configure, claims=_claims, check=_check),
+    ),
+)
