@@ -44,7 +44,6 @@ def legend_entries(picture: MapPicture) -> list[LegendEntry]:
         (any(s.rank == "master" for s in picture.spawns), "master", "master", S.MASTER),
         (any(s.rank != "master" for s in picture.spawns), "minion", "minion", S.MINION),
         (picture.no_minions, "no minions", "no_minions", S.NO_MINIONS),
-        (picture.portal, "portal", "portal", S.PORTAL),
         (picture.seen, "seen", "seen", S.SEEN),
         (picture.reachable, "reachable", "reachable", S.REACHABLE),
         (picture.blockers, "blocking figure", "blocker", S.BLOCKER),
@@ -106,8 +105,6 @@ def _swatch(draw: ImageDraw.ImageDraw, box, entry: LegendEntry, sw: int) -> None
         draw.rectangle([r, t, r + sw, b], fill=S.BACKGROUND)
     elif k == "no_minions":
         draw.rectangle(inset(box), fill=S.blend(S.TERRAIN_LOOKS["plain"].fill, S.NO_MINIONS, S.NO_MINIONS_ALPHA), outline=S.GRID)
-    elif k == "portal":
-        draw.ellipse([l + 2, t + 2, r - 2, b - 2], outline=entry.colour, width=2)
     elif k == "seen":
         draw.rectangle(inset(box), fill=S.blend(S.TERRAIN_LOOKS["plain"].fill, S.SEEN, S.SEEN_ALPHA), outline=S.GRID)
     elif k == "reachable":

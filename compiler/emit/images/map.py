@@ -190,8 +190,6 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
         draw.rectangle(layout.edge_box(e, wall_w), fill=S.WALL)
         dashed(draw, layout.point(e[0]), layout.point(e[1]), S.OPENING, max(2, wall_w - 1), max(3, scale // 6))
 
-    for cell in sorted(picture.portal, key=lambda c: (c[1], c[0])):  # a ring on each portal square
-        draw.ellipse(inset(layout.cell_box(cell), max(2, scale // 6)), outline=S.PORTAL, width=max(2, scale // 10))
     _draw_doors(draw, layout, board, scale)
     _draw_links(draw, layout, board, scale)
     _draw_features(draw, layout, picture, scale)

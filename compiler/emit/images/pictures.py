@@ -70,15 +70,14 @@ class MapPicture:
     # 1st-edition map features (compiler/geometry/features.py)
     glyphs: tuple[tuple[tuple[Cell, ...], bool], ...] = ()  # (spaces, active at the start)
     chests: tuple[tuple[Cell, str], ...] = ()  # (space, tier)
-    portal: tuple[Cell, ...] = ()
+    portal: frozenset[Cell] = frozenset()  # the portal piece's spaces (features, campaign levels)
     # question overlays
     seen: frozenset[Cell] | None = None
     origin: Cell | None = None
     reachable: frozenset[Cell] | None = None
     blockers: frozenset[Cell] = frozenset()
-    # 1st-edition campaign levels: red-shaded spaces (no minions set up there), the portal
+    # 1st-edition campaign levels: red-shaded spaces (no minions set up there)
     no_minions: frozenset[Cell] = frozenset()
-    portal: frozenset[Cell] = frozenset()
     # decoration
     captions: tuple[Caption, ...] = ()
     title: str = ""

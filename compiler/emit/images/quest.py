@@ -120,7 +120,7 @@ def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=N
         exits=exits,
         glyphs=tuple((g.cells, g.active) for g in features.glyphs),
         chests=tuple((c.cell, c.tier) for c in features.chests),
-        portal=features.portal.cells if features.portal is not None else (),
+        portal=frozenset(features.portal.cells) if features.portal is not None else frozenset(),
         title=title,
     )
 
