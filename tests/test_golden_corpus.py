@@ -26,7 +26,7 @@ import pytest
 from conftest import REPO, questc
 
 CASES = REPO / "tests" / "cases"
-PHASES = ("packs", "catalogs", "maps", "quests", "cards", "world", "translations", "config", "cli")
+PHASES = ("packs", "catalogs", "maps", "quests", "cards", "activation", "world", "campaign", "translations", "config", "cli", "plugins")
 CORPUS = sorted(p for phase in PHASES for p in (CASES / phase).glob("*") if p.is_dir())
 HEADLINE = re.compile(r"^(?:error|warning|note)\[([A-Z]\d{4})\]", re.M)
 SYNTAX_EXPECT = re.compile(r"#\s*expect:\s*(S\d{4})\s+\d+:\d+")
