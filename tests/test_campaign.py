@@ -386,6 +386,14 @@ def test_one_mistake_one_diagnostic_for_an_unknown_leader():
     assert "did you mean `beastman`" in sink.items[0].message
 
 
+def test_one_mistake_one_diagnostic_for_a_misspelt_expansion():
+    # the kobolds' expansion is what the group meant to need: no K0114 on top of K0104
+    _, sink = run(level(**{"minions a { 3 beastman }": "minions a needs well_of_darknes { 3 kobold }"}))
+    assert codes(sink) == ["K0104"]
+    _, sink = run(level(**{"number 1": "number 1; needs well_of_darknes", "3 beastman": "3 kobold"}))
+    assert codes(sink) == ["K0104"]
+
+
 def test_a_pack_without_the_campaign_catalog_is_warned(tmp_path):
     pack = tmp_path / "bare"
     pack.mkdir()

@@ -158,11 +158,13 @@ class _Checker:
             self.report("K0103", com.gate.span, gate=low.id if low is high else f"{low.id}..{high.id}")
         return levels
 
-    def expansion(self, ref: ast.Ref | None) -> None:
+    def expansion(self, ref: ast.Ref | None) -> bool:
+        """False (after K0104) when `ref` names no expansion of the catalog."""
         if ref is None or self.rules is None or ref.name in self.rules.expansions:
-            return
+            return True
         hint, fix = _hint(ref.name, self.rules.expansions, self.sink)
         self.report("K0104", ref.span, value=ref.name, hint=hint, fix=fix, known=_words(self.rules.expansions) if self.rules.expansions else "none declared")
+        return False
 
     def monster(self, ref: ast.Ref, what: str) -> bool:
         if ref.name in self.monsters:
@@ -212,7 +214,9 @@ class _Checker:
     def minions(self, groups: Iterable[ast.MinionGroup], level_needs: ast.Ref | None, lettered: bool) -> None:
         seen: dict[str, ast.MinionGroup] = {}
         for g in groups:
-            self.expansion(g.needs)
+            # a misspelt `needs` (K0104, here or on the level) is not also K0114
+            needs_known = self.expansion(g.needs) and (
+                level_needs is None or self.rules is None or level_needs.name in self.rules.expansions)
             if lettered and g.group is not None:
                 if g.group.name not in c.MINION_GROUPS:
                     hint, fix = _hint(g.group.name, c.MINION_GROUPS, self.sink)
@@ -233,7 +237,7 @@ class _Checker:
                     continue
                 need = self.monsters[opt.monster.name].expansion
                 have = {r.name for r in (g.needs, level_needs) if r is not None}
-                if need and need not in have:
+                if need and need not in have and needs_known:
                     self.report("K0114", opt.monster.span, monster=opt.monster.name, expansion=need,
                                 group=f"group {g.group.name}" if g.group is not None else "this force", fix=None)
 
