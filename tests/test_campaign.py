@@ -394,6 +394,12 @@ def test_one_mistake_one_diagnostic_for_a_misspelt_expansion():
     assert codes(sink) == ["K0104"]
 
 
+def test_an_exit_that_is_no_exit_piece_names_its_kind_with_its_article():
+    _, sink = run(LOCATION.replace("exits exit", "exits room1O"))
+    found = [d for d in sink.items if d.code == "K0183"]
+    assert found and "is an outdoor piece" in found[0].message, [d.message for d in found]
+
+
 def test_a_pack_without_the_campaign_catalog_is_warned(tmp_path):
     pack = tmp_path / "bare"
     pack.mkdir()

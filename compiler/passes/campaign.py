@@ -457,7 +457,8 @@ class _Checker:
                 if p is None:
                     continue
                 if p.tile.kind != "exit":
-                    self.report("K0183", ref.span, name=ref.name, piece=p.code, kind=p.tile.kind)
+                    self.report("K0183", ref.span, name=ref.name, piece=p.code,
+                                kind=("an " if p.tile.kind[:1] in "aeiou" else "a ") + p.tile.kind)
                 else:
                     exits.append(ref.name)
             if not decl.exits:
