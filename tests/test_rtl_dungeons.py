@@ -317,3 +317,12 @@ def test_features_parse_and_format_round_trip():
     block = module.declarations[0].encounters[1].body.map
     assert [a.name for a in block.areas] == ["crypt"] and block.doors[0].divides == "crypt"
     assert block.doors[1].rune and block.doors[1].colour == "yellow"
+
+
+def test_a_runekey_already_reported_does_not_also_lock_its_door(tmp_path):
+    # one slip in a `runekey` statement is Q0311 alone, not also Q0310 for the door it opens
+    body = BASE + "tile deadend1D attach south to room1D.south\ndoor vault on corridor3D.south red rune\nportal portalD"
+    spawn = "  start heroes on entry\n  spawn beastman as boss at room1D(0,1)\n"
+    assert codes(check(tmp_path / "a", body, extra=spawn + "  runekey red carried by boss")) == []
+    assert codes(check(tmp_path / "b", body, extra=spawn + "  runekey red carried by bos")) == ["Q0311"]
+    assert codes(check(tmp_path / "c", body, extra=spawn + "  runekey rde carried by boss")) == ["Q0311"]

@@ -301,14 +301,17 @@ class EncounterResolver:
         """The runekeys of the encounter, then Q0310 for every rune-locked door whose key the
         heroes can never hold before they need the door."""
         keys: list[m.Runekey] = []
+        broken: set[str | None] = set()  # colours of keys already reported (None: an unknown colour)
         for k in body.runekeys:
             if k.colour not in RUNE_COLOURS:
+                broken.add(None)
                 self.sink.report("Q0311", k.span, problem=f"`{k.colour}` is not a runekey colour{hint(k.colour, RUNE_COLOURS, sink=self.sink)}",
                                  fix="Runekeys are red, yellow or blue.")
                 continue
             if k.carrier is not None:
                 sp = declared.get(k.carrier)
                 if sp is None:
+                    broken.add(k.colour)
                     self.sink.report("Q0311", k.span, problem=f"no monster `{k.carrier}` is spawned in {self.where()} to carry the {k.colour} runekey"
                                      f"{hint(k.carrier, declared, sink=self.sink)}",
                                      fix="Name a group spawned in this encounter, or a spawn's `as` name.")
@@ -322,12 +325,17 @@ class EncounterResolver:
                 c = self.open_space(k.at, f"the {k.colour} runekey")
                 if c is not None:
                     keys.append(m.Runekey(k.colour, spaces=(self.index[c],), span=k.span))
+                else:
+                    broken.add(k.colour)
         rune = self.amap.features.rune_doors
         if rune and start:
-            self.check_rune_doors(keys, start)
+            self.check_rune_doors(keys, start, broken)
         return tuple(keys)
 
-    def check_rune_doors(self, keys: list[m.Runekey], start: list[Cell]) -> None:
+    def check_rune_doors(self, keys: list[m.Runekey], start: list[Cell], broken: set[str | None] = frozenset()) -> None:
+        """Q0310 for each rune-locked door whose key heroes never get; not for a colour whose
+        runekey statement was already reported (Q0311, or a bad space), nor for any colour
+        after a runekey of unknown colour (the door may be the one it meant)."""
         board, f = self.board, self.amap.features
         plain = {d.id for d in board.doors if d.id not in f.rune_doors}
         held: set[str] = set()
@@ -340,7 +348,7 @@ class EncounterResolver:
             held |= now
         spans = {d.name: d.span for d in self.enc.body.map.doors}
         for door, colour in sorted(f.rune_doors.items()):
-            if colour in held:
+            if colour in held or colour in broken or None in broken:
                 continue
             mine = [k for k in keys if k.colour == colour]
             if not mine:
