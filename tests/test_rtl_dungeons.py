@@ -304,6 +304,31 @@ def test_an_area_without_a_dividing_door_and_an_inactive_start_glyph(tmp_path):
     assert set(codes(d)) >= {"M0240", "M0242"}
 
 
+CLOSED = BASE + "tile deadend1D attach south to room1D.south\n"  # no opening left loose (M0304)
+
+
+def test_an_area_without_a_dividing_door_is_one_error(tmp_path):
+    # M0240 says the area is never revealed: its hidden tiles are not also Q0304
+    body = CLOSED + "door back_gate on room1D.north\narea back tiles corridor3D\nportal portalD"
+    assert codes(check(tmp_path, body, extra="  start heroes on entry")) == ["M0240"]
+
+
+def test_a_misspelt_divides_is_one_error(tmp_path):
+    body = CLOSED + "door back_gate on room1D.north divides bak\narea back tiles corridor3D\nportal portalD"
+    d = check(tmp_path, body, extra="  start heroes on entry")
+    assert codes(d) == ["M0240"] and "did you mean `back`?" in d[0]["message"]
+
+
+def test_a_rejected_end_leaves_its_partner_alone(tmp_path):
+    # the end with its own error is not counted missing again (M0235) at its partner
+    d = check(tmp_path, CLOSED + "gateway blue at room1D(0,4), room1D(2,4)\ngateway blue at room1D(0,0), room1D(1,0)\nportal portalD",
+              extra="  start heroes on entry")
+    assert codes(d) == ["M0236"]
+    d = check(tmp_path / "b", CLOSED + "marker rubble at room1D(0,0)\nstairs red at room1D(0,0)\nstairs red at room1D(5,5)\nportal portalD",
+              extra="  start heroes on entry")
+    assert codes(d) == ["M0237"]
+
+
 def test_features_parse_and_format_round_trip():
     from compiler.diagnostics import Sink
     from compiler.syntax.format import format_source

@@ -576,16 +576,21 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
     links: list[Link] = []
     stairs: list[Staircase] = []
     by_colour: dict[str, list[tuple[Cell, ast.StairsDecl]]] = {}
+    failed: set[str] = set()  # colours with an end reported on its own: the pairing says nothing more
     for st in block.stairs:
         c = resolve_space(amap, st.at, sink)
         if c is None:
+            failed.add(st.colour)
             continue
         if blocked(c):
             sink.report("M0237", _span_of(st.at, st.span), what=f"the {st.colour} staircase", space=amap.describe(c),
                         terrain=new_terrain[index[c]])
+            failed.add(st.colour)
             continue
         by_colour.setdefault(st.colour, []).append((c, st))
     for colour, ends in by_colour.items():
+        if colour in failed:
+            continue
         if len(ends) != 2:
             sink.report("M0235", ends[-1][1].span, what="the staircase", colour=colour, count=len(ends),
                         related=tuple(Related(d.span, "an end") for _, d in ends[:-1]))
@@ -598,16 +603,21 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
             new_terrain[index[a]] = new_terrain[index[b]] = "staircase"
     gateways: list[Gateway] = []
     gate_ends: dict[str, list[tuple[tuple[Cell, ...], ast.GatewayDecl]]] = {}
+    failed = set()
     for gw in block.gateways:
         cells = [resolve_space(amap, r, sink) for r in gw.at]
         if any(c is None for c in cells):
+            failed.add(gw.colour)
             continue
         a, b = cells
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
             sink.report("M0236", gw.span, a=amap.describe(a), b=amap.describe(b))
+            failed.add(gw.colour)
             continue
         gate_ends.setdefault(gw.colour, []).append((tuple(sorted(cells, key=lambda c: (c[1], c[0]))), gw))
     for colour, ends in gate_ends.items():
+        if colour in failed:
+            continue
         if len(ends) != 2:
             sink.report("M0235", ends[-1][1].span, what="the magic gateway", colour=colour, count=len(ends),
                         related=tuple(Related(d.span, "an end") for _, d in ends[:-1]))
@@ -659,12 +669,16 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
     declared = {a.name for a in block.areas}
     dividing: dict[str, list[str]] = {}
     door_ids = {d.id for d in board.doors}
+    misnamed: set[str] = set()  # areas a door's misspelt `divides` stood for: that error is the one to give
     for d in block.doors:
         if d.divides is None or d.name not in door_ids:
             continue
         if d.divides not in declared:
+            meant = did_you_mean(d.divides, sorted(declared), sink=sink)
+            if meant is not None:
+                misnamed.add(meant)
             sink.report("M0240", d.span, problem=f"door `{d.name}` divides `{d.divides}`, which is not an area of this map"
-                        f"{hint(d.divides, declared, sink=sink)}",
+                        f"{f'; did you mean `{meant}`?' if meant else ''}",
                         fix="Declare it with `area NAME tiles T, …`, or fix the name.")
             continue
         dividing.setdefault(d.divides, []).append(d.name)
@@ -681,7 +695,7 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
                 continue
             area_of[tname] = a.name
             tiles_ok.append(tname)
-        if not dividing.get(a.name):
+        if not dividing.get(a.name) and a.name not in misnamed:
             sink.report("M0240", a.span, problem=f"area `{a.name}` is divided from the map by no door, so it is never revealed",
                         fix=f"Add `divides {a.name}` to the door that leads into it.")
         areas.append(Area(a.name, tuple(tiles_ok), tuple(dividing.get(a.name, ()))))

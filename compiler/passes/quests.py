@@ -798,7 +798,9 @@ def _check_reveals(enc: m.QuestEncounter, events: Sequence[m.Event], sink: Sink)
     # an event that names something unknown (reported) may be the one that fires: its reveals count
     revealed_by_firing = {a for e in events if e.can_fire or not e.resolved for f in e.effects if f.kind == "reveal" for a in f.args}
     revealed_any = {a for e in events for f in e.effects if f.kind == "reveal" for a in f.args}
+    # an area no door divides was reported by the maps pass (M0240: "never revealed")
+    undivided = {n for a in enc.map.features.areas if not a.doors for n in a.tiles}
     for t in enc.map.tiles:
-        if t.hidden and t.name not in revealed_by_firing:
+        if t.hidden and t.name not in revealed_by_firing and t.name not in undivided:
             detail = " (only by events that can never fire)" if t.name in revealed_any else ""
             sink.report("Q0304", t.span, tile=t.name, detail=detail)
