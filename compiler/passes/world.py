@@ -120,7 +120,7 @@ def read_world(entry: Any, dice: Mapping[str, Any] | None, sink: Sink) -> World:
         locations=MappingProxyType(locations),
         trails=tuple(trails),
         die=die,
-        span=entry.span(),
+        span=entry.key_span(),
     )
     if start_ok:
         if not r.dropped:  # a part cut off by a dropped trail or location is the error's echo
@@ -382,7 +382,7 @@ def face_shows(face: Any, symbol: str) -> bool:
 def _read_die(r: _Reader, dice: Mapping[str, Any] | None) -> EncounterDie | None:
     faces = _faces_of((dice or {}).get(ENCOUNTER_DIE)) if dice else None
     if not faces:
-        r.sink.report("W0115", r.span(), die=ENCOUNTER_DIE)
+        r.sink.report("W0115", r.key_span(), die=ENCOUNTER_DIE)
         return None
     matching = {danger: sum(1 for f in faces if face_shows(f, sym)) for danger, sym in ENCOUNTER_FACE.items()}
     return EncounterDie(ENCOUNTER_DIE, len(faces), MappingProxyType(matching))
