@@ -338,6 +338,23 @@ def test_layout_onto_an_existing_folder_is_g0105_on_the_argument(tmp_path):
     assert r.out.startswith("deck natures_ire, seed 4:")  # the answer itself was given
 
 
+def test_g0105_points_at_the_output_even_when_the_pack_has_the_same_name(tmp_path, monkeypatch):
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "tests" / "cases" / "cli" / "X0103_not_a_space" / "pack", pack)
+    monkeypatch.chdir(tmp_path)
+    r = questc("render", "pack", "--quest", "q", "-o", "pack")
+    line = "questc render pack --quest q -o pack"
+    assert r.code == 1 and f"<command line>:1:{line.rindex('pack') + 1}" in r.err and f"1 | {line}" in r.err
+
+
+def test_build_onto_a_file_says_so(tmp_path):
+    (tmp_path / "out").write_text("a file\n")
+    r = questc("build", REPO / "content" / "core-1e", "-o", tmp_path / "out")
+    assert r.code == 1 and "error[I0003]" in r.err and "it is a file, not a folder" in r.err
+
+
 def test_import_onto_an_existing_folder_is_i0003(tmp_path, monkeypatch):
     import questc_tag
 

@@ -375,6 +375,31 @@ def test_build_warns_at_the_translation_a_map_would_draw_as_question_marks(tmp_p
     assert questc("build", pack, "-o", tmp_path / "noimg", "--no-images", "--format", "json").code == 0
 
 
+def test_build_warns_at_a_quest_name_its_map_would_draw_as_question_marks(tmp_path):
+    """The source language's map titles are drawn too: a name no bundled font draws is
+    located at the name (it was a silent `?` in maps/<id>.png)."""
+    text = """\
+        quest q "The Stone of \u16b1" {
+          heroes 2..4
+          map {
+            tile entrance1A at (0, 6)
+            tile 9A attach west to entrance1A.north
+            tile 8A attach east to 9A.north hidden
+            door hall on 9A.north; edge 9A.east, 8A.north
+          }
+          start heroes on entrance1A
+          on open hall { reveal 8A }
+          on round_end 9 { lose "late" }
+          on round_end 10 { win "won" }
+        }
+        """
+    pack = write_pack(tmp_path, "runes", requires=("d2e-base",), files={"q.quest": text})
+    r = questc("build", pack, "-o", tmp_path / "out", "--format", "json")
+    assert r.code == 0, r.out + r.err
+    (g,) = [d for d in r.json()["diagnostics"] if d["code"] == "G0106"]
+    assert g["file"].endswith("q.quest") and g["line"] == 1 and "U+16B1" in g["message"]
+
+
 # ---------------------------------------------------------------- a filled spreadsheet brought back
 def _extracted_csv(tmp_path, pack) -> list[list[str]]:
     import csv

@@ -366,6 +366,26 @@ def test_kind_fields_and_missing_fields():
     assert unknown.span.line == line_of(text, "town") and unknown.span.column == line_of_col(text, "town")
 
 
+def test_one_slip_is_one_error_not_a_cascade():
+    """A trail or rating left out for its error does not echo as a world in parts, a
+    start that cannot leave, or a missing building; no locations at all is not also an
+    unknown start."""
+    islands = HOME + "\nd: {name: D, kind: dungeon}\ne: {name: E, kind: dungeon}"
+    typo = tiny(islands, "- {from: home, to: d, danger: green, traffic: 1}\n- {from: d, to: ee, danger: green, traffic: 1}")
+    assert codes(read_text(typo)[1]) == ["W0101"]
+    heavy = tiny(islands, "- {from: home, to: d, danger: green, traffic: 1}\n- {from: d, to: e, danger: green, traffic: 11}")
+    assert codes(read_text(heavy)[1]) == ["W0105"]
+    only_normal_bad = tiny(HOME + "\nd: {name: D, kind: dungeon}",
+                           "- {from: home, to: d, danger: green, traffic: 12}\n- {from: home, to: d, type: river, danger: green, traffic: 1}")
+    assert codes(read_text(only_normal_bad)[1]) == ["W0105"]
+    temple = tiny("home: {name: Home, kind: city, defense: 3, buildings: {temple: 0}}\nd: {name: D, kind: dungeon}",
+                  "- {from: home, to: d, danger: green, traffic: 1}")
+    assert codes(read_text(temple)[1]) == ["W0110"]
+    empty = "world:\n  id: tiny\n  name: Tiny\n  start: home\n  locations: {}\n  trails: []\n"
+    world, sink = read_text(empty)
+    assert codes(sink) == ["W0117"] and not world.ok
+
+
 def test_missing_die_is_a_warning_and_no_probability():
     text = tiny(HOME + "\nd: {name: D, kind: dungeon}", "- {from: home, to: d, danger: green, traffic: 1}")
     world, sink = read_text(text, dice={})
@@ -499,6 +519,15 @@ def test_command_unknown_location_is_a_located_diagnostic():
     assert d["fix"] == "tamalir" and d["file"] == "<command line>" and d["column"] > 1
     r = _questc("world", PACK, "--from", "tamalir", "--rumor-distance", "-1")
     assert r.code == 2 and "W0203" in r.err and "Traceback" not in r.err
+
+
+def test_command_line_diagnostics_show_the_line_as_typed():
+    r = _questc("world", PACK, "--rumor-distance=-1")
+    assert r.code == 2 and "error[W0203]" in r.err
+    assert f"1 | questc world {PACK} --rumor-distance=-1" in r.err
+    r = _questc("world", PACK, "--world", "terinoth")
+    line = f"questc world {PACK} --world terinoth"
+    assert f"1 | {line}" in r.err and f"<command line>:1:{line.index('terinoth') + 1}" in r.err
 
 
 def test_command_pack_without_world(tmp_path):

@@ -52,13 +52,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _report_undrawable(models, sink) -> None:
-    """G0106 for each translated text a per-language map image would draw as `?`,
-    located at the translation it comes from (before anything is written, so --strict
-    can refuse it)."""
+    """G0106 for each quest or encounter name a map image would draw as `?`, located at
+    the name, and each translated text a per-language map image would, located at the
+    translation it comes from (before anything is written, so --strict can refuse it)."""
     from compiler.diagnostics import Span
     from compiler.emit.images.outputs import undrawable
+    from compiler.emit.images.quest import assembled_maps
+    from compiler.emit.images.style import missing_glyphs
+    from compiler.syntax import ast
 
     for model in models:
+        # the source language's map titles: the maps/<id>.png every build draws
+        named = {("quest", d.id): d.name for d in model.declarations(ast.Quest)}
+        named.update({("encounter", d.id): d.name for d in model.declarations(ast.Encounter) if d.name is not None})
+        for owner in dict.fromkeys(item[5] for item in assembled_maps(model)):
+            name = named.get(owner)
+            missing = missing_glyphs(name.value) if name is not None else []
+            if missing:
+                sink.report("G0106", name.span, chars=", ".join(f"`{c}` (U+{ord(c):04X})" for c in missing), text=name.value)
         files = {tf.lang: tf for tf in model.translation_files}
         for lang, text, missing in undrawable(model):
             tf = files.get(lang)

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(layout_text(lay, {k: visible(v) for k, v in names.items()}))
     if args.output:
-        from compiler.commands.mapquery import arg_span
+        from compiler.commands.mapquery import option_span
         from compiler.emit.images.map import render_map
         from compiler.emit.images.primitives import save_png
 
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             save_png(render_map(layout_picture(lay, model.terrain or {}, names), scale=20), args.output)
         except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
             unwritten = Sink()  # the pack's diagnostics are printed already
-            unwritten.report("G0105", arg_span(args, args.output), path=args.output, problem=exc.strerror or str(exc))
+            unwritten.report("G0105", option_span(args, args.output, "-o", "--output"), path=args.output, problem=exc.strerror or str(exc))
             _print(unwritten, args)
             return 1
     return exit_code(sink, args.strict)

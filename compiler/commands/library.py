@@ -106,7 +106,7 @@ def run_for(kind: str, args: argparse.Namespace) -> int:
 
 def tile_sheet(tiles, wanted, rules, args, sink: Sink) -> int:
     from compiler.catalogs.terrain import PLAIN
-    from compiler.commands.mapquery import arg_span
+    from compiler.commands.mapquery import option_span
     from compiler.diagnostics.render import print_diagnostics
     from compiler.emit.images.outputs import tile_card
     from compiler.emit.images.pictures import TileSheet
@@ -119,7 +119,7 @@ def tile_sheet(tiles, wanted, rules, args, sink: Sink) -> int:
     try:
         save_png(render_tile_sheet(sheet, scale=min(256, max(8, args.scale))), args.png)
     except OSError as exc:
-        sink.report("G0105", arg_span(args, args.png), path=args.png, problem=exc.strerror or str(exc))
+        sink.report("G0105", option_span(args, args.png, "--png"), path=args.png, problem=exc.strerror or str(exc))
         print_diagnostics(sink, "human")
         return 1
     return 0

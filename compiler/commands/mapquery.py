@@ -46,6 +46,21 @@ def arg_span(args: argparse.Namespace, *needles: str) -> Span:
     return Span(COMMAND_LINE, 1, 1, 1, 7)
 
 
+def option_span(args: argparse.Namespace, value: str, *flags: str) -> Span:
+    """The span of an option's value as typed (`-o FILE`, `--output=FILE`), so a value
+    that also appears earlier on the line (`render pack … -o pack`) is found where it is
+    given; arg_span(value) when it is not found after any of `flags`."""
+    line = " ".join(["questc", *getattr(args, "_argv", [])])
+    for flag in flags:
+        for written in (f" {flag} {value}", f" {flag}={value}"):
+            at = line.find(written)
+            if at >= 0:
+                arg_span(args)  # keeps the line as the diagnostic's source
+                at += len(written) - len(value)
+                return Span(COMMAND_LINE, 1, at + 1, 1, at + 1 + max(len(value), 1))
+    return arg_span(args, value)
+
+
 @dataclass(frozen=True)
 class MapChoice:
     quest: str

@@ -91,6 +91,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         save_png(render_map(picture, scale=max(8, args.scale)), args.output)
     except OSError as exc:
-        sink.report("G0105", mapquery.arg_span(args, args.output), path=args.output, problem=exc.strerror or str(exc))
+        sink.report("G0105", mapquery.option_span(args, args.output, "-o", "--output"), path=args.output, problem=exc.strerror or str(exc))
         return finish(sink, args)
     return mapquery.answered(sink)

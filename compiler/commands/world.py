@@ -37,12 +37,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _arg_span(argv: list[str], flag: str, value: str):
-    """Locate `value` on the command line (column in the joined argv), for diagnostics."""
+    """Locate `value` on the command line (column in the joined argv), for diagnostics;
+    the line is kept as the source the diagnostic shows."""
     from compiler.diagnostics import Span
+    from compiler.diagnostics.render import accept_source
 
     line = " ".join(argv)
-    at = line.find(f"{flag} {value}")
-    at = at + len(flag) + 1 if at >= 0 else max(line.find(value), 0)
+    accept_source(CLI_FILE, line)
+    at = -1
+    for written in (f"{flag} {value}", f"{flag}={value}"):
+        at = line.find(written)
+        if at >= 0:
+            at += len(flag) + 1
+            break
+    if at < 0:
+        at = max(line.find(value), 0)
     return Span(CLI_FILE, 1, at + 1, 1, at + 1 + max(len(value), 1))
 
 
@@ -57,25 +66,24 @@ def run(args: argparse.Namespace) -> int:
     from compiler.emit import worlds as WE
     from compiler.passes.world import hint_location, hint_world
 
-    argv = ["questc", "world", *args.paths, *(["--from", args.location] if args.location else [])]
+    # the command line as typed (cli.main keeps it), to locate a bad argument on it
+    argv = ["questc", *getattr(args, "_argv", ["world", *args.paths, *(["--from", args.location] if args.location else [])])]
     result = compile_args(args, images=False, sight=False)
     sink = result.sink
     model = result.model
     if args.rumor_distance is not None and args.rumor_distance < 0:
-        sink.report("W0203", _arg_span(argv + ["--rumor-distance", str(args.rumor_distance)], "--rumor-distance", str(args.rumor_distance)), value=args.rumor_distance)
+        sink.report("W0203", _arg_span(argv, "--rumor-distance", str(args.rumor_distance)), value=args.rumor_distance)
         return _fail(sink, args, 2)
     if model is None:
         return _fail(sink, args, 1)
     worlds = model.worlds or {}
     if not worlds:
-        from compiler.diagnostics import Span
-
-        sink.report("W0202", Span(CLI_FILE, 1, 1, 1, 2), pack=model.pack.id)
+        sink.report("W0202", _arg_span(argv, "world", args.paths[0]), pack=model.pack.id)
         return _fail(sink, args, 1)
     if args.world is not None and args.world not in worlds:  # was silently the first world
         hint, fix = hint_world(worlds, args.world)
         known = "" if hint else f" (worlds: {', '.join(sorted(worlds))})"
-        span = _arg_span(argv + ["--world", args.world], "--world", args.world)
+        span = _arg_span(argv, "--world", args.world)
         sink.report("W0205", span, name=args.world, pack=model.pack.id, hint=hint or known, fix=fix)
         return _fail(sink, args, 2)
     world = worlds[args.world or sorted(worlds)[0]]
@@ -87,12 +95,13 @@ def run(args: argparse.Namespace) -> int:
     if args.rumor is not None:
         rumors = model.campaign.rumors if model.campaign is not None else {}
         card = rumors.get(args.rumor)
-        span = _arg_span(argv + ["--rumor", args.rumor], "--rumor", args.rumor)
+        span = _arg_span(argv, "--rumor", args.rumor)
         if card is None:
-            from compiler.diagnostics.hints import hint as did_you_mean
+            from compiler.diagnostics.hints import did_you_mean
 
-            known = did_you_mean(args.rumor, rumors) or (f" (rumor cards: {', '.join(sorted(rumors))})" if rumors else " (the pack has no rumor cards)")
-            sink.report("W0206", span, name=args.rumor, pack=model.pack.id, hint=known)
+            guess = did_you_mean(args.rumor, rumors)
+            known = f"; did you mean `{guess}`?" if guess else (f" (rumor cards: {', '.join(sorted(rumors))})" if rumors else " (the pack has no rumor cards)")
+            sink.report("W0206", span, name=args.rumor, pack=model.pack.id, hint=known, fix=guess)
             return _fail(sink, args, 2)
         if card.decl.distance is None or card.decl.distance < 1:
             sink.report("W0207", card.decl.span, name=args.rumor)

@@ -61,6 +61,8 @@ def write_packs(out_dir: Path, packs: dict[str, dict[str, bytes] | None], sink: 
     except LockTimeout as exc:
         sink.report("I0004", Span.whole_file(str(exc.lock)), path=str(out_dir), seconds=f"{exc.seconds:g}")
     except OSError as exc:
+        if isinstance(exc, FileExistsError) and not out_dir.is_dir():  # mkdir's "File exists" said little
+            exc = OSError(exc.errno, "it is a file, not a folder")
         _cannot_write(out_dir, exc, sink)
 
 

@@ -62,6 +62,8 @@ class _Reader:
         self.entry = entry
         self.sink = sink
         self.errors = 0
+        self.dropped = False  # a location or trail left out for its errors: the graph is not the catalog's
+        self.bad_buildings: set[tuple[str, str]] = set()  # (location, building) given with a bad rating
 
     def report(self, code: str, span: Span, **kw: Any) -> None:
         diag = self.sink.report(code, span, **kw)
@@ -103,8 +105,9 @@ def read_world(entry: Any, dice: Mapping[str, Any] | None, sink: Sink) -> World:
     start = str(start) if start is not None else ""
     start_ok = start in locations
     if not start_ok:
-        hint, fix = _hint(start, [i for i, loc in locations.items() if loc.kind == "city"] or locations, names, r.sink)
-        r.report("W0108", r.span("start"), name=start, hint=hint, fix=fix)
+        if raw_locations:  # no locations at all is W0117 alone
+            hint, fix = _hint(start, [i for i, loc in locations.items() if loc.kind == "city"] or locations, names, r.sink)
+            r.report("W0108", r.span("start"), name=start, hint=hint, fix=fix)
     elif locations[start].kind != "city":
         r.report("W0109", r.span("start"), name=start, kind=locations[start].kind)
 
@@ -117,10 +120,11 @@ def read_world(entry: Any, dice: Mapping[str, Any] | None, sink: Sink) -> World:
         locations=MappingProxyType(locations),
         trails=tuple(trails),
         die=die,
-        span=entry.span(),
+        span=entry.key_span(),
     )
     if start_ok:
-        _check_connected(r, world)
+        if not r.dropped:  # a part cut off by a dropped trail or location is the error's echo
+            _check_connected(r, world)
         _check_start(r, world)
     return World(**{**world.__dict__, "errors": r.errors})
 
@@ -146,11 +150,13 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
     sub = ("locations", loc_id)
     if not isinstance(raw, dict):
         r.bad(sub, f"location `{loc_id}`", "a mapping", raw)
+        r.dropped = True
         return None
     kind = raw.get("kind")
     if kind not in KINDS:
         hint, fix = _hint(kind, KINDS)
         r.report("W0114", r.span(*sub, "kind"), value=kind, hint=hint, fix=fix)
+        r.dropped = True
         return None
     name = raw.get("name", loc_id)
     name = str(name) if isinstance(name, (str, int)) else loc_id
@@ -176,9 +182,12 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
                 rating = _rating(r, sub + ("buildings", b), b.replace("_", " ").capitalize(), value, loc_id)
                 if rating is not None:
                     buildings[b] = rating
+                else:
+                    r.bad_buildings.add((loc_id, b))
             elif b in FLAG_BUILDINGS:
                 if not isinstance(value, bool):
                     r.bad(sub + ("buildings", b), b, "true or false", value)
+                    r.bad_buildings.add((loc_id, b))
                 elif value:
                     buildings[b] = True
             else:
@@ -266,9 +275,9 @@ def _check_buildings_named(r: _Reader, loc: Location, sub: tuple) -> None:
     """A city's rules may only use buildings it has."""
     if loc.kind != "city":
         return
-    if (loc.traits or any(loc.skills.values())) and not loc.has("training_ground"):
+    if (loc.traits or any(loc.skills.values())) and not loc.has("training_ground") and (loc.id, "training_ground") not in r.bad_buildings:
         r.report("W0111", r.key_span(*sub, "trains"), name=loc.id, reason="trains heroes", building="Training Ground")
-    if loc.ability and loc.ability[0] and not loc.has(loc.ability[0]):
+    if loc.ability and loc.ability[0] and not loc.has(loc.ability[0]) and (loc.id, loc.ability[0]) not in r.bad_buildings:
         building = loc.ability[0].replace("_", " ").title()
         r.report(
             "W0111",
@@ -291,6 +300,7 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
         sub = ("trails", i)
         if not isinstance(t, dict):
             r.bad(sub, "a trail", "a mapping {from, to, type, danger, traffic}", t)
+            r.dropped = True
             continue
         ok = True
         ends = []
@@ -321,6 +331,7 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
             r.report("W0105", r.span(*sub, "traffic"), value=repr(traffic), max=MAX_TRAFFIC)
             ok = False
         if not ok:
+            r.dropped = True
             continue
         source, facts = _source(r, t, sub)
         trail = Trail(i, a, b, ttype, danger, traffic, r.span(*sub), source, MappingProxyType(facts))
@@ -371,7 +382,7 @@ def face_shows(face: Any, symbol: str) -> bool:
 def _read_die(r: _Reader, dice: Mapping[str, Any] | None) -> EncounterDie | None:
     faces = _faces_of((dice or {}).get(ENCOUNTER_DIE)) if dice else None
     if not faces:
-        r.sink.report("W0115", r.span(), die=ENCOUNTER_DIE)
+        r.sink.report("W0115", r.key_span(), die=ENCOUNTER_DIE)
         return None
     matching = {danger: sum(1 for f in faces if face_shows(f, sym)) for danger, sym in ENCOUNTER_FACE.items()}
     return EncounterDie(ENCOUNTER_DIE, len(faces), MappingProxyType(matching))
@@ -392,7 +403,7 @@ def _check_connected(r: _Reader, world: World) -> None:
 
 def _check_start(r: _Reader, world: World) -> None:
     start = world.locations[world.start]
-    if start.kind == "city" and not start.has("temple"):
+    if start.kind == "city" and not start.has("temple") and (start.id, "temple") not in r.bad_buildings:
         r.report(
             "W0111",
             start.span,
@@ -401,7 +412,7 @@ def _check_start(r: _Reader, world: World) -> None:
             building="Temple",
         )
     types = sorted({t.type for t in world.trails if start.id in (t.a, t.b)})
-    if types and "normal" not in types:
+    if types and "normal" not in types and not r.dropped:
         r.sink.report("W0118", start.span, start=start.id, types=" or ".join(types))
 
 
