@@ -349,6 +349,12 @@ def test_adventure_events_allow_only_their_trigger_and_effects():
     assert [e.index for e in adventures["coop"].events] == [1]  # the broken ones are dropped
 
 
+def test_a_misplaced_effect_beside_the_lose_is_its_one_error():
+    adventures, sink = check(quest(events='on doom_reaches_fate { spawn ettin; lose "x" }'))
+    assert found(sink) == [("C0525", 13)]  # the `lose` is written: not also C0518
+    assert adventures["coop"].events == ()
+
+
 def test_peril_deck_never_drawn():
     _, sink = check(quest(track=TRACK.replace("    draw peril on fate_step\n", "")))
     assert found(sink) == [("C0526", 6)]

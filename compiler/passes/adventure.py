@@ -280,7 +280,8 @@ def check_adventure(quest: ast.Quest, plans: Mapping[str, Any], cardset, resolve
     track = resolve_track(quest, counts, exploration, cardset, figures, "peril" in decks, sink)
     events = check_events(quest, sink)
     finale, winnable = check_win(quest, exploration, cardset, resolved, declared, sink)
-    losable = check_lose(quest, events, track, sink)
+    # a `lose` in an event with a misplaced effect (C0525) is still written: no C0518 as well
+    losable = check_lose(quest, [ev for ev in quest.adventure.events if ev.trigger.kind in ADVENTURE_TRIGGERS], track, sink)
     closes = track is not None and track.closes
     resolved_events = tuple(
         m.Event(

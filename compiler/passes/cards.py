@@ -207,6 +207,9 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
                     missing="is missing" if len(gaps) == 1 else "are missing", s="" if len(gaps) == 1 else "s")
         legal = False
     pool = tuple(c for c in members if cards[c].role == "ordinary")
+    # a `start` card not marked `start` (C0210) is among the ordinary cards: the recipe may count it
+    # either way, so a count is only wrong when it is wrong both ways
+    unsure = start in pool
     if not deck.stacks:
         sink.report("C0212", deck.span, deck=deck.id)
         legal = False
@@ -232,7 +235,7 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
         left = max(0, left - st.size)
         stacks.append(StackPlan(st.size, main_card, st.span))
     total = sum(s.size for s in deck.stacks)
-    if deck.stacks and total < len(pool):
+    if deck.stacks and total < len(pool) - unsure:
         sink.report("C0207", deck.span, deck=deck.id, total=total, available=len(pool), unused=len(pool) - total)
         legal = False
     for n in sorted(mains):
