@@ -227,6 +227,10 @@ def test_a_wrong_charset_header_and_language_header_warn(tmp_path):
     po = po.replace('"Language: pl\\n"', '"Language: fr\\n"')
     r = questc("check", _pack_with(tmp_path, "pl.po", po), "--format", "json")
     assert sorted(_codes(r)) == ["T0103", "T0104"]
+    by = {d["code"]: d for d in _diags(r)}  # each at the header line that says it, on the value
+    assert by["T0103"]["line"] == _line(po, "charset=ISO-8859-2")
+    assert by["T0104"]["line"] == _line(po, '"Language: fr')
+    assert by["T0104"]["column"] == len('"Language: ') + 1
 
 
 def test_a_file_not_named_by_a_language_is_refused(tmp_path):
@@ -485,6 +489,8 @@ def test_import_reports_bad_rows_where_they_are(tmp_path):
     assert "line 2" in _diags(r)[0]["message"] and "did you mean" in _diags(r)[1]["message"]
     fr = {e.msgctxt: e.msgstr for e in polib.pofile(str(pack / "translations" / "fr.po"))}
     assert fr[rows[1][i]] == "un"
+    human = questc("strings", "import", pack, tmp_path / "bad.csv", "--lang", "fr")
+    assert f"4 | {typo[i]}," in human.err  # the human output shows the row, as for any source
 
 
 @pytest.mark.parametrize("content, line", [

@@ -180,10 +180,10 @@ def parse_po(text: str, name: str, sink: Sink) -> TranslationFile | None:
         return None
     charset = _charset(po.metadata.get("Content-Type", ""))
     if charset and charset.lower().replace("-", "") != "utf8":
-        sink.report("T0103", Span(name, 1), charset=charset)
+        sink.report("T0103", _header_span(lines, name, "Content-Type", charset), charset=charset)
     declared = po.metadata.get("Language", "").strip()
     if declared and declared.replace("-", "_").lower() != lang.replace("-", "_").lower():
-        sink.report("T0104", Span(name, 1), declared=declared, lang=lang)
+        sink.report("T0104", _header_span(lines, name, "Language", declared), declared=declared, lang=lang)
     entries: dict[str, Translation] = {}
     for e in po:
         if e.obsolete:
@@ -202,6 +202,24 @@ def parse_po(text: str, name: str, sink: Sink) -> TranslationFile | None:
         _, found = split_note(e.comment)
         entries[e.msgctxt] = Translation(e.msgctxt, e.msgid, e.msgstr, "fuzzy" in e.flags, found, at)
     return TranslationFile(lang, name, tuple(entries.values()))
+
+
+def _header_span(lines: list[str], name: str, field: str, value: str) -> Span:
+    """Where the header (the first entry, `msgid ""`) gives `value` in its `field:` line,
+    or the file's first line when the header is written in some other way."""
+    msgids = 0
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if line.startswith("msgid"):
+            msgids += 1
+        if line.startswith("msgctxt") or msgids > 1:
+            break
+        at = raw.find(f'"{field}:')
+        if at >= 0:
+            col = raw.find(value, at + len(field) + 2)
+            if col >= 0:
+                return Span(name, n, col + 1, n, col + 1 + len(value))
+    return Span(name, 1)
 
 
 def _keyword_line(lines: list[str], start: int) -> int:

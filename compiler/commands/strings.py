@@ -307,6 +307,9 @@ def read_spreadsheet(path: Path, texts, sink) -> dict[str, tuple[str, str | None
         line = raw[: exc.start].count(b"\n") + 1
         sink.report("T0401", Span(name, line, 1), problem="it is not UTF-8 text (save it from the spreadsheet as CSV UTF-8)")
         return None
+    from compiler.diagnostics.render import accept_source
+
+    accept_source(name, text)  # so that a row's diagnostic shows the row
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
