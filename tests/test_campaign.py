@@ -245,6 +245,7 @@ special_level sp "Special" {
     tile room1D at (0, 0)
     tile corridor1D attach south to room1D.north
     tile portalD attach south to corridor1D.north
+    tile deadend1D attach south to room1D.south
     door sealed on corridor1D.north red
   }
   start heroes at room1D(2,5)
@@ -272,6 +273,7 @@ location_card lc "L" {
   map {
     tile room1O at (0, 0)
     tile exit attach south to room1O.north
+    edge room1O.south
   }
   camp on room1O {
     watch at room1O(2,2)

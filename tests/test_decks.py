@@ -236,12 +236,13 @@ def test_deck_stacks_that_reuse_or_invent_mains():
     decks, sink = run(SEVEN + "deck exploration d {\n  start ss\n  card o1\n  card m2\n  stack 1 + main 2\n"
                               "  stack 1 + main 2\n  stack 1 + main 5\n}\n")
     assert _diags(sink) == [
-        ("C0208", 15, 1, "deck `d` names `ss`, which is not a exploration card; did you mean `s`?", "s", []),
-        ("C0203", 15, 1, "exploration deck `d`: main encounter 1 is missing (mains are numbered 1..2)", None, []),
-        ("C0205", 20, 3, "exploration deck `d`: main encounter 2 is shuffled into two stacks", None, [(19, "first used here")]),
-        ("C0206", 20, 3, "exploration deck `d`: stack 2 needs 1 cards but only 0 are left", None, []),
+        # two findings at one place are one error with an `also:` note (docs/diagnostics.md)
+        ("C0208", 15, 1, "deck `d` names `ss`, which is not a exploration card; did you mean `s`?", "s",
+         [(15, "also: exploration deck `d`: main encounter 1 is missing (mains are numbered 1..2) [C0203]")]),
+        ("C0205", 20, 3, "exploration deck `d`: main encounter 2 is shuffled into two stacks", None,
+         [(19, "first used here"), (20, "also: exploration deck `d`: stack 2 needs 1 cards but only 0 are left [C0206]")]),
+        # a main that no card is: the stack is not also short of cards
         ("C0205", 21, 3, "exploration deck `d`: no card is main encounter 5", None, []),
-        ("C0206", 21, 3, "exploration deck `d`: stack 3 needs 1 cards but only 0 are left", None, []),
     ] + [("C0117", line, 1, f"exploration card `{c}` is in no exploration deck", None, [])
          for line, c in ((2, "s"), (4, "t"), (6, "m1"), (10, "o0"), (14, "o2"))]
     d = decks["d"]
@@ -254,16 +255,21 @@ def test_no_start_mains_twice_gaps_capped_at_ten_and_mains_in_no_stack():
     text = (cards_text(ordinary=1, mains=(1, 2), starts=())
             + "encounter x { map { tile 8A } }\nexploration_card x { main 2 }\n"
             + "encounter y { map { tile 8A } }\nexploration_card y { main 14 }\n")
-    gaps = [("C0203", 11, 1, f"exploration deck `d`: main encounter {n} is missing (mains are numbered 1..14)", None, [])
-            for n in range(3, 13)]  # 3..13 are missing; only the first ten are reported
-    head = [("C0201", 11, 1, "exploration deck `d` has no start card", None, []),
-            ("C0204", 8, 1, "exploration deck `d`: main encounter 2 is given twice (`m2` and `x`)", None,
-             [(4, "first main encounter with that number")])]
+    # 3..13 are missing: one finding naming the first ten; with the others at the deck, one error
+    gaps = "also: exploration deck `d`: main encounters 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 … are missing (mains are numbered 1..14) [C0203]"
+    twice = ("C0204", 8, 1, "exploration deck `d`: main encounter 2 is given twice (`m2` and `x`)", None,
+             [(4, "first main encounter with that number")])
     decks, sink = run(text + "deck exploration d { }\n")
-    assert _diags(sink) == head + gaps + [("C0212", 11, 1, "exploration deck `d` has no stacks", None, [])]
+    assert _diags(sink) == [
+        ("C0201", 11, 1, "exploration deck `d` has no start card", None,
+         [(11, gaps), (11, "also: exploration deck `d` has no stacks [C0212]")]),
+        twice,
+    ]
     assert decks["d"].stacks == () and dict(decks["d"].mains) == {1: "m1", 2: "m2", 14: "y"}
     decks, sink = run(text + "deck exploration d {\n  stack 1 + main 1\n}\n")
-    assert _diags(sink) == head + gaps + [
+    assert _diags(sink) == [
+        ("C0201", 11, 1, "exploration deck `d` has no start card", None, [(11, gaps)]),
+        twice,
         ("C0205", 4, 1, "exploration deck `d`: main encounter 2 (`m2`) is in no stack", None, []),
         ("C0205", 10, 1, "exploration deck `d`: main encounter 14 (`y`) is in no stack", None, []),
     ]
@@ -278,11 +284,11 @@ def test_simple_decks_in_full():
     deck activation a { }
     """)
     assert _diags(sink) == [
-        ("C0209", 4, 1, "peril deck `p` cannot use `start`", None, []),
+        ("C0209", 4, 1, "peril deck `p` cannot use `start`", None,
+         [(4, "also: deck `p` names `rootz`, which is not a peril card; did you mean `roots`? [C0208]")]),
         ("C0209", 4, 29, "peril deck `p` cannot use `stack`", None, []),
-        ("C0208", 4, 1, "deck `p` names `rootz`, which is not a peril card; did you mean `roots`?", "roots", []),
         ("C0211", 6, 1, "activation deck `a` has no cards", None, []),
-        ("C0116", 5, 1, "peril card `roots` is in more than one peril deck", None, []),
+        ("C0116", 5, 1, "peril card `roots` is in more than one peril deck", None, [(4, "already in this deck")]),
     ]
     assert (decks["p"].legal, decks["p"].pool) == (False, ("roots",))  # named twice, dealt once
     assert (decks["q"].legal, decks["q"].pool) == (True, ("spores", "roots"))

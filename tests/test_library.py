@@ -15,7 +15,7 @@ def test_a_tile_as_text_with_numbered_openings_and_its_faces():
     assert r.code == 0, r.err
     # 9A: 4x4 plain squares, openings north/east/west at offset 1, two wide (tiles.yaml)
     assert r.out.splitlines() == [
-        "9A: dungeon, piece 9, 4x4 squares, 1 copy, faces 9A/9B, pack d2e-base",
+        "9A: outdoor, piece 9, 4x4 squares, 1 copy, faces 9A/9B, pack d2e-base",  # 9B is its dungeon face
         "  +-11-+",
         "  |....|",
         "  3....2",

@@ -264,13 +264,13 @@ def test_unknown_names_and_a_three_way_ambiguous_group_in_full():
 def test_on_start_past_the_first_encounter_and_enters_a_hidden_tile_in_full():
     text = '''quest q "Q" {
   encounter 1 {
-    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north; edge 9A.north, 9A.east }
     start heroes on entrance1A
     on round_end 2 { next }
     on round_end 5 { lose "late" }
   }
   encounter 2 {
-    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north; tile 8A attach east to 9A.north hidden }
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north; tile 8A attach east to 9A.north hidden; edge 9A.east, 8A.north }
     start heroes on entrance1A
     on start { say "never" }
     on enters 8A { say "in" }
@@ -298,7 +298,7 @@ def test_an_ambiguous_defeat_resolves_to_no_group():
 
 TWO_ENCOUNTERS = '''quest q "Q" {
   encounter 1 {
-    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north; edge 9A.north, 9A.east }
     start heroes on entrance1A
     flavor "Dark."
     setup "Set up."
@@ -309,7 +309,7 @@ TWO_ENCOUNTERS = '''quest q "Q" {
     NEXT
   }
   encounter 2 {
-    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north }
+    map { tile entrance1A at (0, 0); tile 9A attach west to entrance1A.north; edge 9A.north, 9A.east }
     start heroes on entrance1A
     END
   }
@@ -337,8 +337,9 @@ def test_an_encounter_never_reached_and_a_quest_never_ended_in_full():
         ("Q0308", 13, 3, "encounter 2 of quest `q` is never reached: no event of encounter 1 that can fire says `next`"),
         # encounter 2's win and lose cannot happen if it is never reached
         ("Q0305", 1, 1, "quest `q` can never be won: no `win` in an event that can fire"),
-        ("Q0306", 1, 1, "quest `q` can never be lost: no `lose` in an event that can fire"),
     ]
+    # never lost either: a note on the one error at the quest, not a second error at the same place
+    assert [r.message for r in sink.items[-1].related] == ["it can never be lost either: no `lose` in an event that can fire"]
 
 
 def test_win_in_one_encounter_and_lose_in_another_end_the_quest():

@@ -213,8 +213,9 @@ BASE = """
 tile room1D at (0, 0)
 tile corridor3D attach south to room1D.north
 tile portalD attach south to corridor3D.north
+tile deadend1D attach south to room1D.south
 glyph entry at room1D(2,4) active
-"""
+"""  # no opening left loose (M0304)
 
 
 def codes(diags):
@@ -256,8 +257,13 @@ def test_portal_unreachable_from_the_start_glyph(tmp_path):
     portal portalD
     """
     d = check(tmp_path, body, extra="  start heroes on entry")
-    assert "M0239" in codes(d)
-    assert "the portal `portalD` cannot be reached from glyph `entry`" in next(x for x in d if x["code"] == "M0239")["message"]
+    # a piece apart from the rest with nothing leading to it: the map's parts are the one error
+    assert codes(d) == ["M0211"] and "room1D; portalD" in d[0]["message"]
+    # joined but walled off by rubble: the portal is out of reach
+    body = BASE + "marker rubble at portalD(0,0) size 2x2\nportal portalD"
+    d = check(tmp_path / "b", body, extra="  start heroes on entry")
+    assert codes(d) == ["M0239"]
+    assert "the portal `portalD` cannot be reached from glyph `entry`" in d[0]["message"]
 
 
 def test_a_glyph_beside_the_portal_makes_it_reachable_once_activated(tmp_path):
@@ -304,27 +310,27 @@ def test_an_area_without_a_dividing_door_and_an_inactive_start_glyph(tmp_path):
     assert set(codes(d)) >= {"M0240", "M0242"}
 
 
-CLOSED = BASE + "tile deadend1D attach south to room1D.south\n"  # no opening left loose (M0304)
+
 
 
 def test_an_area_without_a_dividing_door_is_one_error(tmp_path):
     # M0240 says the area is never revealed: its hidden tiles are not also Q0304
-    body = CLOSED + "door back_gate on room1D.north\narea back tiles corridor3D\nportal portalD"
+    body = BASE + "door back_gate on room1D.north\narea back tiles corridor3D\nportal portalD"
     assert codes(check(tmp_path, body, extra="  start heroes on entry")) == ["M0240"]
 
 
 def test_a_misspelt_divides_is_one_error(tmp_path):
-    body = CLOSED + "door back_gate on room1D.north divides bak\narea back tiles corridor3D\nportal portalD"
+    body = BASE + "door back_gate on room1D.north divides bak\narea back tiles corridor3D\nportal portalD"
     d = check(tmp_path, body, extra="  start heroes on entry")
     assert codes(d) == ["M0240"] and "did you mean `back`?" in d[0]["message"]
 
 
 def test_a_rejected_end_leaves_its_partner_alone(tmp_path):
     # the end with its own error is not counted missing again (M0235) at its partner
-    d = check(tmp_path, CLOSED + "gateway blue at room1D(0,4), room1D(2,4)\ngateway blue at room1D(0,0), room1D(1,0)\nportal portalD",
+    d = check(tmp_path, BASE + "gateway blue at room1D(0,4), room1D(2,4)\ngateway blue at room1D(0,0), room1D(1,0)\nportal portalD",
               extra="  start heroes on entry")
     assert codes(d) == ["M0236"]
-    d = check(tmp_path / "b", CLOSED + "marker rubble at room1D(0,0)\nstairs red at room1D(0,0)\nstairs red at room1D(5,5)\nportal portalD",
+    d = check(tmp_path / "b", BASE + "marker rubble at room1D(0,0)\nstairs red at room1D(0,0)\nstairs red at room1D(5,5)\nportal portalD",
               extra="  start heroes on entry")
     assert codes(d) == ["M0237"]
 
@@ -346,7 +352,7 @@ def test_features_parse_and_format_round_trip():
 
 def test_a_runekey_already_reported_does_not_also_lock_its_door(tmp_path):
     # one slip in a `runekey` statement is Q0311 alone, not also Q0310 for the door it opens
-    body = BASE + "tile deadend1D attach south to room1D.south\ndoor vault on corridor3D.south red rune\nportal portalD"
+    body = BASE + "door vault on corridor3D.south red rune\nportal portalD"
     spawn = "  start heroes on entry\n  spawn beastman as boss at room1D(0,1)\n"
     assert codes(check(tmp_path / "a", body, extra=spawn + "  runekey red carried by boss")) == []
     assert codes(check(tmp_path / "b", body, extra=spawn + "  runekey red carried by bos")) == ["Q0311"]

@@ -54,10 +54,14 @@ def test_every_shape_is_marked_illustrative_and_every_square_is_plain():
 
 
 def test_outdoor_faces_and_exit_pieces_never_join_dungeon_faces():
-    assert _map("tile room1O at (0, 0)\ntile exit attach south to room1O.north\n") == []
-    assert _map("tile room1D at (0, 0)\ntile corridor1D attach south to room1D.north\n") == []
-    assert _map("tile room1D at (0, 0)\ntile corridor1O attach south to room1D.north\n") == ["M0210"]
-    assert _map("tile room1D at (0, 0)\ntile exit attach south to room1D.north\n") == ["M0210"]
+    # dead ends close the other openings, so that a loose opening (M0304) is not in the way
+    ends = "tile deadend1{f} attach south to room1{f}.south\n"
+    assert _map("tile room1O at (0, 0)\ntile exit attach south to room1O.north\n" + ends.format(f="O")) == []
+    assert _map("tile room1D at (0, 0)\ntile corridor1D attach south to room1D.north\n"
+                "tile deadend2D attach south to corridor1D.north\n" + ends.format(f="D")) == []
+    assert _map("tile room1D at (0, 0)\ntile corridor1O attach south to room1D.north\n"
+                "tile deadend2O attach south to corridor1O.north\n" + ends.format(f="D")) == ["M0210"]
+    assert _map("tile room1D at (0, 0)\ntile exit attach south to room1D.north\n" + ends.format(f="D")) == ["M0210"]
 
 
 def test_both_faces_of_one_piece_cannot_be_on_the_table():

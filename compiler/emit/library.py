@@ -96,11 +96,14 @@ def natural_key(code: str) -> tuple:
 
 def faces(tiles) -> dict[str, tuple[str, ...]]:
     """Tile code -> every code printed on the same piece (itself included), in natural order:
-    `9A` -> (`9A`, `9B`) when both faces are catalogued."""
+    `9A` -> (`9A`, `9B`) when both faces are catalogued. The two faces of a piece may be of
+    different kinds (9A outdoor, 9B dungeon), so a piece is its edition and number."""
+    def piece(t):
+        return (getattr(t, "edition", ""), str(t.piece))
     by_piece: dict[tuple[str, str], list[str]] = {}
     for code, tile in tiles.items():
-        by_piece.setdefault((tile.kind, str(tile.piece)), []).append(code)
-    return {code: tuple(sorted(by_piece[(t.kind, str(t.piece))], key=natural_key)) for code, t in tiles.items()}
+        by_piece.setdefault(piece(tile), []).append(code)
+    return {code: tuple(sorted(by_piece[piece(t)], key=natural_key)) for code, t in tiles.items()}
 
 
 def opening_rows(tile) -> list[dict]:
