@@ -68,7 +68,7 @@ def test_a_session_on_the_shipped_quests(pack: Path, client: Client):
     # a placed tile's square: the terrain of that square
     line = next(i for i, s in enumerate(lines) if "grain_west at 12A(4,0)" in s)
     hover = client.request("textDocument/hover", at(uri, line, lines[line].index("12A(4,0)")))
-    assert hover["contents"]["value"].startswith("square (4,0) of 12A")
+    assert hover["contents"]["value"].startswith("**12A(4, 0) = (0, 7)**")  # and its world coordinate
 
     # definition: tile code -> catalog entry; monster -> catalog; id -> declaration
     found = client.request("textDocument/definition", at(uri, 6, lines[6].index("12A")))
@@ -259,11 +259,12 @@ def test_references_follow_each_kind_of_name(pack: Path, client: Client):
     assert refs("as grain_west", "grain_west", decl=False) == [(QUEST, 29, 15, 25), (QUEST, 29, 41, 51)]
     # a variable: declared once, advanced twice, tested once
     assert [s[1] for s in refs("var sacks_saved", "sacks_saved")] == [23, 29, 30, 31]
-    # a placed tile named by its code: `tile 12A` and `12A(4,0)`; the catalog entry is the tile's
+    # a placed tile named by its code: `tile 12A`, `12A(4,0)` and the two expectations (lines 36, 38);
+    # the catalog entry is the tile's
     found = refs("grain_west at 12A", "12A")
-    assert found == [(QUEST, 6, 9, 12), (QUEST, 24, 52, 55)]
+    assert found == [(QUEST, 6, 9, 12), (QUEST, 24, 52, 55), (QUEST, 35, 33, 36), (QUEST, 37, 18, 21)]
     found = refs("tile 12A", "12A")
-    assert ("tiles.yaml", 219, 2, 5) in found and (QUEST, 24, 52, 55) in found
+    assert ("tiles.yaml", 242, 2, 5) in found and (QUEST, 24, 52, 55) in found
     # a monster: its catalog entry in the required pack and every spawn in the pack
     found = refs("spawn zombie", "zombie")
     assert [f[0] for f in found] == ["a_fat_goblin.quest", QUEST, "monsters.yaml"]
@@ -272,7 +273,7 @@ def test_references_follow_each_kind_of_name(pack: Path, client: Client):
 
 def test_local_names_are_scoped_to_their_encounter(pack: Path, client: Client):
     two = pack / "two.quest"
-    body = ('quest {q} "{q}" {{\n  map {{ tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north }}\n'
+    body = ('quest {q} "{q}" {{\n  map {{ tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north; edge 11A.east }}\n'
             '  start heroes on entrance1A\n  var count = 0\n  on round_end 1 {{ advance count by 3 }}\n'
             '  on variable count >= 3 {{ win "W" }}\n  on round_end 9 {{ lose "L" }}\n}}\n')
     two.write_text(body.format(q="one") + body.format(q="two"), encoding="utf-8")
@@ -418,3 +419,43 @@ def test_renaming_a_tile_and_a_monster_of_the_packs_own_catalog(tmp_path: Path):
     assert got == {"lib.yaml": [(9, 2, "fiend")], "q.quest": [(3, 8, "fiend"), (4, 14, "fiend")]}
     refs = engine.references(quest, 3, 9)
     assert [(p.path.name, p.line) for p in refs] == [("lib.yaml", 9), ("q.quest", 3), ("q.quest", 4)]
+
+
+def test_hover_on_a_square_names_both_coordinates_and_what_stands_there(pack: Path, client: Client):
+    quest = pack / QUEST
+    text = quest.read_text(encoding="utf-8")
+    # the expectation written with the world coordinate of the same square (12A at (0, 3), turned 180:
+    # its (4, 0) is (0 + 4 - 4, 3 + 4 - 0) = (0, 7))
+    text = text.replace("expect cost entrance1A(1,0) to 12A(4,0) == 9", "expect cost entrance1A(1,0) to (0, 7) == 9")
+    quest.write_text(text, encoding="utf-8")
+    lines = text.split("\n")
+    uri = client.open(quest)
+    assert client.diagnostics(uri) == []
+    line = next(i for i, s in enumerate(lines) if "grain_west at 12A(4,0)" in s)
+    value = client.request("textDocument/hover", at(uri, line, lines[line].index("12A(4,0)") + 1))["contents"]["value"]
+    assert value.startswith("**12A(4, 0) = (0, 7)**") and "token objective `grain_west`" in value
+    assert "**tile 12A**" in value  # and the tile itself, drawn
+    line = next(i for i, s in enumerate(lines) if "to (0, 7) == 9" in s)
+    value = client.request("textDocument/hover", at(uri, line, lines[line].index("(0, 7)") + 2))["contents"]["value"]
+    assert value.startswith("**12A(4, 0) = (0, 7)**") and "grain_west" in value and "tile 12A" not in value
+    line = next(i for i, s in enumerate(lines) if "spawn goblin_archer at 16A(1,1)" in s)
+    value = client.request("textDocument/hover", at(uri, line, lines[line].index("16A(1,1)") + 1))["contents"]["value"]
+    assert value.startswith("**16A(1, 1) = (6, 5)**") and "spawn goblin_archer" in value  # 16A at (5, 4)
+    line = next(i for i, s in enumerate(lines) if "tile 12A at (0, 3)" in s)  # the tile's corner, not a square
+    value = client.request("textDocument/hover", at(uri, line, lines[line].index("(0, 3)") + 2))["contents"]["value"]
+    assert value == "(0, 3): no square of this map"
+
+
+def test_completion_offers_a_tiles_openings(pack: Path, client: Client):
+    quest = pack / QUEST
+    text = quest.read_text(encoding="utf-8")
+    uri = client.open(quest)
+    client.diagnostics(uri)
+    for typed, tile in (("    tile 26A attach east to 12A.", "12A"), ("    tile 26A attach ", "26A")):
+        edited = text.replace("    tile 26A at (9, 4) rotate 270", typed)
+        change(client, uri, 2, edited)
+        line = next(i for i, s in enumerate(edited.split("\n")) if s.startswith(typed))
+        items = client.request("textDocument/completion", at(uri, line, len(typed)))["items"]
+        assert all(i["detail"].startswith(tile + ".") for i in items), items
+        wanted = {"12A": {"south", "west"}, "26A": {"north", "south"}}[tile]  # the catalog's openings
+        assert {i["label"] for i in items} == wanted

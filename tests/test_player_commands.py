@@ -50,6 +50,19 @@ def test_serve_rejects_a_bad_port():
     assert r.code == 2 and "65535" in r.err
 
 
+def test_serve_on_a_port_already_taken_is_one_located_error(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = questc("serve", str(REPO / "content" / "d2e-quests"), "--port", str(port), "-o", str(tmp_path / "out"))
+    assert r.code == 1
+    assert f"error[X0109]: cannot serve on 127.0.0.1:{port}" in r.err and "--port" in r.err
+    assert r.err.count("error[") == 1
+
+
 def test_serve_rebuilds_on_save_and_the_page_reloads(tmp_path, page):
     pack = tmp_path / "d2e-quests"
     shutil.copytree(REPO / "content" / "d2e-quests", pack)

@@ -562,3 +562,27 @@ def test_pipeline_compiles_terrinoth_with_the_world_pass():
     shipped = bundle_of(model)["worlds"]["terrinoth"]
     assert shipped == WE.world_section(world)
     assert shipped["encounter_die"]["matching"] == {"green": 3, "red": 2, "yellow": 1}
+
+
+# ------------------------------------------------ the reader on its own (the schema catches these first)
+
+
+def test_unknown_legendary_level_building_and_a_field_of_the_wrong_type():
+    text = tiny(
+        "home: {name: Home, kind: city, defense: 3, buildings: {temple: 2, tavren: true},"
+        " ability: {building: markt, summary: x}}\n"
+        "peak: {name: Peak, kind: legendary, level: platinum}",
+        "- {from: home, to: peak, danger: green, traffic: 1}")
+    _, sink = read_text(text)
+    level = only(sink, "W0116")
+    assert (level.span.line, level.span.column) == (line_of(text, "platinum"), line_of_col(text, "platinum"))
+    found = [d for d in sink.sorted() if d.code == "W0120"]
+    assert [(d.span.line, d.span.column, d.fix) for d in found] == [
+        (line_of(text, "tavren"), line_of_col(text, "tavren"), "tavern"),
+        (line_of(text, "markt"), line_of_col(text, "markt"), "market"),
+    ]
+    text = tiny("home: {name: Home, kind: city, defense: 3, buildings: {temple: 2, tavern: yes please}}", "[]")
+    _, sink = read_text(text)
+    wrong = only(sink, "W0119")
+    assert "`tavern` must be true or false; got 'yes please'" in wrong.message
+    assert wrong.span.line == line_of(text, "tavern")

@@ -299,7 +299,10 @@ class Engine:
         model = self.model_for(path)
         if found is None or model is None:
             return None
-        word, row, _, end = found
+        word, row, start, end = found
+        world = _world_at(row, char_index(row, char))
+        if world is not None and path.suffix == ".quest":
+            return self._square_text(model, path, line, None, world) or None
         code = self._tile_code(model, word, path)
         if code is not None:
             tile = model.tiles[code]
@@ -311,7 +314,8 @@ class Engine:
                 c, r = int(square.group(1)), int(square.group(2))
                 symbol = tile.squares.get((c, r))
                 where = f"square ({c},{r}) of {code}: " + (f"`{symbol}`" if symbol not in (None, "-") else "no square there")
-                text = where + "\n\n" + text
+                placed = self._square_text(model, path, line, word, (c, r)) if path.suffix == ".quest" else None
+                text = (placed or where) + "\n\n" + text
             return text
         monsters = getattr(model, "monsters", None) or {}
         if word in monsters:
@@ -340,6 +344,35 @@ class Engine:
         if word in terrain:
             return f"**terrain {word}**"
         return None
+
+    def _square_text(self, model, path: Path, line: int, tile: str | None, xy: tuple[int, int]) -> str | None:
+        """A square of the map under the cursor: `9A(3,1) = (12, 7)`, its terrain and what
+        the encounter puts there. `tile` None: xy is a world coordinate."""
+        from compiler.syntax import ast
+
+        found = encounter_under(model, path, line)
+        if found is None:
+            return None
+        amap, body = found
+        ref = ast.WorldSpace(*xy) if tile is None else ast.TileSpace(tile, *xy)
+        cell = amap.space(ref)
+        if cell is None:
+            where = f"({xy[0]}, {xy[1]})" if tile is None else f"{tile}({xy[0]},{xy[1]})"
+            return f"{where}: no square of this map"
+        board = amap.board
+        lines = [f"**{amap.describe(cell)}**", f"terrain `{board.terrain[board.index[cell]]}`"]
+        for t in body.tokens:
+            if amap.space(t.at) == cell:
+                lines.append(f"token {t.kind}" + (f" `{t.name}`" if t.name else ""))
+        for sp in body.spawns:
+            if sp.at is not None and amap.space(sp.at) == cell:
+                lines.append(f"spawn {sp.group}" + (f" `{sp.name}`" if getattr(sp, "name", None) else ""))
+        if body.start is not None and any(amap.space(r) == cell for r in body.start.spaces):
+            lines.append("a hero start")
+        for name, c in sorted(amap.marks.items()):
+            if c == cell:
+                lines.append(f"mark `{name}`")
+        return "\n\n".join(lines)
 
     # ---- names: references and rename (compiler/lsp/symbols.py)
     def index(self, path: Path):
@@ -417,6 +450,14 @@ class Engine:
         monster_items = [(m, "monster", f"{x.name}, {x.size[0]}x{x.size[1]}") for m, x in monsters.items()]
         if re.search(r"\btile\s+\w*$", before):
             return tile_items
+        side = re.search(r"\b(\w+)\.(?:\w*(?:\.\d*)?)?$", before)
+        if side and model is not None:
+            code = self._tile_code(model, side.group(1), path)
+            if code is not None:
+                return side_items(tiles[code])
+        named = re.search(r"\btile\s+(\w+)(?:\s+as\s+\w+)?(?:\s+rotate\s+\d+)?\s+attach\s+\w*$", before)
+        if named and named.group(1) in tiles:
+            return side_items(tiles[named.group(1)])
         if re.search(r"\bspawn\s+\w*$", before):
             return monster_items
         items = [(k, "keyword", "") for k in keywords()] + tile_items + monster_items
@@ -530,6 +571,42 @@ def map_under(model, path: Path, line: int) -> tuple[str, str, int | None] | Non
                 enc = next((e for e in decl.encounters if e.span.line <= row <= e.span.end_line), decl.encounters[0])
                 return (f"{decl.id}-{enc.number}" if many else decl.id), decl.id, enc.number
     return None
+
+
+def encounter_under(model, path: Path, line: int):
+    """(AssembledMap, EncounterBody) of the encounter holding 0-based `line`, or None."""
+    from compiler.syntax import ast
+
+    found = map_under(model, path, line)
+    maps = getattr(model, "maps", None)
+    if found is None or maps is None:
+        return None
+    _, owner, number = found
+    if number is None:
+        amap = maps.encounters.get(owner)
+        body = next((d.body for d in model.declarations(ast.Encounter) if d.id == owner), None)
+    else:
+        amap = maps.quests.get(owner, {}).get(number)
+        quest = next((d for d in model.declarations(ast.Quest) if d.id == owner), None)
+        body = next((e.body for e in quest.encounters if e.number == number), None) if quest else None
+    return None if amap is None or body is None else (amap, body)
+
+
+WORLD = re.compile(r"(?<![\w)])\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+
+
+def _world_at(row: str, at: int) -> tuple[int, int] | None:
+    """The world coordinate `(x, y)` (not a tile's `9A(x,y)`) the position `at` is in."""
+    for m in WORLD.finditer(row):
+        if m.start() <= at <= m.end():
+            return int(m.group(1)), int(m.group(2))
+    return None
+
+
+def side_items(tile) -> list[tuple[str, str, str]]:
+    """Completion items for a tile's openings (`north`, `east.2`…), with width and offset."""
+    return [(op.label, "opening", f"{tile.id}.{op.label}: {op.width} wide at offset {op.offset}")
+            for op in tile.all_openings()]
 
 
 def render_preview(model, root: Path, map_id: str, quest: str, number: int | None, folder: Path) -> Preview | None:
