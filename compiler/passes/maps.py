@@ -168,8 +168,8 @@ def assemble_map(
     order = list(placed.values())
     overlapping = _check_overlaps(order, sink)
     joins = find_joins(order, attached)
-    _check_settings(order, joins, tiles, ruleset, sink)
-    _check_pieces(order, sink)
+    misplaced = _check_pieces(order, sink)
+    _check_settings(order, joins, tiles, ruleset, misplaced, sink)
     graph = tile_graph(order, joins)
     broken |= overlapping  # placed, but not where it was meant: how the map joins says nothing more
     if nx.number_connected_components(graph) > 1 and not broken:  # a missing tile may be the link
@@ -248,9 +248,12 @@ def _check_overlaps(order: list[PlacedTile], sink: Sink) -> set[str]:
     return later
 
 
-def _check_settings(order: list[PlacedTile], joins: list[Join], tiles: Mapping[str, Tile], ruleset: str, sink: Sink) -> None:
+def _check_settings(order: list[PlacedTile], joins: list[Join], tiles: Mapping[str, Tile], ruleset: str,
+                    misplaced: set[str], sink: Sink) -> None:
     """Outdoor and indoor faces (Tile.face). 1st edition: never in one map (M0210). 2nd
-    edition: they meet only through a piece that is both, the transition (M0224, per join)."""
+    edition: they meet only through a piece that is both, the transition (M0224, per join).
+    A tile already reported as a piece that is not in the box (`misplaced`) is left out."""
+    order = [t for t in order if t.name not in misplaced]
     if ruleset == "d1e":
         outdoor = [t for t in order if t.tile.face == "outdoor"]
         dungeon = [t for t in order if t.tile.face == "indoor"]
@@ -262,8 +265,8 @@ def _check_settings(order: list[PlacedTile], joins: list[Join], tiles: Mapping[s
     position = {t.name: i for i, t in enumerate(order)}
     transition = next((code for code in sorted(tiles) if tiles[code].face == "both"), None)
     for j in joins:
-        a, b = by_name[j.a], by_name[j.b]
-        if {a.tile.face, b.tile.face} != {"outdoor", "indoor"}:
+        a, b = by_name.get(j.a), by_name.get(j.b)
+        if a is None or b is None or {a.tile.face, b.tile.face} != {"outdoor", "indoor"}:
             continue
         first, later = (a, b) if position[a.name] <= position[b.name] else (b, a)
         first_op = j.a_opening if first is a else j.b_opening
@@ -273,7 +276,9 @@ def _check_settings(order: list[PlacedTile], joins: list[Join], tiles: Mapping[s
                     fix=f"Join them through a transition piece: {via}.")
 
 
-def _check_pieces(order: list[PlacedTile], sink: Sink) -> None:
+def _check_pieces(order: list[PlacedTile], sink: Sink) -> set[str]:
+    """More tiles of a piece than the box has (M0212, M0213): the names of the tiles reported."""
+    reported: set[str] = set()
     by_piece: dict[str, list[PlacedTile]] = {}
     for t in order:
         by_piece.setdefault(t.tile.piece, []).append(t)
@@ -290,6 +295,8 @@ def _check_pieces(order: list[PlacedTile], sink: Sink) -> None:
         else:
             sink.report("M0212", uses[-1].span, piece=piece, used=len(uses), copies=copies,
                         tiles=", ".join(t.name for t in uses))
+        reported.add(uses[-1].name)
+    return reported
 
 
 def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join], graph: nx.Graph,
@@ -545,16 +552,8 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
             sink.report("M0232", mk.span, terrain=mk.terrain, reason="the two ends of a staircase are linked",
                         fix="Write `stairs COLOUR at SPACE` for each end (grey, red, blue or green).")
             continue
-        origin = resolve_space(amap, mk.at, sink)
-        if origin is None:
-            continue
-        w, h = mk.size
-        cells = [(origin[0] + dx, origin[1] + dy) for dy in range(h) for dx in range(w)]
-        off = [c for c in cells if c not in index]
-        if off:
-            sink.report("M0231", mk.span, terrain=mk.terrain, space=amap.describe(origin), size=f"{w}x{h}",
-                        count=len(off), cells=", ".join(f"({x}, {y})" for x, y in off[:6]) + (" …" if len(off) > 6 else ""),
-                        fix=_marker_fix(amap, origin, (w, h)))
+        cells = _footprint(amap, index, mk.at, mk.size, mk.terrain, mk.span, sink)
+        if cells is None:
             continue
         clash = next((c for c in cells if c in covered), None)
         if clash is not None:
@@ -632,16 +631,8 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
             sink.report("M0242", gl.span, problem=f"`{gl.name}` already names a tile, mark or glyph of this map",
                         fix=f"Give the glyph a name of its own, e.g. `glyph {gl.name}_glyph`.")
             continue
-        origin = resolve_space(amap, gl.at, sink)
-        if origin is None:
-            continue
-        w, h = gl.size
-        cells = [(origin[0] + dx, origin[1] + dy) for dy in range(h) for dx in range(w)]
-        off = [c for c in cells if c not in index]
-        if off:
-            sink.report("M0231", gl.span, terrain=f"glyph `{gl.name}`", space=amap.describe(origin), size=f"{w}x{h}",
-                        count=len(off), cells=", ".join(f"({x}, {y})" for x, y in off[:6]),
-                        fix=_marker_fix(amap, origin, (w, h)))
+        cells = _footprint(amap, index, gl.at, gl.size, f"glyph `{gl.name}`", gl.span, sink)
+        if cells is None:
             continue
         bad = next((c for c in cells if blocked(c)), None)
         if bad is not None:
@@ -746,6 +737,23 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
         markers=tuple(markers), stairs=tuple(stairs), gateways=tuple(gateways), glyphs=tuple(glyphs), portal=portal,
         areas=tuple(areas), chests=tuple(chests), rune_doors=MappingProxyType(rune_doors), chest_roll=roll,
     )
+
+
+def _footprint(amap, index, at, size, what: str, span, sink: Sink) -> list | None:
+    """The squares a marker or glyph of `size` covers from the space `at`; None after
+    reporting a space that resolves to nothing or a footprint off the map's squares (M0231)."""
+    origin = resolve_space(amap, at, sink)
+    if origin is None:
+        return None
+    w, h = size
+    cells = [(origin[0] + dx, origin[1] + dy) for dy in range(h) for dx in range(w)]
+    off = [c for c in cells if c not in index]
+    if off:
+        sink.report("M0231", span, terrain=what, space=amap.describe(origin), size=f"{w}x{h}",
+                    count=len(off), cells=", ".join(f"({x}, {y})" for x, y in off[:6]) + (" …" if len(off) > 6 else ""),
+                    fix=_marker_fix(amap, origin, (w, h)))
+        return None
+    return cells
 
 
 def _marker_fix(amap: AssembledMap, origin: Cell, size: tuple[int, int]) -> str:
