@@ -302,20 +302,23 @@ def test_overlap_lists_at_most_eight_squares_row_by_row():
 
 
 def test_outdoor_and_dungeon_message_and_place():
+    # the 1st-edition rule (M0210): the two families never share a map
     # reported where the later of the two families starts: here the dungeon tile, line 2
-    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", at=(5, 5)))
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", at=(5, 5)), ruleset="d1e")
     (d,) = _only(sink, "M0210")
     assert d.message == "outdoor and dungeon pieces in one map: glade and 9A" and d.span.line == 2
     # the other way round: the outdoor tile, line 2
-    _, sink = assemble(TILES, tile("9A", at=(5, 5)), tile("glade", at=(0, 0)), tile("glade", name="g2", at=(9, 9)))
+    _, sink = assemble(TILES, tile("9A", at=(5, 5)), tile("glade", at=(0, 0)), tile("glade", name="g2", at=(9, 9)), ruleset="d1e")
     (d,) = _only(sink, "M0210")
-    assert d.message == "outdoor and dungeon pieces in one map: glade, g2 and 9A" and d.span.line == 2
+    assert d.message == "outdoor and dungeon pieces in one map: glade and 9A" and d.span.line == 2
+    # g2, a second copy of a one-copy piece, is that error alone (M0212), not also a face out of place
+    assert [x.span.line for x in _only(sink, "M0212")] == [3]
     # both first on one line: the outdoor one
-    _, sink = assemble(TILES, _at_column(tile("9A", at=(5, 5)), 3, 1), _at_column(tile("glade", at=(0, 0)), 3, 20))
+    _, sink = assemble(TILES, _at_column(tile("9A", at=(5, 5)), 3, 1), _at_column(tile("glade", at=(0, 0)), 3, 20), ruleset="d1e")
     (d,) = _only(sink, "M0210")
     assert (d.span.line, d.span.column) == (3, 20)
     # an end cap is neither: no M0210 beside an outdoor piece
-    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("cap", at=(5, 5)))
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("cap", at=(5, 5)), ruleset="d1e")
     assert _only(sink, "M0210") == []
 
 
@@ -422,7 +425,7 @@ def test_assembled_map_space_of_each_reference():
 
 
 def test_outdoor_and_dungeon_lists_every_dungeon_tile():
-    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", at=(5, 5)), tile("room", at=(9, 9)))
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("9A", at=(5, 5)), tile("room", at=(9, 9)), ruleset="d1e")
     (d,) = _only(sink, "M0210")
     assert d.message == "outdoor and dungeon pieces in one map: glade and 9A, room"
 

@@ -69,6 +69,14 @@ def test_unknown_symbol_lists_known_ones():
     assert "`~`" in sink.items[0].fix
 
 
+def test_unknown_symbols_at_one_place_are_one_error():
+    # a grid in flow style has one span: the second unknown symbol is a note of the first error
+    tiles, sink = read({"X": {"kind": "dungeon", "grid": "ut..\n..*.\n"}})
+    (d,) = sink.items
+    assert d.code == "M0102" and "`u` at column 0, row 0" in d.message
+    assert [r.message for r in d.related] == ["also `t` at column 1, row 0", "also `*` at column 2, row 1"]
+
+
 def test_opening_offset_outside_side():
     _, sink = read({"X": {"kind": "dungeon", "grid": "....\n....\n", "openings": {"north": [3], "west": [1]}}})
     assert sorted(codes(sink)) == ["M0103", "M0103"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from compiler.catalogs.yamlload import LINE
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Related, Sink, Span
 from compiler.geometry.lattice import Cell, Edge, edge
 from compiler.geometry.tiles import DEFAULT_WIDTH, NO_SQUARE, SIDES, Opening, Tile
 from compiler.model import Model
@@ -88,16 +88,20 @@ def _read_tile(entry, symbols: Mapping[str, str], sink: Sink, edition: str | Non
                         fix=f"Pad row {i} with `-` (no square) to {width} characters.")
             return None
     squares: dict[Cell, str] = {}
+    unknown: dict[Span, list[tuple[str, int, int]]] = {}  # a grid in flow style has one span for all
     for r, line in enumerate(rows):
         for c, ch in enumerate(line):
             if ch == NO_SQUARE:
                 continue
             if ch not in symbols:
-                known = ", ".join(f"`{s}`" for s in sorted(symbols))
-                sink.report("M0102", _grid_span(entry, r, c, raw), tile=tid, symbol=ch, col=c, row=r,
-                            fix=f"Use one of {known}, or `-` for no square; or define the terrain.")
+                unknown.setdefault(_grid_span(entry, r, c, raw), []).append((ch, c, r))
                 continue
             squares[(c, r)] = ch
+    known = ", ".join(f"`{s}`" for s in sorted(symbols))
+    for span, ((ch, c, r), *more) in unknown.items():
+        sink.report("M0102", span, tile=tid, symbol=ch, col=c, row=r,
+                    related=tuple(Related(span, f"also `{m}` at column {mc}, row {mr}") for m, mc, mr in more[:5]),
+                    fix=f"Use one of {known}, or `-` for no square; or define the terrain.")
     if sink.errors > errors:
         return None
     height = len(rows)
