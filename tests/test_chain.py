@@ -262,3 +262,21 @@ def test_a_misspelt_tile_named_by_the_exit_is_one_error(tmp_path):
     result = compile_paths([str(folder)], Options(sight=False, images=False))
     errors = [(d.code, d.span.line, d.span.column) for d in result.sink.items if d.severity.value == "error"]
     assert errors == [("M0201", 2, 21)], errors
+
+
+def test_a_layout_refused_says_why_once(tmp_path, monkeypatch):
+    """The deck's own error stands alone (tests/cases/cards/no_layout_of_a_broken_deck);
+    C0502 speaks only when no error explains the refusal: here the chaining pass is made to
+    leave the deck out without a word."""
+    from compiler.passes import chain
+    from conftest import REPO, questc
+
+    pack = REPO / "tests" / "cases" / "cards" / "no_layout_of_a_broken_deck" / "pack"
+    fixed = write_pack(tmp_path, "p", requires=["d2e-base"], ruleset="d2e",
+                       files={"c.quest": (pack / "c.quest").read_text(encoding="utf-8").replace("stack 2 + main 1", "stack 1 + main 1")})
+    assert questc("layout", fixed, "--deck", "d", "--seed", "1").code == 0
+    monkeypatch.setattr(chain, "_complete", lambda *a: False)
+    quest = fixed / "c.quest"
+    quest.write_text(quest.read_text(encoding="utf-8") + "# changed: nothing remembered applies\n", encoding="utf-8")
+    r = questc("layout", fixed, "--deck", "d", "--seed", "1")
+    assert r.code == 1 and r.err.count("error[") == 1 and "error[C0502]" in r.err

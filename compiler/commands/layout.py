@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     cards = model.cards
     analysis = (model.deck_analysis or {}).get(args.deck)
     if analysis is None or cards is None:
-        sink.report("C0502", plan.span, deck=args.deck, problem="its recipe or its encounters have errors")
+        if not sink.errors:  # the errors that stop it are listed already; this is never a second one
+            sink.report("C0502", plan.span, deck=args.deck, problem="its recipe or its encounters are incomplete")
         _print(sink, args)
         return 1
     tiles = model.tiles or {}

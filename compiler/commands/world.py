@@ -87,8 +87,7 @@ def run(args: argparse.Namespace) -> int:
         sink.report("W0205", span, name=args.world, pack=model.pack.id, hint=hint or known, fix=fix)
         return _fail(sink, args, 2)
     world = worlds[args.world or sorted(worlds)[0]]
-    if not world.ok:
-        sink.report("W0204", world.span, world=world.id)
+    if not world.ok:  # its errors are listed already: no answer from a broken map, and no second error
         return _fail(sink, args, 1)
     if args.location is None:
         args.location = world.start
@@ -103,8 +102,7 @@ def run(args: argparse.Namespace) -> int:
             known = f"; did you mean `{guess}`?" if guess else (f" (rumor cards: {', '.join(sorted(rumors))})" if rumors else " (the pack has no rumor cards)")
             sink.report("W0206", span, name=args.rumor, pack=model.pack.id, hint=known, fix=guess)
             return _fail(sink, args, 2)
-        if card.decl.distance is None or card.decl.distance < 1:
-            sink.report("W0207", card.decl.span, name=args.rumor)
+        if card.decl.distance is None or card.decl.distance < 1:  # reported already (K0143, K0141)
             return _fail(sink, args, 1)
         args.rumor_distance = card.decl.distance
     if args.location not in world.locations:

@@ -40,7 +40,7 @@ from functools import cached_property
 from typing import Collection, Iterable, Mapping, Sequence
 
 from compiler.diagnostics import Related, Sink, Span
-from compiler.diagnostics.hints import hint
+from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.geometry.features import RUNE_COLOURS, around, reachable
 from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
 from compiler.memo import Same, remembered_as
@@ -404,7 +404,8 @@ class EncounterResolver:
         space_sink = self.body_sink if body else self.sink
         monster = self.monsters.get(s.group)
         if monster is None:
-            self.failed.add(("group", s.group))
+            # what the events may call it: the name as written, its own name, or the monster it meant
+            self.failed |= {("group", g) for g in (s.group, s.name, did_you_mean(s.group, self.monsters)) if g}
             self.sink.report("Q0201", s.span, name=s.group, hint=hint(s.group, self.monsters, sink=self.sink))
             return None
         size = s.size or monster.size
