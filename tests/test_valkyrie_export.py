@@ -227,3 +227,32 @@ def test_a_pack_with_several_quests_needs_quest(tmp_path):
     r = export(QUESTS, tmp_path / "out")
     assert r.code != 0 and "VK0309" in r.err and "a_fat_goblin, first_blood" in r.err
     assert not (tmp_path / "out").exists()
+
+
+def test_translations_become_localization_files(tmp_path):
+    """translations/fr.po → Localization.French.txt with the rows it translates, keyed as
+    the English ones, listed in quest.ini; the quest imports unchanged (default English)."""
+    import shutil
+
+    pack = imported(FIRST, tmp_path / "first")
+    (pack / "translations").mkdir()
+    (pack / "translations" / "fr.po").write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "quest.first_blood.name"\nmsgid "The Shadow Rune - Introduction - First Blood"\nmsgstr "Premier sang"\n\n'
+        'msgctxt "quest.first_blood.e1.event.5.say"\nmsgid "<i>In the dirt you notice an old abandoned satchel.</i>"\n'
+        'msgstr "<i>Une vieille sacoche.</i>"\n', encoding="utf-8")
+    r = export(pack, tmp_path / "out")
+    assert r.code == 0, r.err
+    folder = tmp_path / "out" / "FirstBlood"
+    sink = Sink()
+    fr = read_localization((folder / "Localization.French.txt").read_text(), "fr", sink).texts["French"]
+    en = read_localization((folder / "Localization.English.txt").read_text(), "en", sink).texts["English"]
+    assert sink.items == []
+    assert {k: t.text for k, t in fr.items()} == {"quest.name": "Premier sang",
+                                                  "EventSearchedSearch12AWater_1.text": "<i>Une vieille sacoche.</i>"}
+    assert en["EventSearchedSearch12AWater_1.text"].text == "<i>In the dirt you notice an old abandoned satchel.</i>"
+    text_files = [v.key for v in read_ini((folder / "quest.ini").read_text(), "q", Sink()).section("QuestText").names]
+    assert text_files == ["Localization.English.txt", "Localization.French.txt"]
+    shutil.rmtree(pack / "translations")
+    again = imported(folder, tmp_path / "again")
+    assert body((again / "first_blood.quest").read_text()) == body((pack / "first_blood.quest").read_text())

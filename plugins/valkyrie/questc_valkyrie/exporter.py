@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 import zipfile
 from dataclasses import dataclass, field
 
@@ -40,6 +39,9 @@ ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 GAP = 3  # empty columns between the maps of two encounters
 FILES = ("tiles.ini", "events.ini", "tokens.ini", "spawns.ini", "other.ini")
 AUDIO_WIN, AUDIO_LOSE = "AudioBLVictory", "AudioBLDefeat"
+# questc language codes (translations/<code>.po) -> Valkyrie's language names
+LANGUAGES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "it": "Italian", "pt": "Portuguese",
+             "pl": "Polish", "ja": "Japanese", "zh": "Chinese", "cs": "Czech", "ru": "Russian", "ko": "Korean"}
 TOKEN_TYPES = {"search": "TokenSearch", "unique_search": "TokenSearchSpecial", "villager": "TokenVillagerMan"}
 
 
@@ -90,7 +92,8 @@ class Exporter:
         self.entries: list[str] = []  # entry sections, written first in events.ini
         self.placed: dict[int, _Sec | None] = {}  # id(place_token effect) -> its token
         self.last_events: list[str] = []  # written last in events.ini
-        self.token_order: list[str] = []  # tokens in the order of their events (the importer's event order)
+        self.token_order: list[str] = []
+        self.string_ids: dict[str, str] = {}  # localisation key -> questc string id (translations)  # tokens in the order of their events (the importer's event order)
 
     # ------------------------------------------------------------ helpers
     def fresh(self, base: str) -> str:
@@ -325,10 +328,11 @@ class Exporter:
 
     def events_of(self, e: ast.InlineEncounter) -> None:
         k = e.number
-        for ev in e.body.events:
+        for index, ev in enumerate(e.body.events, start=1):
             root = self.root_of(k, e, ev)
             if root is None:
                 continue
+            self.here = ("quest", self.quest.id, f"e{k}", "event", index)  # the string ids (compiler/emit/strings.py)
             self.chain(k, root, ev)
 
     def root_of(self, k: int, e, ev: ast.EventDecl) -> _Sec | None:
@@ -407,6 +411,7 @@ class Exporter:
         return ("DefeatedUnique" if sp.unique else "Defeated") + monster
 
     def chain(self, k: int, root: _Sec, ev: ast.EventDecl) -> None:
+        self.seen_kinds: dict[str, int] = {}
         last = root
         for n, ef in enumerate(ev.effects, start=1):
             nxt = self.effect(k, root.name, n, ef)
@@ -438,6 +443,9 @@ class Exporter:
         if ef.kind == "next":
             return self.enter(k, base, ef)
         s = self.event_sec(f"{base}_{n}")
+        if ef.kind in ("say", "win", "lose") and ef.text is not None:
+            m = self.seen_kinds[ef.kind] = self.seen_kinds.get(ef.kind, 0) + 1
+            self.string_ids[f"{s.name}.text"] = ".".join(str(p) for p in (*self.here, ef.kind) + ((m,) if m > 1 else ()))
         if ef.kind == "say":
             s.pairs = [(kk, v) for kk, v in s.pairs if kk != "display"]
             self.text(s, ef.text)
@@ -534,6 +542,18 @@ class Exporter:
             out[f] = write_ini([(s.name, s.pairs) for s in secs], header=f"Saved by version: {SAVED_BY}")
         texts = [("quest.name", q.name.value)] + self.texts
         out["Localization.English.txt"] = write_localization("English", texts)
+        ids = {"quest.name": f"quest.{q.id}.name", **self.string_ids}
+        for code, table in sorted((self.model.languages or {}).items()):
+            language = LANGUAGES.get(code.split("_")[0].split("-")[0].lower())
+            if language is None or language == "English":
+                self.cannot(q.span, f"the `{code}` translation (Valkyrie has no such language)")
+                continue
+            rows = [(key, table[ids[key]]) for key, _ in texts if key in ids and ids[key] in table]
+            if rows:
+                out[f"Localization.{language}.txt"] = write_localization(language, rows)
+        quest_ini_texts = sorted(f for f in out if f.startswith("Localization."))
+        out["quest.ini"] = out["quest.ini"].replace("[QuestText]\nLocalization.English.txt\n",
+                                                    "[QuestText]\n" + "".join(f + "\n" for f in quest_ini_texts))
         files = {f"{folder}/{rel}": text.encode("utf-8") for rel, text in sorted(out.items())}
         package = zip_bytes({rel: text.encode("utf-8") for rel, text in out.items()})
         files[f"{folder}.valkyrie"] = package

@@ -741,6 +741,8 @@ class Importer:
         lines: list[_Line] = []
         k_here = None
         if order:
+            if tail:  # the quest language has no unique monster with a block of places
+                self.cannot(sec, "unique", "a unique monster with places per hero count (the places are kept, `unique` is not)")
             lines.append(_Line(head + guard + " {", sec.span))
             for mp in order:
                 place = self.comp[mp]
