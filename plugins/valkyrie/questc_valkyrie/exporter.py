@@ -1,7 +1,8 @@
 """`questc --plugin valkyrie export valkyrie PACK [--quest ID] -o DIR` (docs/valkyrie.md, "Export").
 
 Writes, under DIR, the quest as a Valkyrie scenario folder `<Name>/` (quest.ini, tiles.ini,
-tokens.ini, spawns.ini, other.ini, events.ini, Localization.English.txt), the same files
+tokens.ini, spawns.ini, other.ini, events.ini, Localization.English.txt and one
+Localization.<Language>.txt per translation of the pack), the same files
 as a `.valkyrie` package `<Name>.valkyrie` (a flat zip as the published packages are) and
 its store manifest `<Name>.ini`. `<Name>` is the quest id in CamelCase, so importing the
 folder gives the quest id back.
