@@ -2,11 +2,13 @@
 
     questc --plugin valkyrie import valkyrie QUEST_DIR|QUEST.valkyrie [-o PACK_DIR] [--quest ID]
     questc --plugin valkyrie check QUEST_DIR|QUEST.valkyrie
+    questc --plugin valkyrie export valkyrie PACK [--quest ID] -o DIR
 
 The import writes a questc pack; `check` imports the quest in memory, runs every questc
 check on it and reports each finding at the line of the Valkyrie file it comes from.
 Modules: ini.py (the .ini and localisation reader), source.py (folder or package),
-tiles.py and offsets.py (tile placements), importer.py (the quest), run.py (both uses).
+tiles.py and offsets.py (tile placements), importer.py (the quest), run.py (both uses),
+exporter.py (a questc quest as a Valkyrie scenario).
 Codes: VK (codes.yaml).
 """
 
@@ -16,7 +18,7 @@ import argparse
 from pathlib import Path
 
 from compiler.diagnostics import Sink, Span
-from compiler.plugins import Importer, Plugin
+from compiler.plugins import Exporter, Importer, Plugin
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -50,12 +52,28 @@ def _check(path: str, options, sink: Sink) -> list:
     return check_quest(path, options, sink)
 
 
+def _export(model, args, sink: Sink):
+    from questc_valkyrie.exporter import export
+
+    return export(model, args, sink)
+
+
+def _configure_export(parser: argparse.ArgumentParser) -> None:
+    from questc_valkyrie.exporter import configure
+
+    configure(parser)
+
+
 plugin = Plugin(
     prefix="VK",
     codes=Path(__file__).with_name("codes.yaml"),
-    description="Valkyrie quests: import as a questc pack, check in place",
+    description="Valkyrie quests: import as a questc pack, check in place, export a quest",
     importers=(
         Importer("valkyrie", ("ini", "valkyrie"), "a Valkyrie quest (folder or .valkyrie package) -> a questc pack",
                  _run, _configure, claims=_claims, check=_check),
+    ),
+    exporters=(
+        Exporter("valkyrie", ("ini", "txt", "valkyrie"), "a questc quest -> a Valkyrie scenario folder and .valkyrie package",
+                 _export, _configure_export),
     ),
 )

@@ -334,6 +334,13 @@ class Importer:
                 k = self.tile_enc.get(name)
                 if k is not None and k >= 2 and k not in self.entry:
                     self.entry[k] = sec.name
+        # an event adding the very tiles of k that its entry adds enters k as well (the
+        # exporter writes one such event per `next`, docs/valkyrie.md "Export")
+        def tiles_of(sec: Section, k: int) -> set[str]:
+            return {n for n in self.names(sec, "add") if self.tile_enc.get(n) == k}
+        self.entry_copies: dict[int, set[str]] = {
+            k: {s.name for s in self.comp.values() if tiles_of(s, k) == tiles_of(self.comp[ev], k)}
+            for k, ev in self.entry.items()}
         for k, ev in self.entry.items():
             for name in self.names(self.comp[ev], "add"):
                 if self.tile_enc.get(name) == k or (name.startswith("Token") and name in self.comp and self.enc_of(self.comp[name]) == k):
@@ -559,7 +566,7 @@ class Importer:
                 k = self.tile_enc.get(name)
                 if k is None:
                     continue
-                if self.entry.get(k) == sec.name:
+                if sec.name in self.entry_copies.get(k, ()):
                     if k not in entered:
                         entered.append(k)
                         out.append(_Line("next", sec.span_of("add")))
@@ -571,7 +578,8 @@ class Importer:
                 if line is not None:
                     k, text = line
                     if name in self.placed_at_setup:
-                        self.setup[k].append(_Line(text, c.span))
+                        if all(ln.text != text for ln in self.setup[k]):  # an entry walked again
+                            self.setup[k].append(_Line(text, c.span))
                     else:
                         out.append(_Line("place " + text, sec.span_of("add")))
             elif name.startswith("Door"):
@@ -706,11 +714,12 @@ class Importer:
             return
         name = self.spawn_name(sec)
         head = f"spawn {group} as {name}"
+        tail = ""  # `unique [health +N]` follows the place and the hero guard
         if (sec.get("unique") or "").lower() == "true":
-            head += " unique"
+            tail = " unique"
             extra = self.number(sec, "uniquehealth", 0) or 0
             if extra:
-                head += f" health +{extra}"
+                tail += f" health +{extra}"
             if (self.number(sec, "uniquehealthhero", 0) or 0) != 0:
                 self.cannot(sec, "uniquehealthhero", "extra health per hero")
         guard = ""
@@ -732,6 +741,8 @@ class Importer:
         lines: list[_Line] = []
         k_here = None
         if order:
+            if tail:  # the quest language has no unique monster with a block of places
+                self.cannot(sec, "unique", "a unique monster with places per hero count (the places are kept, `unique` is not)")
             lines.append(_Line(head + guard + " {", sec.span))
             for mp in order:
                 place = self.comp[mp]
@@ -757,7 +768,7 @@ class Importer:
             if at is None:
                 return
             k_here = at[0]
-            lines.append(_Line(f"{head} at {at[1]}{guard}", sec.span))
+            lines.append(_Line(f"{head} at {at[1]}{guard}{tail}", sec.span))
         k = k_here or enc[0]
         self.spawn_lines[sec.name] = (k, lines)
         if sec.name not in self.placed_at_setup:

@@ -1,0 +1,601 @@
+"""`questc --plugin valkyrie export valkyrie PACK [--quest ID] -o DIR` (docs/valkyrie.md, "Export").
+
+Writes, under DIR, the quest as a Valkyrie scenario folder `<Name>/` (quest.ini, tiles.ini,
+tokens.ini, spawns.ini, other.ini, events.ini, Localization.English.txt and one
+Localization.<Language>.txt per translation of the pack), the same files
+as a `.valkyrie` package `<Name>.valkyrie` (a flat zip as the published packages are) and
+its store manifest `<Name>.ini`. `<Name>` is the quest id in CamelCase, so importing the
+folder gives the quest id back.
+
+The export is the inverse of the importer (importer.py): everything is written so that
+`questc import valkyrie` reads the same quest back. In particular:
+
+- tiles: the questc placement `tile CODE at (x, y) rotate r` of the assembled map becomes
+  the Valkyrie side, reference square and counter-clockwise rotation, with the side's
+  orientation offset (offsets.yaml) taken off again; encounter k's map is laid out to the
+  right of encounter k-1's with a gap, so the importer finds the same encounters;
+- every questc event is a chain of Valkyrie events, one effect per event section, each
+  event's `event1` naming only the next one (Valkyrie triggers the first event of a list
+  whose conditions hold, so a one-name list means the same in the app and in the importer);
+- what Valkyrie (or this exporter) cannot say is reported as VK0308 at the statement and
+  left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from dataclasses import dataclass, field
+
+from compiler.diagnostics import Sink, Span
+from compiler.syntax import ast
+from questc_valkyrie.importer import snake
+from questc_valkyrie.ini import write_ini, write_localization
+from questc_valkyrie.tiles import valkyrie_squares
+
+FORMAT = 7  # the quest format of the published packages' quest.ini (Valkyrie 1.4.2)
+SAVED_BY = "questc export valkyrie"
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+GAP = 3  # empty columns between the maps of two encounters
+FILES = ("tiles.ini", "events.ini", "tokens.ini", "spawns.ini", "other.ini")
+AUDIO_WIN, AUDIO_LOSE = "AudioBLVictory", "AudioBLDefeat"
+# questc language codes (translations/<code>.po) -> Valkyrie's language names
+LANGUAGES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "it": "Italian", "pt": "Portuguese",
+             "pl": "Polish", "ja": "Japanese", "zh": "Chinese", "cs": "Czech", "ru": "Russian", "ko": "Korean"}
+TOKEN_TYPES = {"search": "TokenSearch", "unique_search": "TokenSearchSpecial", "villager": "TokenVillagerMan"}
+
+
+def configure(parser) -> None:
+    parser.add_argument("--quest", default=None, metavar="ID", help="the quest to export (default: the pack's only quest)")
+
+
+def camel(name: str) -> str:
+    """A CamelCase spelling of a questc name that the importer's `snake` turns back into it
+    (when one exists; else the name with its first letter raised)."""
+    joined = "".join(p[:1].upper() + p[1:] for p in name.split("_"))
+    if joined and snake(joined) == name:
+        return joined
+    return name[:1].upper() + name[1:]
+
+
+@dataclass
+class _Sec:
+    name: str
+    file: str
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+
+    def set(self, key: str, value) -> None:
+        self.pairs = [(k, v) for k, v in self.pairs if k != key] + [(key, str(value))]
+
+    def get(self, key: str) -> str | None:
+        return next((v for k, v in self.pairs if k == key), None)
+
+
+class Exporter:
+    def __init__(self, model, quest: ast.Quest, sink: Sink):
+        self.model = model
+        self.quest = quest
+        self.sink = sink
+        from questc_valkyrie.offsets import load_offsets
+
+        self.offsets = load_offsets()
+        self.maps = (model.maps.quests.get(quest.id) if model.maps else None) or {}
+        self.sections: dict[str, _Sec] = {}
+        self.texts: list[tuple[str, str]] = []
+        self.taken: set[str] = set()
+        self.shift: dict[int, int] = {}  # encounter number -> x shift of its map
+        self.tokens: dict[str, _Sec] = {}  # questc token name -> section
+        self.doors: dict[str, _Sec] = {}
+        self.tile_secs: dict[tuple[int, str], _Sec] = {}
+        self.spawns: dict[tuple[int, str], tuple[ast.SpawnDecl, _Sec]] = {}
+        self.spawn_used: set[str] = set()
+        self.entries: list[str] = []  # entry sections, written first in events.ini
+        self.placed: dict[int, _Sec | None] = {}  # id(place_token effect) -> its token
+        self.last_events: list[str] = []  # written last in events.ini
+        self.token_order: list[str] = []
+        self.string_ids: dict[str, str] = {}  # localisation key -> questc string id (translations)  # tokens in the order of their events (the importer's event order)
+
+    # ------------------------------------------------------------ helpers
+    def fresh(self, base: str) -> str:
+        name, i = base, 2
+        while name in self.taken:
+            name, i = f"{base}{i}", i + 1
+        self.taken.add(name)
+        return name
+
+    def sec(self, base: str, file: str) -> _Sec:
+        s = _Sec(self.fresh(base), file)
+        self.sections[s.name] = s
+        return s
+
+    def cannot(self, span: Span, what: str) -> None:
+        self.sink.report("VK0308", span, what=what)
+
+    def pos(self, k: int, amap, ref, span: Span) -> tuple[int, int] | None:
+        cell = amap.space(ref)
+        if cell is None:
+            self.cannot(span, "a position the map does not resolve")
+            return None
+        return cell[0] + self.shift[k], -cell[1]
+
+    # ------------------------------------------------------------ the quest
+    def run(self) -> dict[str, bytes] | None:
+        q = self.quest
+        encs = [e for e in q.encounters if e.body.map is not None and e.number in self.maps]
+        for e in q.encounters:
+            if e not in encs:
+                self.cannot(e.span, f"encounter {e.number}, which has no assembled map")
+        if not encs:
+            return None
+        x = 0
+        for e in encs:
+            amap = self.maps[e.number]
+            cells = [c for t in amap.tiles for c in t.local_of]
+            self.shift[e.number] = x - min(c[0] for c in cells)
+            x += max(c[0] for c in cells) - min(c[0] for c in cells) + 1 + GAP
+        self.encs = encs
+        for e in encs:
+            self.map_of(e)
+        for e in encs:
+            self.declarations(e)
+        self.start_root = self.event_sec("EventStart")
+        self.start_root.set("trigger", "EventStart")
+        self.setup(encs[0], self.start_root)
+        for e in encs:  # tokens events place, so events on them find them whatever the order
+            for ev in e.body.events:
+                for ef in ev.effects:
+                    if ef.kind == "place_token" and ef.token is not None:
+                        self.placed[id(ef)] = self.token(e.number, ef.token, ef.span)
+        for e in encs:
+            self.events_of(e)
+        self.never_shown()
+        return self.files()
+
+    def never_shown(self) -> None:
+        """Hidden tiles no `reveal` names: added by an event nothing triggers, so Valkyrie
+        never shows them and the importer reads them as hidden."""
+        revealed = {(e.number, a) for e in self.encs for ev in e.body.events for ef in ev.effects
+                    if ef.kind == "reveal" for a in ef.args}
+        names = [s.name for (k, n), s in self.tile_secs.items()
+                 if self.maps[k].by_name[n].hidden and (k, n) not in revealed]
+        if names:
+            s = self.event_sec("EventNeverShown")
+            s.set("add", " ".join(names))
+            self.last_events.append(s.name)
+
+    def map_of(self, e: ast.InlineEncounter) -> None:
+        k = e.number
+        amap = self.maps[k]
+        for t in amap.tiles:
+            side = t.tile.valkyrie
+            if not side:
+                self.cannot(t.span, f"tile `{t.code}`, which has no Valkyrie side name in the catalog")
+                continue
+            turn = self.offsets.get(side, 0) % 360
+            r0 = (t.rotation - turn) % 360
+            rot = (360 - r0) % 360
+            sq = valkyrie_squares(t.tile, 0, 0, rot)
+            ax, ay = t.at[0] + self.shift[k], t.at[1]
+            vx, vy = ax - min(c for c, _ in sq), -(ay - min(r for _, r in sq))
+            base = f"Tile{camel(t.name)}"
+            if base.startswith("TileSide"):
+                base = "TileX" + base[4:]
+            s = self.sec(base, "tiles.ini")
+            s.pairs = [("xposition", str(vx)), ("yposition", str(vy)), ("side", side)]
+            if rot:
+                s.pairs.append(("rotation", str(rot)))
+            self.tile_secs[(k, t.name)] = s
+        for d in e.body.map.doors:
+            self.door(k, amap, d)
+        for what, items in (("marks", e.body.map.marks), ("edges", e.body.map.edges), ("markers", e.body.map.markers),
+                            ("stairs", e.body.map.stairs), ("gateways", e.body.map.gateways), ("glyphs", e.body.map.glyphs),
+                            ("portals", e.body.map.portals), ("areas", e.body.map.areas), ("chests", e.body.map.chests)):
+            for item in items:
+                self.cannot(getattr(item, "span", e.span), f"map {what} (Valkyrie has no such component)")
+
+    def door(self, k: int, amap, d: ast.DoorDecl) -> None:
+        placed = amap.by_name.get(d.on.tile or "")
+        if placed is None:
+            self.cannot(d.span, f"door `{d.name}` on a tile the map lacks")
+            return
+        label = d.on.side if d.on.index == 0 else f"{d.on.side}.{d.on.index}"
+        op = next((o for o in placed.tile.all_openings() if o.label == label), None)
+        if op is None:
+            self.cannot(d.span, f"door `{d.name}` on an opening the tile lacks")
+            return
+        cell = placed.to_world(placed.tile.opening_cells(op)[0])
+        s = self.sec(f"Door{camel(d.name)}", "other.ini")
+        s.pairs = [("xposition", str(cell[0] + self.shift[k])), ("yposition", str(-cell[1]))]
+        if d.colour:
+            s.set("color", d.colour)
+        if placed.orientation.side(op.side) in ("east", "west"):  # a door across a vertical join
+            s.set("rotation", 90)
+        self.doors[d.name] = s
+        for flag, what in ((d.open, "an open door"), (getattr(d, "rune", False), "a rune door")):
+            if flag:
+                self.cannot(d.span, what)
+
+    def token(self, k: int, t: ast.TokenDecl, span: Span) -> _Sec | None:
+        amap = self.maps[k]
+        p = self.pos(k, amap, t.at, span)
+        if p is None:
+            return None
+        if t.kind == "objective":
+            colour = t.colour or "red"
+            kind = "TokenObjective" + ({"black": "Back"}.get(colour, colour.capitalize()))
+        elif t.kind == "villager" and t.colour == "woman":
+            kind = "TokenVillagerWoman"
+        else:
+            kind = TOKEN_TYPES.get(t.kind) or "Token" + camel(t.kind)
+            if t.colour:
+                self.cannot(t.span, f"the colour `{t.colour}` of a {t.kind} token")
+        if t.label is not None:
+            self.cannot(t.label.span if t.label.span != ast.NOWHERE else t.span, "a token's label")
+        name = t.name or f"{t.kind}_{len(self.tokens) + 1}"
+        s = self.sec(f"Token{camel(name)}", "tokens.ini")
+        s.pairs = [("xposition", str(p[0])), ("yposition", str(p[1])), ("buttons", "1"), ("event1", ""), ("type", kind)]
+        self.tokens[name] = s
+        return s
+
+    def declarations(self, e: ast.InlineEncounter) -> None:
+        k = e.number
+        b = e.body
+        for t in b.tokens:
+            self.token(k, t, t.span)
+        for sp in b.spawns:
+            self.spawn_decl(k, sp)
+        for what, item in (("flavor text", b.flavor), ("setup text", b.setup)):
+            if item is not None:
+                self.cannot(item.span if item.span != ast.NOWHERE else e.span, f"the encounter's {what}")
+        for rk in b.runekeys:
+            self.cannot(rk.span, "a runekey")
+        for h in b.heroes_as:
+            self.cannot(e.span, f"`hero_figure {h}`")
+        if b.start is not None and b.start.spaces:
+            self.cannot(b.start.span, "hero start spaces (Valkyrie names no start squares)")
+
+    def spawn_decl(self, k: int, sp: ast.SpawnDecl) -> None:
+        amap = self.maps[k]
+        name = sp.name or sp.group
+        s = self.sec(f"Spawn{camel(name)}", "spawns.ini")
+        s.pairs = [("buttons", "1"), ("event1", ""), ("monster", "Monster" + camel(sp.group))]
+        if sp.size is not None:
+            self.cannot(sp.span, "a monster's size")
+        if sp.heroes is not None:
+            conds = [f"#heroes,==,{sp.heroes.low}"] if sp.heroes.low == sp.heroes.high else \
+                [f"#heroes,>=,{sp.heroes.low}", f"#heroes,<=,{sp.heroes.high}"]
+            s.set("conditions", " ".join(conds))
+        if sp.at is not None:
+            p = self.pos(k, amap, sp.at, sp.span)
+            if p is None:
+                return
+            s.pairs[:0] = [("xposition", str(p[0])), ("yposition", str(p[1]))]
+        else:
+            placements: dict[int, list[str]] = {2: [], 3: [], 4: []}
+            first = None
+            for pt in sp.points:
+                lo, hi = (pt.heroes.low, pt.heroes.high) if pt.heroes else (2, 4)
+                for ref in pt.at:
+                    p = self.pos(k, amap, ref, pt.span)
+                    if p is None:
+                        continue
+                    first = first or p
+                    mp = self.sec(f"MPlace{camel(name)}", "other.ini")
+                    mp.pairs = [("xposition", str(p[0])), ("yposition", str(p[1]))]
+                    if pt.rank == "master":
+                        mp.set("master", "true")
+                    for c in range(max(lo, 2), min(hi, 4) + 1):
+                        placements[c].append(mp.name)
+            if first is None:
+                return
+            s.pairs[:0] = [("xposition", str(first[0])), ("yposition", str(first[1]))]
+            for c in (2, 3, 4):
+                if placements[c]:
+                    s.set(f"placement{c}", " ".join(placements[c]))
+        if sp.unique:
+            s.set("unique", "true")
+            s.set("uniquehealth", sp.extra_health or 0)
+        self.spawns[(k, name)] = (sp, s)
+
+    # ------------------------------------------------------------ events
+    def event_sec(self, base: str) -> _Sec:
+        s = self.sec(base, "events.ini")
+        s.pairs = [("display", "false"), ("buttons", "1"), ("event1", "")]
+        return s
+
+    def setup(self, e: ast.InlineEncounter, root: _Sec) -> None:
+        """What an encounter starts with: its shown tiles, doors and tokens added by `root`,
+        its variables' starting values set, its setup spawns chained after it."""
+        k = e.number
+        adds = [self.tile_secs[(k, t.name)].name for t in self.maps[k].tiles if not t.hidden and (k, t.name) in self.tile_secs]
+        adds += [self.doors[d.name].name for d in e.body.map.doors if d.name in self.doors]
+        adds += [self.tokens[t.name or ""].name for t in e.body.tokens if (t.name or "") in self.tokens]
+        root.set("add", " ".join(adds))
+        ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value]
+        if ops:
+            root.set("operations", " ".join(ops))
+        spawned = {a for ev in e.body.events for ef in ev.effects if ef.kind == "spawn" for a in ef.args}
+        last = root
+        for sp in e.body.spawns:
+            name = sp.name or sp.group
+            if name in spawned or (k, name) not in self.spawns:
+                continue
+            s = self.spawns[(k, name)][1]
+            self.spawn_used.add(s.name)
+            last.set("event1", s.name)
+            last = s
+        self._setup_tail = last
+
+    def events_of(self, e: ast.InlineEncounter) -> None:
+        k = e.number
+        for index, ev in enumerate(e.body.events, start=1):
+            root = self.root_of(k, e, ev)
+            if root is None:
+                continue
+            self.here = ("quest", self.quest.id, f"e{k}", "event", index)  # the string ids (compiler/emit/strings.py)
+            self.chain(k, root, ev)
+
+    def root_of(self, k: int, e, ev: ast.EventDecl) -> _Sec | None:
+        t = ev.trigger
+        kind = t.kind
+        if kind == "start" and k == self.encs[0].number and not getattr(self, "_start_taken", False):
+            self._start_taken = True
+            return self._setup_tail
+        base = "Event" + camel(f"{kind}_{t.subject}" if t.subject else kind) + (str(t.number) if t.number is not None else "")
+        if kind in ("searched", "picked_up"):
+            tok = self.tokens.get(t.subject or "")
+            if tok is None:
+                self.cannot(t.span, f"`on {kind} {t.subject}`: the token is not exported")
+                return None
+            if tok.get("event1"):
+                self.cannot(t.span, f"a second event on token `{t.subject}`")
+                return None
+            root = self.event_sec(base)
+            tok.set("event1", root.name)
+            self.token_order.append(tok.name)
+            return root
+        if kind == "open":
+            door = self.doors.get(t.subject or "")
+            if door is None:
+                self.cannot(t.span, f"`on open {t.subject}`: the door is not exported")
+                return None
+            if door.get("event1"):
+                self.cannot(t.span, f"a second event on door `{t.subject}`")
+                return None
+            root = self.event_sec(base)
+            door.set("buttons", 1)
+            door.set("event1", root.name)
+            return root
+        if kind == "start" and k == self.encs[0].number:
+            trig = "EventStart"
+        elif kind == "morale_zero":
+            trig = "NoMorale"
+        elif kind == "round_end" and t.number is not None:
+            trig = f"EndRound{t.number}"
+        elif kind == "defeated":
+            trig = self.defeated(k, t)
+            if trig is None:
+                return None
+        else:
+            what = {"encounter_start": "`on encounter start` (Valkyrie has no trigger for entering an encounter)",
+                    "enters": "`on enters` (Valkyrie has no trigger for a hero entering a space)",
+                    "variable": "`on variable` (Valkyrie events fire on triggers, not on a variable reaching a value)"}
+            self.cannot(t.span, what.get(kind, f"the trigger `{kind}`"))
+            return None
+        root = self.event_sec(base)
+        root.set("trigger", trig)
+        if k != self.encs[0].number:  # tells the importer the event belongs to encounter k
+            shown = next((self.tile_secs[(k, pt.name)].name for pt in self.maps[k].tiles
+                          if not pt.hidden and (k, pt.name) in self.tile_secs), None)
+            if shown:
+                root.set("add", shown)
+        return root
+
+    def defeated(self, k: int, t: ast.Trigger) -> str | None:
+        name = t.subject or ""
+        hit = self.spawns.get((k, name))
+        if hit is None:
+            hits = [v for (kk, n), v in self.spawns.items() if kk == k and v[0].group == name]
+            if not hits and name not in (self.model.monsters or {}):
+                self.cannot(t.span, f"`on defeated {name}`")
+                return None
+            return "DefeatedMonster" + camel(name)
+        sp, s = hit
+        monster = s.get("monster") or ""
+        others = [v for v in self.spawns.values() if v[1] is not s and v[1].get("monster") == monster]
+        if others:  # a custom monster of its own, so the trigger names this spawn alone
+            custom = self.sec("CustomMonster" + camel(sp.name or sp.group), "monsters.ini")
+            custom.pairs = [("base", monster)]
+            s.set("monster", custom.name)
+            monster = custom.name
+        return ("DefeatedUnique" if sp.unique else "Defeated") + monster
+
+    def chain(self, k: int, root: _Sec, ev: ast.EventDecl) -> None:
+        self.seen_kinds: dict[str, int] = {}
+        last = root
+        for n, ef in enumerate(ev.effects, start=1):
+            nxt = self.effect(k, root.name, n, ef)
+            if nxt is None:
+                continue
+            first, tail = nxt
+            last.set("event1", first.name)
+            last = tail
+
+    def effect(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
+        if ef.kind == "spawn":
+            secs = []
+            for name in ef.args:
+                hit = self.spawns.get((k, name))
+                if hit is None:
+                    self.cannot(ef.span, f"`spawn {name}`: the spawn is not exported")
+                    continue
+                s = hit[1]
+                if s.name in self.spawn_used:
+                    self.cannot(ef.span, f"spawning `{name}` a second time (a Valkyrie spawn event has one place in one chain)")
+                    continue
+                self.spawn_used.add(s.name)
+                secs.append(s)
+            if not secs:
+                return None
+            for a, b in zip(secs, secs[1:]):
+                a.set("event1", b.name)
+            return secs[0], secs[-1]
+        if ef.kind == "next":
+            return self.enter(k, base, ef)
+        s = self.event_sec(f"{base}_{n}")
+        if ef.kind in ("say", "win", "lose") and ef.text is not None:
+            m = self.seen_kinds[ef.kind] = self.seen_kinds.get(ef.kind, 0) + 1
+            self.string_ids[f"{s.name}.text"] = ".".join(str(p) for p in (*self.here, ef.kind) + ((m,) if m > 1 else ()))
+        if ef.kind == "say":
+            s.pairs = [(kk, v) for kk, v in s.pairs if kk != "display"]
+            self.text(s, ef.text)
+        elif ef.kind in ("win", "lose"):
+            s.set("operations", "$end,=,1")
+            s.set("audio", AUDIO_WIN if ef.kind == "win" else AUDIO_LOSE)
+            if ef.text is not None:
+                s.pairs = [(kk, v) for kk, v in s.pairs if kk != "display"]
+                self.text(s, ef.text)
+        elif ef.kind in ("set", "advance"):
+            var = camel(ef.args[0])
+            if ef.kind == "set":
+                s.set("operations", f"{var},=,{ef.number}")
+            else:
+                s.set("operations", f"{var},+,{ef.number}" if (ef.number or 0) >= 0 else f"{var},-,{-(ef.number or 0)}")
+        elif ef.kind == "reveal":
+            names = [self.tile_secs[(k, a)].name for a in ef.args if (k, a) in self.tile_secs]
+            if not names:
+                return None
+            s.set("add", " ".join(names))
+        elif ef.kind == "place_token" and ef.token is not None:
+            tok = self.placed.get(id(ef))
+            if tok is None:
+                return None
+            s.set("add", tok.name)
+        elif ef.kind == "remove_token":
+            names = [self.tokens[a].name for a in ef.args if a in self.tokens]
+            if not names:
+                self.cannot(ef.span, "removing a token that is not exported")
+                return None
+            s.set("remove", " ".join(names))
+        elif ef.kind == "open":
+            names = [self.doors[a].name for a in ef.args if a in self.doors]
+            if not names:
+                self.cannot(ef.span, "opening a door that is not exported")
+                return None
+            s.set("remove", " ".join(names))
+        else:
+            self.cannot(ef.span, f"the effect `{ef.kind}`")
+            del self.sections[s.name]
+            return None
+        return s, s
+
+    def enter(self, k: int, base: str, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
+        """`next`: an entry event adding encounter k+1's shown tiles, doors and tokens (one per
+        `next`, each with the same adds: the importer reads each as entering k+1), then its
+        setup spawns (chained after the first entry only)."""
+        later = [e for e in self.encs if e.number > k]
+        if not later:
+            self.cannot(ef.span, "`next` in the last encounter")
+            return None
+        e = later[0]
+        s = self.sec(f"EventEnterEncounter{e.number}", "events.ini")
+        s.pairs = [("display", "false"), ("buttons", "1"), ("event1", "")]
+        self.entries.append(s.name)
+        first_entry = not getattr(self, "_entered", set()) >= {e.number}
+        self._entered = getattr(self, "_entered", set()) | {e.number}
+        tail_holder = self._setup_tail
+        self.setup(e, s)
+        tail = self._setup_tail if first_entry else s
+        if not first_entry:
+            s.set("event1", "")
+        self._setup_tail = tail_holder
+        return s, tail
+
+    def text(self, s: _Sec, text: ast.Text | None) -> None:
+        if text is None:
+            return
+        self.texts.append((f"{s.name}.text", text.value))
+        self.texts.append((f"{s.name}.button1", "Continue"))
+
+    # ------------------------------------------------------------ files
+    def files(self) -> dict[str, bytes]:
+        q = self.quest
+        folder = camel(q.id)
+        lo, hi = (q.heroes.low, q.heroes.high) if q.heroes else (2, 4)
+        used = [f for f in FILES if any(s.file == f for s in self.sections.values())]
+        if any(s.file == "monsters.ini" for s in self.sections.values()):
+            used.append("monsters.ini")
+        quest_ini = write_ini([
+            ("Quest", [("format", str(FORMAT)), ("hidden", "False"), ("type", "D2E"), ("defaultlanguage", "English"),
+                       ("minhero", str(lo)), ("maxhero", str(hi))]),
+            ("QuestText", [("Localization.English.txt", None)]),
+            ("QuestData", [(f, None) for f in used]),
+        ], header=f"Saved by version: {SAVED_BY}")
+        out: dict[str, str] = {"quest.ini": quest_ini}
+        for f in used:
+            secs = [s for s in self.sections.values() if s.file == f]
+            if f == "events.ini":  # entries first: the importer takes the first adder of a tile as the entry
+                secs.sort(key=lambda s: (s.name not in self.entries) + 2 * (s.name in self.last_events))
+            if f == "tokens.ini":  # the importer writes token events in token order
+                order = {name: i for i, name in enumerate(self.token_order)}
+                secs.sort(key=lambda s: order.get(s.name, len(order)))
+            out[f] = write_ini([(s.name, s.pairs) for s in secs], header=f"Saved by version: {SAVED_BY}")
+        texts = [("quest.name", q.name.value)] + self.texts
+        out["Localization.English.txt"] = write_localization("English", texts)
+        ids = {"quest.name": f"quest.{q.id}.name", **self.string_ids}
+        for code, table in sorted((self.model.languages or {}).items()):
+            language = LANGUAGES.get(code.split("_")[0].split("-")[0].lower())
+            if language is None or language == "English":
+                self.cannot(q.span, f"the `{code}` translation (Valkyrie has no such language)")
+                continue
+            rows = [(key, table[ids[key]]) for key, _ in texts if key in ids and ids[key] in table]
+            if rows:
+                out[f"Localization.{language}.txt"] = write_localization(language, rows)
+        quest_ini_texts = sorted(f for f in out if f.startswith("Localization."))
+        out["quest.ini"] = out["quest.ini"].replace("[QuestText]\nLocalization.English.txt\n",
+                                                    "[QuestText]\n" + "".join(f + "\n" for f in quest_ini_texts))
+        files = {f"{folder}/{rel}": text.encode("utf-8") for rel, text in sorted(out.items())}
+        package = zip_bytes({rel: text.encode("utf-8") for rel, text in out.items()})
+        files[f"{folder}.valkyrie"] = package
+        digest = hashlib.sha256(package).hexdigest().upper()
+        manifest = write_ini([("Quest", [("format", str(FORMAT)), ("hidden", "False"), ("type", "D2E"),
+                                         ("defaultlanguage", "English"),
+                                         ("version", "-".join(digest[i:i + 2] for i in range(0, len(digest), 2))),
+                                         ("name.English", q.name.value.replace("\n", " "))])])
+        files[f"{folder}.ini"] = manifest.encode("utf-8")
+        return files
+
+
+def zip_bytes(files: dict[str, bytes]) -> bytes:
+    """A flat zip of `files` in name order, deflated, every entry dated 1980-01-01: the same
+    input gives the same bytes."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(files, key=str.lower):
+            info = zipfile.ZipInfo(name, ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0
+            info.create_system = 0
+            z.writestr(info, files[name])
+    return buf.getvalue()
+
+
+def export(model, args, sink: Sink) -> dict[str, bytes] | None:
+    symbols = (model.symbols or {}).get("quest") or {}
+    own = [d for d in model.declarations(ast.Quest)]
+    if args.quest:
+        quest = symbols.get(args.quest)
+        if not isinstance(quest, ast.Quest):
+            sink.report("VK0309", model.pack.span, quest=args.quest,
+                        known=", ".join(sorted(d.id for d in own)) or "none")
+            return None
+    elif len(own) == 1:
+        quest = own[0]
+    else:
+        sink.report("VK0309", model.pack.span, quest="(none given)", known=", ".join(sorted(d.id for d in own)) or "none")
+        return None
+    if quest.adventure is not None:
+        sink.report("VK0308", quest.span, what="a cooperative quest (its decks and track)")
+        return None
+    return Exporter(model, quest, sink).run()
