@@ -4,13 +4,12 @@ and writing what a converter returns."""
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Mapping
 
 from compiler.diagnostics import Sink, Span
+from compiler.emit.files import write_atomic
 
 USAGE = 2
 
@@ -85,22 +84,10 @@ def write_files(root: Path, files: Mapping[str, bytes | str], sink: Sink) -> boo
             if Path(rel).is_absolute() or ".." in Path(rel).parts:
                 raise OSError(0, "the path leaves the output folder")
             target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(target, data.encode("utf-8") if isinstance(data, str) else data)
+            write_atomic(target, data)
         except OSError as exc:
             sink.report("I0003", Span.whole_file(str(target)), path=str(target), problem=exc.strerror or str(exc))
             ok = False
     return ok
 
 
-def write_atomically(target: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -27,7 +27,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from compiler.commands.common import compile_args, finish
     from compiler.commands.convert import write_files
-    from compiler.diagnostics import Span
     from compiler.plugins.loader import guard
 
     loaded, exporter = converters("export")[args.target]

@@ -24,13 +24,11 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
-import stat
 import sys
-import tempfile
 from pathlib import Path
 
 from compiler.commands.common import FORMATS
+from compiler.emit.files import write_atomic
 
 SUFFIX = ".quest"
 
@@ -82,27 +80,6 @@ def quest_files(paths: list[str], sink, excluded=lambda path: False) -> list[Pat
         else:
             raise UsageError(f"no such file or folder: {given}")
     return found
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace the file's contents in one rename: a reader sees the old or the new text,
-    never half of it, and an interrupted run leaves the old file."""
-    target = path.resolve()
-    mode = stat.S_IMODE(target.stat().st_mode)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def unified_diff(name: str, before: str, after: str) -> str:

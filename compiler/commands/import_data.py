@@ -48,12 +48,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(files, sink: Sink) -> None:
-    from compiler.commands.convert import write_atomically
+    from compiler.emit.files import write_atomic
 
     for path, text in files.items():
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)  # a pack's folders (valkyrie)
-            write_atomically(Path(path), text.encode("utf-8"))
+            write_atomic(Path(path), text)
         except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
             sink.report("I0003", Span.whole_file(str(path)), path=str(path), problem=exc.strerror or str(exc))
 

@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 
 from compiler.commands import watch
-from compiler.commands.common import add_output_arguments, add_pack_arguments, settle
+from compiler.commands.common import settle
 
 HOST = "127.0.0.1"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",

@@ -30,9 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from compiler.commands.common import add_pack_arguments, compile_args
@@ -158,15 +156,9 @@ def _extract(texts, model, args) -> int:
 
 def _write(path: Path, text: str, newline: str = "\n") -> None:
     """Write `text` whole or not at all (a temporary file beside it, then a rename)."""
-    data = text.replace("\n", newline).encode("utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from compiler.emit.files import write_atomic
+
+    write_atomic(path, text.replace("\n", newline))
 
 
 # ---------------------------------------------------------------- update

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from compiler.emit.maps import map_json
-from compiler.emit.strings import StringTable, string_id
+from compiler.emit.strings import StringTable
 from compiler.model import Model
 from compiler.model import campaign as c
 from compiler.model.texts import campaign_texts

@@ -613,10 +613,8 @@ def render_preview(model, root: Path, map_id: str, quest: str, number: int | Non
     """Draw one map of the checked model into `folder`/<pack>/<map id>.png (written to a
     temporary name and moved into place, so a viewer never reads half a file). None when
     that map did not assemble (the diagnostics say why)."""
-    import os
-    import tempfile
-
     from compiler.emit.images.map import render_map
+    from compiler.emit.files import write_atomic
     from compiler.emit.images.primitives import png_bytes
     from compiler.emit.images.quest import assembled_maps, encounter_picture
 
@@ -624,12 +622,7 @@ def render_preview(model, root: Path, map_id: str, quest: str, number: int | Non
         if mid != map_id:
             continue
         data = png_bytes(render_map(encounter_picture(body, amap, title, resolved, None, owner), scale=32))
-        target = Path(folder) / model.pack.id / f"{map_id}.png"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{map_id}.", suffix=".png")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
+        target = write_atomic(Path(folder) / model.pack.id / f"{map_id}.png", data)
         return Preview(root, map_id, quest, number, target)
     return None
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import io
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Iterable
 
@@ -145,16 +144,6 @@ def png_bytes(image: Image.Image) -> bytes:
 
 def save_png(image: Image.Image, path: str | os.PathLike) -> Path:
     """Write `image` to `path` deterministically and atomically (temp file + rename)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    data = png_bytes(image)
-    fd, tmp = tempfile.mkstemp(prefix=".render-", suffix=".png", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; images are for everyone to look at
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    from compiler.emit.files import write_atomic
+
+    return write_atomic(path, png_bytes(image))
