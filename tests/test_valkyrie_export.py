@@ -256,3 +256,13 @@ def test_translations_become_localization_files(tmp_path):
     shutil.rmtree(pack / "translations")
     again = imported(folder, tmp_path / "again")
     assert body((again / "first_blood.quest").read_text()) == body((pack / "first_blood.quest").read_text())
+
+
+def test_a_cooperative_quest_and_an_output_in_the_way_are_one_error_each(tmp_path):
+    r = export(REPO / "content" / "natures-ire", tmp_path / "coop")
+    assert r.code == 1 and r.err.count("error[") == 1 and "error[VK0310]" in r.err
+    assert not (tmp_path / "coop").exists()
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    r = export(QUESTS, tmp_path / "file", "--quest", "first_blood")
+    assert r.code == 1 and r.err.count("error[") == 1
+    assert "error[I0003]: cannot write " in r.err and "it is a file, and the output needs a folder there" in r.err

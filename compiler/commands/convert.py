@@ -74,20 +74,30 @@ def _installed() -> list[str]:
 
 
 def write_files(root: Path, files: Mapping[str, bytes | str], sink: Sink) -> bool:
-    """Write each relative path under `root` (created), each file through a temporary file
-    renamed into place, so a reader never sees half a file. A path leaving `root` or a
-    write that fails is I0003."""
-    ok = True
-    for rel, data in sorted(files.items()):
-        target = root / rel
+    """Write each relative path under `root`, each file through a temporary file renamed
+    into place, so a reader never sees half a file. Every path is checked and every folder
+    made before the first file is written, so a path leaving `root` or a folder that cannot
+    be made writes nothing; the first failure is one I0003 and stops the writing."""
+    def failed(target: Path, problem: str) -> bool:
+        sink.report("I0003", Span.whole_file(str(target)), path=str(target), problem=problem)
+        return False
+
+    for rel in sorted(files):
+        if Path(rel).is_absolute() or ".." in Path(rel).parts:
+            return failed(root / rel, "the path leaves the output folder")
+    for folder in sorted({(root / rel).parent for rel in files}):
         try:
-            if Path(rel).is_absolute() or ".." in Path(rel).parts:
-                raise OSError(0, "the path leaves the output folder")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, data)
+            folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            sink.report("I0003", Span.whole_file(str(target)), path=str(target), problem=exc.strerror or str(exc))
-            ok = False
-    return ok
+            in_way = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+            if in_way is not None:
+                return failed(in_way, "it is a file, and the output needs a folder there")
+            return failed(folder, exc.strerror or str(exc))
+    for rel, data in sorted(files.items()):
+        try:
+            write_atomic(root / rel, data)
+        except OSError as exc:
+            return failed(root / rel, exc.strerror or str(exc))
+    return True
 
 

@@ -595,7 +595,7 @@ def export(model, args, sink: Sink) -> dict[str, bytes] | None:
     else:
         sink.report("VK0309", model.pack.span, quest="(none given)", known=", ".join(sorted(d.id for d in own)) or "none")
         return None
-    if quest.adventure is not None:
-        sink.report("VK0308", quest.span, what="a cooperative quest (its decks and track)")
+    if quest.adventure is not None:  # nothing of it could be played: an error, not a warning
+        sink.report("VK0310", quest.span, quest=quest.id)
         return None
     return Exporter(model, quest, sink).run()
