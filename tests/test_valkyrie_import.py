@@ -211,3 +211,11 @@ def test_a_package_built_from_a_folder_imports_like_it(tmp_path):
     a, b = Sink(), Sink()
     ga, gb = import_quest(FIRST, a), import_quest(pkg, b)
     assert ga[1].files == gb[1].files
+
+
+def test_an_output_blocked_by_a_file_is_one_error_and_writes_nothing(tmp_path):
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", FIRST, "-o", tmp_path / "file")
+    assert r.code == 1 and r.err.count("error[") == 1
+    assert "error[I0003]" in r.err and "it is a file, and the output needs a folder there" in r.err
+    assert (tmp_path / "file").read_text(encoding="utf-8") == ""

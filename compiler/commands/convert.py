@@ -73,19 +73,22 @@ def _installed() -> list[str]:
     return sorted(installed())
 
 
-def write_files(root: Path, files: Mapping[str, bytes | str], sink: Sink) -> bool:
-    """Write each relative path under `root`, each file through a temporary file renamed
-    into place, so a reader never sees half a file. Every path is checked and every folder
-    made before the first file is written, so a path leaving `root` or a folder that cannot
-    be made writes nothing; the first failure is one I0003 and stops the writing."""
+def write_files(root: Path | None, files: Mapping[str, bytes | str], sink: Sink) -> bool:
+    """Write each path (relative to `root`; as given when `root` is None), each file through
+    a temporary file renamed into place, so a reader never sees half a file. Every path is
+    checked and every folder made before the first file is written, so a path leaving
+    `root` or a folder that cannot be made writes nothing; the first failure is one I0003
+    and stops the writing."""
     def failed(target: Path, problem: str) -> bool:
         sink.report("I0003", Span.whole_file(str(target)), path=str(target), problem=problem)
         return False
 
-    for rel in sorted(files):
-        if Path(rel).is_absolute() or ".." in Path(rel).parts:
+    targets: dict[Path, bytes | str] = {}
+    for rel, data in sorted(files.items()):
+        if root is not None and (Path(rel).is_absolute() or ".." in Path(rel).parts):
             return failed(root / rel, "the path leaves the output folder")
-    for folder in sorted({(root / rel).parent for rel in files}):
+        targets[Path(rel) if root is None else root / rel] = data
+    for folder in sorted({t.parent for t in targets}):
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -93,11 +96,11 @@ def write_files(root: Path, files: Mapping[str, bytes | str], sink: Sink) -> boo
             if in_way is not None:
                 return failed(in_way, "it is a file, and the output needs a folder there")
             return failed(folder, exc.strerror or str(exc))
-    for rel, data in sorted(files.items()):
+    for target, data in targets.items():
         try:
-            write_atomic(root / rel, data)
+            write_atomic(target, data)
         except OSError as exc:
-            return failed(root / rel, exc.strerror or str(exc))
+            return failed(target, exc.strerror or str(exc))
     return True
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from compiler.commands.convert import converters
 from compiler.diagnostics import Sink, Span
@@ -48,14 +47,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(files, sink: Sink) -> None:
-    from compiler.emit.files import write_atomic
+    from compiler.commands.convert import write_files
 
-    for path, text in files.items():
-        try:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)  # a pack's folders (valkyrie)
-            write_atomic(Path(path), text)
-        except OSError as exc:  # `-o` onto a folder, into a read-only one: was I0001
-            sink.report("I0003", Span.whole_file(str(path)), path=str(path), problem=exc.strerror or str(exc))
+    write_files(None, files, sink)  # `-o` onto a folder, into a read-only one: one I0003, was I0001
 
 
 def _print(sink: Sink) -> None:
