@@ -459,3 +459,21 @@ def test_completion_offers_a_tiles_openings(pack: Path, client: Client):
         assert all(i["detail"].startswith(tile + ".") for i in items), items
         wanted = {"12A": {"south", "west"}, "26A": {"north", "south"}}[tile]  # the catalog's openings
         assert {i["label"] for i in items} == wanted
+
+
+def test_hover_in_a_catalog_encounter_names_spawn_points(tmp_path: Path, client: Client):
+    dest = tmp_path / "natures-ire"
+    shutil.copytree(REPO / "content" / "natures-ire", dest)
+    quest = dest / "encounters.quest"
+    lines = quest.read_text(encoding="utf-8").split("\n")
+    uri = client.open(quest)
+    client.diagnostics(uri)
+
+    def hover(needle: str) -> str:
+        line = next(i for i, s in enumerate(lines) if needle in s)
+        return client.request("textDocument/hover", at(uri, line, lines[line].index(needle) + 1))["contents"]["value"]
+
+    assert hover("21A(2,2)").startswith("**21A(2, 2) = (2, 2)**") and "token villager `desmond`" in hover("21A(2,2)")
+    assert "a hero start" in hover("21A(0,1)")
+    assert "spawn goblin_archer: a master" in hover("19A(1,3)")
+    assert "spawn goblin_archer: a minion with 3 to 4 heroes" in hover("19A(2,4)")

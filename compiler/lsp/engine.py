@@ -365,8 +365,14 @@ class Engine:
             if amap.space(t.at) == cell:
                 lines.append(f"token {t.kind}" + (f" `{t.name}`" if t.name else ""))
         for sp in body.spawns:
+            named = f"spawn {sp.group}" + (f" `{sp.name}`" if sp.name else "")
             if sp.at is not None and amap.space(sp.at) == cell:
-                lines.append(f"spawn {sp.group}" + (f" `{sp.name}`" if getattr(sp, "name", None) else ""))
+                lines.append(named)
+            for point in sp.points:  # `master at …` / `minion at … heroes 3+` of a group block
+                if any(amap.space(r) == cell for r in point.at):
+                    g = point.heroes
+                    guard = "" if g is None else f" with {g.low} heroes" if g.low == g.high else f" with {g.low} to {g.high} heroes"
+                    lines.append(f"{named}: a {point.rank}{guard}")
         if body.start is not None and any(amap.space(r) == cell for r in body.start.spaces):
             lines.append("a hero start")
         for name, c in sorted(amap.marks.items()):
