@@ -759,7 +759,7 @@ class Importer:
         name = self.token_name(tok)
         referenced = self.names(tok, "event1") or any(tok.name in self.names(c, "remove") for c in self.comp.values())
         # a token the export wrote for an unnamed one (`Token<Kind>Unnamed<n>`) that nothing names stays unnamed
-        parts.append(f"at {at[1]}" if re.fullmatch(r"\w+_unnamed\d+", name) and not referenced else f"as {name} at {at[1]}")
+        parts.append(f"at {at[1]}" if re.fullmatch(r"\w+_unnamed_?\d+", name) and not referenced else f"as {name} at {at[1]}")
         return at[0], " ".join(parts)
 
     def spawn(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], heroes) -> None:
