@@ -224,7 +224,8 @@ def test_what_valkyrie_cannot_say_is_reported_where_it_is_written(tmp_path):
     text = (QUESTS / "a_fat_goblin.quest").read_text().splitlines()
     found = re.findall(r"warning\[VK0308\]: (.*)\n\s*--> [^\n]*a_fat_goblin.quest:(\d+)", r.err)
     starts = sorted(text[int(n) - 1].split()[0] + " " + text[int(n) - 1].split()[1] for _, n in found)
-    assert starts == ['flavor "The', 'on enters', 'token objective']  # encounter 2's flavor, `on enters`, a label
+    # encounter 2's flavor, `on enters`, the ettin only `on enters` spawns, a token label
+    assert starts == ['flavor "The', 'on enters', 'spawn ettin', 'token objective']
 
 
 def round_trip_content(tmp_path, quest: str) -> tuple[str, str]:
@@ -307,7 +308,8 @@ def test_exported_first_blood_is_winnable_in_valkyrie_terms(tmp_path):
 
 def test_a_fat_goblin_encounter_starts_survive_valkyrie(tmp_path):
     """Both `on encounter start` events and the first encounter's flavor come back, in their
-    encounters; encounter 2's flavor, `on enters` and the token label do not (VK0308)."""
+    encounters, and encounter 2's setup spawns stay setup spawns; encounter 2's flavor,
+    `on enters` (and the ettin only it spawns) and the token label do not (VK0308)."""
     orig, back = round_trip_content(tmp_path, "a_fat_goblin")
     enc2 = back.index("encounter 2 {")
     for text in ("Crumbs, a trampled fence", "The thief is somewhere below"):
@@ -317,6 +319,8 @@ def test_a_fat_goblin_encounter_starts_survive_valkyrie(tmp_path):
         assert event in content_of(back)[1]
     assert back.index("Crumbs, a trampled fence") < enc2 < back.index("The thief is somewhere below")
     assert 'flavor "Crushed crates and crumbs' in back[:enc2]
+    assert re.search(r"on defeated goblin_archer \{\s*say [^\n]*\n\s*next\n\s*\}", back)  # no spawns after `next`
+    assert "spawn zombie at 15B(2,2)" in back[enc2:]
 
 
 def test_a_pack_with_several_quests_needs_quest(tmp_path):

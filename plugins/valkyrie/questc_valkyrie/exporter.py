@@ -158,6 +158,9 @@ class Exporter:
             self.encounter_start(k, index, ev)
         for k, index, ev in [x for x in self.later if x[2].trigger.kind == "variable"]:
             self.on_variable(k, index, ev)
+        for (k, name), (sp, s) in self.spawns.items():
+            if s.name not in self.spawn_used:  # only events that are not exported spawn it
+                self.cannot(sp.span, f"spawn `{name}`: no exported event spawns it")
         self.never_shown()
         return self.files()
 

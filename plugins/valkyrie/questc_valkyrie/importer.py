@@ -346,6 +346,13 @@ class Importer:
             for name in self.names(self.comp[ev], "add"):
                 if self.tile_enc.get(name) == k or (name.startswith("Token") and name in self.comp and self.enc_of(self.comp[name]) == k):
                     self.placed_at_setup.add(name)
+        # the spawns chained right after an entry (what the export writes for k's setup spawns)
+        for k, ev in self.entry.items():
+            nxt = self.names(self.comp[ev], "event1")
+            while len(nxt) == 1 and nxt[0].startswith("Spawn") and nxt[0] in self.comp and not self.comp[nxt[0]].get("trigger") \
+                    and not self.names(self.comp[nxt[0]], "conditions") and self.enc_of(self.comp[nxt[0]]) == k:
+                self.placed_at_setup.add(nxt[0])
+                nxt = self.names(self.comp[nxt[0]], "event1")
         # tiles nobody adds are on the table from the start; tiles added later are hidden
         for k, g in enumerate(self.groups, start=1):
             for pl in g:
