@@ -17,6 +17,9 @@ The export is the inverse of the importer (importer.py): everything is written s
 - every questc event is a chain of Valkyrie events, one effect per event section, each
   event's `event1` naming only the next one (Valkyrie triggers the first event of a list
   whose conditions hold, so a one-name list means the same in the app and in the importer);
+- `on variable V >= N` becomes a check event (`conditions=V,>=,N` and a once-only guard)
+  after every chain that changes V, and `on encounter start` a chain headed by
+  `EventEncounterStart<k>`; the importer recognises both patterns (find_exported_patterns);
 - what Valkyrie (or this exporter) cannot say is reported as VK0308 at the statement and
   left out.
 """
