@@ -17,6 +17,9 @@ The export is the inverse of the importer (importer.py): everything is written s
 - every questc event is a chain of Valkyrie events, one effect per event section, each
   event's `event1` naming only the next one (Valkyrie triggers the first event of a list
   whose conditions hold, so a one-name list means the same in the app and in the importer);
+- `on variable V >= N` becomes a check event (`conditions=V,>=,N` and a once-only guard)
+  after every chain that changes V, and `on encounter start` a chain headed by
+  `EventEncounterStart<k>`; the importer recognises both patterns (find_exported_patterns);
 - what Valkyrie (or this exporter) cannot say is reported as VK0308 at the statement and
   left out.
 """
@@ -94,6 +97,9 @@ class Exporter:
         self.placed: dict[int, _Sec | None] = {}  # id(place_token effect) -> its token
         self.last_events: list[str] = []  # written last in events.ini
         self.token_order: list[str] = []
+        self.guards: set[str] = set()  # `on variable` guard variables
+        self.token_of: dict[int, _Sec] = {}  # id(token declaration) -> its section
+        self.description: str | None = None  # the first encounter's flavor text
         self.string_ids: dict[str, str] = {}  # localisation key -> questc string id (translations)  # tokens in the order of their events (the importer's event order)
 
     # ------------------------------------------------------------ helpers
@@ -147,8 +153,17 @@ class Exporter:
                 for ef in ev.effects:
                     if ef.kind == "place_token" and ef.token is not None:
                         self.placed[id(ef)] = self.token(e.number, ef.token, ef.span)
+        self.tails: list[dict] = []  # every event chain's end (see `chain`)
+        self.later: list[tuple[int, int, ast.EventDecl]] = []  # `on encounter start` / `on variable`, after the rest
         for e in encs:
             self.events_of(e)
+        for k, index, ev in [x for x in self.later if x[2].trigger.kind == "encounter_start"]:
+            self.encounter_start(k, index, ev)
+        for k, index, ev in [x for x in self.later if x[2].trigger.kind == "variable"]:
+            self.on_variable(k, index, ev)
+        for (k, name), (sp, s) in self.spawns.items():
+            if s.name not in self.spawn_used:  # only events that are not exported spawn it
+                self.cannot(sp.span, f"spawn `{name}`: no exported event spawns it")
         self.never_shown()
         return self.files()
 
@@ -232,10 +247,11 @@ class Exporter:
                 self.cannot(t.span, f"the colour `{t.colour}` of a {t.kind} token")
         if t.label is not None:
             self.cannot(t.label.span if t.label.span != ast.NOWHERE else t.span, "a token's label")
-        name = t.name or f"{t.kind}_{len(self.tokens) + 1}"
+        name = t.name or f"{t.kind}_unnamed_{len(self.tokens) + 1}"  # the importer leaves `…_unnamed<n>` unnamed
         s = self.sec(f"Token{camel(name)}", "tokens.ini")
         s.pairs = [("xposition", str(p[0])), ("yposition", str(p[1])), ("buttons", "1"), ("event1", ""), ("type", kind)]
         self.tokens[name] = s
+        self.token_of[id(t)] = s
         return s
 
     def declarations(self, e: ast.InlineEncounter) -> None:
@@ -245,7 +261,12 @@ class Exporter:
             self.token(k, t, t.span)
         for sp in b.spawns:
             self.spawn_decl(k, sp)
-        for what, item in (("flavor text", b.flavor), ("setup text", b.setup)):
+        if b.flavor is not None and k == self.encs[0].number and b.flavor.value:
+            self.description = b.flavor.value  # the quest's description (`quest.description`), shown before it starts
+        elif b.flavor is not None:
+            self.cannot(b.flavor.span if b.flavor.span != ast.NOWHERE else e.span,
+                        "the flavor text of an encounter after the first (only the quest's description has a place)")
+        for what, item in (("setup text", b.setup),):
             if item is not None:
                 self.cannot(item.span if item.span != ast.NOWHERE else e.span, f"the encounter's {what}")
         for rk in b.runekeys:
@@ -310,7 +331,7 @@ class Exporter:
         k = e.number
         adds = [self.tile_secs[(k, t.name)].name for t in self.maps[k].tiles if not t.hidden and (k, t.name) in self.tile_secs]
         adds += [self.doors[d.name].name for d in e.body.map.doors if d.name in self.doors]
-        adds += [self.tokens[t.name or ""].name for t in e.body.tokens if (t.name or "") in self.tokens]
+        adds += [self.token_of[id(t)].name for t in e.body.tokens if id(t) in self.token_of]
         root.set("add", " ".join(adds))
         ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value]
         if ops:
@@ -330,6 +351,9 @@ class Exporter:
     def events_of(self, e: ast.InlineEncounter) -> None:
         k = e.number
         for index, ev in enumerate(e.body.events, start=1):
+            if ev.trigger.kind in ("encounter_start", "variable"):
+                self.later.append((k, index, ev))
+                continue
             root = self.root_of(k, e, ev)
             if root is None:
                 continue
@@ -414,13 +438,69 @@ class Exporter:
     def chain(self, k: int, root: _Sec, ev: ast.EventDecl) -> None:
         self.seen_kinds: dict[str, int] = {}
         last = root
+        base = root.name if root.name.startswith("Event") else "EventStart"  # the start chain may end on a spawn
         for n, ef in enumerate(ev.effects, start=1):
-            nxt = self.effect(k, root.name, n, ef)
+            nxt = self.effect(k, base, n, ef)
             if nxt is None:
                 continue
             first, tail = nxt
             last.set("event1", first.name)
             last = tail
+        changed = {ef.args[0] for ef in ev.effects if ef.kind in ("set", "advance") and ef.args}
+        later = [e.number for e in self.encs if e.number > k]
+        enters = {later[0]} if later and any(ef.kind == "next" for ef in ev.effects) else set()
+        self.tails.append({"k": k, "tail": last, "changed": changed, "enters": enters, "free": not last.get("event1")})
+
+    def encounter_start(self, k: int, index: int, ev: ast.EventDecl) -> None:
+        """`on encounter start` in encounter k: a chain headed by `EventEncounterStart<k>`. In the
+        first encounter the head has `trigger=EventStart` (Valkyrie runs every EventStart event);
+        in a later one it ends every chain whose `next` enters k."""
+        head_name = f"EventEncounterStart{k}"
+        if head_name in self.taken:
+            self.cannot(ev.trigger.span, f"a second `on encounter start` in encounter {k}")
+            return
+        head = self.event_sec(head_name)
+        self.here = ("quest", self.quest.id, f"e{k}", "event", index)
+        if k == self.encs[0].number:
+            head.set("trigger", "EventStart")
+        else:
+            ends = [t for t in self.tails if k in t["enters"]]
+            for t in ends:
+                if not t["free"]:
+                    self.cannot(ev.trigger.span, "`on encounter start` after an event whose chain ends on a condition")
+                    continue
+                t["tail"].set("event1", head.name)
+                t["free"] = False
+        self.chain(k, head, ev)
+
+    def on_variable(self, k: int, index: int, ev: ast.EventDecl) -> None:
+        """`on variable V >= N`: the effects chained after `EventVariable<V><N>`, which sets a
+        guard variable `Questc<V>Reached<N>` to 1; after every chain of encounter k that changes
+        V, a check event with `conditions=V,>=,N Guard,==,0` runs it (once: the guard)."""
+        t = ev.trigger
+        var, n = t.subject or "", t.number if t.number is not None else 0
+        ends = [x for x in self.tails if x["k"] == k and var in x["changed"]]
+        if not ends:
+            self.cannot(t.span, f"`on variable {var}`: no exported event changes `{var}`, so no check can follow one")
+            return
+        guard = f"Questc{camel(var)}Reached{n}"
+        if guard in self.guards:
+            self.cannot(t.span, f"a second `on variable {var} >= {n}`")
+            return
+        self.guards.add(guard)
+        head = self.event_sec(f"EventVariable{camel(var)}{n}")
+        head.set("operations", f"{guard},=,1")
+        self.here = ("quest", self.quest.id, f"e{k}", "event", index)
+        for x in ends:
+            if not x["free"]:
+                self.cannot(t.span, f"`on variable {var}` after an event whose chain already ends on a condition or an `on encounter start`")
+                continue
+            check = self.event_sec(f"EventCheck{camel(var)}{n}")
+            check.set("conditions", f"{camel(var)},>=,{n} {guard},==,0")
+            check.set("event1", head.name)
+            x["tail"].set("event1", check.name)
+            x["free"] = False
+        self.chain(k, head, ev)
 
     def effect(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
         if ef.kind == "spawn":
@@ -541,7 +621,7 @@ class Exporter:
                 order = {name: i for i, name in enumerate(self.token_order)}
                 secs.sort(key=lambda s: order.get(s.name, len(order)))
             out[f] = write_ini([(s.name, s.pairs) for s in secs], header=f"Saved by version: {SAVED_BY}")
-        texts = [("quest.name", q.name.value)] + self.texts
+        texts = [("quest.name", q.name.value)] + ([("quest.description", self.description)] if self.description else []) + self.texts
         out["Localization.English.txt"] = write_localization("English", texts)
         ids = {"quest.name": f"quest.{q.id}.name", **self.string_ids}
         for code, table in sorted((self.model.languages or {}).items()):

@@ -319,8 +319,10 @@ class Importer:
                 for name in self.names(sec, "add"):
                     added_by.setdefault(name, []).append(sec.name)
         self.added_by = added_by
+        self.find_exported_patterns()
         # the setup: what the start chain adds
-        roots = [s for s in self.comp.values() if s.name.startswith(("Event", "Spawn")) and s.get("trigger")]
+        roots = [s for s in self.comp.values() if s.name.startswith(("Event", "Spawn")) and s.get("trigger")
+                 and s.name not in self.enc_starts]
         start_roots = [s for s in roots if s.get("trigger") == "EventStart"]
         self.placed_at_setup: set[str] = set()
         for r in start_roots:
@@ -344,6 +346,13 @@ class Importer:
             for name in self.names(self.comp[ev], "add"):
                 if self.tile_enc.get(name) == k or (name.startswith("Token") and name in self.comp and self.enc_of(self.comp[name]) == k):
                     self.placed_at_setup.add(name)
+        # the spawns chained right after an entry (what the export writes for k's setup spawns)
+        for k, ev in self.entry.items():
+            nxt = self.names(self.comp[ev], "event1")
+            while len(nxt) == 1 and nxt[0].startswith("Spawn") and nxt[0] in self.comp and not self.comp[nxt[0]].get("trigger") \
+                    and not self.names(self.comp[nxt[0]], "conditions") and self.enc_of(self.comp[nxt[0]]) == k:
+                self.placed_at_setup.add(nxt[0])
+                nxt = self.names(self.comp[nxt[0]], "event1")
         # tiles nobody adds are on the table from the start; tiles added later are hidden
         for k, g in enumerate(self.groups, start=1):
             for pl in g:
@@ -378,6 +387,61 @@ class Importer:
             for first in self.names(door, "event1")[:1]:
                 if first in self.comp:
                     self.event(self.comp[first], f"open {self.door_name(door)}", enc_hint=self.enc_of(door), origin=door)
+        for name, k in self.enc_starts.items():
+            self.event(self.comp[name], "encounter start", enc_hint=k)
+        for name, (var, n) in self.watch_heads.items():
+            k = next((kk for kk, vs in self.variables.items() if var in vs), 1)
+            self.event(self.comp[name], f"variable {var} >= {n}", enc_hint=k)
+
+    def find_exported_patterns(self) -> None:
+        """The two patterns the export writes for triggers Valkyrie lacks (docs/valkyrie.md, "Export"):
+
+        - `on encounter start` in encounter k: a section `EventEncounterStart<k>` without
+          conditions (with `trigger=EventStart` for the first encounter), whose chain is the
+          event's effects; other chains ending on it are not followed into it;
+        - `on variable V >= N`: check sections with exactly `conditions=V,>=,N G,==,0` whose
+          `event1` is one section H with exactly `operations=G,=,1`, G set nowhere else and
+          tested only by such checks. H's chain (less the guard) is the event; the checks are
+          not followed and raise no VK0303."""
+        n = len(self.groups)
+        self.enc_starts: dict[str, int] = {}
+        for sec in self.comp.values():
+            m = re.fullmatch(r"EventEncounterStart(\d+)", sec.name)
+            allowed = ("", "EventStart") if m and m.group(1) == "1" else ("",)
+            if m and 1 <= int(m.group(1)) <= n and not self.names(sec, "conditions") and not self.names(sec, "vartests") \
+                    and (sec.get("trigger") or "") in allowed:
+                self.enc_starts[sec.name] = int(m.group(1))
+        self.checks: set[str] = set()
+        self.watch_heads: dict[str, tuple[str, int]] = {}
+        self.guards: set[str] = set()
+        setters: dict[str, list[str]] = {}  # variable -> sections with an operation on it
+        testers: dict[str, list[str]] = {}  # variable -> sections with a condition on it
+        for sec in self.comp.values():
+            for op in self.names(sec, "operations"):
+                setters.setdefault(op.split(",")[0], []).append(sec.name)
+            for c in self.names(sec, "conditions") + self.names(sec, "vartests"):
+                testers.setdefault(c.split(",")[0], []).append(sec.name)
+        candidates: dict[str, tuple[str, str, int]] = {}  # check -> (head, V, N)
+        for sec in self.comp.values():
+            conds = self.names(sec, "conditions")
+            nxt = self.names(sec, "event1")
+            if not sec.name.startswith("Event") or sec.get("trigger") or len(conds) != 2 or len(nxt) != 1 \
+                    or self.names(sec, "vartests") or nxt[0] not in self.comp:
+                continue
+            m1 = re.fullmatch(r"([A-Za-z_]\w*),>=,(-?\d+)", conds[0])
+            m2 = re.fullmatch(r"([A-Za-z_]\w*),==,0", conds[1])
+            head = self.comp[nxt[0]]
+            if not (m1 and m2) or self.names(head, "operations") != [f"{m2.group(1)},=,1"] \
+                    or self.names(head, "conditions") or head.get("trigger"):
+                continue
+            candidates[sec.name] = (head.name, m1.group(1), int(m1.group(2)))
+        for check, (head, var, value) in candidates.items():
+            guard = self.names(self.comp[check], "conditions")[1].split(",")[0]
+            if setters.get(guard) != [head] or not all(t in candidates and candidates[t][0] == head for t in testers.get(guard, [])):
+                continue
+            self.checks.add(check)
+            self.guards.add(guard)
+            self.watch_heads[head] = (snake(var), value)
 
     def enc_of(self, sec: Section) -> int:
         x, y = self.number(sec, "xposition"), self.number(sec, "yposition")
@@ -396,7 +460,7 @@ class Importer:
         if sec.name.startswith("Spawn"):
             self.placed_at_setup.add(sec.name)
         for name in self.next_events(sec):
-            if name in self.comp and not self.comp[name].get("trigger"):
+            if name in self.comp and not self.comp[name].get("trigger") and name not in self.checks and name not in self.enc_starts:
                 self._setup_walk(self.comp[name], enc, seen)
 
     def next_events(self, sec: Section) -> list[str]:
@@ -490,7 +554,8 @@ class Importer:
     def spawn_name(self, sp: Section) -> str:
         sp = self.merged(sp)
         if sp.name not in self.spawn_names:
-            taken = set(self.spawn_names.values()) | self.monsters
+            own = self.monster_quiet_name((self.names(sp, "monster") or [""])[0])
+            taken = set(self.spawn_names.values()) | (self.monsters - {own})  # a spawn may bear its own group's name
             base = sp.name.removeprefix("Spawn")
             if sp.name in self._twins():
                 base = re.sub(r"\d+heroe?s?$", "", base, flags=re.I) or base
@@ -613,6 +678,8 @@ class Importer:
                 self.sink.report("VK0304", sec.span_of("operations"), section=sec.name, key="operations", value=op, expected="`variable,operator,value`")
                 continue
             var, oper, value = parts
+            if var in self.guards:
+                continue  # the once-only guard of an exported `on variable` (find_exported_patterns)
             if var == "$end":
                 ended = True
                 continue
@@ -660,8 +727,8 @@ class Importer:
         taken = False
         for name in self.next_events(sec):
             nxt = self.comp.get(name)
-            if nxt is None or nxt.get("trigger"):
-                continue
+            if nxt is None or nxt.get("trigger") or name in self.checks or name in self.enc_starts:
+                continue  # checks and encounter starts the export wrote are events of their own
             if self._conditional(nxt):
                 if taken:
                     self.cannot(nxt, "conditions" if nxt.get("conditions") else "vartests",
@@ -696,7 +763,10 @@ class Importer:
         parts = [f"token {kind}"]
         if colour:
             parts.append(colour)
-        parts.append(f"as {self.token_name(tok)} at {at[1]}")
+        name = self.token_name(tok)
+        referenced = self.names(tok, "event1") or any(tok.name in self.names(c, "remove") for c in self.comp.values())
+        # a token the export wrote for an unnamed one (`Token<Kind>Unnamed<n>`) that nothing names stays unnamed
+        parts.append(f"at {at[1]}" if re.fullmatch(r"\w+_unnamed_?\d+", name) and not referenced else f"as {name} at {at[1]}")
         return at[0], " ".join(parts)
 
     def spawn(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], heroes) -> None:
@@ -712,7 +782,7 @@ class Importer:
         if group is None:
             return
         name = self.spawn_name(sec)
-        head = f"spawn {group} as {name}"
+        head = f"spawn {group}" if name == group else f"spawn {group} as {name}"
         tail = ""  # `unique [health +N]` follows the place and the hero guard
         if (sec.get("unique") or "").lower() == "true":
             tail = " unique"
@@ -853,6 +923,8 @@ class Importer:
             self.emit(f"{ind}}}")
             start = next((pl.name for pl in g if self.tiles[pl.code].kind == "entrance"), g[0].name)
             self.emit(f"{ind}start heroes on {start}")
+            if k == 1 and self.text.get("quest.description"):  # the export writes the first encounter's flavor there
+                self.emit(f"{ind}flavor {quote(self.text['quest.description'])}", self.q.quest.section("Quest").span)
             for var, span in sorted(self.variables[k].items()):
                 self.emit(f"{ind}var {var} = 0", span)
             for line in self.setup[k]:
