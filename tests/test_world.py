@@ -543,7 +543,7 @@ def test_command_broken_world_reports_and_does_not_answer(tmp_path):
 
     text = tiny(HOME + "\nd: {name: D, kind: dungeon}\nisle: {name: Isle, kind: dungeon}",
                 "- {from: home, to: d, danger: green, traffic: 1}")
-    folder = write_pack(tmp_path, "broken", ruleset="d1e", files={"world.yaml": text})
+    folder = write_pack(tmp_path, "broken", ruleset="d1e", requires=["core-1e"], files={"world.yaml": text})
     r = _questc("world", str(folder), "--from", "home", "--format", "json")
     assert r.code == 1 and r.codes == ["W0107"]  # the world's error alone: no answer, no second error
     assert "distances" not in r.out
