@@ -113,15 +113,24 @@ def _toml_list(items) -> str:
     return "[" + ", ".join(f'"{x}"' for x in items) + "]"
 
 
+_CACHES = shutil.ignore_patterns("__pycache__", ".hypothesis", ".pytest_cache", "_shipped")
+
+
+def _ignore(folder: str, names: list[str]) -> set[str]:
+    """Caches, and symbolic links: the golden corpus holds dangling and escaping links on
+    purpose (tests/cases/packs/P0105, P0109), which no mutation test reads and which
+    mutmut's own copy of the tests could not follow."""
+    return set(_CACHES(folder, names)) | {n for n in names if os.path.islink(os.path.join(folder, n))}
+
+
 def prepare(module: Module) -> Path:
     """A fresh copy of the repository for one module, with its mutmut configuration."""
     work = WORK / module.name
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
-    ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", ".pytest_cache", "_shipped")
     for name in COPIED:
-        shutil.copytree(ROOT / name, work / name, ignore=ignore)
+        shutil.copytree(ROOT / name, work / name, ignore=_ignore)
     (work / f"{FRESH}.py").write_text(FRESH_PLUGIN, encoding="utf-8")
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     config += f"""
@@ -162,7 +171,7 @@ def run(module: Module, again: bool = False) -> int:
             print(f"{module.name}: {module.source} changed since the full run; run it in full", file=sys.stderr)
             return 2
         shutil.copytree(ROOT / "tests", work / "tests", dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+                        ignore=_ignore)
         names = not_killed(module)
         if not names:
             print(f"{module.name}: nothing left to rerun")
