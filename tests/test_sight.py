@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import numpy as np
@@ -578,3 +579,84 @@ def test_los_bad_arguments_get_a_diagnostic_never_a_traceback(run, args, code, e
     assert r.code == code
     assert expect in r.err + r.out
     assert "Traceback" not in r.err + r.out
+
+
+# ------------------------------------------------------------ the table's own value type
+def test_a_table_owns_a_frozen_bool_copy_of_its_matrix():
+    given = np.array([[0, 2], [2, 0]], dtype=np.int64)
+    table = SightTable(((0, 0), (1, 0)), given)
+    assert table.matrix.dtype == np.bool_ and table.matrix.tolist() == [[False, True], [True, False]]
+    assert not table.matrix.flags.writeable  # a table never changes under its readers
+    given[0, 1] = 0  # nor when the caller's array does
+    assert given.flags.writeable and table.sees((0, 0), (1, 0))
+    with pytest.raises(ValueError):
+        table.matrix[0, 1] = False
+    # a matrix that is bool already is copied too
+    mine = np.zeros((2, 2), dtype=bool)
+    table = SightTable(((0, 0), (1, 0)), mine)
+    mine[0, 1] = True
+    assert not table.sees((0, 0), (1, 0)) and mine.flags.writeable
+
+
+def test_tables_are_equal_only_with_the_same_spaces_and_the_same_matrix():
+    a = SightTable(((0, 0), (1, 0)), np.eye(2, dtype=bool))
+    assert a == SightTable(((0, 0), (1, 0)), np.eye(2, dtype=bool))
+    assert a != SightTable(((0, 0), (2, 0)), np.eye(2, dtype=bool))  # same matrix, other spaces
+    assert a != SightTable(((0, 0), (1, 0)), np.ones((2, 2), dtype=bool))  # same spaces, other matrix
+    assert a != "a table"
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 16, 17])
+def test_encoded_rows_decode_to_the_same_table_at_every_width(n):
+    rng = np.random.default_rng(n)
+    m = rng.random((n, n)) < 0.5
+    m = m | m.T
+    spaces = tuple((i, 0) for i in range(n))
+    rows = SightTable(spaces, m).encode()
+    assert all(len(base64.b64decode(r)) == (n + 7) // 8 for r in rows)
+    back = decode(rows, n)
+    assert back.dtype == np.bool_ and np.array_equal(back, m)
+    assert SightTable.decode(spaces, rows) == SightTable(spaces, m)
+
+
+def test_decoding_refuses_rows_that_are_not_the_table():
+    rows = SightTable(((0, 0), (1, 0)), np.eye(2, dtype=bool)).encode()
+    with pytest.raises(ValueError, match="expected 3 rows, got 2"):
+        decode(rows, 3)
+    with pytest.raises(ValueError, match="row 1 has 2 bytes, expected 1"):
+        decode([rows[0], "AAA="], 2)
+    with pytest.raises(ValueError):  # not base64: refused, not read with the stray characters dropped
+        decode([rows[0], "A*Q=="], 2)
+
+
+def test_a_board_of_no_space_and_of_one_space():
+    board, _ = board_from_art("""
+        +-+
+        | |
+        +-+
+    """)
+    table = SightEngine(board).table()
+    assert table.spaces == () and table.matrix.shape == (0, 0) and table == sight_table(board)
+    board, at = board_from_art("""
+        +-+
+        |A|
+        +-+
+    """)
+    table = SightEngine(board).table()
+    assert table.spaces == (at["A"],) and table.matrix.tolist() == [[True]]  # one space sees itself
+
+
+def test_sight_table_passes_the_door_state_and_the_figures_on():
+    board, at = board_from_art("""
+        +-+-+-+
+        |A .DB|
+        +-+-+-+
+    """)
+    a, b = at["A"], at["B"]
+    assert not sight_table(board).sees(a, b)  # the door is closed
+    opened = sight_table(board, open_doors=frozenset({"d0"}))
+    assert opened.sees(a, b) and opened == SightEngine(board).table(open_doors=frozenset({"d0"}))
+    blocked = sight_table(board, open_doors=frozenset({"d0"}), blockers=frozenset({(a[0] + 1, a[1])}))
+    assert not blocked.sees(a, b)  # a figure between them
+    assert blocked == SightEngine(board, open_doors=frozenset({"d0"}), blockers=frozenset({(a[0] + 1, a[1])})).table(
+        open_doors=frozenset({"d0"}), blockers=frozenset({(a[0] + 1, a[1])}))
