@@ -78,7 +78,7 @@ MODULES: tuple[Module, ...] = (
     Module("lattice", "geometry", "compiler/geometry/lattice.py",
            ("tests/test_lattice.py", "tests/test_assemble.py", "tests/test_graph.py")),
     Module("graph", "geometry", "compiler/geometry/graph.py",
-           ("tests/test_graph.py", "tests/test_terrain.py")),
+           ("tests/test_graph.py", "tests/test_terrain.py", "tests/test_large_move.py")),
     Module("sight", "geometry", "compiler/geometry/sight.py",
            ("tests/test_sight.py",),
            deselect=("tests/test_sight.py::test_real_quest_maps_agree_with_the_shapely_witness_on_every_pair",)),

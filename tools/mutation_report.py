@@ -200,6 +200,11 @@ def render(results: list[dict], module_notes: dict[str, str]) -> str:
                    f"{c['survived'] + c['no tests'] + c['other']} not killed"
                    + (f"; NOT COUNTED, never run: {', '.join(missing[group])}." if group in missing else "."))
     out.append("")
+    for res in results:  # what a reader must know of a module's figures (e.g. when they were measured)
+        note = module_notes.get(res["module"].name)
+        if note and res["ran"]:
+            out.append(f"- **{res['module'].name}**: " + " ".join(note.split()))
+    out.append("")
 
     out.append("## Mutants not killed\n")
     out.append("Each with its diff (the mutated function, `-` original, `+` mutant).\n")
@@ -214,9 +219,6 @@ def render(results: list[dict], module_notes: dict[str, str]) -> str:
             continue
         any_left = True
         out.append(f"### {m.name} (`{m.source}`)\n")
-        note = module_notes.get(m.name)
-        if note:
-            out.append(note.strip() + "\n")
         for r in left:
             out.append(f"#### {_pretty(r['name'], m)}: {r['status']}\n")
             out.append(f"`{r['name']}`\n")
