@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from activation_helpers import board
-from compiler.geometry.graph import base_cells, large_move, movement_graph, placements
+from compiler.geometry.graph import LargeRoute, base_cells, large_move, movement_graph, placements
 from compiler.geometry.lattice import shared_edge
 from conftest import REPO, questc
 
@@ -104,3 +104,27 @@ def test_questc_path_size_bad_input():
                "--size", "9x9", "--format", "json")
     assert r.code == 2 and r.codes == ["X0107"]  # no 9x9 base fits on that map
     assert "cannot lie" in r.json()["diagnostics"][0]["message"]
+
+
+def test_a_base_already_on_the_goal_is_a_move_of_nothing():
+    b, _ = board("....", "....", "....")
+    base = base_cells((1, 1), (2, 2))
+    got = large_move(b, base, (2, 2), (2, 2))
+    # cost 0, range 0, counted from the goal itself; the one placement is the base as it stands, row by row
+    assert got == LargeRoute(0, 0, (2, 2), ((2, 2),), (((1, 1), (2, 1), (1, 2), (2, 2)),))
+
+
+def test_a_closed_door_stops_a_large_figure_until_it_is_opened():
+    from dataclasses import replace
+
+    from compiler.geometry.board import Door
+    from compiler.geometry.lattice import cell_edges
+
+    b, _ = board("......", "......")
+    gate = Door("gate", frozenset(cell_edges((2, y))[1] for y in (0, 1)))  # across the corridor, east of x = 2
+    b = replace(b, doors=(gate,))
+    base = base_cells((0, 0), (2, 2))
+    assert large_move(b, base, (2, 2), (5, 0)) is None  # closed: no square beyond can be reached
+    got = large_move(b, base, (2, 2), (5, 0), open_doors={"gate"})
+    assert (got.cost, got.counted_from, got.route) == (3, (1, 0), ((1, 0), (2, 0), (3, 0), (4, 0)))
+    assert got.steps == 4 and got.placements == (((4, 0), (5, 0), (4, 1), (5, 1)),)
