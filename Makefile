@@ -47,7 +47,7 @@ $(MUTATE_STAMP): $(STAMP) pyproject.toml
 	touch $(MUTATE_STAMP)
 
 mutate: $(MUTATE_STAMP)
-	$(BIN)/python tools/mutate.py run $(if $(AGAIN),--again) $(MODULES)
+	$(BIN)/python tools/mutate.py run $(if $(AGAIN),--again) $(if $(JOBS),--jobs $(JOBS)) $(MODULES)
 	$(BIN)/python tools/mutation_report.py
 
 docs: $(STAMP)

@@ -156,7 +156,7 @@ def not_killed(module: Module) -> list[str]:
                   and (not wanted or any(fnmatch.fnmatchcase(k, p) for p in wanted)))
 
 
-def run(module: Module, again: bool = False) -> int:
+def run(module: Module, again: bool = False, jobs: int = 1) -> int:
     missing = [t for t in module.tests if not (ROOT / t).is_file()]
     if missing:
         print(f"{module.name}: missing test files {missing}", file=sys.stderr)
@@ -181,7 +181,7 @@ def run(module: Module, again: bool = False) -> int:
     mutmut = Path(sys.executable).with_name("mutmut")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
     env["PYTHONHASHSEED"] = "0"
-    cmd = ["nice", "-n", "15", str(mutmut), "run", "--max-children", "1", *names]
+    cmd = ["nice", "-n", "15", str(mutmut), "run", "--max-children", str(jobs), *names]
     print(f"{module.name}: mutating {module.source} against {' '.join(module.tests)}", flush=True)
     start = time.monotonic()
     with open(work / "mutmut.log", "a" if again else "w", encoding="utf-8") as log:
@@ -200,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("modules", nargs="*", metavar="MODULE", help=", ".join(BY_NAME))
     r.add_argument("--again", action="store_true",
                    help="rerun only the mutants the last run did not kill, with the current tests")
+    r.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="mutants run at once (default 1, so the run shares a busy machine politely)")
     sub.add_parser("list", help="the modules, their source and tests")
     args = p.parse_args(argv)
     if args.cmd == "list":
@@ -213,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"unknown module(s) {', '.join(unknown)}; choose from {', '.join(BY_NAME)}")
     worst = 0
     for m in [BY_NAME[n] for n in args.modules] or MODULES:
-        worst = max(worst, run(m, again=args.again))
+        worst = max(worst, run(m, again=args.again, jobs=args.jobs))
     return worst
 
 

@@ -149,7 +149,7 @@ How it is run (`make mutate`, not part of `make test`):
 - each module's run collects, with mutmut's test-to-function map, which tests call each
   function, from the test files listed below only; a mutant then runs only the tests that
   call its function, stopping at the first failure;
-- one worker under `nice -n 15`; a mutant whose tests run more than 15 times their clean time
+- one worker under `nice -n 15` (`make mutate JOBS=2`, `--jobs 2`, when the machine is free); a mutant whose tests run more than 15 times their clean time
   is a *timeout* and counts as detected (the change made the code hang);
 - *no tests*: no selected test calls the function; it counts as not killed;
 - *not run*: a mutant the last run did not reach (a run stopped early); it counts as not killed;
