@@ -161,7 +161,7 @@ def _enable_plugins(argv: list[str]) -> int | None:
     from compiler.plugins import loader
 
     sink = Sink()
-    if loader.enable(requests, sink):
+    if loader.enable(requests, sink, COMMANDS):
         return None
     from compiler.diagnostics.render import print_diagnostics
 

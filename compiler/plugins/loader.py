@@ -19,7 +19,7 @@ import traceback
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.model import Diagnostic
@@ -69,14 +69,16 @@ def reset() -> None:
     _ENTRIES.clear()
 
 
-def enable(requests: list[tuple[str, Span]], sink: Sink) -> bool:
+def enable(requests: list[tuple[str, Span]], sink: Sink, builtin_commands: Collection[str] = ()) -> bool:
     """Enable exactly the plugins named (each with where it was asked for), in order, in
-    place of those enabled before. False when one could not be enabled (reported)."""
+    place of those enabled before. False when one could not be enabled (reported).
+    `builtin_commands`: the names a plugin's command may not take (the command line
+    passes its own, so this layer never imports it)."""
     reset()
-    return add(requests, sink)
+    return add(requests, sink, builtin_commands)
 
 
-def add(requests: list[tuple[str, Span]], sink: Sink) -> bool:
+def add(requests: list[tuple[str, Span]], sink: Sink, builtin_commands: Collection[str] = ()) -> bool:
     """Enable these plugins as well (those already enabled stay)."""
     ok = True
     available: dict[str, metadata.EntryPoint] | None = None
@@ -94,7 +96,7 @@ def add(requests: list[tuple[str, Span]], sink: Sink) -> bool:
             sink.report("E0101", span, name=name, hint=hint, fix=guess)
             ok = False
             continue
-        loaded = _load(name, ep, span, sink)
+        loaded = _load(name, ep, span, sink, builtin_commands)
         if loaded is None:
             ok = False
             continue
@@ -112,7 +114,7 @@ def loaded_entries(loaded: Loaded) -> dict:
     return _ENTRIES[loaded.name]
 
 
-def _load(name: str, ep: metadata.EntryPoint, span: Span, sink: Sink) -> Loaded | None:
+def _load(name: str, ep: metadata.EntryPoint, span: Span, sink: Sink, builtin_commands: Collection[str]) -> Loaded | None:
     def broken(problem: str) -> None:
         sink.report("E0102", span, name=name, problem=problem)
 
@@ -132,7 +134,7 @@ def _load(name: str, ep: metadata.EntryPoint, span: Span, sink: Sink) -> Loaded 
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         broken(f"its diagnostic catalogue cannot be read: {_problem(exc)}")
         return None
-    problem = _declaration_problem(name, plugin, entries)
+    problem = _declaration_problem(name, plugin, entries, builtin_commands)
     if problem:
         broken(problem)
         return None
@@ -153,7 +155,7 @@ def _entries(plugin: Plugin) -> dict:
     return {str(code): entry_of(str(code), entry) for code, entry in raw.items()}
 
 
-def _declaration_problem(name: str, plugin: Plugin, entries: dict) -> str | None:
+def _declaration_problem(name: str, plugin: Plugin, entries: dict, builtin_commands: Collection[str]) -> str | None:
     from compiler.diagnostics.catalogue import CATALOGUE
 
     if not NAME.fullmatch(name):
@@ -184,10 +186,8 @@ def _declaration_problem(name: str, plugin: Plugin, entries: dict) -> str | None
         for x in mine:
             if x.name in theirs:
                 return f"its {kind} `{x.name}` is already given by plugin `{theirs[x.name][0].name}`"
-    from compiler.cli import COMMANDS
-
     for c in plugin.commands:
-        if c.name in COMMANDS:
+        if c.name in builtin_commands:
             return f"its command `{c.name}` is a built-in command"
     return None
 
