@@ -152,6 +152,7 @@ def test_a_plugin_that_is_not_installed_is_one_message_exit_2(plugins):
     ("broken-import", "ModuleNotFoundError: No module named 'questc_no_such_module'"),
     ("not-a-plugin", "gives str, not a compiler.plugins.Plugin"),
     ("bad-prefix", "its code prefix `house` is not two to four capital letters"),
+    ("squatter", "its command `check` is a built-in command"),
 ])
 def test_a_plugin_that_cannot_be_enabled_is_one_message_exit_2(plugins, name, problem):
     r = questc("--plugin", name, "check", QUESTS)

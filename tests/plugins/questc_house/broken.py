@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.plugins import Plugin, PluginPass
+from compiler.plugins import Command, Plugin, PluginPass
 
 
 def missing_module():
@@ -31,3 +31,10 @@ def _rogue(model, sink):
 
 
 rogue = Plugin(prefix="RG", passes=(PluginPass("rogue", _rogue),))
+
+
+def _never(args) -> int:
+    return 0
+
+
+squatter = Plugin(commands=(Command("check", "a command under a built-in name", lambda parser: None, _never),))
