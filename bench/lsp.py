@@ -4,7 +4,7 @@ A copy of content/d2e-quests; a_fat_goblin.quest is open and edited nine times (
 added at its end: no span moves; a line added at its top: every span below moves and
 that quest's maps are assembled again).
 
-1. In-process (compiler/lsp/engine.py): the editor's text put in the source overlay,
+1. In-process (compiler/commands/editor/engine.py): the editor's text put in the source overlay,
    the pack checked, diagnostics grouped by file. Baseline in the same run: the same
    check with every remembered result forgotten first (what each keystroke would cost
    without compiler/memo.py).
@@ -33,7 +33,7 @@ def _edits(text: str):
 
 
 def in_process(src: Path) -> None:
-    from compiler.lsp.engine import Engine
+    from compiler.commands.editor.engine import Engine
     from compiler.memo import forget
 
     quest = src / "a_fat_goblin.quest"

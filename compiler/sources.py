@@ -9,7 +9,7 @@ diagnostic renderer shows only the text accepted here (`accept_source`).
 The overlay: an editor's unsaved text stands in for a file's contents. `set_overlay(path,
 text)` makes `read_source` return `text` for that file instead of reading the disk (every
 other check, inside the pack, still applies), and `pack_files` lists an overlaid file
-that is not saved yet. Only the language server (compiler/lsp/) sets it; the command
+that is not saved yet. Only the language server (compiler/commands/editor/) sets it; the command
 line never does, so the overlay is empty there.
 """
 

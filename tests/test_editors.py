@@ -39,7 +39,7 @@ def test_the_grammar_keywords_are_the_lark_grammar_keywords():
 
 
 def test_the_language_servers_keywords_are_the_lark_grammar_keywords():
-    from compiler.lsp.engine import keywords
+    from compiler.commands.editor.engine import keywords
 
     assert set(keywords()) == lark_keywords()
 

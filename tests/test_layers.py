@@ -24,7 +24,6 @@ LAYERS = {
     "compiler.emit": 6,
     "compiler.pipeline": 7,
     "compiler.commands": 7,
-    "compiler.lsp": 7,  # the language server: speaks for the commands' layer
     "compiler.plugins": 7,  # the plugin API and loader: plugins are run by the commands' layer
     "compiler.cli": 7,
     "compiler.__main__": 7,

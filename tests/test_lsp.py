@@ -395,9 +395,9 @@ def test_the_map_preview_is_drawn_and_redrawn_on_save(pack: Path, client: Client
 
 
 def test_renaming_a_tile_and_a_monster_of_the_packs_own_catalog(tmp_path: Path):
-    """In-process (compiler/lsp/engine.py): the YAML key, every `tile CODE` and every
+    """In-process (compiler/commands/editor/engine.py): the YAML key, every `tile CODE` and every
     placement named by the code follow; a monster's key and its spawns follow."""
-    from compiler.lsp.engine import Engine
+    from compiler.commands.editor.engine import Engine
     from conftest import write_pack
 
     root = write_pack(tmp_path, "own", requires=["d2e-base"], files={

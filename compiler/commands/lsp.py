@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import sys
 
-    from compiler.lsp.server import DEBOUNCE, serve
+    from compiler.commands.editor.server import DEBOUNCE, serve
 
     handler = logging.FileHandler(args.log, encoding="utf-8") if args.log else logging.StreamHandler(sys.__stderr__)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler],

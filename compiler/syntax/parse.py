@@ -1155,7 +1155,7 @@ class NameUse:
     `spawn_at` / `spawn_points` for a spawn that places figures);
     scope: (declaration rule, declaration id, encounter number or None) of the top-level
     declaration the name is written in.
-    The language server finds references and renames from these (compiler/lsp/symbols.py);
+    The language server finds references and renames from these (compiler/commands/editor/symbols.py);
     the AST keeps statement spans only.
     """
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from compiler.lsp.engine import Place, utf16_len
+from compiler.commands.editor.engine import Place, utf16_len
 
 ID = re.compile(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*")
 
@@ -100,7 +100,7 @@ def _place(path: Path, text_lines: list[str], span) -> Place:
 def build_index(engine, model) -> Index:
     """Every name of the pack's quest files, resolved; the catalog keys of the tiles and
     monsters they name."""
-    from compiler.lsp.engine import span_path
+    from compiler.commands.editor.engine import span_path
 
     index = Index()
     pack_id = model.pack.id

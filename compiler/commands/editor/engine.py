@@ -1,7 +1,7 @@
 """What the language server knows, without the protocol: checks, hovers, definitions,
 completions, formatting and fixes in terms of file paths, texts and 0-based positions.
 
-The server (compiler/lsp/server.py) turns LSP messages into calls here, so everything
+The server (compiler/commands/editor/server.py) turns LSP messages into calls here, so everything
 below can be tested and measured in-process. An open document's text is put in the
 source overlay (`compiler.sources.set_overlay`): the pipeline then reads the editor's
 text instead of the file, and every remembered result (compiler/memo.py) of the files
@@ -321,7 +321,7 @@ class Engine:
         if word in monsters:
             return monster_text(monsters[word])
         if path.suffix == ".quest":
-            from compiler.lsp.symbols import describe_references, symbols_at
+            from compiler.commands.editor.symbols import describe_references, symbols_at
 
             index = self.index(path)
             found_symbols = symbols_at(index, path, line, char)
@@ -380,16 +380,16 @@ class Engine:
                 lines.append(f"mark `{name}`")
         return "\n\n".join(lines)
 
-    # ---- names: references and rename (compiler/lsp/symbols.py)
+    # ---- names: references and rename (compiler/commands/editor/symbols.py)
     def index(self, path: Path):
         """The names of the pack holding `path`, resolved (None outside a pack)."""
-        from compiler.lsp.symbols import build_index
+        from compiler.commands.editor.symbols import build_index
 
         model = self.model_for(path)
         return build_index(self, model) if model is not None else None
 
     def references(self, path: Path, line: int, char: int, include_declaration: bool = True) -> list[Place]:
-        from compiler.lsp.symbols import references
+        from compiler.commands.editor.symbols import references
 
         path = Path(path).resolve()
         index = self.index(path)
@@ -397,7 +397,7 @@ class Engine:
 
     def prepare_rename(self, path: Path, line: int, char: int) -> Place:
         """The range of the name a rename here would change; RenameError says why not."""
-        from compiler.lsp.symbols import RenameError, rename_target
+        from compiler.commands.editor.symbols import RenameError, rename_target
 
         path = Path(path).resolve()
         index = self.index(path)
@@ -406,7 +406,7 @@ class Engine:
         return rename_target(index, path, line, char)[1]
 
     def rename(self, path: Path, line: int, char: int, new: str) -> dict[Path, list[tuple[Place, str]]]:
-        from compiler.lsp.symbols import RenameError, rename
+        from compiler.commands.editor.symbols import RenameError, rename
 
         path = Path(path).resolve()
         index = self.index(path)
@@ -422,7 +422,7 @@ class Engine:
         if found is None or model is None:
             return []
         if path.suffix == ".quest":
-            from compiler.lsp.symbols import symbols_at
+            from compiler.commands.editor.symbols import symbols_at
 
             index = self.index(path)
             here = symbols_at(index, path, line, char)

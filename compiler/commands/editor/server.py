@@ -1,6 +1,6 @@
 """`questc lsp`: the Language Server Protocol over stdio, on pygls 2.
 
-Every request is answered by compiler/lsp/engine.py; this module only converts between
+Every request is answered by compiler/commands/editor/engine.py; this module only converts between
 LSP's types and the engine's, publishes diagnostics and keeps the server alive:
 
 - diagnostics: an opened document's pack is checked at once; after an edit the check
@@ -32,7 +32,7 @@ from pygls.protocol import LanguageServerProtocol
 
 from compiler import __version__
 from compiler.diagnostics import Severity
-from compiler.lsp.engine import CHECKED_SUFFIXES, Engine, Place, pack_root
+from compiler.commands.editor.engine import CHECKED_SUFFIXES, Engine, Place, pack_root
 
 log = logging.getLogger("questc.lsp")
 
@@ -172,7 +172,7 @@ class QuestServer(LanguageServer):
     def refresh_previews(self, root: Path, checked) -> None:
         """Draw again every map shown from this pack, after a save; a map that no longer
         assembles keeps its last picture and is reported `stale`."""
-        from compiler.lsp.engine import render_preview
+        from compiler.commands.editor.engine import render_preview
 
         for (r, map_id), old in sorted(self.previews.items(), key=lambda kv: kv[0][1]):
             if r != root:
@@ -313,7 +313,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded()
     def prepare_rename(ls: QuestServer, params: types.PrepareRenameParams):
-        from compiler.lsp.symbols import RenameError
+        from compiler.commands.editor.symbols import RenameError
 
         path = uri_to_path(params.text_document.uri)
         if path is None:
@@ -326,7 +326,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
     @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
     @guarded()
     def rename(ls: QuestServer, params: types.RenameParams):
-        from compiler.lsp.symbols import RenameError
+        from compiler.commands.editor.symbols import RenameError
 
         path = uri_to_path(params.text_document.uri)
         if path is None:

@@ -1,1 +1,0 @@
-"""The language server for quest packs (`questc lsp`): engine.py knows, server.py speaks LSP."""
