@@ -9,9 +9,10 @@
    remembered passes, maps and bundle parts).
 2. Cold `questc check content` in a fresh interpreter against the import floor: a fresh
    interpreter that only imports the libraries that check loads (lark, ruamel.yaml,
-   jsonschema, numpy, scipy, shapely, networkx). Each twice: with an empty cache folder
-   (the first run on a machine) and with the results a previous run kept
-   (compiler/diskcache.py: parsed quests, loaded and validated catalogs, deck analyses).
+   jsonschema, numpy, scipy, shapely, networkx). Each three times: with an empty cache
+   folder (the first run on a machine), with the results a previous run kept and one
+   file edited since (compiler/diskcache.py: parsed quests, loaded and validated
+   catalogs, deck analyses), and with nothing changed (the kept verdict).
 3. A catalog-only pack (core-2e, d2e-base): cold check time and which of numpy, scipy,
    shapely, networkx it imports (none), against the floor of what it does use.
 """
@@ -104,21 +105,44 @@ def _floor(libs) -> float:
 
 
 def cold_checks() -> None:
-    """A fresh interpreter each time, twice over: with an empty cache folder (the first
-    run on a machine: the Lark tables are built, every file parsed, every deck dealt),
-    and with the folder a previous run filled (compiler/diskcache.py)."""
-    print(f"{'cold questc check':<22}{'cache':>7}{'time (s)':>10}{'import floor (s)':>18}{'ratio':>8}  heavy libraries imported")
-    for path in ("content", "content/core-2e", "content/d2e-base"):
-        with tempfile.TemporaryDirectory() as warm:
+    """A fresh interpreter each time, three times over: with an empty cache folder (the
+    first run on a machine: the Lark tables are built, every file parsed, every deck
+    dealt); with the folder a previous run filled and one quest file edited since (the
+    kept syntax trees, catalogs and deck analyses are used, every pass runs:
+    compiler/diskcache.py); and with nothing changed since (the kept verdict is printed:
+    compiler/commands/verdicts.py). The floor is a fresh interpreter importing the
+    libraries that run imported, and, for the two rows that compile nothing, also those a
+    compile of the same pack imports."""
+    print(f"{'cold questc check':<22}{'cache':>14}{'time (s)':>10}{'import floor (s)':>18}{'ratio':>8}  heavy libraries imported")
+    for name in ("content", "content/core-2e", "content/d2e-base"):
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp) / "content"
+            shutil.copytree(REPO / "content", work)
+            path = str(work.parent / name)
+            edited = next((p for p in sorted(Path(path).rglob("*.quest"))), None) or next(iter(sorted(Path(path).rglob("*.yaml"))))
+            original = edited.read_text(encoding="utf-8")
+            warm = str(Path(tmp) / "warm")
             _run(_check(path), warm)
-            for label in ("empty", "kept"):
+            compiled_libs: list[str] = []
+            for label in ("empty", "kept, 1 edit", "kept, same"):
                 runs = []
-                for _ in range(3):
+                for i in range(3):
+                    if label == "kept, 1 edit":
+                        edited.write_text(original + f"\n# edit {label} {i}\n", encoding="utf-8")
+                    elif label == "kept, same":
+                        edited.write_text(original, encoding="utf-8")
+                        _run(_check(path), warm)  # the verdict of this very tree is kept
                     with tempfile.TemporaryDirectory() as empty:
                         runs.append(_run(_check(path), empty if label == "empty" else warm))
                 t, seen = min(runs, key=lambda r: r[0])
                 floor = _floor(seen["libs"])
-                print(f"{path:<22}{label:>7}{t:>10.2f}{floor:>18.2f}{t / floor:>8.2f}  {', '.join(seen['heavy']) or 'none'}")
+                if label == "empty":
+                    compiled_libs = seen["libs"]
+                extra = ""
+                if label == "kept, same":
+                    full = _floor(compiled_libs)
+                    extra = f"  (floor of a compile's libraries {full:.2f} s: ratio {t / full:.2f})"
+                print(f"{name:<22}{label:>14}{t:>10.2f}{floor:>18.2f}{t / floor:>8.2f}  {', '.join(seen['heavy']) or 'none'}{extra}")
 
 
 def main() -> None:

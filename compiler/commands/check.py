@@ -32,11 +32,12 @@ def run(args: argparse.Namespace) -> int:
     claimed = {p: next(((ld, imp) for ld, imp in checkers if imp.claims(str(p))), None) for p in args.paths}
     claimed = {p: c for p, c in claimed.items() if c is not None}
     if not claimed:
-        result = compile_args(args, images=False, sourced_only=args.sourced_only)
         if args.verify_sight:
+            result = compile_args(args, images=False, sourced_only=args.sourced_only)
             for model in result.models:
                 verify_sight(model, result.sink)
-        return finish(result.sink, args)
+            return finish(result.sink, args)
+        return finish(checked(args), args)
     from compiler.commands.common import options_from, settle
     from compiler.diagnostics import Sink, Span
     from compiler.plugins.loader import guard
@@ -50,6 +51,34 @@ def run(args: argparse.Namespace) -> int:
         _, moved = guard(loaded, f"importer `{importer.name}`", sink, Span.whole_file(str(path)), importer.check, str(path), options)
         sink.items.extend(moved or ())
     return finish(sink, args)
+
+
+def checked(args: argparse.Namespace):
+    """The diagnostics of the PATHs: a kept verdict when nothing the check could read has
+    changed since a run that kept one (compiler/commands/verdicts.py), else a compile."""
+    from compiler import console
+    from compiler.commands import verdicts
+    from compiler.commands.common import configure, options_from, roots_of, settle
+    from compiler.diagnostics.model import Sink
+
+    settle(args)
+    options = options_from(args, images=False, sourced_only=args.sourced_only)
+    sink = Sink()
+    with console.stage("kept verdict"):
+        key = verdicts.key_of(list(args.paths), options)
+        roots = verdicts.replay(key, sink) if key is not None else None
+    if roots is not None:
+        configure(args, sink, roots)
+        return sink
+    from compiler.pipeline import compile_paths
+
+    result = compile_paths(list(args.paths), options, sink)
+    roots = roots_of(result.models)
+    uses_plugins = any(p.plugins for m in result.models for p in m.packs)
+    if key is not None and not uses_plugins and verdicts.key_of(list(args.paths), options) == key:
+        verdicts.keep(key, sink.items, roots)
+    configure(args, sink, roots)
+    return sink
 
 
 def maps_of(model) -> list[tuple[str, object, object]]:

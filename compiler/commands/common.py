@@ -71,16 +71,26 @@ def enabled_plugins() -> tuple[str, ...]:
 
 def compile_args(args: argparse.Namespace, **overrides):
     """Compile the PATHs given; the configured codes are then dropped or raised to errors."""
-    from compiler.config import apply
     from compiler.pipeline import compile_paths
 
     settle(args)
     result = compile_paths(list(args.paths), options_from(args, **overrides))
+    configure(args, result.sink, roots_of(result.models))
+    return result
+
+
+def roots_of(models) -> dict[str, str]:
+    """Pack root -> pack id, for every pack compiled (the configuration's per-pack lists)."""
+    return {str(p.root): p.id for m in models for p in m.packs}
+
+
+def configure(args: argparse.Namespace, sink, roots: dict[str, str]) -> None:
+    """Drop or raise to errors the codes the configuration names."""
+    from compiler.config import apply
+
     conf = _config_of(args)
     if conf.file is not None:
-        roots = {str(p.root): p.id for m in result.models for p in m.packs}
-        result.sink.items[:] = apply(conf, result.sink.items, roots)
-    return result
+        sink.items[:] = apply(conf, sink.items, roots)
 
 
 def finish(sink, args: argparse.Namespace) -> int:

@@ -35,6 +35,11 @@ def accept_source(name: str, text: str) -> None:
         _CHARS[0] -= len(_ACCEPTED.popitem(last=False)[1])
 
 
+def accepted(name: str) -> str | None:
+    """The text accepted for `name`, if any (kept verdicts store it with the diagnostics)."""
+    return _ACCEPTED.get(name)
+
+
 def forget_source(name: str) -> None:
     """`name` was refused: show none of its lines, not even ones of an earlier version."""
     _CHARS[0] -= len(_ACCEPTED.pop(name, ""))

@@ -1,0 +1,140 @@
+"""Kept verdicts (compiler/commands/verdicts.py): a check of an unchanged tree prints,
+byte for byte, what compiling it printed, without compiling; anything it could read
+changing, plugins, links and unreadable folders make it compile again."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from compiler import pipeline
+from conftest import QUEST, REPO, questc, write_pack
+
+CONTENT = REPO / "content"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """How many times the pipeline compiled since the test began."""
+    calls = [0]
+    real = pipeline.compile_paths
+
+    def counting(*a, **k):
+        calls[0] += 1
+        return real(*a, **k)
+
+    monkeypatch.setattr(pipeline, "compile_paths", counting)
+    return calls
+
+
+def broken_pack(root):
+    """A pack with one error (an unknown tile) and one warning-free quest."""
+    return write_pack(root, "t", requires=["d2e-base"], files={
+        "q.quest": QUEST.replace("tile 11A", "tile 11Q"),
+    })
+
+
+@pytest.mark.parametrize("fmt", ["human", "json", "sarif", "github"])
+def test_an_unchanged_tree_prints_the_same_bytes_without_compiling(tmp_path, cache, compiles, fmt):
+    pack = broken_pack(tmp_path)
+    first = questc("check", pack, "--format", fmt)
+    assert first.code == 1 and compiles[0] == 1
+    second = questc("check", pack, "--format", fmt)
+    assert compiles[0] == 1  # replayed
+    assert (second.code, second.out, second.err) == (first.code, first.out, first.err)
+    if fmt == "human":  # the source line and its caret come back too
+        assert "tile 11Q" in second.err and "^" in second.err
+
+
+def test_every_shipped_pack_replays_what_it_compiled(tmp_path, cache, compiles):
+    work = tmp_path / "content"
+    shutil.copytree(CONTENT, work)
+    first = questc("check", work, "--format", "json")
+    second = questc("check", work, "--format", "json")
+    assert compiles[0] == 1
+    assert second.out == first.out and second.code == first.code
+    notes = [d for d in first.json()["diagnostics"] if d["code"] == "C0401"]
+    assert notes and notes[0]["severity"] == "note"  # natures-ire's deck: something was replayed
+    # the configuration is applied to a replayed verdict, not kept in it
+    conf = tmp_path / "questc.toml"
+    conf.write_text('error = ["C0401"]\n', encoding="utf-8")
+    third = questc("check", work, "--format", "json", "--config", conf)
+    assert compiles[0] == 1 and third.code == 1
+    assert [d["severity"] for d in third.json()["diagnostics"] if d["code"] == "C0401"] == ["error"]
+
+
+@pytest.mark.parametrize("change", ["edit", "new file", "removed file", "manifest"])
+def test_a_change_in_the_pack_compiles_again(tmp_path, cache, compiles, change):
+    pack = broken_pack(tmp_path)
+    questc("check", pack)
+    quest = pack / "q.quest"
+    if change == "edit":
+        quest.write_text(QUEST, encoding="utf-8")  # the slip fixed
+    elif change == "new file":
+        (pack / "more.quest").write_text("quest q2 \"Q2\" {\n", encoding="utf-8")
+    elif change == "removed file":
+        quest.unlink()
+    else:
+        (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("version: 1.0.0", "version: one"), encoding="utf-8")
+    after = questc("check", pack, "--format", "json")
+    assert compiles[0] == 2
+    assert after.codes == {"edit": [], "new file": ["Q0101", "S0106", "M0201"], "removed file": [], "manifest": ["Y0101"]}[change]
+
+
+def test_a_change_in_a_required_pack_on_the_search_path_compiles_again(tmp_path, cache, compiles):
+    """The dependency lives outside the folder given, on --pack-path: its files are in the key."""
+    deps = tmp_path / "deps"
+    dep = write_pack(deps, "dep", files={"tiles.yaml": ""})
+    pack = write_pack(tmp_path / "mine", "mine", requires=["dep"])
+    first = questc("check", pack, "--pack-path", deps, "--format", "json")
+    assert first.code == 0
+    questc("check", pack, "--pack-path", deps, "--format", "json")
+    assert compiles[0] == 1
+    (dep / "pack.yaml").write_text("id: dep\n", encoding="utf-8")  # now a broken manifest
+    after = questc("check", pack, "--pack-path", deps, "--format", "json")
+    assert compiles[0] == 2 and after.code == 1
+
+
+def test_options_and_the_working_folder_are_part_of_the_key(tmp_path, cache, compiles):
+    pack = broken_pack(tmp_path)
+    questc("check", pack)
+    questc("check", pack, "--strict")
+    assert compiles[0] == 2
+    questc("check", "t", cwd=tmp_path)  # the same pack named from elsewhere: other file names
+    assert compiles[0] == 3
+
+
+def test_plugins_and_links_never_use_verdicts(tmp_path, cache, compiles):
+    pack = broken_pack(tmp_path)
+    questc("--plugin", "tag", "check", pack)
+    questc("--plugin", "tag", "check", pack)
+    assert compiles[0] == 2
+    (pack / "link.quest").symlink_to(pack / "q.quest")
+    questc("check", pack)
+    questc("check", pack)
+    assert compiles[0] == 4
+
+
+def test_a_damaged_verdict_is_compiled_again(tmp_path, cache, compiles):
+    pack = broken_pack(tmp_path)
+    first = questc("check", pack)
+    folder = tmp_path / "xdg" / "questc"
+    (kept,) = folder.glob("verdict-*.pickle")
+    head = kept.read_bytes().split(b"\n", 1)[0]
+    kept.write_bytes(head + b"\nnot a pickle")
+    second = questc("check", pack)
+    assert compiles[0] == 2 and second.err == first.err
+
+
+def test_no_verdict_is_kept_without_a_private_cache(tmp_path, monkeypatch, compiles):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    (tmp_path / "file").write_text("not a folder")
+    pack = broken_pack(tmp_path)
+    a, b = questc("check", pack), questc("check", pack)
+    assert compiles[0] == 2 and a.err == b.err
