@@ -136,12 +136,13 @@ def test_explicit_config_and_a_missing_one(tmp_path):
 
 def test_quiet_and_verbose(tmp_path):
     write_pack(tmp_path, "w", files=WARNING)
-    r = questc("check", "w", "--isolated", cwd=tmp_path)
+    r = questc("check", "w", "-v", "--isolated", cwd=tmp_path)
     assert "warning[" in r.err
+    assert "timing: packs" in r.err and "timing: passes w" in r.err and "timing: total" in r.err
     r = questc("check", "w", "-q", "--isolated", cwd=tmp_path)
     assert r.err == ""
-    r = questc("check", "w", "-v", "--isolated", cwd=tmp_path)
-    assert "timing: packs" in r.err and "timing: passes w" in r.err and "timing: total" in r.err
+    r = questc("check", "w", "-v", "--isolated", cwd=tmp_path)  # nothing changed: the kept verdict
+    assert "warning[" in r.err and "timing: kept verdict" in r.err and "timing: passes" not in r.err
     assert questc("check", "w", "-q", "-v", cwd=tmp_path).code == 2
 
 
