@@ -162,6 +162,11 @@ class Exporter:
             self.shift[e.number] = x - min(c[0] for c in cells)
             x += max(c[0] for c in cells) - min(c[0] for c in cells) + 1 + GAP
         self.encs = encs
+        if not any(t.tile.valkyrie for e in encs for t in self.maps[e.number].tiles):
+            # a scenario without a map, which neither Valkyrie nor the importer could read: one error
+            codes = sorted({t.code for e in encs for t in self.maps[e.number].tiles})
+            self.sink.report("VK0311", q.span, quest=q.id, tiles=", ".join(codes[:6]) + (", …" if len(codes) > 6 else ""))
+            return None
         for e in encs:
             self.map_of(e)
         for e in encs:
