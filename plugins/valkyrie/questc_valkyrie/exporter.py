@@ -20,6 +20,10 @@ The export is the inverse of the importer (importer.py): everything is written s
 - `on variable V >= N` becomes a check event (`conditions=V,>=,N` and a once-only guard)
   after every chain that changes V, and `on encounter start` a chain headed by
   `EventEncounterStart<k>`; the importer recognises both patterns (find_exported_patterns);
+- where Valkyrie has no field of its own: `on enters` is a marker token players click
+  (`comment=questc: on enters …`), a token's label its text (`comment=` LABEL_COMMENT), a
+  later encounter's flavor the text of the events entering it, and a name another
+  encounter took gets the suffix `InEncounter<k>`; the importer reads each back;
 - what Valkyrie (or this exporter) cannot say is reported as VK0308 at the statement and
   left out.
 """
