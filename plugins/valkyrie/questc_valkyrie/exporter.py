@@ -20,6 +20,10 @@ The export is the inverse of the importer (importer.py): everything is written s
 - `on variable V >= N` becomes a check event (`conditions=V,>=,N` and a once-only guard)
   after every chain that changes V, and `on encounter start` a chain headed by
   `EventEncounterStart<k>`; the importer recognises both patterns (find_exported_patterns);
+- where Valkyrie has no field of its own: `on enters` is a marker token players click
+  (`comment=questc: on enters …`), a token's label its text (`comment=` LABEL_COMMENT), a
+  later encounter's flavor the text of the events entering it, and a name another
+  encounter took gets the suffix `InEncounter<k>`; the importer reads each back;
 - what Valkyrie (or this exporter) cannot say is reported as VK0308 at the statement and
   left out.
 """
@@ -47,6 +51,10 @@ AUDIO_WIN, AUDIO_LOSE = "AudioBLVictory", "AudioBLDefeat"
 LANGUAGES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "it": "Italian", "pt": "Portuguese",
              "pl": "Polish", "ja": "Japanese", "zh": "Chinese", "cs": "Czech", "ru": "Russian", "ko": "Korean"}
 TOKEN_TYPES = {"search": "TokenSearch", "unique_search": "TokenSearchSpecial", "villager": "TokenVillagerMan"}
+# `on enters`: a marker token players click when a hero enters its tile or space (docs/valkyrie.md)
+ENTERS_TYPE = "TokenObjectiveGreen"
+ENTERS_COMMENT = "questc: on enters "  # + the tile or space; the importer reads the event back from it
+LABEL_COMMENT = "questc: the text is the token's label"  # the importer reads the token's text as its label
 
 
 def configure(parser) -> None:
@@ -88,8 +96,8 @@ class Exporter:
         self.texts: list[tuple[str, str]] = []
         self.taken: set[str] = set()
         self.shift: dict[int, int] = {}  # encounter number -> x shift of its map
-        self.tokens: dict[str, _Sec] = {}  # questc token name -> section
-        self.doors: dict[str, _Sec] = {}
+        self.tokens: dict[tuple[int, str], _Sec] = {}  # (encounter, questc token name) -> section
+        self.doors: dict[tuple[int, str], _Sec] = {}
         self.tile_secs: dict[tuple[int, str], _Sec] = {}
         self.spawns: dict[tuple[int, str], tuple[ast.SpawnDecl, _Sec]] = {}
         self.spawn_used: set[str] = set()
@@ -99,21 +107,38 @@ class Exporter:
         self.token_order: list[str] = []
         self.guards: set[str] = set()  # `on variable` guard variables
         self.token_of: dict[int, _Sec] = {}  # id(token declaration) -> its section
+        self.kind_count: dict[tuple[int, str], int] = {}  # unnamed tokens' ids (`search_2`), for their labels' string ids
         self.description: str | None = None  # the first encounter's flavor text
-        self.string_ids: dict[str, str] = {}  # localisation key -> questc string id (translations)  # tokens in the order of their events (the importer's event order)
+        self.flavors: dict[int, str] = {}  # encounter k >= 2 -> its flavor, the text of the events entering k
+        self.string_ids: dict[str, str] = {}  # localisation key -> questc string id (translations)
+        self.start_taken = False  # the first `on start` is the start event itself
+        self.entered: set[int] = set()  # encounters an entry event already adds (its setup spawns follow the first)
+        self.setup_tail: _Sec | None = None  # the last section of the setup chain being written
+        self.enters_tokens: dict[tuple[int, str], list[_Sec]] = {}  # (encounter, tile) -> `on enters` tokens on it
 
     # ------------------------------------------------------------ helpers
-    def fresh(self, base: str) -> str:
+    def fresh(self, base: str, sep: str = "") -> str:
         name, i = base, 2
         while name in self.taken:
-            name, i = f"{base}{i}", i + 1
+            name, i = f"{base}{sep}{i}", i + 1
         self.taken.add(name)
         return name
 
-    def sec(self, base: str, file: str) -> _Sec:
-        s = _Sec(self.fresh(base), file)
+    def sec(self, base: str, file: str, sep: str = "") -> _Sec:
+        s = _Sec(self.fresh(base, sep), file)
         self.sections[s.name] = s
         return s
+
+    def named(self, prefix: str, name: str, k: int, file: str) -> _Sec:
+        """The section of a questc name of encounter k (a token, spawn or door). Valkyrie
+        section names are quest-wide, questc names per encounter: a name another encounter
+        already took gets the suffix `InEncounter<k>`, which the importer strips again for a
+        component standing in encounter k (so does a name that itself ends that way)."""
+        suffix = f"_in_encounter{k}"
+        base = prefix + camel(name)
+        if base in self.taken or name.endswith(suffix):
+            base = prefix + camel(name + suffix)
+        return self.sec(base, file)
 
     def cannot(self, span: Span, what: str) -> None:
         self.sink.report("VK0308", span, what=what)
@@ -141,10 +166,20 @@ class Exporter:
             self.shift[e.number] = x - min(c[0] for c in cells)
             x += max(c[0] for c in cells) - min(c[0] for c in cells) + 1 + GAP
         self.encs = encs
+        if not any(t.tile.valkyrie for e in encs for t in self.maps[e.number].tiles):
+            # a scenario without a map, which neither Valkyrie nor the importer could read: one error
+            codes = sorted({t.code for e in encs for t in self.maps[e.number].tiles})
+            self.sink.report("VK0311", q.span, quest=q.id, tiles=", ".join(codes[:6]) + (", …" if len(codes) > 6 else ""))
+            return None
         for e in encs:
             self.map_of(e)
         for e in encs:
             self.declarations(e)
+        self.enters_roots: dict[int, _Sec] = {}  # id(`on enters` event) -> its marker token
+        for e in encs:
+            for ev in e.body.events:
+                if ev.trigger.kind == "enters":
+                    self.enters_token(e.number, ev)
         self.start_root = self.event_sec("EventStart")
         self.start_root.set("trigger", "EventStart")
         self.setup(encs[0], self.start_root)
@@ -161,6 +196,10 @@ class Exporter:
             self.encounter_start(k, index, ev)
         for k, index, ev in [x for x in self.later if x[2].trigger.kind == "variable"]:
             self.on_variable(k, index, ev)
+        for k, text in self.flavors.items():
+            if k not in self.entered:
+                self.cannot(text.span if text.span != ast.NOWHERE else self.quest.span,
+                            f"the flavor text of encounter {k}, which no `next` enters (it is the text of the entering event)")
         for (k, name), (sp, s) in self.spawns.items():
             if s.name not in self.spawn_used:  # only events that are not exported spawn it
                 self.cannot(sp.span, f"spawn `{name}`: no exported event spawns it")
@@ -172,8 +211,8 @@ class Exporter:
         never shows them and the importer reads them as hidden."""
         revealed = {(e.number, a) for e in self.encs for ev in e.body.events for ef in ev.effects
                     if ef.kind == "reveal" for a in ef.args}
-        names = [s.name for (k, n), s in self.tile_secs.items()
-                 if self.maps[k].by_name[n].hidden and (k, n) not in revealed]
+        names = [name for (k, n), s in self.tile_secs.items()
+                 if self.maps[k].by_name[n].hidden and (k, n) not in revealed for name in self.with_markers(k, n, s.name)]
         if names:
             s = self.event_sec("EventNeverShown")
             s.set("add", " ".join(names))
@@ -220,13 +259,13 @@ class Exporter:
             self.cannot(d.span, f"door `{d.name}` on an opening the tile lacks")
             return
         cell = placed.to_world(placed.tile.opening_cells(op)[0])
-        s = self.sec(f"Door{camel(d.name)}", "other.ini")
+        s = self.named("Door", d.name, k, "other.ini")
         s.pairs = [("xposition", str(cell[0] + self.shift[k])), ("yposition", str(-cell[1]))]
         if d.colour:
             s.set("color", d.colour)
         if placed.orientation.side(op.side) in ("east", "west"):  # a door across a vertical join
             s.set("rotation", 90)
-        self.doors[d.name] = s
+        self.doors[(k, d.name)] = s
         for flag, what in ((d.open, "an open door"), (getattr(d, "rune", False), "a rune door")):
             if flag:
                 self.cannot(d.span, what)
@@ -245,12 +284,15 @@ class Exporter:
             kind = TOKEN_TYPES.get(t.kind) or "Token" + camel(t.kind)
             if t.colour:
                 self.cannot(t.span, f"the colour `{t.colour}` of a {t.kind} token")
-        if t.label is not None:
-            self.cannot(t.label.span if t.label.span != ast.NOWHERE else t.span, "a token's label")
         name = t.name or f"{t.kind}_unnamed_{len(self.tokens) + 1}"  # the importer leaves `…_unnamed<n>` unnamed
-        s = self.sec(f"Token{camel(name)}", "tokens.ini")
+        s = self.named("Token", name, k, "tokens.ini")
         s.pairs = [("xposition", str(p[0])), ("yposition", str(p[1])), ("buttons", "1"), ("event1", ""), ("type", kind)]
-        self.tokens[name] = s
+        if t.label is not None:  # the text Valkyrie shows when the token is clicked, marked as the label
+            s.set("comment", LABEL_COMMENT)
+            self.text(s, t.label)
+            n = self.kind_count[(k, t.kind)] = self.kind_count.get((k, t.kind), 0) + 1
+            self.string_ids[f"{s.name}.text"] = f"quest.{self.quest.id}.e{k}.token.{t.name or f'{t.kind}_{n}'}.label"
+        self.tokens[(k, name)] = s
         self.token_of[id(t)] = s
         return s
 
@@ -263,9 +305,8 @@ class Exporter:
             self.spawn_decl(k, sp)
         if b.flavor is not None and k == self.encs[0].number and b.flavor.value:
             self.description = b.flavor.value  # the quest's description (`quest.description`), shown before it starts
-        elif b.flavor is not None:
-            self.cannot(b.flavor.span if b.flavor.span != ast.NOWHERE else e.span,
-                        "the flavor text of an encounter after the first (only the quest's description has a place)")
+        elif b.flavor is not None and b.flavor.value:
+            self.flavors[k] = b.flavor  # the text of the events entering k (see `enter`)
         for what, item in (("setup text", b.setup),):
             if item is not None:
                 self.cannot(item.span if item.span != ast.NOWHERE else e.span, f"the encounter's {what}")
@@ -279,7 +320,7 @@ class Exporter:
     def spawn_decl(self, k: int, sp: ast.SpawnDecl) -> None:
         amap = self.maps[k]
         name = sp.name or sp.group
-        s = self.sec(f"Spawn{camel(name)}", "spawns.ini")
+        s = self.named("Spawn", name, k, "spawns.ini")
         s.pairs = [("buttons", "1"), ("event1", ""), ("monster", "Monster" + camel(sp.group))]
         if sp.size is not None:
             self.cannot(sp.span, "a monster's size")
@@ -329,8 +370,9 @@ class Exporter:
         """What an encounter starts with: its shown tiles, doors and tokens added by `root`,
         its variables' starting values set, its setup spawns chained after it."""
         k = e.number
-        adds = [self.tile_secs[(k, t.name)].name for t in self.maps[k].tiles if not t.hidden and (k, t.name) in self.tile_secs]
-        adds += [self.doors[d.name].name for d in e.body.map.doors if d.name in self.doors]
+        adds = [name for t in self.maps[k].tiles if not t.hidden and (k, t.name) in self.tile_secs
+                for name in self.with_markers(k, t.name, self.tile_secs[(k, t.name)].name)]
+        adds += [self.doors[(k, d.name)].name for d in e.body.map.doors if (k, d.name) in self.doors]
         adds += [self.token_of[id(t)].name for t in e.body.tokens if id(t) in self.token_of]
         root.set("add", " ".join(adds))
         ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value]
@@ -346,7 +388,7 @@ class Exporter:
             self.spawn_used.add(s.name)
             last.set("event1", s.name)
             last = s
-        self._setup_tail = last
+        self.setup_tail = last
 
     def events_of(self, e: ast.InlineEncounter) -> None:
         k = e.number
@@ -363,33 +405,20 @@ class Exporter:
     def root_of(self, k: int, e, ev: ast.EventDecl) -> _Sec | None:
         t = ev.trigger
         kind = t.kind
-        if kind == "start" and k == self.encs[0].number and not getattr(self, "_start_taken", False):
-            self._start_taken = True
-            return self._setup_tail
+        if kind == "start" and k == self.encs[0].number and not self.start_taken:
+            self.start_taken = True
+            return self.setup_tail
         base = "Event" + camel(f"{kind}_{t.subject}" if t.subject else kind) + (str(t.number) if t.number is not None else "")
-        if kind in ("searched", "picked_up"):
-            tok = self.tokens.get(t.subject or "")
+        if kind in ("searched", "picked_up", "open"):
+            return self.clicked(k, t, base)
+        if kind == "enters":
+            tok = self.enters_roots.get(id(ev))
             if tok is None:
-                self.cannot(t.span, f"`on {kind} {t.subject}`: the token is not exported")
-                return None
-            if tok.get("event1"):
-                self.cannot(t.span, f"a second event on token `{t.subject}`")
-                return None
-            root = self.event_sec(base)
+                return None  # reported by enters_token
+            root = self.event_sec("Event" + tok.name.removeprefix("Token"))
+            root.set("remove", tok.name)  # once only, as the questc event: the marker goes
             tok.set("event1", root.name)
             self.token_order.append(tok.name)
-            return root
-        if kind == "open":
-            door = self.doors.get(t.subject or "")
-            if door is None:
-                self.cannot(t.span, f"`on open {t.subject}`: the door is not exported")
-                return None
-            if door.get("event1"):
-                self.cannot(t.span, f"a second event on door `{t.subject}`")
-                return None
-            root = self.event_sec(base)
-            door.set("buttons", 1)
-            door.set("event1", root.name)
             return root
         if kind == "start" and k == self.encs[0].number:
             trig = "EventStart"
@@ -403,7 +432,6 @@ class Exporter:
                 return None
         else:
             what = {"encounter_start": "`on encounter start` (Valkyrie has no trigger for entering an encounter)",
-                    "enters": "`on enters` (Valkyrie has no trigger for a hero entering a space)",
                     "variable": "`on variable` (Valkyrie events fire on triggers, not on a variable reaching a value)"}
             self.cannot(t.span, what.get(kind, f"the trigger `{kind}`"))
             return None
@@ -415,6 +443,58 @@ class Exporter:
             if shown:
                 root.set("add", shown)
         return root
+
+    def clicked(self, k: int, t: ast.Trigger, base: str) -> _Sec | None:
+        """`on searched/picked_up TOKEN`, `on open DOOR`: the event the component runs when
+        clicked (its `event1`, one per component)."""
+        what, table = ("door", self.doors) if t.kind == "open" else ("token", self.tokens)
+        target = table.get((k, t.subject or ""))
+        if target is None:
+            self.cannot(t.span, f"`on {t.kind} {t.subject}`: the {what} is not exported")
+            return None
+        if target.get("event1"):
+            self.cannot(t.span, f"a second event on {what} `{t.subject}`")
+            return None
+        root = self.event_sec(base)
+        target.set("event1", root.name)
+        if what == "door":
+            target.set("buttons", 1)
+        else:
+            self.token_order.append(target.name)
+        return root
+
+    def enters_token(self, k: int, ev: ast.EventDecl) -> None:
+        """`on enters TILE` / `on enters SPACE`: Valkyrie has no trigger for a hero entering a
+        space, so a marker token (ENTERS_TYPE) stands on the tile (its first square) or the
+        space, and players click it when a hero enters; its `comment` says what it stands for,
+        its text tells the players when to click. It is added with its tile (`with_markers`)."""
+        t = ev.trigger
+        amap = self.maps[k]
+        if t.space is not None:
+            cell = amap.space(t.space)
+            placed = amap.owner.get(cell) if cell is not None else None
+            if isinstance(t.space, ast.TileSpace):
+                subject, where = f"{t.space.tile}({t.space.col},{t.space.row})", "space"
+            else:
+                subject, where = (f"{placed.name}{placed.local_of[cell]}".replace(" ", "") if placed else ""), "space"
+        else:
+            placed = amap.by_name.get(t.subject or "")
+            cell = next((c for c in placed.cells if amap.owner.get(c) is placed), None) if placed else None
+            subject, where = t.subject or "", "tile"
+        if placed is None or cell is None or (k, placed.name) not in self.tile_secs:
+            self.cannot(t.span, f"`on enters {subject or t.subject}` (only a tile or a space of an exported tile has a place for its marker)")
+            return
+        tok = self.sec(f"TokenEnters{camel(placed.name)}", "tokens.ini")
+        tok.pairs = [("xposition", str(cell[0] + self.shift[k])), ("yposition", str(-cell[1])), ("buttons", "1"),
+                     ("event1", ""), ("type", ENTERS_TYPE), ("comment", ENTERS_COMMENT + subject)]
+        self.texts.append((f"{tok.name}.text", f"Select this marker when a hero enters this {where}."))
+        self.texts.append((f"{tok.name}.button1", "A hero has entered"))
+        self.enters_roots[id(ev)] = tok
+        self.enters_tokens.setdefault((k, placed.name), []).append(tok)
+
+    def with_markers(self, k: int, tile: str, section: str) -> list[str]:
+        """A tile's section and the `on enters` markers on it: they come onto the board together."""
+        return [section] + [tok.name for tok in self.enters_tokens.get((k, tile), [])]
 
     def defeated(self, k: int, t: ast.Trigger) -> str | None:
         name = t.subject or ""
@@ -428,7 +508,8 @@ class Exporter:
         sp, s = hit
         monster = s.get("monster") or ""
         others = [v for v in self.spawns.values() if v[1] is not s and v[1].get("monster") == monster]
-        if others:  # a custom monster of its own, so the trigger names this spawn alone
+        if others or (sp.name or sp.group) != sp.group:  # a custom monster of its own, so the trigger names this spawn alone
+            # (a trigger on a plain monster reads back as its group)
             custom = self.sec("CustomMonster" + camel(sp.name or sp.group), "monsters.ini")
             custom.pairs = [("base", monster)]
             s.set("monster", custom.name)
@@ -543,7 +624,7 @@ class Exporter:
             else:
                 s.set("operations", f"{var},+,{ef.number}" if (ef.number or 0) >= 0 else f"{var},-,{-(ef.number or 0)}")
         elif ef.kind == "reveal":
-            names = [self.tile_secs[(k, a)].name for a in ef.args if (k, a) in self.tile_secs]
+            names = [name for a in ef.args if (k, a) in self.tile_secs for name in self.with_markers(k, a, self.tile_secs[(k, a)].name)]
             if not names:
                 return None
             s.set("add", " ".join(names))
@@ -553,13 +634,13 @@ class Exporter:
                 return None
             s.set("add", tok.name)
         elif ef.kind == "remove_token":
-            names = [self.tokens[a].name for a in ef.args if a in self.tokens]
+            names = [self.tokens[(k, a)].name for a in ef.args if (k, a) in self.tokens]
             if not names:
                 self.cannot(ef.span, "removing a token that is not exported")
                 return None
             s.set("remove", " ".join(names))
         elif ef.kind == "open":
-            names = [self.doors[a].name for a in ef.args if a in self.doors]
+            names = [self.doors[(k, a)].name for a in ef.args if (k, a) in self.doors]
             if not names:
                 self.cannot(ef.span, "opening a door that is not exported")
                 return None
@@ -579,17 +660,21 @@ class Exporter:
             self.cannot(ef.span, "`next` in the last encounter")
             return None
         e = later[0]
-        s = self.sec(f"EventEnterEncounter{e.number}", "events.ini")
+        s = self.sec(f"EventEnterEncounter{e.number}", "events.ini", sep="_")
         s.pairs = [("display", "false"), ("buttons", "1"), ("event1", "")]
+        if e.number in self.flavors:  # the encounter's flavor: the text shown as the heroes enter it
+            s.pairs = [("buttons", "1"), ("event1", "")]
+            self.text(s, self.flavors[e.number])
+            self.string_ids[f"{s.name}.text"] = f"quest.{self.quest.id}.e{e.number}.flavor"
         self.entries.append(s.name)
-        first_entry = not getattr(self, "_entered", set()) >= {e.number}
-        self._entered = getattr(self, "_entered", set()) | {e.number}
-        tail_holder = self._setup_tail
+        first_entry = e.number not in self.entered
+        self.entered.add(e.number)
+        tail_holder = self.setup_tail
         self.setup(e, s)
-        tail = self._setup_tail if first_entry else s
+        tail = self.setup_tail if first_entry else s
         if not first_entry:
             s.set("event1", "")
-        self._setup_tail = tail_holder
+        self.setup_tail = tail_holder
         return s, tail
 
     def text(self, s: _Sec, text: ast.Text | None) -> None:

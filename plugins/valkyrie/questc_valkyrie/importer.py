@@ -34,6 +34,9 @@ TOKEN_TYPES = {
     "TokenVillagerWoman": ("villager", "woman"),
 }
 AUDIO_WIN, AUDIO_LOSE = "AudioBLVictory", "AudioBLDefeat"
+# what the export writes where Valkyrie has no field of its own (exporter.py, docs/valkyrie.md "Export")
+ENTERS_COMMENT = "questc: on enters "  # a marker token standing for `on enters TILE` / `on enters SPACE`
+LABEL_COMMENT = "questc: the text is the token's label"
 HERO_OPS = {"==": lambda n: (n, n), ">": lambda n: (n + 1, 4), ">=": lambda n: (n, 4), "<": lambda n: (1, n - 1), "<=": lambda n: (1, n)}
 
 
@@ -363,7 +366,8 @@ class Importer:
             sec = self.comp.get(name)
             conds = self.names(sec, "conditions") + self.names(sec, "vartests") if sec else []
             return sec is not None and (not conds or (all(c.startswith("#heroes,") for c in conds) and name.startswith("Spawn")))
-        self.live = {t.name for t in self.of("Token") if t.name in self.placed_at_setup or any(carried(a) for a in added_by.get(t.name, []))}
+        self.live = {t.name for t in self.of("Token") if t.name not in self.markers
+                     and (t.name in self.placed_at_setup or any(carried(a) for a in added_by.get(t.name, [])))}
         # events
         for r in roots:
             trig = self.trigger_of(r)
@@ -371,12 +375,16 @@ class Importer:
                 continue
             self.event(r, trig)
         for tok in self.of("Token"):
+            if tok.name in self.markers:
+                self.marker_event(tok)
+                continue
             if tok.name not in self.live:
                 continue  # never on the board in questc: its event never runs
             if self.where_quiet(tok) is None:
                 continue  # off every tile (VK0306 where it is placed)
             for first in self.names(tok, "event1")[:1]:
                 if first in self.comp:
+                    self.evented.add(tok.name)
                     kind = self.token_kind(tok)[0]
                     name = self.token_name(tok)
                     self.event(self.comp[first], ("searched" if kind in ("search", "unique_search") else "picked_up") + f" {name}",
@@ -392,6 +400,28 @@ class Importer:
         for name, (var, n) in self.watch_heads.items():
             k = next((kk for kk, vs in self.variables.items() if var in vs), 1)
             self.event(self.comp[name], f"variable {var} >= {n}", enc_hint=k)
+        # what the setup chains add that no walked event reached (a chain behind a choice or a
+        # condition questc does not follow, as A Fat Goblin's setup behind its travel events and
+        # the rest of its encounter-2 setup behind a conditional round end): still the setup
+        # A token with an imported event that no imported event places (its placing chain hangs
+        # off a trigger or condition questc does not read) is declared there too, so its event
+        # keeps a token to name (VK0303 says so).
+        for tok in self.of("Token"):
+            if tok.name not in self.live or tok.name in self.markers or tok.name in self.added_by_walk:
+                continue
+            if tok.name not in self.placed_at_setup and tok.name not in self.evented:
+                continue
+            line = self.token_line(tok, placed=False)
+            if line is not None and all(ln.text != line[1] for ln in self.setup[line[0]]):
+                self.setup[line[0]].append(_Line(line[1], tok.span))
+                if tok.name not in self.placed_at_setup:
+                    self.cannot(tok, "event1", "the event placing this token (behind a trigger or condition questc does not read); "
+                                               "the token is declared in its encounter's setup, so its own event is kept")
+                self.placed_at_setup.add(tok.name)
+        for sp in self.of("Spawn"):
+            if sp.name in self.placed_at_setup and self.merged(sp).name not in self.spawn_lines and not self._conditional(sp):
+                conds = self.names(sp, "conditions")
+                self.spawn(sp, [], [self.enc_of(sp)], [], self.hero_guard(sp, conds) if conds else None)
 
     def find_exported_patterns(self) -> None:
         """The two patterns the export writes for triggers Valkyrie lacks (docs/valkyrie.md, "Export"):
@@ -404,6 +434,13 @@ class Importer:
           tested only by such checks. H's chain (less the guard) is the event; the checks are
           not followed and raise no VK0303."""
         n = len(self.groups)
+        # `on enters`: marker tokens (ENTERS_COMMENT); token labels: tokens whose text is marked as one
+        self.markers = {s.name: (s.get("comment") or "")[len(ENTERS_COMMENT):] for s in self.of("Token")
+                        if (s.get("comment") or "").startswith(ENTERS_COMMENT)}
+        self.labelled = {s.name for s in self.of("Token") if s.get("comment") == LABEL_COMMENT and self.string(s, "text")}
+        self.added_by_walk: set[str] = set()  # tokens a walked event adds (setup or `place token`)
+        self.evented: set[str] = set()  # tokens whose click event is imported
+        self.flavors: dict[int, str] = {}  # encounter k >= 2 -> the text of the export's entry event
         self.enc_starts: dict[str, int] = {}
         for sec in self.comp.values():
             m = re.fullmatch(r"EventEncounterStart(\d+)", sec.name)
@@ -481,7 +518,7 @@ class Importer:
             target = m.group(2)
             spawns = [s for s in self.of("Spawn") if target in self.names(s, "monster")]
             groups = {self.spawn_name(s) for s in spawns if self.monster_of_quiet(s)}
-            if len(groups) == 1:
+            if len(groups) == 1 and target.startswith("CustomMonster"):  # a monster of one spawn's own: that spawn
                 return f"defeated {groups.pop()}"
             group = self.monster_quiet_name(target)
             if group is None:
@@ -523,11 +560,31 @@ class Importer:
 
     def token_name(self, tok: Section) -> str:
         if tok.name not in self.token_names:
-            self.token_names[tok.name] = self._unique(snake(tok.name.removeprefix("Token")) or "token", set(self.token_names.values()))
+            raw = snake(tok.name.removeprefix("Token")) or "token"
+            self.token_names[tok.name] = self.local_name(raw, self.enc_of(tok), self.token_names)
         return self.token_names[tok.name]
 
     def door_name(self, door: Section) -> str:
-        return snake(door.name.removeprefix("Door")) or "door"
+        raw = snake(door.name.removeprefix("Door")) or "door"
+        place = self.door_place_quiet(door)
+        return self.local_name(raw, place[0], {}) if place else raw
+
+    def door_place_quiet(self, door: Section):
+        sink, self.sink = self.sink, Sink()
+        try:
+            return self.door_place(door)
+        finally:
+            self.sink = sink
+
+    def local_name(self, raw: str, k: int, names: dict[str, str], extra: set[str] = frozenset()) -> str:
+        """A questc name from a section name. The export gives a name another encounter took the
+        suffix `InEncounter<k>` (exporter.py `named`): stripped again for a component of
+        encounter k, the name then unique in its encounter; other names unique in the quest."""
+        suffix = f"_in_encounter{k}"
+        if raw.endswith(suffix) and len(raw) > len(suffix):
+            same = {n for sec, n in names.items() if self.enc_of(self.comp[sec]) == k} if names else set()
+            return self._unique(raw[: -len(suffix)], same | extra)
+        return self._unique(raw, set(names.values()) | extra)
 
     def merged(self, sp: Section) -> Section:
         """The first of the spawns that differ only in their hero-count condition (one questc
@@ -555,11 +612,11 @@ class Importer:
         sp = self.merged(sp)
         if sp.name not in self.spawn_names:
             own = self.monster_quiet_name((self.names(sp, "monster") or [""])[0])
-            taken = set(self.spawn_names.values()) | (self.monsters - {own})  # a spawn may bear its own group's name
             base = sp.name.removeprefix("Spawn")
             if sp.name in self._twins():
                 base = re.sub(r"\d+heroe?s?$", "", base, flags=re.I) or base
-            self.spawn_names[sp.name] = self._unique(snake(base) or "spawn", taken)
+            self.spawn_names[sp.name] = self.local_name(snake(base) or "spawn", self.enc_of(sp), self.spawn_names,
+                                                        self.monsters - {own})  # a spawn may bear its own group's name
         return self.spawn_names[sp.name]
 
     @staticmethod
@@ -577,7 +634,8 @@ class Importer:
     # one event ------------------------------------------------------------
     def event(self, root: Section, trigger: str, enc_hint: int | None = None, origin: Section | None = None) -> None:
         effects: list[_Line] = []
-        if origin is not None and self.string(origin, "text") and (origin.get("display") or "true").lower() != "false":
+        if origin is not None and origin.name not in self.labelled and origin.name not in self.markers and self.string(origin, "text") \
+                and (origin.get("display") or "true").lower() != "false":
             effects.append(_Line(f"say {quote(self.string(origin, 'text'))}", origin.span))
         enc = [enc_hint or self.event_enc(root)]
         entered: list[int] = []
@@ -638,8 +696,11 @@ class Importer:
                 if name in self.hidden:
                     reveals.append(self.tile_name(name))
             elif name.startswith("Token"):
+                if name in self.markers:
+                    continue  # an `on enters` marker comes with its tile (marker_event)
                 line = self.token_line(c, placed=name not in self.placed_at_setup)
                 if line is not None:
+                    self.added_by_walk.add(name)
                     k, text = line
                     if name in self.placed_at_setup:
                         if all(ln.text != text for ln in self.setup[k]):  # an entry walked again
@@ -660,6 +721,8 @@ class Importer:
             if c is None:
                 continue
             if name.startswith("Token"):
+                if name in self.markers:
+                    continue  # the once-only end of an `on enters` marker
                 if name in self.live and self.where_quiet(c) is not None:
                     out.append(_Line(f"remove token {self.token_name(c)}", sec.span_of("remove")))
                 # else: the token is never on the board, so removing it does nothing in Valkyrie either
@@ -708,8 +771,12 @@ class Importer:
             else:
                 outcome = "win"
                 self.cannot(sec, "operations", "an end of the quest that says neither won nor lost (read as won)")
+        k_entered = next((k for k in entered if sec.name in self.entry_copies.get(k, ())), None)
         if outcome:
             out.append(_Line(f"{outcome} {quote(text)}" if text and display else outcome, sec.span))
+        elif text and display and k_entered and re.fullmatch(rf"EventEnterEncounter{k_entered}(_\d+)?", sec.name) \
+                and self.flavors.setdefault(k_entered, text) == text:
+            pass  # the export's entry event: its text is the flavor of the encounter it enters
         elif text and display and not sec.name.startswith("Spawn"):
             out.append(_Line(f"say {quote(text)}", sec.span))
         for key in ("audio",):
@@ -755,6 +822,18 @@ class Importer:
                     return pl.name
         return section
 
+    def marker_event(self, tok: Section) -> None:
+        """`on enters TILE` / `on enters SPACE` from the export's marker token: the tile or the
+        space it stands on (its `comment` says which), the event it runs."""
+        at = self.where(tok)
+        if at is None:
+            return
+        k, space = at
+        target = space if "(" in self.markers[tok.name] else space.split("(")[0]
+        for first in self.names(tok, "event1")[:1]:
+            if first in self.comp:
+                self.event(self.comp[first], f"enters {target}", enc_hint=k, origin=tok)
+
     def token_line(self, tok: Section, placed: bool) -> tuple[int, str] | None:
         at = self.where(tok)
         if at is None:
@@ -763,6 +842,8 @@ class Importer:
         parts = [f"token {kind}"]
         if colour:
             parts.append(colour)
+        if tok.name in self.labelled:
+            parts.append(quote(self.string(tok, "text")))
         name = self.token_name(tok)
         referenced = self.names(tok, "event1") or any(tok.name in self.names(c, "remove") for c in self.comp.values())
         # a token the export wrote for an unnamed one (`Token<Kind>Unnamed<n>`) that nothing names stays unnamed
@@ -925,11 +1006,14 @@ class Importer:
             self.emit(f"{ind}start heroes on {start}")
             if k == 1 and self.text.get("quest.description"):  # the export writes the first encounter's flavor there
                 self.emit(f"{ind}flavor {quote(self.text['quest.description'])}", self.q.quest.section("Quest").span)
+            elif k in self.flavors:  # and a later one's as the text of the event entering it
+                self.emit(f"{ind}flavor {quote(self.flavors[k])}", self.comp[self.entry[k]].span_of("add"))
             for var, span in sorted(self.variables[k].items()):
                 self.emit(f"{ind}var {var} = 0", span)
             for line in self.setup[k]:
                 self.emit(f"{ind}{line.text}", line.origin)
-            for sp, (kk, lines) in self.spawn_lines.items():
+            order = {name: i for i, name in enumerate(self.comp)}
+            for sp, (kk, lines) in sorted(self.spawn_lines.items(), key=lambda item: order.get(item[0], 0)):
                 if kk != k:
                     continue
                 for line in lines:
