@@ -17,6 +17,7 @@ from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validat
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink
 from compiler.diagnostics.hints import did_you_mean
+from compiler import verdicts
 from compiler.diskcache import kept
 from compiler.memo import Same, remembered, remembered_as
 from compiler.model import Model
@@ -33,7 +34,9 @@ SINGLE_OBJECT_KINDS = frozenset({"world"})
 @dataclass
 class Result:
     sink: Sink
-    models: list[Model] = field(default_factory=list)
+    models: list[Model] = field(default_factory=list)  # one per pack given (not those answered by a kept verdict)
+    roots: dict[str, str] = field(default_factory=dict)  # root folder -> id of every pack read (the configuration's per-pack lists)
+    plugins: bool = False  # a plugin ran or a pack asked for one
 
     @property
     def model(self) -> Model | None:
@@ -41,20 +44,44 @@ class Result:
         return self.models[0] if self.models else None
 
 
-def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) -> Result:
+def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, *, keep_verdicts: bool = False) -> Result:
+    """`keep_verdicts`: a pack whose folders and required packs' folders are unchanged since a
+    run that kept its verdict gives that verdict's diagnostics and no model
+    (compiler/verdicts.py; `questc check` only)."""
     sink = sink or Sink()
     with stage("packs"):
         resolution = discover(list(paths), options.pack_path, sink, max_bytes=options.max_file_bytes)
     loaded: dict[str, tuple[list[Document], list, dict[str, str]]] = {}
+    load_items: dict[str, tuple] = {}  # pack id -> what loading it reported (once per run in the sink)
     result = Result(sink)
     for target in resolution.targets:
         closure = resolution.order.get(target.id)
         if closure is None:
             continue
+        result.roots.update((str(p.root), p.id) for p in closure)
+        plugins = bool(options.plugins or any(p.plugins for p in closure))
+        result.plugins |= plugins
+        key = _verdict_key(closure, options) if keep_verdicts and not plugins else None
+        if key is not None:
+            with stage(f"kept verdict {target.id}"):
+                kept = verdicts.replay(key)
+            if kept is not None:
+                loads, items = kept
+                for pack_id, reported in loads:
+                    if pack_id not in load_items:
+                        load_items[pack_id] = reported
+                        sink.extend(reported)
+                sink.extend(items)
+                continue
         for pack in closure:
             if pack.id not in loaded:
                 with stage(f"load {pack.id}"):
-                    loaded[pack.id] = _load_pack(pack, sink, options)
+                    local = Sink()
+                    loaded[pack.id] = _load_pack(pack, local, options)
+                if pack.id not in load_items:
+                    load_items[pack.id] = tuple(local.items)
+                    sink.extend(local.items)
+        mark = len(sink.items)
         with stage(f"catalogs {target.id}"):
             catalogs = _merge_catalogs(closure, loaded, sink)
         modules = tuple(loaded[target.id][1])
@@ -65,14 +92,24 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None) 
         )
         with stage(f"passes {target.id}"):
             model = run_passes(model, sink)
-        if options.plugins or any(p.plugins for p in closure):
+        if plugins:
             from compiler.plugins.loader import asked_for, run_plugin_passes
 
             with stage(f"plugins {target.id}"):
                 asked_for(model, sink)
                 model = run_plugin_passes(model, sink)
         result.models.append(model)
+        if key is not None and _verdict_key(closure, options) == key:
+            loads = tuple((p.id, load_items[p.id]) for p in closure)
+            items = tuple(sink.items[mark:])
+            verdicts.keep(key, (loads, items), [d for _, reported in loads for d in reported] + list(items))
     return result
+
+
+def _verdict_key(closure: list[Pack], options: Options) -> str | None:
+    """What a pack's diagnostics depend on: its folder and those of the packs it requires."""
+    folders = verdicts.trees([p.root for p in closure])
+    return verdicts.key("pack", options, folders) if folders is not None else None
 
 
 def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document], list, dict[str, str]]:

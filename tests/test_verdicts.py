@@ -1,6 +1,7 @@
-"""Kept verdicts (compiler/commands/verdicts.py): a check of an unchanged tree prints,
-byte for byte, what compiling it printed, without compiling; anything it could read
-changing, plugins, links and unreadable folders make it compile again."""
+"""Kept verdicts (compiler/verdicts.py): a check of an unchanged tree prints, byte for byte,
+what compiling it printed, without compiling; after an edit only the packs whose folders
+(or whose required packs' folders) changed are compiled, and the output equals a check
+that kept nothing; plugins, links and unreadable folders make it compile again."""
 
 from __future__ import annotations
 
@@ -31,6 +32,32 @@ def compiles(monkeypatch):
 
     monkeypatch.setattr(pipeline, "compile_paths", counting)
     return calls
+
+
+@pytest.fixture
+def checked(monkeypatch):
+    """The packs whose passes ran since the test began, in order."""
+    ran = []
+    real = pipeline.run_passes
+
+    def spying(model, sink):
+        ran.append(model.pack.id)
+        return real(model, sink)
+
+    monkeypatch.setattr(pipeline, "run_passes", spying)
+    return ran
+
+
+def fresh(tmp_path, *argv, cwd=None):
+    """The same check with nothing kept (a cache folder of its own)."""
+    import os
+
+    old = os.environ["XDG_CACHE_HOME"]
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path / f"fresh-{len(list(tmp_path.glob('fresh-*')))}")
+    try:
+        return questc(*argv, cwd=cwd)
+    finally:
+        os.environ["XDG_CACHE_HOME"] = old
 
 
 def broken_pack(root):
@@ -121,15 +148,67 @@ def test_plugins_and_links_never_use_verdicts(tmp_path, cache, compiles):
     assert compiles[0] == 4
 
 
-def test_a_damaged_verdict_is_compiled_again(tmp_path, cache, compiles):
+def test_a_damaged_verdict_is_compiled_again(tmp_path, cache, compiles, checked):
     pack = broken_pack(tmp_path)
     first = questc("check", pack)
     folder = tmp_path / "xdg" / "questc"
-    (kept,) = folder.glob("verdict-*.pickle")
-    head = kept.read_bytes().split(b"\n", 1)[0]
-    kept.write_bytes(head + b"\nnot a pickle")
+    kept = sorted(folder.glob("verdict-*.pickle"))
+    assert len(kept) == 2  # the whole check's and the pack's
+    for f in kept:
+        head = f.read_bytes().split(b"\n", 1)[0]
+        f.write_bytes(head + b"\nnot a pickle")
     second = questc("check", pack)
-    assert compiles[0] == 2 and second.err == first.err
+    assert compiles[0] == 2 and checked == ["t", "t"] and second.err == first.err
+
+
+# ---------------------------------------------------------------- each pack's verdict
+def test_after_an_edit_only_the_packs_it_reaches_are_compiled(tmp_path, cache, compiles, checked):
+    """Nine shipped packs; a line added to a quest of d2e-quests: only d2e-quests's passes
+    run (nothing requires it), and the output is what a check keeping nothing prints."""
+    work = tmp_path / "content"
+    shutil.copytree(CONTENT, work)
+    first = questc("check", work, "--format", "json")
+    assert len(checked) == 9
+    quest = work / "d2e-quests" / "a_fat_goblin.quest"
+    quest.write_text(quest.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    del checked[:]
+    second = questc("check", work, "--format", "json")
+    assert compiles[0] == 2 and checked == ["d2e-quests"]
+    assert second.out == first.out == fresh(tmp_path, "check", work, "--format", "json").out
+
+
+def test_an_edit_of_a_required_pack_compiles_what_requires_it(tmp_path, cache, checked):
+    base = write_pack(tmp_path, "b", requires=["d2e-base"], files={"terrain.yaml": ""})
+    write_pack(tmp_path, "x", requires=["b"], files={"q.quest": QUEST})
+    write_pack(tmp_path, "y", requires=["d2e-base"], files={"q.quest": QUEST})
+    questc("check", tmp_path)
+    assert sorted(checked) == ["b", "x", "y"]
+    (base / "terrain.yaml").write_text("# nothing yet\n", encoding="utf-8")
+    del checked[:]
+    after = questc("check", tmp_path, "--format", "json")
+    assert sorted(checked) == ["b", "x"]
+    assert after.out == fresh(tmp_path, "check", tmp_path, "--format", "json").out
+
+
+@pytest.mark.parametrize("fmt", ["human", "json"])
+def test_what_loading_a_shared_pack_reported_is_printed_once(tmp_path, cache, checked, fmt):
+    """Pack b has a broken catalog file, required by x and y. After an edit of y, x's verdict
+    (which holds b's loading diagnostics) is replayed and y is compiled, loading b again:
+    b's diagnostics are printed once, as a check keeping nothing prints them."""
+    write_pack(tmp_path, "b", requires=["d2e-base"], files={"terrain.yaml": "terrain: [unclosed\n"})
+    write_pack(tmp_path, "x", requires=["b"], files={"q.quest": QUEST})
+    y = write_pack(tmp_path, "y", requires=["b"], files={"q.quest": QUEST})
+    first = questc("check", tmp_path, "--format", fmt)
+    (y / "q.quest").write_text(QUEST + "\n# an edit\n", encoding="utf-8")
+    del checked[:]
+    after = questc("check", tmp_path, "--format", fmt)
+    assert checked == ["y"]
+    assert (after.code, after.out, after.err) == (first.code, first.out, first.err)
+    expected = fresh(tmp_path, "check", tmp_path, "--format", fmt)
+    assert (after.out, after.err) == (expected.out, expected.err)
+    if fmt == "json":
+        codes = after.codes
+        assert len(codes) == len(set((d["code"], d["file"], d["line"]) for d in after.json()["diagnostics"]))
 
 
 def test_no_verdict_is_kept_without_a_private_cache(tmp_path, monkeypatch, compiles):

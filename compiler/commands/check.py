@@ -54,30 +54,40 @@ def run(args: argparse.Namespace) -> int:
 
 
 def checked(args: argparse.Namespace):
-    """The diagnostics of the PATHs: a kept verdict when nothing the check could read has
-    changed since a run that kept one (compiler/commands/verdicts.py), else a compile."""
-    from compiler import console
-    from compiler.commands import verdicts
-    from compiler.commands.common import configure, options_from, roots_of, settle
+    """The diagnostics of the PATHs: the kept verdict of the whole check when nothing it
+    could read (the folders given, the pack search path) has changed since a run that kept
+    one; otherwise a compile, in which each pack keeps and reuses its own verdict
+    (compiler/verdicts.py)."""
+    from compiler import console, verdicts
+    from compiler.commands.common import configure, options_from, settle
     from compiler.diagnostics.model import Sink
+    from compiler.packs import search_path
 
     settle(args)
     options = options_from(args, images=False, sourced_only=args.sourced_only)
+    paths = list(args.paths)
+
+    def key() -> str | None:
+        if options.plugins:
+            return None
+        folders = verdicts.trees([*paths, *search_path(options.pack_path)])
+        return verdicts.key("check", tuple(paths), options, folders) if folders is not None else None
+
     sink = Sink()
     with console.stage("kept verdict"):
-        key = verdicts.key_of(list(args.paths), options)
-        roots = verdicts.replay(key, sink) if key is not None else None
-    if roots is not None:
+        whole = key()
+        kept = verdicts.replay(whole) if whole is not None else None
+    if kept is not None:
+        items, roots = kept
+        sink.extend(items)
         configure(args, sink, roots)
         return sink
     from compiler.pipeline import compile_paths
 
-    result = compile_paths(list(args.paths), options, sink)
-    roots = roots_of(result.models)
-    uses_plugins = any(p.plugins for m in result.models for p in m.packs)
-    if key is not None and not uses_plugins and verdicts.key_of(list(args.paths), options) == key:
-        verdicts.keep(key, sink.items, roots)
-    configure(args, sink, roots)
+    result = compile_paths(paths, options, sink, keep_verdicts=True)
+    if whole is not None and not result.plugins and key() == whole:
+        verdicts.keep(whole, (tuple(sink.items), result.roots), sink.items)
+    configure(args, sink, result.roots)
     return sink
 
 

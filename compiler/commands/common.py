@@ -75,13 +75,8 @@ def compile_args(args: argparse.Namespace, **overrides):
 
     settle(args)
     result = compile_paths(list(args.paths), options_from(args, **overrides))
-    configure(args, result.sink, roots_of(result.models))
+    configure(args, result.sink, result.roots)
     return result
-
-
-def roots_of(models) -> dict[str, str]:
-    """Pack root -> pack id, for every pack compiled (the configuration's per-pack lists)."""
-    return {str(p.root): p.id for m in models for p in m.packs}
 
 
 def configure(args: argparse.Namespace, sink, roots: dict[str, str]) -> None:

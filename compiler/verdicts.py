@@ -1,19 +1,22 @@
-"""Kept verdicts: `questc check` gives the diagnostics an earlier run found when nothing it
-could read has changed (docs/performance.md, "Kept verdicts").
+"""Kept verdicts: `questc check` gives the diagnostics an earlier run found when nothing they
+depend on has changed (docs/performance.md, "Kept verdicts"). Two grains, one mechanism:
 
-What a check of PATH… can read is bounded and known before it starts: the folders given
-and the pack search path (--pack-path, QUESTC_PATH, the shipped packs), the compiler's own
-code, grammar, catalogue and schemas, the options and the working directory (which names
-the files in the messages). A verdict is kept under a hash of all of them, the bytes of
-every file in those folders included, so a run finding a verdict under its key finds the
-diagnostics the same inputs gave: it prints them, with the source lines they show, and
-compiles nothing. Like ruff's or mypy's cache, this turns a check of an unchanged tree
-from a compile into a few milliseconds of hashing.
+- the whole check (compiler/commands/check.py): what a check of PATH… can read is known
+  before it starts: the folders given and the pack search path (--pack-path,
+  QUESTC_PATH, the shipped packs). Found, it is printed and nothing is compiled;
+- each pack checked (compiler/pipeline.py): what a pack's diagnostics depend on is the
+  folders of the packs it requires and its own. After an edit, only the packs whose
+  folders changed, or that require one that did, are compiled again.
+
+A verdict is kept under a hash of those folders (every file's bytes), the options, the
+working folder (it names the files in the messages) and the compiler's own code, grammar,
+catalogue and schemas, so a verdict found under its key is what the same inputs gave. It
+holds the diagnostics and the texts of the lines they show. Like ruff's or mypy's cache.
 
 No verdict is kept or used when the answer could depend on anything else or when hashing
 could not be exact: plugins enabled (their code is not the compiler's) or asked for by a
 pack, a symbolic link or an unreadable entry in a folder (its target lies elsewhere),
-more than MAX_BYTES to hash, or a file that changed while the check ran. The
+more than MAX_BYTES to hash, or a folder that changed while it was checked. The
 configuration's ignore/error lists are applied after the verdict, so they need not be
 in the key. Storage is compiler/diskcache.py's: a private folder, full key on the first
 line, pickles read only through its checks.
@@ -28,31 +31,31 @@ import stat
 from pathlib import Path
 
 from compiler import diskcache
-from compiler.diagnostics.model import Diagnostic, Sink
-from compiler.options import Options
 
 VERDICT_FORMAT = b"questc-verdict 1"
 MAX_BYTES = 64 * 1024 * 1024  # more than this to hash: compile instead
 
 
-def key_of(paths: list[str], options: Options) -> str | None:
-    """The hash of everything a check of `paths` with `options` can read, or None when no
-    verdict may be used (see the module's docstring)."""
-    if options.plugins:
-        return None
-    from compiler.packs import search_path
-
-    budget = [MAX_BYTES]
-    trees = []
-    for root in (*map(Path, paths), *search_path(options.pack_path)):
-        tree = _tree(root, budget)
-        if tree is None:
-            return None
-        trees.append((str(root), os.path.abspath(root), tree))
+def key(*parts: object) -> str | None:
+    """The key of a verdict: the compiler's code and `parts` (options, the working folder,
+    the trees below). None when a part has no stable fingerprint."""
     try:
-        return diskcache.fingerprint(VERDICT_FORMAT, diskcache.code_version(), os.getcwd(), tuple(paths), options, tuple(trees))
+        return diskcache.fingerprint(VERDICT_FORMAT, diskcache.code_version(), os.getcwd(), *parts)
     except (OSError, TypeError, UnicodeError):  # a name that is not text: compile instead
         return None
+
+
+def trees(roots) -> tuple | None:
+    """(name, absolute path, every entry below) for each root; None when one of them
+    cannot be hashed exactly (a link, an unreadable entry, too many bytes)."""
+    budget = [MAX_BYTES]
+    out = []
+    for root in roots:
+        tree = _tree(Path(root), budget)
+        if tree is None:
+            return None
+        out.append((str(root), os.path.abspath(root), tree))
+    return tuple(out)
 
 
 def _tree(root: Path, budget: list[int]) -> tuple | None:
@@ -103,35 +106,32 @@ def _entry(path, st: os.stat_result, budget: list[int]) -> tuple[str, str] | Non
         return None
 
 
-def replay(key: str, sink: Sink) -> dict[str, str] | None:
-    """The diagnostics kept under `key` put into `sink` (with the source texts their lines
-    come from) and the pack roots they were found in (root -> pack id), or None."""
+def replay(key: str) -> object | None:
+    """What `keep` stored under `key` (the source texts its diagnostics show accepted
+    again for the renderer), or None."""
     data = diskcache.load(_name(key), _header(key))
     if data is None:
         return None
     try:
-        items, roots, texts = pickle.loads(data)
-        if not all(isinstance(d, Diagnostic) for d in items):
-            return None
+        value, texts = pickle.loads(data)
     except Exception:  # a damaged file: compile instead
         return None
     from compiler.diagnostics.render import accept_source
 
     for name, text in texts.items():
         accept_source(name, text)
-    sink.extend(items)
-    return roots
+    return value
 
 
-def keep(key: str, items: list[Diagnostic], roots: dict[str, str]) -> None:
-    """Keep the diagnostics of a check (before the configuration's lists are applied), with
-    the texts of the files they point into."""
+def keep(key: str, value: object, items) -> None:
+    """Keep `value` (diagnostics and what they need) with the texts of the files the
+    diagnostics `items` point into."""
     from compiler.diagnostics.render import accepted
 
     names = sorted({s.file for d in items for s in (d.span, *(r.span for r in d.related))})
     texts = {n: t for n in names if (t := accepted(n)) is not None}
     try:
-        data = pickle.dumps((tuple(items), dict(roots), texts), protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps((value, texts), protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
     diskcache.save(_name(key), _header(key), data)
