@@ -815,25 +815,3 @@ def test_the_witness_is_a_clear_shared_corner_or_else_the_smallest_clear_segment
                 assert w == clear[0], (a, b, w)
             else:
                 assert w is None and not e.can_see(a, b), (a, b)
-
-
-@pytest.mark.parametrize("side", ["left", "right"])
-def test_a_unit_segment_along_the_side_of_an_obstacle_is_blocked(side):
-    # the vertical segment (1, 1) -> (1, 2) runs between (0, 1) and (1, 1): an obstacle on
-    # either side blocks it (docs/rules.md: a line along the edge of a blocking space)
-    row = "|. #.|" if side == "right" else "|# . .|"
-    art = f"""
-        +-+-+-+
-        |. . .|
-        + + + +
-        {row.replace('#.', '# .')}
-        + + + +
-        |. . .|
-        +-+-+-+
-    """
-    e, _ = engine(art)
-    a, b = (0, 0), (1, 2)  # (1, 1) is the SE corner of A, (1, 2) the NW corner of B
-    assert not e.segment_clear((1, 1), (1, 2), a, b)
-    assert not e.segment_clear((1, 2), (1, 1), b, a)
-    e2, _ = engine(art.replace("#", "."))
-    assert e2.segment_clear((1, 1), (1, 2), a, b) and e2.segment_clear((1, 2), (1, 1), b, a)
