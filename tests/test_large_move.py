@@ -206,3 +206,41 @@ def test_placements_leave_out_taken_spaces_walls_inside_and_come_in_y_x_order():
     assert not base_fits(walled, base_cells((0, 0), (2, 2)), wb)
     assert base_fits(walled, base_cells((0, 1), (2, 2)), wb)
     assert placements(walled, (1, 1), (2, 1), wb) == [((0, 1), (1, 1)), ((1, 1), (2, 1)), ((1, 1), (1, 2))]
+
+
+def test_ties_between_spaces_of_the_base_go_to_the_first_in_y_x_order():
+    # 2x2 base (1,0)-(2,1), goal (0,0): the one base over (0,0) is (0,0)-(1,1), waters on the
+    # left. (1,0) cannot end on itself, and reaches (1,1) for 1; (2,0) steps west onto (1,0)
+    # for 1, and so does (1,1) north: (2,0) comes first in (y, x) order ((1,1) in (x, y)).
+    b, _ = board("~...", "~...", "....")
+    got = large_move(b, base_cells((1, 0), (2, 2)), (2, 2), (0, 0))
+    assert (got.cost, got.counted_from, got.route) == (1, (2, 0), ((2, 0), (1, 0)))
+    assert got.placements == (((0, 0), (1, 0), (0, 1), (1, 1)),)
+    # 2x2 base (0,2)-(1,3) given bottom row first, goal (2,0): the base over it is (1,0)-(2,1);
+    # (0,2) (diagonally) and (1,2) (straight up) both reach (1,1) for 1: (0,2) is first
+    b, _ = board("...", "...", "...", "...")
+    base = tuple(reversed(base_cells((0, 2), (2, 2))))
+    got = large_move(b, base, (2, 2), (2, 0))
+    assert (got.cost, got.counted_from, got.route) == (1, (0, 2), ((0, 2), (1, 1)))
+    assert got.steps == 2
+
+
+def test_equally_good_ends_in_one_row_go_to_the_leftmost():
+    # a 2x1 figure standing upright on (1,0)-(1,1), goal (2,0). From (1,0) (which cannot end on
+    # itself) the best end is (2,0), one step east, for 1; from (1,1) it is (1,0), one step
+    # north, for 1, lying on (1,0)-(2,0). Same cost, same steps, both ends on row 0: the
+    # leftmost, (1,0), wins, though the start (1,0) was tried first.
+    b, _ = board("...", "#..", "#..")
+    got = large_move(b, base_cells((1, 0), (1, 2)), (2, 1), (2, 0))
+    assert (got.cost, got.counted_from, got.route) == (1, (1, 1), ((1, 1), (1, 0)))
+    assert got.placements == (((1, 0), (2, 0)),)
+
+
+def test_equal_routes_are_compared_space_by_space_in_y_x_order():
+    # from (0,0) to (3,2) past a column of obstacles, 4 steps either way: under them,
+    # (0,1) (1,2) (2,3), or over them, (1,1) (2,0) (3,1). The first spaces, (0,1) and (1,1),
+    # are on one row: (0,1) is left of (1,1), so the route under wins, though at the second
+    # space the route over is higher (row 0 against row 2).
+    b, _ = board(".#..", "..#.", "..#.", "...#")
+    got = large_move(b, ((0, 0),), (1, 1), (3, 2))
+    assert (got.cost, got.route) == (4, ((0, 0), (0, 1), (1, 2), (2, 3), (3, 2)))
