@@ -437,3 +437,21 @@ def test_two_faces_and_a_third_use_of_one_piece():
     assert d.message == "9A and 9B are the two faces of one piece `9` and cannot both be in one map"
     assert d.span.line == 3
     assert [(r.span.line, r.message) for r in d.related] == [(1, "`9A` placed here"), (2, "`9B` placed here")]
+
+
+def test_a_tile_overlapping_two_earlier_tiles_is_reported_once():
+    # room (0..2, 0..2) and r2 (4..6, 0..2) lie apart; hall (2..5, 0..1) overlaps both. The
+    # later tile's placement is the one mistake: one M0209, for the first tile it overlaps
+    _, sink = assemble(TILES, tile("room", at=(0, 0)), tile("room", name="r2", at=(4, 0)), tile("hall", at=(2, 0)))
+    (d,) = _only(sink, "M0209")
+    assert d.message.startswith("tiles `room` and `hall` overlap on 2 square(s)") and d.span.line == 3
+
+
+def test_only_the_last_use_over_the_count_is_left_out_of_the_face_check():
+    # three copies of a one-copy outdoor piece beside a dungeon one (1st edition): M0212 is
+    # reported at the third, which is then left out of M0210; the second is still listed
+    _, sink = assemble(TILES, tile("glade", at=(0, 0)), tile("glade", name="g2", at=(9, 9)),
+                       tile("glade", name="g3", at=(20, 20)), tile("9A", at=(5, 5)), ruleset="d1e")
+    assert [x.span.line for x in _only(sink, "M0212")] == [3]
+    (d,) = _only(sink, "M0210")
+    assert d.message == "outdoor and dungeon pieces in one map: glade, g2 and 9A"

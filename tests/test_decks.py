@@ -361,3 +361,46 @@ def test_a_misspelt_card_in_an_exploration_deck_and_the_hint_budget():
     check_cards(list(module.declarations), {}, sink)
     [d] = [d for d in sink.items if d.code == "C0208"]
     assert (d.message, d.fix) == ("deck `d` names `o1x`, which is not a exploration card", None)
+
+
+# --- more deck messages written out (docs/mutation.md: each case kills a mutant) ---
+
+def test_an_unknown_start_card_spends_the_hint_budget_too():
+    text = textwrap.dedent(cards_text() + RECIPE.replace("{\n", "{\n  start ss\n", 1))
+    _, sink = run(text)
+    [d] = [d for d in sink.items if d.code == "C0208"]
+    assert (d.message, d.fix) == ("deck `d` names `ss`, which is not a exploration card; did you mean `s`?", "s")
+    sink = Sink(comparisons_left=0)
+    check_cards(list(parse_module(text, "t.quest", sink).declarations), {}, sink)
+    [d] = [d for d in sink.items if d.code == "C0208"]
+    assert (d.message, d.fix) == ("deck `d` names `ss`, which is not a exploration card", None)
+
+
+def test_exactly_ten_missing_mains_are_all_shown_without_an_ellipsis():
+    # mains 1 and 12: 2..11 are missing, ten numbers, the most one message shows
+    _, sink = run(cards_text(ordinary=2, mains=(1, 12)) + "deck exploration d {\n  stack 1 + main 1\n  stack 1 + main 12\n}\n")
+    texts = [d.message for d in sink.items] + [r.message for d in sink.items for r in d.related]
+    want = "exploration deck `d`: main encounters 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 are missing (mains are numbered 1..12)"
+    assert any(t == want or t == f"also: {want} [C0203]" for t in texts), texts
+
+
+def test_stacks_that_leave_cards_over_name_the_deck_and_the_counts():
+    _, sink = run(cards_text(ordinary=9) + RECIPE)
+    [d] = sink.items
+    assert (d.code, d.message) == ("C0207", "exploration deck `d`: the stacks take 8 cards but 9 are available (1 left over)")
+
+
+def test_a_simple_deck_naming_a_misspelt_card_or_only_unknown_cards():
+    _, sink = run('peril_card roots { effect "x" }\ndeck peril p { card rootz; card roots }')
+    assert _diags(sink) == [
+        ("C0208", 2, 1, "deck `p` names `rootz`, which is not a peril card; did you mean `roots`?", "roots", [])]
+    # every card it names is unknown: C0208 alone, not also "has no cards" (C0211) at the same place
+    _, sink = run('peril_card roots { effect "x" }\ndeck peril p { card zz }\ndeck peril q { card roots }')
+    assert _diags(sink) == [("C0208", 2, 1, "deck `p` names `zz`, which is not a peril card", None, [])]
+
+
+def test_a_deck_sharing_two_cards_names_both_in_the_plural():
+    _, sink = run('peril_card a { effect "x" }\nperil_card b { effect "y" }\n'
+                  'deck peril p { card a; card b }\ndeck peril q { card a; card b }')
+    assert _diags(sink) == [
+        ("C0116", 4, 1, "peril cards `a`, `b` are in more than one peril deck", None, [(3, "already in this deck")])]

@@ -128,3 +128,119 @@ def test_a_closed_door_stops_a_large_figure_until_it_is_opened():
     got = large_move(b, base, (2, 2), (5, 0), open_doors={"gate"})
     assert (got.cost, got.counted_from, got.route) == (3, (1, 0), ((1, 0), (2, 0), (3, 0), (4, 0)))
     assert got.steps == 4 and got.placements == (((4, 0), (5, 0), (4, 1), (5, 1)),)
+
+
+# Cases found by mutation testing (docs/mutation.md): the order a base is given in, a door that a
+# placement straddles, the space a figure stands on being a candidate end, equal-cost routes
+# and the placements' own order.
+
+
+def test_a_base_given_in_any_order_is_reported_row_by_row():
+    b, _ = board("....", "....", "....")
+    base = tuple(reversed(base_cells((1, 1), (2, 2))))  # (2,2), (1,2), (2,1), (1,1)
+    got = large_move(b, base, (2, 2), (1, 2))
+    assert got == LargeRoute(0, 0, (1, 2), ((1, 2),), (((1, 1), (2, 1), (1, 2), (2, 2)),))
+
+
+def test_an_open_door_lets_a_base_lie_across_it_and_shortens_the_range():
+    from dataclasses import replace
+
+    from compiler.geometry.board import Door
+    from compiler.geometry.lattice import cell_edges
+
+    b, _ = board("....", "....")
+    gate = Door("gate", frozenset(cell_edges((1, y))[1] for y in (0, 1)))  # between x = 1 and x = 2
+    b = replace(b, doors=(gate,))
+    base = base_cells((0, 0), (2, 2))
+    assert large_move(b, base, (2, 2), (2, 1)) is None  # closed: (2, 1) is beyond it
+    got = large_move(b, base, (2, 2), (2, 1), open_doors={"gate"})
+    # open: from (0,0) one step east to (1,0) and expand over the door onto (1,0)-(2,1); (1,0)
+    # itself cannot be its own end (turning in place is not a move), and (0,1) -> (1,0) ties
+    # with (0,0) -> (1,0): the first space of the base in (y, x) order wins
+    assert (got.cost, got.counted_from, got.route) == (1, (0, 0), ((0, 0), (1, 0)))
+    assert got.placements == (((1, 0), (2, 0), (1, 1), (2, 1)),)
+    assert got.steps == 1  # counted from (1, 1) through the open door
+
+
+def test_the_space_a_figure_starts_on_is_skipped_as_an_end_not_the_ones_after_it():
+    # a 3x1 figure on (0,0)-(2,0), (0,0) being water (entering it costs 2); goal (0,1). The ends
+    # are visited column by column, (0,0) first: skipped for the start (0,0) itself, which
+    # then steps onto (0,1) for 1. From (1,0) the same (0,1) costs 1 too, but (0,0) comes
+    # first in (y, x) order and keeps the tie.
+    b, _ = board("~..", "...", "...")
+    got = large_move(b, base_cells((0, 0), (3, 1)), (3, 1), (0, 1))
+    assert (got.cost, got.counted_from, got.route) == (1, (0, 0), ((0, 0), (0, 1)))
+    assert got.placements == (((0, 0), (0, 1), (0, 2)), ((0, 1), (1, 1), (2, 1)))
+    assert got.steps == 1
+
+
+def test_equal_cost_routes_prefer_fewer_steps_then_the_first_in_y_x_order():
+    # one space (a 1x1 "large" figure) from (0,0) to (3,0): through the two waters it costs
+    # 2 + 2 + 1 = 5 in 3 steps; round the obstacles below, (0,1), (1,2), (2,2), (3,1), (3,0),
+    # also 5, in 5 steps. Fewer steps win.
+    b, _ = board(".~~.", ".##.", "....")
+    got = large_move(b, ((0, 0),), (1, 1), (3, 0))
+    assert (got.cost, got.route) == (5, ((0, 0), (1, 0), (2, 0), (3, 0)))
+    # round an obstacle in the middle, (1,0) then (2,1) or (0,1) then (1,2): both 3 steps;
+    # compared space by space in (y, x) order, (1,0) = row 0 comes first
+    b, _ = board("...", ".#.", "...")
+    got = large_move(b, ((0, 0),), (1, 1), (2, 2))
+    assert (got.cost, got.route) == (3, ((0, 0), (1, 0), (2, 1), (2, 2)))
+
+
+def test_placements_leave_out_taken_spaces_walls_inside_and_come_in_y_x_order():
+    from compiler.geometry.graph import base_fits
+
+    b, _ = board("...", "...", "...")
+    blocking = b.blocking_edges()
+    # a 2x1 figure over (1,1): upright from (1,0), lying from (0,1), lying from (1,1), upright from (1,1);
+    # ordered by their spaces in (y, x) order
+    assert placements(b, (1, 1), (2, 1), blocking) == [
+        ((1, 0), (1, 1)), ((0, 1), (1, 1)), ((1, 1), (2, 1)), ((1, 1), (1, 2))]
+    assert placements(b, (1, 1), (2, 1), blocking, taken={(0, 1)}) == [
+        ((1, 0), (1, 1)), ((1, 1), (2, 1)), ((1, 1), (1, 2))]
+    assert not base_fits(b, ((0, 1), (1, 1)), blocking, taken={(0, 1)})
+    # a wall between (1,0) and (1,1), one above the other: no base lies across it
+    walled, _ = board("...", "...", "...", walls=[shared_edge((1, 0), (1, 1))])
+    wb = walled.blocking_edges()
+    assert not base_fits(walled, base_cells((0, 0), (2, 2)), wb)
+    assert base_fits(walled, base_cells((0, 1), (2, 2)), wb)
+    assert placements(walled, (1, 1), (2, 1), wb) == [((0, 1), (1, 1)), ((1, 1), (2, 1)), ((1, 1), (1, 2))]
+
+
+def test_ties_between_spaces_of_the_base_go_to_the_first_in_y_x_order():
+    # 2x2 base (1,0)-(2,1), goal (0,0): the one base over (0,0) is (0,0)-(1,1), waters on the
+    # left. (1,0) cannot end on itself, and reaches (1,1) for 1; (2,0) steps west onto (1,0)
+    # for 1, and so does (1,1) north: (2,0) comes first in (y, x) order ((1,1) in (x, y)).
+    b, _ = board("~...", "~...", "....")
+    got = large_move(b, base_cells((1, 0), (2, 2)), (2, 2), (0, 0))
+    assert (got.cost, got.counted_from, got.route) == (1, (2, 0), ((2, 0), (1, 0)))
+    assert got.placements == (((0, 0), (1, 0), (0, 1), (1, 1)),)
+    # 2x2 base (0,2)-(1,3) given bottom row first, goal (2,0): the base over it is (1,0)-(2,1);
+    # (0,2) (diagonally) and (1,2) (straight up) both reach (1,1) for 1: (0,2) is first
+    b, _ = board("...", "...", "...", "...")
+    base = tuple(reversed(base_cells((0, 2), (2, 2))))
+    got = large_move(b, base, (2, 2), (2, 0))
+    assert (got.cost, got.counted_from, got.route) == (1, (0, 2), ((0, 2), (1, 1)))
+    assert got.steps == 2
+
+
+def test_equally_good_ends_in_one_row_go_to_the_leftmost():
+    # a 2x1 figure standing upright on (1,0)-(1,1), goal (2,0). From (1,0) (which cannot end on
+    # itself) the best end is (2,0), one step east, for 1; from (1,1) it is (1,0), one step
+    # north, for 1, lying on (1,0)-(2,0). Same cost, same steps, both ends on row 0: the
+    # leftmost, (1,0), wins, though the start (1,0) was tried first.
+    b, _ = board("...", "#..", "#..")
+    got = large_move(b, base_cells((1, 0), (1, 2)), (2, 1), (2, 0))
+    assert (got.cost, got.counted_from, got.route) == (1, (1, 1), ((1, 1), (1, 0)))
+    assert got.placements == (((1, 0), (2, 0)),)
+
+
+def test_equal_routes_are_compared_space_by_space_in_y_x_order():
+    # from (0,0) to (3,2) past a column of obstacles, 4 steps either way: under them,
+    # (0,1) (1,2) (2,3), or over them, (1,1) (2,0) (3,1). The first spaces, (0,1) and (1,1),
+    # are on one row: (0,1) is left of (1,1), so the route under wins, though at the second
+    # space the route over is higher (row 0 against row 2).
+    b, _ = board(".#..", "..#.", "..#.", "...#")
+    got = large_move(b, ((0, 0),), (1, 1), (3, 2))
+    assert (got.cost, got.route) == (4, ((0, 0), (0, 1), (1, 2), (2, 3), (3, 2)))

@@ -436,3 +436,18 @@ def test_a_token_off_its_tile_is_reported_once():
     # the maps pass reports the space (M0216); the quest pass, which looks it up again, does not
     _, sink = run(quest(MAP + "  token search at 9A(7, 7)\n"))
     assert codes(sink) == ["M0216"]
+
+
+def test_never_won_and_never_lost_in_full():
+    # lost but never won: Q0305 alone, without the "never lost either" note
+    _, sink = run(quest(MAP + '  on round_end 5 { lose "y" }\n', ends=False))
+    assert [(d.code, d.span.line, d.span.column, d.message, d.related) for d in sink.items] == [
+        ("Q0305", 1, 1, "quest `q` can never be won: no `win` in an event that can fire", ())]
+    # neither: the note is placed at the quest too
+    _, sink = run(quest(MAP, ends=False))
+    (d,) = sink.items
+    assert [(r.span.line, r.span.column) for r in d.related] == [(1, 1)]
+    # won but never lost: Q0306 at the quest, naming it
+    _, sink = run(quest(MAP + '  on round_end 5 { win "y" }\n', ends=False))
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in sink.items] == [
+        ("Q0306", 1, 1, "quest `q` can never be lost: no `lose` in an event that can fire")]

@@ -660,3 +660,157 @@ def test_sight_table_passes_the_door_state_and_the_figures_on():
     assert not blocked.sees(a, b)  # a figure between them
     assert blocked == SightEngine(board, open_doors=frozenset({"d0"}), blockers=frozenset({(a[0] + 1, a[1])})).table(
         open_doors=frozenset({"d0"}), blockers=frozenset({(a[0] + 1, a[1])}))
+
+
+# --------------------------------------------------------------------------- the engine's own bookkeeping
+# Cases found by mutation testing (docs/mutation.md): each pins a part of SightEngine that the
+# cases above let change unnoticed -- where the board lies on the plane, the boundary it walls
+# itself, the door state it is built with, figures that change nothing, links, error messages
+# and which witness it returns.
+
+from compiler.geometry.board import Board, Door  # noqa: E402
+
+
+def _shifted(board: Board, dx: int, dy: int) -> Board:
+    """The same board moved by (dx, dy): spaces, walls, doors and links."""
+    def mv(c):
+        return (c[0] + dx, c[1] + dy)
+
+    def me(e):
+        return (mv(e[0]), mv(e[1]))
+
+    return Board(
+        tuple(mv(c) for c in board.spaces), board.terrain, board.rules,
+        frozenset(me(e) for e in board.walls),
+        tuple(Door(d.id, frozenset(me(e) for e in d.edges), d.open) for d in board.doors),
+        tuple(Link(k.kind, tuple(mv(c) for c in k.a), tuple(mv(c) for c in k.b)) for k in board.links),
+    )
+
+
+def _corners(c):
+    return [(c[0] + i, c[1] + j) for j in (0, 1) for i in (0, 1)]
+
+
+def test_a_board_anywhere_on_the_plane_sees_as_it_does_at_the_origin():
+    # WALL_CORNER with an obstacle and a door: the table depends on the shape, not on where
+    # the board lies (negative coordinates happen when tiles are placed left of the origin)
+    art = WALL_CORNER.replace("|. . . B|", "|. # .DB|")
+    board, _ = board_from_art(art)
+    at_origin = sight_table(board).matrix
+    for dx, dy in ((-7, -5), (-2, 0), (0, -3), (20, 30)):
+        moved = _shifted(board, dx, dy)
+        assert np.array_equal(sight_table(moved).matrix, at_origin), (dx, dy)
+        opened = SightEngine(moved).table(open_doors=frozenset({"d0"}), blockers={(1 + dx, 1 + dy)})
+        assert np.array_equal(opened.matrix, sight_table(board, open_doors=frozenset({"d0"}),
+                                                         blockers=frozenset({(1, 1)})).matrix), (dx, dy)
+
+
+@pytest.mark.parametrize(
+    "spaces, wall, a, b",
+    [
+        # two spaces side by side, a wall between them, nothing above or below: at the corner
+        # (1, 1) the wall is the ray N; A and B could only meet round it through the two
+        # non-spaces below, across the rays W and E -- the board's boundary
+        (((0, 0), (1, 0)), ((1, 0), (1, 1)), (0, 0), (1, 0)),
+        # the same turned a quarter: one above the other; round the corner (1, 1) through the
+        # non-spaces to the right, across the rays N and S
+        (((0, 0), (0, 1)), ((0, 1), (1, 1)), (0, 0), (0, 1)),
+    ],
+)
+def test_the_boundary_of_the_board_is_a_wall_even_when_the_board_does_not_list_it(spaces, wall, a, b):
+    bare = Board(spaces, ("plain",) * len(spaces), board_from_art("+-+\n|.|\n+-+")[0].rules, frozenset({wall}))
+    e = SightEngine(bare)
+    assert not e.can_see(a, b) and e.witness(a, b) is None
+    assert not e.table().sees(a, b)  # no zero-length segment at the shared corners either
+    assert np.array_equal(e.table().matrix, reference_table(bare))
+
+
+def test_an_engine_built_for_a_door_state_answers_for_every_door_state():
+    # a pit (sees adjacent spaces only) behind a closed door; B beyond
+    art = """
+        +-+-+-+
+        |oD. B|
+        +-+-+-+
+    """
+    board, at = board_from_art(art)
+    pit, nxt, opened = (0, 0), (1, 0), frozenset({"d0"})
+    e = SightEngine(board, open_doors=opened)  # evaluated first with the door open
+    assert e.table(open_doors=opened).sees(pit, nxt)  # through the open door: adjacent
+    assert not e.table().sees(pit, nxt)  # the door's start state: closed
+    assert e.table() == sight_table(board) and e.table(open_doors=opened) == sight_table(board, open_doors=opened)
+    plain = SightEngine(board)
+    assert plain.can_see(pit, nxt, open_doors=opened) and not plain.can_see(pit, nxt)
+    assert isinstance(plain.witness(pit, nxt, open_doors=opened), tuple) and plain.witness(pit, nxt) is None
+    assert plain.can_see_large([pit], [nxt, at["B"]], open_doors=opened)
+    assert not plain.can_see_large([pit], [nxt, at["B"]])
+
+
+def test_figures_on_obstacles_or_off_the_board_change_nothing():
+    # OPEN_4X4 with an obstacle at (3, 0); the engine's grid runs from (-1, -1) to (5, 5)
+    e, _ = engine(OPEN_4X4.replace("|. . . .|", "|. . . #|", 1))
+    base = e.table()
+    # a figure on (1, 2) hides (2, 2) from (0, 2): every line between them enters (1, 2)
+    assert not e.table(blockers={(1, 2)}).sees((0, 2), (2, 2)) and base.sees((0, 2), (2, 2))
+    for figures in ({(3, 0)}, {(-1, -1)}, {(8, 1)}, {(6, 5)}, {(0, 6)}, {(-4, 2)}, {(2, -9)}, {(3, 0), (50, 50)}):
+        assert e.table(blockers=figures) == base, figures  # an obstacle, a non-space, off the grid
+        assert e.can_see((0, 2), (2, 2), blockers=figures), figures
+
+
+def test_flat_grid_positions_map_back_to_their_points():
+    e, _ = engine(OPEN_4X4)  # the grid's origin is not (0, 0): a margin lies left of and above the board
+    for f in range(e.G):
+        x, y = e._unflat(f)
+        assert e._flat(x, y) == f
+    assert e._unflat(e._flat(3, 2)) == (3, 2)
+
+
+def test_bad_arguments_and_bad_edges_are_refused_with_a_message():
+    e, _ = engine(OPEN_4X4)
+    with pytest.raises(KeyError, match=r"\(9, 9\) is not a space of this board"):
+        e.can_see((9, 9), (0, 0))
+    with pytest.raises(ValueError, match=r"\(3, 3\) is not a corner of space \(0, 0\)"):
+        e.segment_clear((3, 3), (1, 1), (0, 0), (0, 0))
+    board, _ = board_from_art(OPEN_4X4)
+    for bad in (((0, 0), (1, 1)), ((0, 0), (2, 0)), ((0, 2), (0, 0)), ((1, 0), (0, 0))):
+        broken = Board(board.spaces, board.terrain, board.rules, board.walls | {bad})
+        with pytest.raises(ValueError, match="is not a unit edge with sorted endpoints"):
+            SightEngine(broken)
+
+
+def test_a_staircase_listed_after_a_gateway_and_one_end_off_the_board():
+    art = """
+        +-+-+ +-+-+
+        |S .| |. T|
+        + + + + + +
+        |. .| |. .|
+        +-+-+ +-+-+
+    """
+    s, t = (0, 0), (4, 0)
+    # the stairs' far end lists a space of another map first: it is skipped, T is still linked
+    e, _ = engine(art, (Link("gateway", (s,), (t,)), Link("stairs", (s,), ((99, 99), t))))
+    assert e.can_see(s, t) and e.table().sees(s, t) and e.witness(s, t) == STAIRS
+    assert e.table().sees((1, 1), t) and not e.table().sees((1, 0), (3, 0))
+
+
+def test_a_space_witnesses_itself_through_its_own_corner():
+    e, _ = engine(OPEN_4X4)
+    assert e.witness((1, 2), (1, 2)) == ((1, 2), (1, 2))
+    assert e.witness((3, 0), (3, 0), blockers={(3, 0)}) == ((3, 0), (3, 0))
+
+
+def test_the_witness_is_a_clear_shared_corner_or_else_the_smallest_clear_segment():
+    # WALL_CORNER with an obstacle: many pairs see each other along several segments
+    e, _ = engine(WALL_CORNER.replace("|. . . B|", "|. # . .|"))
+    for a in e.spaces:
+        for b in e.spaces:
+            if a == b:
+                continue
+            w = e.witness(a, b)
+            zero = [p for p in _corners(a) if p in _corners(b) and e.segment_clear(p, p, a, b)]
+            clear = sorted((p, q) for p in _corners(a) for q in _corners(b) if p != q and e.segment_clear(p, q, a, b))
+            if zero:
+                assert w[0] == w[1] and w[0] in zero, (a, b, w)
+            elif clear:
+                assert w == clear[0], (a, b, w)
+            else:
+                assert w is None and not e.can_see(a, b), (a, b)
