@@ -280,14 +280,18 @@ def test_pit_and_fog_see_only_adjacent_spaces(symbol):
     assert e2.can_see((1, 2), (3, 2))  # the same pair of spaces without the pit between them
 
 
+# two 2x2 rooms a column apart, S and T in their top corners (joined only by links)
+TWO_ROOMS = """
+    +-+-+ +-+-+
+    |S .| |. T|
+    + + + + + +
+    |. .| |. .|
+    +-+-+ +-+-+
+"""
+
+
 def test_staircases_see_the_other_end_and_its_neighbours_gateways_do_not():
-    art = """
-        +-+-+ +-+-+
-        |S .| |. T|
-        + + + + + +
-        |. .| |. .|
-        +-+-+ +-+-+
-    """
+    art = TWO_ROOMS
     s, t = (0, 0), (4, 0)
     e, _ = engine(art, (Link("stairs", (s,), (t,)),))
     assert e.can_see(s, t) and e.can_see(t, s)
@@ -778,13 +782,7 @@ def test_bad_arguments_and_bad_edges_are_refused_with_a_message():
 
 
 def test_a_staircase_listed_after_a_gateway_and_one_end_off_the_board():
-    art = """
-        +-+-+ +-+-+
-        |S .| |. T|
-        + + + + + +
-        |. .| |. .|
-        +-+-+ +-+-+
-    """
+    art = TWO_ROOMS
     s, t = (0, 0), (4, 0)
     # the stairs' far end lists a space of another map first: it is skipped, T is still linked
     e, _ = engine(art, (Link("gateway", (s,), (t,)), Link("stairs", (s,), ((99, 99), t))))
