@@ -241,10 +241,12 @@ class Importer:
         col, row = o.local((x - pl.at[0], -y - pl.at[1]))
         return k, f"{pl.name}({col},{row})"
 
-    def where_quiet(self, sec: Section):
+    def quietly(self, find, sec: Section):
+        """`find(sec)` (where, door_place, monster_of) without reporting: a look ahead, not the reading
+        that reports."""
         sink, self.sink = self.sink, Sink()
         try:
-            return self.where(sec)
+            return find(sec)
         finally:
             self.sink = sink
 
@@ -380,7 +382,7 @@ class Importer:
                 continue
             if tok.name not in self.live:
                 continue  # never on the board in questc: its event never runs
-            if self.where_quiet(tok) is None:
+            if self.quietly(self.where, tok) is None:
                 continue  # off every tile (VK0306 where it is placed)
             for first in self.names(tok, "event1")[:1]:
                 if first in self.comp:
@@ -517,7 +519,7 @@ class Importer:
         if m:
             target = m.group(2)
             spawns = [s for s in self.of("Spawn") if target in self.names(s, "monster")]
-            groups = {self.spawn_name(s) for s in spawns if self.monster_of_quiet(s)}
+            groups = {self.spawn_name(s) for s in spawns if self.quietly(self.monster_of, s)}
             if len(groups) == 1 and target.startswith("CustomMonster"):  # a monster of one spawn's own: that spawn
                 return f"defeated {groups.pop()}"
             group = self.monster_quiet_name(target)
@@ -530,14 +532,6 @@ class Importer:
             return f"round_end {m.group(2)}"
         self.cannot(sec, "trigger", f"the trigger `{trig}`")
         return None
-
-    def monster_of_quiet(self, sec: Section) -> str | None:
-        sink = self.sink
-        self.sink = Sink()
-        try:
-            return self.monster_of(sec)
-        finally:
-            self.sink = sink
 
     def monster_quiet_name(self, name: str) -> str | None:
         if name.startswith("CustomMonster") and name in self.comp:
@@ -566,15 +560,8 @@ class Importer:
 
     def door_name(self, door: Section) -> str:
         raw = snake(door.name.removeprefix("Door")) or "door"
-        place = self.door_place_quiet(door)
+        place = self.quietly(self.door_place, door)
         return self.local_name(raw, place[0], {}) if place else raw
-
-    def door_place_quiet(self, door: Section):
-        sink, self.sink = self.sink, Sink()
-        try:
-            return self.door_place(door)
-        finally:
-            self.sink = sink
 
     def local_name(self, raw: str, k: int, names: dict[str, str], extra: set[str] = frozenset()) -> str:
         """A questc name from a section name. The export gives a name another encounter took the
@@ -723,7 +710,7 @@ class Importer:
             if name.startswith("Token"):
                 if name in self.markers:
                     continue  # the once-only end of an `on enters` marker
-                if name in self.live and self.where_quiet(c) is not None:
+                if name in self.live and self.quietly(self.where, c) is not None:
                     out.append(_Line(f"remove token {self.token_name(c)}", sec.span_of("remove")))
                 # else: the token is never on the board, so removing it does nothing in Valkyrie either
             elif name.startswith("Door"):
