@@ -759,12 +759,13 @@ class Importer:
                 outcome = "win"
                 self.cannot(sec, "operations", "an end of the quest that says neither won nor lost (read as won)")
         k_entered = next((k for k in entered if sec.name in self.entry_copies.get(k, ())), None)
+        # the export's entry event: its text is the flavor of the encounter it enters
+        entry_flavor = bool(not outcome and text and display and k_entered and re.fullmatch(rf"EventEnterEncounter{k_entered}(_\d+)?", sec.name))
+        if entry_flavor:
+            self.flavors.setdefault(k_entered, text)
         if outcome:
             out.append(_Line(f"{outcome} {quote(text)}" if text and display else outcome, sec.span))
-        elif text and display and k_entered and re.fullmatch(rf"EventEnterEncounter{k_entered}(_\d+)?", sec.name) \
-                and self.flavors.setdefault(k_entered, text) == text:
-            pass  # the export's entry event: its text is the flavor of the encounter it enters
-        elif text and display and not sec.name.startswith("Spawn"):
+        elif text and display and not sec.name.startswith("Spawn") and not (entry_flavor and self.flavors[k_entered] == text):
             out.append(_Line(f"say {quote(text)}", sec.span))
         for key in ("audio",):
             if sec.get(key) and sec.get(key) not in (AUDIO_WIN, AUDIO_LOSE, "AudioButton1", "AudioMonsterActivation"):
