@@ -78,7 +78,11 @@ def save_to_rebuilt() -> None:
 
 
 def _run(code: str, cache: str | None = None) -> tuple[float, dict]:
-    env = {**os.environ, "XDG_CACHE_HOME": cache} if cache else None
+    # Compiled bytecode kept as on any installed machine (PYTHONDONTWRITEBYTECODE would
+    # make every run compile questc's modules from source again).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if cache:
+        env["XDG_CACHE_HOME"] = cache
     t0 = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True, env=env)
     return time.perf_counter() - t0, json.loads(out.stdout.strip().splitlines()[-1] or "{}")
@@ -92,8 +96,9 @@ def _check(path: str) -> str:
     return (
         "import sys, json, io, contextlib\n"
         "from compiler.cli import main\n"
+        f"sys.argv = ['questc', 'check', {path!r}]  # main() as the questc script calls it\n"
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
-        f"    code = main(['check', {path!r}])\n"
+        "    code = main()\n"
         f"print(json.dumps({{'code': code, 'heavy': [m for m in {HEAVY!r} if m in sys.modules],"
         f" 'libs': [m for m in {LIBS!r} if m in sys.modules]}}))\n"
     )
