@@ -163,19 +163,35 @@ def _canonical(v: object) -> str:
 
 
 def code_version() -> str:
-    """A hash of the compiler itself: its code, grammar, diagnostic catalogue and the
-    schemas it validates with, so a kept result never outlives what made it (worked out
-    once per run; about 2.5 MB read, a few milliseconds)."""
+    """A fingerprint of the compiler itself: its code, grammar, diagnostic catalogue and
+    the schemas it validates with, so a kept result never outlives what made it. Each
+    file counts by its name, size and modification time (as mypy's and ruff's caches
+    judge their sources): installing, checking out or saving a file changes them, and
+    reading 2.5 MB on every run would cost more than a kept verdict saves. Worked out once
+    per run."""
     global _CODE
     if _CODE is None:
         from compiler.resources import schemas_dir
 
         h = hashlib.sha256()
         for root in (Path(__file__).resolve().parent, schemas_dir()):
-            for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-                h.update(str(path.relative_to(root)).encode("utf-8") + b"\x00" + path.read_bytes() + b"\x00")
+            for path, st in _files(str(root)):
+                h.update(f"{os.path.relpath(path, root)}\x00{st.st_size}\x00{st.st_mtime_ns}\x00".encode("utf-8", "surrogateescape"))
         _CODE = h.hexdigest()
     return _CODE
+
+
+def _files(root: str) -> list[tuple[str, os.stat_result]]:
+    """Every file below `root` with its stat, sorted by path; compiled bytecode left out."""
+    out = []
+    with os.scandir(root) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    out.extend(_files(entry.path))
+            elif entry.is_file():
+                out.append((entry.path, entry.stat()))
+    return sorted(out)
 
 
 _CODE: str | None = None

@@ -155,3 +155,33 @@ def test_a_warm_run_reports_and_builds_exactly_what_a_cold_run_does(tmp_path):
     assert first == sorted(p.relative_to(tmp_path / "out1") for p in (tmp_path / "out1").rglob("*") if p.is_file())
     for rel in first:
         assert (tmp_path / "out0" / rel).read_bytes() == (tmp_path / "out1" / rel).read_bytes(), rel
+
+
+def test_the_code_version_changes_when_a_compiler_file_is_saved_again(monkeypatch):
+    """Kept results are keyed by the compiler's files' names, sizes and modification
+    times: saving a module (same bytes, new time) is enough to set them all aside."""
+    from pathlib import Path
+
+    import compiler.options
+
+    monkeypatch.setattr(diskcache, "_CODE", None)
+    before = diskcache.code_version()
+    path = Path(compiler.options.__file__)
+    st = path.stat()
+    try:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+        monkeypatch.setattr(diskcache, "_CODE", None)
+        assert diskcache.code_version() != before
+    finally:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    monkeypatch.setattr(diskcache, "_CODE", None)
+    assert diskcache.code_version() == before
+
+
+def test_the_code_version_leaves_out_compiled_bytecode(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.lark").write_text("start: \"b\"\n")
+    assert [os.path.relpath(p, tmp_path) for p, _ in diskcache._files(str(tmp_path))] == ["a.py", os.path.join("sub", "b.lark")]

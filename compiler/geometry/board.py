@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from compiler.catalogs.terrain import PLAIN, TerrainRule
-from compiler.geometry.lattice import Cell, Edge
+from compiler.geometry.lattice import NEIGHBOURS8, Cell, Edge, step_open
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,27 @@ class Board:
     @cached_property
     def index(self) -> dict[Cell, int]:
         return {c: i for i, c in enumerate(self.spaces)}
+
+    @cached_property
+    def steps(self) -> tuple[tuple[Cell, Cell, frozenset[str]], ...]:
+        """Every step between 8-neighbour spaces the walls allow (lattice.step_open),
+        with the doors that must be open for it; terrain is left to the graphs that read
+        it (compiler/geometry/graph.py). Worked out once per board: every movement,
+        counting and reachability question starts from it."""
+        cells = set(self.spaces)
+        closed_all = self.blocking_edges(frozenset())
+        door_walls = {d.id: self.walls | d.edges for d in self.doors}
+        out = []
+        for a in self.spaces:
+            for dx, dy in NEIGHBOURS8:
+                b = (a[0] + dx, a[1] + dy)
+                if b not in cells or not step_open(self.walls, a, b):
+                    continue
+                needed: frozenset[str] = frozenset()
+                if self.doors and not step_open(closed_all, a, b):
+                    needed = frozenset(d for d, w in door_walls.items() if not step_open(w, a, b))
+                out.append((a, b, needed))
+        return tuple(out)
 
     def rule(self, cell_or_index) -> TerrainRule:
         i = cell_or_index if isinstance(cell_or_index, int) else self.index[cell_or_index]

@@ -2,7 +2,8 @@
 
 docs/rules.md, "Adjacency and movement" and docs/rules.md, "Counting spaces":
 - Spaces are 8-neighbours; a step is possible when `lattice.step_open` allows it on the
-  blocking edges (walls and closed doors; the corner rule for diagonals).
+  blocking edges (walls and closed doors; the corner rule for diagonals): `Board.steps`,
+  worked out once per board.
 - A move step costs the destination's entry cost plus the origin's leave cost; spaces
   with movement-blocking terrain are never entered. A figure in a space whose terrain
   is left only by an action (a 2nd-ed. pit) cannot spend movement points there, so no
@@ -23,26 +24,9 @@ from typing import Iterable
 import networkx as nx
 
 from compiler.geometry.board import Board
-from compiler.geometry.lattice import NEIGHBOURS8, Cell, step_open
+from compiler.geometry.lattice import Cell
 
 NO_DOORS: frozenset[str] = frozenset()
-
-
-def _steps(board: Board):
-    """Every possible step (a, b, doors needed open), judged with all doors open."""
-    cells = set(board.spaces)
-    walls = board.walls
-    closed_all = board.blocking_edges(frozenset())
-    door_walls = {d.id: walls | d.edges for d in board.doors}
-    for a in board.spaces:
-        for dx, dy in NEIGHBOURS8:
-            b = (a[0] + dx, a[1] + dy)
-            if b not in cells or not step_open(walls, a, b):
-                continue
-            needed = NO_DOORS
-            if board.doors and not step_open(closed_all, a, b):
-                needed = frozenset(d for d, w in door_walls.items() if not step_open(w, a, b))
-            yield a, b, needed
 
 
 def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
@@ -54,10 +38,11 @@ def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
     g = nx.DiGraph()
     g.add_nodes_from(board.spaces)
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
-    for a, b, needed in _steps(board):
-        if rules[b].blocks_movement or rules[a].blocks_movement or (rules[a].leave_action and not large):
-            continue
-        g.add_edge(a, b, weight=rules[b].enter_cost + rules[a].leave_cost, doors=needed)
+    g.add_edges_from(
+        (a, b, {"weight": rules[b].enter_cost + rules[a].leave_cost, "doors": needed})
+        for a, b, needed in board.steps
+        if not (rules[b].blocks_movement or rules[a].blocks_movement or (rules[a].leave_action and not large))
+    )
     for link in board.links:
         if link.kind not in ("stairs", "end_cap", "gateway"):
             continue
@@ -74,10 +59,11 @@ def counting_graph(board: Board) -> nx.Graph:
     g = nx.Graph()
     g.add_nodes_from(board.spaces)
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
-    for a, b, needed in _steps(board):
-        if rules[a].blocks_movement or rules[b].blocks_movement:
-            continue
-        g.add_edge(a, b, weight=1, doors=needed)
+    g.add_edges_from(
+        (a, b, {"weight": 1, "doors": needed})
+        for a, b, needed in board.steps
+        if not (rules[a].blocks_movement or rules[b].blocks_movement)
+    )
     return g
 
 
