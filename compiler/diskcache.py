@@ -17,7 +17,10 @@ depends on, the compiler's own code included, and a file is used only when:
 When any check fails the result is computed, slower but never unsafe. A file is written
 to a private temporary name and renamed over the old one, so a reader never sees half a
 file and two runs saving at once do not mix their bytes. The folder is kept to
-MAX_FILES files: past that, the oldest written are removed.
+MAX_FILES files: past that, the oldest written are removed. It is listed on a run's
+first save and after every quarter of MAX_FILES saves, not on each one (listing a full
+folder on each of a first run's few hundred saves cost seconds), so a quarter more may
+pile up between two listings.
 """
 
 from __future__ import annotations
@@ -85,12 +88,19 @@ def save(name: str, header: bytes, data: bytes) -> None:
         except OSError:
             pass
     else:
-        try:
-            _prune(directory)
-        except OSError:  # a folder that cannot be listed is pruned by a later run
-            pass
+        global _SAVED
+        _SAVED += 1
+        if _SAVED >= max(1, MAX_FILES // 4):
+            _SAVED = 0
+            try:
+                _prune(directory)
+            except OSError:  # a folder that cannot be listed is pruned by a later run
+                pass
     finally:
         os.close(directory)
+
+
+_SAVED = MAX_FILES  # saves since the folder was last pruned: the first save of a run prunes
 
 
 def _prune(directory: int) -> None:
