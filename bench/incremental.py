@@ -107,8 +107,8 @@ def _check(path: str) -> str:
 
 
 def _floor(libs) -> float:
-    code = "".join(f"import {m}\n" for m in libs) + "print('{}')\n"
-    return min(_run(code)[0] for _ in range(RUNS))
+    """One fresh interpreter that imports `libs` and nothing else."""
+    return _run("".join(f"import {m}\n" for m in libs) + "print('{}')\n")[0]
 
 
 def cold_checks() -> None:
@@ -119,7 +119,8 @@ def cold_checks() -> None:
     compiler/diskcache.py); and with nothing changed since (the kept verdict is printed:
     compiler/verdicts.py). The floor is a fresh interpreter importing the
     libraries that run imported, and, for the two rows that compile nothing, also those a
-    compile of the same pack imports."""
+    compile of the same pack imports. Check and floor runs alternate, so that a machine
+    slower for a while slows both; the least of each is reported."""
     print(f"{'cold questc check':<22}{'cache':>14}{'time (s)':>10}{'import floor (s)':>18}{'ratio':>8}  heavy libraries imported")
     for name in ("content", "content/core-2e", "content/d2e-base"):
         with tempfile.TemporaryDirectory() as tmp:
@@ -132,7 +133,7 @@ def cold_checks() -> None:
             _run(_check(path), warm)
             compiled_libs: list[str] = []
             for label in ("empty", "kept, 1 edit", "kept, same"):
-                runs = []
+                runs, floors, fulls = [], [], []
                 for i in range(RUNS):
                     if label == "kept, 1 edit":
                         edited.write_text(original + f"\n# edit {label} {i}\n", encoding="utf-8")
@@ -141,13 +142,16 @@ def cold_checks() -> None:
                         _run(_check(path), warm)  # the verdict of this very tree is kept
                     with tempfile.TemporaryDirectory() as empty:
                         runs.append(_run(_check(path), empty if label == "empty" else warm))
+                    floors.append(_floor(runs[-1][1]["libs"]))
+                    if label == "kept, same":
+                        fulls.append(_floor(compiled_libs))
                 t, seen = min(runs, key=lambda r: r[0])
-                floor = _floor(seen["libs"])
+                floor = min(floors)
                 if label == "empty":
                     compiled_libs = seen["libs"]
                 extra = ""
                 if label == "kept, same":
-                    full = _floor(compiled_libs)
+                    full = min(fulls)
                     extra = f"  (floor of a compile's libraries {full:.2f} s: ratio {t / full:.2f})"
                 print(f"{name:<22}{label:>14}{t:>10.2f}{floor:>18.2f}{t / floor:>8.2f}  {', '.join(seen['heavy']) or 'none'}{extra}")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +57,8 @@ def find(start: Path) -> tuple[Path, bool] | None:
             return folder / "questc.toml", False
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
+            import tomllib  # only when there is a file to read: most checks have none
+
             try:
                 if "questc" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
                     return pyproject, True
@@ -95,6 +96,8 @@ def read(path: Path, pyproject: bool, sink: Sink) -> Config:
     from compiler.diagnostics.render import accept_source
 
     accept_source(name, text)
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -98,12 +98,21 @@ def _entry(path, st: os.stat_result, budget: list[int]) -> tuple[str, str] | Non
     budget[0] -= st.st_size
     if budget[0] < 0:
         return None
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            return ("file", hashlib.sha256(f.read()).hexdigest())
-    except OSError:
-        return None
+    # One read per file and run: the whole check's key, each pack's key and the second
+    # look after compiling ask again. A file written meanwhile has another time or size.
+    seen = (os.fspath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    digest = _DIGESTS.get(seen)
+    if digest is None:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as f:
+                digest = _DIGESTS[seen] = hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            return None
+    return ("file", digest)
+
+
+_DIGESTS: dict[tuple, str] = {}  # (path, device, inode, size, times) -> sha256 of the bytes
 
 
 def replay(key: str) -> object | None:

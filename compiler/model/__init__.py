@@ -6,7 +6,7 @@ writes it did not run (the pack holds nothing for it) or could not (an input was
 later passes and the emitters skip what depends on it.
 
 The domain types live beside this file (quest.py, cards.py, adventure.py, layout.py,
-world.py); catalog entry types live with their readers in compiler/catalogs/ and the map
+world.py, campaign.py, provenance.py); catalog entry types live with their readers in compiler/catalogs/ and the map
 types in compiler/geometry/. They are imported here for annotations only, so building a
 model never loads numpy, shapely or networkx.
 """
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from compiler.model.layout import Analysis, EncounterLinks
     from compiler.model.quest import CheckedExpectation, QuestEncounter, ResolvedQuest
     from compiler.model.world import World
-    from compiler.model.campaign import Campaign, Fact
+    from compiler.model.campaign import Campaign
+    from compiler.model.provenance import Fact
     from compiler.catalogs.translations import TranslationFile
 
 

@@ -223,14 +223,6 @@ class CheckedDeck:
 
 
 @dataclass(frozen=True)
-class Fact:
-    """A fact that reaches the bundle without a published source (`questc check --sourced-only`)."""
-
-    where: str  # its place in the bundle: worlds.terrinoth.locations.forge.defense
-    span: Span
-
-
-@dataclass(frozen=True)
 class Campaign:
     rules: CampaignRules | None
     levels: Mapping[str, CheckedLevel]

@@ -11,12 +11,15 @@ is also an error (K0301), so a pack that must publish only sourced data fails it
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from compiler.diagnostics import Sink, Span
 from compiler.model import Model
-from compiler.model.campaign import Campaign, Fact
+from compiler.model.provenance import Fact
 from compiler.syntax import ast
+
+if TYPE_CHECKING:
+    from compiler.model.campaign import Campaign
 
 ILLUSTRATIVE = "illustrative"
 
