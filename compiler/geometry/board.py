@@ -60,24 +60,9 @@ class Board:
 
     @cached_property
     def steps(self) -> tuple[tuple[Cell, Cell, frozenset[str]], ...]:
-        """Every step between 8-neighbour spaces the walls allow (lattice.step_open),
-        with the doors that must be open for it; terrain is left to the graphs that read
-        it (compiler/geometry/graph.py). Worked out once per board: every movement,
-        counting and reachability question starts from it."""
-        cells = set(self.spaces)
-        closed_all = self.blocking_edges(frozenset())
-        door_walls = {d.id: self.walls | d.edges for d in self.doors}
-        out = []
-        for a in self.spaces:
-            for dx, dy in NEIGHBOURS8:
-                b = (a[0] + dx, a[1] + dy)
-                if b not in cells or not step_open(self.walls, a, b):
-                    continue
-                needed: frozenset[str] = frozenset()
-                if self.doors and not step_open(closed_all, a, b):
-                    needed = frozenset(d for d, w in door_walls.items() if not step_open(w, a, b))
-                out.append((a, b, needed))
-        return tuple(out)
+        """`steps_of(self)`, worked out once per board: every movement, counting and
+        reachability question starts from it."""
+        return steps_of(self)
 
     def rule(self, cell_or_index) -> TerrainRule:
         i = cell_or_index if isinstance(cell_or_index, int) else self.index[cell_or_index]
@@ -96,3 +81,23 @@ class Board:
         """The same board with exactly `open_doors` open."""
         doors = tuple(Door(d.id, d.edges, d.id in open_doors, d.colour) for d in self.doors)
         return Board(self.spaces, self.terrain, self.rules, self.walls, doors, self.links)
+
+
+def steps_of(board: Board) -> tuple[tuple[Cell, Cell, frozenset[str]], ...]:
+    """Every step between 8-neighbour spaces the walls allow (lattice.step_open), with the
+    doors that must be open for it; terrain is left to the graphs that read it
+    (compiler/geometry/graph.py)."""
+    cells = set(board.spaces)
+    closed_all = board.blocking_edges(frozenset())
+    door_walls = {d.id: board.walls | d.edges for d in board.doors}
+    out = []
+    for a in board.spaces:
+        for dx, dy in NEIGHBOURS8:
+            b = (a[0] + dx, a[1] + dy)
+            if b not in cells or not step_open(board.walls, a, b):
+                continue
+            needed: frozenset[str] = frozenset()
+            if board.doors and not step_open(closed_all, a, b):
+                needed = frozenset(d for d, w in door_walls.items() if not step_open(w, a, b))
+            out.append((a, b, needed))
+    return tuple(out)

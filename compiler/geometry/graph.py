@@ -2,7 +2,7 @@
 
 docs/rules.md, "Adjacency and movement" and docs/rules.md, "Counting spaces":
 - Spaces are 8-neighbours; a step is possible when `lattice.step_open` allows it on the
-  blocking edges (walls and closed doors; the corner rule for diagonals): `Board.steps`,
+  blocking edges (walls and closed doors; the corner rule for diagonals): `Board.steps`
   worked out once per board.
 - A move step costs the destination's entry cost plus the origin's leave cost; spaces
   with movement-blocking terrain are never entered. A figure in a space whose terrain

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Iterable, Union
 
 import numpy as np
@@ -215,21 +214,9 @@ class SightEngine:
         self._cfg_cache: dict = {}
         self.base_key = (self._doors_key(open_doors), frozenset(blockers))
         self.base = self._config(blockers, open_doors)
-        self._base_open = open_doors
-
-    # The base configuration's full table is worked out on the first question that needs
-    # it: a pair query (`can_see`, `witness`) reads only its own few segments.
-    @cached_property
-    def base_bits(self) -> np.ndarray:
-        return self._bits(np.arange(self.n_segments), self.base)
-
-    @cached_property
-    def base_count(self) -> np.ndarray:
-        return self._count(np.arange(self.n_segments), self.base_bits)
-
-    @cached_property
-    def _base_table(self) -> np.ndarray:
-        return self._assemble(self.base_count, self._base_open)
+        self.base_bits = self._bits(np.arange(self.n_segments), self.base)
+        self.base_count = self._count(np.arange(self.n_segments), self.base_bits)
+        self._base_table = self._assemble(self.base_count, open_doors)
 
     # ----------------------------------------------------------------- geometry helpers
 
