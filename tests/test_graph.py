@@ -106,7 +106,7 @@ def test_doors_open_and_closed():
     assert graph.cheapest_move(b2, (0, 1), (0, -1)).cost == 2
     # the graph carries the door on the steps that need it
     g = graph.movement_graph(b)
-    assert g.edges[(0, 0), (0, -1)]["doors"] == {"gate"} and g.edges[(0, 0), (1, 0)]["doors"] == frozenset()
+    assert g.edges[(0, 0), (0, -1)]["doors"] == ({"gate"},) and g.edges[(0, 0), (1, 0)]["doors"] == (frozenset(),)
     # reachability is judged with every door open
     assert graph.unreachable(b, [(0, 1)]) == []
 
@@ -260,8 +260,8 @@ def test_steps_come_in_a_fixed_order():
 def test_a_door_open_at_the_start_is_still_on_its_steps():
     b = _two_doorways(open_=True)
     g = graph.movement_graph(b)
-    assert g.edges[(0, 0), (0, -1)]["doors"] == {"gate"}
-    assert g.edges[(3, 0), (3, -1)]["doors"] == frozenset()
+    assert g.edges[(0, 0), (0, -1)]["doors"] == ({"gate"},)
+    assert g.edges[(3, 0), (3, -1)]["doors"] == (frozenset(),)
 
 
 def test_all_pairs_with_doors_links_and_an_isolated_last_space():
@@ -304,7 +304,7 @@ def test_links_of_each_kind_by_hand():
         ((12, 0), (0, 1)): (1, "end_cap"),
         ((0, 1), (13, 0)): (1, "end_cap"),  # into the 2nd-ed. pit, never out of it
     }
-    assert g.edges[(1, 1), (0, 1)] == {"weight": 1, "doors": frozenset()}
+    assert g.edges[(1, 1), (0, 1)] == {"weight": 1, "doors": (frozenset(),)}
 
 
 def test_counting_graph_steps_weigh_one_even_through_water():
@@ -320,3 +320,89 @@ def test_counting_distance_searches_the_graph_it_is_given():
     g.remove_edge((0, 0), (1, 0))  # a graph for a state the board alone does not show
     assert graph.counting_distance(b, (0, 0), (2, 0), graph=g) is None
     assert graph.counting_distance(b, (0, 0), (2, 0)) == 2
+
+
+# ---------------------------------------------------------------- doors and the corner rule
+def _doors_round_a_corner() -> Board:
+    """Four spaces round the point (1, 1). Door A stands on its north ray (between (0, 0)
+    and (1, 0)), door B on its south ray (between (0, 1) and (1, 1)); the other two rays
+    are open:
+
+        +-+-+      the diagonal (0, 0) -> (1, 1) goes round (1, 1) either by the north
+        |  A |     and east rays (door A) or by the west and south rays (door B)
+        +   +
+        |  B |
+        +-+-+
+    """
+    from compiler.geometry.board import Door
+
+    spaces = ((0, 0), (1, 0), (0, 1), (1, 1))
+    a = Door("A", frozenset({((1, 0), (1, 1))}))
+    b = Door("B", frozenset({((1, 1), (1, 2))}))
+    return Board(spaces, ("plain",) * 4, doors=(a, b))
+
+
+def test_a_diagonal_with_a_door_on_each_way_round_its_corner_needs_one_of_them_open():
+    b = _doors_round_a_corner()
+    ways = {(p, q): w for p, q, w in b.steps}
+    assert ways[(0, 0), (1, 1)] == ({"A"}, {"B"})  # either door opens it
+    assert ways[(0, 0), (1, 0)] == ({"A"},) and ways[(0, 1), (1, 1)] == ({"B"},)
+    assert ways[(0, 0), (0, 1)] == ((frozenset(),))
+    # both closed: (1, 0) and (1, 1) are shut off from (0, 0) ((0, 1) -> (1, 0) goes round
+    # the same corner: west and north, or south and east)
+    assert graph.cheapest_move(b, (0, 0), (1, 1), frozenset()) is None
+    assert graph.counting_distance(b, (0, 0), (1, 1), frozenset()) is None
+    assert graph.closed_doors_on_the_way(b, (0, 0), (1, 1), frozenset()) == ("A",)  # the first of the two
+    for opened in ({"A"}, {"B"}, {"A", "B"}):
+        r = graph.cheapest_move(b, (0, 0), (1, 1), frozenset(opened))
+        assert r.cost == 1 and r.route == ((0, 0), (1, 1)), opened
+        assert graph.counting_distance(b, (0, 0), (1, 1), frozenset(opened)) == 1
+    assert graph.closed_doors_on_the_way(b, (0, 0), (1, 1), frozenset({"B"})) == ()
+
+
+def test_the_bundle_lists_a_step_with_two_ways_apart_from_the_doors_steps():
+    from compiler.emit.maps import board_json
+
+    b = _doors_round_a_corner()
+    out = board_json(b)
+    i = b.index
+    corner = {(s[0], s[1]): s[2] for s in out["corner_steps"]}
+    # both diagonals round (1, 1), each way, in movement and counting alike
+    assert corner == {
+        (i[0, 0], i[1, 1]): [["A"], ["B"]], (i[1, 1], i[0, 0]): [["A"], ["B"]],
+        (i[1, 0], i[0, 1]): [["A"], ["B"]], (i[0, 1], i[1, 0]): [["A"], ["B"]],
+    }
+    steps = {tuple(s) for d in out["doors"].values() for s in d["steps"]}
+    assert not steps & set(corner)
+    assert steps == {(i[0, 0], i[1, 0]), (i[1, 0], i[0, 0]), (i[0, 1], i[1, 1]), (i[1, 1], i[0, 1])}
+    # no such corner, no field: the bundles of maps without one keep their bytes
+    plain = Board(b.spaces, b.terrain, doors=b.doors[:1])
+    assert "corner_steps" not in board_json(plain)
+
+
+def test_every_step_follows_the_corner_rule_in_every_door_state():
+    """Random boards with walls and five doors: in each of the 32 door states, the steps
+    the graph keeps are exactly the neighbour pairs `lattice.step_open` allows on the walls
+    and the closed doors."""
+    from itertools import combinations
+
+    from compiler.geometry.lattice import NEIGHBOURS8, step_open
+    from sight_witness import random_board
+
+    two_ways = 0
+    for seed in range(40):
+        b = random_board(seed, 5, 4, holes=0.05, rocks=0.0, pits=0.0, walls=0.2, doors=5)
+        cells = set(b.spaces)
+        ids = [d.id for d in b.doors]
+        two_ways += sum(len(w) > 1 for _, _, w in b.steps)
+        moves = graph.movement_graph(b)
+        for k in range(len(ids) + 1):
+            for opened in map(frozenset, combinations(ids, k)):
+                closed = b.blocking_edges(opened)
+                want = {(p, (p[0] + dx, p[1] + dy)) for p in b.spaces for dx, dy in NEIGHBOURS8
+                        if (p[0] + dx, p[1] + dy) in cells and step_open(closed, p, (p[0] + dx, p[1] + dy))}
+                got = {(p, q) for p, q, w in b.steps if any(s <= opened for s in w)}
+                assert got == want, (seed, sorted(opened))
+                kept = {(p, q) for p, q, d in graph.with_doors(moves, opened).edges(data=True) if "link" not in d}
+                assert kept == {(p, q) for p, q in want if moves.has_edge(p, q) and "link" not in moves.edges[p, q]}
+    assert two_ways > 0  # some of these boards have a door on each way round a corner

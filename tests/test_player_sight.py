@@ -189,6 +189,33 @@ def test_movement_and_range_equal_the_engine(page, sites):
     assert routes >= 60
 
 
+def test_moves_shut_a_corner_step_only_while_each_way_has_a_closed_door(page, sites):
+    """A board with many doors on single edges, so that some diagonals have a door on each
+    way round their corner (the bundle's `corner_steps`): in every door state, moves.js
+    gives the engine's costs and ranges."""
+    from itertools import combinations
+
+    from tests.sight_witness import random_board
+
+    boards = [b for b in (random_board(seed, 5, 4, holes=0.05, rocks=0.0, pits=0.0, walls=0.2, doors=5)
+                          for seed in range(40)) if "corner_steps" in board_map(b)][:3]
+    assert len(boards) == 3
+    page.open(sites.url("d2e-quests"))
+    payload, want = [], []
+    for b in boards:
+        ids = [d.id for d in b.doors]
+        for k in range(len(ids) + 1):
+            for opened in combinations(ids, k):
+                payload.append({"map": board_map(b), "terrain": terrain_json(b.rules), "open_doors": list(opened), "pairs": []})
+                want.append((all_pairs(b, counting=False, open_doors=frozenset(opened)),
+                             all_pairs(b, counting=True, open_doors=frozenset(opened))))
+    got = page.page.evaluate(MOVES_JS, payload)
+    for (cost, rng), g in zip(want, got):
+        assert (np.where(np.array(g["costs"]) < 0, np.inf, np.array(g["costs"])) == cost).all()
+        assert (np.where(np.array(g["ranges"]) < 0, np.inf, np.array(g["ranges"])) == rng).all()
+    assert not page.errors
+
+
 def test_dealt_orders_equal_questc_layout(page, sites):
     """deal.js reproduces Python's random.Random(seed) deal for 200 seeds of every deck."""
     from compiler.model.cards import deal

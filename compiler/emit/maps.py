@@ -74,6 +74,7 @@ def _map_json(amap, sight: bool) -> dict[str, Any]:
         "adjacency": geometry["adjacency"],
         "counting": geometry["counting"],
         "links": geometry["links"],
+        **({"corner_steps": geometry["corner_steps"]} if "corner_steps" in geometry else {}),
         "tile_graph": [
             {
                 "a": j.a,
@@ -98,11 +99,23 @@ def _map_json(amap, sight: bool) -> dict[str, Any]:
 
 def board_json(board) -> dict[str, Any]:
     """The movement and wall fields of a map (`walls`, `doors`, `adjacency`, `counting`,
-    `links`) for a bare Board: what a front end needs besides spaces and sight."""
+    `links`, and `corner_steps` when a diagonal step has a door on each way round its
+    corner) for a bare Board: what a front end needs besides spaces and sight."""
     index = board.index
     moves = graph.movement_graph(board)
     adjacency: list[list[int]] = [[] for _ in board.spaces]
     door_steps: dict[str, list[list[int]]] = {d.id: [] for d in board.doors}
+    corner_steps: dict[tuple[int, int], list[list[str]]] = {}
+
+    def closed_by(i: int, j: int, ways) -> None:
+        # one way: the step is each of its doors' (shut while any of them is); two ways
+        # round a corner: its own entry, shut while no way is wholly open
+        if len(ways) == 1:
+            for d in ways[0]:
+                door_steps[d].append([i, j])
+        else:
+            corner_steps[(i, j)] = [sorted(w) for w in ways]
+
     links: list[list[Any]] = []
     for u, v, data in moves.edges(data=True):
         i, j = index[u], index[v]
@@ -110,16 +123,15 @@ def board_json(board) -> dict[str, Any]:
             links.append([i, j, data["link"]])
             continue
         adjacency[i].append((j, int(data["weight"])))
-        for d in data.get("doors") or ():
-            door_steps[d].append([i, j])
+        closed_by(i, j, data["doors"])
     flat = [[n for j, c in sorted(row) for n in (j, c)] for row in adjacency]
     counting: list[list[int]] = [[] for _ in board.spaces]
     for u, v, data in graph.counting_graph(board).edges(data=True):
         i, j = index[u], index[v]
         counting[i].append(j)
         counting[j].append(i)
-        for d in data.get("doors") or ():
-            door_steps[d].extend(([i, j], [j, i]))
+        closed_by(i, j, data["doors"])
+        closed_by(j, i, data["doors"])
 
     doors = {
         d.id: {
@@ -130,13 +142,16 @@ def board_json(board) -> dict[str, Any]:
         }
         for d in sorted(board.doors, key=lambda d: d.id)
     }
-    return {
+    out = {
         "walls": _edges(board.walls),
         "doors": doors,
         "adjacency": flat,
         "counting": [sorted(row) for row in counting],
         "links": sorted(links),
     }
+    if corner_steps:
+        out["corner_steps"] = [[i, j, ways] for (i, j), ways in sorted(corner_steps.items())]
+    return out
 
 
 def features_json(amap) -> dict[str, Any]:

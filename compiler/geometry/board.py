@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import combinations
 from types import MappingProxyType
 from typing import Mapping
 
 from compiler.catalogs.terrain import PLAIN, TerrainRule
-from compiler.geometry.lattice import NEIGHBOURS8, Cell, Edge, step_open
+from compiler.geometry.lattice import NEIGHBOURS8, Cell, Edge, ray_edges, shared_edge, step_open
+
+# The door states that let a step be taken: sets of door ids, the step possible while every
+# door of at least one set is open.
+Ways = tuple[frozenset[str], ...]
+ALWAYS: Ways = (frozenset(),)  # a step no door can close
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,7 @@ class Board:
         return {c: i for i, c in enumerate(self.spaces)}
 
     @cached_property
-    def steps(self) -> tuple[tuple[Cell, Cell, frozenset[str]], ...]:
+    def steps(self) -> tuple[tuple[Cell, Cell, Ways], ...]:
         """`steps_of(self)`, worked out once per board: every movement, counting and
         reachability question starts from it."""
         return steps_of(self)
@@ -83,21 +89,44 @@ class Board:
         return Board(self.spaces, self.terrain, self.rules, self.walls, doors, self.links)
 
 
-def steps_of(board: Board) -> tuple[tuple[Cell, Cell, frozenset[str]], ...]:
+def steps_of(board: Board) -> tuple[tuple[Cell, Cell, Ways], ...]:
     """Every step between 8-neighbour spaces the walls allow (lattice.step_open), with the
-    doors that must be open for it; terrain is left to the graphs that read it
+    door states that let it be taken: `Ways`, one or more sets of doors, the step possible
+    while every door of at least one set is open (`ALWAYS` when no door matters). A
+    diagonal step with a door on each way round its corner has two (docs/rules.md, "Doors
+    and the corner rule"). Terrain is left to the graphs that read it
     (compiler/geometry/graph.py)."""
     cells = set(board.spaces)
     closed_all = board.blocking_edges(frozenset())
-    door_walls = {d.id: board.walls | d.edges for d in board.doors}
     out = []
     for a in board.spaces:
         for dx, dy in NEIGHBOURS8:
             b = (a[0] + dx, a[1] + dy)
             if b not in cells or not step_open(board.walls, a, b):
                 continue
-            needed: frozenset[str] = frozenset()
+            ways = ALWAYS
             if board.doors and not step_open(closed_all, a, b):
-                needed = frozenset(d for d, w in door_walls.items() if not step_open(w, a, b))
-            out.append((a, b, needed))
+                ways = _ways(board, a, b)
+            out.append((a, b, ways))
     return tuple(out)
+
+
+def _ways(board: Board, a: Cell, b: Cell) -> Ways:
+    """The smallest sets of doors whose opening (the others closed) lets a step the walls
+    allow be taken: doors on the edges the step is judged on (the shared edge, or the four
+    rays round a diagonal's corner), smaller sets first, then by their sorted ids."""
+    if a[0] == b[0] or a[1] == b[1]:
+        judged = {shared_edge(a, b)}
+    else:
+        judged = set(ray_edges((max(a[0], b[0]), max(a[1], b[1]))).values())
+    near = sorted((d for d in board.doors if d.edges & judged), key=lambda d: d.id)
+    found: list[frozenset[str]] = []
+    for size in range(len(near) + 1):
+        for opened in combinations(near, size):
+            ids = frozenset(d.id for d in opened)
+            if any(f <= ids for f in found):
+                continue
+            closed = board.walls.union(*(d.edges for d in near if d.id not in ids))
+            if step_open(closed, a, b):
+                found.append(ids)
+    return tuple(found)

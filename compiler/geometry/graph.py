@@ -11,9 +11,11 @@ docs/rules.md, "Adjacency and movement" and docs/rules.md, "Counting spaces":
 - Counting ("range") takes the same steps at 1 each, may pass sight-blocking terrain,
   never movement-blocking terrain, walls or closed doors; links do not count.
 
-Doors are edges that exist only while the door is open: every step carries the set of
-doors that must be open for it (`doors` attribute); `with_doors` filters a graph to a
-door state without rebuilding it. Figures are runtime state and are not in the graph.
+Doors are edges that exist only while the door is open: every step carries its ways
+(`doors` attribute, `Board.steps`): sets of doors, the step possible while every door of
+one of them is open; one set, empty when no door matters, but two for a diagonal step
+with a door on each way round its corner. `with_doors` filters a graph to a door state
+without rebuilding it. Figures are runtime state and are not in the graph.
 """
 
 from __future__ import annotations
@@ -23,10 +25,8 @@ from typing import Iterable
 
 import networkx as nx
 
-from compiler.geometry.board import Board
+from compiler.geometry.board import ALWAYS, Board
 from compiler.geometry.lattice import Cell
-
-NO_DOORS: frozenset[str] = frozenset()
 
 
 def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
@@ -39,8 +39,8 @@ def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
     g.add_nodes_from(board.spaces)
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
     g.add_edges_from(
-        (a, b, {"weight": rules[b].enter_cost + rules[a].leave_cost, "doors": needed})
-        for a, b, needed in board.steps
+        (a, b, {"weight": rules[b].enter_cost + rules[a].leave_cost, "doors": ways})
+        for a, b, ways in board.steps
         if not (rules[b].blocks_movement or rules[a].blocks_movement or (rules[a].leave_action and not large))
     )
     for link in board.links:
@@ -50,7 +50,7 @@ def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
             for b in link.b:
                 for u, v in ((a, b), (b, a)):
                     if u in rules and v in rules and not rules[v].blocks_movement and not (rules[u].leave_action and not large) and not g.has_edge(u, v):
-                        g.add_edge(u, v, weight=rules[v].enter_cost + rules[u].leave_cost, doors=NO_DOORS, link=link.kind)
+                        g.add_edge(u, v, weight=rules[v].enter_cost + rules[u].leave_cost, doors=ALWAYS, link=link.kind)
     return g
 
 
@@ -60,8 +60,8 @@ def counting_graph(board: Board) -> nx.Graph:
     g.add_nodes_from(board.spaces)
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
     g.add_edges_from(
-        (a, b, {"weight": 1, "doors": needed})
-        for a, b, needed in board.steps
+        (a, b, {"weight": 1, "doors": ways})
+        for a, b, ways in board.steps
         if not (rules[a].blocks_movement or rules[b].blocks_movement)
     )
     return g
@@ -75,8 +75,8 @@ def door_state(board: Board, open_doors: Iterable[str] | None) -> frozenset[str]
 
 
 def with_doors(g: nx.Graph, open_doors: frozenset[str]):
-    """A view of `g` keeping only the steps whose doors are all open."""
-    return nx.subgraph_view(g, filter_edge=lambda u, v: g.edges[u, v]["doors"] <= open_doors)
+    """A view of `g` keeping only the steps one of whose ways has all its doors open."""
+    return nx.subgraph_view(g, filter_edge=lambda u, v: any(w <= open_doors for w in g.edges[u, v]["doors"]))
 
 
 def all_open(board: Board) -> frozenset[str]:
@@ -123,8 +123,12 @@ def closed_doors_on_the_way(board: Board, a: Cell, b: Cell, open_doors: Iterable
     except nx.NetworkXNoPath:
         return None
     opened = door_state(board, open_doors)
-    needed = set().union(*(g.edges[u, v]["doors"] for u, v in zip(path, path[1:])))
-    return tuple(sorted(needed - opened))
+    # of a step's ways, the one with the fewest doors still to open (then by their ids)
+    needed = set().union(*(
+        min((w - opened for w in g.edges[u, v]["doors"]), key=lambda w: (len(w), sorted(w)))
+        for u, v in zip(path, path[1:])
+    ))
+    return tuple(sorted(needed))
 
 
 def _dijkstra(g, a: Cell, b: Cell):

@@ -2,8 +2,9 @@
 //
 // Movement: Dijkstra over `map.adjacency` (step to j at cost c) plus `map.links` (cost =
 // entry cost of the space entered + leave cost of the space left), without the `steps`
-// of every closed door. Range: breadth-first over `map.counting`, every step 1, without
-// the steps of closed doors; links never count. Spaces out of play (a hidden tile) are
+// of every closed door and the `corner_steps` none of whose ways is open. Range:
+// breadth-first over `map.counting`, every step 1, without the same closed steps; links
+// never count. Spaces out of play (a hidden tile) are
 // neither entered nor left. Figures: a space holding one (`blockers`) is never entered
 // by a move; counting range ignores figures.
 
@@ -19,6 +20,10 @@ export class Moves {
     const shut = new Set();
     for (const id of geo.doorIds) {
       if (!open.has(id)) for (const [i, j] of map.doors[id].steps) shut.add(i * n + j);
+    }
+    // a diagonal step with a door on each way round its corner: shut unless one way is open
+    for (const [i, j, ways] of map.corner_steps || []) {
+      if (!ways.some((ids) => ids.every((id) => open.has(id)))) shut.add(i * n + j);
     }
     const out = new Uint8Array(n).fill(1);
     for (const i of hidden) out[i] = 0;
