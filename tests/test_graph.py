@@ -360,6 +360,20 @@ def test_a_diagonal_with_a_door_on_each_way_round_its_corner_needs_one_of_them_o
     assert graph.closed_doors_on_the_way(b, (0, 0), (1, 1), frozenset({"B"})) == ()
 
 
+def test_the_closed_doors_on_the_way_are_those_of_the_way_with_fewest_still_closed():
+    """Round the point (1, 1): door D on the north ray, doors A (west) and B (south) on the
+    other way. The diagonal (0, 0) -> (1, 1) opens with D, or with A and B together."""
+    from compiler.geometry.board import Door
+
+    doors = (Door("A", frozenset({((0, 1), (1, 1))})), Door("B", frozenset({((1, 1), (1, 2))})),
+             Door("D", frozenset({((1, 0), (1, 1))})))
+    b = Board(((0, 0), (1, 0), (0, 1), (1, 1)), ("plain",) * 4, doors=doors)
+    assert {(p, q): w for p, q, w in b.steps}[(0, 0), (1, 1)] == ({"D"}, {"A", "B"})
+    assert graph.closed_doors_on_the_way(b, (0, 0), (1, 1), frozenset()) == ("D",)  # one door beats two
+    # A open: B alone or D alone would do; of two single doors, the first by id
+    assert graph.closed_doors_on_the_way(b, (0, 0), (1, 1), frozenset({"A"})) == ("B",)
+
+
 def test_the_bundle_lists_a_step_with_two_ways_apart_from_the_doors_steps():
     from compiler.emit.maps import board_json
 
