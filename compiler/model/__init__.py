@@ -6,8 +6,8 @@ writes it did not run (the pack holds nothing for it) or could not (an input was
 later passes and the emitters skip what depends on it.
 
 The domain types live beside this file (quest.py, cards.py, adventure.py, layout.py,
-world.py, campaign.py, provenance.py); catalog entry types live with their readers in compiler/catalogs/ and the map
-types in compiler/geometry/. They are imported here for annotations only, so building a
+world.py, campaign.py, provenance.py); catalog entry types live with their readers in
+compiler/catalogs/ and the map types in compiler/geometry/. They are imported here for annotations only, so building a
 model never loads numpy, shapely or networkx.
 """
 
