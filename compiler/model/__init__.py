@@ -7,8 +7,8 @@ later passes and the emitters skip what depends on it.
 
 The domain types live beside this file (quest.py, cards.py, adventure.py, layout.py,
 world.py, campaign.py, provenance.py); catalog entry types live with their readers in
-compiler/catalogs/ and the map types in compiler/geometry/. They are imported here for annotations only, so building a
-model never loads numpy, shapely or networkx.
+compiler/catalogs/ and the map types in compiler/geometry/. They are imported here for
+annotations only, so building a model never loads numpy, shapely or networkx.
 """
 
 from __future__ import annotations
