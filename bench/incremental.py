@@ -95,14 +95,22 @@ LIBS = ("lark", "ruamel.yaml", "jsonschema", "referencing", "numpy", "scipy", "s
 
 
 def _check(path: str) -> str:
+    """`questc check path` as the script runs it: main() reading the command line, ending
+    the process itself (os._exit, compiler/cli.py), which is when the run reports the
+    libraries it imported."""
     return (
-        "import sys, json, io, contextlib\n"
+        "import sys, os, json, io, contextlib\n"
+        "def report(code, end=os._exit):\n"
+        f"    sys.__stdout__.write(json.dumps({{'code': code, 'heavy': [m for m in {HEAVY!r} if m in sys.modules],"
+        f" 'libs': [m for m in {LIBS!r} if m in sys.modules]}}) + '\\n')\n"
+        "    sys.__stdout__.flush()\n"
+        "    end(code)\n"
+        "os._exit = report\n"
         "from compiler.cli import main\n"
-        f"sys.argv = ['questc', 'check', {path!r}]  # main() as the questc script calls it\n"
+        f"sys.argv = ['questc', 'check', {path!r}]\n"
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
-        "    code = main()\n"
-        f"print(json.dumps({{'code': code, 'heavy': [m for m in {HEAVY!r} if m in sys.modules],"
-        f" 'libs': [m for m in {LIBS!r} if m in sys.modules]}}))\n"
+        "    main()\n"
+        "raise SystemExit('questc check returned instead of ending the process')\n"
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import re
 import sys
 
@@ -214,7 +215,23 @@ def main(argv: list[str] | None = None) -> int:
         # back to the system with the process. Not when called with arguments (the tests,
         # the benchmarks): that caller goes on.
         gc.freeze()
+        if "compiler.plugins.loader" not in sys.modules:
+            # and nothing of the run needs tearing down: every file is written and closed,
+            # the output flushed above, no thread or exit handler of questc's own is left.
+            # Ending here skips the interpreter's teardown of every module and object (9 ms
+            # of a 0.35 s check after one edit), as mypy ends its own runs. Not when a
+            # plugin was enabled: its code may count on exit handlers.
+            _flush_quietly(sys.stdout, sys.stderr)
+            os._exit(code)
     return code
+
+
+def _flush_quietly(*streams) -> None:
+    for stream in streams:
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # gone or closed: what could be said was said
+            pass
 
 
 def _guarded(argv: list[str]) -> int:

@@ -186,3 +186,29 @@ def test_path_out_of_a_pit_gives_the_counted_range_though_no_move_exists(tmp_pat
     assert r.code == 1, r.err
     assert json.loads(r.out) == {"closed_doors": [], "cost": None, "route": None, "steps": 2}
     assert "2 space(s) apart as range is counted" in r.err
+
+
+def test_the_script_ends_with_its_code_and_all_its_output(tmp_path):
+    """Run as the `questc` script (main() reading sys.argv), the process ends as soon as
+    main is done, skipping the interpreter's teardown: exit handlers do not run, yet the
+    exit code is the command's and everything written to a file or a pipe is there."""
+    bad = write_pack(tmp_path, "bad", files={"q.quest": "quest q \"Q\" {\n  nonsense\n}\n"})
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.stderr.write('torn down\\n'))\n"
+        "from compiler.cli import main\n"
+        f"sys.argv = ['questc', 'check', {str(bad)!r}, '--format', 'json']\n"
+        "raise SystemExit(main())\n"
+    )
+    out_file = tmp_path / "out.json"
+    with out_file.open("w", encoding="utf-8") as out:
+        run = subprocess.run([sys.executable, "-c", code], stdout=out, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    assert run.returncode == 1
+    assert "torn down" not in run.stderr
+    report = json.loads(out_file.read_text(encoding="utf-8"))
+    assert report["diagnostics"] and report["diagnostics"][0]["severity"] == "error"
+    # called with arguments (tests, benchmarks, editors), main returns and the caller goes on
+    called = code.replace("main()", f"main(['check', {str(bad)!r}, '--format', 'json'])")
+    run = subprocess.run([sys.executable, "-c", called], capture_output=True, text=True, cwd=REPO)
+    assert run.returncode == 1 and "torn down" in run.stderr
+    assert json.loads(run.stdout)["diagnostics"]
