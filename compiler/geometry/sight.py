@@ -21,6 +21,7 @@ A among the four spaces at P and B among the four at Q. Every number is an integ
 from __future__ import annotations
 
 import base64
+import functools
 from dataclasses import dataclass
 from typing import Iterable, Union
 
@@ -214,9 +215,21 @@ class SightEngine:
         self._cfg_cache: dict = {}
         self.base_key = (self._doors_key(open_doors), frozenset(blockers))
         self.base = self._config(blockers, open_doors)
-        self.base_bits = self._bits(np.arange(self.n_segments), self.base)
-        self.base_count = self._count(np.arange(self.n_segments), self.base_bits)
-        self._base_table = self._assemble(self.base_count, open_doors)
+
+    # The table of the constructor's configuration, from which `table` derives any other.
+    # Worked out on the first `table` call: a pair query (`can_see`, `witness`: the
+    # checker's expectations, the command line's `los`) evaluates only that pair's segments.
+    @functools.cached_property
+    def base_bits(self) -> np.ndarray:
+        return self._bits(np.arange(self.n_segments), self.base)
+
+    @functools.cached_property
+    def base_count(self) -> np.ndarray:
+        return self._count(np.arange(self.n_segments), self.base_bits)
+
+    @functools.cached_property
+    def _base_table(self) -> np.ndarray:
+        return self._assemble(self.base_count, self.base_key[0])
 
     # ----------------------------------------------------------------- geometry helpers
 
