@@ -32,7 +32,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 EDITS = 9
-RUNS = 5  # fresh interpreters per figure of the cold checks: the least is reported
+RUNS = 7  # fresh interpreters per figure of the cold checks: the least is reported
 
 
 def _rebuild(src: Path, out: Path) -> None:
@@ -129,7 +129,10 @@ def cold_checks() -> None:
     libraries that run imported, and, for the two rows that compile nothing, also those a
     compile of the same pack imports. Check and floor runs alternate, so that a machine
     slower for a while slows both; the least of each is reported."""
-    print(f"{'cold questc check':<22}{'cache':>14}{'time (s)':>10}{'import floor (s)':>18}{'ratio':>8}  heavy libraries imported")
+    print(
+        f"{'cold questc check':<22}{'cache':>14}{'time (s)':>10}{'import floor (s)':>18}{'ratio':>8}"
+        f"{'paired ratios':>18}  heavy libraries imported"
+    )
     for name in ("content", "content/core-2e", "content/d2e-base"):
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp) / "content"
@@ -161,7 +164,11 @@ def cold_checks() -> None:
                 if label == "kept, same":
                     full = min(fulls)
                     extra = f"  (floor of a compile's libraries {full:.2f} s: ratio {t / full:.2f})"
-                print(f"{name:<22}{label:>14}{t:>10.2f}{floor:>18.2f}{t / floor:>8.2f}  {', '.join(seen['heavy']) or 'none'}{extra}")
+                # each check over the floor run next to it: a slower spell of the machine
+                # slows both, so the median of these is the steadier figure
+                paired = sorted(r[0] / f for r, f in zip(runs, floors))
+                spread = f"{statistics.median(paired):.2f} ({paired[0]:.2f}-{paired[-1]:.2f})"
+                print(f"{name:<22}{label:>14}{t:>10.2f}{floor:>18.2f}{t / floor:>8.2f}{spread:>18}  {', '.join(seen['heavy']) or 'none'}{extra}")
 
 
 def main() -> None:

@@ -162,6 +162,44 @@ def test_the_private_cache_saves_and_loads_the_parser(tmp_path, monkeypatch):
     assert "unexpected name `atach`" in sink.items[0].message
 
 
+def _shape(tree):
+    """A Lark tree with every position: `==` on trees compares tokens by text only."""
+    if isinstance(tree, lark.Token):
+        return (tree.type, str(tree), tree.line, tree.column, tree.end_line, tree.end_column)
+    if tree is None or not isinstance(tree, lark.Tree):
+        return tree
+    meta = tree.meta
+    where = (meta.line, meta.column, meta.end_line, meta.end_column) if not meta.empty else None
+    return (tree.data, where, tuple(_shape(c) for c in tree.children))
+
+
+def test_the_kept_parser_parses_every_quest_file_as_the_built_one_does():
+    """The cache keeps the built parser object (parser_cache.dumps): loaded back, it gives
+    the same trees, positions and recovery diagnostics on every quest file the suite and
+    the shipped packs have, broken ones included."""
+    built = lark.Lark(GRAMMAR, **lark_options())
+    data = parser_cache.dumps(built)
+    assert data is not None, "the built parser did not survive pickling: every run would build the tables"
+    kept = pickle.loads(data)
+    files = sorted(glob.glob(str(REPO / "tests" / "**" / "*.quest"), recursive=True))
+    files += sorted(glob.glob(str(REPO / "content" / "**" / "*.quest"), recursive=True))
+    assert len(files) > 200
+    texts = [Path(path).read_text(encoding="utf-8", errors="replace") for path in files]
+    # and broken versions of them: a brace left out, a stray word, a block never closed
+    texts += [t.replace("{", "", 1) for t in texts[::5]] + [t.replace("\n", "\n  nonsense ?\n", 3) for t in texts[1::5]]
+    texts += [t + "\nquest unfinished \"U\" {\n  map {\n" for t in texts[2::5]]
+    broken = 0
+    for path, text in zip(files * 4, texts):
+        results = []
+        for parser in (built, kept):
+            sink = Sink()
+            tree = recovery.parse_recovering(text, "t.quest", sink, parser)
+            results.append((_shape(tree), [(d.code, d.message, d.span) for d in sink.items]))
+        assert results[0] == results[1], path
+        broken += bool(results[0][1])
+    assert broken > 150  # the recovery paths were taken too
+
+
 def test_a_stale_private_cache_is_rebuilt_and_replaced(tmp_path, monkeypatch):
     plant, marker = _plant_private(tmp_path, monkeypatch, b"questc-parser-cache 1 " + b"0" * 64)
     assert _works(parser_cache.load_or_build(GRAMMAR, lark_options()))

@@ -47,6 +47,7 @@ from compiler.geometry.sight_patterns import (
     VEDGE,
     ZERO_OK,
     pattern,
+    pattern_items,
 )
 
 SIGHT_ENCODING_DESCRIPTION = (
@@ -279,29 +280,20 @@ class SightEngine:
         # group boundaries
         self.group_start = np.searchsorted(self.seg_d, np.arange(nd + 1))
 
-        ptr = [0]
-        offs, layers, rels, pat_d = [], [], [], []
-        self.ends_off = np.zeros((nd, 4), dtype=np.int64)
-        self.exempt = np.zeros((nd, 4), dtype=np.uint16)
-        self.dir_p = np.zeros(nd, dtype=np.int64)
-        self.dir_q = np.zeros(nd, dtype=np.int64)
-        for k, (dx, dy) in enumerate(disp):
-            pat = pattern(dx, dy)
-            for layer, rx, ry in pat.items:
-                rel = ry * w + rx
-                offs.append(layer * G + rel)
-                layers.append(layer)
-                rels.append(rel)
-                pat_d.append(k)
-            ptr.append(len(offs))
-            self.ends_off[k] = [ry * w + rx for rx, ry in pat.ends]
-            self.exempt[k] = pat.exempt
-            self.dir_p[k], self.dir_q[k] = pat.dir_p, pat.dir_q
-        self.pat_ptr = np.array(ptr, dtype=np.int64)
-        self.pat_off = np.array(offs, dtype=np.int64)
-        self.pat_layer = np.array(layers, dtype=np.int64)
-        self.pat_rel = np.array(rels, dtype=np.int64)
-        self.pat_d = np.array(pat_d, dtype=np.int64)
+        patterns = [pattern(dx, dy) for dx, dy in disp]
+        self.ends_off = np.array([[ry * w + rx for rx, ry in pat.ends] for pat in patterns], dtype=np.int64).reshape(nd, 4)
+        self.exempt = np.array([pat.exempt for pat in patterns], dtype=np.uint16).reshape(nd, 4)
+        self.dir_p = np.array([pat.dir_p for pat in patterns], dtype=np.int64)
+        self.dir_q = np.array([pat.dir_q for pat in patterns], dtype=np.int64)
+        # every pattern's items (layer, rx, ry) end to end, as offsets into the layered grid
+        items = [pattern_items(dx, dy) for dx, dy in disp]
+        counts = np.array([len(it) for it in items], dtype=np.int64)
+        stacked = np.concatenate(items) if items else np.zeros((0, 3), dtype=np.int64)
+        self.pat_ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        self.pat_layer = stacked[:, 0].copy()
+        self.pat_rel = stacked[:, 2] * w + stacked[:, 1]
+        self.pat_off = self.pat_layer * G + self.pat_rel
+        self.pat_d = np.repeat(np.arange(nd, dtype=np.int64), counts)
 
     # ----------------------------------------------------------------- configurations
 

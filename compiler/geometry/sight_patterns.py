@@ -111,13 +111,14 @@ class Pattern:
 
 
 def _exempt(cell: tuple[int, int], dx: int, dy: int) -> int:
+    """The (qa, qb) pairs for which `cell` (relative to P) is A, the space at quadrant qa
+    of P, or B, the space at quadrant qb of Q = P + (dx, dy)."""
     bits = 0
-    for qa in range(4):
-        for qb in range(4):
-            oa = QUAD_OFFSET[qa]
-            ob = (dx + QUAD_OFFSET[qb][0], dy + QUAD_OFFSET[qb][1])
-            if cell == oa or cell == ob:
-                bits |= 1 << (qa * 4 + qb)
+    for q, offset in enumerate(QUAD_OFFSET):
+        if cell == offset:  # A: every qb
+            bits |= 0xF << (q * 4)
+        if (cell[0] - dx, cell[1] - dy) == offset:  # B: every qa
+            bits |= 0x1111 << q
     return bits
 
 
@@ -187,3 +188,10 @@ def pattern(dx: int, dy: int) -> Pattern:
             dir_p, dir_q = NE, SW
     exempt = tuple(_exempt(c, dx, dy) for c in ends)
     return Pattern(dx, dy, tuple(sorted(set(items))), tuple(ends), exempt, dir_p, dir_q)
+
+
+@lru_cache(maxsize=None)
+def pattern_items(dx: int, dy: int) -> np.ndarray:
+    """`pattern(dx, dy).items` as an int64 array of rows (layer, x, y), for the engine to
+    place every pattern on its grid at once."""
+    return np.array(pattern(dx, dy).items, dtype=np.int64).reshape(-1, 3)
