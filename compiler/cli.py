@@ -229,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
 def _flush_quietly(*streams) -> None:
     for stream in streams:
         try:
-            stream.flush()
+            if stream is not None:  # None: started without that stream
+                stream.flush()
         except (OSError, ValueError):  # gone or closed: what could be said was said
             pass
 
