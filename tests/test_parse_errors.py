@@ -132,6 +132,17 @@ def test_unclosed_block_keeps_end_positions():
     assert module.declarations[0].effect.span == Span("t.quest", 1, 24, 1, 27)
 
 
+def test_a_stray_brace_left_open_at_the_end_is_one_error():
+    # Regression (found by hypothesis): the `{` the parser rejects is the mistake; that the
+    # file then ends inside it is not a second error at the same place.
+    sink = Sink()
+    parse_module('quest q "Q" { { tile 9A attach', "t.quest", sink)
+    assert [(d.code, d.span.line, d.span.column) for d in sink.items] == [("S0101", 1, 15)]
+    sink = Sink()  # a block that is really left open is still said
+    parse_module('quest q "Q" { map { tile 9A\n', "t.quest", sink)
+    assert [d.code for d in sink.items] == ["S0106"]
+
+
 def test_an_unclosed_block_points_at_its_brace_with_notes():
     sink = Sink()
     text = 'quest q "Q" {\nmap {\ntile 9A\n'

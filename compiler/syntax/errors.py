@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from compiler.diagnostics import Related, Sink, Span
+from compiler.frozen import frozen
 
 # ---------------------------------------------------------------- syntax errors by example
 # code -> snippets that must fail at the spot the code describes. Each snippet is a whole
@@ -354,7 +354,7 @@ def complete_at_eof(exc: UnexpectedToken):
 
 
 # ---------------------------------------------------------------- a `}` left out
-@dataclass(frozen=True)
+@frozen
 class MissingClose:
     open_at: int  # the `{` never closed
     insert_at: int | None  # where indentation says its `}` belongs (None: no guess)
@@ -433,6 +433,8 @@ def guess_missing_close(text: str) -> MissingClose | None:
 def report_unclosed(miss: MissingClose, text: str, original: str, file: str, sink: Sink) -> None:
     """S0106 at the `{` (a position in `text`); the note at the end of the `original` file."""
     line, col = _line_col(text, miss.open_at)
+    if any(d.span.file == file and (d.span.line, d.span.column) == (line, col) for d in sink.items):
+        return  # a `{` the parser already rejected (`quest q "Q" { {`): that error is the one
     end_line, end_col = _line_col(original, len(original))
     related = tuple(
         Related(Span(file, *_line_col(text, pos)), "this `{` is not closed either") for pos in miss.outer
