@@ -12,11 +12,12 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from compiler.diagnostics.hints import did_you_mean
 from compiler.diagnostics.model import Diagnostic, Severity, Sink, Span
+from compiler.frozen import frozen
 
 FORMATS = ("human", "json", "sarif", "github")
 _TABLES = ("per-file-ignores", "per-file-errors", "per-pack-ignores", "per-pack-errors")
@@ -26,7 +27,7 @@ FMT_KEYS = ("exclude",)
 _CODE = re.compile(r"[A-Z]{1,4}[0-9]{4}")  # built-in codes have one letter, plugins' two to four
 
 
-@dataclass(frozen=True)
+@frozen
 class Config:
     file: str | None = None  # display name of the file read, None when none was
     root: Path | None = None  # its folder: relative paths and globs are relative to it

@@ -19,12 +19,13 @@ from compiler.catalogs.schema import validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink, Span
 from compiler.diagnostics.hints import did_you_mean
+from compiler.frozen import frozen
 from compiler.resources import content_dir
 from compiler.memo import remembered
 from compiler.sources import display_name, read_source
 
 
-@dataclass(frozen=True)
+@frozen
 class Pack:
     id: str
     name: str

@@ -18,15 +18,15 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.render import accept_source, forget_source, visible
+from compiler.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Source:
     path: Path  # absolute, resolved
     name: str  # as shown in diagnostics: relative to the working directory when possible

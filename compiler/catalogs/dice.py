@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Sink
+from compiler.frozen import frozen
 
 FIELDS = ("range", "damage", "surge", "shield", "enhancement", "pierce")
 
@@ -56,7 +57,7 @@ class Face:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Die:
     id: str
     kind: str  # attack | power | defense

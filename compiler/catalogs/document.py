@@ -8,15 +8,16 @@ Unknown paths fall back to the nearest known ancestor, so a reader can always lo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 
 Path = tuple[Any, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Document:
     file: str
     data: Any
@@ -43,7 +44,7 @@ class Document:
         return node
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     """One catalog entry (a terrain, a tile, a monster, a die…) as the pipeline hands it to readers.
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Sink
 from compiler.diagnostics.hints import did_you_mean
+from compiler.frozen import frozen
 
 HERO_COUNTS = (2, 3, 4)
 RANKS = ("minion", "master")
@@ -26,7 +26,7 @@ SIZE = re.compile(r"([1-9])x([1-9])")
 POOL_KINDS = {"attack": frozenset({"attack", "power"}), "defense": frozenset({"defense"})}
 
 
-@dataclass(frozen=True)
+@frozen
 class Stats:
     speed: int
     health: int
@@ -37,7 +37,7 @@ class Stats:
     surges: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Limit:
     masters: int
     minions: int
@@ -47,7 +47,7 @@ class Limit:
         return self.masters + self.minions
 
 
-@dataclass(frozen=True)
+@frozen
 class Monster:
     id: str
     name: str

@@ -12,14 +12,14 @@ else is kept so later stages can still run.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Related, Sink
 from compiler.diagnostics.hints import did_you_mean
+from compiler.frozen import frozen
 
-@dataclass(frozen=True)
+@frozen
 class TerrainRule:
     """How one terrain behaves on the map (data from the core packs' terrain catalog)."""
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.diagnostics import Related, Sink, Span
+from compiler.frozen import frozen
 from compiler.memo import remembered
 from compiler.sources import inside, read_source, walk
 
@@ -53,7 +53,7 @@ def placeholders(text: str) -> Counter:
     return Counter(PLACEHOLDER.findall(text))
 
 
-@dataclass(frozen=True)
+@frozen
 class Translation:
     id: str  # msgctxt: the string id
     source: str  # msgid: the source text it was translated from
@@ -63,7 +63,7 @@ class Translation:
     span: Span  # the entry's msgctxt line
 
 
-@dataclass(frozen=True)
+@frozen
 class TranslationFile:
     lang: str
     name: str  # as shown in diagnostics

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import argparse
 import re
-from dataclasses import dataclass
 
 from compiler.commands.common import add_pack_arguments
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.hints import did_you_mean
+from compiler.frozen import frozen
 
 USAGE = 2
 COMMAND_LINE = "<command line>"
@@ -61,7 +61,7 @@ def option_span(args: argparse.Namespace, value: str, *flags: str) -> Span:
     return arg_span(args, value)
 
 
-@dataclass(frozen=True)
+@frozen
 class MapChoice:
     quest: str
     number: int | None  # None for a top-level encounter

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import dataclass
 from importlib import resources
 
 from compiler.diagnostics.model import Severity
+from compiler.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     code: str
     severity: Severity

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from compiler.frozen import frozen
+
 
 class Severity(str, enum.Enum):
     ERROR = "error"
@@ -32,13 +34,13 @@ class Span:
         return cls(file, 1, 1, 1, 1)
 
 
-@dataclass(frozen=True)
+@frozen
 class Related:
     span: Span
     message: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Diagnostic:
     code: str
     severity: Severity

@@ -22,15 +22,15 @@ not depend on the folder the compiler ran in.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 from compiler.syntax import ast
 
 
-@dataclass(frozen=True)
+@frozen
 class StringEntry:
     text: str
     span: Span

@@ -24,6 +24,7 @@ import networkx as nx
 from shapely.geometry import box
 from shapely.ops import unary_union
 
+from compiler.frozen import frozen
 from compiler.geometry.board import Board, Door
 from compiler.geometry.features import NO_FEATURES, MapFeatures
 from compiler.catalogs.terrain import PLAIN, TerrainRule
@@ -93,7 +94,7 @@ class PlacedTile:
         return unary_union([box(x, y, x + 1, y + 1) for x, y in self.local_of])
 
 
-@dataclass(frozen=True)
+@frozen
 class Join:
     """Two openings whose edges coincide: the squares on either side are adjacent."""
 

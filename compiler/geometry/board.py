@@ -7,13 +7,14 @@ per-space tile label, and nothing of figures (runtime state is passed to queries
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from itertools import combinations
 from types import MappingProxyType
 from typing import Mapping
 
 from compiler.catalogs.terrain import PLAIN, TerrainRule
+from compiler.frozen import frozen
 from compiler.geometry.lattice import NEIGHBOURS8, Cell, Edge, ray_edges, shared_edge, step_open
 
 # The door states that let a step be taken: sets of door ids, the step possible while every
@@ -22,7 +23,7 @@ Ways = tuple[frozenset[str], ...]
 ALWAYS: Ways = (frozenset(),)  # a step no door can close
 
 
-@dataclass(frozen=True)
+@frozen
 class Door:
     id: str
     edges: frozenset[Edge]
@@ -30,7 +31,7 @@ class Door:
     colour: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Link:
     """A special connection between two groups of spaces.
 
@@ -43,7 +44,7 @@ class Link:
     b: tuple[Cell, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Board:
     spaces: tuple[Cell, ...]  # sorted by (y, x): the index order of the bundle
     terrain: tuple[str, ...]  # terrain id per space, aligned with `spaces`

@@ -11,11 +11,12 @@ checks ask: which spaces heroes can get to, walking and through activated glyphs
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
+from compiler.frozen import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell
 
@@ -24,54 +25,54 @@ CHEST_TIERS = ("copper", "silver", "gold")
 CHEST_DICE = ("black_power",) * 4  # a chest is opened by rolling four black power dice
 
 
-@dataclass(frozen=True)
+@frozen
 class Marker:
     terrain: str
     cells: tuple[Cell, ...]  # sorted by (y, x)
 
 
-@dataclass(frozen=True)
+@frozen
 class Staircase:
     colour: str
     a: Cell
     b: Cell
 
 
-@dataclass(frozen=True)
+@frozen
 class Gateway:
     colour: str
     a: tuple[Cell, ...]
     b: tuple[Cell, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Glyph:
     name: str
     cells: tuple[Cell, ...]
     active: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Portal:
     tile: str
     cells: tuple[Cell, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Area:
     name: str
     tiles: tuple[str, ...]
     doors: tuple[str, ...]  # the doors that divide it from the rest; opening one reveals it
 
 
-@dataclass(frozen=True)
+@frozen
 class Chest:
     name: str
     tier: str  # copper | silver | gold: the treasure deck its finds are drawn from
     cell: Cell
 
 
-@dataclass(frozen=True)
+@frozen
 class ChestRoll:
     """The four-dice chest roll: each die is read on the chest chart by the kind of face it
     shows; `outcomes` gives the exact probability of every count of face kinds."""
@@ -80,7 +81,7 @@ class ChestRoll:
     outcomes: tuple[tuple[tuple[tuple[str, int], ...], Fraction], ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class MapFeatures:
     markers: tuple[Marker, ...] = ()
     stairs: tuple[Staircase, ...] = ()

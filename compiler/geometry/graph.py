@@ -20,11 +20,11 @@ without rebuilding it. Figures are runtime state and are not in the graph.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 import networkx as nx
 
+from compiler.frozen import frozen
 from compiler.geometry.board import ALWAYS, Board
 from compiler.geometry.lattice import Cell
 
@@ -83,7 +83,7 @@ def all_open(board: Board) -> frozenset[str]:
     return frozenset(d.id for d in board.doors)
 
 
-@dataclass(frozen=True)
+@frozen
 class Route:
     cost: int  # movement points along the cheapest route
     steps: int  # counted range between the two spaces (docs/rules.md, "Counting spaces")
@@ -246,7 +246,7 @@ def placements(board: Board, end: Cell, size: tuple[int, int], blocking, taken=f
     return sorted(out, key=lambda fp: [(c[1], c[0]) for c in fp])
 
 
-@dataclass(frozen=True)
+@frozen
 class LargeRoute:
     """The cheapest way for a large figure to end with its base on a goal space."""
 

@@ -27,6 +27,7 @@ from typing import Iterable, Union
 
 import numpy as np
 
+from compiler.frozen import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, Edge, Point
 from compiler.geometry.sight_patterns import (
@@ -135,7 +136,7 @@ def sight_table(
 # --------------------------------------------------------------------------- the engine
 
 
-@dataclass(frozen=True)
+@frozen
 class _Config:
     """Everything sight depends on that may change at runtime, as arrays."""
 

@@ -25,11 +25,11 @@ quadrant qb of Q".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from compiler.frozen import frozen
 from compiler.geometry.lattice import QUADRANTS, RAYS, quadrants_connected
 
 # Obstacle layers. Cells: 1 = blocks sight. Edges: 1 = wall or closed door.
@@ -99,7 +99,7 @@ ZERO_OK = np.array(
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Pattern:
     dx: int
     dy: int

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Mapping
 
+from compiler.frozen import frozen
 from compiler.geometry.lattice import Cell, Edge, Point, edge
 
 SIDES = ("north", "east", "south", "west")
@@ -65,7 +66,7 @@ def rotated_size(size: tuple[int, int], rotation: int) -> tuple[int, int]:
     return (h, w) if turns(rotation) % 2 else (w, h)
 
 
-@dataclass(frozen=True)
+@frozen
 class Opening:
     side: str  # in the unrotated frame
     index: int  # 0-based, ascending offset along the side
@@ -163,7 +164,7 @@ class Tile:
         return Orientation(self, turns(rotation) * 90)
 
 
-@dataclass(frozen=True)
+@frozen
 class Orientation:
     """A tile turned `rotation` degrees clockwise, re-anchored at (0, 0)."""
 

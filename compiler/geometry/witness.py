@@ -12,10 +12,10 @@ fog) and `pit_region` (1st-edition pit). See docs/sight.md, "The witness".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
+from compiler.frozen import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, cell_edges
 
@@ -218,7 +218,7 @@ class ShapelyWitness:
         return m
 
 
-@dataclass(frozen=True)
+@frozen
 class Disagreement:
     """One pair on which the engine and the witness answer differently."""
 

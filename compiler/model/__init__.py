@@ -13,10 +13,11 @@ annotations only, so building a model never loads numpy, shapely or networkx.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from compiler.catalogs.document import Entry
+from compiler.frozen import frozen
 from compiler.options import Options
 from compiler.packs import Pack
 from compiler.syntax import ast
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from compiler.catalogs.translations import TranslationFile
 
 
-@dataclass(frozen=True)
+@frozen
 class Maps:
     """Every assembled map of the pack: quest encounters by quest id and encounter number,
     top-level encounters by id. A map that failed to assemble is absent (already reported)."""
@@ -69,7 +70,7 @@ NAMESPACES: Mapping[type, str] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Model:
     # the inputs
     options: Options

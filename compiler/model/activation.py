@@ -26,10 +26,11 @@ from __future__ import annotations
 import heapq
 import itertools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 from typing import Iterable, Mapping
 
+from compiler.frozen import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell
 from compiler.syntax import ast
@@ -46,7 +47,7 @@ Footprint = tuple[Cell, ...]
 
 
 # ---------------------------------------------------------------- input values
-@dataclass(frozen=True)
+@frozen
 class Hero:
     """A hero (or a figure treated as one). `attributes` may lack some (Desmond has none of
     might, knowledge, willpower, awareness): a hero without the attribute a target orders by
@@ -59,7 +60,7 @@ class Hero:
     conditions: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@frozen
 class Monster:
     id: str
     group: str
@@ -80,7 +81,7 @@ class Monster:
         return any(a.lower() == ability.lower() for a in self.abilities)
 
 
-@dataclass(frozen=True)
+@frozen
 class Situation:
     board: Board
     heroes: tuple[Hero, ...]
@@ -97,7 +98,7 @@ def norm_cells(cells: Iterable[Cell]) -> Footprint:
 
 
 # ---------------------------------------------------------------- output values
-@dataclass(frozen=True)
+@frozen
 class Move:
     start: Footprint  # where the figure stood
     counted_from: Cell  # the space it shrank to (itself for a small figure)
@@ -110,7 +111,7 @@ class Move:
                 "path": [list(c) for c in self.path], "to": [list(c) for c in self.end], "cost": self.cost}
 
 
-@dataclass(frozen=True)
+@frozen
 class Attack:
     target: str
     distance: int | None  # counted spaces between the two figures
@@ -124,7 +125,7 @@ class Attack:
                 "in_range": self.in_range, "also": list(self.also), "surge_order": list(self.surge_order)}
 
 
-@dataclass(frozen=True)
+@frozen
 class Step:
     monster: str
     action: int  # index of the action in its box (0-based); -1 for a forced action
@@ -153,7 +154,7 @@ class Step:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     order: tuple[str, ...]  # monsters in the order they activated
     steps: tuple[Step, ...]
@@ -167,7 +168,7 @@ class Outcome:
                 "positions": {m: [list(c) for c in cells] for m, cells in sorted(self.positions.items())}}
 
 
-@dataclass(frozen=True)
+@frozen
 class Activation:
     card: str
     group: str
@@ -275,7 +276,7 @@ def path_to(tree: Mapping[Cell, tuple[int, Cell | None]], end: Cell) -> tuple[Ce
 
 
 # ---------------------------------------------------------------- the simulation state
-@dataclass(frozen=True)
+@frozen
 class State:
     where: Mapping[str, Footprint]  # monster id -> cells
     pools: Mapping[str, int]  # monster id -> unspent movement points
@@ -849,7 +850,7 @@ def activate(sit: Situation, card: ast.ActivationCard, group: str) -> Activation
 
 
 # ---------------------------------------------------------------- a whole card
-@dataclass(frozen=True)
+@frozen
 class GroupRun:
     """One group's part of one whole-card outcome."""
 
@@ -861,7 +862,7 @@ class GroupRun:
         return {"group": self.group, "effect": self.effect, **self.outcome.to_json()}
 
 
-@dataclass(frozen=True)
+@frozen
 class CardOutcome:
     groups: tuple[GroupRun, ...]  # in card order
     positions: Mapping[str, Footprint]  # every monster on the map afterwards
@@ -874,7 +875,7 @@ class CardOutcome:
                 "positions": {m: [list(c) for c in cells] for m, cells in sorted(self.positions.items())}}
 
 
-@dataclass(frozen=True)
+@frozen
 class CardActivation:
     card: str
     rules: str

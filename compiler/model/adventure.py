@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Mapping
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 from compiler.model import quest as m
 from compiler.syntax import ast
 
@@ -15,7 +16,7 @@ MOVES = {"doom": "up", "fate": "down"}
 
 
 # ---------------------------------------------------------------- results
-@dataclass(frozen=True)
+@frozen
 class TrackPlan:
     """The overlord track, resolved for each hero count the quest allows."""
 
@@ -33,7 +34,7 @@ class TrackPlan:
         return {h: self.fate_start[h] - self.doom_start[h] for h in self.doom_start}
 
 
-@dataclass(frozen=True)
+@frozen
 class AdventurePlan:
     id: str
     name: ast.Text

@@ -16,12 +16,13 @@ expansions, treachery numbers).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 from compiler.syntax import ast
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ SOURCES = ("rulebook", "illustrative")
 
 
 # --------------------------------------------------------------------------- the rules catalog
-@dataclass(frozen=True)
+@frozen
 class CampaignLevel:
     id: str
     name: str
@@ -60,7 +61,7 @@ class CampaignLevel:
     source: str = "illustrative"
 
 
-@dataclass(frozen=True)
+@frozen
 class TreacheryRules:
     types: tuple[str, ...] = ("event", "trap", "monster")
     card_kinds: tuple[str, ...] = ("event", "trap", "spawn", "power")
@@ -70,7 +71,7 @@ class TreacheryRules:
     threat_per_point: int = 4
 
 
-@dataclass(frozen=True)
+@frozen
 class CampaignRules:
     id: str
     name: str
@@ -142,7 +143,7 @@ def rumor_placements(world: "World", distance: int, explored: Iterable[str] = ()
 
 
 # --------------------------------------------------------------------------- treachery
-@dataclass(frozen=True)
+@frozen
 class Hand:
     spent: Mapping[str, int]  # type -> points spent on cards
     leftover: int  # points of any type not spent
@@ -166,7 +167,7 @@ def opening_hand(rules: TreacheryRules, held: Mapping[str, int], spent: Mapping[
 
 
 # --------------------------------------------------------------------------- checked declarations
-@dataclass(frozen=True)
+@frozen
 class CheckedLevel:
     decl: ast.Level
     map: "AssembledMap | None"
@@ -178,7 +179,7 @@ class CheckedLevel:
     start: tuple[tuple[int, int], ...] = ()  # world cells where the heroes arrive (the activated glyph)
 
 
-@dataclass(frozen=True)
+@frozen
 class Chain:
     """A place explored level by level: a dungeon, a rumor's location, a legendary area, a keep."""
 
@@ -189,7 +190,7 @@ class Chain:
     exits: tuple[str, ...]  # where each level's portal leads: the next level or "surface"
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckedRumor:
     decl: ast.RumorCard
     levels: tuple[str, ...]
@@ -197,14 +198,14 @@ class CheckedRumor:
     from_start: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckedIncident:
     decl: ast.IncidentCard
     levels: tuple[str, ...]
     ambush: Fraction | None  # None for a non-combat card
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckedLocation:
     decl: ast.LocationCard
     map: "AssembledMap | None"
@@ -215,14 +216,14 @@ class CheckedLocation:
     exits: tuple[str, ...]  # placed exit pieces
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckedDeck:
     decl: ast.OverlordDeck
     held: Mapping[str, int]
     hand: Hand
 
 
-@dataclass(frozen=True)
+@frozen
 class Campaign:
     rules: CampaignRules | None
     levels: Mapping[str, CheckedLevel]

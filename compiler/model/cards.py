@@ -7,10 +7,11 @@ gives a legal draw order for a seed."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Mapping
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 from compiler.syntax import ast
 
 
@@ -93,7 +94,7 @@ def target_text(t: ast.Target) -> str:
 
 
 # ---------------------------------------------------------------- results
-@dataclass(frozen=True)
+@frozen
 class CardSet:
     """The pack's checked cards (the parsed declarations) and what the checks resolved."""
 
@@ -105,14 +106,14 @@ class CardSet:
     spawned_by: Mapping[str, tuple[str, ...]]  # encounter id -> monster groups it can spawn
 
 
-@dataclass(frozen=True)
+@frozen
 class StackPlan:
     size: int  # ordinary cards dealt into this stack
     main: str | None  # the main encounter card shuffled in
     span: Span = ast.NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class DeckPlan:
     id: str
     kind: str  # exploration | activation | peril

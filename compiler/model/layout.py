@@ -20,11 +20,11 @@ the same draw order, the same layout and the same analysis on any machine.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import cached_property
 from fractions import Fraction
 from typing import Mapping
 
+from compiler.frozen import frozen
 from compiler.geometry.assemble import PlacedTile
 from compiler.geometry.lattice import Cell, Edge
 from compiler.geometry.tiles import OPPOSITE, SIDES, Opening, Tile, rotated_size
@@ -55,7 +55,7 @@ def shift_tile(p: PlacedTile, d: Cell) -> PlacedTile:
 
 
 # ---------------------------------------------------------------- encounters as rigid pieces
-@dataclass(frozen=True)
+@frozen
 class Port:
     """An entrance or exit: an opening of one placed tile of the encounter."""
 
@@ -63,7 +63,7 @@ class Port:
     opening: Opening
 
 
-@dataclass(frozen=True)
+@frozen
 class EncounterLinks:
     """An encounter's map in its own frame, with its entrance and exit (None when absent)."""
 
@@ -76,7 +76,7 @@ class EncounterLinks:
         return next(t for t in self.tiles if t.name == name)
 
 
-@dataclass(frozen=True)
+@frozen
 class Piece:
     """An encounter (or an end cap) placed on the table."""
 
@@ -137,7 +137,7 @@ def _cap_piece(owner: str, cap: Tile, to_tile: PlacedTile, to_op: Opening, name:
 
 
 # ---------------------------------------------------------------- one layout
-@dataclass(frozen=True)
+@frozen
 class Step:
     card: str
     encounter: str
@@ -149,7 +149,7 @@ class Step:
     exit_cap_blocked: bool = False  # the cap on the previous exit would itself overlap
 
 
-@dataclass(frozen=True)
+@frozen
 class Layout:
     deck: str
     seed: int
@@ -354,7 +354,7 @@ def layout(plan: DeckPlan, links: Mapping[str, EncounterLinks], encounter_of: Ma
 
 
 # ---------------------------------------------------------------- the analysis
-@dataclass(frozen=True)
+@frozen
 class Analysis:
     deck: str
     seed: int

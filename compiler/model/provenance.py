@@ -4,12 +4,12 @@ monsters or tiles but no campaign does not load them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Fact:
     """A fact that reaches the bundle without a published source (`questc check --sourced-only`)."""
 

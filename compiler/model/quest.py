@@ -8,17 +8,18 @@ tokens and doors their declared names, tiles their placed names. Text stays `ast
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Mapping
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 from compiler.syntax import ast
 
 HERO_COUNTS = (2, 3, 4)
 
 
-@dataclass(frozen=True)
+@frozen
 class Figure:
     """One monster figure on the map: its rank and the spaces its base covers."""
 
@@ -32,7 +33,7 @@ class Figure:
         return self.spaces[0]
 
 
-@dataclass(frozen=True)
+@frozen
 class Spawn:
     """A monster group (or unique monster) placed at setup or by an event."""
 
@@ -48,7 +49,7 @@ class Spawn:
     span: Span = ast.NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Token:
     id: str  # its `as NAME`, else `<kind>_<n>` numbered per kind in declaration order
     kind: str  # search | unique_search | objective | villager | …
@@ -60,7 +61,7 @@ class Token:
     span: Span = ast.NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Trigger:
     kind: str  # as ast.Trigger.kind
     subject: str | None = None
@@ -70,7 +71,7 @@ class Trigger:
     span: Span = ast.NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Effect:
     kind: str  # as ast.Effect.kind
     args: tuple[str, ...] = ()  # tiles (reveal), spawn ids (spawn), token ids, variable, group, door
@@ -79,7 +80,7 @@ class Effect:
     span: Span = ast.NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Event:
     index: int  # 1-based, in declaration order within the encounter
     trigger: Trigger
@@ -90,7 +91,7 @@ class Event:
     span: Span = ast.NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Runekey:
     """A runekey of the 1st edition: held by the heroes once they reach `spaces` (a key
     lying on the map) or defeat `carrier` (a spawn id; `spaces` its figures' spaces)."""
@@ -101,7 +102,7 @@ class Runekey:
     span: Span = ast.NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class QuestEncounter:
     number: int
     map: Any  # compiler.geometry.assemble.AssembledMap
@@ -117,7 +118,7 @@ class QuestEncounter:
     runekeys: tuple[Runekey, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class ResolvedQuest:
     id: str
     name: ast.Text
@@ -131,7 +132,7 @@ class ResolvedQuest:
         return tuple(h for h in HERO_COUNTS if self.heroes[0] <= h <= self.heroes[1])
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckedExpectation:
     """One `expect …` statement as checked (compiler/passes/expectations.py)."""
 

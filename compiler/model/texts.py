@@ -12,16 +12,16 @@ belongs to (a quest, an encounter, a card), when the designer wrote one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterator
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 from compiler.syntax import ast
 
 TEXT_EFFECTS = ("say", "win", "lose")
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayerText:
     id: str
     text: str

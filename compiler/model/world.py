@@ -14,7 +14,7 @@ docs/world.md. Rule variation is data (the tables below), not branches.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Iterable, Mapping
@@ -22,6 +22,7 @@ from typing import Iterable, Mapping
 import networkx as nx
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 
 KINDS = ("city", "dungeon", "legendary", "secret_master", "keep")
 TRAIL_TYPES = ("normal", "river", "secret")
@@ -58,7 +59,7 @@ FIELD_KINDS = MappingProxyType(
 REQUIRED_FIELDS = MappingProxyType({"city": ("defense",), "legendary": ("level",)})
 
 
-@dataclass(frozen=True)
+@frozen
 class Location:
     id: str
     name: str
@@ -78,7 +79,7 @@ class Location:
         return bool(self.buildings.get(building))
 
 
-@dataclass(frozen=True)
+@frozen
 class Trail:
     index: int  # position in the catalog's list
     a: str  # `from`, as written
@@ -104,7 +105,7 @@ class Trail:
         return UPGRADE_FOR.get(self.type)
 
 
-@dataclass(frozen=True)
+@frozen
 class EncounterDie:
     id: str
     faces: int
@@ -114,7 +115,7 @@ class EncounterDie:
         return Fraction(self.matching[danger], self.faces)
 
 
-@dataclass(frozen=True)
+@frozen
 class World:
     id: str
     name: str

@@ -20,15 +20,15 @@ an earlier pass.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Callable
 
 from compiler.diagnostics import Sink
+from compiler.frozen import frozen
 from compiler.memo import Same, remembered_as
 from compiler.model import Model
 
 
-@dataclass(frozen=True)
+@frozen
 class Pass:
     name: str  # compiler/passes/<name>.py defines <name>_pass
     needs: tuple[str, ...]  # what in the pack makes it run: "catalog:<kind>", a declaration namespace or "translations"

@@ -21,16 +21,17 @@ commands. Nothing of a plugin runs unless the user enabled it (`--plugin NAME` o
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from compiler.diagnostics import Sink
+from compiler.frozen import frozen
 
 GROUP = "questc.plugins"
 
 
-@dataclass(frozen=True)
+@frozen
 class Importer:
     """`questc import NAME FILE [-o OUT] …`: files of another tool -> questc text.
 
@@ -53,7 +54,7 @@ class Importer:
     check: Callable[[str, Any, Sink], list] | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Exporter:
     """`questc export NAME PACK -o DIR …`: the checked model -> files of another tool.
 
@@ -68,7 +69,7 @@ class Exporter:
     configure: Callable[[argparse.ArgumentParser], None] | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class PluginPass:
     """A check run after the built-in passes, with their signature:
     `function(model, sink) -> model`. It reads any field of the checked model and
@@ -81,7 +82,7 @@ class PluginPass:
     needs: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Command:
     """A whole command, `questc NAME …`: `configure(parser)` adds its options and
     `run(args)` returns the exit code."""
@@ -92,7 +93,7 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
-@dataclass(frozen=True)
+@frozen
 class Plugin:
     """What the entry point names: a Plugin, or a callable without arguments returning one.
 

@@ -16,20 +16,20 @@ from __future__ import annotations
 
 import re
 import traceback
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Collection, Mapping
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.model import Diagnostic
+from compiler.frozen import frozen
 from compiler.plugins import GROUP, SHARED_CODES, Command, Exporter, Importer, Plugin
 
 PREFIX = re.compile(r"[A-Z]{2,4}")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
-@dataclass(frozen=True)
+@frozen
 class Loaded:
     name: str
     plugin: Plugin

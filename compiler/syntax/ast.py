@@ -7,15 +7,16 @@ Lark trees into these. Tuples, never lists, so nodes are hashable and immutable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from compiler.diagnostics import Span
+from compiler.frozen import frozen
 
 NOWHERE = Span("<none>")
 
 
 # ---------------------------------------------------------------- values
-@dataclass(frozen=True)
+@frozen
 class Text:
     """A player-facing string ("…" or a dedented \"\"\"…\"\"\" block)."""
 
@@ -23,7 +24,7 @@ class Text:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class HeroGuard:
     """`heroes 3+` (low=3, high=4), `heroes 2..3`, `heroes 4` (low=high=4)."""
 
@@ -33,7 +34,7 @@ class HeroGuard:
 
 
 # ---------------------------------------------------------------- spaces
-@dataclass(frozen=True)
+@frozen
 class TileSpace:
     """`9A(3,1)`: column 3, row 1 of placed tile 9A's own printed grid (tile = placed name)."""
 
@@ -43,7 +44,7 @@ class TileSpace:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class WorldSpace:
     """`(12,4)`: world coordinates."""
 
@@ -52,7 +53,7 @@ class WorldSpace:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class MarkRef:
     """`@name`: a named mark."""
 
@@ -63,7 +64,7 @@ class MarkRef:
 SpaceRef = TileSpace | WorldSpace | MarkRef
 
 
-@dataclass(frozen=True)
+@frozen
 class OpeningRef:
     """`9A.north` (index 0), `9A.north.1` (the second opening on that side).
 
@@ -77,14 +78,14 @@ class OpeningRef:
 
 
 # ---------------------------------------------------------------- maps
-@dataclass(frozen=True)
+@frozen
 class Attach:
     side: OpeningRef  # on the tile being placed (tile=None)
     to: OpeningRef  # on an already named tile
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class TilePlacement:
     """`tile CODE [as NAME] (at (x, y) | attach SIDE to OTHER.SIDE | nothing) [rotate R] [hidden]`.
 
@@ -100,7 +101,7 @@ class TilePlacement:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class DoorDecl:
     """`door NAME on TILE.SIDE[.N] [COLOUR] [open] [rune] [divides AREA]`: a door on an attachment."""
 
@@ -113,7 +114,7 @@ class DoorDecl:
     divides: str | None = None  # the area it opens into (revealed when it opens)
 
 
-@dataclass(frozen=True)
+@frozen
 class MarkDecl:
     """`mark NAME at SPACE`: names a space for `@NAME`."""
 
@@ -122,7 +123,7 @@ class MarkDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class EdgeDecl:
     """`edge TILE.SIDE, …`: openings that join nothing on purpose (the edge of the map)."""
 
@@ -130,7 +131,7 @@ class EdgeDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class MarkerDecl:
     """`marker TERRAIN at SPACE [size WxH]`: a terrain or prop marker laid over squares."""
 
@@ -140,7 +141,7 @@ class MarkerDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class StairsDecl:
     """`stairs COLOUR at SPACE`: one end of a staircase; the two ends of a colour pair up."""
 
@@ -149,7 +150,7 @@ class StairsDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class GatewayDecl:
     """`gateway COLOUR at SPACE, SPACE`: one end (two adjacent squares) of a magic gateway."""
 
@@ -158,7 +159,7 @@ class GatewayDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class GlyphDecl:
     """`glyph NAME at SPACE [size WxH] [active]`: a glyph of transport."""
 
@@ -169,7 +170,7 @@ class GlyphDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class PortalDecl:
     """`portal TILE`: the placed tile that is the level's portal."""
 
@@ -177,7 +178,7 @@ class PortalDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class AreaDecl:
     """`area NAME tiles T, T…`: tiles hidden until a door that `divides NAME` opens."""
 
@@ -186,7 +187,7 @@ class AreaDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class ChestDecl:
     """`chest TIER [as NAME] at SPACE`: a copper, silver or gold chest."""
 
@@ -196,7 +197,7 @@ class ChestDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class RunekeyDecl:
     """`runekey COLOUR carried by GROUP` or `runekey COLOUR at SPACE`."""
 
@@ -206,7 +207,7 @@ class RunekeyDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class MapBlock:
     tiles: tuple[TilePlacement, ...] = ()
     doors: tuple[DoorDecl, ...] = ()
@@ -223,7 +224,7 @@ class MapBlock:
 
 
 # ---------------------------------------------------------------- setup statements
-@dataclass(frozen=True)
+@frozen
 class StartHeroes:
     """`start heroes on TILE` or `start heroes at SPACE, SPACE…`."""
 
@@ -232,7 +233,7 @@ class StartHeroes:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class TokenDecl:
     """`token KIND [COLOUR] ["label"] [as NAME] at SPACE`; kinds: search, unique_search, objective, villager…"""
 
@@ -244,7 +245,7 @@ class TokenDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class SpawnPoint:
     """`master at A, B [heroes G]` / `minion at …` inside a spawn block."""
 
@@ -254,7 +255,7 @@ class SpawnPoint:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class SpawnDecl:
     """`spawn GROUP [as NAME] at SPACE [size WxH] [heroes G] [unique [health +N]]` or
     `spawn GROUP [as NAME] { points }`. NAME tells two spawns of one group apart in events."""
@@ -271,7 +272,7 @@ class SpawnDecl:
 
 
 # ---------------------------------------------------------------- events
-@dataclass(frozen=True)
+@frozen
 class Trigger:
     """What fires an event.
 
@@ -288,7 +289,7 @@ class Trigger:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Effect:
     """One statement in an event body.
 
@@ -307,7 +308,7 @@ class Effect:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class EventDecl:
     trigger: Trigger
     effects: tuple[Effect, ...]
@@ -315,7 +316,7 @@ class EventDecl:
 
 
 # ---------------------------------------------------------------- encounters and quests
-@dataclass(frozen=True)
+@frozen
 class EncounterBody:
     """Everything an encounter can say; used by inline `encounter N { … }` and top-level encounters."""
 
@@ -335,7 +336,7 @@ class EncounterBody:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Expectation:
     """`expect …`: a fact the designer states about the encounter, checked at compile time.
 
@@ -358,7 +359,7 @@ class Expectation:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class VarDecl:
     """`var NAME = N`."""
 
@@ -367,7 +368,7 @@ class VarDecl:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class InlineEncounter:
     number: int
     body: EncounterBody
@@ -375,7 +376,7 @@ class InlineEncounter:
 
 
 # ---------------------------------------------------------------- cooperative quests
-@dataclass(frozen=True)
+@frozen
 class DeckUse:
     """`exploration ID` / `activation ID` / `peril ID` in a quest: a deck the adventure plays."""
 
@@ -384,7 +385,7 @@ class DeckUse:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class TrackStart:
     """`doom starts heroes` / `fate starts top` / `doom starts 3`."""
 
@@ -393,7 +394,7 @@ class TrackStart:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class TrackRule:
     """`advance fate [by N] on SOURCE` or `draw peril on SOURCE`: what moves the overlord track.
 
@@ -410,7 +411,7 @@ class TrackRule:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Track:
     """`track { spaces N; doom starts …; fate starts …; rules… }`: the overlord track."""
 
@@ -421,7 +422,7 @@ class Track:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Adventure:
     """What makes a quest cooperative: the decks it plays, its overlord track, and its
     adventure-wide events (`on doom_reaches_fate { lose … }`). Its encounters are the ones
@@ -436,7 +437,7 @@ class Adventure:
         return next((d for d in self.decks if d.kind == kind), None)
 
 
-@dataclass(frozen=True)
+@frozen
 class Quest:
     """A quest: a sequence of encounters. A single-encounter quest's statements form `encounters[0]`
     with number 1 (parse.py folds a body written directly in the quest into one InlineEncounter).
@@ -454,7 +455,7 @@ class Quest:
     adventure: Adventure | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Encounter:
     """A top-level, reusable encounter (cooperative adventures)."""
 
@@ -466,14 +467,14 @@ class Encounter:
 
 
 # ---------------------------------------------------------------- cards
-@dataclass(frozen=True)
+@frozen
 class Hourglass:
     count: int
     text: Text
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class ExplorationCard:
     id: str
     encounter: str | None  # `encounter NAME`
@@ -486,7 +487,7 @@ class ExplorationCard:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class PerilCard:
     id: str
     flavor: Text | None = None
@@ -497,7 +498,7 @@ class PerilCard:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Target:
     """`closest hero in sight`, `hero with highest might`, `exit`, `search token`, `hero within 2`.
 
@@ -514,7 +515,7 @@ class Target:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Action:
     """verb: engage | spot | toward | away_from | retreat | attack | discard | special.
 
@@ -527,7 +528,7 @@ class Action:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class RankBox:
     """`master { … }`, `minion { … }` or `all { … }`."""
 
@@ -536,7 +537,7 @@ class RankBox:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class GroupActivation:
     group: str
     effect: Text | None
@@ -544,7 +545,7 @@ class GroupActivation:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class ActivationCard:
     id: str
     groups: tuple[GroupActivation, ...]
@@ -553,7 +554,7 @@ class ActivationCard:
 
 
 # ---------------------------------------------------------------- decks
-@dataclass(frozen=True)
+@frozen
 class DeckStack:
     """`stack 3 + main 1`: 3 cards dealt from the rest, main encounter 1 shuffled in."""
 
@@ -562,7 +563,7 @@ class DeckStack:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Deck:
     """`deck exploration|activation|peril ID { start CARD; stack …; card A, B … }`."""
 
@@ -578,7 +579,7 @@ class Deck:
 # ---------------------------------------------------------------- campaign (1st edition)
 # The Road to Legend declarations (docs/campaign.md). Names that are checked later carry
 # their own span (`Ref`), so a diagnostic can point at the one misspelt word.
-@dataclass(frozen=True)
+@frozen
 class Ref:
     """A name written in a campaign declaration, with where it was written."""
 
@@ -586,7 +587,7 @@ class Ref:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Gate:
     """`level copper` (low = high) or `level silver..gold`: the campaign levels at which it is in play."""
 
@@ -595,7 +596,7 @@ class Gate:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Common:
     """What every campaign declaration may say: its level gate, the expansion it needs, its source."""
 
@@ -604,7 +605,7 @@ class Common:
     source: Ref | None = None  # rulebook | illustrative; None = illustrative
 
 
-@dataclass(frozen=True)
+@frozen
 class Leader:
     """`leader MONSTER ["Name"] [carries COLOUR] [at SPACE]`: a named monster of a kind."""
 
@@ -615,7 +616,7 @@ class Leader:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class MinionOption:
     """`3 beastman`: how many figures of which monster."""
 
@@ -624,7 +625,7 @@ class MinionOption:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class MinionGroup:
     """`minions [GROUP] [needs EXPANSION] { 3 beastman; 2 skeleton }`."""
 
@@ -634,7 +635,7 @@ class MinionGroup:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Level:
     """A dungeon level: a Dungeon Level card (`dungeon_level`, with `number`) or a Quest
     Guide level that no card deals (`special_level`: a rumor's final level, a legendary
@@ -657,7 +658,7 @@ class Level:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Dungeon:
     """`dungeon ID "Name" { at LOCATION; levels A, B, C }`: levels joined by portals."""
 
@@ -670,7 +671,7 @@ class Dungeon:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class RumorCard:
     id: str
     title: Text
@@ -686,7 +687,7 @@ class RumorCard:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class LegendaryArea:
     id: str
     name: Text
@@ -698,7 +699,7 @@ class LegendaryArea:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class TreacheryLimit:
     """`treachery trap cost 10 max 4` on an avatar sheet: XP per point, most points held."""
 
@@ -708,7 +709,7 @@ class TreacheryLimit:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Avatar:
     """The overlord's Avatar: where its keep stands, the keep's fifth level, its treachery."""
 
@@ -722,7 +723,7 @@ class Avatar:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Ability:
     """`ability reinforce MONSTER cost N` (typed) or `ability "…" cost N` (text)."""
 
@@ -732,7 +733,7 @@ class Ability:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class IncidentCard:
     id: str
     title: Text
@@ -750,7 +751,7 @@ class IncidentCard:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Camp:
     """`camp on TILE { watch at S; bedrolls at S, S, S; dead_ends at S, S, S, S }`."""
 
@@ -761,7 +762,7 @@ class Camp:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class LocationCard:
     id: str
     title: Text
@@ -774,7 +775,7 @@ class LocationCard:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class PlotCard:
     """`intro ID "Title" ["text"]`, `step ID "Title" cost 30 ["text"]`, `finale ID "Title" ["text"]`."""
 
@@ -786,7 +787,7 @@ class PlotCard:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class Plot:
     id: str
     name: Text
@@ -796,7 +797,7 @@ class Plot:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class TreacheryCard:
     """An Overlord card with a treachery gem: `gem trap 3; kind trap; threat 2; rules "…"`."""
 
@@ -812,14 +813,14 @@ class TreacheryCard:
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class TreacheryAmount:
     type: Ref
     points: int
     span: Span = NOWHERE
 
 
-@dataclass(frozen=True)
+@frozen
 class OverlordDeck:
     """`overlord_deck ID { avatar A; treachery event 2, trap 6; add X, Y }`: treachery spent on cards."""
 
@@ -840,7 +841,7 @@ CampaignDeclaration = (
 Declaration = Quest | Encounter | ExplorationCard | PerilCard | ActivationCard | Deck | CampaignDeclaration
 
 
-@dataclass(frozen=True)
+@frozen
 class Module:
     """One parsed `.quest` file."""
 

@@ -14,7 +14,6 @@ the missing `}`.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 import inspect
 import re
 from functools import lru_cache
@@ -24,6 +23,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import VisitError
 
 from compiler.diagnostics import Sink, Span
+from compiler.frozen import frozen
 from compiler.syntax import ast, recovery
 from compiler.syntax.numbers import bound_numbers
 
@@ -1144,7 +1144,7 @@ def _cover(spans: list[Span]) -> Span:
 
 
 # ---------------------------------------------------------------- names and where they stand
-@dataclass(frozen=True)
+@frozen
 class NameUse:
     """One name (an ID token) of a `.quest` file and the grammar rule it stands in.
 

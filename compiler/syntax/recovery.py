@@ -19,12 +19,12 @@ of the file.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 
 from lark import Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from compiler.diagnostics import Sink, Span
+from compiler.frozen import frozen
 from compiler.syntax import errors
 
 MAX_ERRORS = 25  # syntax errors reported per file before giving up
@@ -34,7 +34,7 @@ MAX_ERRORS = 25  # syntax errors reported per file before giving up
 KEPT_CHECKPOINTS = 4
 
 
-@dataclass(frozen=True)
+@frozen
 class _Checkpoint:
     after: Token | None  # the last token fed before this point (None: the start of the file)
     boundary: int  # where the token holding the boundary starts

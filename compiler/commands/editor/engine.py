@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, Sink, Span
+from compiler.frozen import frozen
 from compiler.sources import drop_overlay, set_overlay
 
 WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -45,7 +46,7 @@ def line_of(text: str, line: int) -> str:
     return lines[line] if 0 <= line < len(lines) else ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     """A range in a file: 0-based lines, UTF-16 columns, end exclusive."""
 
@@ -68,7 +69,7 @@ def keywords() -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------- declarations
-@dataclass(frozen=True)
+@frozen
 class Decl:
     name: str
     kind: str  # door, mark, token, variable, tile name, quest, encounter, card, deck
@@ -546,7 +547,7 @@ class Engine:
 
 
 # ---------------------------------------------------------------- the map preview
-@dataclass(frozen=True)
+@frozen
 class Preview:
     """One map drawn for the editor: which map, and the PNG it was written to."""
 

@@ -31,6 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from compiler.commands.editor.engine import Place, utf16_len
+from compiler.frozen import frozen
 
 ID = re.compile(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*")
 
@@ -50,7 +51,7 @@ PACK_WIDE = ("quest", "encounter", "card", "deck", "figure", "tile", "monster")
 KIND_WORDS = {"placed": "placed tile", "tile": "tile", "monster": "monster", "spawn": "named spawn"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Symbol:
     kind: str  # quest encounter card deck figure tile monster placed door mark token variable spawn
     name: str
@@ -61,7 +62,7 @@ class Symbol:
         return f"{KIND_WORDS.get(self.kind, self.kind)} `{self.name}`"
 
 
-@dataclass(frozen=True)
+@frozen
 class Occurrence:
     symbol: Symbol
     place: Place

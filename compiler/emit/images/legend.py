@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -14,9 +13,10 @@ from compiler.emit.images import style as S
 from compiler.emit.images.pictures import MapPicture
 from compiler.emit.images.primitives import inset
 from compiler.emit.images.terrain import draw_glyph, look_for
+from compiler.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class LegendEntry:
     label: str
     kind: str  # terrain | wall | door | open_door | opening | hidden | seen | reachable | ...

@@ -11,7 +11,6 @@ coordinates, title, legend) so later layers stay readable on top of earlier ones
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Iterable
 
 from PIL import Image, ImageDraw
@@ -33,6 +32,7 @@ from compiler.emit.images.primitives import (
     text_centred,
 )
 from compiler.emit.images.terrain import draw_glyph, look_for
+from compiler.frozen import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, Edge, cell_edges
 
@@ -42,7 +42,7 @@ DEFAULT_SCALE = 32
 # ---------------------------------------------------------------- layout
 
 
-@dataclass(frozen=True)
+@frozen
 class MapLayout:
     """Where world lattice points land in the image. Public so tests can probe pixels."""
 

@@ -13,17 +13,18 @@ how sight was computed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Mapping
 
 from compiler.catalogs.terrain import TerrainRule
+from compiler.frozen import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, Edge
 
 # ---------------------------------------------------------------- one map
 
 
-@dataclass(frozen=True)
+@frozen
 class TileOutline:
     """One placed tile: its code (label), the world spaces it covers, whether it starts hidden."""
 
@@ -33,7 +34,7 @@ class TileOutline:
     hidden: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Token:
     cell: Cell
     kind: str  # search | objective | villager | …
@@ -41,7 +42,7 @@ class Token:
     label: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class SpawnPoint:
     """A monster figure's footprint; `heroes` is a hero-count label like "3+" ("" = always)."""
 
@@ -51,13 +52,13 @@ class SpawnPoint:
     heroes: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Caption:
     cell: Cell
     text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class MapPicture:
     board: Board
     tiles: tuple[TileOutline, ...] = ()
@@ -116,7 +117,7 @@ def content_cells(picture: MapPicture) -> set[Cell]:
 # ---------------------------------------------------------------- a tile catalog
 
 
-@dataclass(frozen=True)
+@frozen
 class TileCard:
     """One catalog tile as printed: squares in its own frame with terrain ids, its openings."""
 
@@ -128,7 +129,7 @@ class TileCard:
     numbers: tuple[tuple[Cell, str], ...] = ()  # opening numbers, each on the square just outside it
 
 
-@dataclass(frozen=True)
+@frozen
 class TileSheet:
     tiles: tuple[TileCard, ...]
     rules: Mapping[str, TerrainRule] = field(default_factory=dict)
@@ -139,14 +140,14 @@ class TileSheet:
 # ---------------------------------------------------------------- several maps in one frame
 
 
-@dataclass(frozen=True)
+@frozen
 class ChainPart:
     label: str
     picture: MapPicture
     offset: Cell | None = None  # world shift of this part; None = laid out left to right
 
 
-@dataclass(frozen=True)
+@frozen
 class ChainPicture:
     parts: tuple[ChainPart, ...]
     title: str = ""
@@ -156,7 +157,7 @@ class ChainPicture:
 # ---------------------------------------------------------------- a campaign world
 
 
-@dataclass(frozen=True)
+@frozen
 class Location:
     id: str
     name: str = ""
@@ -164,7 +165,7 @@ class Location:
     position: tuple[float, float] | None = None  # drawing position, any unit, y down
 
 
-@dataclass(frozen=True)
+@frozen
 class Trail:
     a: str
     b: str
@@ -173,7 +174,7 @@ class Trail:
     traffic: int | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class WorldPicture:
     locations: tuple[Location, ...]
     trails: tuple[Trail, ...] = ()

@@ -10,10 +10,11 @@ from __future__ import annotations
 import colorsys
 import functools
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+from compiler.frozen import frozen
 
 RGB = tuple[int, int, int]
 
@@ -54,7 +55,7 @@ TOKEN_COLOURS: dict[str, RGB] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class TerrainLook:
     fill: RGB
     glyph: str = ""  # "", waves, cross, pit, lava, hazard, elevation, fog, dots
