@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import networkx as nx
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from compiler.diagnostics import Span
@@ -315,7 +317,7 @@ def test_counting_graph_steps_weigh_one_even_through_water():
 
 def test_counting_distance_searches_the_graph_it_is_given():
     b, _ = board_of(tile("ford", at=(0, 0)))
-    g = graph.counting_graph(b)
+    g = nx.Graph(graph.counting_graph(b))  # the board's own graph is shared and frozen: a copy to change
     assert graph.counting_distance(b, (0, 0), (2, 0), graph=g) == 2
     g.remove_edge((0, 0), (1, 0))  # a graph for a state the board alone does not show
     assert graph.counting_distance(b, (0, 0), (2, 0), graph=g) is None
@@ -420,3 +422,16 @@ def test_every_step_follows_the_corner_rule_in_every_door_state():
                 kept = {(p, q) for p, q, d in graph.with_doors(moves, opened).edges(data=True) if "link" not in d}
                 assert kept == {(p, q) for p, q in want if moves.has_edge(p, q) and "link" not in moves.edges[p, q]}
     assert two_ways > 0  # some of these boards have a door on each way round a corner
+
+
+def test_a_boards_graphs_are_built_once_and_cannot_be_changed():
+    b, _ = board_of(tile("ford", at=(0, 0)))
+    for make in (graph.movement_graph, graph.counting_graph):
+        g = make(b)
+        assert make(b) is g and nx.is_frozen(g)
+        with pytest.raises(nx.NetworkXError):
+            g.remove_edge((0, 0), (1, 0))
+    assert graph.movement_graph(b, large=True) is not graph.movement_graph(b)
+    same, _ = board_of(tile("ford", at=(0, 0)))  # an equal board: its own graphs, equal ones
+    assert graph.movement_graph(same) is not graph.movement_graph(b)
+    assert nx.utils.edges_equal(graph.movement_graph(same).edges(data=True), graph.movement_graph(b).edges(data=True))

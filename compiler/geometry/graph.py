@@ -27,6 +27,7 @@ import networkx as nx
 from compiler.frozen import frozen
 from compiler.geometry.board import ALWAYS, Board
 from compiler.geometry.lattice import Cell
+from compiler.memo import Same, remembered_pure
 
 
 def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
@@ -34,7 +35,12 @@ def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
 
     `large`: the steps of a large figure shrunk to one space (docs/maps.md, "Large
     figures"): pits do not hold it (it may move on from a pit space), everything else
-    as for a small figure."""
+    as for a small figure. Built once per board (compiler/memo.py) and frozen: callers
+    read it or filter it (`with_doors`), never change it."""
+    return remembered_pure(("movement graph", Same(board), large), lambda: nx.freeze(_movement_graph(board, large)))
+
+
+def _movement_graph(board: Board, large: bool) -> nx.DiGraph:
     g = nx.DiGraph()
     g.add_nodes_from(board.spaces)
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
@@ -55,7 +61,12 @@ def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
 
 
 def counting_graph(board: Board) -> nx.Graph:
-    """Undirected, every step 1; movement-blocking terrain is left out of the steps."""
+    """Undirected, every step 1; movement-blocking terrain is left out of the steps. Built
+    once per board and frozen, as `movement_graph`."""
+    return remembered_pure(("counting graph", Same(board)), lambda: nx.freeze(_counting_graph(board)))
+
+
+def _counting_graph(board: Board) -> nx.Graph:
     g = nx.Graph()
     g.add_nodes_from(board.spaces)
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}

@@ -190,6 +190,7 @@ class EncounterResolver:
         self.index = self.board.index
         self.blocking = self.board.blocking_edges()
         self.visible = {c for t in amap.tiles if not t.hidden for c in t.local_of}
+        self._candidates: dict[Cell, tuple[Cell, ...]] = {}  # origin -> candidates(origin)
         self.occupied: dict[int, set[Cell]] = {h: set() for h in counts}
         self.token_cells: set[Cell] = set()  # spaces of the tokens lying there at setup
         self.names = _Names(
@@ -549,8 +550,15 @@ class EncounterResolver:
                         return (sw, sh), cells
         return None
 
-    def candidates(self, origin: Cell, allowed: set[Cell]) -> list[Cell]:
-        """Spaces breadth-first from `origin` by counting steps, ties by (y, x)."""
+    def candidates(self, origin: Cell, allowed: set[Cell]) -> tuple[Cell, ...]:
+        """Spaces breadth-first from `origin` by counting steps, ties by (y, x). The same
+        for every hero count: worked out once per origin (`allowed` is `in_play(origin)`)."""
+        known = self._candidates.get(origin)
+        if known is None:
+            known = self._candidates[origin] = self._breadth_first(origin, allowed)
+        return known
+
+    def _breadth_first(self, origin: Cell, allowed: set[Cell]) -> tuple[Cell, ...]:
         dist = {origin: 0}
         queue = deque([origin])
         while queue:
@@ -562,7 +570,7 @@ class EncounterResolver:
                 if step_open(self.blocking, a, b):
                     dist[b] = dist[a] + 1
                     queue.append(b)
-        return sorted(dist, key=lambda c: (dist[c], c[1], c[0]))
+        return tuple(sorted(dist, key=lambda c: (dist[c], c[1], c[0])))
 
     def place_group(self, s, monster, origin: Cell, size, ranks: list[str], h: int) -> tuple[m.Figure, ...]:
         allowed = self.in_play(origin)
