@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from compiler.geometry.lattice import edge
 from compiler.diagnostics import Span
 from compiler.syntax import ast
+from conftest import REPO
 from maphelp import assemble, catalog, codes, door, span, tile
 
 TILES = catalog({
@@ -455,3 +456,22 @@ def test_only_the_last_use_over_the_count_is_left_out_of_the_face_check():
     assert [x.span.line for x in _only(sink, "M0212")] == [3]
     (d,) = _only(sink, "M0210")
     assert d.message == "outdoor and dungeon pieces in one map: glade, g2 and 9A"
+
+
+def test_a_placed_tiles_opening_edges_are_its_turned_edges_moved_to_where_it_lies():
+    """PlacedTile.opening_edges takes the turned tile's edges (worked out once per rotation)
+    and moves them; it must equal turning and moving each edge, on every shipped tile."""
+    from compiler.geometry.assemble import PlacedTile
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    tiles = compile_paths([str(REPO / "content" / "d2e-base")], Options()).model.tiles
+    checked = 0
+    for t in tiles.values():
+        for rotation in (0, 90, 180, 270, -90, 450):
+            for at in ((0, 0), (3, -7), (-5, 11)):
+                placed = PlacedTile("x", t, at, rotation)
+                for op in t.all_openings():
+                    assert placed.opening_edges(op) == frozenset(placed.world_edge(e) for e in t.opening_edges(op))
+                    checked += 1
+    assert checked > 1000

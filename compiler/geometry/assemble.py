@@ -83,7 +83,9 @@ class PlacedTile:
         return edge((p[0] + ax, p[1] + ay), (q[0] + ax, q[1] + ay))
 
     def opening_edges(self, op: Opening) -> frozenset[Edge]:
-        return frozenset(self.world_edge(e) for e in self.tile.opening_edges(op))
+        # the turned tile's edges moved to `at` (a move keeps each edge's endpoints sorted)
+        ax, ay = self.at
+        return frozenset(((p[0] + ax, p[1] + ay), (q[0] + ax, q[1] + ay)) for p, q in self.tile.turned_opening_edges(self.rotation, op))
 
     def facing(self, op: Opening) -> str:
         return self.orientation.side(op.side)

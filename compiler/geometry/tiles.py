@@ -148,7 +148,8 @@ class Tile:
         return tuple(out)
 
     @cached_property
-    def _turned(self) -> dict[int, tuple[tuple[Cell, Cell], ...]]:
+    def _turned(self) -> dict:
+        """What `turned_cells` and `turned_opening_edges` worked out, by rotation (and opening)."""
         return {}
 
     def turned_cells(self, rotation: int) -> tuple[tuple[Cell, Cell], ...]:
@@ -158,6 +159,15 @@ class Tile:
         if hit is None:
             o = self.orient(rotation)
             hit = self._turned[rotation] = tuple((o.cell(c), c) for c in self.squares)
+        return hit
+
+    def turned_opening_edges(self, rotation: int, op: Opening) -> tuple[Edge, ...]:
+        """`orient(rotation).opening_edges(op)`, worked out once per rotation and opening
+        (the deck analysis places the same tiles hundreds of times)."""
+        key = (rotation, op)
+        hit = self._turned.get(key)
+        if hit is None:
+            hit = self._turned[key] = tuple(sorted(self.orient(rotation).opening_edges(op)))
         return hit
 
     def orient(self, rotation: int) -> "Orientation":
