@@ -58,6 +58,8 @@ def find(start: Path) -> tuple[Path, bool] | None:
             return folder / "questc.toml", False
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
+            if "questc" not in _text_or_empty(pyproject):
+                continue  # no [tool.questc] can be written without the word: nothing to parse
             import tomllib  # only when there is a file to read: most checks have none
 
             try:
