@@ -62,6 +62,34 @@ def test_it_stays_a_frozen_dataclass():
         p.x = 3
     with pytest.raises(dataclasses.FrozenInstanceError):
         del p.x
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.other = 3  # nor any other attribute, as on a frozen dataclass
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del p.other
+    assert p == mine(1) and vars(p) == {"x": 1, "y": 2}
+
+
+def test_cached_properties_and_subclasses_work_as_on_a_frozen_dataclass():
+    import functools
+
+    @frozen
+    class Base:
+        x: int
+
+        @functools.cached_property
+        def double(self) -> int:
+            return self.x * 2
+
+    @frozen
+    class Child(Base):
+        y: int = 0
+
+    c = Child(2, 3)
+    assert c.double == 4 and c.double == 4 and (c.x, c.y) == (2, 3)
+    assert c != Base(2) and Base(2) == Base(2) and repr(c).endswith("Child(x=2, y=3)")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.y = 1
+    assert dataclasses.replace(c, y=5) == Child(2, 5)
 
 
 def test_pickled_and_loaded_it_is_equal():

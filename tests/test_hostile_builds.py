@@ -175,9 +175,9 @@ def test_two_builds_into_one_folder_at_once_both_succeed(tmp_path, monkeypatch):
 
     real = os.replace
 
-    def slow_replace(*args):
+    def slow_replace(*args, **kwargs):  # os.replace is the whole process's: the cache folder's writes use it too
         time.sleep(0.2)
-        return real(*args)
+        return real(*args, **kwargs)
 
     packs = [write_pack(tmp_path / "src", p, requires=["core-2e"]) for p in ("one", "two")]
     out = tmp_path / "out"
