@@ -144,6 +144,36 @@ class _Config:
     mask: np.ndarray  # uint8 per lattice point: wall rays (bit r = ray r: N, W, S, E)
 
 
+class _Patterns:
+    """The segment patterns (sight_patterns.pattern) of some displacements, placed on an
+    engine's grid of width `w` and `G` points: for pattern k, of displacement disp[k], the
+    offsets of its items into the layered obstacle array are off[ptr[k]:ptr[k + 1]]
+    (layer * G + rel), with each item's layer, cell offset `rel` and pattern `d`; then the
+    offsets of its four end cells, which of the 16 (qa, qb) pairs each end cell is exempt
+    for, and the two directions (P's and Q's) of the segment."""
+
+    def __init__(self, disp: list[tuple[int, int]], w: int, G: int) -> None:
+        nd = len(disp)
+        patterns = [pattern(dx, dy) for dx, dy in disp]
+        self.ends_off = np.array([[ry * w + rx for rx, ry in pat.ends] for pat in patterns], dtype=np.int64).reshape(nd, 4)
+        self.exempt = np.array([pat.exempt for pat in patterns], dtype=np.uint16).reshape(nd, 4)
+        self.dir_p = np.array([pat.dir_p for pat in patterns], dtype=np.int64)
+        self.dir_q = np.array([pat.dir_q for pat in patterns], dtype=np.int64)
+        # every pattern's items (layer, rx, ry) end to end
+        items = [pattern_items(dx, dy) for dx, dy in disp]
+        counts = np.array([len(it) for it in items], dtype=np.int64)
+        stacked = np.concatenate(items) if items else np.zeros((0, 3), dtype=np.int64)
+        self.ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        self.layer = stacked[:, 0].copy()
+        self.rel = stacked[:, 2] * w + stacked[:, 1]
+        self.off = self.layer * G + self.rel
+        self.d = np.repeat(np.arange(nd, dtype=np.int64), counts)
+
+
+# what SightEngine._build_segments sets, when first asked for
+_SEGMENT_FIELDS = frozenset({"disp", "seg_d", "seg_p", "seg_q", "seg_key", "n_segments", "d_flat", "patterns"})
+
+
 class SightEngine:
     """Precomputed segments of one board; fast sight queries for any figures and doors.
 
@@ -212,7 +242,6 @@ class SightEngine:
         self.validq = validq
         self.qoff = np.array([qy * self.w + qx for qx, qy in QUAD_OFFSET], dtype=np.int64)
 
-        self._build_segments()
         self._near_cache: dict = {}
         self._cfg_cache: dict = {}
         self.base_key = (self._doors_key(open_doors), frozenset(blockers))
@@ -249,6 +278,16 @@ class SightEngine:
             return frozenset(d.id for d in self.board.doors if d.open)
         return frozenset(open_doors) & frozenset(self._door_ids)
 
+    def __getattr__(self, name: str):
+        # Every corner-to-corner segment of the board, with the patterns of all their
+        # displacements, is worked out when first needed (the whole table, `n_segments`):
+        # a pair query (`can_see`, `witness`, `segment_clear`) needs only its own segments
+        # and their patterns (`_pair_bits`), and is answered without them.
+        if name in _SEGMENT_FIELDS and not self._empty:
+            self._build_segments()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def _build_segments(self) -> None:
         """Every unordered pair of distinct corners, grouped by displacement (dx > 0, or dx == 0 < dy)."""
         w, h, G = self.w, self.h, self.G
@@ -274,27 +313,10 @@ class SightEngine:
         self.seg_d = np.concatenate(seg_d)
         self.seg_p = np.concatenate(seg_p)
         self.n_segments = int(self.seg_p.size)
-        nd = len(disp)
         self.d_flat = np.array([dy * w + dx for dx, dy in disp], dtype=np.int64)
         self.seg_q = self.seg_p + self.d_flat[self.seg_d]
         self.seg_key = self.seg_d.astype(np.int64) * G + self.seg_p  # sorted ascending
-        # group boundaries
-        self.group_start = np.searchsorted(self.seg_d, np.arange(nd + 1))
-
-        patterns = [pattern(dx, dy) for dx, dy in disp]
-        self.ends_off = np.array([[ry * w + rx for rx, ry in pat.ends] for pat in patterns], dtype=np.int64).reshape(nd, 4)
-        self.exempt = np.array([pat.exempt for pat in patterns], dtype=np.uint16).reshape(nd, 4)
-        self.dir_p = np.array([pat.dir_p for pat in patterns], dtype=np.int64)
-        self.dir_q = np.array([pat.dir_q for pat in patterns], dtype=np.int64)
-        # every pattern's items (layer, rx, ry) end to end, as offsets into the layered grid
-        items = [pattern_items(dx, dy) for dx, dy in disp]
-        counts = np.array([len(it) for it in items], dtype=np.int64)
-        stacked = np.concatenate(items) if items else np.zeros((0, 3), dtype=np.int64)
-        self.pat_ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-        self.pat_layer = stacked[:, 0].copy()
-        self.pat_rel = stacked[:, 2] * w + stacked[:, 1]
-        self.pat_off = self.pat_layer * G + self.pat_rel
-        self.pat_d = np.repeat(np.arange(nd, dtype=np.int64), counts)
+        self.patterns = _Patterns(disp, w, G)
 
     # ----------------------------------------------------------------- configurations
 
@@ -344,28 +366,44 @@ class SightEngine:
 
     def _bits(self, segs: np.ndarray, cfg: _Config) -> np.ndarray:
         """16-bit (qa, qb) masks of clear segments, for sorted segment ids `segs`."""
+        return self._clear(self.seg_d[segs], self.seg_p[segs], self.seg_q[segs], cfg, self.patterns)
+
+    def _pair_bits(self, segments: list[tuple[Point, Point]], cfg: _Config) -> np.ndarray:
+        """The masks of a few segments (P, Q), each with dx > 0 or dx == 0 < dy, worked out
+        with the patterns of their own displacements only."""
+        disp = sorted({(q[0] - p[0], q[1] - p[1]) for p, q in segments})
+        index = {d: k for k, d in enumerate(disp)}
+        ids = [index[(q[0] - p[0], q[1] - p[1])] for p, q in segments]
+        order = sorted(range(len(segments)), key=ids.__getitem__)  # _clear wants them by pattern
+        sd = np.array([ids[i] for i in order], dtype=np.int64)
+        sp = np.array([self._flat(*segments[i][0]) for i in order], dtype=np.int64)
+        sq = np.array([self._flat(*segments[i][1]) for i in order], dtype=np.int64)
+        bits = np.empty(len(segments), dtype=np.uint16)
+        bits[order] = self._clear(sd, sp, sq, cfg, _Patterns(disp, self.w, self.G))
+        return bits
+
+    def _clear(self, sd: np.ndarray, sp: np.ndarray, sq: np.ndarray, cfg: _Config, pats: "_Patterns") -> np.ndarray:
+        """16-bit (qa, qb) masks of the segments from points `sp` to `sq` (flat), of the
+        patterns `sd` of `pats`, grouped by pattern."""
         obst, mask = cfg.obst, cfg.mask
-        sd = self.seg_d[segs]
-        sp = self.seg_p[segs]
-        sq = self.seg_q[segs]
-        interior_ok = np.ones(segs.size, dtype=bool)
+        interior_ok = np.ones(sd.size, dtype=bool)
         bounds = np.flatnonzero(np.diff(sd)) + 1
         starts = np.concatenate(([0], bounds))
-        ends = np.concatenate((bounds, [segs.size]))
+        ends = np.concatenate((bounds, [sd.size]))
         for s, e in zip(starts.tolist(), ends.tolist()):
             if s == e:
                 continue
             d = sd[s]
-            off = self.pat_off[self.pat_ptr[d] : self.pat_ptr[d + 1]]
+            off = pats.off[pats.ptr[d] : pats.ptr[d + 1]]
             if off.size:
                 interior_ok[s:e] = ~obst[sp[s:e, None] + off[None, :]].any(axis=1)
-        sa = SECTOR_OK[self.dir_p[sd], mask[sp]] & self.validq[sp]
-        sb = SECTOR_OK[self.dir_q[sd], mask[sq]] & self.validq[sq]
+        sa = SECTOR_OK[pats.dir_p[sd], mask[sp]] & self.validq[sp]
+        sb = SECTOR_OK[pats.dir_q[sd], mask[sq]] & self.validq[sq]
         bits = EXPAND_A[sa] & EXPAND_B[sb]
         cells = obst[: self.G]
         for k in range(4):
-            blocked = cells[sp + self.ends_off[sd, k]]
-            bits &= np.where(blocked, self.exempt[sd, k], np.uint16(0xFFFF))
+            blocked = cells[sp + pats.ends_off[sd, k]]
+            bits &= np.where(blocked, pats.exempt[sd, k], np.uint16(0xFFFF))
         bits[~interior_ok] = 0
         return bits
 
@@ -497,17 +535,18 @@ class SightEngine:
         changed_pts = np.flatnonzero(base.mask != cfg.mask)
         ds, ps = [], []
         nd = len(self.disp)
+        pats = self.patterns
         if changed.size:
             layer, rel = changed // G, changed % G
             for L in np.unique(layer).tolist():
                 r = rel[layer == L]
-                sel = self.pat_layer == L
-                ds.append(np.tile(self.pat_d[sel], r.size))
-                ps.append((r[:, None] - self.pat_rel[sel][None, :]).ravel())
+                sel = pats.layer == L
+                ds.append(np.tile(pats.d[sel], r.size))
+                ps.append((r[:, None] - pats.rel[sel][None, :]).ravel())
                 if L == CELL:
                     for k in range(4):
                         ds.append(np.tile(np.arange(nd), r.size))
-                        ps.append((r[:, None] - self.ends_off[None, :, k]).ravel())
+                        ps.append((r[:, None] - pats.ends_off[None, :, k]).ravel())
         for pt in changed_pts.tolist():  # segments starting or ending there
             ds += [np.arange(nd), np.arange(nd)]
             ps += [np.full(nd, pt), pt - self.d_flat]
@@ -543,8 +582,9 @@ class SightEngine:
             count = self.base_count + delta.reshape(self.n, self.n).astype(np.int32)
         return SightTable(self.spaces, self._assemble(count, key[0]))
 
-    def _segment_ids(self, a: Cell, b: Cell):
-        """(seg id, qa, qb, P, Q) for every corner pair of a and b with P != Q, P a corner of a."""
+    def _corner_pairs(self, a: Cell, b: Cell) -> list[tuple[int, Point, Point, Point, Point]]:
+        """(bit, P, Q, start, end) for every corner P of a and Q of b with P != Q: the
+        segment from `start` to `end` (dx > 0, or dx == 0 < dy), bit qa * 4 + qb of it."""
         out = []
         ax, ay = a
         bx, by = b
@@ -556,19 +596,10 @@ class SightEngine:
                     continue
                 dx, dy = q[0] - p[0], q[1] - p[1]
                 if dx > 0 or (dx == 0 and dy > 0):
-                    start, end, bit = p, q, qa * 4 + qb
+                    out.append((qa * 4 + qb, p, q, p, q))
                 else:
-                    start, end, bit = q, p, qb * 4 + qa
-                d_id = self._disp_id(end[0] - start[0], end[1] - start[1])
-                key = d_id * self.G + self._flat(*start)
-                pos = int(np.searchsorted(self.seg_key, key))
-                out.append((pos, bit, p, q))
+                    out.append((qb * 4 + qa, p, q, q, p))
         return out
-
-    def _disp_id(self, dx: int, dy: int) -> int:
-        if not hasattr(self, "_disp_index"):
-            self._disp_index = {d: k for k, d in enumerate(self.disp)}
-        return self._disp_index[(dx, dy)]
 
     def _check(self, a: Cell, b: Cell) -> None:
         for c in (a, b):
@@ -598,14 +629,11 @@ class SightEngine:
                 if clear:
                     break
             if clear is None:
-                found = self._segment_ids(a, b)
-                order = sorted(range(len(found)), key=lambda k: found[k][0])
-                segs = np.array([found[k][0] for k in order], dtype=np.int64)
-                bits = self._bits(segs, cfg)
-                hits = [k for pos_k, k in enumerate(order) if bits[pos_k] & (1 << found[k][1])]
+                found = self._corner_pairs(a, b)
+                bits = self._pair_bits([(start, end) for _, _, _, start, end in found], cfg)
+                hits = [(p, q) for k, (bit, p, q, _, _) in enumerate(found) if bits[k] & (1 << bit)]
                 if hits:
-                    best = min(hits, key=lambda k: (found[k][2], found[k][3]))
-                    clear = (found[best][2], found[best][3])
+                    clear = min(hits)
         if pit:
             sees = bool(adj[ia, ib])
             reason = ADJACENT
@@ -653,10 +681,7 @@ class SightEngine:
         dx, dy = q[0] - p[0], q[1] - p[1]
         if not (dx > 0 or (dx == 0 and dy > 0)):
             p, q, qa, qb = q, p, qb, qa
-        key = self._disp_id(q[0] - p[0], q[1] - p[1]) * self.G + self._flat(*p)
-        pos = int(np.searchsorted(self.seg_key, key))
-        bits = self._bits(np.array([pos], dtype=np.int64), cfg)
-        return bool(bits[0] & (1 << (qa * 4 + qb)))
+        return bool(self._pair_bits([(p, q)], cfg)[0] & (1 << (qa * 4 + qb)))
 
     def can_see_large(
         self,
