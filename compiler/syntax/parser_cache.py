@@ -13,9 +13,10 @@ Lark's own `cache=True` is not used: it keeps its pickle in the shared temp fold
 (`/tmp/.lark_cache_*`), where any local user can plant one, and it unpickles part of
 the file before comparing hashes.
 
-The file holds the built parser object itself rather than what `Lark.save` writes:
-unpickling it takes 5 ms, where `Lark.load` takes 17 (it remakes every rule, symbol and
-parse state one object at a time), and every check that parses a file pays it. Two
+The file holds the built parser object itself, less the grammar it was built from (as a
+parser `Lark.load` makes), rather than what `Lark.save` writes: unpickling it takes 4-5 ms,
+where `Lark.load` takes 17 (it remakes every rule, symbol and parse state one object at a
+time), and every check that parses a file pays it. Two
 things of Lark's are named rather than copied: modules (the lexer holds `re`) and the
 `Shift`/`Reduce` actions, which the parser tells apart by identity. A parser is kept
 only when its copy, loaded back, parses a probe into the very same tree; the tests
@@ -91,9 +92,13 @@ def dumps(parser: Lark) -> bytes | None:
     """The parser as a pickle that loads back into an equal parser, or None when the
     copy parses the probe differently (a Lark this code does not know: then every run
     builds the tables, slower but right)."""
+    # what a parser that Lark.load made holds: not the grammar it was built from, its text
+    # or its ignored tokens, which parsing does not read
+    kept = object.__new__(type(parser))
+    kept.__dict__.update((k, v) for k, v in vars(parser).items() if k not in ("grammar", "source_grammar", "ignore_tokens"))
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(parser)
+        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(kept)
         data = buffer.getvalue()
         if pickle.loads(data).parse(PROBE) == parser.parse(PROBE):
             return data
