@@ -482,6 +482,40 @@ def test_engine_and_shapely_witness_agree_on_every_pair(seed):
         assert np.array_equal(dynamic, ShapelyWitness(board, blockers, opened).table())
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_pair_queries_need_no_table_and_agree_with_it(seed):
+    """can_see and witness evaluate a pair's own segments (SightEngine._pair_bits): a fresh
+    engine answers every pair, in a door state and with figures too, without working out
+    the board's segments, exactly as the table does; each witness is a clear segment, the
+    smallest (P, Q) that segment_clear says is clear."""
+    from sight_witness import random_board
+
+    board = random_board(100 + seed, 6, 5, holes=0.1, rocks=0.15, pits=0.05, walls=0.2)
+    blockers = frozenset(board.spaces[k] for k in (2, len(board.spaces) // 2))
+    for state in ({}, {"blockers": blockers, "open_doors": frozenset({"d0"})}):
+        table = SightEngine(board).table(**state)
+        fresh = SightEngine(board)
+        for a in board.spaces:
+            for b in board.spaces:
+                assert fresh.can_see(a, b, **state) == table.sees(a, b), (a, b, state)
+        assert "seg_d" not in vars(fresh) and "base_bits" not in vars(fresh)
+    fresh = SightEngine(board)
+    for a in board.spaces[::3]:
+        for b in board.spaces[1::4]:
+            w = fresh.witness(a, b)
+            if not isinstance(w, tuple) or w[0] == w[1]:
+                continue
+            corners = sorted(
+                (p, q)
+                for p in [(a[0] + dx, a[1] + dy) for dx in (0, 1) for dy in (0, 1)]
+                for q in [(b[0] + dx, b[1] + dy) for dx in (0, 1) for dy in (0, 1)]
+                if p != q and fresh.segment_clear(p, q, a, b)
+            )
+            assert corners and w == corners[0], (a, b)
+    assert "seg_d" not in vars(fresh)
+    assert fresh.n_segments > 0 and "seg_d" in vars(fresh)  # asked for: worked out
+
+
 def test_engine_and_shapely_witness_agree_on_the_hand_drawn_cases():
     from sight_witness import ShapelyWitness
 

@@ -175,12 +175,14 @@ _SEGMENT_FIELDS = frozenset({"disp", "seg_d", "seg_p", "seg_q", "seg_key", "n_se
 
 
 class SightEngine:
-    """Precomputed segments of one board; fast sight queries for any figures and doors.
+    """The segments of one board; fast sight queries for any figures and doors.
 
-    The base configuration (doors as given, or in their start state; `blockers`) is
-    evaluated once. Other configurations re-evaluate only the segments whose pattern
-    touches a changed cell, edge or lattice point, and patch the per-pair counts of
-    clear segments.
+    A pair query (`can_see`, `witness`, `segment_clear`) evaluates that pair's own
+    segments (at most 16). For tables, every segment of the board is worked out once,
+    when first needed, and the base configuration (doors as given, or in their start
+    state; `blockers`) evaluated once; other configurations re-evaluate only the segments
+    whose pattern touches a changed cell, edge or lattice point, and patch the per-pair
+    counts of clear segments.
     """
 
     # when more than this share of segments is affected, recompute everything
