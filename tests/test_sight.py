@@ -482,6 +482,42 @@ def test_engine_and_shapely_witness_agree_on_every_pair(seed):
         assert np.array_equal(dynamic, ShapelyWitness(board, blockers, opened).table())
 
 
+@pytest.mark.parametrize("seed", [12, 381, 1000, 1001])
+def test_tables_of_ragged_walled_boards_agree_with_the_reference(seed):
+    """Boards with many holes, rocks and walls: for some lengths and directions only a few
+    corner pairs exist, and only unit segments along an edge give some pairs their sight
+    (seed 381 needs a segment one step down; seed 12 a displacement that comes after one
+    with no corner pair at all). The whole table, every segment of the board, against the
+    pure-Python reference."""
+    from sight_witness import random_board
+
+    board = random_board(seed, 5 + seed % 4, 4 + seed % 3, holes=0.25, rocks=0.2, walls=0.3)
+    assert np.array_equal(SightEngine(board).table().matrix, reference_table(board))
+
+
+def test_the_engine_has_only_its_own_attributes_and_its_segments_when_asked():
+    e, _ = engine(CORRIDOR)
+    assert not hasattr(e, "no_such_thing")
+    with pytest.raises(AttributeError, match="'SightEngine' object has no attribute 'no_such_thing'"):
+        e.no_such_thing
+    assert "seg_d" not in vars(e) and e.n_segments > 0 and "seg_d" in vars(e)
+    empty = SightEngine(Board((), ()))
+    with pytest.raises(AttributeError, match="no attribute 'n_segments'"):
+        empty.n_segments
+
+
+def test_an_engine_built_for_a_door_state_answers_for_every_door_state():
+    """The table of the door state it was built for, and of the doors as they start."""
+    from sight_witness import random_board
+
+    for seed in range(4):
+        board = random_board(200 + seed, 6, 5, walls=0.2, doors=3)
+        opened = frozenset(d.id for d in board.doors) - frozenset(d.id for d in board.doors if d.open)
+        built = SightEngine(board, open_doors=opened)
+        assert np.array_equal(built.table().matrix, SightEngine(board).table().matrix)
+        assert np.array_equal(built.table(open_doors=opened).matrix, reference_table(board, open_doors=opened))
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_pair_queries_need_no_table_and_agree_with_it(seed):
     """can_see and witness evaluate a pair's own segments (SightEngine._pair_bits): a fresh

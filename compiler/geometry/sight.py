@@ -162,7 +162,7 @@ class _Patterns:
         # every pattern's items (layer, rx, ry) end to end
         items = [pattern_items(dx, dy) for dx, dy in disp]
         counts = np.array([len(it) for it in items], dtype=np.int64)
-        stacked = np.concatenate(items) if items else np.zeros((0, 3), dtype=np.int64)
+        stacked = np.concatenate(items)  # never empty: a board with a space has segments, and so has a pair
         self.ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         self.layer = stacked[:, 0].copy()
         self.rel = stacked[:, 2] * w + stacked[:, 1]
