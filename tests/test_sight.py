@@ -506,10 +506,23 @@ def test_the_engine_has_only_its_own_attributes_and_its_segments_when_asked():
         empty.n_segments
 
 
-def test_an_engine_built_for_a_door_state_answers_for_every_door_state():
-    """The table of the door state it was built for, and of the doors as they start."""
+def test_an_engine_built_for_a_door_state_gives_the_start_states_segments_too():
+    """Asked for the doors as they start, an engine built with a door open counts the
+    segments of the start state, not its own (sight through the door, not adjacency)."""
     from sight_witness import random_board
 
+    art = """
+        +-+-+-+
+        |A . .|
+        +-+D+-+
+        |. . B|
+        +-+-+-+
+    """
+    closed_engine, at = engine(art)
+    built = SightEngine(closed_engine.board, open_doors=frozenset({"d0"}))
+    ia, ib = built.index[at["A"]], built.index[at["B"]]
+    assert not built.table().matrix[ia, ib] and built.table(open_doors=frozenset({"d0"})).matrix[ia, ib]
+    assert built.table() == closed_engine.table()
     for seed in range(4):
         board = random_board(200 + seed, 6, 5, walls=0.2, doors=3)
         opened = frozenset(d.id for d in board.doors) - frozenset(d.id for d in board.doors if d.open)
