@@ -182,14 +182,18 @@ def test_line_ending_on_a_wall_corner_and_leaving_through_the_wall_is_blocked():
     assert e2.segment_clear((2, 1), (4, 3), a, b)
 
 
+# two rooms, A's and B's, with a closed door between them
+DOOR_BETWEEN_ROOMS = """
+    +-+-+-+
+    |A . .|
+    +-+D+-+
+    |. . B|
+    +-+-+-+
+"""
+
+
 def test_closed_and_open_door():
-    art = """
-        +-+-+-+
-        |A . .|
-        +-+D+-+
-        |. . B|
-        +-+-+-+
-    """
+    art = DOOR_BETWEEN_ROOMS
     e, at = engine(art)
     a, b = at["A"], at["B"]
     assert not e.can_see(a, b)
@@ -511,14 +515,7 @@ def test_an_engine_built_for_a_door_state_gives_the_start_states_segments_too():
     segments of the start state, not its own (sight through the door, not adjacency)."""
     from sight_witness import random_board
 
-    art = """
-        +-+-+-+
-        |A . .|
-        +-+D+-+
-        |. . B|
-        +-+-+-+
-    """
-    closed_engine, at = engine(art)
+    closed_engine, at = engine(DOOR_BETWEEN_ROOMS)
     built = SightEngine(closed_engine.board, open_doors=frozenset({"d0"}))
     ia, ib = built.index[at["A"]], built.index[at["B"]]
     assert not built.table().matrix[ia, ib] and built.table(open_doors=frozenset({"d0"})).matrix[ia, ib]
