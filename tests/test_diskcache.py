@@ -195,3 +195,32 @@ def test_the_code_version_leaves_out_compiled_bytecode(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "b.lark").write_text("start: \"b\"\n")
     assert [os.path.relpath(p, tmp_path) for p, _ in diskcache._files(str(tmp_path))] == ["a.py", os.path.join("sub", "b.lark")]
+
+
+def test_a_manifest_is_kept_with_its_diagnostics_and_not_read_again(cache, tmp_path, monkeypatch):
+    """pack.yaml is kept as the catalogs are: a second run replays the same diagnostics
+    without reading YAML (so a check after a quest edit imports no YAML reader or schema
+    validator), and an edit of the manifest is read again."""
+    from compiler import memo, packs
+    from conftest import write_pack
+
+    folder = write_pack(tmp_path / "src", "mine", requires=["core-2e"])
+    manifest = folder / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "colour: red\n", encoding="utf-8")
+
+    def read(sink):
+        memo.forget()  # a new process, as far as the manifest goes
+        pack = packs.read_pack(folder, sink, max_bytes=1 << 20)
+        return pack, [(d.code, d.span, d.message) for d in sink.items]
+
+    first = read(Sink())
+    assert first[0] is None and [c for c, _, _ in first[1]] == ["Y0102"]
+
+    def no_yaml(*args, **kwargs):
+        raise AssertionError("the manifest was read again although it was kept")
+
+    monkeypatch.setattr(packs, "load_yaml", no_yaml)
+    assert read(Sink()) == first
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("colour: red\n", ""), encoding="utf-8")
+    with pytest.raises(AssertionError, match="read again"):
+        read(Sink())
