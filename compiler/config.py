@@ -17,7 +17,7 @@ from pathlib import Path
 
 from compiler.diagnostics.hints import did_you_mean
 from compiler.diagnostics.model import Diagnostic, Severity, Sink, Span
-from compiler.frozen import frozen
+from compiler import frozen
 
 FORMATS = ("human", "json", "sarif", "github")
 _TABLES = ("per-file-ignores", "per-file-errors", "per-pack-ignores", "per-pack-errors")

@@ -20,7 +20,7 @@ from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink, Span
 from compiler.diagnostics.hints import did_you_mean
 from compiler.diskcache import kept
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.resources import content_dir
 from compiler.memo import remembered
 from compiler.sources import display_name, read_source

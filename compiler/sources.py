@@ -23,7 +23,7 @@ from typing import Iterator
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.render import accept_source, forget_source, visible
-from compiler.frozen import frozen
+from compiler import frozen
 
 
 @frozen

@@ -1,4 +1,4 @@
-"""`@frozen` (compiler/frozen.py) means what `@dataclass(frozen=True)` means."""
+"""`@frozen` (compiler/__init__.py) means what `@dataclass(frozen=True)` means."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compiler.frozen import frozen
+from compiler import frozen
 
 
 def both(body: dict, annotations: dict):

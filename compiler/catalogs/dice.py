@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Sink
-from compiler.frozen import frozen
+from compiler import frozen
 
 FIELDS = ("range", "damage", "surge", "shield", "enhancement", "pierce")
 

@@ -12,7 +12,7 @@ from dataclasses import field
 from typing import Any
 
 from compiler.diagnostics import Span
-from compiler.frozen import frozen
+from compiler import frozen
 
 Path = tuple[Any, ...]
 

@@ -16,7 +16,7 @@ from typing import Any
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Sink
 from compiler.diagnostics.hints import did_you_mean
-from compiler.frozen import frozen
+from compiler import frozen
 
 HERO_COUNTS = (2, 3, 4)
 RANKS = ("minion", "master")

@@ -17,7 +17,7 @@ from typing import Any
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Related, Sink
 from compiler.diagnostics.hints import did_you_mean
-from compiler.frozen import frozen
+from compiler import frozen
 
 @frozen
 class TerrainRule:

@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 from compiler.diagnostics import Related, Sink, Span
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.memo import remembered
 from compiler.sources import inside, read_source, walk
 

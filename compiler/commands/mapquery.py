@@ -10,7 +10,7 @@ import re
 from compiler.commands.common import add_pack_arguments
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.hints import did_you_mean
-from compiler.frozen import frozen
+from compiler import frozen
 
 USAGE = 2
 COMMAND_LINE = "<command line>"

@@ -15,7 +15,7 @@ import string
 from importlib import resources
 
 from compiler.diagnostics.model import Severity
-from compiler.frozen import frozen
+from compiler import frozen
 
 
 @frozen

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from compiler.frozen import frozen
+from compiler import frozen
 
 
 class Severity(str, enum.Enum):

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.diagnostics import Span
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.syntax import ast
 
 

@@ -23,7 +23,7 @@ from typing import Mapping
 import networkx as nx
 import shapely
 
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.board import Board, Door
 from compiler.geometry.features import NO_FEATURES, MapFeatures
 from compiler.catalogs.terrain import PLAIN, TerrainRule

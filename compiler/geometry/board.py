@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from compiler.catalogs.terrain import PLAIN, TerrainRule
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.lattice import NEIGHBOURS8, Cell, Edge, ray_edges, shared_edge, step_open
 
 # The door states that let a step be taken: sets of door ids, the step possible while every

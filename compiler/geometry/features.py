@@ -16,7 +16,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell
 

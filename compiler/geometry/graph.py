@@ -24,7 +24,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.board import ALWAYS, Board
 from compiler.geometry.lattice import Cell
 from compiler.memo import Same, remembered_pure

@@ -27,7 +27,7 @@ from typing import Iterable, Union
 
 import numpy as np
 
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, Edge, Point
 from compiler.geometry.sight_patterns import (

@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.lattice import QUADRANTS, RAYS, quadrants_connected
 
 # Obstacle layers. Cells: 1 = blocks sight. Edges: 1 = wall or closed door.

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Mapping
 
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.lattice import Cell, Edge, Point, edge
 
 SIDES = ("north", "east", "south", "west")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, cell_edges
 

@@ -17,7 +17,7 @@ from dataclasses import field, fields, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from compiler.catalogs.document import Entry
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.options import Options
 from compiler.packs import Pack
 from compiler.syntax import ast

@@ -30,7 +30,7 @@ from dataclasses import field, replace
 from functools import cached_property
 from typing import Iterable, Mapping
 
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell
 from compiler.syntax import ast

@@ -6,7 +6,7 @@ from dataclasses import field
 from typing import Mapping
 
 from compiler.diagnostics import Span
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.model import quest as m
 from compiler.syntax import ast
 

@@ -11,7 +11,7 @@ from dataclasses import field
 from typing import Mapping
 
 from compiler.diagnostics import Span
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.syntax import ast
 
 

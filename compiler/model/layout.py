@@ -24,7 +24,7 @@ from functools import cached_property
 from fractions import Fraction
 from typing import Mapping
 
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.assemble import PlacedTile
 from compiler.geometry.lattice import Cell, Edge
 from compiler.geometry.tiles import OPPOSITE, SIDES, Opening, Tile, rotated_size

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 from compiler.diagnostics import Span
-from compiler.frozen import frozen
+from compiler import frozen
 
 
 @frozen

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from compiler.diagnostics import Span
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.syntax import ast
 
 HERO_COUNTS = (2, 3, 4)

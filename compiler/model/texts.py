@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from compiler.diagnostics import Span
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.syntax import ast
 
 TEXT_EFFECTS = ("say", "win", "lose")

@@ -22,7 +22,7 @@ from typing import Iterable, Mapping
 import networkx as nx
 
 from compiler.diagnostics import Span
-from compiler.frozen import frozen
+from compiler import frozen
 
 KINDS = ("city", "dungeon", "legendary", "secret_master", "keep")
 TRAIL_TYPES = ("normal", "river", "secret")

@@ -23,7 +23,7 @@ import importlib
 from typing import Callable
 
 from compiler.diagnostics import Sink
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.memo import Same, remembered_as
 from compiler.model import Model
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from compiler.diagnostics import Sink
-from compiler.frozen import frozen
+from compiler import frozen
 
 GROUP = "questc.plugins"
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, Collection, Mapping
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.model import Diagnostic
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.plugins import GROUP, SHARED_CODES, Command, Exporter, Importer, Plugin
 
 PREFIX = re.compile(r"[A-Z]{2,4}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import field
 
 from compiler.diagnostics import Span
-from compiler.frozen import frozen
+from compiler import frozen
 
 NOWHERE = Span("<none>")
 

@@ -18,7 +18,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from compiler.diagnostics import Related, Sink, Span
-from compiler.frozen import frozen
+from compiler import frozen
 
 # ---------------------------------------------------------------- syntax errors by example
 # code -> snippets that must fail at the spot the code describes. Each snippet is a whole

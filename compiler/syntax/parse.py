@@ -23,7 +23,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import VisitError
 
 from compiler.diagnostics import Sink, Span
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.syntax import ast, recovery
 from compiler.syntax.numbers import bound_numbers
 

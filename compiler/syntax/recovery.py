@@ -24,7 +24,7 @@ from lark import Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from compiler.diagnostics import Sink, Span
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.syntax import errors
 
 MAX_ERRORS = 25  # syntax errors reported per file before giving up

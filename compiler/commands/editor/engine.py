@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, Sink, Span
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.sources import drop_overlay, set_overlay
 
 WORD = re.compile(r"[A-Za-z0-9_]+")

@@ -31,7 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from compiler.commands.editor.engine import Place, utf16_len
-from compiler.frozen import frozen
+from compiler import frozen
 
 ID = re.compile(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*")
 

@@ -13,7 +13,7 @@ from compiler.emit.images import style as S
 from compiler.emit.images.pictures import MapPicture
 from compiler.emit.images.primitives import inset
 from compiler.emit.images.terrain import draw_glyph, look_for
-from compiler.frozen import frozen
+from compiler import frozen
 
 
 @frozen

@@ -32,7 +32,7 @@ from compiler.emit.images.primitives import (
     text_centred,
 )
 from compiler.emit.images.terrain import draw_glyph, look_for
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, Edge, cell_edges
 

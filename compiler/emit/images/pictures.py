@@ -17,7 +17,7 @@ from dataclasses import field
 from typing import Mapping
 
 from compiler.catalogs.terrain import TerrainRule
-from compiler.frozen import frozen
+from compiler import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, Edge
 

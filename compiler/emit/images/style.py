@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
-from compiler.frozen import frozen
+from compiler import frozen
 
 RGB = tuple[int, int, int]
 
