@@ -208,21 +208,18 @@ def main(argv: list[str] | None = None) -> int:
             stdio.flush()  # buffered output fails here, inside the guard, not at interpreter exit
     except stdio.StreamFailed as failure:  # a closed pipe, a full device: no traceback
         code = stdio.ended(failure)
-    if own_command_line:
-        # The process ends now. What the run built would be walked once more by the
-        # interpreter's last cycle collection (a third of a one-edit check of content/,
-        # docs/performance.md); frozen objects are left out of it and their memory goes
-        # back to the system with the process. Not when called with arguments (the tests,
-        # the benchmarks): that caller goes on.
-        gc.freeze()
+    if own_command_line:  # not when called with arguments (tests, benchmarks): that caller goes on
         if "compiler.plugins.loader" not in sys.modules:
-            # and nothing of the run needs tearing down: every file is written and closed,
-            # the output flushed above, no thread or exit handler of questc's own is left.
-            # Ending here skips the interpreter's teardown of every module and object (9 ms
-            # of a 0.35 s check after one edit), as mypy ends its own runs. Not when a
-            # plugin was enabled: its code may count on exit handlers.
+            # Nothing of the run needs tearing down: every file is written and closed, the
+            # output flushed above, no thread or exit handler of questc's own is left. Ending
+            # here skips the interpreter's teardown of every module and object (9 ms of a
+            # 0.35 s check after one edit), as mypy ends its own runs.
             _flush_quietly(sys.stdout, sys.stderr)
             os._exit(code)
+        # A plugin's code may count on exit handlers: the interpreter ends the process. What
+        # the run built would be walked once more by its last cycle collection (a third of a
+        # one-edit check of content/, docs/performance.md); frozen objects are left out of it.
+        gc.freeze()
     return code
 
 
