@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import operator
 import reprlib
-from typing import Callable, TypeVar
+from typing import Callable, TypeVar, dataclass_transform
 
 __version__ = "0.1.0"
 
 T = TypeVar("T", bound=type)
 
 
+@dataclass_transform(frozen_default=True)
 def frozen(cls: T) -> T:
     """`@dataclass(frozen=True)`, compiling only `__init__`.
 
