@@ -440,12 +440,12 @@ class _Checker:
                     if cell is None:
                         continue
                     if start is not None and cell not in start.cells:
-                        self.report("K0181", ref.span, space=amap.describe(cell), tile=start.name, why="is not on the starting piece")
+                        self.report("K0181", ref.span, space=amap.describe(cell), why="is not on the starting piece")
                     elif rules[cell].blocks_movement:
-                        self.report("K0181", ref.span, space=amap.describe(cell), tile=decl.camp.tile.name,
+                        self.report("K0181", ref.span, space=amap.describe(cell),
                                     why=f"holds {rules[cell].id}, where no hero can stand")
                     elif part != "dead_ends" and cell in used:
-                        self.report("K0181", ref.span, space=amap.describe(cell), tile=decl.camp.tile.name,
+                        self.report("K0181", ref.span, space=amap.describe(cell),
                                     why="already holds a hero of the camp")
                     cells.append(cell)
                     if part != "dead_ends":
