@@ -18,12 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Mapping
+from typing import Iterable, Mapping
 
 import networkx as nx
 import shapely
 
 from compiler import frozen
+from compiler.diagnostics import Span
 from compiler.geometry.board import Board, Door
 from compiler.geometry.features import NO_FEATURES, MapFeatures
 from compiler.catalogs.terrain import PLAIN, TerrainRule
@@ -48,7 +49,7 @@ class PlacedTile:
     at: Cell  # world position of the rotated tile's top-left square
     rotation: int  # degrees clockwise
     hidden: bool = False
-    span: ast.Span = ast.NOWHERE
+    span: Span = ast.NOWHERE
 
     @property
     def code(self) -> str:
@@ -91,7 +92,7 @@ class PlacedTile:
         return self.orientation.side(op.side)
 
     @cached_property
-    def footprint(self):
+    def footprint(self) -> shapely.Geometry:
         """The union of the tile's squares (every box made in one call)."""
         xs = [x for x, _ in self.local_of]
         ys = [y for _, y in self.local_of]
@@ -158,7 +159,7 @@ class AssembledMap:
         return f"{t.name}({c}, {r}) = ({cell[0]}, {cell[1]})"
 
 
-def find_joins(order: list[PlacedTile], attached) -> list[Join]:
+def find_joins(order: list[PlacedTile], attached: Iterable[tuple[str, Opening, str, Opening]]) -> list[Join]:
     by_edges: dict[frozenset[Edge], list[tuple[str, Opening]]] = {}
     for t in order:
         for op in t.tile.all_openings():

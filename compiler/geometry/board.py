@@ -71,7 +71,7 @@ class Board:
         reachability question starts from it."""
         return steps_of(self)
 
-    def rule(self, cell_or_index) -> TerrainRule:
+    def rule(self, cell_or_index: int | Cell) -> TerrainRule:
         i = cell_or_index if isinstance(cell_or_index, int) else self.index[cell_or_index]
         return self.rules[self.terrain[i]]
 

@@ -20,14 +20,26 @@ without rebuilding it. Figures are runtime state and are not in the graph.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Container, Iterable
 
 import networkx as nx
 
 from compiler import frozen
 from compiler.geometry.board import ALWAYS, Board
-from compiler.geometry.lattice import Cell
+from compiler.geometry.lattice import Cell, Edge
 from compiler.memo import Same, remembered_pure
+
+if TYPE_CHECKING:  # numpy and scipy are imported where all-pairs tables are asked for
+    import numpy as np
+    import numpy.typing as npt
+    from scipy.sparse import csr_matrix
+
+# a search's heap entry: (cost, steps, the route's (y, x) keys, space, route)
+_Entry = tuple[int, int, tuple[tuple[int, int], ...], Cell, tuple[Cell, ...]]
+
+
+def _yx(c: Cell) -> tuple[int, int]:
+    return (c[1], c[0])
 
 
 def movement_graph(board: Board, *, large: bool = False) -> nx.DiGraph:
@@ -85,7 +97,7 @@ def door_state(board: Board, open_doors: Iterable[str] | None) -> frozenset[str]
     return frozenset(open_doors)
 
 
-def with_doors(g: nx.Graph, open_doors: frozenset[str]):
+def with_doors(g: nx.Graph, open_doors: frozenset[str]) -> nx.Graph:
     """A view of `g` keeping only the steps one of whose ways has all its doors open."""
     return nx.subgraph_view(g, filter_edge=lambda u, v: any(w <= open_doors for w in g.edges[u, v]["doors"]))
 
@@ -101,10 +113,11 @@ class Route:
     route: tuple[Cell, ...]  # the cheapest route, both ends included
 
 
-def counting_distance(board: Board, a: Cell, b: Cell, open_doors: Iterable[str] | None = None, graph=None) -> int | None:
+def counting_distance(board: Board, a: Cell, b: Cell, open_doors: Iterable[str] | None = None, graph: nx.Graph | None = None) -> int | None:
     g = with_doors(graph if graph is not None else counting_graph(board), door_state(board, open_doors))
     try:
-        return nx.shortest_path_length(g, a, b)
+        length: int = nx.shortest_path_length(g, a, b)
+        return length
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         return None
 
@@ -142,13 +155,13 @@ def closed_doors_on_the_way(board: Board, a: Cell, b: Cell, open_doors: Iterable
     return tuple(sorted(needed))
 
 
-def _dijkstra(g, a: Cell, b: Cell):
+def _dijkstra(g: nx.Graph, a: Cell, b: Cell) -> tuple[int, list[Cell]]:
     """Dijkstra with a stable tie-break: fewest steps, then the lexicographically smallest route by (y, x)."""
     import heapq
 
-    key = lambda c: (c[1], c[0])  # noqa: E731
-    heap = [(0, 0, (key(a),), a, (a,))]
-    best: dict[Cell, tuple] = {}
+    key = _yx
+    heap: list[_Entry] = [(0, 0, (key(a),), a, (a,))]
+    best: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
     while heap:
         cost, n, keys, node, path = heapq.heappop(heap)
         if node in best:
@@ -163,9 +176,11 @@ def _dijkstra(g, a: Cell, b: Cell):
     raise nx.NetworkXNoPath(f"no path from {a} to {b}")
 
 
-def _matrix(board: Board, g):
+def _matrix(board: Board, g: nx.Graph) -> csr_matrix:
     index = board.index
-    rows, cols, data = [], [], []
+    rows: list[int] = []
+    cols: list[int] = []
+    data: list[float] = []
     for u, v, w in g.edges(data="weight"):
         rows.append(index[u])
         cols.append(index[v])
@@ -181,7 +196,7 @@ def _matrix(board: Board, g):
     return csr_matrix((np.asarray(data, dtype=float), (rows, cols)), shape=(n, n))
 
 
-def all_pairs(board: Board, *, counting: bool = True, open_doors: Iterable[str] | None = None):
+def all_pairs(board: Board, *, counting: bool = True, open_doors: Iterable[str] | None = None) -> npt.NDArray[np.float64]:
     """n x n distances in `board.spaces` order (np.inf = unreachable), one sparse shortest-path call.
 
     counting=True: counted range (unweighted BFS); False: cheapest movement cost (Dijkstra).
@@ -191,9 +206,12 @@ def all_pairs(board: Board, *, counting: bool = True, open_doors: Iterable[str] 
     from scipy.sparse.csgraph import shortest_path
 
     m = _matrix(board, g)
+    dist: npt.NDArray[np.float64]
     if counting:
-        return shortest_path(m, method="D", directed=False, unweighted=True)
-    return shortest_path(m, method="D", directed=True)
+        dist = shortest_path(m, method="D", directed=False, unweighted=True)
+    else:
+        dist = shortest_path(m, method="D", directed=True)
+    return dist
 
 
 def unreachable(board: Board, starts: Iterable[Cell]) -> list[Cell]:
@@ -220,7 +238,7 @@ def base_cells(top_left: Cell, size: tuple[int, int]) -> Footprint:
     return tuple((x + i, y + j) for j in range(h) for i in range(w))
 
 
-def base_fits(board: Board, cells: Iterable[Cell], blocking, taken=frozenset()) -> bool:
+def base_fits(board: Board, cells: Iterable[Cell], blocking: Container[Edge], taken: Container[Cell] = frozenset()) -> bool:
     """A base may lie on these spaces: all on the map, none of movement-blocking terrain
     or taken, no wall or closed door (`blocking` edges) between two of its spaces."""
     cs = set(cells)
@@ -237,7 +255,7 @@ def base_fits(board: Board, cells: Iterable[Cell], blocking, taken=frozenset()) 
     return True
 
 
-def placements(board: Board, end: Cell, size: tuple[int, int], blocking, taken=frozenset()) -> list[Footprint]:
+def placements(board: Board, end: Cell, size: tuple[int, int], blocking: Container[Edge], taken: Container[Cell] = frozenset()) -> list[Footprint]:
     """Every way a large figure that stopped on `end` may expand (docs/maps.md, "Large
     figures"): its base, lying W x H or H x W, includes `end`, fits (`base_fits`), and
     does not lie wholly on pits nor wholly on terrain that defeats at the end of a turn.
@@ -310,12 +328,12 @@ def large_move(board: Board, base: Footprint, size: tuple[int, int], goal: Cell,
     return LargeRoute(int(cost), steps, start, tuple(path), tuple(fps))
 
 
-def _tree(g, a: Cell) -> dict[Cell, tuple[int, tuple[Cell, ...]]]:
+def _tree(g: nx.Graph, a: Cell) -> dict[Cell, tuple[int, tuple[Cell, ...]]]:
     """Every space reachable from `a`: (cost, cheapest route), with _dijkstra's tie-break."""
     import heapq
 
-    key = lambda c: (c[1], c[0])  # noqa: E731
-    heap = [(0, 0, (key(a),), a, (a,))]
+    key = _yx
+    heap: list[_Entry] = [(0, 0, (key(a),), a, (a,))]
     best: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
     while heap:
         cost, n, keys, node, path = heapq.heappop(heap)

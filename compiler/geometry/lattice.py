@@ -15,6 +15,8 @@ decides sight through a lattice point).
 
 from __future__ import annotations
 
+from typing import Container
+
 Point = tuple[int, int]
 Cell = tuple[int, int]
 Edge = tuple[Point, Point]
@@ -63,7 +65,7 @@ def ray_edges(p: Point) -> dict[str, Edge]:
     }
 
 
-def ray_mask(walls, p: Point) -> int:
+def ray_mask(walls: Container[Edge], p: Point) -> int:
     """Bit mask of the wall rays leaving lattice point p (walls: a set of edges)."""
     mask = 0
     for name, e in ray_edges(p).items():
@@ -93,7 +95,7 @@ def quadrants_connected(mask: int, qa: str, qb: str) -> bool:
     return not any(mask & RAY_BIT[r] for r in forward) or not any(mask & RAY_BIT[r] for r in backward)
 
 
-def step_open(walls, a: Cell, b: Cell) -> bool:
+def step_open(walls: Container[Edge], a: Cell, b: Cell) -> bool:
     """Can a figure step from space a to the 8-neighbour b, judged by walls alone?
 
     Orthogonal: the shared edge is not a wall. Diagonal: the corner rule above.

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Iterable, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from compiler import frozen
 from compiler.geometry.board import Board
@@ -64,6 +65,9 @@ SIGHT_ENCODING_DESCRIPTION = (
 ADJACENT = "adjacent"
 STAIRS = "stairs"
 Witness = Union[tuple[Point, Point], str, None]
+BoolMatrix = npt.NDArray[np.bool_]
+# a door state's (adjacency, near, stairs, pit rows): SightEngine._near
+_Near = tuple[BoolMatrix, BoolMatrix, BoolMatrix, BoolMatrix | None]
 
 
 # --------------------------------------------------------------------------- the table
@@ -244,8 +248,8 @@ class SightEngine:
         self.validq = validq
         self.qoff = np.array([qy * self.w + qx for qx, qy in QUAD_OFFSET], dtype=np.int64)
 
-        self._near_cache: dict = {}
-        self._cfg_cache: dict = {}
+        self._near_cache: dict[frozenset[str], _Near] = {}
+        self._cfg_cache: dict[tuple[frozenset[str], frozenset[Cell]], _Config] = {}
         self.base_key = (self._doors_key(open_doors), frozenset(blockers))
         self.base = self._config(blockers, open_doors)
 
@@ -280,7 +284,7 @@ class SightEngine:
             return frozenset(d.id for d in self.board.doors if d.open)
         return frozenset(open_doors) & frozenset(self._door_ids)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> object:
         # Every corner-to-corner segment of the board, with the patterns of all their
         # displacements, is worked out when first needed (the whole table, `n_segments`):
         # a pair query (`can_see`, `witness`, `segment_clear`) needs only its own segments
@@ -297,7 +301,7 @@ class SightEngine:
         ys, xs = np.nonzero(corner)
         max_dx, max_dy = int(xs.max() - xs.min()), int(ys.max() - ys.min())
         seg_d, seg_p = [], []
-        disp = []
+        disp: list[tuple[int, int]] = []
         for dx in range(0, max_dx + 1):
             for dy in range(-max_dy, max_dy + 1):
                 if dx == 0 and dy <= 0:
@@ -401,7 +405,7 @@ class SightEngine:
                 interior_ok[s:e] = ~obst[sp[s:e, None] + off[None, :]].any(axis=1)
         sa = SECTOR_OK[pats.dir_p[sd], mask[sp]] & self.validq[sp]
         sb = SECTOR_OK[pats.dir_q[sd], mask[sq]] & self.validq[sq]
-        bits = EXPAND_A[sa] & EXPAND_B[sb]
+        bits: npt.NDArray[np.uint16] = EXPAND_A[sa] & EXPAND_B[sb]
         cells = obst[: self.G]
         for k in range(4):
             blocked = cells[sp + pats.ends_off[sd, k]]
@@ -428,7 +432,7 @@ class SightEngine:
 
     # ----------------------------------------------------------------- adjacency, stairs, pits
 
-    def _near(self, open_doors: frozenset[str] | None):
+    def _near(self, open_doors: frozenset[str] | None) -> _Near:
         """(adjacency, near, stairs) for a door state: adjacency = movement adjacency by walls;
         near = adjacency | zero-length segments; stairs = sight given by staircases."""
         key = self._doors_key(open_doors)
@@ -441,7 +445,7 @@ class SightEngine:
         hz = cfg.obst[HEDGE * G : (HEDGE + 1) * G]
         flat = np.array([self._flat(x, y) for x, y in self.spaces], dtype=np.int64)
         adj = np.zeros((n, n), dtype=bool)
-        orth = None
+        orth: BoolMatrix | None = None
         # east, south, south-east, south-west neighbours
         for step, ok in (
             (1, ~v[flat + 1]),
@@ -454,6 +458,7 @@ class SightEngine:
             adj[np.flatnonzero(sel), j[sel]] = True
             if step == w:
                 orth = adj.copy()  # east and south so far: the orthogonal neighbours
+        assert orth is not None  # set at the south step (w), which the loop above always takes
         orth |= orth.T
         adj |= adj.T
         near = adj.copy()
@@ -516,9 +521,9 @@ class SightEngine:
         row = {int(p): k for k, p in enumerate(np.flatnonzero(self.pit_region))}
         return all(i not in row or bool(allowed[row[i], j]) for i, j in ((ia, ib), (ib, ia)))
 
-    def _assemble(self, count: np.ndarray, open_doors: frozenset[str] | None) -> np.ndarray:
+    def _assemble(self, count: np.ndarray, open_doors: frozenset[str] | None) -> BoolMatrix:
         adj, near, stairs, allowed = self._near(open_doors)
-        m = ((count + count.T) > 0) | near | stairs
+        m: BoolMatrix = ((count + count.T) > 0) | near | stairs
         pits = np.flatnonzero(self.adjacent_only)
         if pits.size:
             only = adj | np.eye(self.n, dtype=bool)
@@ -608,7 +613,9 @@ class SightEngine:
             if c not in self.index:
                 raise KeyError(f"{c} is not a space of this board")
 
-    def _sight_and_witness(self, a: Cell, b: Cell, blockers, open_doors, want_witness: bool):
+    def _sight_and_witness(
+        self, a: Cell, b: Cell, blockers: frozenset[Cell], open_doors: frozenset[str] | None, want_witness: bool
+    ) -> tuple[bool, Witness]:
         self._check(a, b)
         if a == b:
             return True, (((a[0], a[1]), (a[0], a[1])) if want_witness else None)
@@ -618,7 +625,7 @@ class SightEngine:
         if allowed is not None and not self._pit_permits(allowed, ia, ib):
             return False, None
         pit = self.adjacent_only[ia] or self.adjacent_only[ib]
-        clear = None
+        clear: tuple[Point, Point] | None = None
         if want_witness or not pit:
             cfg = self._config(blockers, doors)
             # zero-length segments: a and b share a corner and no wall separates them there

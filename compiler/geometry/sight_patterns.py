@@ -122,7 +122,7 @@ def _exempt(cell: tuple[int, int], dx: int, dy: int) -> int:
     return bits
 
 
-def _diagonal_positive(dx: int, dy: int):
+def _diagonal_positive(dx: int, dy: int) -> tuple[list[tuple[int, int, int]], list[tuple[int, int]]]:
     """Segment (0,0)->(dx,dy) with dx, dy > 0 (y down): interior items and cells in order."""
     xs = {i * dy for i in range(1, dx)}  # parameter values (in units of 1/(dx*dy)) of x = i
     ys = {j * dx for j in range(1, dy)}

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import floor
+from typing import Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, Edge, Point, cell_edges, quadrant_of, shared_edge, step_open
@@ -22,11 +24,11 @@ _AROUND = ("NE", "N", "NW", "W", "SW", "S", "SE", "E")
 _RAY_EDGE = {"N": (0, -1), "W": (-1, 0), "S": (0, 1), "E": (1, 0)}
 
 
-def _sign(v) -> int:
+def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def _direction(dx, dy) -> str:
+def _direction(dx: int, dy: int) -> str:
     sx, sy = _sign(dx), _sign(dy)
     return {
         (1, -1): "NE", (-1, -1): "NW", (-1, 1): "SW", (1, 1): "SE",
@@ -35,7 +37,7 @@ def _direction(dx, dy) -> str:
 
 
 class ReferenceSight:
-    def __init__(self, board: Board, blockers=frozenset(), open_doors=None) -> None:
+    def __init__(self, board: Board, blockers: Iterable[Cell] = frozenset(), open_doors: frozenset[str] | None = None) -> None:
         self.board = board
         self.spaces = set(board.spaces)
         self.index = board.index
@@ -94,12 +96,12 @@ class ReferenceSight:
             return False
         if not self.same_sector(q, back, quadrant_of(b, q)):
             return False
-        ts = {Fraction(0), Fraction(1)}
+        cuts = {Fraction(0), Fraction(1)}
         if dx:
-            ts |= {Fraction(k - p[0], dx) for k in range(min(p[0], q[0]) + 1, max(p[0], q[0]))}
+            cuts |= {Fraction(k - p[0], dx) for k in range(min(p[0], q[0]) + 1, max(p[0], q[0]))}
         if dy:
-            ts |= {Fraction(k - p[1], dy) for k in range(min(p[1], q[1]) + 1, max(p[1], q[1]))}
-        ts = sorted(ts)
+            cuts |= {Fraction(k - p[1], dy) for k in range(min(p[1], q[1]) + 1, max(p[1], q[1]))}
+        ts = sorted(cuts)
         for t0, t1 in zip(ts, ts[1:]):
             tm = (t0 + t1) / 2
             mx, my = p[0] + dx * tm, p[1] + dy * tm
@@ -116,16 +118,16 @@ class ReferenceSight:
             elif self.blocks((floor(mx), floor(my)), a, b):
                 return False
         for t in ts[1:-1]:
-            x, y = p[0] + dx * t, p[1] + dy * t
-            if x.denominator == 1 and y.denominator == 1:
-                if not self.same_sector((int(x), int(y)), back, out):
+            tx, ty = p[0] + dx * t, p[1] + dy * t
+            if tx.denominator == 1 and ty.denominator == 1:
+                if not self.same_sector((int(tx), int(ty)), back, out):
                     return False
-            elif x.denominator == 1:  # crossing a vertical edge between two rows
-                e = ((int(x), floor(y)), (int(x), floor(y) + 1))
+            elif tx.denominator == 1:  # crossing a vertical edge between two rows
+                e = ((int(tx), floor(ty)), (int(tx), floor(ty) + 1))
                 if e in self.walls:
                     return False
             else:
-                e = ((floor(x), int(y)), (floor(x) + 1, int(y)))
+                e = ((floor(tx), int(ty)), (floor(tx) + 1, int(ty)))
                 if e in self.walls:
                     return False
         return True
@@ -151,7 +153,10 @@ class ReferenceSight:
         reached from c through shared edges that are not walls or closed doors; None when c
         is not such a space."""
         rules, terrain = self.board.rules, self.board.terrain
-        is_pit = lambda x: x in self.spaces and rules[terrain[self.index[x]]].sight == "pit_region"  # noqa: E731
+
+        def is_pit(x: Cell) -> bool:
+            return x in self.spaces and rules[terrain[self.index[x]]].sight == "pit_region"
+
         if not is_pit(c):
             return None
         seen, todo = {c}, [c]
@@ -184,7 +189,13 @@ class ReferenceSight:
         return self.adjacent(a, b) or self.stairs(a, b) or self.segment_sight(a, b)
 
 
-def reference_table(board: Board, *, blockers=frozenset(), open_doors=None, pairs=None) -> np.ndarray:
+def reference_table(
+    board: Board,
+    *,
+    blockers: Iterable[Cell] = frozenset(),
+    open_doors: frozenset[str] | None = None,
+    pairs: Iterable[tuple[int, int]] | None = None,
+) -> npt.NDArray[np.bool_]:
     """The sight matrix computed pair by pair (or only for `pairs`, a list of (i, j))."""
     ref = ReferenceSight(board, blockers, open_doors)
     n = len(board.spaces)

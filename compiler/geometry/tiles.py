@@ -148,8 +148,13 @@ class Tile:
         return tuple(out)
 
     @cached_property
-    def _turned(self) -> dict:
-        """What `turned_cells` and `turned_opening_edges` worked out, by rotation (and opening)."""
+    def _turned(self) -> dict[int, tuple[tuple[Cell, Cell], ...]]:
+        """What `turned_cells` worked out, by rotation."""
+        return {}
+
+    @cached_property
+    def _turned_edges(self) -> dict[tuple[int, Opening], tuple[Edge, ...]]:
+        """What `turned_opening_edges` worked out, by rotation and opening."""
         return {}
 
     def turned_cells(self, rotation: int) -> tuple[tuple[Cell, Cell], ...]:
@@ -165,9 +170,9 @@ class Tile:
         """`orient(rotation).opening_edges(op)`, worked out once per rotation and opening
         (the deck analysis places the same tiles hundreds of times)."""
         key = (rotation, op)
-        hit = self._turned.get(key)
+        hit = self._turned_edges.get(key)
         if hit is None:
-            hit = self._turned[key] = tuple(sorted(self.orient(rotation).opening_edges(op)))
+            hit = self._turned_edges[key] = tuple(sorted(self.orient(rotation).opening_edges(op)))
         return hit
 
     def orient(self, rotation: int) -> "Orientation":

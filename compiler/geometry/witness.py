@@ -12,18 +12,22 @@ fog) and `pit_region` (1st-edition pit). See docs/sight.md, "The witness".
 
 from __future__ import annotations
 
+from typing import Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from compiler import frozen
 from compiler.geometry.board import Board
-from compiler.geometry.lattice import Cell, cell_edges
+from compiler.geometry.lattice import Cell, Edge, Point, cell_edges
+
+Step = tuple[int, int]  # a direction (dx, dy) from a lattice point
 
 
-def boundary_walls(cells) -> frozenset:
+def boundary_walls(cells: Iterable[Cell]) -> frozenset[Edge]:
     """Every edge between a square and a non-square (Board.walls includes them by contract)."""
     present = set(cells)
-    out = set()
+    out: set[Edge] = set()
     for c in present:
         x, y = c
         for n, e in zip(((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)), cell_edges(c)):
@@ -44,7 +48,7 @@ class ShapelyWitness:
     ray model at every lattice point on the segment (found with gcd, in integers).
     """
 
-    def __init__(self, board: Board, blockers=frozenset(), open_doors=None) -> None:
+    def __init__(self, board: Board, blockers: Iterable[Cell] = frozenset(), open_doors: frozenset[str] | None = None) -> None:
         from shapely import STRtree
         from shapely.geometry import LineString, box
 
@@ -66,10 +70,10 @@ class ShapelyWitness:
         self.square_tree = STRtree(self.square_geoms)
         self.wall_tree = STRtree(self.wall_geoms) if self.wall_geoms else None
         self._line = LineString
-        self._memo: dict = {}
-        self._pit_of: dict | None = None
+        self._memo: dict[tuple[Point, Point], tuple[set[Cell], bool]] = {}
+        self._pit_of: dict[Cell, frozenset[Cell]] | None = None
 
-    def _relations(self, p, q):
+    def _relations(self, p: Point, q: Point) -> tuple[set[Cell], bool]:
         """(squares entered or run along, walls run along or crossed) by the segment p-q."""
         key = (p, q) if p <= q else (q, p)
         hit = self._memo.get(key)
@@ -78,7 +82,7 @@ class ShapelyWitness:
         import shapely
 
         line = self._line([p, q])
-        touched = set()
+        touched: set[Cell] = set()
         for k in self.square_tree.query(line, predicate="intersects"):
             m = shapely.relate(line, self.square_geoms[k])
             if m[0] != "F" or m[1] == "1":  # interior meets interior, or runs along the boundary
@@ -94,12 +98,12 @@ class ShapelyWitness:
         return touched, wall_hit
 
     @staticmethod
-    def _towards(p, d) -> str:
+    def _towards(p: Point, d: Step) -> str:
         """Quadrant name of the space at lattice point p in direction d (both components != 0)."""
         dx, dy = d
         return ("SE" if dx > 0 else "SW") if dy > 0 else ("NE" if dx > 0 else "NW")
 
-    def _side(self, p, d):
+    def _side(self, p: Point, d: Step) -> str:
         """The sector-representative quadrant at p for leaving in direction d (quadrant or ray):
         for a ray, either quadrant beside it (same sector when the ray is not a wall)."""
         dx, dy = d
@@ -109,14 +113,14 @@ class ShapelyWitness:
             return "NE" if dy < 0 else "SW"  # N ray lies between NE and NW; S between SW and SE
         return "SE" if dx > 0 else "NW"  # E ray: between SE and NE; W ray: between NW and SW
 
-    def _ray_is_wall(self, p, d) -> bool:
+    def _ray_is_wall(self, p: Point, d: Step) -> bool:
         dx, dy = d
         if dx and dy:
             return False
         q = (p[0] + (dx > 0) - (dx < 0), p[1] + (dy > 0) - (dy < 0))
         return (min(p, q), max(p, q)) in self.walls
 
-    def clear(self, p, q, a, b) -> bool:
+    def clear(self, p: Point, q: Point, a: Cell, b: Cell) -> bool:
         from math import gcd
 
         from compiler.geometry.lattice import quadrant_of, quadrants_connected, ray_mask
@@ -149,7 +153,7 @@ class ShapelyWitness:
                 return False
         return True
 
-    def adjacent(self, a, b) -> bool:
+    def adjacent(self, a: Cell, b: Cell) -> bool:
         from compiler.geometry.lattice import shared_edge, step_open
 
         if a == b or max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
@@ -158,7 +162,7 @@ class ShapelyWitness:
             return shared_edge(a, b) not in self.walls
         return step_open(self.walls, a, b)
 
-    def _pits(self) -> dict:
+    def _pits(self) -> dict[Cell, frozenset[Cell]]:
         """space -> its 1st-edition pit (terrain `sight: pit_region`): the connected
         components, through shared edges that are not walls or closed doors, of the pit
         spaces (networkx)."""
@@ -177,7 +181,7 @@ class ShapelyWitness:
             self._pit_of = {c: frozenset(comp) for comp in nx.connected_components(g) for c in comp}
         return self._pit_of
 
-    def pit_permits(self, a, b) -> bool:
+    def pit_permits(self, a: Cell, b: Cell) -> bool:
         """From a 1st-edition pit a figure sees only the pit and the spaces next to it; a space
         outside sees into the pit only under the same condition (the rule binds both)."""
         pits = self._pits()
@@ -187,7 +191,7 @@ class ShapelyWitness:
                 return False
         return True
 
-    def can_see(self, a, b) -> bool:
+    def can_see(self, a: Cell, b: Cell) -> bool:
         if a == b:
             return True
         if not self.pit_permits(a, b):
@@ -208,7 +212,7 @@ class ShapelyWitness:
         corners_b = [(b[0] + i, b[1] + j) for j in (0, 1) for i in (0, 1)]
         return any(self.clear(p, q, a, b) for p in corners_a for q in corners_b)
 
-    def table(self):
+    def table(self) -> npt.NDArray[np.bool_]:
         """The whole matrix, pair by pair (slow: for tests and `questc check --verify-sight`)."""
         n = len(self.board.spaces)
         m = np.eye(n, dtype=bool)
@@ -228,7 +232,14 @@ class Disagreement:
     witness: bool
 
 
-def disagreements(board: Board, engine_matrix, *, blockers=frozenset(), open_doors=None, limit: int = 20) -> list[Disagreement]:
+def disagreements(
+    board: Board,
+    engine_matrix: npt.ArrayLike,
+    *,
+    blockers: Iterable[Cell] = frozenset(),
+    open_doors: frozenset[str] | None = None,
+    limit: int = 20,
+) -> list[Disagreement]:
     """Every pair (a before b in board order) where `engine_matrix` (the engine's table for
     this board, door state and blockers) differs from the witness, at most `limit`."""
     witness = ShapelyWitness(board, blockers, open_doors)
