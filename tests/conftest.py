@@ -97,3 +97,18 @@ def run():
 
 # The web player's browser tests share one Chromium per session (tests/browser.py).
 from tests.browser import browser, page, sites  # noqa: E402,F401
+
+
+# Markers (pyproject.toml): a browser test is one that asks for Chromium; the slow modules
+# are those whose tests take seconds each (measured with `pytest --durations`, see
+# docs/performance.md); plugin tests mark themselves (`pytestmark = pytest.mark.plugins`).
+BROWSER_FIXTURES = {"browser", "page", "sites"}
+SLOW_MODULES = set()
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

@@ -1,12 +1,10 @@
-"""Dice: the catalog reader, the TAG importer, and exact probabilities checked by hand."""
+"""Dice: the catalog reader and exact probabilities checked by hand (the TAG importer: tests/test_tag.py)."""
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,11 +23,8 @@ from compiler.catalogs.document import Entry
 from compiler.catalogs.schema import validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Sink
-from questc_tag import tag_dice
 
 ROOT = Path(__file__).resolve().parents[1]
-from conftest import SHARED  # noqa: E402 - one place decides where the reference data is
-TAG = SHARED / "data" / "tag-descent2e"
 
 
 def entries_from(text: str, file: str = "dice.yaml") -> tuple[dict[str, Entry], Sink]:
@@ -201,25 +196,3 @@ def test_schema_rejects_unknown_face_key():
     _, sink = entries_from("dice:\n  red:\n    kind: power\n    faces: [{damge: 1}]\n")
     assert [d.code for d in sink.sorted()] == ["Y0102"]
     assert "damage" in sink.sorted()[0].message
-
-
-# --- the importer
-
-
-def test_importer_face_encoding():
-    assert tag_dice.face_of([-100, 0, 0, 0]) == {"miss": True}
-    assert tag_dice.face_of([2, 1, 2, 0]) == {"range": 2, "damage": 2, "surge": 1}
-    assert tag_dice.face_of([0, 0, 0, 0]) == {}
-
-
-def test_importer_rejects_inconsistent_copies():
-    die = {"colour": ["String", "red"], "count": ["Integer", 1], "1": ["Integer[]", [0, 0, 1, 0]]}
-    other = {"colour": ["String", "red"], "count": ["Integer", 1], "1": ["Integer[]", [0, 0, 2, 0]]}
-    with pytest.raises(ValueError):
-        tag_dice.faces_by_colour([die, other])
-
-
-@pytest.mark.skipif(not TAG.exists(), reason="needs /work/shared/data (reference data), absent here")
-def test_committed_dice_yaml_is_regenerated_identically():
-    text = tag_dice.convert(json.loads((TAG / "dice.json").read_text(encoding="utf-8")))
-    assert text == (ROOT / "content" / "core-2e" / "dice.yaml").read_text(encoding="utf-8")

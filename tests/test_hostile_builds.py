@@ -355,6 +355,7 @@ def test_build_onto_a_file_says_so(tmp_path):
     assert r.code == 1 and "error[I0003]" in r.err and "it is a file, not a folder" in r.err
 
 
+@pytest.mark.plugins
 def test_import_onto_an_existing_folder_is_i0003(tmp_path, monkeypatch):
     import questc_tag
 

@@ -12,6 +12,8 @@ from compiler.diagnostics import Sink
 from compiler.passes.tiles import read_tiles
 from questc_tag import tag_tiles
 
+pytestmark = pytest.mark.plugins  # the first-party plugins (plugins/): `pytest -m 'not plugins'` runs without them
+
 ROOT = Path(__file__).resolve().parents[1]
 from conftest import SHARED  # noqa: E402 - one place decides where the reference data is
 TAG = SHARED / "data" / "tag-descent2e" / "tiles.json"

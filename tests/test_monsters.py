@@ -1,8 +1,7 @@
-"""Monsters: the catalog reader's checks, the TAG importer, and the nine base-game monsters."""
+"""Monsters: the catalog reader's checks and the nine base-game monsters (the TAG importer: tests/test_tag.py)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,11 +12,8 @@ from compiler.catalogs.monsters import Limit, parse_size, read_monsters
 from compiler.catalogs.schema import validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Sink
-from questc_tag import tag_monsters
 
 ROOT = Path(__file__).resolve().parents[1]
-from conftest import SHARED  # noqa: E402 - one place decides where the reference data is
-TAG = SHARED / "data" / "tag-descent2e"
 
 
 def entries_from(text: str, kind: str, file: str) -> tuple[dict[str, Entry], Sink]:
@@ -153,25 +149,6 @@ def test_schema_rejects_prose_key():
     text = 'monsters:\n  imp:\n    name: Imp\n    size: "1x1"\n    attack: melee\n    description: "A small devil."\n    act1: {minion: {speed: 4, health: 2, attack: [blue], defense: [grey]}}\n'
     _, sink = entries_from(text, "monsters", "m.yaml")
     assert [d.code for d in sink.sorted()] == ["Y0102"]
-
-
-# --- the importer
-
-
-def test_importer_names():
-    assert tag_monsters.monster_id("Goblin Archer") == "goblin_archer"
-    assert tag_monsters.ability_name("NightStalker") == "Night Stalker"
-    assert tag_monsters.ability_name("Mend 1") == "Mend 1"
-
-
-@pytest.mark.skipif(not TAG.exists(), reason="needs /work/shared/data (reference data), absent here")
-def test_committed_monsters_yaml_is_regenerated_identically():
-    data = json.loads((TAG / "monsters.json").read_text(encoding="utf-8"))
-    assert tag_monsters.convert(data) == TEXT
-    # and the numbers really are TAG's
-    by_id = {tag_monsters.monster_id(m["id"]): m for m in data}
-    for mid, m in MONSTERS.items():
-        assert [mm for mm in tag_monsters._value(by_id[mid]["setup"])] == [m.limit(h).minions for h in (2, 3, 4)]
 
 
 def test_a_missing_group_limit_is_a_warning_when_no_key_is_wrong():

@@ -17,6 +17,8 @@ from questc_valkyrie import tiles as valkyrie
 from compiler.syntax import ast
 from compiler.syntax.parse import parse_module
 
+pytestmark = pytest.mark.plugins  # the first-party plugins (plugins/): `pytest -m 'not plugins'` runs without them
+
 ROOT = Path(__file__).resolve().parents[1]
 from conftest import SHARED  # noqa: E402 - one place decides where the reference data is
 VALKYRIE = SHARED / "data" / "valkyrie-quests"

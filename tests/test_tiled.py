@@ -12,6 +12,8 @@ import pytest
 from conftest import REPO, questc
 from questc_tiled.export import SQUARE, anchor
 
+pytestmark = pytest.mark.plugins  # the first-party plugins (plugins/): `pytest -m 'not plugins'` runs without them
+
 SCHEMA = json.loads((REPO / "plugins" / "tiled" / "questc_tiled" / "tiled-map.schema.json").read_text(encoding="utf-8"))
 ENCOUNTERS = re.findall(r"^encounter (\w+)", (REPO / "content" / "natures-ire" / "encounters.quest").read_text(encoding="utf-8"), re.M)
 MAPS = [("d2e-quests", "first_blood", None), ("d2e-quests", "a_fat_goblin", 1), ("d2e-quests", "a_fat_goblin", 2)] + [

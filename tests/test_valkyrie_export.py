@@ -16,6 +16,8 @@ from questc_valkyrie.importer import PREFIXES
 from questc_valkyrie.ini import read_ini, read_localization
 from conftest import REPO, questc
 
+pytestmark = pytest.mark.plugins  # the first-party plugins (plugins/): `pytest -m 'not plugins'` runs without them
+
 DATA = REPO / "tests" / "data" / "valkyrie"
 FIRST, GOBLIN = DATA / "01_FirstBlood", DATA / "02_AFatGoblin"
 PACKAGES = DATA / "packages"

@@ -18,6 +18,8 @@ from questc_valkyrie.source import load_quest
 from questc_valkyrie.tiles import load_library, placements_of
 from conftest import REPO, questc
 
+pytestmark = pytest.mark.plugins  # the first-party plugins (plugins/): `pytest -m 'not plugins'` runs without them
+
 DATA = REPO / "tests" / "data" / "valkyrie"
 FIRST, GOBLIN = DATA / "01_FirstBlood", DATA / "02_AFatGoblin"
 PACKAGES = DATA / "packages"

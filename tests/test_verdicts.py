@@ -137,6 +137,7 @@ def test_options_and_the_working_folder_are_part_of_the_key(tmp_path, cache, com
     assert compiles[0] == 3
 
 
+@pytest.mark.plugins
 def test_plugins_and_links_never_use_verdicts(tmp_path, cache, compiles):
     pack = broken_pack(tmp_path)
     questc("--plugin", "tag", "check", pack)
