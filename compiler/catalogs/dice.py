@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Sink
@@ -48,7 +48,8 @@ class Face:
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Face":
         known = {f.name for f in fields(cls)}
-        return cls(**{k: (bool(v) if k == "miss" else int(v)) for k, v in data.items() if k in known})
+        numbers = {k: int(v) for k, v in data.items() if k in known and k != "miss"}
+        return cls(miss=bool(data.get("miss", False)), **numbers)
 
     def to_data(self) -> dict[str, Any]:
         """The catalog form: only non-zero values, in a fixed key order."""
@@ -103,9 +104,13 @@ def p_any_of(die: Die, n: int, prop: Prop) -> Fraction:
     return 1 - (1 - p_face(die, prop)) ** n
 
 
-def _convolve(dist: dict, die: Die, key: Callable[[Face], Any], add: Callable[[Any, Any], Any]) -> dict:
+_K = TypeVar("_K")  # what a distribution is over
+_V = TypeVar("_V")  # what one face adds to it
+
+
+def _convolve(dist: dict[_K, Fraction], die: Die, key: Callable[[Face], _V], add: Callable[[_K, _V], _K]) -> dict[_K, Fraction]:
     share = Fraction(1, len(die.faces))
-    out: dict = {}
+    out: dict[_K, Fraction] = {}
     for value, p in dist.items():
         for face in die.faces:
             nxt = add(value, key(face))
@@ -141,7 +146,7 @@ def face_kind_distribution(dice: Sequence[Die]) -> dict[tuple[tuple[str, int], .
     kinds with count 0 left out."""
     dist: dict[tuple[tuple[str, int], ...], Fraction] = {(): Fraction(1)}
 
-    def add(counts, kind):
+    def add(counts: tuple[tuple[str, int], ...], kind: str) -> tuple[tuple[str, int], ...]:
         d = dict(counts)
         d[kind] = d.get(kind, 0) + 1
         return tuple(sorted(d.items()))

@@ -142,7 +142,7 @@ def _limits(mid: str, raw: Any, entry: Entry, sink: Sink) -> tuple[tuple[int, Li
     return tuple(sorted(out.items()))
 
 
-def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entry, dice, sink: Sink) -> Stats:
+def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entry, dice: Mapping[str, Any], sink: Sink) -> Stats:
     pools = {}
     for pool in ("attack", "defense"):
         kept = []

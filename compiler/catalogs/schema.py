@@ -9,21 +9,30 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from compiler.catalogs.document import Document, Path
 from compiler.diagnostics import Sink
 from compiler.diagnostics.hints import did_you_mean
 from compiler.resources import schemas_dir
 
+if TYPE_CHECKING:
+    # jsonschema ships no types (pyproject's overrides): ValidationError and Validator are Any
+    # to the checker; referencing is typed
+    from jsonschema import ValidationError
+    from jsonschema.protocols import Validator
+    from referencing import Resource
+    from referencing.jsonschema import Schema, SchemaRegistry
+
 
 @functools.cache
-def schema_registry(skipped: tuple[str, ...] = ()):
+def schema_registry(skipped: tuple[str, ...] = ()) -> SchemaRegistry:
     """Every schema under schemas/, by $id and by path; a `skipped` one accepts anything
     (a caller validates those parts on their own, see emit/bundle.py)."""
     from referencing import Registry, Resource
 
-    resources = []
+    resources: list[tuple[str, Resource[Schema]]] = []
     root = schemas_dir()
     for path in sorted(root.rglob("*.schema.json")):
         schema = json.loads(path.read_text(encoding="utf-8"))
@@ -37,13 +46,14 @@ def schema_registry(skipped: tuple[str, ...] = ()):
 
 
 @functools.cache
-def load_schema(name: str) -> dict:
+def load_schema(name: str) -> dict[str, Any]:
     """`name` relative to schemas/, e.g. 'catalogs/tiles.schema.json'."""
-    return json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads((schemas_dir() / name).read_text(encoding="utf-8"))  # JSON: plain data
+    return schema
 
 
 @functools.cache
-def _ecma(pattern: str) -> re.Pattern:
+def _ecma(pattern: str) -> re.Pattern[str]:
     """A JSON Schema `pattern` with ECMA-262's meaning of `$`: the end of the text. Python's
     `$` also matches before a final newline, so "core\\n" would pass ^[a-z-]+$ and an id
     ending in a newline would become a folder name."""
@@ -63,7 +73,7 @@ def _ecma(pattern: str) -> re.Pattern:
     return re.compile("".join(out))
 
 
-def _pattern(validator, pattern, instance, schema):
+def _pattern(validator: Validator, pattern: str, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
     from jsonschema import ValidationError
 
     if validator.is_type(instance, "string") and not _ecma(pattern).search(instance):
@@ -71,16 +81,17 @@ def _pattern(validator, pattern, instance, schema):
 
 
 @functools.cache
-def validator_class():
+def validator_class() -> type[Validator]:
     """Draft 2020-12 with ECMA-262's `pattern` (see `_ecma`): every schema check uses it."""
     from jsonschema import Draft202012Validator
     from jsonschema.validators import extend
 
-    return extend(Draft202012Validator, {"pattern": _pattern})
+    extended: type[Validator] = extend(Draft202012Validator, {"pattern": _pattern})
+    return extended
 
 
 @functools.cache
-def validator(name: str, skipped: tuple[str, ...] = ()):
+def validator(name: str, skipped: tuple[str, ...] = ()) -> Validator:
     return validator_class()(load_schema(name), registry=schema_registry(skipped))
 
 
@@ -104,7 +115,7 @@ def validate_node(schema_name: str, doc: Document, path: Path, sink: Sink) -> bo
     leaves = list(_leaves(errors))
     # a misspelt key is one mistake: `gird` is Y0102 (did you mean `grid`?), and the
     # "`grid` is required" of the same mapping is not said on top of it
-    meant: set[tuple] = set()
+    meant: set[tuple[Path, str]] = set()
     for error in leaves:
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = sorted((error.schema.get("properties") or {}).keys())
@@ -137,7 +148,7 @@ def validate_node(schema_name: str, doc: Document, path: Path, sink: Sink) -> bo
     return ok
 
 
-def _leaves(errors):
+def _leaves(errors: Iterable[ValidationError]) -> Iterator[ValidationError]:
     """For oneOf/anyOf failures report the most specific sub-error instead of the whole blob."""
     for error in errors:
         if error.context:
@@ -183,7 +194,7 @@ def _expected(types: Any) -> str:
     return " or ".join(names)
 
 
-def _describe(error: Any) -> str:
+def _describe(error: ValidationError) -> str:
     v, want, got = error.validator, error.validator_value, error.instance
     if v == "required":
         missing = re.match(r"'(.*)' is a required property", error.message)
@@ -217,4 +228,5 @@ def _describe(error: Any) -> str:
         return "the sequence holds the same item twice"
     if v == "pattern":
         return f"{yaml_type(got)} does not match the pattern `{want}`"
-    return error.message
+    message: str = error.message
+    return message

@@ -12,7 +12,7 @@ else is kept so later stages can still run.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Related, Sink
@@ -63,7 +63,7 @@ def read_terrain(
         entry = entries[tid]
         data = entry.data if isinstance(entry.data, dict) else {}
         symbol = data.get("symbol")
-        if not _symbol_ok(tid, symbol, entry, sink):
+        if not _symbol_ok(symbol, tid, entry, sink):
             continue
         expected = FIXED_SYMBOLS.get(symbol)
         if expected is not None and expected != tid and symbol not in owner:
@@ -85,7 +85,7 @@ def read_terrain(
     return dict(sorted(rules.items()))
 
 
-def _claim_order(tid: str, entry: Entry) -> tuple:
+def _claim_order(tid: str, entry: Entry) -> tuple[bool, str, int, int, str]:
     """Who keeps a contested symbol: the terrain the fixed table names, then the first in source order."""
     data = entry.data if isinstance(entry.data, dict) else {}
     symbol = data.get("symbol")
@@ -125,7 +125,8 @@ def symbol_table(rules: Mapping[str, TerrainRule]) -> dict[str, str]:
     return {rule.symbol: tid for tid, rule in sorted(rules.items())}
 
 
-def _symbol_ok(tid: str, symbol: Any, entry: Entry, sink: Sink) -> bool:
+def _symbol_ok(symbol: Any, tid: str, entry: Entry, sink: Sink) -> TypeGuard[str]:
+    """True when `symbol` (YAML data) is a usable one-character text; else it is reported."""
     if not isinstance(symbol, str) or len(symbol) != 1 or not symbol.isprintable() or symbol.isspace():
         sink.report("Y0203", entry.span("symbol"), id=tid, symbol=symbol)
         return False
@@ -135,7 +136,7 @@ def _symbol_ok(tid: str, symbol: Any, entry: Entry, sink: Sink) -> bool:
     return True
 
 
-def _check_consistency(tid: str, data: Mapping[str, Any], entry: Entry, sink: Sink, dice) -> None:
+def _check_consistency(tid: str, data: Mapping[str, Any], entry: Entry, sink: Sink, dice: Mapping[str, Any] | None) -> None:
     blocks = set(data.get("blocks") or ())
     if "leave_cost" in data and data.get("leave") == "action":
         sink.report("Y0205", entry.span("leave_cost"), id=tid)

@@ -48,7 +48,7 @@ def source_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:HASH_LENGTH]
 
 
-def placeholders(text: str) -> Counter:
+def placeholders(text: str) -> Counter[str]:
     """The placeholders and markup of a text, with how often each occurs."""
     return Counter(PLACEHOLDER.findall(text))
 

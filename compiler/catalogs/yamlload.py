@@ -133,7 +133,7 @@ class _Duplicate(Exception):
 LINE = "line"  # path step for one line of a block scalar: doc.span(path + ((LINE, k),))
 
 
-def _block_lines(path: Path, span: Span, value: str, lines: list[str], spans) -> None:
+def _block_lines(path: Path, span: Span, value: str, lines: list[str], spans: dict[Path, Span]) -> None:
     """Spans of each content line of a `|` / `>` block scalar (the value span is its indicator)."""
     for k in range(len(value.rstrip("\n").split("\n"))):
         at = span.line + k  # span.line is the indicator's line, 1-based: content starts on the next
@@ -170,7 +170,7 @@ _KNOWN = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null", "ti
 class _Reader:
     """Composed nodes to plain data, recording the span of every value and key."""
 
-    def __init__(self, file: str, constructor: Any, spans, key_spans, lines: list[str], sink: Sink) -> None:
+    def __init__(self, file: str, constructor: Any, spans: dict[Path, Span], key_spans: dict[Path, Span], lines: list[str], sink: Sink) -> None:
         self.file, self.constructor, self.spans, self.key_spans = file, constructor, spans, key_spans
         self.lines, self.sink = lines, sink
         self.budget = MAX_NODES
