@@ -54,7 +54,9 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # usage errors exit 2 with a one-line reason
         self.print_usage(sys.stderr)
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        from compiler.diagnostics.render import visible  # the message quotes the arguments given
+
+        sys.stderr.write(f"{self.prog}: error: {visible(message)}\n")
         raise SystemExit(2)
 
 
@@ -200,8 +202,10 @@ def main(argv: list[str] | None = None) -> int:
     # cycle collector walks them all again and again (15-20 % of a check). A larger first
     # generation, mypy's 200,000 and thresholds, collects far less often (none in a check
     # of content/ after one edit, where 100,000 cost one 17 ms collection); memory stays
-    # bounded.
-    gc.set_threshold(GC_THRESHOLD, 30, 30)
+    # bounded. Only when the command line owns the process: an in-process caller (tests,
+    # benchmarks, an editor's host) keeps its own collector settings.
+    if own_command_line:
+        gc.set_threshold(GC_THRESHOLD, 30, 30)
     try:
         with stdio.marked():
             code = _guarded(argv)

@@ -212,3 +212,15 @@ def test_the_script_ends_with_its_code_and_all_its_output(tmp_path):
     run = subprocess.run([sys.executable, "-c", called], capture_output=True, text=True, cwd=REPO)
     assert run.returncode == 1 and "torn down" in run.stderr
     assert json.loads(run.stdout)["diagnostics"]
+
+
+def test_an_in_process_caller_keeps_its_own_collector_settings():
+    """main(argv) is a library call (tests, benchmarks): the process-wide tuning of the
+    cycle collector is for the `questc` script alone, which owns its process."""
+    import gc
+
+    from compiler import cli
+
+    before = gc.get_threshold()
+    assert cli.main(["--version"]) == 0
+    assert gc.get_threshold() == before != (cli.GC_THRESHOLD, 30, 30)
