@@ -14,7 +14,7 @@ annotations only, so building a model never loads numpy, shapely or networkx.
 from __future__ import annotations
 
 from dataclasses import field, fields, replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, TypeVar
 
 from compiler.catalogs.document import Entry
 from compiler import frozen
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from compiler.model.campaign import Campaign
     from compiler.model.provenance import Fact
     from compiler.catalogs.translations import TranslationFile
+
+D = TypeVar("D")
 
 
 @frozen
@@ -105,9 +107,10 @@ class Model:
 
     def unchecked(self, **inputs: Any) -> "Model":
         """The same inputs (some replaced) with no pass result, to run the passes again."""
-        return replace(self, **{name: None for name in RESULTS}, **inputs)
+        cleared: dict[str, Any] = {name: None for name in RESULTS}  # every result field is Optional
+        return replace(self, **cleared, **inputs)
 
-    def declarations(self, kind: type) -> list:
+    def declarations(self, kind: type[D]) -> list[D]:
         return [d for m in self.modules for d in m.declarations if isinstance(d, kind)]
 
     def has(self, source: str) -> bool:

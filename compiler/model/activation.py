@@ -28,13 +28,17 @@ import itertools
 import re
 from dataclasses import field, replace
 from functools import cached_property
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from compiler import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell
 from compiler.syntax import ast
 from compiler.model.cards import CONDITION_ALIASES, target_text
+
+if TYPE_CHECKING:
+    from compiler.catalogs.terrain import TerrainRule
+    from compiler.geometry.sight import SightEngine
 
 INF = float("inf")
 RULES = ("coop", "app")
@@ -44,6 +48,19 @@ MAX_OUTCOMES = 256
 SPEED_EFFECT = re.compile(r"\+\s*(\d+)\s+speed\b", re.I)
 
 Footprint = tuple[Cell, ...]
+# whether a shrunk monster may take the step from one space to the next (`Geo.reach`)
+Forward = Callable[[Cell, Cell], bool]
+# a candidate place's score under `Executor.move_options`: lower is better
+Score = tuple[float, ...]
+# a search tree of `Geo.reach`: space -> (cost, previous space)
+Tree = dict[Cell, tuple[int, Cell | None]]
+# a resolved action: the new state, and whether it counts as one of the monster's actions
+Resolved = list[tuple["State", bool]]
+# what an outcome is told apart by (`Outcome.key`), and what it leaves behind (`_end_key`)
+OutcomeKey = tuple[tuple["Step", ...], tuple[tuple[str, Footprint], ...]]
+EndKey = tuple[
+    tuple[tuple[str, Footprint], ...], frozenset[tuple[str, str, tuple[str, ...]]], tuple[tuple[str, frozenset[str]], ...], frozenset[str]
+]
 
 
 # ---------------------------------------------------------------- input values
@@ -106,7 +123,7 @@ class Move:
     end: Footprint  # where it stands after expanding
     cost: int  # movement points spent
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"from": [list(c) for c in self.start], "counted_from": list(self.counted_from),
                 "path": [list(c) for c in self.path], "to": [list(c) for c in self.end], "cost": self.cost}
 
@@ -120,7 +137,7 @@ class Attack:
     also: tuple[str, ...] = ()  # further heroes hit (Flail: the closest other hero)
     surge_order: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"target": self.target, "distance": self.distance, "in_sight": self.in_sight,
                 "in_range": self.in_range, "also": list(self.also), "surge_order": list(self.surge_order)}
 
@@ -138,8 +155,8 @@ class Step:
     attack: Attack | None = None
     free: bool = False  # done without spending an action (retreat spends leftover movement)
 
-    def to_json(self) -> dict:
-        out: dict = {"monster": self.monster, "action": self.action, "verb": self.verb, "text": self.text,
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"monster": self.monster, "action": self.action, "verb": self.verb, "text": self.text,
                      "status": ("done" if self.done else "skipped")}
         if self.reason:
             out["reason"] = self.reason
@@ -160,10 +177,10 @@ class Outcome:
     steps: tuple[Step, ...]
     positions: Mapping[str, Footprint]  # every monster of the group after the activation
 
-    def key(self) -> tuple:
+    def key(self) -> OutcomeKey:
         return (tuple(self.steps), tuple(sorted(self.positions.items())))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"order": list(self.order), "steps": [s.to_json() for s in self.steps],
                 "positions": {m: [list(c) for c in cells] for m, cells in sorted(self.positions.items())}}
 
@@ -177,7 +194,7 @@ class Activation:
     outcomes: tuple[Outcome, ...]
     truncated: bool = False  # more outcomes exist than MAX_OUTCOMES
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"card": self.card, "group": self.group, "rules": self.rules, "effect": self.effect,
                 "truncated": self.truncated, "outcomes": [o.to_json() for o in self.outcomes]}
 
@@ -196,15 +213,15 @@ class Geo:
         self.moving = graph.with_doors(graph.movement_graph(board), self.doors)
         self.blocking = board.blocking_edges(self.doors)
         self._dist: dict[Footprint, dict[Cell, int]] = {}
-        self._sees: dict[tuple, bool] = {}
+        self._sees: dict[tuple[Footprint, Footprint, frozenset[Cell]], bool] = {}
 
     @cached_property
-    def sight(self):
+    def sight(self) -> SightEngine:
         from compiler.geometry.sight import SightEngine
 
         return SightEngine(self.board, open_doors=self.doors)
 
-    def rule(self, c: Cell):
+    def rule(self, c: Cell) -> TerrainRule:
         return self.board.rule(c)
 
     def monster_may_enter(self, c: Cell) -> bool:
@@ -243,13 +260,13 @@ class Geo:
             got = self._sees[key] = self.sight.can_see_large(src, dst, blockers=key[2], open_doors=self.doors)
         return got
 
-    def reach(self, start: Cell, mp: float, enemy: set[Cell], forward=None) -> dict[Cell, tuple[int, Cell | None]]:
+    def reach(self, start: Cell, mp: float, enemy: set[Cell], forward: Forward | None = None) -> Tree:
         """Dijkstra of a shrunk monster from `start`: space -> (cost, previous space), cost <= mp.
 
         Never into enemy-occupied spaces or terrain a monster avoids; `forward(a, b)` may
         forbid a step (the cooperative `away`). Ties: fewest steps, then (y, x) order."""
-        best: dict[Cell, tuple[int, Cell | None]] = {}
-        heap = [(0, 0, (start[1], start[0]), start, None)]
+        best: Tree = {}
+        heap: list[tuple[int, int, tuple[int, int], Cell, Cell | None]] = [(0, 0, (start[1], start[0]), start, None)]
         while heap:
             cost, n, _, node, prev = heapq.heappop(heap)
             if node in best:
@@ -270,8 +287,10 @@ class Geo:
 
 def path_to(tree: Mapping[Cell, tuple[int, Cell | None]], end: Cell) -> tuple[Cell, ...]:
     out = [end]
-    while tree[out[-1]][1] is not None:
-        out.append(tree[out[-1]][1])
+    prev = tree[end][1]
+    while prev is not None:
+        out.append(prev)
+        prev = tree[prev][1]
     return tuple(reversed(out))
 
 
@@ -368,7 +387,10 @@ class Executor:
                 continue
             if t.order in ("highest", "lowest"):
                 h = self.heroes.get(tid)
-                value = h.attributes.get(t.attribute) if h is not None else self._monster_attr(tid, t.attribute)
+                if h is not None:
+                    value = h.attributes.get(t.attribute) if t.attribute is not None else None
+                else:
+                    value = self._monster_attr(tid, t.attribute)
                 if value is None:
                     continue
                 primary = -value if t.order == "highest" else value
@@ -391,14 +413,16 @@ class Executor:
             tiers.append(sorted(tid for _, tid in grp))
         return tiers
 
-    def _monster_attr(self, tid: str, attr: str | None):
+    def _monster_attr(self, tid: str, attr: str | None) -> int | None:
         m = self.monsters.get(tid)
         if m is None:
             return None
         return {"speed": m.speed}.get(attr or "")
 
     # ------------------------------------------------------------ placements
-    def placements(self, state: State, mid: str, start: Cell, mp: float, forward=None):
+    def placements(
+        self, state: State, mid: str, start: Cell, mp: float, forward: Forward | None = None
+    ) -> tuple[dict[Footprint, tuple[int, Cell]], Tree]:
         """Every legal place to stop: footprint -> (cost, end space, search tree)."""
         from compiler.geometry import graph
 
@@ -410,6 +434,7 @@ class Executor:
         for e, (cost, _) in tree.items():
             if e in occupied or e == start:
                 continue  # staying is judged apart (turning in place is not a move)
+            fps: list[Footprint]
             if not mon.large:
                 if self.geo.is_pit(e) and e != start:
                     continue
@@ -431,11 +456,20 @@ class Executor:
         best = min(key)
         return [c for c, k in zip(me, key) if k == best]
 
-    def move_options(self, state: State, mid: str, target: Footprint | None, mp: float, score, away=False, forward_of=None):
+    def move_options(
+        self,
+        state: State,
+        mid: str,
+        target: Footprint | None,
+        mp: float,
+        score: Callable[[Footprint, int], Score | None],
+        away: bool = False,
+        forward_of: Callable[[Cell], Forward | None] | None = None,
+    ) -> tuple[Score | None, list[Move]]:
         """The best moves under `score(footprint, cost)` (lower is better), staying included.
         Returns (best score, [Move, ...]) — moves empty when staying is among the best."""
         me = state.where[mid]
-        results: dict[Footprint, tuple] = {}
+        results: dict[Footprint, tuple[Score, Move]] = {}
         for s in self.starts(state, mid, target, away):
             fwd = forward_of(s) if forward_of is not None else None
             opts, tree = self.placements(state, mid, s, mp, fwd)
@@ -463,7 +497,7 @@ class Executor:
         mon = self.monsters[mid]
         verb = action.verb
 
-        def skip(reason: str, target: str | None = None):
+        def skip(reason: str, target: str | None = None) -> Resolved:
             return [(state.log(Step(mid, idx, verb, text, False, reason, target)), False)]
 
         if verb == "special":
@@ -479,10 +513,12 @@ class Executor:
             return skip("immobilized: it cannot move")
         if verb == "retreat":
             return self.retreat(state, mid, idx, text)
+        target = action.target
+        assert target is not None, f"`{verb}` without a target"  # the grammar gives every targeted verb its target
         if verb == "attack":
             if mid in state.has_attacked:
                 return skip("it has already attacked this activation")
-            tiers = self.candidates(state, mid, action.target, "attack")
+            tiers = self.candidates(state, mid, target, "attack")
             if not tiers:
                 return skip("no hero it can attack matches the target (in sight and in range)")
             out = []
@@ -491,7 +527,7 @@ class Executor:
                     out.append((st, True))
             return out
         # movement with a target
-        tiers = self.candidates(state, mid, action.target, verb)
+        tiers = self.candidates(state, mid, target, verb)
         if verb == "spot" and self.sit.rules == "coop":
             tiers = [[t for t in tier if self.spot_goals(state, mid, t)] for tier in tiers]
             tiers = [tier for tier in tiers if tier]
@@ -511,14 +547,14 @@ class Executor:
     def mp_for_move(self, state: State, mid: str) -> int:
         return state.pools.get(mid, 0) + self.monsters[mid].speed + self.bonus_speed
 
-    def move_to(self, state: State, mid: str, idx: int, verb: str, text: str, tid: str, mon: Monster):
+    def move_to(self, state: State, mid: str, idx: int, verb: str, text: str, tid: str, mon: Monster) -> Resolved:
         cells = self.target_cells(state, tid)
         me = state.where[mid]
         geo = self.geo
         mp = self.mp_for_move(state, mid)
         d0 = geo.dist(me, cells)
 
-        def skip(reason):
+        def skip(reason: str) -> Resolved:
             return [(state.log(Step(mid, idx, verb, text, False, reason, tid)), False)]
 
         if d0 is None:
@@ -535,7 +571,10 @@ class Executor:
             if reach:
                 if d0 == 2 and geo.sees(me, cells, sight_blockers):
                     return skip("already two spaces away with line of sight (Reach)")
-                ok = lambda fp: geo.dist(fp, cells) == 2 and geo.sees(fp, cells, sight_blockers)  # noqa: E731
+
+                def ok(fp: Footprint) -> bool:
+                    return geo.dist(fp, cells) == 2 and geo.sees(fp, cells, sight_blockers)
+
                 _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (0, c) if ok(fp) else None)
             if not moves:
                 _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (geo.dist(fp, cells) or INF,
@@ -567,9 +606,11 @@ class Executor:
     def away(self, state: State, mid: str, cells: Footprint, mp: float) -> list[Move]:
         geo = self.geo
         d = geo.distances(cells)
-        forward_of = None
-        if self.sit.rules == "coop":
-            forward_of = lambda s: (lambda a, b: d.get(b, INF) > d.get(a, INF))  # noqa: E731
+
+        def farther(s: Cell) -> Forward:
+            return lambda a, b: d.get(b, INF) > d.get(a, INF)
+
+        forward_of = farther if self.sit.rules == "coop" else None
         _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (-(geo.dist(fp, cells) or 0), c),
                                      away=True, forward_of=forward_of)
         return moves
@@ -587,10 +628,10 @@ class Executor:
                 return True
         return False
 
-    def spot_coop(self, state, mid, cells, mp, blockers) -> list[Move]:
+    def spot_coop(self, state: State, mid: str, cells: Footprint, mp: float, blockers: set[Cell]) -> list[Move]:
         geo = self.geo
         # the nearest spaces (by movement cost, any budget) that see the target
-        far = {}
+        far: dict[Footprint, int] = {}
         for s in self.starts(state, mid, cells, False):
             opts, _ = self.placements(state, mid, s, INF)
             for fp, (cost, e) in opts.items():
@@ -607,10 +648,10 @@ class Executor:
         _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (geo.dist(fp, goal) or INF, c))
         return moves
 
-    def spot_app(self, state, mid, cells, mp, blockers) -> list[Move]:
+    def spot_app(self, state: State, mid: str, cells: Footprint, mp: float, blockers: set[Cell]) -> list[Move]:
         geo = self.geo
 
-        def goal(fp):
+        def goal(fp: Footprint) -> bool:
             dd = geo.dist(fp, cells)
             return dd is not None and dd <= APP_SPOT_RANGE and geo.sees(fp, cells, blockers)
 
@@ -624,13 +665,13 @@ class Executor:
         _, moves = self.move_options(state, mid, cells, mp, lambda fp, c: (geo.dist(fp, cells) or INF, c))
         return moves
 
-    def retreat(self, state: State, mid: str, idx: int, text: str):
+    def retreat(self, state: State, mid: str, idx: int, text: str) -> Resolved:
         pool = state.pools.get(mid, 0)
         if pool <= 0:
             return [(state.log(Step(mid, idx, "retreat", text, False, "no movement points left (retreat is never required)")), False)]
         me = state.where[mid]
-        dists = [(self.geo.dist(me, h.cells), h.id) for h in self.sit.heroes]
-        dists = [x for x in dists if x[0] is not None]
+        found = [(self.geo.dist(me, h.cells), h.id) for h in self.sit.heroes]
+        dists = [(d, hid) for d, hid in found if d is not None]
         if not dists:
             return [(state.log(Step(mid, idx, "retreat", text, False, "no hero to retreat from")), False)]
         near = min(d for d, _ in dists)
@@ -656,9 +697,9 @@ class Executor:
         in_range = mon.attack_type == "ranged" or (d is not None and d <= reach)
         extras: list[tuple[str, ...]] = [()]
         if mon.has("flail"):
-            others = [(self.geo.dist(me, h.cells), h.id) for h in self.sit.heroes if h.id != tid]
-            others = [x for x in others if x[0] is not None
-                      and self.geo.sees(me, self.heroes[x[1]].cells, self.blockers(state, (mid, x[1])))]
+            found = [(self.geo.dist(me, h.cells), h.id) for h in self.sit.heroes if h.id != tid]
+            others = [(dd, hid) for dd, hid in found if dd is not None
+                      and self.geo.sees(me, self.heroes[hid].cells, self.blockers(state, (mid, hid)))]
             if others:
                 near = min(x[0] for x in others)
                 extras = [(h,) for dd, h in sorted(others) if dd == near]
@@ -713,7 +754,9 @@ class Executor:
             self._loop(state, mid, actions, 0, 0, 0, results)
         return results
 
-    def _loop(self, state, mid, actions, at, done, skipped, results):
+    def _loop(
+        self, state: State, mid: str, actions: tuple[ast.Action, ...], at: int, done: int, skipped: int, results: list[State]
+    ) -> None:
         if len(results) > MAX_OUTCOMES * 4:
             self.truncated = True
             return
@@ -734,9 +777,11 @@ class Executor:
 
     def batches(self) -> list[tuple[tuple[str, ...], tuple[ast.Action, ...]]]:
         """The boxes in activation order, each with the monsters it activates."""
-        ids = [m.id for m in self.sit.monsters if m.group == self.group.group]
+        group = self.group
+        assert group is not None  # run() asks only when the card has the group
+        ids = [m.id for m in self.sit.monsters if m.group == group.group]
         out = []
-        for box in self.group.boxes:
+        for box in group.boxes:
             mine = tuple(i for i in ids if box.rank == "all" or self.monsters[i].rank == box.rank)
             if mine:
                 out.append((mine, box.actions))
@@ -755,7 +800,7 @@ class Executor:
         frontier: list[tuple[tuple[str, ...], State]] = [((), start)]
         for ids, actions in self.batches():
             for _ in ids:
-                nxt: dict[tuple, tuple[tuple[str, ...], State]] = {}
+                nxt: dict[tuple[frozenset[str], EndKey], tuple[tuple[str, ...], State]] = {}
                 for done, st in frontier:
                     for mid in ids:
                         if mid in done:
@@ -769,18 +814,18 @@ class Executor:
                     self.truncated = True
         group_ids = [m.id for m in self.sit.monsters if m.group == self.group.group]
         outcomes = []
-        seen = set()
+        seen: set[OutcomeKey] = set()
         for order, st in frontier:
             oc = Outcome(order, st.steps, {m: st.where[m] for m in group_ids})
-            k = oc.key()
-            if k not in seen:
-                seen.add(k)
+            key = oc.key()
+            if key not in seen:
+                seen.add(key)
                 outcomes.append(oc)
         effect = self.group.effect.value if self.group.effect is not None else None
         return Activation(self.card.id, self.group.group, self.sit.rules, effect, tuple(outcomes), self.truncated)
 
 
-def _end_key(s: State) -> tuple:
+def _end_key(s: State) -> EndKey:
     """What an outcome leaves behind: places, attacks made, conditions. Two orders of the
     monsters (or two routes) that leave the same are one outcome (the first one is kept)."""
     attacks = frozenset((st.monster, st.attack.target, st.attack.also) for st in s.steps if st.attack is not None)
@@ -788,7 +833,8 @@ def _end_key(s: State) -> tuple:
 
 
 def _unique_states(states: list[State]) -> list[State]:
-    seen, out = set(), []
+    seen: set[OutcomeKey] = set()
+    out: list[State] = []
     for s in states:
         k = (s.steps, tuple(sorted(s.where.items())))
         if k not in seen:
@@ -797,8 +843,9 @@ def _unique_states(states: list[State]) -> list[State]:
     return out
 
 
-def _dedupe(items):
-    seen, out = set(), []
+def _dedupe(items: Iterable[tuple[tuple[str, ...], State]]) -> list[tuple[tuple[str, ...], State]]:
+    seen: set[tuple[tuple[str, ...], tuple[Step, ...], tuple[tuple[str, Footprint], ...]]] = set()
+    out: list[tuple[tuple[str, ...], State]] = []
     for order, s in items:
         k = (order, s.steps, tuple(sorted(s.where.items())))
         if k not in seen:
@@ -858,7 +905,7 @@ class GroupRun:
     effect: str | None
     outcome: Outcome
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"group": self.group, "effect": self.effect, **self.outcome.to_json()}
 
 
@@ -867,10 +914,10 @@ class CardOutcome:
     groups: tuple[GroupRun, ...]  # in card order
     positions: Mapping[str, Footprint]  # every monster on the map afterwards
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[tuple[str, OutcomeKey], ...]:
         return tuple((g.group, g.outcome.key()) for g in self.groups)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"groups": [g.to_json() for g in self.groups],
                 "positions": {m: [list(c) for c in cells] for m, cells in sorted(self.positions.items())}}
 
@@ -884,7 +931,7 @@ class CardActivation:
     outcomes: tuple[CardOutcome, ...]
     truncated: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"card": self.card, "rules": self.rules, "groups": list(self.groups), "absent": list(self.absent),
                 "truncated": self.truncated, "outcomes": [o.to_json() for o in self.outcomes]}
 
@@ -915,10 +962,11 @@ def activate_card(sit: Situation, card: ast.ActivationCard, only: Iterable[str] 
         if len(nxt) > MAX_OUTCOMES:
             nxt, truncated = nxt[:MAX_OUTCOMES], True
         frontier = nxt
-    outcomes, seen = [], set()
+    outcomes: list[CardOutcome] = []
+    seen: set[tuple[tuple[str, OutcomeKey], ...]] = set()
     for runs, here in frontier:
-        oc = CardOutcome(runs, {m.id: m.cells for m in here.monsters})
-        if oc.key() not in seen:
-            seen.add(oc.key())
-            outcomes.append(oc)
+        whole = CardOutcome(runs, {m.id: m.cells for m in here.monsters})
+        if whole.key() not in seen:
+            seen.add(whole.key())
+            outcomes.append(whole)
     return CardActivation(card.id, sit.rules, active, absent, tuple(outcomes), truncated)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 from compiler.diagnostics import Span
 from compiler import frozen
@@ -96,8 +96,8 @@ class CampaignRules:
 def level_at(rules: CampaignRules, conquest: int) -> str | None:
     """The campaign level in force at a combined conquest total (None below every threshold)."""
     current = None
-    for lv in rules.campaign_levels:
-        if conquest >= lv.threshold:
+    for lv in rules.campaign_levels:  # each has a threshold
+        if lv.threshold is not None and conquest >= lv.threshold:
             current = lv.id
     return current
 
@@ -120,7 +120,7 @@ def ambush_chance(die_faces: Mapping[str, int], total: int, faces: Iterable[str]
     return Fraction(sum(n for symbol, n in die_faces.items() if symbol in wanted), total)
 
 
-def fraction_json(p: Fraction) -> dict:
+def fraction_json(p: Fraction) -> dict[str, str | float]:
     return {"exact": f"{p.numerator}/{p.denominator}", "value": round(float(p), 6)}
 
 
@@ -240,9 +240,9 @@ class Campaign:
     world: str | None  # the world the places stand in
     in_play: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # declaration id -> campaign levels it is in play at
 
-    def declarations(self) -> Iterable[object]:
-        for table in (self.levels, self.rumors, self.incidents, self.locations, self.overlord_decks):
-            for item in table.values():
+    def declarations(self) -> Iterator[ast.CampaignDeclaration]:
+        for checked in (self.levels, self.rumors, self.incidents, self.locations, self.overlord_decks):
+            for item in checked.values():
                 yield item.decl
         for table in (self.dungeons, self.legendary, self.avatars, self.plots, self.treachery_cards):
             yield from table.values()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from functools import cached_property
 from fractions import Fraction
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from compiler import frozen
 from compiler.geometry.assemble import PlacedTile
@@ -182,8 +182,8 @@ class Layout:
     def end_cap_pairs(self) -> int:
         return sum(1 for s in self.steps if s.linked)
 
-    def to_json(self) -> dict:
-        def tiles(piece: Piece | None) -> list:
+    def to_json(self) -> dict[str, object]:
+        def tiles(piece: Piece | None) -> list[dict[str, object]]:
             if piece is None:
                 return []
             return [{"code": t.code, "name": t.name, "at": list(t.at), "rotate": t.rotation} for t in piece.tiles]
@@ -252,7 +252,7 @@ class _Table:
         return not any((x + dx, y + dy) in near for x, y in cells)
 
 
-def _rings(limit: int):
+def _rings(limit: int) -> Iterator[Cell]:
     """Integer offsets ring by ring (Chebyshev radius), nearest first, in a fixed order;
     each ring is worked out once and kept (the search runs for every linked encounter)."""
     for r in range(limit + 1):
@@ -332,8 +332,10 @@ def _linked(table: _Table, card: str, enc: EncounterLinks, turned: Piece, d: Cel
             exit_cap = None
         else:
             table.add(exit_cap)
-    ent_tile = next(t for t in turned.tiles if t.name == enc.entrance.tile)
-    entrance_cap = _cap_piece(enc.id, cap, ent_tile, enc.entrance.opening, f"cap{i}b") if cap is not None else None
+    entrance = enc.entrance
+    assert entrance is not None  # chain() links only an encounter that has an entrance
+    ent_tile = next(t for t in turned.tiles if t.name == entrance.tile)
+    entrance_cap = _cap_piece(enc.id, cap, ent_tile, entrance.opening, f"cap{i}b") if cap is not None else None
     cells = turned.cells | (entrance_cap.cells if entrance_cap else frozenset())
     shift = _free_spot(table, cells, d)
     piece = turned.shifted(shift)
@@ -369,7 +371,7 @@ class Analysis:
     def share(self) -> str:
         return _decimal(Fraction(self.needing_end_caps, self.orders or 1))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         w, h, s = self.largest
         return {
             "seed": self.seed,
@@ -408,11 +410,11 @@ def analyse(plan: DeckPlan, links: Mapping[str, EncounterLinks], encounter_of: M
         w, h = lay.size
         if w * h > largest[0] * largest[1]:
             largest = (w, h, seed + k)
-        seen = set()
+        seen: set[tuple[str, str]] = set()
         for prev, s in zip((None,) + lay.steps, lay.steps):
             for other in s.collided_with:
                 if other != s.encounter:
-                    seen.add(tuple(sorted((other, s.encounter))))
+                    seen.add((min(other, s.encounter), max(other, s.encounter)))
             if s.exit_cap_blocked and prev is not None:
                 blocked[prev.encounter] = blocked.get(prev.encounter, 0) + 1
         for p in seen:

@@ -12,11 +12,19 @@ belongs to (a quest, an encounter, a card), when the designer wrote one.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from compiler.diagnostics import Span
 from compiler import frozen
 from compiler.syntax import ast
+
+if TYPE_CHECKING:
+    from compiler.model import Model
+    from compiler.model.campaign import Campaign
+    from compiler.model.quest import Event, QuestEncounter
+
+# a text's id, the text (None: not written) and its translator note
+Texts = Iterator[tuple[str, ast.Text | None, str | None]]
 
 TEXT_EFFECTS = ("say", "win", "lose")
 
@@ -33,7 +41,7 @@ def _sid(*parts: object) -> str:
     return ".".join(str(p) for p in parts)
 
 
-def player_texts(model) -> tuple[PlayerText, ...]:
+def player_texts(model: Model) -> tuple[PlayerText, ...]:
     """Every text once, by id, in the string table's order (first text under an id wins)."""
     seen: dict[str, PlayerText] = {}
     for sid, text, note in _walk(model):
@@ -42,7 +50,7 @@ def player_texts(model) -> tuple[PlayerText, ...]:
     return tuple(seen.values())
 
 
-def _walk(model) -> Iterator[tuple[str, ast.Text | None, str | None]]:
+def _walk(model: Model) -> Texts:
     for qid, q in sorted((model.quests or {}).items()):
         base = ("quest", q.id)
         yield _sid(*base, "name"), q.name, q.doc
@@ -68,18 +76,18 @@ def _walk(model) -> Iterator[tuple[str, ast.Text | None, str | None]]:
                 yield _sid(*base, key), getattr(c, key), c.doc
             for k, item in enumerate(c.overlord, 1):
                 yield _sid(*base, "overlord", k), item.text if isinstance(item, ast.Hourglass) else item, c.doc
-        for cid, c in cards.peril.items():
+        for cid, peril in cards.peril.items():
             for key in ("flavor", "effect", "with_monsters", "without_monsters"):
-                yield _sid("card", c.id, key), getattr(c, key), c.doc
-        for cid, c in cards.activation.items():
-            for g in c.groups:
-                gbase = ("card", c.id, "group", g.group)
+                yield _sid("card", peril.id, key), getattr(peril, key), peril.doc
+        for cid, act in cards.activation.items():
+            for g in act.groups:
+                gbase = ("card", act.id, "group", g.group)
                 for b in g.boxes:
                     for k, a in enumerate(b.actions, 1):
                         if a.verb == "special":
-                            yield _sid(*gbase, b.rank, k), a.text, c.doc
-                yield _sid(*gbase, "effect"), g.effect, c.doc
-    if getattr(model, "campaign", None) is not None:
+                            yield _sid(*gbase, b.rank, k), a.text, act.doc
+                yield _sid(*gbase, "effect"), g.effect, act.doc
+    if model.campaign is not None:
         yield from campaign_texts(model.campaign)
 
 
@@ -100,13 +108,14 @@ CAMPAIGN_TEXTS = {
 }
 
 
-def _attr(node, path: str):
+def _attr(node: object, path: str) -> ast.Text | None:
     for part in path.split("."):
         node = getattr(node, part, None) if node is not None else None
+    assert node is None or isinstance(node, ast.Text), f"{path} is not a text"  # CAMPAIGN_TEXTS names texts only
     return node
 
 
-def campaign_texts(campaign) -> Iterator[tuple[str, ast.Text | None, str | None]]:
+def campaign_texts(campaign: Campaign) -> Texts:
     """The campaign's texts, `campaign.<declaration id>.<key>`, declarations by id."""
     for decl in sorted(campaign.declarations(), key=lambda d: d.id):
         base = ("campaign", decl.id)
@@ -121,7 +130,7 @@ def campaign_texts(campaign) -> Iterator[tuple[str, ast.Text | None, str | None]
                 yield _sid(*base, "card", card.id, "text"), card.text, decl.doc
 
 
-def _encounter(e, base: tuple, doc: str | None):
+def _encounter(e: QuestEncounter, base: tuple[str, ...], doc: str | None) -> Texts:
     here = (*base, f"e{e.number}")
     for t in e.tokens:
         yield _sid(*here, "token", t.id, "label"), t.label, doc
@@ -131,7 +140,7 @@ def _encounter(e, base: tuple, doc: str | None):
         yield _sid(*here, key), getattr(e, key), doc
 
 
-def _event(ev, here: tuple, doc: str | None):
+def _event(ev: Event, here: tuple[str, ...], doc: str | None) -> Texts:
     seen: dict[str, int] = {}
     for f in ev.effects:
         if f.kind in TEXT_EFFECTS and f.text is not None:
