@@ -10,29 +10,35 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable, Hashable, Iterator
 
 from compiler import __version__
 from compiler.diagnostics import Sink, Span
 from compiler.emit.campaign import campaign_section
-from compiler.emit.cards import cards_section, decks_section, encounters_section
+from compiler.emit.cards import cards_json, decks_json, encounters_section
 from compiler.emit.catalogs import terrain_json, tile_json
 from compiler.emit.quests import quests_section
-from compiler.emit.shared import Shared, shared, shared_with_texts
+from compiler.emit.shared import JSON, JSONObject, Shared, shared, shared_with_texts
 from compiler.emit.strings import StringTable, strings_json, translations_json
 from compiler.emit.worlds import world_section
 from compiler.catalogs.schema import load_schema, schema_registry, validator, validator_class
 from compiler.memo import Same, remembered_pure
 from compiler.model import Model
 
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator  # Any to the checker: jsonschema ships no types
+
 FORMAT = "questc-bundle"
 FORMAT_VERSION = "1.0.0"
 
+# (where in the bundle, what is wrong): a schema violation
+Problem = tuple[tuple[str | int, ...], str]
 
-def _raw(kind: str) -> Callable[[Model, StringTable], Any]:
+
+def _raw(kind: str) -> Callable[[Model, StringTable], Shared | None]:
     """A catalog section as validated YAML data (dice and monsters need no resolving)."""
 
-    def emit(model: Model, table: StringTable) -> Any:
+    def emit(model: Model, table: StringTable) -> Shared | None:
         entries = sorted((model.catalogs.get(kind) or {}).items())
         if not entries:
             return None
@@ -41,44 +47,48 @@ def _raw(kind: str) -> Callable[[Model, StringTable], Any]:
     return emit
 
 
-def _terrain(model: Model, table: StringTable) -> Any:
-    if not model.terrain:
+def _terrain(model: Model, table: StringTable) -> Shared | None:
+    terrain = model.terrain
+    if not terrain:
         return _raw("terrain")(model, table)
-    return shared(("terrain", Same(model.terrain)), lambda: terrain_json(model.terrain))
+    return shared(("terrain", Same(terrain)), lambda: terrain_json(terrain))
 
 
-def _tiles(model: Model, table: StringTable) -> Any:
-    if not model.tiles:
+def _tiles(model: Model, table: StringTable) -> Shared | None:
+    tiles = model.tiles
+    if not tiles:
         return _raw("tiles")(model, table)
-    return shared(("tiles", Same(model.tiles)), lambda: {code: tile_json(t) for code, t in sorted(model.tiles.items())})
+    return shared(("tiles", Same(tiles)), lambda: {code: tile_json(t) for code, t in sorted(tiles.items())})
 
 
-def _worlds(model: Model, table: StringTable) -> Any:
-    if not any(w.ok for w in (model.worlds or {}).values()):
+def _worlds(model: Model, table: StringTable) -> Shared | None:
+    worlds = model.worlds or {}
+    if not any(w.ok for w in worlds.values()):
         return None
     return shared(
         ("worlds", Same(model.worlds)),
-        lambda: {wid: world_section(w) for wid, w in sorted(model.worlds.items()) if w.ok},
+        lambda: {wid: world_section(w) for wid, w in sorted(worlds.items()) if w.ok},
     )
 
 
-def _cards(model: Model, table: StringTable) -> Any:
-    if model.cards is None:
+def _cards(model: Model, table: StringTable) -> Shared | None:
+    cards = model.cards
+    if cards is None:
         return None
-    return shared_with_texts(("cards", Same(model.cards)), lambda own: cards_section(model, own), table)
+    return shared_with_texts(("cards", Same(cards)), lambda own: cards_json(cards, own), table)
 
 
-def _decks(model: Model, table: StringTable) -> Any:
+def _decks(model: Model, table: StringTable) -> Shared | None:
     if model.cards is None or not model.decks:
         return None
-    return shared(("decks", Same(model.decks), Same(model.deck_analysis)), lambda: decks_section(model))
+    return shared(("decks", Same(model.decks), Same(model.deck_analysis)), lambda: decks_json(model))
 
 
 # Top-level key -> its emitter, in the order they run: the texts of quests, then of
 # top-level encounters, then of cards go into one string table (the first text under an
 # id wins), and `strings` comes last. What depends only on catalogs or cards is Shared
 # (compiler/emit/shared.py): the same object while its inputs are unchanged.
-SECTIONS: dict[str, Callable[[Model, StringTable], Any]] = {
+SECTIONS: dict[str, Callable[[Model, StringTable], JSON]] = {
     "terrain": _terrain,
     "dice": _raw("dice"),
     "tiles": _tiles,
@@ -94,10 +104,10 @@ SECTIONS: dict[str, Callable[[Model, StringTable], Any]] = {
 }
 
 
-def bundle_of(model: Model) -> dict[str, Any]:
+def bundle_of(model: Model) -> JSONObject:
     pack = model.pack
     deps = {p.id: p.version for p in model.packs if p.id in pack.requires}
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "compiler": {"name": "questc", "version": __version__},
@@ -124,7 +134,7 @@ MAP_SCHEMA = "bundle/map.schema.json"
 SMALL = 4  # entries with at most this many keys are remembered by their JSON text
 
 
-def validate_bundle(bundle: dict, sink: Sink, where: str) -> bool:
+def validate_bundle(bundle: JSONObject, sink: Sink, where: str) -> bool:
     """Validate against the bundle schema; a failure is an internal error (the compiler made it).
 
     Exact, in parts: the top level with every section accepted as it is; each section
@@ -132,7 +142,7 @@ def validate_bundle(bundle: dict, sink: Sink, where: str) -> bool:
     the map schema (the bundle schema refers to it only as an encounter's `map`). A
     Shared part's answer is remembered per object, so a rebuild after an edit validates
     only what changed; unchanged catalogs and maps are most of a bundle."""
-    problems = [(tuple(e.absolute_path), e.message) for e in _top_level().iter_errors(bundle)]
+    problems: list[Problem] = [(tuple(e.absolute_path), e.message) for e in _top_level().iter_errors(bundle)]
     for key, value in bundle.items():
         if key not in _properties():
             continue
@@ -153,11 +163,12 @@ def validate_bundle(bundle: dict, sink: Sink, where: str) -> bool:
     return not problems
 
 
-def _problems(check, instance) -> tuple[tuple[tuple, str], ...]:
+def _problems(check: Validator, instance: JSON) -> tuple[Problem, ...]:
     return tuple((tuple(e.absolute_path), e.message) for e in check.iter_errors(instance))
 
 
-def _remembered_problems(check, instance) -> tuple[tuple[tuple, str], ...]:
+def _remembered_problems(check: Validator, instance: JSON) -> tuple[Problem, ...]:
+    key: Hashable
     if isinstance(instance, Shared):  # the same object while its inputs are unchanged
         key = Same(instance)
     elif isinstance(instance, dict) and len(instance) <= SMALL:  # a string table entry: its text is its key
@@ -173,25 +184,26 @@ def _per_entry(key: str) -> bool:
 
 
 @functools.cache
-def _properties() -> dict[str, Any]:
-    return load_schema("bundle.schema.json")["properties"]
+def _properties() -> JSONObject:
+    properties: JSONObject = load_schema("bundle.schema.json")["properties"]
+    return properties
 
 
 @functools.cache
-def _top_level():
+def _top_level() -> Validator:
     """The bundle schema with each section accepted as it is (they are checked one by one)."""
     schema = {**load_schema("bundle.schema.json"), "properties": {k: True for k in _properties()}}
     return validator_class()(schema, registry=schema_registry())
 
 
 @functools.cache
-def _section_validator(key: str, *within: str):
+def _section_validator(key: str, *within: str) -> Validator:
     """A section's schema (or a part of it), with every map accepted as it is."""
     pointer = "/".join(("#/properties", key, *within))
     return validator_class()({"$ref": f"bundle.schema.json{pointer}"}, registry=schema_registry((MAP_SCHEMA,)))
 
 
-def _maps(bundle: dict):
+def _maps(bundle: JSONObject) -> Iterator[tuple[tuple[str | int, ...], JSON]]:
     for qid, quest in sorted((bundle.get("quests") or {}).items()):
         for i, enc in enumerate(quest.get("encounters") or ()):
             yield ("quests", qid, "encounters", i, "map"), enc["map"]

@@ -13,8 +13,9 @@ The same walk gives them to `questc check` (compiler/model/texts.py: campaign_te
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Iterable, Protocol
 
+from compiler.emit.shared import JSONObject
 from compiler.emit.maps import map_json
 from compiler.emit.strings import StringTable
 from compiler.model import Model
@@ -22,11 +23,25 @@ from compiler.model import campaign as c
 from compiler.model.texts import campaign_texts
 from compiler.syntax import ast
 
+if TYPE_CHECKING:
+    from compiler.geometry.assemble import AssembledMap
+    from compiler.geometry.lattice import Cell
 
-def _texts(model: Model, table: StringTable) -> dict[tuple[str, str], str]:
+# (declaration id, key) -> string id: where `_texts` put each campaign text
+Ids = dict[tuple[str, str], str]
+
+
+class _Declared(Protocol):
+    """A campaign declaration: each has the common fields (source, needs)."""
+
+    @property
+    def common(self) -> ast.Common: ...
+
+
+def _texts(camp: c.Campaign, table: StringTable) -> Ids:
     """Every campaign text added to the table; (declaration id, key) -> string id."""
-    ids: dict[tuple[str, str], str] = {}
-    for sid, text, _note in campaign_texts(model.campaign):
+    ids: Ids = {}
+    for sid, text, _note in campaign_texts(camp):
         if text is not None:
             table.add(sid, text)
             decl, key = sid.split(".", 2)[1:]
@@ -34,17 +49,17 @@ def _texts(model: Model, table: StringTable) -> dict[tuple[str, str], str]:
     return ids
 
 
-def _common(decl: Any, in_play: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {"in_play": list(in_play), "source": decl.common.source.name if decl.common.source else "illustrative"}
+def _common(decl: _Declared, in_play: tuple[str, ...]) -> JSONObject:
+    out: JSONObject = {"in_play": list(in_play), "source": decl.common.source.name if decl.common.source else "illustrative"}
     if decl.common.needs is not None:
         out["needs"] = decl.common.needs.name
     return out
 
 
-def _minions(groups: tuple[ast.MinionGroup, ...]) -> list[dict[str, Any]]:
+def _minions(groups: tuple[ast.MinionGroup, ...]) -> list[JSONObject]:
     out = []
     for g in groups:
-        d: dict[str, Any] = {"options": [{"monster": o.monster.name, "count": o.count} for o in g.options]}
+        d: JSONObject = {"options": [{"monster": o.monster.name, "count": o.count} for o in g.options]}
         if g.group is not None:
             d["group"] = g.group.name
         if g.needs is not None:
@@ -53,19 +68,19 @@ def _minions(groups: tuple[ast.MinionGroup, ...]) -> list[dict[str, Any]]:
     return out
 
 
-def _indices(amap: Any, cells) -> list[int]:
+def _indices(amap: AssembledMap, cells: Iterable[Cell]) -> list[int]:
     index = amap.board.index
     return sorted(index[cell] for cell in cells if cell in index)
 
 
-def level_json(lv: c.CheckedLevel, ids: dict, sight: bool) -> dict[str, Any]:
+def level_json(lv: c.CheckedLevel, ids: Ids, sight: bool) -> JSONObject:
     d = lv.decl
-    out: dict[str, Any] = {"kind": "card" if d.card else "special", **_common(d, lv.levels)}
+    out: JSONObject = {"kind": "card" if d.card else "special", **_common(d, lv.levels)}
     out["title"] = ids[(d.id, "title")]
     if d.number is not None:
         out["number"] = d.number
     if d.leader is not None:
-        leader: dict[str, Any] = {"monster": d.leader.monster.name}
+        leader: JSONObject = {"monster": d.leader.monster.name}
         for key, sid in (("name", "leader.name"), ("rules", "leader.rules")):
             if (d.id, sid) in ids:
                 leader[key] = ids[(d.id, sid)]
@@ -86,7 +101,7 @@ def level_json(lv: c.CheckedLevel, ids: dict, sight: bool) -> dict[str, Any]:
     return out
 
 
-def chain_json(ch: c.Chain) -> dict[str, Any]:
+def chain_json(ch: c.Chain) -> JSONObject:
     return {
         "kind": ch.kind,
         "location": ch.location,
@@ -95,9 +110,9 @@ def chain_json(ch: c.Chain) -> dict[str, Any]:
     }
 
 
-def rumor_json(r: c.CheckedRumor, ids: dict) -> dict[str, Any]:
+def rumor_json(r: c.CheckedRumor, ids: Ids) -> JSONObject:
     d = r.decl
-    out: dict[str, Any] = {**_common(d, r.levels), "title": ids[(d.id, "title")], "keep_card": d.keep_card}
+    out: JSONObject = {**_common(d, r.levels), "title": ids[(d.id, "title")], "keep_card": d.keep_card}
     if d.distance is not None:
         out["distance"] = d.distance
     for key in ("rumor", "instructions", "reward"):
@@ -110,9 +125,9 @@ def rumor_json(r: c.CheckedRumor, ids: dict) -> dict[str, Any]:
     return out
 
 
-def incident_json(i: c.CheckedIncident, ids: dict) -> dict[str, Any]:
+def incident_json(i: c.CheckedIncident, ids: Ids) -> JSONObject:
     d = i.decl
-    out: dict[str, Any] = {
+    out: JSONObject = {
         **_common(d, i.levels),
         "title": ids[(d.id, "title")],
         "combat": d.non_combat is None,
@@ -124,13 +139,13 @@ def incident_json(i: c.CheckedIncident, ids: dict) -> dict[str, Any]:
     if i.ambush is not None:
         out["ambush"] = c.fraction_json(i.ambush)
     if d.leader is not None:
-        leader: dict[str, Any] = {"monster": d.leader.monster.name}
+        leader: JSONObject = {"monster": d.leader.monster.name}
         for key, sid in (("name", "leader.name"), ("rules", "leader.rules")):
             if (d.id, sid) in ids:
                 leader[key] = ids[(d.id, sid)]
         out["leader"] = leader
     for k, ab in enumerate(d.abilities, 1):
-        a: dict[str, Any] = {"cost": ab.cost}
+        a: JSONObject = {"cost": ab.cost}
         if ab.reinforce is not None:
             a.update(kind="reinforce", monster=ab.reinforce.name)
         else:
@@ -142,9 +157,9 @@ def incident_json(i: c.CheckedIncident, ids: dict) -> dict[str, Any]:
     return out
 
 
-def location_json(lc: c.CheckedLocation, ids: dict, sight: bool) -> dict[str, Any]:
+def location_json(lc: c.CheckedLocation, ids: Ids, sight: bool) -> JSONObject:
     d = lc.decl
-    out: dict[str, Any] = {**_common(d, lc.levels), "title": ids[(d.id, "title")], "exits": list(lc.exits)}
+    out: JSONObject = {**_common(d, lc.levels), "title": ids[(d.id, "title")], "exits": list(lc.exits)}
     if (d.id, "rule") in ids:
         out["rule"] = ids[(d.id, "rule")]
     if lc.map is not None:
@@ -159,16 +174,16 @@ def location_json(lc: c.CheckedLocation, ids: dict, sight: bool) -> dict[str, An
     return out
 
 
-def rules_json(r: c.CampaignRules) -> dict[str, Any]:
+def rules_json(r: c.CampaignRules) -> JSONObject:
     levels = []
     for lv in r.levels:
-        d: dict[str, Any] = {"id": lv.id, "name": lv.name, "order": lv.order}
+        d: JSONObject = {"id": lv.id, "name": lv.name, "order": lv.order}
         for key in ("threshold", "power_cards", "tavern_cost"):
             if getattr(lv, key) is not None:
                 d[key] = getattr(lv, key)
         levels.append(d)
     t = r.treachery
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "name": r.name,
         "levels": levels,
         "expansions": dict(r.expansions),
@@ -187,13 +202,13 @@ def rules_json(r: c.CampaignRules) -> dict[str, Any]:
     return out
 
 
-def campaign_section(model: Model, table: StringTable) -> dict[str, Any] | None:
+def campaign_section(model: Model, table: StringTable) -> JSONObject | None:
     camp = model.campaign
     if camp is None:
         return None
     sight = model.options.sight
-    ids = _texts(model, table)
-    out: dict[str, Any] = {}
+    ids = _texts(camp, table)
+    out: JSONObject = {}
     if camp.rules is not None:
         out["rules"] = {camp.rules.id: rules_json(camp.rules)}
     if camp.world is not None:

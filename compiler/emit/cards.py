@@ -13,8 +13,9 @@ String ids (compiler/emit/strings.py: ids name a place, never the wording):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from compiler.emit.shared import JSONObject
 from compiler.model.cards import CONDITION_ALIASES, TIE_BREAK, CardSet, DeckPlan
 from compiler.emit.strings import StringTable, string_id
 from compiler.emit.quests import encounter_json
@@ -22,16 +23,20 @@ from compiler.model.quest import HERO_COUNTS
 from compiler.model import Model
 from compiler.syntax import ast
 
+if TYPE_CHECKING:
+    from compiler.geometry.assemble import AssembledMap
+    from compiler.model.layout import Analysis, EncounterLinks
+
 
 # ---------------------------------------------------------------- actions
-def target_json(t: ast.Target) -> dict[str, Any]:
+def target_json(t: ast.Target) -> JSONObject:
     filters = []
     for f in t.filters:
-        d: dict[str, Any] = {"kind": f[0]}
+        d: JSONObject = {"kind": f[0]}
         if f[0] == "within":
             d["spaces"] = int(f[1])
         filters.append(d)
-    out: dict[str, Any] = {"subject": t.subject, "filters": filters, "tie_break": list(TIE_BREAK)}
+    out: JSONObject = {"subject": t.subject, "filters": filters, "tie_break": list(TIE_BREAK)}
     if t.order is not None:
         out["order"] = t.order
     if t.attribute is not None:
@@ -39,8 +44,8 @@ def target_json(t: ast.Target) -> dict[str, Any]:
     return out
 
 
-def action_json(a: ast.Action, sid: str, table: StringTable) -> dict[str, Any]:
-    out: dict[str, Any] = {"verb": a.verb, "typed": a.verb != "special"}
+def action_json(a: ast.Action, sid: str, table: StringTable) -> JSONObject:
+    out: JSONObject = {"verb": a.verb, "typed": a.verb != "special"}
     if a.target is not None:
         out["target"] = target_json(a.target)
     if a.verb == "discard" and a.condition is not None:
@@ -52,9 +57,9 @@ def action_json(a: ast.Action, sid: str, table: StringTable) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- cards
-def exploration_json(c: ast.ExplorationCard, cards: CardSet, table: StringTable) -> dict[str, Any]:
+def exploration_json(c: ast.ExplorationCard, cards: CardSet, table: StringTable) -> JSONObject:
     base = ("card", c.id)
-    out: dict[str, Any] = {"kind": "exploration", "role": c.role, "overlord": []}
+    out: JSONObject = {"kind": "exploration", "role": c.role, "overlord": []}
     enc = cards.encounter_of.get(c.id)
     if enc is not None:
         out["encounter"] = enc
@@ -72,9 +77,9 @@ def exploration_json(c: ast.ExplorationCard, cards: CardSet, table: StringTable)
     return out
 
 
-def peril_json(c: ast.PerilCard, table: StringTable) -> dict[str, Any]:
+def peril_json(c: ast.PerilCard, table: StringTable) -> JSONObject:
     base = ("card", c.id)
-    out: dict[str, Any] = {"kind": "peril", "split": c.effect is None}
+    out: JSONObject = {"kind": "peril", "split": c.effect is None}
     for key in ("flavor", "effect", "with_monsters", "without_monsters"):
         sid = table.add(string_id(*base, key), getattr(c, key))
         if sid is not None:
@@ -82,12 +87,12 @@ def peril_json(c: ast.PerilCard, table: StringTable) -> dict[str, Any]:
     return out
 
 
-def activation_json(c: ast.ActivationCard, cards: CardSet, table: StringTable) -> dict[str, Any]:
+def activation_json(c: ast.ActivationCard, cards: CardSet, table: StringTable) -> JSONObject:
     base = ("card", c.id)
     groups = []
     for g in c.groups:
         gbase = (*base, "group", g.group)
-        d: dict[str, Any] = {
+        d: JSONObject = {
             "group": g.group,
             "choose": "players" if any(b.rank == "all" for b in g.boxes) else "boxes_in_order",
             "boxes": [
@@ -105,20 +110,20 @@ def activation_json(c: ast.ActivationCard, cards: CardSet, table: StringTable) -
     return {"kind": "activation", "groups": groups, "untyped_actions": cards.untyped.get(c.id, 0)}
 
 
-def cards_json(cards: CardSet, table: StringTable) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for cid, c in cards.exploration.items():
-        out[cid] = exploration_json(c, cards, table)
-    for cid, c in cards.peril.items():
-        out[cid] = peril_json(c, table)
-    for cid, c in cards.activation.items():
-        out[cid] = activation_json(c, cards, table)
+def cards_json(cards: CardSet, table: StringTable) -> JSONObject:
+    out: JSONObject = {}
+    for cid, e in cards.exploration.items():
+        out[cid] = exploration_json(e, cards, table)
+    for cid, p in cards.peril.items():
+        out[cid] = peril_json(p, table)
+    for cid, a in cards.activation.items():
+        out[cid] = activation_json(a, cards, table)
     return dict(sorted(out.items()))
 
 
 # ---------------------------------------------------------------- decks
-def deck_json(plan: DeckPlan, analysis=None) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": plan.kind, "cards": list(plan.cards), "legal": plan.legal}
+def deck_json(plan: DeckPlan, analysis: Analysis | None = None) -> JSONObject:
+    out: JSONObject = {"kind": plan.kind, "cards": list(plan.cards), "legal": plan.legal}
     out["pool"] = list(plan.pool)  # the order `deal` takes them in: a front end deals the same orders
     if plan.kind != "exploration":
         out["shuffle"] = True
@@ -130,7 +135,7 @@ def deck_json(plan: DeckPlan, analysis=None) -> dict[str, Any]:
     out["mains"] = {str(n): card for n, card in sorted(plan.mains.items())}
     stacks = []
     for s in plan.stacks:
-        d: dict[str, Any] = {"size": s.size}
+        d: JSONObject = {"size": s.size}
         if s.main is not None:
             d["main"] = s.main
             d["main_number"] = number[s.main]
@@ -141,22 +146,26 @@ def deck_json(plan: DeckPlan, analysis=None) -> dict[str, Any]:
     return out
 
 
-def cards_section(model: Model, table: StringTable) -> dict[str, Any] | None:
+def cards_section(model: Model, table: StringTable) -> JSONObject | None:
     return cards_json(model.cards, table) if model.cards is not None else None
 
 
-def decks_section(model: Model) -> dict[str, Any] | None:
+def decks_section(model: Model) -> JSONObject | None:
     if model.cards is None:
         return None
+    return decks_json(model) or None
+
+
+def decks_json(model: Model) -> JSONObject:
+    """Deck id -> JSON, every deck of the pack (empty when it has none)."""
     analyses = model.deck_analysis or {}
-    decks = {did: deck_json(p, analyses.get(did)) for did, p in sorted((model.decks or {}).items())}
-    return decks or None
+    return {did: deck_json(p, analyses.get(did)) for did, p in sorted((model.decks or {}).items())}
 
 
 # ---------------------------------------------------------------- top-level encounters
 
 
-def _port_json(links, which: str, amap) -> dict[str, Any] | None:
+def _port_json(links: EncounterLinks | None, which: str, amap: AssembledMap) -> JSONObject | None:
     port = getattr(links, which, None) if links is not None else None
     if port is None:
         return None
@@ -170,13 +179,13 @@ def _port_json(links, which: str, amap) -> dict[str, Any] | None:
     }
 
 
-def encounters_section(model: Model, table: StringTable) -> dict[str, Any] | None:
+def encounters_section(model: Model, table: StringTable) -> JSONObject | None:
     """encounter id -> JSON: the top-level encounters with their entrance and exit."""
     resolved_all = model.encounters or {}
     declared = {e.id: e for e in model.declarations(ast.Encounter)}
     links = model.encounter_links or {}
     sight = getattr(model.options, "sight", True)
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     for eid, resolved in resolved_all.items():
         enc, amap = declared[eid], resolved.map
         j = encounter_json(resolved, ("encounter", enc.id), HERO_COUNTS, table, sight=sight)

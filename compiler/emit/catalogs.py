@@ -7,15 +7,21 @@ in, grids split into rows, openings numbered — never the YAML shorthand.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Mapping
+
+from compiler.emit.shared import JSONObject
+
+if TYPE_CHECKING:
+    from compiler.catalogs.terrain import TerrainRule
+    from compiler.geometry.tiles import Tile
 
 
-def terrain_json(rules) -> dict[str, Any]:
+def terrain_json(rules: Mapping[str, TerrainRule]) -> JSONObject:
     return {tid: {k: v for k, v in dataclasses.asdict(rule).items() if k != "id"} for tid, rule in sorted(rules.items())}
 
 
-def tile_json(tile) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def tile_json(tile: Tile) -> JSONObject:
+    out: JSONObject = {
         "kind": tile.kind,
         "piece": tile.piece,
         "copies": tile.copies,

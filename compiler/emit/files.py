@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: str | os.PathLike, data: bytes | str) -> Path:
+def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
     """Replace `path` with `data` (text is written as UTF-8, byte for byte). The file keeps
     its permissions when it exists; a new one is readable by everyone (0644), like any
     file an editor writes, not private as a bare temporary file would be."""

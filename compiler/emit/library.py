@@ -13,6 +13,14 @@ replaced by its number; the legend gives the name a quest writes (`9A.north`,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Mapping
+
+if TYPE_CHECKING:
+    from compiler.catalogs.monsters import Limit, Monster
+    from compiler.catalogs.terrain import TerrainRule
+    from compiler.emit.shared import JSONObject
+    from compiler.geometry.tiles import Tile
+
 SIDES = ("north", "east", "south", "west")
 NUMERALS = "123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -21,7 +29,7 @@ def _numeral(i: int) -> str:
     return NUMERALS[i] if i < len(NUMERALS) else "*"
 
 
-def tile_picture(tile) -> list[str]:
+def tile_picture(tile: Tile) -> list[str]:
     """The tile's squares inside a frame whose openings carry their numbers (1, 2, …)."""
     w, h = tile.width, tile.height
     canvas = [[" "] * (w + 2) for _ in range(h + 2)]
@@ -49,7 +57,7 @@ def tile_picture(tile) -> list[str]:
     return ["".join(row).rstrip() for row in canvas]
 
 
-def tile_text(tile) -> str:
+def tile_text(tile: Tile) -> str:
     """Markdown: heading, the picture in a code block, and the legend of openings."""
     head = f"**tile {tile.id}**" + (f" — {tile.name}" if getattr(tile, "name", None) else "")
     facts = [f"{tile.kind}", f"piece {tile.piece}", f"{tile.width}×{tile.height} squares"]
@@ -68,7 +76,7 @@ def tile_text(tile) -> str:
     return "\n".join(lines)
 
 
-def monster_text(monster) -> str:
+def monster_text(monster: Monster) -> str:
     """Markdown: name, size, attack type, traits and group limits per hero count."""
     w, h = monster.size
     lines = [f"**monster {monster.id}** — {monster.name}", "", f"size {w}x{h}, {monster.attack_type}"]
@@ -87,32 +95,32 @@ def monster_text(monster) -> str:
 
 
 # ---------------------------------------------------------------- listings (questc tiles / monsters / terrain)
-def natural_key(code: str) -> tuple:
+def natural_key(code: str) -> tuple[tuple[int, int, str], ...]:
     """`2A` before `10A`: digit runs compare as numbers."""
     import re
 
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", code))
 
 
-def faces(tiles) -> dict[str, tuple[str, ...]]:
+def faces(tiles: Mapping[str, Tile]) -> dict[str, tuple[str, ...]]:
     """Tile code -> every code printed on the same piece (itself included), in natural order:
     `9A` -> (`9A`, `9B`) when both faces are catalogued. The two faces of a piece may be of
     different kinds (9A outdoor, 9B dungeon), so a piece is its edition and number."""
-    def piece(t):
+    def piece(t: Tile) -> tuple[str | None, str]:
         return (getattr(t, "edition", ""), str(t.piece))
-    by_piece: dict[tuple[str, str], list[str]] = {}
+    by_piece: dict[tuple[str | None, str], list[str]] = {}
     for code, tile in tiles.items():
         by_piece.setdefault(piece(tile), []).append(code)
     return {code: tuple(sorted(by_piece[piece(t)], key=natural_key)) for code, t in tiles.items()}
 
 
-def opening_rows(tile) -> list[dict]:
+def opening_rows(tile: Tile) -> list[JSONObject]:
     """The openings in the order the picture numbers them."""
     return [{"number": _numeral(n), "name": f"{tile.id}.{op.label}", "side": op.side, "offset": op.offset,
              "width": op.width} for n, op in enumerate(tile.all_openings())]
 
 
-def tile_plain(tile, faces_of: tuple[str, ...] = (), pack: str = "") -> str:
+def tile_plain(tile: Tile, faces_of: tuple[str, ...] = (), pack: str = "") -> str:
     """A tile for a terminal: one heading line, the picture, the openings' names."""
     facts = [tile.kind, f"piece {tile.piece}", f"{tile.width}x{tile.height} squares",
              f"{tile.copies} cop{'y' if tile.copies == 1 else 'ies'}"]
@@ -130,7 +138,7 @@ def tile_plain(tile, faces_of: tuple[str, ...] = (), pack: str = "") -> str:
     return "\n".join(lines)
 
 
-def tile_json(tile, faces_of: tuple[str, ...] = (), pack: str = "") -> dict:
+def tile_json(tile: Tile, faces_of: tuple[str, ...] = (), pack: str = "") -> JSONObject:
     return {
         "id": tile.id, "name": getattr(tile, "name", None), "kind": tile.kind, "piece": str(tile.piece),
         "copies": tile.copies, "faces": list(faces_of or (tile.id,)), "width": tile.width, "height": tile.height,
@@ -138,11 +146,11 @@ def tile_json(tile, faces_of: tuple[str, ...] = (), pack: str = "") -> dict:
     }
 
 
-def _limits(monster) -> list[tuple[int, object]]:
+def _limits(monster: Monster) -> list[tuple[int, Limit]]:
     return list(monster.limits)
 
 
-def monster_plain(monster) -> str:
+def monster_plain(monster: Monster) -> str:
     w, h = monster.size
     head = f"{monster.id} ({monster.name}): size {w}x{h}, {monster.attack_type}"
     if monster.traits:
@@ -162,7 +170,7 @@ def monster_plain(monster) -> str:
     return "\n".join(lines)
 
 
-def monster_json(monster) -> dict:
+def monster_json(monster: Monster) -> JSONObject:
     return {
         "id": monster.id, "name": monster.name, "size": list(monster.size), "attack_type": monster.attack_type,
         "traits": list(monster.traits),
@@ -179,14 +187,14 @@ TERRAIN_FIELDS = ("symbol", "enter_cost", "leave_cost", "blocks_movement", "bloc
                   "defeat_end_of_turn")
 
 
-def terrain_json(rule, pack: str = "") -> dict:
-    out = {"id": rule.id, "name": rule.name or rule.id}
+def terrain_json(rule: TerrainRule, pack: str = "") -> JSONObject:
+    out: JSONObject = {"id": rule.id, "name": rule.name or rule.id}
     out.update({f: getattr(rule, f) for f in TERRAIN_FIELDS})
     out["pack"] = pack
     return out
 
 
-def terrain_plain(rule, pack: str = "") -> str:
+def terrain_plain(rule: TerrainRule, pack: str = "") -> str:
     """One line: symbol, costs, what it blocks, what entering it does."""
     facts = [f"symbol `{rule.symbol}`", f"enter {rule.enter_cost}" + (f", leave {rule.leave_cost}" if rule.leave_cost else "")]
     if rule.blocks_movement:

@@ -22,7 +22,9 @@ from typing import Callable, Iterator
 try:
     import fcntl
 except ImportError:  # Windows: no flock; builds into one folder are not serialised there
-    fcntl = None
+    _HAVE_FLOCK = False
+else:
+    _HAVE_FLOCK = True
 
 LOCK_NAME = ".questc.lock"
 WAIT_SECONDS = 60.0  # a build's write phase takes well under a second; a minute means a stuck holder
@@ -36,7 +38,9 @@ class LockTimeout(Exception):
 
 
 def _say_waiting(lock: Path) -> None:
-    sys.stderr.write(f"questc: another questc is writing into {lock.parent}; waiting for it (lock {lock})\n")
+    from compiler.diagnostics.render import visible  # a folder's name may hold control characters
+
+    sys.stderr.write(f"questc: another questc is writing into {visible(str(lock.parent))}; waiting for it (lock {visible(str(lock))})\n")
 
 
 @contextmanager
@@ -46,7 +50,7 @@ def writer_lock(out_dir: Path, on_wait: Callable[[Path], None] = _say_waiting) -
     lock = out_dir / LOCK_NAME
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        if fcntl is not None:
+        if _HAVE_FLOCK:
             _acquire(fd, lock, on_wait)
         yield lock
     finally:

@@ -28,13 +28,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Iterable
 
 from compiler.geometry import graph
 from compiler.geometry.assemble import MAX_SIGHT_SPACES
-from compiler.geometry.lattice import Edge
-from compiler.emit.shared import shared
+from compiler.geometry.lattice import Cell, Edge
+from compiler.emit.shared import JSONObject, shared
 from compiler.memo import Same
+
+if TYPE_CHECKING:
+    from compiler.geometry.assemble import AssembledMap
+    from compiler.geometry.board import Board, Ways
 
 
 def _edge(e: Edge) -> list[list[int]]:
@@ -42,28 +46,28 @@ def _edge(e: Edge) -> list[list[int]]:
     return [[a[0], a[1]], [b[0], b[1]]]
 
 
-def _edges(edges) -> list[list[list[int]]]:
+def _edges(edges: Iterable[Edge]) -> list[list[list[int]]]:
     return [_edge(e) for e in sorted(edges)]
 
 
-def map_json(amap, *, sight: bool = True) -> dict[str, Any]:
+def map_json(amap: AssembledMap, *, sight: bool = True) -> JSONObject:
     """The map's JSON, computed once per assembled map (the sight table is the costly
     part; the maps pass returns the same AssembledMap while its block is unchanged)."""
     return shared(("map_json", Same(amap), sight), lambda: _map_json(amap, sight))
 
 
-def _map_json(amap, sight: bool) -> dict[str, Any]:
+def _map_json(amap: AssembledMap, sight: bool) -> JSONObject:
     board = amap.board
     index = board.index
     owner = amap.owner
-    spaces = []
+    spaces: list[JSONObject] = []
     for (x, y), terrain in zip(board.spaces, board.terrain):
         t = owner[(x, y)]
         col, row = t.local_of[(x, y)]
         spaces.append({"x": x, "y": y, "tile": t.name, "col": col, "row": row, "terrain": terrain})
 
     geometry = board_json(board)
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "tiles": [
             {"name": t.name, "code": t.code, "at": [t.at[0], t.at[1]], "rotate": t.rotation, "hidden": bool(t.hidden)}
             for t in amap.tiles
@@ -97,17 +101,17 @@ def _map_json(amap, sight: bool) -> dict[str, Any]:
     return out
 
 
-def board_json(board) -> dict[str, Any]:
+def board_json(board: Board) -> JSONObject:
     """The movement and wall fields of a map (`walls`, `doors`, `adjacency`, `counting`,
     `links`, and `corner_steps` when a diagonal step has a door on each way round its
     corner) for a bare Board: what a front end needs besides spaces and sight."""
     index = board.index
     moves = graph.movement_graph(board)
-    adjacency: list[list[int]] = [[] for _ in board.spaces]
+    adjacency: list[list[tuple[int, int]]] = [[] for _ in board.spaces]  # (j, cost)
     door_steps: dict[str, list[list[int]]] = {d.id: [] for d in board.doors}
     corner_steps: dict[tuple[int, int], list[list[str]]] = {}
 
-    def closed_by(i: int, j: int, ways) -> None:
+    def closed_by(i: int, j: int, ways: Ways) -> None:
         # one way: the step is each of its doors' (shut while any of them is); two ways
         # round a corner: its own entry, shut while no way is wholly open
         if len(ways) == 1:
@@ -116,7 +120,7 @@ def board_json(board) -> dict[str, Any]:
         else:
             corner_steps[(i, j)] = [sorted(w) for w in ways]
 
-    links: list[list[Any]] = []
+    links: list[list[int | str]] = []
     for u, v, data in moves.edges(data=True):
         i, j = index[u], index[v]
         if data.get("link"):
@@ -142,7 +146,7 @@ def board_json(board) -> dict[str, Any]:
         }
         for d in sorted(board.doors, key=lambda d: d.id)
     }
-    out = {
+    out: JSONObject = {
         "walls": _edges(board.walls),
         "doors": doors,
         "adjacency": flat,
@@ -154,18 +158,21 @@ def board_json(board) -> dict[str, Any]:
     return out
 
 
-def features_json(amap) -> dict[str, Any]:
+def features_json(amap: AssembledMap) -> JSONObject:
     """The map features as space indices (schemas/bundle/map.schema.json, `features`)."""
     from compiler.geometry.features import around
 
     f = amap.features
     board = amap.board
     index = board.index
-    ids = lambda cells: [index[c] for c in cells]  # noqa: E731
+
+    def ids(cells: Iterable[Cell]) -> list[int]:
+        return [index[c] for c in cells]
+
     elevated = [i for i, t in enumerate(board.terrain) if board.rules[t].elevated]
     if not f and not elevated:
         return {}
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "markers": [{"terrain": mk.terrain, "spaces": ids(mk.cells)} for mk in f.markers],
         "stairs": [{"colour": st.colour, "a": index[st.a], "b": index[st.b]} for st in f.stairs],
         "gateways": [{"colour": g.colour, "a": ids(g.a), "b": ids(g.b)} for g in f.gateways],

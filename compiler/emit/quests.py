@@ -8,10 +8,10 @@ resolved per hero count, events are {on: trigger, do: [effects]} with typed fiel
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from compiler.emit.maps import map_json
-from compiler.emit.shared import shared_with_texts
+from compiler.emit.shared import JSONObject, shared_with_texts
 from compiler.emit.strings import StringTable, string_id
 from compiler.memo import Same
 from compiler.model import Model
@@ -35,10 +35,10 @@ EFFECT_FIELD = {
 TEXT_EFFECTS = ("say", "win", "lose")
 
 
-def quests_section(model: Model, table: StringTable) -> dict[str, Any] | None:
+def quests_section(model: Model, table: StringTable) -> JSONObject | None:
     """quest id -> JSON: the resolved quests, then the cooperative ones (adventures)."""
     sight = model.options.sight
-    out = {
+    out: JSONObject = {
         qid: shared_with_texts(("quest_json", Same(q), sight), lambda own: quest_json(q, own, sight=sight), table)
         for qid, q in sorted((model.quests or {}).items())
     }
@@ -47,7 +47,7 @@ def quests_section(model: Model, table: StringTable) -> dict[str, Any] | None:
     return dict(sorted(out.items())) if out else None
 
 
-def quest_json(q: m.ResolvedQuest, table: StringTable, *, sight: bool = True) -> dict[str, Any]:
+def quest_json(q: m.ResolvedQuest, table: StringTable, *, sight: bool = True) -> JSONObject:
     base = ("quest", q.id)
     return {
         "name": table.add(string_id(*base, "name"), q.name),
@@ -56,9 +56,11 @@ def quest_json(q: m.ResolvedQuest, table: StringTable, *, sight: bool = True) ->
     }
 
 
-def encounter_json(e: m.QuestEncounter, base: tuple, counts, table: StringTable, *, sight: bool = True) -> dict[str, Any]:
+def encounter_json(
+    e: m.QuestEncounter, base: tuple[str, ...], counts: tuple[int, ...], table: StringTable, *, sight: bool = True
+) -> JSONObject:
     here = (*base, f"e{e.number}")
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "number": e.number,
         "reachable": e.reachable,
         "map": map_json(e.map, sight=sight),
@@ -79,8 +81,8 @@ def encounter_json(e: m.QuestEncounter, base: tuple, counts, table: StringTable,
     return out
 
 
-def token_json(t: m.Token, here: tuple, table: StringTable) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": t.id, "kind": t.kind, "space": t.space, "tile": t.tile, "when": t.when}
+def token_json(t: m.Token, here: tuple[str, ...], table: StringTable) -> JSONObject:
+    out: JSONObject = {"id": t.id, "kind": t.kind, "space": t.space, "tile": t.tile, "when": t.when}
     if t.colour is not None:
         out["colour"] = t.colour
     sid = table.add(string_id(*here, "token", t.id, "label"), t.label)
@@ -89,8 +91,8 @@ def token_json(t: m.Token, here: tuple, table: StringTable) -> dict[str, Any]:
     return out
 
 
-def spawn_json(s: m.Spawn, counts) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def spawn_json(s: m.Spawn, counts: tuple[int, ...]) -> JSONObject:
+    out: JSONObject = {
         "id": s.id,
         "group": s.group,
         "when": s.when,
@@ -112,8 +114,8 @@ def spawn_json(s: m.Spawn, counts) -> dict[str, Any]:
     return out
 
 
-def trigger_json(t: m.Trigger) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": t.kind}
+def trigger_json(t: m.Trigger) -> JSONObject:
+    out: JSONObject = {"kind": t.kind}
     if t.kind == "round_end":
         out["round"] = t.number
     elif t.kind == "enters":
@@ -129,11 +131,11 @@ def trigger_json(t: m.Trigger) -> dict[str, Any]:
     return out
 
 
-def event_json(ev: m.Event, here: tuple, table: StringTable) -> dict[str, Any]:
+def event_json(ev: m.Event, here: tuple[str, ...], table: StringTable) -> JSONObject:
     seen: dict[str, int] = {}
     effects = []
     for f in ev.effects:
-        d: dict[str, Any] = {"kind": f.kind}
+        d: JSONObject = {"kind": f.kind}
         if f.kind in EFFECT_FIELD:
             key, single = EFFECT_FIELD[f.kind]
             d[key] = f.args[0] if single else list(f.args)
@@ -150,13 +152,13 @@ def event_json(ev: m.Event, here: tuple, table: StringTable) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- cooperative quests
-def track_json(t: TrackPlan) -> dict[str, Any]:
+def track_json(t: TrackPlan) -> JSONObject:
     def per(d: Mapping[int, int]) -> dict[str, int]:
         return {str(h): d[h] for h in sorted(d)}
 
     rules = []
     for r in t.rules:
-        d: dict[str, Any] = {"source": r.source, "action": r.action}
+        d: JSONObject = {"source": r.source, "action": r.action}
         if r.action == "advance":
             d["marker"] = r.marker
             d["by"] = r.amount
@@ -176,9 +178,9 @@ def track_json(t: TrackPlan) -> dict[str, Any]:
     }
 
 
-def adventure_json(p: AdventurePlan, table) -> dict[str, Any]:
+def adventure_json(p: AdventurePlan, table: StringTable) -> JSONObject:
     base = ("quest", p.id)
-    adv: dict[str, Any] = {
+    adv: JSONObject = {
         "decks": dict(p.decks),
         "events": [event_json(ev, base, table) for ev in p.events],
         "winnable": p.winnable,

@@ -4,20 +4,24 @@ under `$defs`, so a front end needs a single file."""
 from __future__ import annotations
 
 import copy
+from typing import TYPE_CHECKING
 
 from compiler.catalogs.schema import load_schema
+
+if TYPE_CHECKING:
+    from compiler.emit.shared import JSON, JSONObject
 
 
 def _key(name: str) -> str:
     return name.removesuffix(".schema.json").replace("/", "_")
 
 
-def bundled_schema(name: str) -> dict:
-    root = copy.deepcopy(load_schema(name))
-    defs: dict[str, dict] = {}
+def bundled_schema(name: str) -> JSONObject:
+    root: JSONObject = copy.deepcopy(load_schema(name))
+    defs: dict[str, JSONObject] = {}
     pending: list[str] = []
 
-    def rewrite(node, base: str):
+    def rewrite(node: JSON, base: str) -> None:
         if isinstance(node, dict):
             ref = node.get("$ref")
             if isinstance(ref, str) and not ref.startswith("#"):

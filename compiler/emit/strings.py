@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from compiler.diagnostics import Span
 from compiler import frozen
 from compiler.syntax import ast
+
+if TYPE_CHECKING:
+    from compiler.emit.shared import JSONObject  # shared.py imports this module
 
 
 @frozen
@@ -53,7 +56,7 @@ class StringTable:
         self.entries.setdefault(sid, StringEntry(text.value, text.span))
         return sid
 
-    def merge(self, entries) -> None:
+    def merge(self, entries: Iterable[tuple[str, StringEntry]]) -> None:
         """Add (id, entry) pairs another table collected, in their order (the first text wins)."""
         for sid, entry in entries:
             self.entries.setdefault(sid, entry)
@@ -72,13 +75,13 @@ def location(span: Span, root: Path | None) -> str:
     return f"{Path(name).as_posix()}:{span.line}:{span.column}"
 
 
-def strings_json(table: StringTable, root: Path | None) -> dict[str, Any] | None:
+def strings_json(table: StringTable, root: Path | None) -> JSONObject | None:
     """The bundle's `strings`: id -> {text, at}, sorted by id."""
     out = {sid: {"text": e.text, "at": location(e.span, root)} for sid, e in table.entries.items()}
     return dict(sorted(out.items())) if out else None
 
 
-def translations_json(languages) -> dict[str, dict[str, str]] | None:
+def translations_json(languages: Mapping[str, Mapping[str, str]] | None) -> dict[str, dict[str, str]] | None:
     """The bundle's `translations`: language -> string id -> text, every language the pack
     has a file for (an empty table when none of its entries is usable yet)."""
     if not languages:

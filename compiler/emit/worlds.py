@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
+from compiler.emit.shared import JSONObject
 from compiler.model.world import (
     connected_parts,
     BUILDINGS,
@@ -31,19 +32,19 @@ from compiler.model.world import (
     types_without,
 )
 
-def fraction_json(p: Fraction) -> dict[str, Any]:
+def fraction_json(p: Fraction) -> JSONObject:
     return {"p": f"{p.numerator}/{p.denominator}", "p_float": float(p)}
 
 
-def _facts_json(source: str, facts: Mapping[str, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"source": source}
+def _facts_json(source: str, facts: Mapping[str, str]) -> JSONObject:
+    out: JSONObject = {"source": source}
     if facts:
         out["facts"] = dict(sorted(facts.items()))
     return out
 
 
-def _location_json(loc: Location) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": loc.name, "kind": loc.kind, **_facts_json(loc.source, loc.facts)}
+def _location_json(loc: Location) -> JSONObject:
+    out: JSONObject = {"name": loc.name, "kind": loc.kind, **_facts_json(loc.source, loc.facts)}
     if loc.pos is not None:
         out["pos"] = [loc.pos[0], loc.pos[1]]
     if loc.kind == "city":
@@ -60,7 +61,7 @@ def _location_json(loc: Location) -> dict[str, Any]:
     return out
 
 
-def _trail_json(world: World, t: Trail) -> dict[str, Any]:
+def _trail_json(world: World, t: Trail) -> JSONObject:
     a, b = t.ends
     p = encounter_chance(world, t)
     return {
@@ -76,7 +77,7 @@ def _trail_json(world: World, t: Trail) -> dict[str, Any]:
     }
 
 
-def _reach_map(world: World, types: tuple[str, ...]) -> dict[str, Any]:
+def _reach_map(world: World, types: tuple[str, ...]) -> JSONObject:
     """The parts of the map a party lacking some upgrades moves within: a location
     reaches exactly the members of its own part (`parts[part_of[id]]`)."""
     parts = connected_parts(world, types)
@@ -84,7 +85,7 @@ def _reach_map(world: World, types: tuple[str, ...]) -> dict[str, Any]:
     return {"parts": parts, "part_of": dict(sorted(part_of.items()))}
 
 
-def world_section(world: World) -> dict[str, Any]:
+def world_section(world: World) -> JSONObject:
     """The bundle's JSON for one world (schemas/bundle/world.schema.json). Deterministic."""
     die = None
     if world.die is not None:
@@ -116,7 +117,7 @@ def world_section(world: World) -> dict[str, Any]:
     }
 
 
-def query(world: World, src: str, rumor_distance: int | None = None, explored: Iterable[str] = ()) -> dict[str, Any]:
+def query(world: World, src: str, rumor_distance: int | None = None, explored: Iterable[str] = ()) -> JSONObject:
     """The `questc world --format json` answer for the party at `src`."""
     return {
         "from": src,

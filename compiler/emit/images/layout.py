@@ -7,6 +7,7 @@ from typing import Mapping
 
 from compiler.emit.images.pictures import Caption, MapPicture, TileOutline
 from compiler.geometry.assemble import PlacedTile, assemble_placed
+from compiler.catalogs.terrain import TerrainRule
 from compiler.geometry.board import Link
 from compiler.model.layout import Layout
 
@@ -43,7 +44,7 @@ def layout_text(lay: Layout, names: Mapping[str, str] | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def layout_picture(lay: Layout, terrain: Mapping, names: Mapping[str, str] | None = None) -> MapPicture:
+def layout_picture(lay: Layout, terrain: Mapping[str, TerrainRule], names: Mapping[str, str] | None = None) -> MapPicture:
     """The whole table as one picture: every tile, caps linked, each encounter captioned."""
     names = names or {}
     placed: list[PlacedTile] = []

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from compiler.emit.images import style as S
 from compiler.emit.images.pictures import MapPicture
-from compiler.emit.images.primitives import inset
+from compiler.emit.images.primitives import Box, inset
 from compiler.emit.images.terrain import draw_glyph, look_for
 from compiler import frozen
 
@@ -85,7 +85,7 @@ def render_legend(entries: list[LegendEntry], width: int, scale: int) -> Image.I
     return img
 
 
-def _swatch(draw: ImageDraw.ImageDraw, box, entry: LegendEntry, sw: int) -> None:
+def _swatch(draw: ImageDraw.ImageDraw, box: Box, entry: LegendEntry, sw: int) -> None:
     l, t, r, b = box
     k = entry.kind
     if k == "terrain" and entry.look is not None:

@@ -209,7 +209,7 @@ def _hatch_period(scale: int) -> int:
     return max(5, scale // 4)
 
 
-def _draw_doors(draw, layout: MapLayout, board: Board, scale: int) -> None:
+def _draw_doors(draw: ImageDraw.ImageDraw, layout: MapLayout, board: Board, scale: int) -> None:
     thick = max(5, scale // 5)
     for door in sorted(board.doors, key=lambda d: d.id):
         colour = S.named_colour(door.colour, S.DOOR_DEFAULT)
@@ -226,7 +226,7 @@ def _draw_doors(draw, layout: MapLayout, board: Board, scale: int) -> None:
                 draw.rectangle([x0, y0, x1, y1], fill=colour, outline=S.WALL, width=1)
 
 
-def _draw_links(draw, layout: MapLayout, board: Board, scale: int) -> None:
+def _draw_links(draw: ImageDraw.ImageDraw, layout: MapLayout, board: Board, scale: int) -> None:
     fnt = S.font(max(8, scale // 3))
     for link in board.links:
         if not link.a or not link.b:
@@ -240,7 +240,7 @@ def _draw_links(draw, layout: MapLayout, board: Board, scale: int) -> None:
             text_centred(draw, p, link.kind[:1].upper(), fnt, S.LINK)
 
 
-def _draw_features(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+def _draw_features(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
     """1st-edition features: the portal piece outlined, glyphs as rings (filled when active
     at the start), chests as boxes in their tier's colour."""
     width = max(2, scale // 10)
@@ -260,7 +260,7 @@ def _draw_features(draw, layout: MapLayout, picture: MapPicture, scale: int) -> 
         draw.rectangle([l + m, t + m + m // 2, r - m, b - m], fill=S.CHEST.get(tier, S.DOOR_DEFAULT), outline=S.WALL, width=1)
 
 
-def _draw_entries(draw, layout: MapLayout, spaces: set[Cell], picture: MapPicture, scale: int) -> None:
+def _draw_entries(draw: ImageDraw.ImageDraw, layout: MapLayout, spaces: set[Cell], picture: MapPicture, scale: int) -> None:
     wall_w = max(3, scale // 8)
     for edges, colour, inward in ((picture.entrances, S.ENTRANCE, True), (picture.exits, S.EXIT, False)):
         for e in sorted(edges):
@@ -270,7 +270,7 @@ def _draw_entries(draw, layout: MapLayout, spaces: set[Cell], picture: MapPictur
             oc = layout.centre(outside)
             dx, dy = oc[0] - mid[0], oc[1] - mid[1]  # points outward, scale/2 long
             half = max(3, scale // 4)
-            px, py = (-dy, dx)
+            px, py = float(-dy), float(dx)  # across the arrow
             norm = math.hypot(px, py) or 1
             px, py = px / norm * half, py / norm * half
             base = (mid[0] + dx * 0.25, mid[1] + dy * 0.25)
@@ -280,7 +280,7 @@ def _draw_entries(draw, layout: MapLayout, spaces: set[Cell], picture: MapPictur
             draw.polygon([(round(base[0] + px), round(base[1] + py)), (round(base[0] - px), round(base[1] - py)), (round(tip[0]), round(tip[1]))], fill=colour)
 
 
-def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+def _draw_markers(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
     m = max(2, scale // 7)
     small_size = max(8, round(scale * 0.38))
     small = S.font(small_size)
@@ -331,7 +331,7 @@ def _draw_markers(draw, layout: MapLayout, picture: MapPicture, scale: int) -> N
         label_box(draw, (l, t), S.drawable(c.text), S.font_for(cap, c.text), S.CAPTION, S.BACKGROUND, pad=2)
 
 
-def _draw_tile_labels(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+def _draw_tile_labels(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
     fnt = S.font(max(8, round(scale * 0.34)))
     for tile in picture.tiles:
         if not tile.cells:
@@ -342,7 +342,7 @@ def _draw_tile_labels(draw, layout: MapLayout, picture: MapPicture, scale: int) 
         label_box(draw, (l + 3, t + 3), text, fnt, S.TILE_LABEL, (255, 255, 255), pad=1)
 
 
-def _draw_coordinates(draw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+def _draw_coordinates(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
     cells = content_cells(picture) or {(0, 0)}
     coord, _ = _margins(scale, picture)
     fnt = S.font(max(7, min(round(scale * 0.36), coord - 2)))

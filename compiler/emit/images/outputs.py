@@ -16,7 +16,7 @@ never rerun a pass.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Hashable, Mapping
 
 from compiler.emit.images.map import render_map
 from compiler.emit.images.pictures import Location, TileCard, TileSheet, Trail, WorldPicture
@@ -29,11 +29,16 @@ from compiler.memo import Same, remembered_pure
 from compiler.model import Model
 from compiler.catalogs.terrain import PLAIN
 
+if TYPE_CHECKING:
+    from compiler.catalogs.document import Entry
+    from compiler.geometry.tiles import Tile
+    from compiler.model.world import World
+
 SHEET_SCALE = 20
 MAP_SCALE = 32
 
 
-def tile_card(tile, symbols: Mapping[str, str], *, numbered: bool = False) -> TileCard:
+def tile_card(tile: Tile, symbols: Mapping[str, str], *, numbered: bool = False) -> TileCard:
     """A `compiler.geometry.tiles.Tile` as a sheet card (squares in its printed frame).
     `numbered`: each opening's number (as `questc tiles` and the hovers number them) on
     the square just outside its first square."""
@@ -50,17 +55,17 @@ def tile_card(tile, symbols: Mapping[str, str], *, numbered: bool = False) -> Ti
     return TileCard(tile.id, cells, openings, tile.kind, frozenset(tile.walls), tuple(numbers))
 
 
-def world_picture(world) -> WorldPicture:
+def world_picture(world: World) -> WorldPicture:
     """A `compiler.passes.world.World` as a picture (drawing positions from the catalog's `pos`)."""
     locations = tuple(
-        Location(loc.id, loc.name, loc.kind, tuple(loc.pos) if loc.pos is not None else None)
+        Location(loc.id, loc.name, loc.kind, loc.pos)  # a tuple already
         for _, loc in sorted(world.locations.items())
     )
     trails = tuple(Trail(t.a, t.b, t.type, t.danger, t.traffic) for t in world.trails)
     return WorldPicture(locations, trails, world.name)
 
 
-def _own(entries: Mapping[str, Any], pack_id: str) -> list[str]:
+def _own(entries: Mapping[str, Entry], pack_id: str) -> list[str]:
     return sorted(i for i, e in entries.items() if getattr(e, "pack", pack_id) == pack_id)
 
 
@@ -85,6 +90,7 @@ def render_outputs(model: Model) -> dict[str, bytes]:
         if wid in worlds and worlds[wid].locations:
             files[f"maps/world-{wid}.png"] = png_bytes(render_world(world_picture(worlds[wid])))
 
+    key: Hashable
     for map_id, title, body, amap, resolved, _owner in assembled_maps(model):
         # a picture is a pure function of its map, its encounter and its title: drawn
         # again only when one of them changed (compiler/memo.py)
@@ -124,7 +130,7 @@ def campaign_images(model: Model) -> dict[str, bytes]:
 def undrawable(model: Model) -> list[tuple[str, str, list[str]]]:
     """(language, text, characters no bundled font draws) for each translated text the
     per-language map images draw (titles, token labels): each is drawn as `?`."""
-    out = []
+    out: list[tuple[str, str, list[str]]] = []
     for lang in sorted(model.languages or {}):
         seen: dict[str, None] = {}
         for _, picture in sorted(quest_maps(model, lang).items()):

@@ -22,7 +22,7 @@ import io
 import math
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -30,6 +30,7 @@ from PIL import Image, ImageDraw
 from compiler.emit.images import style as S
 
 Box = tuple[int, int, int, int]
+Point = tuple[float, float]  # a pixel position (drawing rounds it)
 
 
 # ---------------------------------------------------------------- shapes
@@ -41,7 +42,7 @@ def inset(box: Box, m: int = 0) -> list[int]:
     return [l + m, t + m, r - m - 1, b - m - 1]
 
 
-def dashed(draw: ImageDraw.ImageDraw, a, b, fill, width: int, dash: int) -> None:
+def dashed(draw: ImageDraw.ImageDraw, a: Point, b: Point, fill: S.RGB, width: int, dash: int) -> None:
     """A line from a to b cut into dashes about `dash` pixels long (nothing when a == b)."""
     (ax, ay), (bx, by) = a, b
     length = math.hypot(bx - ax, by - ay)
@@ -57,20 +58,20 @@ def dashed(draw: ImageDraw.ImageDraw, a, b, fill, width: int, dash: int) -> None
         )
 
 
-def cross(draw: ImageDraw.ImageDraw, box, fill, width: int) -> None:
+def cross(draw: ImageDraw.ImageDraw, box: Sequence[int], fill: S.RGB, width: int) -> None:
     """An X from corner to corner of the inclusive box (left, top, right, bottom)."""
     l, t, r, b = box
     draw.line([(l, t), (r, b)], fill=fill, width=width)
     draw.line([(l, b), (r, t)], fill=fill, width=width)
 
 
-def disc(draw: ImageDraw.ImageDraw, centre, radius: int, fill, outline=None, width: int = 1) -> None:
+def disc(draw: ImageDraw.ImageDraw, centre: Point, radius: int, fill: S.RGB | None, outline: S.RGB | None = None, width: int = 1) -> None:
     """A circle of `radius` round `centre`: filled, outlined, or both."""
     x, y = centre
     draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=fill, outline=outline, width=width)
 
 
-def diamond(draw: ImageDraw.ImageDraw, centre, half: int, fill, outline) -> None:
+def diamond(draw: ImageDraw.ImageDraw, centre: Point, half: int, fill: S.RGB, outline: S.RGB) -> None:
     """A square on its corner, `half` pixels from the centre to each corner."""
     x, y = centre
     draw.polygon([(x, y - half), (x + half, y), (x, y + half), (x - half, y)], fill=fill, outline=outline)
@@ -79,7 +80,7 @@ def diamond(draw: ImageDraw.ImageDraw, centre, half: int, fill, outline) -> None
 # ---------------------------------------------------------------- text
 
 
-def text_centred(draw: ImageDraw.ImageDraw, xy, text: str, fnt, fill, *, whole_pixels: bool = True) -> None:
+def text_centred(draw: ImageDraw.ImageDraw, xy: Point, text: str, fnt: S.Font, fill: S.RGB, *, whole_pixels: bool = True) -> None:
     """`text` with its ink centred on xy.
 
     The ink is placed on whole pixels; `whole_pixels=False` keeps the fractional position
@@ -91,7 +92,9 @@ def text_centred(draw: ImageDraw.ImageDraw, xy, text: str, fnt, fill, *, whole_p
     draw.text((x, y), text, fill=fill, font=fnt)
 
 
-def label_box(draw: ImageDraw.ImageDraw, xy, text: str, fnt, fill, background, pad: int | tuple[int, int] = 2) -> None:
+def label_box(
+    draw: ImageDraw.ImageDraw, xy: Point, text: str, fnt: S.Font, fill: S.RGB, background: S.RGB, pad: int | tuple[int, int] = 2
+) -> None:
     """Text on a filled box whose top-left is xy; `pad` is pixels round the ink (one number, or (x, y))."""
     px, py = pad if isinstance(pad, tuple) else (pad, pad)
     left, top, w, h = S.text_size(fnt, text)
@@ -142,7 +145,7 @@ def png_bytes(image: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def save_png(image: Image.Image, path: str | os.PathLike) -> Path:
+def save_png(image: Image.Image, path: str | os.PathLike[str]) -> Path:
     """Write `image` to `path` deterministically and atomically (temp file + rename)."""
     from compiler.emit.files import write_atomic
 

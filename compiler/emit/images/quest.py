@@ -16,11 +16,22 @@ simply left out of the picture (a throwaway Sink), so drawing never adds diagnos
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING, Mapping
 
 from compiler.emit.images.pictures import Caption, MapPicture, SpawnPoint, TileOutline, Token, monster_initials
 from compiler.geometry.lattice import Cell, Edge
 from compiler.model import Model
 from compiler.syntax import ast
+
+if TYPE_CHECKING:
+    from compiler.geometry.assemble import AssembledMap
+    from compiler.geometry.board import Board
+    from compiler.model.campaign import CheckedLevel, CheckedLocation
+    from compiler.model.quest import QuestEncounter
+    from compiler.model.quest import Token as QuestToken
+
+# (map id, title, body, map, resolved encounter or None, owner): one map `assembled_maps` finds
+MapSource = tuple[str, str, ast.EncounterBody, "AssembledMap", "QuestEncounter | None", tuple[str, str]]
 
 
 def hero_label(guard: ast.HeroGuard | None) -> str:
@@ -34,7 +45,7 @@ def hero_label(guard: ast.HeroGuard | None) -> str:
     return f"{guard.low}-{guard.high}"
 
 
-def _opening_edges(amap, ref: ast.OpeningRef | None) -> frozenset[Edge]:
+def _opening_edges(amap: AssembledMap, ref: ast.OpeningRef | None) -> frozenset[Edge]:
     if ref is None or ref.tile is None:
         return frozenset()
     placed = amap.by_name.get(ref.tile)
@@ -44,7 +55,7 @@ def _opening_edges(amap, ref: ast.OpeningRef | None) -> frozenset[Edge]:
     return placed.opening_edges(op) if op is not None else frozenset()
 
 
-def _unjoined_openings(amap) -> frozenset[Edge]:
+def _unjoined_openings(amap: AssembledMap) -> frozenset[Edge]:
     joined: set[Edge] = set()
     for j in amap.joins:
         joined |= j.edges
@@ -63,13 +74,15 @@ def _counts_label(counts: list[int], all_counts: tuple[int, ...]) -> str:
     return hero_label(ast.HeroGuard(low, 4 if high == all_counts[-1] and high >= 4 else high))
 
 
-def _resolved_figures(resolved, board, texts=None, base: tuple = ()) -> tuple[list[Token], list[SpawnPoint]]:
+def _resolved_figures(
+    resolved: QuestEncounter, board: Board, texts: Mapping[str, str] | None = None, base: tuple[str, ...] = ()
+) -> tuple[list[Token], list[SpawnPoint]]:
     """Setup tokens and figures of a resolved encounter (compiler/model/quest.py); token
     labels from `texts` (string id -> text of one language) where it has them."""
     spaces = board.spaces
     texts = texts or {}
 
-    def label(t) -> str:
+    def label(t: QuestToken) -> str:
         if t.label is None:
             return ""
         return texts.get(".".join(map(str, (*base, f"e{resolved.number}", "token", t.id, "label"))), t.label.value)
@@ -80,7 +93,7 @@ def _resolved_figures(resolved, board, texts=None, base: tuple = ()) -> tuple[li
         if sp.when != "setup":
             continue
         all_counts = tuple(sorted(sp.figures))
-        seen: dict[tuple, list[int]] = {}
+        seen: dict[tuple[str, tuple[int, ...]], list[int]] = {}  # (rank, footprint) -> hero counts
         for h in all_counts:
             for fig in sp.figures[h]:
                 seen.setdefault((fig.rank, fig.spaces), []).append(h)
@@ -90,7 +103,14 @@ def _resolved_figures(resolved, board, texts=None, base: tuple = ()) -> tuple[li
     return tokens, spawns
 
 
-def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=None, texts=None, base: tuple = ()) -> MapPicture:
+def encounter_picture(
+    body: ast.EncounterBody,
+    amap: AssembledMap,
+    title: str = "",
+    resolved: QuestEncounter | None = None,
+    texts: Mapping[str, str] | None = None,
+    base: tuple[str, ...] = (),
+) -> MapPicture:
     """One encounter's map with its tiles, openings, tokens, spawns, start, entrance and exit.
     `texts` (string id -> text, one language) and `base` (the encounter's owner: ("quest",
     id) or ("encounter", id)) translate its token labels."""
@@ -125,7 +145,7 @@ def encounter_picture(body: ast.EncounterBody, amap, title: str = "", resolved=N
     )
 
 
-def assembled_maps(model: Model, texts=None):
+def assembled_maps(model: Model, texts: Mapping[str, str] | None = None) -> list[MapSource]:
     """(map id, title, body, AssembledMap, resolved encounter or None, owner) for every map the
     pack's own quests and encounters draw, from the maps pass (a map it could not
     assemble was reported there and is not drawn). Titles from `texts` (string id ->
@@ -136,7 +156,7 @@ def assembled_maps(model: Model, texts=None):
         return []
     resolved_quests = {(q.id, e.number): e for q in (model.quests or {}).values() for e in q.encounters}
     resolved_encounters = model.encounters or {}
-    out = []
+    out: list[MapSource] = []
     for quest in model.declarations(ast.Quest):
         many = len(quest.encounters) > 1
         for enc in quest.encounters:
@@ -146,11 +166,11 @@ def assembled_maps(model: Model, texts=None):
             map_id = f"{quest.id}-{enc.number}" if many else quest.id
             title = texts.get(f"quest.{quest.id}.name", quest.name.value) + (f", encounter {enc.number}" if many else "")
             out.append((map_id, title, enc.body, amap, resolved_quests.get((quest.id, enc.number)), ("quest", quest.id)))
-    for enc in model.declarations(ast.Encounter):
-        amap = model.maps.encounters.get(enc.id)
+    for top in model.declarations(ast.Encounter):
+        amap = model.maps.encounters.get(top.id)
         if amap is not None:
-            name = texts.get(f"encounter.{enc.id}.name", enc.name.value) if enc.name is not None else enc.id
-            out.append((enc.id, name, enc.body, amap, resolved_encounters.get(enc.id), ("encounter", enc.id)))
+            name = texts.get(f"encounter.{top.id}.name", top.name.value) if top.name is not None else top.id
+            out.append((top.id, name, top.body, amap, resolved_encounters.get(top.id), ("encounter", top.id)))
     return sorted(out, key=lambda item: item[0])
 
 
@@ -158,13 +178,13 @@ def quest_maps(model: Model, lang: str | None = None) -> dict[str, MapPicture]:
     """Every map picture of the pack; with `lang`, its titles and token labels in that
     language where the pack's translations have them (`model.languages`)."""
     texts = (model.languages or {}).get(lang) if lang is not None else None
-    out = {}
+    out: dict[str, MapPicture] = {}
     for map_id, title, body, amap, resolved, owner in assembled_maps(model, texts):
         out[map_id] = encounter_picture(body, amap, title, resolved, texts, owner)
     return out
 
 
-def seen_from(board, origin: Cell, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:
+def seen_from(board: Board, origin: Cell, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:
     """The spaces the sight engine says a figure in `origin` sees (doors in their start state)."""
     from compiler.geometry.sight import SightEngine
 
@@ -173,7 +193,7 @@ def seen_from(board, origin: Cell, blockers: frozenset[Cell] = frozenset()) -> f
     return frozenset(c for c, ok in zip(board.spaces, row.tolist()) if ok)
 
 
-def reachable_within(board, origin: Cell, points: int, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:
+def reachable_within(board: Board, origin: Cell, points: int, blockers: frozenset[Cell] = frozenset()) -> frozenset[Cell]:
     """The spaces a figure in `origin` can move to with at most `points` movement points.
 
     Moves use the space graph's step costs (terrain entry/leave costs, walls, closed doors
@@ -189,13 +209,16 @@ def reachable_within(board, origin: Cell, points: int, blockers: frozenset[Cell]
     return frozenset(costs)
 
 
-def level_picture(lv) -> MapPicture:
+def level_picture(lv: CheckedLevel) -> MapPicture:
     """A 1st-edition dungeon level (compiler/model/campaign.py CheckedLevel): its map, the
     red-shaded areas where minions are not set up, the portal, the leader and the glyph
-    the heroes arrive on. Titled with its card number and title as written."""
+    the heroes arrive on. Titled with its card number and title as written. Only for a
+    level whose map was assembled."""
     d = lv.decl
+    if lv.map is None:
+        raise ValueError(f"level {d.id} has no assembled map to draw")
     base = encounter_picture(d.body, lv.map)
-    spawns = ()
+    spawns: tuple[SpawnPoint, ...] = ()
     if d.leader is not None and lv.leader_at is not None:
         spawns = (SpawnPoint((lv.leader_at,), monster_initials(d.leader.monster.name), "master"),)
     number = f"{d.number}. " if d.number is not None else ""
@@ -209,10 +232,13 @@ def level_picture(lv) -> MapPicture:
     )
 
 
-def location_picture(lc) -> MapPicture:
+def location_picture(lc: CheckedLocation) -> MapPicture:
     """A location card's outdoor map with the camp: the watch and bedroll spaces (an
-    ambush) as hero starts, and the four dead ends captioned `X`."""
+    ambush) as hero starts, and the four dead ends captioned `X`. Only for a card whose
+    map was assembled."""
     d = lc.decl
+    if lc.map is None:
+        raise ValueError(f"location {d.id} has no assembled map to draw")
     base = encounter_picture(d.body, lc.map)
     captions = tuple(Caption(c, "X") for c in lc.dead_ends)
     return replace(base, hero_starts=tuple(dict.fromkeys((*lc.watch, *lc.bedrolls))), captions=captions, title=d.title.value)

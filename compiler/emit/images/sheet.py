@@ -79,6 +79,6 @@ def render_tile_sheet(sheet: TileSheet, *, scale: int = 24) -> Image.Image:
     return out
 
 
-def _natural_key(code: str) -> tuple:
+def _natural_key(code: str) -> tuple[tuple[int, int, str], ...]:
     """`2A` before `10A`: digit runs compare as numbers."""
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", code))

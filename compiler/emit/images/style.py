@@ -11,12 +11,15 @@ import colorsys
 import functools
 import hashlib
 from pathlib import Path
+from typing import TypeAlias, cast
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from compiler import frozen
 
 RGB = tuple[int, int, int]
+# what text is drawn with: Pillow's bundled font (`font`), or DejaVu Sans (`font_for`)
+Font: TypeAlias = ImageFont.ImageFont | ImageFont.FreeTypeFont
 
 BACKGROUND: RGB = (250, 250, 247)
 OUTSIDE: RGB = (214, 214, 210)  # squares of the frame that are not map spaces
@@ -30,7 +33,6 @@ SEEN: RGB = (255, 225, 40)
 SEEN_ALPHA = 0.45
 NO_MINIONS: RGB = (220, 40, 40)  # red-shaded areas of a dungeon level: no minions set up there
 NO_MINIONS_ALPHA = 0.35
-PORTAL: RGB = (120, 40, 200)
 REACHABLE: RGB = (40, 60, 200)
 ORIGIN: RGB = (255, 120, 0)
 BLOCKER: RGB = (55, 58, 70)
@@ -130,7 +132,8 @@ def token_colour(kind: str, colour: str | None) -> RGB:
 def blend(base: RGB, over: RGB, alpha: float) -> RGB:
     """Integer alpha blend, the same arithmetic the numpy overlays use."""
     a = round(alpha * 256)
-    return tuple((b * (256 - a) + o * a) >> 8 for b, o in zip(base, over))  # type: ignore[return-value]
+    r, g, b = ((x * (256 - a) + o * a) >> 8 for x, o in zip(base, over))
+    return (r, g, b)
 
 
 def contrast_text(fill: RGB) -> RGB:
@@ -139,7 +142,7 @@ def contrast_text(fill: RGB) -> RGB:
 
 
 @functools.lru_cache(maxsize=32)
-def font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+def font(size: int) -> Font:
     """Pillow's bundled default font at `size` pixels.
 
     With FreeType (Pillow >= 10.1) this is the bundled Aileron face, so no system font
@@ -173,14 +176,14 @@ def _latin1(text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=32)
-def _wide_font(size: int):
+def _wide_font(size: int) -> ImageFont.FreeTypeFont | None:
     try:
         return ImageFont.truetype(str(WIDE_FONT), max(6, int(size)))
     except (OSError, ImportError):  # no FreeType: the bitmap font, and '?' for what it lacks
         return None
 
 
-def font_for(size: int, text: str):
+def font_for(size: int, text: str) -> Font:
     """The font to draw `text` with: `font(size)` for Latin-1 text, else DejaVu Sans."""
     if _latin1(text):
         return font(size)
@@ -219,7 +222,9 @@ def missing_glyphs(text: str) -> list[str]:
     return list(dict.fromkeys(ch for ch in text.translate(_ASCII) if not has_glyph(ch)))
 
 
-def text_size(fnt, text: str) -> tuple[int, int, int, int]:
+def text_size(fnt: Font, text: str) -> tuple[int, int, int, int]:
     """(left, top, width, height) of the ink of `text`."""
-    left, top, right, bottom = fnt.getbbox(text)
+    # Pillow types FreeTypeFont.getbbox as floats for the sake of a fractional
+    # stroke_width; without one (as here) it gives whole pixels, as ImageFont does
+    left, top, right, bottom = cast("tuple[int, int, int, int]", fnt.getbbox(text))
     return left, top, right - left, bottom - top

@@ -13,7 +13,7 @@ from PIL import ImageDraw
 
 from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.emit.images import style as S
-from compiler.emit.images.primitives import cross, disc, inset
+from compiler.emit.images.primitives import Box, cross, disc, inset
 
 
 def look_for(rules: Mapping[str, TerrainRule], terrain_id: str) -> S.TerrainLook:
@@ -28,7 +28,7 @@ def look_for(rules: Mapping[str, TerrainRule], terrain_id: str) -> S.TerrainLook
     )
 
 
-def draw_glyph(draw: ImageDraw.ImageDraw, box, look: S.TerrainLook, scale: int) -> None:
+def draw_glyph(draw: ImageDraw.ImageDraw, box: Box, look: S.TerrainLook, scale: int) -> None:
     """The look's glyph inside a square's box (right/bottom exclusive), in its middle half."""
     l, t, r, b = box
     s = scale

@@ -58,13 +58,13 @@ def world_positions(world: WorldPicture) -> dict[str, tuple[float, float]]:
     return {i: (round(float(pos[i][0]), 6), round(float(pos[i][1]), 6)) for i in ids}
 
 
-def _shield(draw, centre, k: int, fill: S.RGB) -> None:
+def _shield(draw: ImageDraw.ImageDraw, centre: tuple[int, int], k: int, fill: S.RGB) -> None:
     x, y = centre
     pts = [(x - k, y - k), (x + k, y - k), (x + k, y + k // 4), (x, y + round(k * 1.3)), (x - k, y + k // 4)]
     draw.polygon(pts, fill=fill, outline=S.TEXT)
 
 
-def _location_mark(draw, centre, k: int, kind: str, fill: S.RGB) -> None:
+def _location_mark(draw: ImageDraw.ImageDraw, centre: tuple[int, int], k: int, kind: str, fill: S.RGB) -> None:
     x, y = centre
     if kind == "city":
         draw.rectangle([x - k, y - k, x + k, y + k], fill=fill, outline=S.TEXT, width=2)
