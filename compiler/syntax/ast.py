@@ -8,6 +8,7 @@ Lark trees into these. Tuples, never lists, so nodes are hashable and immutable.
 from __future__ import annotations
 
 from dataclasses import field
+from typing import Any
 
 from compiler.diagnostics import Span
 from compiler import frozen
@@ -498,6 +499,11 @@ class PerilCard:
     span: Span = NOWHERE
 
 
+# A target's filter: its name, then its numbers (("in_sight",), ("within", 2)). The numbers
+# are Any to the checker: readers take f[1] once f[0] says there is one, which it cannot follow.
+TargetFilter = tuple[str, *tuple[Any, ...]]
+
+
 @frozen
 class Target:
     """`closest hero in sight`, `hero with highest might`, `exit`, `search token`, `hero within 2`.
@@ -511,7 +517,7 @@ class Target:
     subject: str
     order: str | None = None
     attribute: str | None = None
-    filters: tuple[tuple, ...] = ()
+    filters: tuple[TargetFilter, ...] = ()
     span: Span = NOWHERE
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from functools import lru_cache
+from typing import Protocol, cast
 
-from lark import Token
+from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from compiler.diagnostics import Related, Sink, Span
@@ -204,6 +206,21 @@ def _line_col(text: str, pos: int) -> tuple[int, int]:
     return line, col
 
 
+def lexed_span(file: str, token: Token) -> Span:
+    """The span of a token the lexer made. Lark declares a Token's positions Optional (a
+    Token made by hand may have none); every token lexed from a text has all four."""
+    line, column, end_line, end_column = token.line, token.column, token.end_line, token.end_column
+    assert line is not None and column is not None and end_line is not None and end_column is not None
+    return Span(file, line, column, end_line, end_column)
+
+
+def _char_pos(exc: UnexpectedInput) -> int:
+    """Where an error that is not an UnexpectedToken (a character not lexed) is in the text.
+    Lark sets an int there, but declares `pos_in_stream = None` on the base class, which is
+    all the checker sees."""
+    return cast(int, exc.pos_in_stream)
+
+
 def token_span(text: str, file: str, token: Token) -> Span:
     if token.type == "$END":
         line, col = _line_col(text, len(text))
@@ -221,7 +238,7 @@ def token_span(text: str, file: str, token: Token) -> Span:
 def span_at(text: str, file: str, exc: UnexpectedInput) -> Span:
     if isinstance(exc, UnexpectedToken):
         return token_span(text, file, exc.token)
-    line, col = _line_col(text, exc.pos_in_stream)
+    line, col = _line_col(text, _char_pos(exc))
     return Span(file, line, col)
 
 
@@ -255,7 +272,7 @@ def _previous(exc: UnexpectedToken) -> object:
 
 
 def _report_characters(exc: UnexpectedCharacters, text: str, file: str, sink: Sink) -> None:
-    pos = exc.pos_in_stream
+    pos = _char_pos(exc)
     char = text[pos] if pos < len(text) else ""
     line, col = _line_col(text, pos)
     span = Span(file, line, col)
@@ -272,7 +289,7 @@ def _report_characters(exc: UnexpectedCharacters, text: str, file: str, sink: Si
 _BOUNDARY = re.compile(r'"""[\s\S]*?(?:"""|\Z)|"(?:[^"\\\n]|\\[^\n])*(?:"|$)|#[^\n]*|[;\n{}]', re.M)
 
 
-def _boundaries(text: str, begin: int):
+def _boundaries(text: str, begin: int) -> Iterator[tuple[int, str]]:
     """(position, char) of every `;`, new line, `{` and `}` outside strings and comments,
     from `begin` (which must be outside strings and comments) on, lazily."""
     for m in _BOUNDARY.finditer(text, begin):
@@ -285,7 +302,7 @@ def error_pos(exc: UnexpectedInput, text: str) -> int:
     """Where the error is in `text`: the offending token, or the character not lexed."""
     if isinstance(exc, UnexpectedToken):
         return (exc.token.start_pos or 0) if exc.token.type != "$END" else len(text)
-    return exc.pos_in_stream
+    return _char_pos(exc)
 
 
 def blank_statement(text: str, exc: UnexpectedInput, begin: int = 0) -> str | None:
@@ -328,13 +345,29 @@ def blank_statement(text: str, exc: UnexpectedInput, begin: int = 0) -> str | No
     return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
 
 
-def complete_at_eof(exc: UnexpectedToken):
+class Interactive(Protocol):
+    """What this package uses of Lark's InteractiveParser, typed: Lark leaves `copy`,
+    `accepts` and `feed_eof` unannotated (an InteractiveParser is an Interactive). The
+    parser is built without a transformer (parse.lark_options): a finished parse is a tree."""
+
+    def exhaust_lexer(self) -> list[Token]: ...
+
+    def copy(self, deepcopy_values: bool = True) -> Interactive: ...
+
+    def accepts(self) -> set[str]: ...
+
+    def feed_token(self, token: Token) -> object: ...
+
+    def feed_eof(self, last_token: Token | None = None) -> Tree[Token]: ...
+
+
+def complete_at_eof(exc: UnexpectedToken) -> Tree[Token] | None:
     """Feed the `}` (and separators) a file that ends inside blocks is missing; the tree,
     or None when the file ends in the middle of a statement."""
-    ip = exc.interactive_parser
-    if ip is None:
+    found: Interactive | None = exc.interactive_parser
+    if found is None:
         return None
-    ip = ip.copy(deepcopy_values=False)  # a deep copy would drop the tokens' end positions
+    ip = found.copy(deepcopy_values=False)  # a deep copy would drop the tokens' end positions
     literals = _literals()
     close = next((n for n, v in literals.items() if v == "}"), "RBRACE")
     for _ in range(64):

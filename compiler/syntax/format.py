@@ -29,12 +29,17 @@ The rules (docs/language.md, "Formatting"):
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lark.exceptions import LarkError, UnexpectedInput
 
 from compiler.syntax.parse import DOC_COMMENT
+
+if TYPE_CHECKING:
+    from compiler.syntax.errors import Interactive
 
 INDENT = "  "
 
@@ -68,7 +73,7 @@ _PIECE = re.compile(r"(?P<nl>\n)|(?P<semi>;)|(?P<comment>#[^\n]*)|(?P<comma>,)|(
 def _lex(text: str) -> list[_Tok]:
     from compiler.syntax.parse import lark_parser
 
-    parser = lark_parser().parse_interactive(text)
+    parser: Interactive = lark_parser().parse_interactive(text)
     try:
         raw = parser.exhaust_lexer()
         parser.feed_eof(raw[-1] if raw else None)
@@ -80,6 +85,7 @@ def _lex(text: str) -> list[_Tok]:
     toks: list[_Tok] = []
     for t in raw:
         value = str(t)
+        assert t.line is not None  # a lexed token has its position (Lark types it Optional)
         if t.type in ("_SEP", "_COMMA"):
             line = t.line
             for m in _PIECE.finditer(value):
@@ -100,21 +106,27 @@ def _lex(text: str) -> list[_Tok]:
         else:  # keywords, names, numbers, sizes
             toks.append(_Tok("WORD", value, t.type, t.line))
     code = [t for t in toks if t.kind in ("WORD", "STRING", "PUNCT")]
-    for i, t in enumerate(code):
-        if t.text == "+":
+    for i, tok in enumerate(code):
+        if tok.text == "+":
             before = code[i - 1] if i else None
             after = code[i + 1] if i + 1 < len(code) else None
             if before is not None and before.type == "HEALTH":
-                t.style = "prefix"
+                tok.style = "prefix"
             elif after is not None and after.type == "MAIN":
-                t.style = "infix"
+                tok.style = "infix"
             else:
-                t.style = "postfix"
+                tok.style = "postfix"
     return toks
 
 
 # ---------------------------------------------------------------- structure
-BLANK = "blank"
+class _Blank(enum.Enum):
+    """A blank line kept in a block (a run of them is one)."""
+
+    BLANK = "blank"
+
+
+BLANK = _Blank.BLANK
 
 
 @dataclass
@@ -132,14 +144,14 @@ class _Break:
 
 @dataclass
 class _Block:
-    items: list = field(default_factory=list)  # _Stmt | _Comment | BLANK
+    items: list[_Stmt | _Comment | _Blank] = field(default_factory=list)
     one_line: bool = True
     open_comment: str | None = None  # a comment right after `{`
 
 
 @dataclass
 class _Stmt:
-    parts: list = field(default_factory=list)  # _Tok | _Block | _Break
+    parts: list[_Tok | _Block | _Break] = field(default_factory=list)
     line: int = 0
     starts_line: bool = True  # nothing before it on its source line
     trailing: str | None = None
@@ -286,6 +298,7 @@ def _inline_stmt(stmt: _Stmt) -> str:
         if isinstance(part, _Tok):
             line += spacer.add(part)
         else:  # only one-line blocks can be inside a one-line block
+            assert isinstance(part, _Block)  # not a _Break: a one-line block has no line breaks
             line += " " + _inline(part)
     return line
 
@@ -340,7 +353,7 @@ def format_source(text: str) -> str:
 
 
 # ---------------------------------------------------------------- the safety check
-def strip_spans(node):
+def strip_spans(node: object) -> object:
     """`node` with every `span` set to NOWHERE (and Module.file to ""), recursively, so two
     parses of differently laid-out text compare equal when they mean the same."""
     from compiler.diagnostics import Span

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Sink
+from compiler.syntax.errors import lexed_span
 
 MAX_NUMBER = 1_000_000
 _MAX_DIGITS = len(str(MAX_NUMBER))
@@ -25,7 +26,7 @@ _MAX_DIGITS = len(str(MAX_NUMBER))
 LONGEST_READ = 100
 
 
-def bound_numbers(tree: Tree, file: str, sink: Sink) -> None:
+def bound_numbers(tree: Tree[Token], file: str, sink: Sink) -> None:
     """Report every number beyond ±MAX_NUMBER (and every size too long to read), and
     leave only number tokens `int()` can read (the AST builder converts them)."""
     for subtree in tree.iter_subtrees():
@@ -59,8 +60,7 @@ def _value(digits: str) -> int | None:
 def _report(token: Token, file: str, sink: Sink) -> None:
     text = str(token)
     shown = text if len(text) <= 20 else f"{text[:8]}…({sum(c.isdigit() for c in text):,} digits)"
-    span = Span(file, token.line, token.column, token.end_line, token.end_column)
-    sink.report("S0215", span, number=shown, limit=f"{MAX_NUMBER:,}")
+    sink.report("S0215", lexed_span(file, token), number=shown, limit=f"{MAX_NUMBER:,}")
 
 
 def _readable(token: Token) -> Token:

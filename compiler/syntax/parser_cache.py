@@ -31,6 +31,8 @@ import io
 import pickle
 import sys
 import types
+from collections.abc import Callable
+from typing import Any
 
 import lark
 from lark import Lark
@@ -41,7 +43,7 @@ from compiler import diskcache
 FORMAT = b"questc-parser-cache 2"  # bump when the file layout changes
 
 
-def key_of(grammar: str, options: dict) -> str:
+def key_of(grammar: str, options: dict[str, Any]) -> str:
     """What the built tables depend on. `options` must have a stable repr (no objects
     whose repr holds an address: the postlexer is named by its class)."""
     described = {k: (type(v).__qualname__ if k == "postlex" else v) for k, v in sorted(options.items())}
@@ -53,7 +55,7 @@ def file_name(key: str) -> str:
     return f"parser-{key[:32]}.pickle"
 
 
-def load_or_build(grammar: str, options: dict) -> Lark:
+def load_or_build(grammar: str, options: dict[str, Any]) -> Lark:
     """The parser for `grammar` with `options`: from the private cache when a trusted
     file for exactly this key is there, otherwise built (and saved for the next run)."""
     key = key_of(grammar, options)
@@ -108,9 +110,11 @@ def dumps(parser: Lark) -> bytes | None:
 
 
 class _Pickler(pickle.Pickler):
-    def reducer_override(self, obj):
+    def reducer_override(self, obj: object) -> tuple[Callable[..., object], tuple[object, ...]]:
         if isinstance(obj, types.ModuleType):
             return importlib.import_module, (obj.__name__,)
         if obj is lalr_analysis.Shift or obj is lalr_analysis.Reduce:
             return getattr, (lalr_analysis, obj.name)
-        return NotImplemented
+        # pickle's own reduction for everything else; typeshed derives NotImplemented's type
+        # from Any, so mypy takes this for returning Any
+        return NotImplemented  # type: ignore[no-any-return]
