@@ -23,10 +23,15 @@ from __future__ import annotations
 import argparse
 from dataclasses import field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from compiler.diagnostics import Sink
 from compiler import frozen
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Diagnostic
+    from compiler.model import Model
+    from compiler.options import Options
 
 GROUP = "questc.plugins"
 
@@ -51,7 +56,7 @@ class Importer:
     run: Callable[[argparse.Namespace, Sink], "str | Mapping[str, str] | None"]
     configure: Callable[[argparse.ArgumentParser], None] | None = None
     claims: Callable[[str], bool] | None = None
-    check: Callable[[str, Any, Sink], list] | None = None
+    check: Callable[[str, Options, Sink], list[Diagnostic]] | None = None
 
 
 @frozen
@@ -65,7 +70,7 @@ class Exporter:
     name: str
     formats: tuple[str, ...]
     help: str
-    run: Callable[[Any, argparse.Namespace, Sink], "Mapping[str, bytes | str] | None"]
+    run: Callable[[Model, argparse.Namespace, Sink], "Mapping[str, bytes | str] | None"]
     configure: Callable[[argparse.ArgumentParser], None] | None = None
 
 
@@ -78,7 +83,7 @@ class PluginPass:
     a built-in pass ("quest", "catalog:tiles", …); empty means every pack."""
 
     name: str
-    function: Callable[[Any, Sink], Any]
+    function: Callable[[Model, Sink], Model]
     needs: tuple[str, ...] = ()
 
 

@@ -18,12 +18,16 @@ import re
 import traceback
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Callable, Collection, Mapping, TypeVar
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.model import Diagnostic
 from compiler import frozen
 from compiler.plugins import GROUP, SHARED_CODES, Command, Exporter, Importer, Plugin
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.catalogue import Entry
+    from compiler.model import Model
 
 PREFIX = re.compile(r"[A-Z]{2,4}")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -107,10 +111,10 @@ def add(requests: list[tuple[str, Span]], sink: Sink, builtin_commands: Collecti
     return ok
 
 
-_ENTRIES: dict[str, dict] = {}  # plugin name -> its catalogue entries, kept while enabled
+_ENTRIES: dict[str, dict[str, Entry]] = {}  # plugin name -> its catalogue entries, kept while enabled
 
 
-def loaded_entries(loaded: Loaded) -> dict:
+def loaded_entries(loaded: Loaded) -> dict[str, Entry]:
     return _ENTRIES[loaded.name]
 
 
@@ -142,7 +146,7 @@ def _load(name: str, ep: metadata.EntryPoint, span: Span, sink: Sink, builtin_co
     return Loaded(name, plugin, frozenset(entries), origin)
 
 
-def _entries(plugin: Plugin) -> dict:
+def _entries(plugin: Plugin) -> dict[str, Entry]:
     from compiler.diagnostics.catalogue import entry_of
 
     raw = plugin.codes
@@ -155,7 +159,7 @@ def _entries(plugin: Plugin) -> dict:
     return {str(code): entry_of(str(code), entry) for code, entry in raw.items()}
 
 
-def _declaration_problem(name: str, plugin: Plugin, entries: dict, builtin_commands: Collection[str]) -> str | None:
+def _declaration_problem(name: str, plugin: Plugin, entries: dict[str, Entry], builtin_commands: Collection[str]) -> str | None:
     from compiler.diagnostics.catalogue import CATALOGUE
 
     if not NAME.fullmatch(name):
@@ -214,10 +218,14 @@ def commands() -> dict[str, tuple[Loaded, Command]]:
     return {x.name: (p, x) for p in _ACTIVE.values() for x in p.plugin.commands}
 
 
-def guard(loaded: Loaded, what: str, sink: Sink, span: Span, fn: Callable, *args: Any) -> tuple[bool, Any]:
+T = TypeVar("T")
+
+
+def guard(loaded: Loaded, what: str, sink: Sink, span: Span, fn: Callable[..., T], *args: object) -> tuple[bool, T | None]:
     """Run plugin code. Its diagnostics are checked against its codes (E0104 for one that
     is not its own); an exception is E0103 at `span`. Returns (finished, result)."""
     local = Sink()
+    result: T | None
     try:
         result = fn(*args, local)
         finished = True
@@ -234,7 +242,7 @@ def guard(loaded: Loaded, what: str, sink: Sink, span: Span, fn: Callable, *args
     return finished, result
 
 
-def run_plugin_passes(model, sink: Sink):
+def run_plugin_passes(model: Model, sink: Sink) -> Model:
     """The passes of the plugins `model.options.plugins` names, in order, after the
     built-in ones. A plugin named there but not enabled yet is enabled now (library use);
     one that cannot be is reported once at the pack."""
@@ -256,7 +264,7 @@ def run_plugin_passes(model, sink: Sink):
     return model
 
 
-def asked_for(model, sink: Sink) -> None:
+def asked_for(model: Model, sink: Sink) -> None:
     """E0105 for each plugin a pack of the closure asks for (pack.yaml `plugins:`) that
     is not enabled."""
     enabled = set(getattr(model.options, "plugins", ())) | set(_ACTIVE)
