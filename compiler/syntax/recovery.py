@@ -19,9 +19,12 @@ of the file.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterator
 
-from lark import Token, Tree
+from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
+from lark.parsers.lalr_interactive_parser import InteractiveParser
+from lark.parsers.lalr_parser_state import ParserState
 
 from compiler.diagnostics import Sink, Span
 from compiler import frozen
@@ -38,17 +41,20 @@ KEPT_CHECKPOINTS = 4
 class _Checkpoint:
     after: Token | None  # the last token fed before this point (None: the start of the file)
     boundary: int  # where the token holding the boundary starts
-    state_stack: list
-    value_stack: list
+    state_stack: list[int]  # LALR states (Lark numbers them unless built with debug=True)
+    value_stack: list[Tree[Token] | Token]  # no transformer: trees and tokens
     # len(children) of each tree on the value stack. Lark builds a rule's children by
     # appending to the list of its first inlined child (`_rule`, `x*`): trees on the
     # stack grow after the checkpoint; resuming cuts them back. (Copying the trees
     # instead would copy a block's list of statements at each statement: quadratic.)
-    lengths: tuple
+    lengths: tuple[int, ...]
 
     @property
     def pos(self) -> int:
-        return self.after.end_pos if self.after is not None else 0
+        if self.after is None:
+            return 0
+        assert self.after.end_pos is not None  # a lexed token has its position (Lark types it Optional)
+        return self.after.end_pos
 
 
 def _holds_boundary(token: Token) -> bool:
@@ -58,7 +64,7 @@ def _holds_boundary(token: Token) -> bool:
 MAX_GUESSED_BRACES = 8  # missing `}` put back where indentation says, per file
 
 
-def parse_recovering(text: str, file: str, sink: Sink, parser) -> Tree | None:
+def parse_recovering(text: str, file: str, sink: Sink, parser: Lark) -> Tree[Token] | None:
     """The tree of `text` with every broken statement blanked out (each reported to
     `sink`), or None when too much is broken. `parser` is the Lark LALR parser.
 
@@ -90,7 +96,7 @@ def parse_recovering(text: str, file: str, sink: Sink, parser) -> Tree | None:
     return tree
 
 
-def parse_once(text: str, file: str, sink: Sink, parser) -> tuple[Tree | None, bool]:
+def parse_once(text: str, file: str, sink: Sink, parser: Lark) -> tuple[Tree[Token] | None, bool]:
     """One parse with recovery: (the tree or None, whether the file ended inside blocks
     that were closed to finish it). The unclosed block is not reported here."""
     work = text
@@ -130,20 +136,25 @@ def parse_once(text: str, file: str, sink: Sink, parser) -> tuple[Tree | None, b
             return None, False
 
 
-def _run(ip, checkpoints: deque[_Checkpoint]) -> Tree:
+def _run(ip: InteractiveParser, checkpoints: deque[_Checkpoint]) -> Tree[Token]:
     """Lark's own parse loop (parse_from_state), taking checkpoints on the way."""
-    state = ip.parser_state
-    previous = ip.lexer_thread.state.last_token
+    state: ParserState[int] = ip.parser_state
+    lexer_state = ip.lexer_thread.state
+    assert lexer_state is not None  # parse_interactive(text) gives the lexer its text
+    previous = lexer_state.last_token
+    lex: Callable[[ParserState[int]], Iterator[Token]] = ip.lexer_thread.lex  # Lark leaves lex unannotated
     try:
-        for token in ip.lexer_thread.lex(state):
+        for token in lex(state):
             if _holds_boundary(token):
                 values = list(state.value_stack)
                 lengths = tuple(len(v.children) if isinstance(v, Tree) else 0 for v in values)
+                assert token.start_pos is not None  # a lexed token has its position (Lark types it Optional)
                 checkpoints.append(_Checkpoint(previous, token.start_pos, list(state.state_stack), values, lengths))
             state.feed_token(token)
             previous = token
         end = Token.new_borrow_pos("$END", "", previous) if previous else Token("$END", "", 0, 1, 1)
-        return state.feed_token(end, True)
+        tree: Tree[Token] = state.feed_token(end, True)  # the parse is over: the tree (no transformer)
+        return tree
     except UnexpectedInput as exc:
         exc.interactive_parser = ip  # as Lark does: errors.py reads the state at the error
         raise
@@ -160,7 +171,7 @@ def _checkpoint_before(checkpoints: deque[_Checkpoint], pos: int) -> _Checkpoint
     return None
 
 
-def _restore(ip, cp: _Checkpoint) -> None:
+def _restore(ip: InteractiveParser, cp: _Checkpoint) -> None:
     """Put a fresh interactive parser (over the blanked text) in the checkpoint's state."""
     ip.parser_state.state_stack[:] = cp.state_stack
     ip.parser_state.value_stack[:] = cp.value_stack
@@ -169,9 +180,12 @@ def _restore(ip, cp: _Checkpoint) -> None:
             del value.children[length:]
     lexer_state = ip.lexer_thread.state
     if cp.after is not None:
+        end_pos, end_line, end_column = cp.after.end_pos, cp.after.end_line, cp.after.end_column
+        assert lexer_state is not None  # parse_interactive(text) gives the lexer its text
+        assert end_pos is not None and end_line is not None and end_column is not None  # a lexed token
         counter = lexer_state.line_ctr
-        counter.char_pos = cp.after.end_pos
-        counter.line = cp.after.end_line
-        counter.column = cp.after.end_column
-        counter.line_start_pos = cp.after.end_pos - cp.after.end_column + 1
+        counter.char_pos = end_pos
+        counter.line = end_line
+        counter.column = end_column
+        counter.line_start_pos = end_pos - end_column + 1
         lexer_state.last_token = cp.after
