@@ -264,7 +264,8 @@ def test_rendering_many_diagnostics_in_one_file_splits_its_text_once(monkeypatch
         for i in range(n):
             sink.report("S0101", Span("<many>", i + 1, 3, i + 1, 5), found="x", expected="y")
         _CountedText.splits = 0
-        out = render.render(sink, "human")
+        # every diagnostic in full (human output shows render.SHOWN of them by default)
+        out = render.render_human(sink.sorted(), render.summary_of(sink), shown=n)
     finally:
         render.forget_source("<many>")
     assert f"{n} | " in out and _CountedText.splits <= 1

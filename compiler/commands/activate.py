@@ -350,15 +350,17 @@ def run(args: argparse.Namespace) -> int:
         return finish(sink, args)
     from dataclasses import replace
 
+    from compiler.diagnostics.render import visible_lines  # ids and effect texts are source text
+
     rules = args.rules or sit.rules or ("coop" if cooperative(model) else "app")
     if opened is not None:
         sit = replace(sit, open_doors=(sit.open_doors or frozenset()) | opened)
     sit = replace(sit, rules=rules)
     if args.group is not None and len(set(args.group)) == 1:
         out = act.activate(sit, card, args.group[0])
-        sys.stdout.write(json.dumps(out.to_json(), sort_keys=True) + "\n" if args.format == "json" else text_of(out))
+        sys.stdout.write(json.dumps(out.to_json(), sort_keys=True) + "\n" if args.format == "json" else visible_lines(text_of(out)))
     else:
         out = act.activate_card(sit, card, args.group)
-        sys.stdout.write(json.dumps(out.to_json(), sort_keys=True) + "\n" if args.format == "json" else card_text_of(out))
+        sys.stdout.write(json.dumps(out.to_json(), sort_keys=True) + "\n" if args.format == "json" else visible_lines(card_text_of(out)))
     return mapquery.answered(sink)
 

@@ -32,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
         from compiler.diagnostics.hints import hint
 
         suffix = hint(args.code.upper(), CATALOGUE)
-        sys.stderr.write(f"questc explain: unknown code `{args.code}`{suffix}\n")
+        from compiler.diagnostics.render import visible
+
+        sys.stderr.write(f"questc explain: unknown code `{visible(args.code)}`{visible(suffix)}\n")
         return 2
     sys.stdout.write(text)
     return 0

@@ -40,16 +40,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from compiler.diagnostics.render import visible  # a folder's name may hold control characters
+
     folder = Path(args.dir)
     if folder.exists() and not folder.is_dir():  # iterdir() on a file was I0001
-        sys.stderr.write(f"questc init: {folder} exists and is a file, not a folder\n")
+        sys.stderr.write(f"questc init: {visible(str(folder))} exists and is a file, not a folder\n")
         return 2
     if folder.exists() and _not_empty(folder):
-        sys.stderr.write(f"questc init: {folder} exists and is not empty\n")
+        sys.stderr.write(f"questc init: {visible(str(folder))} exists and is not empty\n")
         return 2
     pack_id = args.id or re.sub(r"[^a-z0-9]+", "-", folder.resolve().name.lower()).strip("-") or "my-pack"
     if not re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", pack_id):
-        sys.stderr.write(f"questc init: `{pack_id}` is not a valid pack id (lowercase letters, digits, hyphens)\n")
+        sys.stderr.write(f"questc init: `{visible(pack_id)}` is not a valid pack id (lowercase letters, digits, hyphens)\n")
         return 2
     name = pack_id.replace("-", " ").title()
     ident = re.sub(r"[^a-z0-9_]", "_", pack_id.replace("-", "_"))
@@ -61,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         (folder / "first.quest").write_text(QUEST.format(ident=ident, name=name), encoding="utf-8")
     except OSError as exc:  # below a file, read-only, /proc: was I0001
         return _cannot_write(Path(exc.filename or folder), exc)
-    print(f"created pack `{pack_id}` in {folder}; try: questc check {folder}")
+    print(f"created pack `{pack_id}` in {visible(str(folder))}; try: questc check {visible(str(folder))}")
     return 0
 
 

@@ -19,7 +19,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.catalog:
         if args.catalog not in catalog_kinds():
-            sys.stderr.write(f"questc schema: unknown catalog kind `{args.catalog}` (known: {', '.join(catalog_kinds())})\n")
+            from compiler.diagnostics.render import visible
+
+            sys.stderr.write(f"questc schema: unknown catalog kind `{visible(args.catalog)}` (known: {', '.join(catalog_kinds())})\n")
             return 2
         schema = bundled_schema(f"catalogs/{args.catalog}.schema.json")
     elif args.diagnostics:

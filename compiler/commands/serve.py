@@ -124,7 +124,9 @@ def run(args: argparse.Namespace) -> int:
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="questc-serve", daemon=True)
     thread.start()
-    sys.stderr.write(f"[questc serve] playing {pid} at http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)\n")
+    from compiler.diagnostics.render import visible  # the pack's id is text of its pack.yaml
+
+    sys.stderr.write(f"[questc serve] playing {visible(pid)} at http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)\n")
     sys.stderr.flush()
     try:
         return watch.watch(args)

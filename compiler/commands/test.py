@@ -204,7 +204,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format in ("json", "sarif"):
         print_diagnostics(sink, args.format)
     else:
-        sys.stdout.write("\n".join(lines + [f"{passed} passed, {failed} failed"]) + "\n")
+        from compiler.diagnostics.render import visible  # file and test names are source text
+
+        sys.stdout.write("\n".join([visible(line) for line in lines] + [f"{passed} passed, {failed} failed"]) + "\n")
         if sink.items:
             print_diagnostics(sink, args.format, stream=sys.stderr)
     return 1 if failed else exit_code(sink, args.strict)

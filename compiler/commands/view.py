@@ -99,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
     write_packs(out.parent, {out.name: site_files(data)}, sink)
     code = finish(sink, args)
     if code == 0:
-        sys.stderr.write(f"[questc view] wrote the player to {out}; open it over HTTP "
-                         f"(`questc serve`, or `python -m http.server -d {out}`): browsers do not run modules from file://\n")
+        from compiler.diagnostics.render import visible  # a folder's name may hold control characters
+
+        shown = visible(str(out))
+        sys.stderr.write(f"[questc view] wrote the player to {shown}; open it over HTTP "
+                         f"(`questc serve`, or `python -m http.server -d {shown}`): browsers do not run modules from file://\n")
     return code

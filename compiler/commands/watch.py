@@ -163,7 +163,9 @@ def rebuild(args: argparse.Namespace) -> int:
     code = build.run(args)
     took = time.perf_counter() - started
     verdict = "built" if code == 0 else "not built (see above)"
-    sys.stderr.write(f"[questc watch] {verdict} in {took:.2f} s; watching {', '.join(args.paths)}\n")
+    from compiler.diagnostics.render import visible  # a folder's name may hold control characters
+
+    sys.stderr.write(f"[questc watch] {verdict} in {took:.2f} s; watching {visible(', '.join(args.paths))}\n")
     sys.stderr.flush()
     return code
 
@@ -206,7 +208,9 @@ def watch(args: argparse.Namespace, changes: Iterable[set[tuple[Any, str]]] | No
         return code
     except WatcherFailed as failed:
         exc = failed.__cause__
-        sys.stderr.write(f"[questc watch] cannot watch {', '.join(args.paths)}: {exc.strerror or exc}; "
+        from compiler.diagnostics.render import visible
+
+        sys.stderr.write(f"[questc watch] cannot watch {visible(', '.join(args.paths))}: {visible(str(exc.strerror or exc))}; "
                          "--poll may work where file-system events do not\n")
         return 1
     finally:

@@ -54,6 +54,22 @@ class Diagnostic:
         return (self.span.file, self.span.line, self.span.column, self.code, self.message)
 
 
+# What a message may quote of its input: each value filled into a catalogue template is
+# at most FIELD_MAX characters, cut with `…` (docs/robustness.md, "Second pass (issue
+# 38): bounded output"). The longest a real pack gives is under 200; a name or token of
+# 200,000 characters would otherwise be copied into every message about it, in every
+# format.
+FIELD_MAX = 500
+
+
+def bounded(value: object) -> object:
+    """`value`, or its text cut to FIELD_MAX characters with `…` when it is longer."""
+    if isinstance(value, (int, float)):
+        return value
+    text = value if isinstance(value, str) else str(value)
+    return value if len(text) <= FIELD_MAX else text[: FIELD_MAX - 1] + "\u2026"
+
+
 @dataclass
 class Sink:
     """Collects diagnostics; stages report here instead of raising through the user."""
@@ -87,10 +103,10 @@ class Sink:
         diag = Diagnostic(
             code=code,
             severity=severity or entry.severity,
-            message=entry.format(**args),
+            message=entry.format(**{k: bounded(v) for k, v in args.items()}),
             span=span,
             related=tuple(related),
-            fix=fix,
+            fix=fix if fix is None or len(fix) <= FIELD_MAX else None,  # a replacement cut short is wrong
         )
         self.items.append(diag)
         return diag

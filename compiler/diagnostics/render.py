@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from compiler import __version__
-from compiler.diagnostics.model import Diagnostic, Severity, Sink
+from compiler.diagnostics.model import Diagnostic, Severity, Sink, bounded
 
 # The text of every source the loader accepted (compiler/sources.py) and of sources that
 # are not files ("<command line>"), by display name. Human output shows source lines
@@ -71,6 +71,11 @@ def visible(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text)
 
 
+def visible_lines(text: str) -> str:
+    """`text` of several lines, each shown with `visible` (its line breaks kept)."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
 def _help(fix: str) -> str:
     """A fix is either a replacement for the underlined text (one token) or a sentence."""
     return f"replace with `{fix}`" if fix and not any(ch.isspace() for ch in fix) else fix
@@ -81,41 +86,112 @@ _STYLE = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m", Severity
 _BLUE, _BOLD, _RESET = "\x1b[1;34m", "\x1b[1m", "\x1b[0m"
 
 
-def render_human(diags: list[Diagnostic], summary: dict, colour: bool = False) -> str:
+# Human output is bounded whatever the input (docs/robustness.md, "Second pass (issue 38):
+# bounded output"): a source line is shown as a window of at most WINDOW columns around
+# the span, `…` where it is cut; at most SHOWN diagnostics are written in full, then one
+# line counts the rest; a diagnostic shows at most NOTES related notes. Machine formats
+# keep every diagnostic (they never hold source lines).
+WINDOW = 120
+SHOWN = 100
+NOTES = 20
+CUT = "\u2026"  # …
+
+
+def _width(ch: str) -> int:
+    """Columns `ch` takes on the terminal once shown (an escape is wider than its character)."""
+    return 1 if not _UNSAFE.match(ch) else len(visible(ch))
+
+
+def window(src: str, start: int, end: int, width: int = WINDOW) -> tuple[str, int, int]:
+    """(shown text, columns before the span, columns of the span) for the 0-based span
+    [start, end) of the source line `src`: the whole line, escaped, when it fits in
+    `width` columns, else a window of it around the span with `…` at each cut end. The
+    work is proportional to the window, never to the line (tabs show as one space;
+    columns past the end of the line count one each, as for a span at the line's end)."""
+    n = len(src)
+    if n <= width:
+        shown = visible(src.replace("\t", " "))
+        if len(shown) <= width:
+            pad = len(visible(src[:start].replace("\t", " "))) + max(0, start - n)
+            span = len(visible(src[start:end].replace("\t", " "))) + max(0, end - max(start, n))
+            return shown, pad, max(1, span)
+
+    def w(i: int) -> int:
+        return 1 if i >= n else _width(src[i])
+
+    budget = width - 2  # room for the two markers
+    lo, hi = min(start, n), start  # the window is [lo, hi)
+    used = start - lo  # columns past the end of the line before the span
+    while hi < max(end, start + 1) and (hi == start or used + w(hi) <= budget):  # the span first
+        used += w(hi)
+        hi += 1
+    span_end = hi
+    spare = (budget - used) // 2  # then up to half of what is left before it
+    while lo > 0 and w(lo - 1) <= spare:
+        lo -= 1
+        spare -= w(lo)
+        used += w(lo)
+    while hi < n and used + w(hi) <= budget:  # the rest after it
+        used += w(hi)
+        hi += 1
+    while lo > 0 and used + w(lo - 1) <= budget:  # and before it, when the line ends first
+        lo -= 1
+        used += w(lo)
+    head, tail = CUT if lo > 0 else "", CUT if hi < n else ""
+    shown = head + visible(src[lo:min(hi, n)].replace("\t", " ")) + tail
+    pad = len(head) + sum(w(i) for i in range(lo, start))
+    return shown, pad, max(1, sum(w(i) for i in range(start, span_end)))
+
+
+def render_human(diags: list[Diagnostic], summary: dict, colour: bool = False, shown: int = SHOWN) -> str:
     """Everything taken from a source (lines, quoted text, file names) goes through
-    `visible`, so the only escape sequences in the output are the styles added here."""
+    `visible`, so the only escape sequences in the output are the styles added here.
+    At most `shown` diagnostics are written in full; a line counts the others."""
 
     def paint(style: str, text: str) -> str:
         return f"{style}{text}{_RESET}" if colour else text
 
     out: list[str] = []
     lines_of: dict[str, list[str] | None] = {}
-    for d in diags:
+    for d in diags[:shown]:
         out.append(f"{paint(_STYLE[d.severity], f'{d.severity.value}[{d.code}]')}{paint(_BOLD, ': ' + visible(d.message))}")
         s = d.span
         out.append(f"  {paint(_BLUE, '-->')} {visible(s.file)}:{s.line}:{s.column}")
         src = _source_line(s.file, s.line, lines_of)
         if src is not None:
-            src = src.expandtabs(1)
             gutter = " " * len(str(s.line))
             start = s.column - 1
             end = max(start, (s.end_column if s.end_line == s.line else len(src) + 1) - 1)
-            # an escape is wider than its character: measure the caret on the shown text
-            # (columns past the end of the line count one each)
-            pad = len(visible(src[:start])) + max(0, start - len(src))
-            width = len(visible(src[start:end])) + max(0, end - max(start, len(src)))
+            text, pad, width = window(src, start, end)
             bar = paint(_BLUE, "|")
             out.append(f"{gutter} {bar}")
-            out.append(f"{paint(_BLUE, str(s.line))} {bar} {visible(src)}")
-            out.append(f"{gutter} {bar} {' ' * pad}{paint(_STYLE[d.severity], '^' * max(1, width))}")
-        for r in d.related:
-            out.append(f"  note: {visible(r.message)} at {visible(r.span.file)}:{r.span.line}:{r.span.column}")
+            out.append(f"{paint(_BLUE, str(s.line))} {bar} {text}")
+            out.append(f"{gutter} {bar} {' ' * pad}{paint(_STYLE[d.severity], '^' * width)}")
+        for r in d.related[:NOTES]:
+            out.append(f"  note: {visible(bounded(r.message))} at {visible(r.span.file)}:{r.span.line}:{r.span.column}")
+        if len(d.related) > NOTES:
+            out.append(f"  note: {CUT} and {len(d.related) - NOTES} more")
         if d.fix:
             out.append(f"  help: {visible(_help(d.fix))}")
+        out.append("")
+    if len(diags) > shown:
+        out.append(_not_shown(diags[shown:]))
         out.append("")
     e, w = summary["errors"], summary["warnings"]
     out.append(f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}" if diags else "no problems found")
     return "\n".join(out) + "\n"
+
+
+def _not_shown(rest: list[Diagnostic]) -> str:
+    """`… and 2900 more errors, 3 warnings not shown (use --format json for all)`."""
+    counts = {sev: 0 for sev in Severity}
+    for d in rest:
+        counts[d.severity] += 1
+    e, w, n = counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.NOTE]
+    parts = [f"{e} more error{'s' * (e != 1)}" if e else "",
+             f"{w}{'' if e else ' more'} warning{'s' * (w != 1)}" if w else "",
+             f"{n}{'' if e or w else ' more'} note{'s' * (n != 1)}" if n else ""]
+    return f"{CUT} and {', '.join(p for p in parts if p)} not shown (use --format json for all)"
 
 
 def _as_dict(d: Diagnostic) -> dict:
@@ -129,7 +205,7 @@ def _as_dict(d: Diagnostic) -> dict:
         "end_line": d.span.end_line,
         "end_column": d.span.end_column,
         "related": [
-            {"message": r.message, "file": r.span.file, "line": r.span.line, "column": r.span.column}
+            {"message": bounded(r.message), "file": r.span.file, "line": r.span.line, "column": r.span.column}
             for r in d.related
         ],
     }
@@ -222,7 +298,7 @@ def render_sarif(diags: list[Diagnostic], summary: dict) -> str:
             r["fixes"] = fixes
         if d.related:
             r["relatedLocations"] = [
-                {"id": i, "message": {"text": x.message}, **loc(x.span.file, x.span.line, x.span.column)}
+                {"id": i, "message": {"text": bounded(x.message)}, **loc(x.span.file, x.span.line, x.span.column)}
                 for i, x in enumerate(d.related)
             ]
         results.append(r)
@@ -240,7 +316,10 @@ def render_sarif(diags: list[Diagnostic], summary: dict) -> str:
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's data (or, `prop`, a property value): control and bidi
+    characters shown as escapes, as in human output (the log is read on a terminal or a
+    web page, and a raw newline would start a command of its own), then GitHub's escapes."""
+    text = visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text

@@ -1,0 +1,187 @@
+"""Issue 38, second pass: what questc prints is bounded whatever the input, and nothing it
+prints carries a raw control character (docs/robustness.md, "Second pass (issue 38):
+bounded output"). Every test counts bytes or lines, never time."""
+
+from __future__ import annotations
+
+import io
+import re
+from contextlib import redirect_stderr
+from pathlib import Path
+
+import pytest
+
+from compiler.diagnostics.model import FIELD_MAX
+from compiler.diagnostics.render import CUT, NOTES, SHOWN, WINDOW, window
+from conftest import QUEST, REPO, questc, write_pack
+
+# What must never reach a terminal raw (as in tests/test_hostile_files.py).
+UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def one_line_quest(count: int, name_width: int = 1) -> str:
+    """A quest whose map block is one line of `count` unknown tiles (`count` M0201 on one line)."""
+    tiles = " ".join(f"tile nope{i:0{name_width}} at ({i * 10}, 0);" for i in range(count))
+    return QUEST.replace("map { tile entrance1A at (0, 0);", f"map {{ tile entrance1A at (0, 0); {tiles}")
+
+
+def caret_under(lines: list[str], at: int) -> str:
+    """The text shown above the carets of the source line at `lines[at]`."""
+    src, marks = lines[at], lines[at + 1]
+    first, last = marks.index("^"), marks.rindex("^")
+    return src[first:last + 1]
+
+
+# ------------------------------------------------------------------ the window of a source line
+
+def test_many_diagnostics_on_one_long_line_print_a_bounded_window_each(tmp_path):
+    pack = write_pack(tmp_path, "w", requires=["d2e-base"], files={"q.quest": one_line_quest(600, 4)})
+    line = (pack / "q.quest").read_text().splitlines()[1]
+    assert len(line) > 15_000
+    r = questc("check", pack)
+    assert r.code == 1
+    shown = r.err.splitlines()
+    # every source line shown is a window of at most WINDOW columns (the gutter aside)
+    sources = [s.split(" | ", 1)[1] for s in shown if s.startswith("2 | ")]
+    assert len(sources) == SHOWN
+    assert max(len(s) for s in sources) <= WINDOW
+    assert sum(s.startswith(CUT) for s in sources) >= SHOWN - 2 and all(s.endswith(CUT) for s in sources)
+    # the carets stay exactly under the unknown tile of each diagnostic
+    for k, at in enumerate(i for i, s in enumerate(shown) if s.startswith("2 | ")):
+        assert caret_under(shown, at) == f"tile nope{k:04} at ({k * 10}, 0)"
+    # only SHOWN diagnostics in full; the rest counted in one line
+    assert r.err.count("error[M0201]") == SHOWN
+    assert f"{CUT} and {600 - SHOWN} more errors not shown (use --format json for all)" in r.err
+    assert r.err.rstrip().endswith("600 errors, 0 warnings")
+    # before: every diagnostic printed the whole line, 600 × 15 KB = 9 MB
+    assert len(r.err.encode()) < 40_000
+
+
+def test_machine_formats_keep_every_diagnostic_and_no_source_line(tmp_path):
+    pack = write_pack(tmp_path, "w", requires=["d2e-base"], files={"q.quest": one_line_quest(600, 4)})
+    for fmt in ("json", "sarif", "github"):
+        r = questc("check", pack, "--format", fmt)
+        assert r.code == 1
+        assert r.out.count("M0201") >= 600, fmt
+        assert "tile nope0001 at (10, 0); tile nope0002" not in r.out, fmt  # no source line
+        assert len(r.out.encode()) < 600 * 1200, fmt
+
+
+def test_an_activation_state_file_of_one_line_prints_a_bounded_report(tmp_path):
+    case = REPO / "tests" / "cases" / "activation" / "A0105_two_heroes_same_id"
+    heroes = ", ".join(f"{{id: tomble, at: [0, {i % 2 + 1}]}}" for i in range(2000))
+    state = tmp_path / "state.yaml"
+    state.write_text(f"heroes: [{heroes}]\nmonsters:\n  - {{group: zombie, rank: minion, at: [5, 3]}}\n")
+    args = [a for a in (case / "args").read_text().split() if a]
+    args[args.index("pack")] = str(case / "pack")
+    args[args.index("state.yaml")] = str(state)
+    r = questc(*args)
+    assert r.code == 1
+    assert len(re.findall(r"^error\[A01\d\d\]", r.err, re.M)) == SHOWN
+    assert "more errors not shown" in r.err
+    assert len(r.err.encode()) < 40_000  # before: 1,999 × a 60 KB line = 120 MB
+
+
+def test_window_keeps_the_caret_under_escaped_text():
+    src = "x" * 300 + "\x1b[2J" + "y" * 10 + "frob" + "z" * 300
+    start = src.index("frob")
+    shown, pad, width = window(src, start, start + 4)
+    assert len(shown) <= WINDOW and shown.startswith(CUT) and shown.endswith(CUT)
+    assert shown[pad:pad + width] == "frob"
+    assert "\\x1b[2J" in shown and not UNSAFE.search(shown)
+
+
+@pytest.mark.parametrize("start, end", [(0, 1), (5, 9), (4990, 5000), (5000, 5001), (5003, 5004), (100, 4000)])
+def test_window_bounds_and_places_the_span(start, end):
+    src = "".join(chr(ord("a") + i % 26) for i in range(5000))
+    shown, pad, width = window(src, start, end)
+    assert len(shown) <= WINDOW
+    assert 1 <= width <= WINDOW
+    body = src[start:min(end, len(src))]
+    under = shown[pad:pad + width]
+    if end - start <= WINDOW - 2:
+        assert under.rstrip(CUT) == body or (start >= len(src) and under == "")
+    else:  # a span wider than the window: its start, to the window's end
+        assert body.startswith(under.rstrip(CUT))
+
+
+def test_a_short_line_is_shown_whole_as_before():
+    shown, pad, width = window("  on round_end 3 { win \"Won.\" }", 17, 20)
+    assert (shown, pad, width) == ("  on round_end 3 { win \"Won.\" }", 17, 3)
+
+
+# ------------------------------------------------------------------ what a message quotes
+
+def test_a_message_quotes_at_most_field_max_characters_of_its_input(tmp_path):
+    name = "z" * 200_000
+    quest = QUEST.replace("tile 11A attach west to entrance1A.north", f"tile {name} attach west to entrance1A.north")
+    pack = write_pack(tmp_path, "w", requires=["d2e-base"], files={"q.quest": quest})
+    r = questc("check", pack, "--format", "json")
+    messages = [d["message"] for d in r.json()["diagnostics"]]
+    assert messages and max(len(m) for m in messages) < FIELD_MAX + 200
+    assert any(f"{'z' * 100}" in m and CUT in m for m in messages)
+    human = questc("check", pack)
+    assert len(human.err.encode()) < 10_000  # before: the name three times over, 600 KB
+
+
+def test_related_notes_are_capped_in_human_output_and_all_kept_in_json():
+    from compiler.diagnostics.model import Related, Sink, Span
+    from compiler.diagnostics.render import render
+
+    sink = Sink()
+    sink.report("M0201", Span("f.quest", 1, 1, 1, 3), tile="x", hint="",
+                related=tuple(Related(Span("f.quest", 1, i + 1), f"placed here {i}") for i in range(500)))
+    human = render(sink, "human")
+    assert human.count("note: placed here") == NOTES
+    assert f"note: {CUT} and {500 - NOTES} more" in human
+    import json
+
+    assert len(json.loads(render(sink, "json"))["diagnostics"][0]["related"]) == 500
+
+
+def test_the_summary_counts_errors_warnings_and_notes_left_out():
+    from compiler.diagnostics.model import Severity, Sink, Span
+    from compiler.diagnostics.render import render_human
+
+    sink = Sink()
+    for i in range(SHOWN + 7):
+        sink.report("M0201", Span("f.quest", i + 1, 1), tile="x", hint="")
+    for i in range(3):
+        sink.report("M0201", Span("g.quest", i + 1, 1), tile="x", hint="", severity=Severity.WARNING)
+    text = render_human(sink.sorted(), {"errors": sink.errors, "warnings": sink.warnings})
+    assert f"{CUT} and 7 more errors, 3 warnings not shown (use --format json for all)" in text
+    assert text.rstrip().endswith(f"{SHOWN + 7} errors, 3 warnings")
+
+
+# ------------------------------------------------------------------ control characters in every line
+
+def test_github_annotations_escape_control_characters_in_file_names_and_messages(tmp_path):
+    pack = write_pack(tmp_path, "w", requires=["d2e-base"], files={"q.quest": QUEST})
+    (pack / "a\x1b[2J\u202e::error::x.quest").write_text("quest broken {\n")
+    r = questc("check", pack, "--format", "github")
+    assert r.code == 1
+    assert not UNSAFE.search(r.out.replace("\n", ""))
+    lines = r.out.splitlines()
+    assert all(line.startswith(("::error ", "::warning ", "::notice ")) for line in lines)  # one command a line
+    assert any("a\\x1b[2J\\u202e%3A%3Aerror%3A%3Ax.quest" in line for line in lines)
+
+
+def test_watch_and_serve_status_lines_escape_the_folder_name(tmp_path):
+    from compiler.cli import build_parser
+    from compiler.commands.watch import rebuild
+
+    pack = write_pack(tmp_path / "p\x1b]0;owned\x07\u202e", "w", requires=["d2e-base"], files={"q.quest": QUEST})
+    args = build_parser().parse_args(["watch", str(pack), "-o", str(tmp_path / "out"), "--no-images"])
+    log = io.StringIO()
+    with redirect_stderr(log):
+        rebuild(args)
+    status = [s for s in log.getvalue().splitlines() if s.startswith("[questc watch]")]
+    assert status and not UNSAFE.search(status[0])
+    assert "p\\x1b]0;owned\\x07\\u202e" in status[0]
+
+
+def test_usage_errors_and_unknown_names_are_escaped():
+    r = questc("explain", "Q\x1b[2J\u202e")
+    assert r.code == 2 and "Q\\x1b[2J\\u202e" in r.err and not UNSAFE.search(r.err.replace("\n", ""))
+    r = questc("watch", "--interval", "\x1b[2J")
+    assert r.code == 2 and "\\x1b[2J" in r.err and not UNSAFE.search(r.err.replace("\n", ""))
