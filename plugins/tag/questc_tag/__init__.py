@@ -12,6 +12,7 @@ code M0402 (compiler.plugins.SHARED_CODES); the plugin has no codes of its own.
 from __future__ import annotations
 
 import argparse
+from typing import Any, Callable, cast
 import json
 from pathlib import Path
 
@@ -31,7 +32,7 @@ def _configure_tiles(parser: argparse.ArgumentParser) -> None:
                              "(read with the valkyrie plugin's .ini reader, which must be installed)")
 
 
-def _json_importer(source: str):
+def _json_importer(source: str) -> Callable[[argparse.Namespace, Sink], str | None]:
     def run(args: argparse.Namespace, sink: Sink) -> str | None:
         return convert_json(source, args.file, sink)
 
@@ -57,7 +58,9 @@ def convert_json(source: str, file: str, sink: Sink) -> str | None:
         sink.report("M0402", Span(str(file), exc.lineno, exc.colno), path=str(file), problem=f"invalid JSON ({exc.msg})")
         return None
     try:
-        return convert(data)
+        # any JSON: the converters read the shape they expect as they go, and another
+        # raises one of the errors below (M0402)
+        return convert(cast("list[dict[str, Any]]", data))
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         sink.report("M0402", Span.whole_file(str(file)), path=str(file), problem=f"not TAG {source[4:]} data ({type(exc).__name__}: {exc})")
         return None

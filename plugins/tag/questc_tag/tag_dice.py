@@ -44,7 +44,7 @@ def face_of(values: list[int]) -> dict[str, Any]:
     return {k: v for k, v in face.items() if v}
 
 
-def faces_by_colour(dice_json: list[dict]) -> dict[str, list[dict[str, Any]]]:
+def faces_by_colour(dice_json: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for die in dice_json:
         colour = _value(die["colour"])
@@ -61,7 +61,7 @@ def _flow(face: dict[str, Any]) -> str:
     return "{" + inner + "}"
 
 
-def convert(dice_json: list[dict]) -> str:
+def convert(dice_json: list[dict[str, Any]]) -> str:
     faces = faces_by_colour(dice_json)
     missing = [c for c, _, _ in DICE if c not in faces]
     if missing:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.render import accept_source
@@ -61,6 +62,16 @@ VALKYRIE_NOTE = "the Valkyrie app (NPBruce/valkyrie), d2e-base-tiles.ini, Apache
 # catalog code prefix of an auxiliary piece -> Valkyrie's side name stem
 VALKYRIE_AUX = {"endcap": "Cap", "extender": "Extension", "transition": "Transition", "entrance": "Entrance", "exit": "EntranceStair"}
 
+Cell = tuple[int, int]  # (col, row) of a square
+Edge = tuple[Cell, Cell]  # a unit edge between two lattice points
+Squares = dict[Cell, str]  # local cell -> terrain symbol
+Openings = dict[str, list[tuple[int, int]]]  # side -> [(offset, width)]
+Walls = list[list[list[int]]]  # printed inner walls, [[x1, y1], [x2, y2]] each
+Shape = tuple[Squares, Openings, int, int]  # one TAG record's squares, openings, width, height
+Joined = tuple[Squares, Openings, int, int, Walls]  # a catalog tile's shape, with its inner walls
+Record = dict[str, Any]  # one TAG tile record, as json.loads gives it
+CatalogEntry = dict[str, Any]  # one tile entry as plain YAML data (what `render` writes)
+
 
 def valkyrie_side(code: str) -> str:
     """The Valkyrie tile side name of a catalog code: 9A -> TileSide9A, endcap1B -> TileSideCapB."""
@@ -89,7 +100,7 @@ class ImportError_(ValueError):
 
 
 # ---------------------------------------------------------------- one TAG record -> shape
-def _shape(record: dict) -> tuple[dict[tuple[int, int], str], dict[str, list[tuple[int, int]]], int, int]:
+def _shape(record: Record) -> Shape:
     """Squares (local cell -> symbol), openings (side -> [(offset, width)]), width, height."""
     grid = record.get("grid")
     if not isinstance(grid, list) or len(grid) < 3 or not all(isinstance(r, list) for r in grid):
@@ -97,7 +108,7 @@ def _shape(record: dict) -> tuple[dict[tuple[int, int], str], dict[str, list[tup
     gh, gw = len(grid), len(grid[0])
     if any(len(r) != gw for r in grid):
         raise ImportError_(f"tile {record.get('id')!r} has ragged grid rows")
-    squares: dict[tuple[int, int], str] = {}
+    squares: Squares = {}
     for gy in range(1, gh - 1):
         for gx in range(1, gw - 1):
             v = grid[gy][gx]
@@ -112,9 +123,10 @@ def _shape(record: dict) -> tuple[dict[tuple[int, int], str], dict[str, list[tup
         "west": [grid[gy][0] for gy in range(1, gh - 1)],
         "east": [grid[gy][gw - 1] for gy in range(1, gh - 1)],
     }
-    openings: dict[str, list[tuple[int, int]]] = {}
+    openings: Openings = {}
     for side, ring in rings.items():
-        runs, i = [], 0
+        runs: list[tuple[int, int]] = []
+        i = 0
         while i < len(ring):
             if ring[i] == "open":
                 j = i
@@ -136,7 +148,7 @@ def _shape(record: dict) -> tuple[dict[tuple[int, int], str], dict[str, list[tup
     return squares, openings, gw - 2, gh - 2
 
 
-def _opening_edges(side: str, offset: int, width: int, w: int, h: int, at=(0, 0)) -> set:
+def _opening_edges(side: str, offset: int, width: int, w: int, h: int, at: Cell = (0, 0)) -> set[Edge]:
     ox, oy = at
     if side == "north":
         return {((ox + offset + i, oy), (ox + offset + i + 1, oy)) for i in range(width)}
@@ -147,7 +159,7 @@ def _opening_edges(side: str, offset: int, width: int, w: int, h: int, at=(0, 0)
     return {((ox + w, oy + offset + i), (ox + w, oy + offset + i + 1)) for i in range(width)}
 
 
-def _join_parts(code: str, parts: dict[str, tuple]) -> tuple:
+def _join_parts(code: str, parts: dict[str, Shape]) -> Joined:
     """Join the parts of a multi-part tile through their facing openings (no rotation)."""
     a, side_a, ia, b, side_b, ib = PART_JOINS[code]
     sq_a, op_a, wa, ha = parts[a]
@@ -161,8 +173,8 @@ def _join_parts(code: str, parts: dict[str, tuple]) -> tuple:
     dx, dy = ea[0][0] - eb[0][0], ea[0][1] - eb[0][1]  # where b's origin lies in a's frame
     placed = [(sq_a, op_a, wa, ha, (0, 0), (side_a, ia)), (sq_b, op_b, wb, hb, (dx, dy), (side_b, ib))]
     minx, miny = min(0, dx), min(0, dy)
-    squares: dict[tuple[int, int], str] = {}
-    owner: dict[tuple[int, int], int] = {}
+    squares: Squares = {}
+    owner: dict[Cell, int] = {}
     for k, (sq, _, _, _, (ox, oy), _) in enumerate(placed):
         for (c, r), s in sq.items():
             cell = (c + ox - minx, r + oy - miny)
@@ -173,12 +185,12 @@ def _join_parts(code: str, parts: dict[str, tuple]) -> tuple:
     w = max(c for c, _ in squares) + 1
     h = max(r for _, r in squares) + 1
     joined = {e for e in _opening_edges(side_a, off_a, width_a, wa, ha, (-minx, -miny))}
-    walls = []
+    walls: Walls = []
     for (c, r), k in sorted(owner.items()):
         for nb, e in (((c + 1, r), ((c + 1, r), (c + 1, r + 1))), ((c, r + 1), ((c, r + 1), (c + 1, r + 1)))):
             if nb in owner and owner[nb] != k and e not in joined:
                 walls.append([list(e[0]), list(e[1])])
-    openings: dict[str, list[tuple[int, int]]] = {}
+    openings: Openings = {}
     for k, (sq, ops, pw, ph, (ox, oy), used) in enumerate(placed):
         for side, runs in ops.items():
             for i, (off, width) in enumerate(runs):
@@ -194,9 +206,9 @@ def _join_parts(code: str, parts: dict[str, tuple]) -> tuple:
     return squares, {s: sorted(v) for s, v in openings.items()}, w, h, walls
 
 
-def _mirror(squares, openings, w, h):
+def _mirror(squares: Squares, openings: Openings, w: int, h: int) -> tuple[Squares, Openings]:
     sq = {(w - 1 - c, r): s for (c, r), s in squares.items()}
-    ops: dict[str, list] = {}
+    ops: Openings = {}
     for side, runs in openings.items():
         if side in ("north", "south"):
             ops[side] = sorted((w - off - width, width) for off, width in runs)
@@ -215,13 +227,13 @@ def _piece_and_kind(code: str) -> tuple[str, str, str | None]:
     raise ImportError_(f"tile id {code!r} is neither a numbered tile nor a known auxiliary piece")
 
 
-def convert(records: list, valkyrie: dict[str, str] | None = None) -> dict[str, dict]:
+def convert(records: object, valkyrie: dict[str, str] | None = None) -> dict[str, CatalogEntry]:
     """TAG tile records -> catalog entries (plain data, as they will appear in YAML).
     `valkyrie`: Valkyrie side name -> setting (valkyrie_settings), when given."""
     if not isinstance(records, list) or not all(isinstance(r, dict) and "id" in r for r in records):
         raise ImportError_("expected a JSON list of tile records with an `id`")
-    shapes: dict[str, tuple] = {}
-    parts: dict[str, dict[str, tuple]] = {}
+    shapes: dict[str, Joined] = {}
+    parts: dict[str, dict[str, Shape]] = {}
     for rec in records:
         code = str(rec["id"])
         sq, ops, w, h = _shape(rec)
@@ -248,12 +260,12 @@ def convert(records: list, valkyrie: dict[str, str] | None = None) -> dict[str, 
                 msq, mops = _mirror(sq, ops, w, h)
                 shapes[back] = (msq, mops, w, h, [])
                 notes[back] = f"Back face of the {code} piece: not in the source; its outline is the mirror image of {code}."
-    catalog: dict[str, dict] = {}
+    catalog: dict[str, CatalogEntry] = {}
     for code in sorted(shapes, key=_sort_key):
         sq, ops, w, h, walls = shapes[code]
         piece, kind, name = _piece_and_kind(code)
         rows = ["".join(sq.get((c, r), "-") for c in range(w)) for r in range(h)]
-        entry: dict = {"kind": kind, "piece": piece}
+        entry: CatalogEntry = {"kind": kind, "piece": piece}
         if valkyrie is not None:
             side = valkyrie_side(code)
             setting = valkyrie.get(side)
@@ -287,12 +299,12 @@ def convert(records: list, valkyrie: dict[str, str] | None = None) -> dict[str, 
     return catalog
 
 
-def _sort_key(code: str):
+def _sort_key(code: str) -> tuple[int, int, str]:
     m = re.fullmatch(r"(\d+)([AB])", code)
     return (0, int(m.group(1)), m.group(2)) if m else (1, 0, code)
 
 
-def _flow(value) -> str:
+def _flow(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
@@ -304,7 +316,7 @@ def _quote(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
-def render(catalog: dict[str, dict], with_valkyrie: bool = False) -> str:
+def render(catalog: dict[str, CatalogEntry], with_valkyrie: bool = False) -> str:
     """The catalog as YAML text, written by hand so the layout is stable and readable."""
     out = [
         "# Generated by `questc --plugin tag import tag-tiles` from " + SOURCE_NOTE + ".",
