@@ -185,3 +185,50 @@ def test_usage_errors_and_unknown_names_are_escaped():
     assert r.code == 2 and "Q\\x1b[2J\\u202e" in r.err and not UNSAFE.search(r.err.replace("\n", ""))
     r = questc("watch", "--interval", "\x1b[2J")
     assert r.code == 2 and "\\x1b[2J" in r.err and not UNSAFE.search(r.err.replace("\n", ""))
+
+
+# ------------------------------------------------------------------ spreadsheet formulas (CSV injection)
+
+FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+2", "-2 health", "@SUM(A1)", "\tindented", "'Tis the season", "plain"]
+
+
+def test_extracted_cells_never_start_a_formula_and_import_reverses_exactly_the_escape(tmp_path):
+    import csv
+
+    import polib
+
+    says = "; ".join(f'say "{t.replace(chr(9), chr(92) + "t").replace(chr(34), chr(92) + chr(34))}"' for t in FORMULAS)
+    quest = QUEST.replace('  on round_end 3 { win "Won." }', f'  on round_end 2 {{ {says} }}\n  on round_end 3 {{ win "=Won." }}')
+    pack = write_pack(tmp_path, "f", requires=["d2e-base"], files={"q.quest": quest})
+    sheet = tmp_path / "f.csv"
+    r = questc("strings", "extract", pack, "-o", sheet)
+    assert r.code == 0, r.err
+    rows = list(csv.reader(sheet.open(encoding="utf-8", newline="")))
+    head = rows[0]
+    src, tr, sid = head.index("source"), head.index("translation"), head.index("id")
+    sources = {row[sid]: row[src] for row in rows[1:]}
+    # what a spreadsheet would read as a formula is written with a `'` before it
+    for row in rows[1:]:
+        assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in row), row
+    shown = set(sources.values())
+    assert {"'=HYPERLINK(\"http://x\",\"y\")", "'+1+2", "'-2 health", "'@SUM(A1)", "'\tindented", "''Tis the season",
+            "plain", "'=Won."} <= shown
+    # a translator copies each source cell as it is into the translation: import gives back the texts
+    for row in rows[1:]:
+        row[tr] = row[src]
+    with sheet.open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+    r = questc("strings", "import", pack, sheet, "--lang", "fr")
+    assert r.code == 0, r.err
+    po = {e.msgctxt: e.msgstr for e in polib.pofile(str(pack / "translations" / "fr.po")) if not e.obsolete}
+    assert set(FORMULAS) | {"=Won."} <= set(po.values())
+    assert all(po[k] == e.msgid for e in polib.pofile(str(pack / "translations" / "fr.po")) for k in [e.msgctxt] if not e.obsolete)
+
+
+def test_a_translation_a_translator_starts_with_a_quote_is_kept():
+    from compiler.commands.strings import cell, uncell
+
+    for text in [*FORMULAS, "\rreturn", "'", "''", "'=", "", "x'y"]:
+        assert uncell(cell(text)) == text, text
+        assert not cell(text).startswith(("=", "+", "-", "@", "\t", "\r"))
+    assert uncell("'Tis") == "'Tis" and uncell("'=1") == "=1" and uncell("''Tis") == "'Tis"

@@ -131,6 +131,24 @@ def template(texts, model) -> str:
     return str(po) + "\n" if not str(po).endswith("\n") else str(po)
 
 
+# Spreadsheet formulas (CSV injection, OWASP's advice): a cell that starts with `=`,
+# `+`, `-` or `@` is read by a spreadsheet as a formula, and one that starts with a tab
+# or a carriage return can be; such a cell is written with a `'` before it. A text that
+# starts with `'` itself gets one more, so that `import` reverses exactly this: it takes
+# the `'` off a cell that starts with `'` and then one of these (docs/translations.md).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def cell(text: str) -> str:
+    """`text` as a spreadsheet cell no spreadsheet reads as a formula."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def uncell(text: str) -> str:
+    """The text a cell written by `cell` holds (a cell `cell` did not write is left as it is)."""
+    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
+
+
 def spreadsheet(texts, model) -> str:
     from compiler.emit.strings import location
     from compiler.catalogs.translations import source_hash
@@ -139,7 +157,7 @@ def spreadsheet(texts, model) -> str:
     w = csv.writer(out, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for t in texts:
-        w.writerow((t.id, t.text, "", t.note or "", location(t.span, model.pack.root), source_hash(t.text)))
+        w.writerow(tuple(map(cell, (t.id, t.text, "", t.note or "", location(t.span, model.pack.root), source_hash(t.text)))))
     return out.getvalue()
 
 
@@ -150,7 +168,9 @@ def _extract(texts, model, args) -> int:
         return 0
     _write(Path(args.output), text)
     if not args.quiet:
-        sys.stderr.write(f"{len(texts)} texts of {model.pack.id} written to {args.output}\n")
+        from compiler.diagnostics.render import visible  # a file name may hold control characters
+
+        sys.stderr.write(f"{len(texts)} texts of {model.pack.id} written to {visible(args.output)}\n")
     return 0
 
 
@@ -314,7 +334,7 @@ def read_spreadsheet(path: Path, texts, sink) -> dict[str, tuple[str, str | None
         rows: dict[str, tuple[str, str | None, object]] = {}
         for fields in reader:
             span = Span(name, reader.line_num, 1)
-            cell = {c: (fields[i] if i < len(fields) else "") for c, i in col.items()}
+            cell = {c: uncell(fields[i] if i < len(fields) else "") for c, i in col.items()}
             sid, translation = cell["id"].strip(), cell["translation"]
             if not sid and not translation:
                 continue
