@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # plugins/, installed beside questc so that `--plugin NAME` finds it.
 PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 
-.PHONY: build test bench install clean docs mutate chromium
+.PHONY: build test test-fast bench install clean docs mutate chromium
 
 $(STAMP): pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,11 @@ build: $(STAMP)
 
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The quick loop while editing: everything but the browser, the slow and the plugins'
+# tests (markers in pyproject.toml, given by tests/conftest.py). `make test` runs all.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser and not slow and not plugins"
 
 # The web player's browser tests drive Debian's Chromium (tests/browser.py). Install it
 # when it is missing and we can (root or password-less sudo, with apt-get); otherwise say

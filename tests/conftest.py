@@ -103,12 +103,28 @@ from tests.browser import browser, page, sites  # noqa: E402,F401
 # are those whose tests take seconds each (measured with `pytest --durations`, see
 # docs/performance.md); plugin tests mark themselves (`pytestmark = pytest.mark.plugins`).
 BROWSER_FIXTURES = {"browser", "page", "sites"}
-SLOW_MODULES = set()
+SLOW_MODULES = {
+    "test_install", "test_watch", "test_verify_sight", "test_activation_shipped", "test_pipeline_fuzz",
+    "test_hostile_parse", "test_hostile_files", "test_hostile_builds", "test_content", "test_lsp",
+    "test_golden_corpus", "test_sight_properties",
+}
+SLOW_TESTS = {
+    "test_a_warm_run_reports_and_builds_exactly_what_a_cold_run_does",
+    "test_real_quest_maps_agree_with_the_shapely_witness_on_every_pair",
+    "test_first_edition_pit_agrees_with_the_reference_and_the_witness",
+    "test_questc_check_strict_on_the_pack",
+    "test_shipped_pack_checks_clean_under_strict",
+    "test_sarif_is_valid_has_rendered_rules_and_fixes",
+    "test_recombined_declarations_keep_their_meaning_and_format_idempotently",
+    "test_equality_hash_and_repr_are_those_of_a_frozen_dataclass",
+    "test_alias_bomb_is_rejected_not_expanded",
+}
 
 
 def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
-        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module is not None else ""
+        if module in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
