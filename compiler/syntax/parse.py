@@ -16,15 +16,19 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
+from typing import Any, TypeVar
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError
+from lark.tree import Meta
 
 from compiler.diagnostics import Sink, Span
 from compiler import frozen
 from compiler.syntax import ast, recovery
+from compiler.syntax.errors import lexed_span
 from compiler.syntax.numbers import bound_numbers
 
 
@@ -36,11 +40,11 @@ class _AlwaysLexNames:
 
     always_accept = ("ID",)
 
-    def process(self, stream):
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         return stream
 
 
-def lark_options() -> dict:
+def lark_options() -> dict[str, Any]:  # Lark's keyword options: words, flags, the postlexer
     return dict(
         parser="lalr",
         lexer="contextual",
@@ -121,26 +125,37 @@ def _unescape(body: str) -> str:
 SINGLE_BODY_FIELDS = ("map", "start", "entrance", "exit", "flavor", "setup")
 
 
+# What Lark hands a rule's callback: its children, untyped (tokens, trees of rules the
+# builder leaves alone, and what the callbacks of the rules inside returned: AST nodes,
+# strings and the small tagged tuples of options).
+Children = list[Any]
+# Keyword arguments of an AST node, folded from its options: values of many types.
+Fields = dict[str, Any]
+_Node = TypeVar("_Node")  # an AST node class
+# A target option: ("filter", the filter, None, span) or ("order", its word, attribute or None, span).
+TargetOption = tuple[str, ast.TargetFilter | str, str | None, Span]
+
+
 @v_args(meta=True)
-class _Builder(Transformer):
+class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     """Lark tree -> AST. Each method receives (meta, children) and returns a node or a
     small ("tag", value, span) tuple for an option the enclosing rule folds in."""
 
-    def __init__(self, file: str, sink: Sink):
+    def __init__(self, file: str, sink: Sink) -> None:
         super().__init__()
         self.file = file
         self.sink = sink
 
     # -------------------------------------------------- helpers
-    def span(self, meta) -> Span:
+    def span(self, meta: Meta) -> Span:
         if getattr(meta, "empty", True):
             return Span(self.file, 1, 1)
         return Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def tspan(self, token: Token) -> Span:
-        return Span(self.file, token.line, token.column, token.end_line, token.end_column)
+        return lexed_span(self.file, token)
 
-    def once(self, seen: dict, key: str, span: Span, what: str) -> bool:
+    def once(self, seen: dict[str, Span], key: str, span: Span, what: str) -> bool:
         """False (and S0204 reported) when `key` was already given in this statement."""
         if key in seen:
             self.sink.report("S0204", span, what=what)
@@ -149,17 +164,17 @@ class _Builder(Transformer):
         return True
 
     # -------------------------------------------------- module
-    def start(self, meta, children):
+    def start(self, meta: Meta, children: Children) -> tuple[ast.Declaration, ...]:
         return tuple(children)
 
     # -------------------------------------------------- values
-    def text(self, meta, children):
+    def text(self, meta: Meta, children: Children) -> ast.Text:
         return ast.Text(_text_value(children[0]), self.span(meta))
 
-    def signed(self, meta, children):  # only reached if `?signed` ever keeps a tree
+    def signed(self, meta: Meta, children: Children) -> int:  # only reached if `?signed` ever keeps a tree
         return int(children[0])
 
-    def hero_guard(self, meta, children):
+    def hero_guard(self, meta: Meta, children: Children) -> ast.HeroGuard:
         low, high, written = children[0]
         span = self.span(meta)
         if not (1 <= low <= 4 and 1 <= high <= 4):
@@ -168,61 +183,62 @@ class _Builder(Transformer):
             self.sink.report("S0203", span, low=low, high=high)
         return ast.HeroGuard(low, high, span)
 
-    def guard_plus(self, meta, children):
+    def guard_plus(self, meta: Meta, children: Children) -> tuple[int, int, str]:
         return (int(children[0]), 4, f"{children[0]}+")
 
-    def guard_range(self, meta, children):
+    def guard_range(self, meta: Meta, children: Children) -> tuple[int, int, str]:
         return (int(children[0]), int(children[1]), f"{children[0]}..{children[1]}")
 
-    def guard_exact(self, meta, children):
+    def guard_exact(self, meta: Meta, children: Children) -> tuple[int, int, str]:
         return (int(children[0]), int(children[0]), str(children[0]))
 
     # -------------------------------------------------- spaces
-    def space(self, meta, children):
-        return children[0]
+    def space(self, meta: Meta, children: Children) -> ast.SpaceRef:
+        space: ast.SpaceRef = children[0]
+        return space
 
-    def tile_space(self, meta, children):
+    def tile_space(self, meta: Meta, children: Children) -> ast.TileSpace:
         return ast.TileSpace(str(children[0]), int(children[1]), int(children[2]), self.span(meta))
 
-    def world(self, meta, children):
+    def world(self, meta: Meta, children: Children) -> ast.WorldSpace:
         return ast.WorldSpace(int(children[0]), int(children[1]), self.span(meta))
 
-    def mark_ref(self, meta, children):
+    def mark_ref(self, meta: Meta, children: Children) -> ast.MarkRef:
         return ast.MarkRef(str(children[0]), self.span(meta))
 
-    def side(self, meta, children):
+    def side(self, meta: Meta, children: Children) -> str:
         return str(children[0])
 
-    def local_side(self, meta, children):
+    def local_side(self, meta: Meta, children: Children) -> ast.OpeningRef:
         index = int(children[1]) if len(children) > 1 else 0
         return ast.OpeningRef(None, children[0], index, self.span(meta))
 
-    def opening(self, meta, children):
+    def opening(self, meta: Meta, children: Children) -> ast.OpeningRef:
         index = int(children[2]) if len(children) > 2 else 0
         return ast.OpeningRef(str(children[0]), children[1], index, self.span(meta))
 
     # -------------------------------------------------- maps
-    def tile_as(self, meta, children):
+    def tile_as(self, meta: Meta, children: Children) -> tuple[str, str, Span]:
         return ("name", str(children[0]), self.span(meta))
 
-    def tile_attach(self, meta, children):
+    def tile_attach(self, meta: Meta, children: Children) -> tuple[str, ast.Attach, Span]:
         span = self.span(meta)
         return ("attach", ast.Attach(children[0], children[1], span), span)
 
-    def tile_rotate(self, meta, children):
+    def tile_rotate(self, meta: Meta, children: Children) -> tuple[str, int, Span]:
         span = self.span(meta)
         degrees = int(children[0])
         if degrees % 90:
             self.sink.report("S0201", span, degrees=degrees)
         return ("rotate", degrees % 360, span)
 
-    def tile_hidden(self, meta, children):
+    def tile_hidden(self, meta: Meta, children: Children) -> tuple[str, bool, Span]:
         return ("hidden", True, self.span(meta))
 
-    def tile(self, meta, children):
+    def tile(self, meta: Meta, children: Children) -> ast.TilePlacement:
         code = str(children[0])
-        fields: dict = {}
-        seen: dict = {}
+        fields: Fields = {}
+        seen: dict[str, Span] = {}
         for key, value, span in children[1:]:
             if self.once(seen, key, span, f"`{'as' if key == 'name' else key}`"):
                 fields[key] = value
@@ -231,20 +247,20 @@ class _Builder(Transformer):
             del fields["attach"]
         return ast.TilePlacement(code=code, name=fields.pop("name", code), span=self.span(meta), **fields)
 
-    def door_colour(self, meta, children):
+    def door_colour(self, meta: Meta, children: Children) -> tuple[str, str]:
         return ("colour", str(children[0]))
 
-    def door_open(self, meta, children):
+    def door_open(self, meta: Meta, children: Children) -> tuple[str, bool]:
         return ("open", True)
 
-    def door_rune(self, meta, children):
+    def door_rune(self, meta: Meta, children: Children) -> tuple[str, bool]:
         return ("rune", True)
 
-    def door_divides(self, meta, children):
+    def door_divides(self, meta: Meta, children: Children) -> tuple[str, str]:
         return ("divides", str(children[0]))
 
-    def door(self, meta, children):
-        extra: dict = {}
+    def door(self, meta: Meta, children: Children) -> ast.DoorDecl:
+        extra: Fields = {}
         for key, value in children[2:]:
             if key in extra:
                 what = {"open": "`open`", "rune": "`rune`", "divides": "`divides`", "colour": "a colour"}[key]
@@ -253,63 +269,65 @@ class _Builder(Transformer):
             extra[key] = value
         return ast.DoorDecl(str(children[0]), children[1], span=self.span(meta), **extra)
 
-    def mark(self, meta, children):
+    def mark(self, meta: Meta, children: Children) -> ast.MarkDecl:
         return ast.MarkDecl(str(children[0]), children[1], self.span(meta))
 
-    def edge(self, meta, children):
+    def edge(self, meta: Meta, children: Children) -> ast.EdgeDecl:
         return ast.EdgeDecl(tuple(children), self.span(meta))
 
-    def _size(self, token, span) -> tuple[int, int]:
+    def _size(self, token: Token, span: Span) -> tuple[int, int]:
         w, h = (int(n) for n in str(token).split("x"))
         if w < 1 or h < 1:
             self.sink.report("S0213", span, size=str(token))
             return (1, 1)
         return (w, h)
 
-    def marker(self, meta, children):
+    def marker(self, meta: Meta, children: Children) -> ast.MarkerDecl:
         span = self.span(meta)
         size = self._size(children[2], span) if len(children) > 2 else (1, 1)
         return ast.MarkerDecl(str(children[0]), children[1], size, span)
 
-    def stairs(self, meta, children):
+    def stairs(self, meta: Meta, children: Children) -> ast.StairsDecl:
         return ast.StairsDecl(str(children[0]), children[1], self.span(meta))
 
-    def gateway(self, meta, children):
+    def gateway(self, meta: Meta, children: Children) -> ast.GatewayDecl:
         return ast.GatewayDecl(str(children[0]), (children[1], children[2]), self.span(meta))
 
-    def glyph_size(self, meta, children):
+    def glyph_size(self, meta: Meta, children: Children) -> tuple[str, tuple[int, int], Span]:
         span = self.span(meta)
         return ("size", self._size(children[0], span), span)
 
-    def glyph_active(self, meta, children):
+    def glyph_active(self, meta: Meta, children: Children) -> tuple[str, bool, Span]:
         return ("active", True, self.span(meta))
 
-    def glyph(self, meta, children):
-        fields: dict = {}
-        seen: dict = {}
+    def glyph(self, meta: Meta, children: Children) -> ast.GlyphDecl:
+        fields: Fields = {}
+        seen: dict[str, Span] = {}
         for key, value, span in children[2:]:
             if self.once(seen, key, span, f"`{key}`"):
                 fields[key] = value
         return ast.GlyphDecl(str(children[0]), children[1], span=self.span(meta), **fields)
 
-    def portal(self, meta, children):
+    def portal(self, meta: Meta, children: Children) -> ast.PortalDecl:
         return ast.PortalDecl(str(children[0]), self.span(meta))
 
-    def area(self, meta, children):
+    def area(self, meta: Meta, children: Children) -> ast.AreaDecl:
         return ast.AreaDecl(str(children[0]), tuple(str(c) for c in children[1:]), self.span(meta))
 
-    def chest(self, meta, children):
+    def chest(self, meta: Meta, children: Children) -> ast.ChestDecl:
         name = str(children[1]) if len(children) > 2 else None
         return ast.ChestDecl(str(children[0]), children[-1], name, self.span(meta))
 
-    def runekey_carried(self, meta, children):
+    def runekey_carried(self, meta: Meta, children: Children) -> ast.RunekeyDecl:
         return ast.RunekeyDecl(str(children[0]), carrier=str(children[1]), span=self.span(meta))
 
-    def runekey_at(self, meta, children):
+    def runekey_at(self, meta: Meta, children: Children) -> ast.RunekeyDecl:
         return ast.RunekeyDecl(str(children[0]), at=children[1], span=self.span(meta))
 
-    def map_block(self, meta, children):
-        pick = lambda kind: tuple(c for c in children if isinstance(c, kind))  # noqa: E731
+    def map_block(self, meta: Meta, children: Children) -> ast.MapBlock:
+        def pick(kind: type[_Node]) -> tuple[_Node, ...]:
+            return tuple(c for c in children if isinstance(c, kind))
+
         return ast.MapBlock(
             tiles=pick(ast.TilePlacement),
             doors=pick(ast.DoorDecl),
@@ -326,73 +344,74 @@ class _Builder(Transformer):
         )
 
     # -------------------------------------------------- setup statements
-    def start_on(self, meta, children):
+    def start_on(self, meta: Meta, children: Children) -> ast.StartHeroes:
         return ast.StartHeroes(tile=str(children[0]), span=self.span(meta))
 
-    def start_at(self, meta, children):
+    def start_at(self, meta: Meta, children: Children) -> ast.StartHeroes:
         return ast.StartHeroes(spaces=tuple(children), span=self.span(meta))
 
-    def var(self, meta, children):
+    def var(self, meta: Meta, children: Children) -> ast.VarDecl:
         return ast.VarDecl(str(children[0]), int(children[1]), self.span(meta))
 
-    def hero_figure(self, meta, children):
+    def hero_figure(self, meta: Meta, children: Children) -> tuple[str, str, Span]:
         return ("hero_figure", str(children[0]), self.span(meta))
 
     # -------------------------------------------------- expectations
-    def expect(self, meta, children):
-        return dataclasses.replace(children[0], span=self.span(meta))
+    def expect(self, meta: Meta, children: Children) -> ast.Expectation:
+        expectation: ast.Expectation = children[0]
+        return dataclasses.replace(expectation, span=self.span(meta))
 
-    def x_no(self, meta, children):
+    def x_no(self, meta: Meta, children: Children) -> tuple[str]:
         return ("no",)
 
-    def x_doors(self, meta, children):
+    def x_doors(self, meta: Meta, children: Children) -> tuple[str, tuple[str, ...]]:
         return ("doors", tuple(str(c) for c in children))
 
-    def x_name(self, meta, children):
+    def x_name(self, meta: Meta, children: Children) -> str:
         return str(children[0])
 
-    def x_what(self, meta, children):
+    def x_what(self, meta: Meta, children: Children) -> str:
         return str(children[0])
 
-    def compare(self, meta, children):
+    def compare(self, meta: Meta, children: Children) -> tuple[str, str]:
         return ("op", str(children[0]))
 
-    def x_reachable(self, meta, children):
+    def x_reachable(self, meta: Meta, children: Children) -> str:
         return str(children[0])
 
-    def x_fires(self, meta, children):
+    def x_fires(self, meta: Meta, children: Children) -> str:
         return str(children[0])
 
     @staticmethod
-    def _doors(children) -> tuple[str, ...]:
+    def _doors(children: Children) -> tuple[str, ...]:
         return next((c[1] for c in children if isinstance(c, tuple) and c[0] == "doors"), ())
 
-    def x_sight(self, meta, children):
+    def x_sight(self, meta: Meta, children: Children) -> ast.Expectation:
         negated = bool(children) and children[0] == ("no",)
         a, b = [c for c in children if not isinstance(c, tuple)]
         return ast.Expectation("sight", a=a, b=b, negated=negated, open_doors=self._doors(children))
 
-    def x_measure(self, meta, children):
+    def x_measure(self, meta: Meta, children: Children) -> ast.Expectation:
         what, a, b, (_, op), value, *_ = children
         return ast.Expectation(what, a=a, b=b, op=op, value=int(value), open_doors=self._doors(children))
 
-    def x_reach(self, meta, children):
+    def x_reach(self, meta: Meta, children: Children) -> ast.Expectation:
         word, place = children
         return ast.Expectation("reachable", place=place, negated=word == "unreachable")
 
-    def x_event(self, meta, children):
+    def x_event(self, meta: Meta, children: Children) -> ast.Expectation:
         number, word = children
         return ast.Expectation("event", value=int(number), negated=word == "never")
 
-    def token_colour(self, meta, children):
+    def token_colour(self, meta: Meta, children: Children) -> tuple[str, str]:
         return ("colour", str(children[0]))
 
-    def token_as(self, meta, children):
+    def token_as(self, meta: Meta, children: Children) -> tuple[str, str]:
         return ("name", str(children[0]))
 
-    def token(self, meta, children):
+    def token(self, meta: Meta, children: Children) -> ast.TokenDecl:
         kind, *rest = children
-        fields = {}
+        fields: Fields = {}
         for c in rest:
             if isinstance(c, ast.Text):
                 fields["label"] = c
@@ -402,35 +421,35 @@ class _Builder(Transformer):
                 fields["at"] = c
         return ast.TokenDecl(kind=str(kind), span=self.span(meta), **fields)
 
-    def spawn_size(self, meta, children):
+    def spawn_size(self, meta: Meta, children: Children) -> tuple[str, tuple[int, int], Span]:
         span = self.span(meta)
         w, h = (int(n) for n in str(children[0]).split("x"))
         if w < 1 or h < 1:
             self.sink.report("S0213", span, size=str(children[0]))
         return ("size", (w, h), span)
 
-    def spawn_as(self, meta, children):
+    def spawn_as(self, meta: Meta, children: Children) -> tuple[str, str, Span]:
         return ("name", str(children[0]), self.span(meta))
 
-    def spawn_unique(self, meta, children):
+    def spawn_unique(self, meta: Meta, children: Children) -> tuple[str, bool, Span]:
         return ("unique", True, self.span(meta))
 
-    def spawn_health(self, meta, children):
+    def spawn_health(self, meta: Meta, children: Children) -> tuple[str, int, Span]:
         return ("extra_health", int(children[0]), self.span(meta))
 
-    def spawn_point(self, meta, children):
+    def spawn_point(self, meta: Meta, children: Children) -> ast.SpawnPoint:
         rank = str(children[0].children[0])
         heroes = children[-1] if isinstance(children[-1], ast.HeroGuard) else None
         spaces = tuple(c for c in children[1:] if not isinstance(c, ast.HeroGuard))
         return ast.SpawnPoint(rank, spaces, heroes, self.span(meta))
 
-    def spawn_points(self, meta, children):
+    def spawn_points(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.SpawnPoint, ...], Span]:
         return ("points", tuple(children), self.span(meta))
 
-    def spawn(self, meta, children):
+    def spawn(self, meta: Meta, children: Children) -> ast.SpawnDecl:
         group = str(children[0])
-        fields: dict = {}
-        seen: dict = {}
+        fields: Fields = {}
+        seen: dict[str, Span] = {}
         for c in children[1:]:
             if isinstance(c, ast.HeroGuard):
                 c = ("heroes", c, c.span)
@@ -446,13 +465,14 @@ class _Builder(Transformer):
         return ast.SpawnDecl(group=group, span=span, **fields)
 
     # -------------------------------------------------- events
-    def event(self, meta, children):
+    def event(self, meta: Meta, children: Children) -> ast.EventDecl:
         trigger, *effects = children
         return ast.EventDecl(trigger, tuple(effects), self.span(meta))
 
-    def _trigger(kind, shape=""):  # noqa: N805 — a factory used in the class body
-        def build(self, meta, children):
-            fields = {}
+    @staticmethod
+    def _trigger(kind: str, shape: str = "") -> Callable[[_Builder, Meta, Children], ast.Trigger]:  # used in the class body
+        def build(self: _Builder, meta: Meta, children: Children) -> ast.Trigger:
+            fields: Fields = {}
             for slot, child in zip(shape.split(), children):
                 fields[slot] = int(child) if slot == "number" else (child if slot == "space" else str(child))
             return ast.Trigger(kind, span=self.span(meta), **fields)
@@ -473,9 +493,12 @@ class _Builder(Transformer):
     t_doom_reaches_fate = _trigger("doom_reaches_fate")
     del _trigger
 
-    def _effect(kind):  # noqa: N805
-        def build(self, meta, children):
-            args, number, text = [], None, None
+    @staticmethod
+    def _effect(kind: str) -> Callable[[_Builder, Meta, Children], ast.Effect]:
+        def build(self: _Builder, meta: Meta, children: Children) -> ast.Effect:
+            args: list[str] = []
+            number: int | None = None
+            text: ast.Text | None = None
             for c in children:
                 if isinstance(c, ast.Text):
                     text = c
@@ -500,18 +523,21 @@ class _Builder(Transformer):
     e_close = _effect("close")
     del _effect
 
-    def e_spawn(self, meta, children):
+    def e_spawn(self, meta: Meta, children: Children) -> ast.Effect:
         spawn = children[0]
         return ast.Effect("spawn", (spawn.group,), spawn=spawn, span=self.span(meta))
 
-    def e_place_token(self, meta, children):
+    def e_place_token(self, meta: Meta, children: Children) -> ast.Effect:
         token = children[0]
         return ast.Effect("place_token", (token.kind,), token=token, span=self.span(meta))
 
     # -------------------------------------------------- encounters and quests
-    def body(self, items: list, span: Span) -> ast.EncounterBody:
-        fields: dict = {"tokens": [], "spawns": [], "events": [], "variables": [], "heroes_as": [], "expectations": [], "runekeys": []}
-        seen: dict = {}
+    def body(self, items: Children, span: Span) -> ast.EncounterBody:
+        fields: Fields = {"tokens": [], "spawns": [], "events": [], "variables": [], "heroes_as": [], "expectations": [], "runekeys": []}
+        seen: dict[str, Span] = {}
+        key: str
+        value: object
+        sp: Span
         for item in items:
             if isinstance(item, ast.MapBlock):
                 key, value, sp = "map", item, item.span
@@ -547,27 +573,28 @@ class _Builder(Transformer):
                 continue
             seen[key] = sp
             fields[key] = value
-        return ast.EncounterBody(span=span, **{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+        kwargs: Fields = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+        return ast.EncounterBody(span=span, **kwargs)
 
-    def inline_encounter(self, meta, children):
+    def inline_encounter(self, meta: Meta, children: Children) -> ast.InlineEncounter:
         number, *items = children
         span = self.span(meta)
         return ast.InlineEncounter(int(number), self.body(items, span), span)
 
-    def encounter(self, meta, children):
+    def encounter(self, meta: Meta, children: Children) -> ast.Encounter:
         ident, *rest = children
         name = rest.pop(0) if rest and isinstance(rest[0], ast.Text) else None
         span = self.span(meta)
         return ast.Encounter(str(ident), name, self.body(rest, span), span=span)
 
-    def quest(self, meta, children):
+    def quest(self, meta: Meta, children: Children) -> ast.Quest:
         ident, name, *items = children
         span = self.span(meta)
-        heroes = None
-        encounters = []
-        loose = []
+        heroes: ast.HeroGuard | None = None
+        encounters: list[ast.InlineEncounter] = []
+        loose: Children = []
         decks: list[ast.DeckUse] = []
-        track = None
+        track: ast.Track | None = None
         for item in items:
             if isinstance(item, ast.HeroGuard):
                 if heroes is not None:
@@ -588,7 +615,7 @@ class _Builder(Transformer):
                     track = item
             else:
                 loose.append(item)
-        adventure = None
+        adventure: ast.Adventure | None = None
         if decks or track is not None:
             # a cooperative quest: its events are adventure-wide; its encounters are dealt
             events = tuple(x for x in loose if isinstance(x, ast.EventDecl))
@@ -611,34 +638,35 @@ class _Builder(Transformer):
         return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure)
 
     # -------------------------------------------------- cooperative quests
-    def deck_use(self, meta, children):
+    def deck_use(self, meta: Meta, children: Children) -> ast.DeckUse:
         return ast.DeckUse(str(children[0]), str(children[1]), self.span(meta))
 
-    def track_marker(self, meta, children):
+    def track_marker(self, meta: Meta, children: Children) -> str:
         return str(children[0])
 
-    def track_heroes(self, meta, children):
+    def track_heroes(self, meta: Meta, children: Children) -> str:
         return "heroes"
 
-    def track_top(self, meta, children):
+    def track_top(self, meta: Meta, children: Children) -> str:
         return "top"
 
-    def tr_spaces(self, meta, children):
+    def tr_spaces(self, meta: Meta, children: Children) -> tuple[str, int, Span]:
         return ("spaces", int(children[0]), self.span(meta))
 
-    def tr_start(self, meta, children):
+    def tr_start(self, meta: Meta, children: Children) -> tuple[str, ast.TrackStart, Span]:
         marker, at = children
         value = at if isinstance(at, str) and at in ("heroes", "top") else int(at)
         return (marker, ast.TrackStart(marker, value, self.span(meta)), self.span(meta))
 
-    def tr_advance(self, meta, children):
+    def tr_advance(self, meta: Meta, children: Children) -> tuple[str, str, int]:
         return ("advance", str(children[0]), int(children[1]) if len(children) > 1 else 1)
 
-    def tr_draw_peril(self, meta, children):
+    def tr_draw_peril(self, meta: Meta, children: Children) -> tuple[str, None, int]:
         return ("draw_peril", None, 1)
 
-    def _source(kind):  # noqa: N805
-        def build(self, meta, children):
+    @staticmethod
+    def _source(kind: str) -> Callable[[_Builder, Meta, Children], tuple[str, tuple[str, ...]]]:
+        def build(self: _Builder, meta: Meta, children: Children) -> tuple[str, tuple[str, ...]]:
             return (kind, tuple(str(c) for c in children))
 
         return build
@@ -651,14 +679,14 @@ class _Builder(Transformer):
     src_hourglass = _source("hourglass")
     del _source
 
-    def tr_rule(self, meta, children):
+    def tr_rule(self, meta: Meta, children: Children) -> tuple[str, ast.TrackRule, Span]:
         (action, marker, amount), (source, subjects) = children
         span = self.span(meta)
         return ("rule", ast.TrackRule(action, source, marker, amount, subjects, span), span)
 
-    def track(self, meta, children):
-        fields: dict = {}
-        rules = []
+    def track(self, meta: Meta, children: Children) -> ast.Track:
+        fields: Fields = {}
+        rules: list[ast.TrackRule] = []
         names = {"spaces": "`spaces`", "doom": "`doom starts`", "fate": "`fate starts`"}
         for key, value, span in children:
             if key == "rule":
@@ -670,27 +698,28 @@ class _Builder(Transformer):
         return ast.Track(rules=tuple(rules), span=self.span(meta), **fields)
 
     # -------------------------------------------------- exploration and peril cards
-    def xc_encounter(self, meta, children):
+    def xc_encounter(self, meta: Meta, children: Children) -> tuple[str, str, Span]:
         return ("encounter", str(children[0]), self.span(meta))
 
-    def xc_start(self, meta, children):
+    def xc_start(self, meta: Meta, children: Children) -> tuple[str, tuple[str, None], Span]:
         return ("role", ("start", None), self.span(meta))
 
-    def xc_main(self, meta, children):
+    def xc_main(self, meta: Meta, children: Children) -> tuple[str, tuple[str, int], Span]:
         return ("role", ("main", int(children[0])), self.span(meta))
 
-    def xc_overlord(self, meta, children):
+    def xc_overlord(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.Text | ast.Hourglass, ...], Span]:
         return ("overlord", tuple(children), self.span(meta))
 
-    def ol_text(self, meta, children):
-        return children[0]
+    def ol_text(self, meta: Meta, children: Children) -> ast.Text:
+        text: ast.Text = children[0]
+        return text
 
-    def ol_hourglass(self, meta, children):
+    def ol_hourglass(self, meta: Meta, children: Children) -> ast.Hourglass:
         return ast.Hourglass(int(children[0]), children[1], self.span(meta))
 
-    def _fold(self, children, names: dict[str, str]) -> dict:
-        fields: dict = {}
-        seen: dict = {}
+    def _fold(self, children: Children, names: dict[str, str]) -> Fields:
+        fields: Fields = {}
+        seen: dict[str, Span] = {}
         for key, value, span in children:
             if key in seen:
                 self.sink.report("S0210", span, what=names.get(key, f"`{key}`"))
@@ -699,7 +728,7 @@ class _Builder(Transformer):
             fields[key] = value
         return fields
 
-    def exploration_card(self, meta, children):
+    def exploration_card(self, meta: Meta, children: Children) -> ast.ExplorationCard:
         ident, *rest = children
         fields = self._fold(rest, {"role": "`start` / `main N`"})
         role, number = fields.pop("role", ("ordinary", None))
@@ -712,19 +741,19 @@ class _Builder(Transformer):
             **fields,
         )
 
-    def peril_card(self, meta, children):
+    def peril_card(self, meta: Meta, children: Children) -> ast.PerilCard:
         ident, *rest = children
         return ast.PerilCard(id=str(ident), span=self.span(meta), **self._fold(rest, {}))
 
     # -------------------------------------------------- activation cards
-    def activation_card(self, meta, children):
+    def activation_card(self, meta: Meta, children: Children) -> ast.ActivationCard:
         ident, *groups = children
         return ast.ActivationCard(str(ident), tuple(groups), span=self.span(meta))
 
-    def group_activation(self, meta, children):
+    def group_activation(self, meta: Meta, children: Children) -> ast.GroupActivation:
         ident, *rest = children
-        effect = None
-        boxes = []
+        effect: ast.Text | None = None
+        boxes: list[ast.RankBox] = []
         for c in rest:
             if isinstance(c, ast.RankBox):
                 boxes.append(c)
@@ -734,16 +763,17 @@ class _Builder(Transformer):
                 effect = c[1]
         return ast.GroupActivation(str(ident), effect, tuple(boxes), self.span(meta))
 
-    def box_rank(self, meta, children):
+    def box_rank(self, meta: Meta, children: Children) -> str:
         return str(children[0])
 
-    def rank_box(self, meta, children):
+    def rank_box(self, meta: Meta, children: Children) -> ast.RankBox:
         rank, *actions = children
         return ast.RankBox(rank, tuple(actions), self.span(meta))
 
-    def _action(verb):  # noqa: N805
-        def build(self, meta, children):
-            fields: dict = {}
+    @staticmethod
+    def _action(verb: str) -> Callable[[_Builder, Meta, Children], ast.Action]:
+        def build(self: _Builder, meta: Meta, children: Children) -> ast.Action:
+            fields: Fields = {}
             for c in children:
                 if isinstance(c, ast.Target):
                     fields["target"] = c
@@ -765,40 +795,41 @@ class _Builder(Transformer):
     a_special = _action("special")
     del _action
 
-    def target_pre(self, meta, children):
+    def target_pre(self, meta: Meta, children: Children) -> TargetOption:
         word = str(children[0])
         if word == "adjacent":
             return ("filter", ("adjacent",), None, self.span(meta))
         return ("order", word, None, self.span(meta))
 
-    def subject(self, meta, children):
+    def subject(self, meta: Meta, children: Children) -> str:
         return "_".join(str(c) for c in children)
 
-    def f_in_sight(self, meta, children):
+    def f_in_sight(self, meta: Meta, children: Children) -> TargetOption:
         return ("filter", ("in_sight",), None, self.span(meta))
 
-    def f_within(self, meta, children):
+    def f_within(self, meta: Meta, children: Children) -> TargetOption:
         return ("filter", ("within", int(children[0])), None, self.span(meta))
 
-    def f_adjacent(self, meta, children):
+    def f_adjacent(self, meta: Meta, children: Children) -> TargetOption:
         return ("filter", ("adjacent",), None, self.span(meta))
 
-    def f_highest(self, meta, children):
+    def f_highest(self, meta: Meta, children: Children) -> TargetOption:
         return ("order", "highest", str(children[0]), self.span(meta))
 
-    def f_lowest(self, meta, children):
+    def f_lowest(self, meta: Meta, children: Children) -> TargetOption:
         return ("order", "lowest", str(children[0]), self.span(meta))
 
-    def f_most_damage(self, meta, children):
+    def f_most_damage(self, meta: Meta, children: Children) -> TargetOption:
         return ("order", "most_damage", None, self.span(meta))
 
-    def f_not_attacked(self, meta, children):
+    def f_not_attacked(self, meta: Meta, children: Children) -> TargetOption:
         return ("filter", ("not_attacked",), None, self.span(meta))
 
-    def target(self, meta, children):
+    def target(self, meta: Meta, children: Children) -> ast.Target:
         subject = next(c for c in children if isinstance(c, str))
-        order = attribute = None
-        filters = []
+        order: str | None = None
+        attribute: str | None = None
+        filters: list[ast.TargetFilter] = []
         for c in children:
             if isinstance(c, str):
                 continue
@@ -813,23 +844,24 @@ class _Builder(Transformer):
         return ast.Target(subject, order, attribute, tuple(filters), self.span(meta))
 
     # -------------------------------------------------- decks
-    def deck_kind(self, meta, children):
+    def deck_kind(self, meta: Meta, children: Children) -> str:
         return str(children[0])
 
-    def d_start(self, meta, children):
+    def d_start(self, meta: Meta, children: Children) -> tuple[str, str, Span]:
         return ("start", str(children[0]), self.span(meta))
 
-    def d_stack(self, meta, children):
+    def d_stack(self, meta: Meta, children: Children) -> tuple[str, ast.DeckStack, None]:
         main = int(children[1]) if len(children) > 1 else None
         return ("stack", ast.DeckStack(int(children[0]), main, self.span(meta)), None)
 
-    def d_cards(self, meta, children):
+    def d_cards(self, meta: Meta, children: Children) -> tuple[str, tuple[str, ...], None]:
         return ("cards", tuple(str(c) for c in children), None)
 
-    def deck(self, meta, children):
+    def deck(self, meta: Meta, children: Children) -> ast.Deck:
         kind, ident, *rest = children
-        start = None
-        stacks, cards = [], []
+        start: str | None = None
+        stacks: list[ast.DeckStack] = []
+        cards: list[str] = []
         for key, value, span in rest:
             if key == "start":
                 if start is not None:
@@ -848,13 +880,13 @@ class _Builder(Transformer):
     def ref(self, token: Token) -> ast.Ref:
         return ast.Ref(str(token), self.tspan(token))
 
-    def refs(self, children) -> tuple[ast.Ref, ...]:
+    def refs(self, children: Children) -> tuple[ast.Ref, ...]:
         return tuple(self.ref(c) for c in children)
 
-    def _campaign(self, children, lists: tuple[str, ...] = ()) -> tuple[dict, dict]:
-        fields: dict = {name: [] for name in lists}
-        seen: dict = {}
-        common: dict = {}
+    def _campaign(self, children: Children, lists: tuple[str, ...] = ()) -> tuple[Fields, Fields]:
+        fields: Fields = {name: [] for name in lists}
+        seen: dict[str, Span] = {}
+        common: Fields = {}
         for key, value, span in children:
             if key in lists:
                 fields[key].append(value)
@@ -866,34 +898,34 @@ class _Builder(Transformer):
             (common if key in ("gate", "needs", "source") else fields)[key] = value
         return {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}, common
 
-    def cp_gate(self, meta, children):
+    def cp_gate(self, meta: Meta, children: Children) -> tuple[str, ast.Gate, Span]:
         low = self.ref(children[0])
         high = self.ref(children[1]) if len(children) > 1 else low
         span = self.span(meta)
         return ("gate", ast.Gate(low, high, span), span)
 
-    def cp_needs(self, meta, children):
+    def cp_needs(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("needs", self.ref(children[0]), self.span(meta))
 
-    def cp_source(self, meta, children):
+    def cp_source(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("source", self.ref(children[0]), self.span(meta))
 
-    def cp_at(self, meta, children):
+    def cp_at(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("at", self.ref(children[0]), self.span(meta))
 
-    def cp_final(self, meta, children):
+    def cp_final(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("final", self.ref(children[0]), self.span(meta))
 
-    def leader_carries(self, meta, children):
+    def leader_carries(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("carries", self.ref(children[0]), self.span(meta))
 
-    def leader_at(self, meta, children):
+    def leader_at(self, meta: Meta, children: Children) -> tuple[str, ast.SpaceRef, Span]:
         return ("at", children[0], self.span(meta))
 
-    def cp_leader(self, meta, children):
+    def cp_leader(self, meta: Meta, children: Children) -> tuple[str, ast.Leader, Span]:
         monster, *rest = children
-        fields: dict = {}
-        seen: dict = {}
+        fields: Fields = {}
+        seen: dict[str, Span] = {}
         for c in rest:
             if isinstance(c, ast.Text):
                 fields["name"] = c
@@ -904,12 +936,13 @@ class _Builder(Transformer):
         span = self.span(meta)
         return ("leader", ast.Leader(self.ref(monster), span=span, **fields), span)
 
-    def minion_option(self, meta, children):
+    def minion_option(self, meta: Meta, children: Children) -> ast.MinionOption:
         return ast.MinionOption(int(children[0]), self.ref(children[1]), self.span(meta))
 
-    def cp_minions(self, meta, children):
-        group = needs = None
-        options = []
+    def cp_minions(self, meta: Meta, children: Children) -> tuple[str, ast.MinionGroup, Span]:
+        group: ast.Ref | None = None
+        needs: ast.Ref | None = None
+        options: list[ast.MinionOption] = []
         for c in children:
             if isinstance(c, ast.MinionOption):
                 options.append(c)
@@ -920,16 +953,16 @@ class _Builder(Transformer):
         span = self.span(meta)
         return ("minions", ast.MinionGroup(group, needs, tuple(options), span), span)
 
-    def lv_number(self, meta, children):
+    def lv_number(self, meta: Meta, children: Children) -> tuple[str, int, Span]:
         return ("number", int(children[0]), self.span(meta))
 
-    def lv_no_minions(self, meta, children):
+    def lv_no_minions(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.Ref, ...], Span]:
         return ("no_minions", self.refs(children), self.span(meta))
 
-    def lv_portal(self, meta, children):
+    def lv_portal(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("portal", self.ref(children[0]), self.span(meta))
 
-    def _level(self, meta, children, card: bool):
+    def _level(self, meta: Meta, children: Children, card: bool) -> ast.Level:
         ident, title, *rest = children
         span = self.span(meta)
         body_items = [c for c in rest if not (isinstance(c, tuple) and isinstance(c[0], str) and c[0] in LEVEL_FIELDS)]
@@ -939,95 +972,95 @@ class _Builder(Transformer):
         body = self.body(body_items, span)
         return ast.Level(str(ident), title, card, body=body, common=ast.Common(**common), span=span, **fields)
 
-    def dungeon_level(self, meta, children):
+    def dungeon_level(self, meta: Meta, children: Children) -> ast.Level:
         return self._level(meta, children, True)
 
-    def special_level(self, meta, children):
+    def special_level(self, meta: Meta, children: Children) -> ast.Level:
         return self._level(meta, children, False)
 
-    def dg_levels(self, meta, children):
+    def dg_levels(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.Ref, ...], Span]:
         return ("levels", self.refs(children), self.span(meta))
 
-    def dungeon(self, meta, children):
+    def dungeon(self, meta: Meta, children: Children) -> ast.Dungeon:
         ident, name, *rest = children
         fields, common = self._campaign(rest)
         return ast.Dungeon(str(ident), name, common=ast.Common(**common), span=self.span(meta), **fields)
 
-    def rm_distance(self, meta, children):
+    def rm_distance(self, meta: Meta, children: Children) -> tuple[str, tuple[int, Span], Span]:
         span = self.span(meta)
         return ("distance", (int(children[0]), span), span)
 
-    def rm_keep(self, meta, children):
+    def rm_keep(self, meta: Meta, children: Children) -> tuple[str, bool, Span]:
         return ("keep_card", True, self.span(meta))
 
-    def rumor_card(self, meta, children):
+    def rumor_card(self, meta: Meta, children: Children) -> ast.RumorCard:
         ident, title, *rest = children
         fields, common = self._campaign(rest)
         if "distance" in fields:
             fields["distance"], fields["distance_span"] = fields["distance"]
         return ast.RumorCard(str(ident), title, common=ast.Common(**common), span=self.span(meta), **fields)
 
-    def legendary_area(self, meta, children):
+    def legendary_area(self, meta: Meta, children: Children) -> ast.LegendaryArea:
         ident, name, *rest = children
         fields, common = self._campaign(rest)
         return ast.LegendaryArea(str(ident), name, common=ast.Common(**common), span=self.span(meta), **fields)
 
-    def av_keep(self, meta, children):
+    def av_keep(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("keep", self.ref(children[0]), self.span(meta))
 
-    def av_treachery(self, meta, children):
+    def av_treachery(self, meta: Meta, children: Children) -> tuple[str, ast.TreacheryLimit, Span]:
         span = self.span(meta)
         return ("treachery", ast.TreacheryLimit(self.ref(children[0]), int(children[1]), int(children[2]), span), span)
 
-    def avatar(self, meta, children):
+    def avatar(self, meta: Meta, children: Children) -> ast.Avatar:
         ident, name, *rest = children
         fields, common = self._campaign(rest, lists=("treachery",))
         return ast.Avatar(str(ident), name, common=ast.Common(**common), span=self.span(meta), **fields)
 
-    def ic_shield(self, meta, children):
+    def ic_shield(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.Ref, ...], Span]:
         return ("shields", self.refs(children), self.span(meta))
 
-    def ic_ambush(self, meta, children):
+    def ic_ambush(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[ast.Ref, ...], Span], Span]:
         span = self.span(meta)
         return ("ambush", (self.refs(children), span), span)
 
-    def ab_reinforce(self, meta, children):
+    def ab_reinforce(self, meta: Meta, children: Children) -> tuple[str, ast.Ref]:
         return ("reinforce", self.ref(children[0]))
 
-    def ab_text(self, meta, children):
+    def ab_text(self, meta: Meta, children: Children) -> tuple[str, ast.Text]:
         return ("text", children[0])
 
-    def ic_ability(self, meta, children):
+    def ic_ability(self, meta: Meta, children: Children) -> tuple[str, ast.Ability, Span]:
         (key, value), cost = children
         span = self.span(meta)
         return ("abilities", ast.Ability(int(cost), span=span, **{key: value}), span)
 
-    def incident_card(self, meta, children):
+    def incident_card(self, meta: Meta, children: Children) -> ast.IncidentCard:
         ident, title, *rest = children
         fields, common = self._campaign(rest, lists=("minions", "abilities"))
         if "ambush" in fields:
             fields["ambush"], fields["ambush_span"] = fields["ambush"]
         return ast.IncidentCard(str(ident), title, common=ast.Common(**common), span=self.span(meta), **fields)
 
-    def camp_watch(self, meta, children):
+    def camp_watch(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.SpaceRef, ...], Span]:
         return ("watch", tuple(children), self.span(meta))
 
-    def camp_bedrolls(self, meta, children):
+    def camp_bedrolls(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.SpaceRef, ...], Span]:
         return ("bedrolls", tuple(children), self.span(meta))
 
-    def camp_dead_ends(self, meta, children):
+    def camp_dead_ends(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.SpaceRef, ...], Span]:
         return ("dead_ends", tuple(children), self.span(meta))
 
-    def lc_camp(self, meta, children):
+    def lc_camp(self, meta: Meta, children: Children) -> tuple[str, ast.Camp, Span]:
         tile, *rest = children
         span = self.span(meta)
         fields = self._fold(rest, {"dead_ends": "`dead_ends`"})
         return ("camp", ast.Camp(self.ref(tile), span=span, **fields), span)
 
-    def lc_exits(self, meta, children):
+    def lc_exits(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.Ref, ...], Span]:
         return ("exits", self.refs(children), self.span(meta))
 
-    def location_card(self, meta, children):
+    def location_card(self, meta: Meta, children: Children) -> ast.LocationCard:
         ident, title, *rest = children
         span = self.span(meta)
         maps = [c for c in rest if isinstance(c, ast.MapBlock)]
@@ -1037,51 +1070,51 @@ class _Builder(Transformer):
         body = self.body(maps, span)
         return ast.LocationCard(str(ident), title, body=body, common=ast.Common(**common), span=span, **fields)
 
-    def plot_role(self, meta, children):
+    def plot_role(self, meta: Meta, children: Children) -> str:
         return str(children[0])
 
-    def pl_card(self, meta, children):
+    def pl_card(self, meta: Meta, children: Children) -> tuple[str, ast.PlotCard, Span]:
         role, ident, title, *rest = children
         cost = next((int(c) for c in rest if isinstance(c, Token)), None)
         text = next((c for c in rest if isinstance(c, ast.Text)), None)
         span = self.span(meta)
         return ("cards", ast.PlotCard(role, str(ident), title, cost, text, span), span)
 
-    def plot(self, meta, children):
+    def plot(self, meta: Meta, children: Children) -> ast.Plot:
         ident, name, *rest = children
         fields, common = self._campaign(rest, lists=("cards",))
         return ast.Plot(str(ident), name, common=ast.Common(**common), span=self.span(meta), **fields)
 
-    def tc_gem(self, meta, children):
+    def tc_gem(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.Ref, int], Span]:
         span = self.span(meta)
         return ("gem", (self.ref(children[0]), int(children[1])), span)
 
-    def tc_kind(self, meta, children):
+    def tc_kind(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("kind", self.ref(children[0]), self.span(meta))
 
-    def tc_threat(self, meta, children):
+    def tc_threat(self, meta: Meta, children: Children) -> tuple[str, int, Span]:
         return ("threat", int(children[0]), self.span(meta))
 
-    def treachery_card(self, meta, children):
+    def treachery_card(self, meta: Meta, children: Children) -> ast.TreacheryCard:
         ident, title, *rest = children
         fields, common = self._campaign(rest)
         if "gem" in fields:
             fields["gem"], fields["cost"] = fields["gem"]
         return ast.TreacheryCard(str(ident), title, common=ast.Common(**common), span=self.span(meta), **fields)
 
-    def od_avatar(self, meta, children):
+    def od_avatar(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("avatar", self.ref(children[0]), self.span(meta))
 
-    def treachery_amount(self, meta, children):
+    def treachery_amount(self, meta: Meta, children: Children) -> ast.TreacheryAmount:
         return ast.TreacheryAmount(self.ref(children[0]), int(children[1]), self.span(meta))
 
-    def od_held(self, meta, children):
+    def od_held(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.TreacheryAmount, ...], Span]:
         return ("held", tuple(children), self.span(meta))
 
-    def od_add(self, meta, children):
+    def od_add(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.Ref, ...], Span]:
         return ("add", self.refs(children), self.span(meta))
 
-    def overlord_deck(self, meta, children):
+    def overlord_deck(self, meta: Meta, children: Children) -> ast.OverlordDeck:
         ident, *rest = children
         fields, common = self._campaign(rest, lists=("add",))
         fields["add"] = tuple(r for group in fields.get("add", ()) for r in group)
@@ -1126,8 +1159,8 @@ LEVEL_FIELDS = frozenset(
 CAMPAIGN_WORDS = {"leader_rules": "leader_rules", "keep_card": "keep_card", "shields": "shield", "gate": "level"}
 
 
-def _tagger(field: str):
-    def tag(self, meta, children):
+def _tagger(field: str) -> Callable[[_Builder, Meta, Children], tuple[str, Any, Span]]:
+    def tag(self: _Builder, meta: Meta, children: Children) -> tuple[str, Any, Span]:  # the child as the rule has it
         return (field, children[0], self.span(meta))
 
     return tag
@@ -1186,9 +1219,7 @@ def name_uses(text: str, file: str) -> tuple[NameUse, ...]:
 TOP_RULES = ("quest", "encounter", "exploration_card", "peril_card", "activation_card", "deck")
 
 
-def _names_in(tree, file: str, parent: str, scope, out: list) -> None:
-    from lark import Tree
-
+def _names_in(tree: Tree[Token], file: str, parent: str, scope: tuple[str, str, int | None], out: list[NameUse]) -> None:
     rule = str(tree.data)
     ids = [c for c in tree.children if isinstance(c, Token) and c.type == "ID"]
     if rule in TOP_RULES and ids:
@@ -1198,8 +1229,7 @@ def _names_in(tree, file: str, parent: str, scope, out: list) -> None:
         scope = (scope[0], scope[1], int(number) if number is not None else None)
     options = frozenset(str(c.data) for c in tree.children if isinstance(c, Tree))
     for i, tok in enumerate(ids):
-        out.append(NameUse(str(tok), rule, i, parent, options, scope,
-                           Span(file, tok.line, tok.column, tok.end_line, tok.end_column)))
+        out.append(NameUse(str(tok), rule, i, parent, options, scope, lexed_span(file, tok)))
     for child in tree.children:
         if isinstance(child, Tree):
             _names_in(child, file, rule, scope, out)
