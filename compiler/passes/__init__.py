@@ -37,7 +37,8 @@ class Pass:
 
     @property
     def function(self) -> Callable[[Model, Sink], Model]:
-        return getattr(importlib.import_module(f"compiler.passes.{self.name}"), f"{self.name}_pass")
+        function: Callable[[Model, Sink], Model] = getattr(importlib.import_module(f"compiler.passes.{self.name}"), f"{self.name}_pass")
+        return function
 
     def results(self, model: Model, sink: Sink) -> dict[str, object]:
         out = self.function(model, sink)
@@ -99,7 +100,7 @@ def run_passes(model: Model, sink: Sink) -> Model:
     translations = tuple(Same(t) for t in model.translation_files)
     for p in PASSES:
         if p.applies(model):
-            declared = modules if set(p.needs) & set(DECLARED) else ()  # catalog passes read no quest file
+            declared: tuple[object, ...] = modules if set(p.needs) & set(DECLARED) else ()  # catalog passes read no quest file
             if "translations" in p.needs:  # it reads the declarations (doc comments) and the PO files
                 declared = (modules, translations)
             key = ("pass", p.name, catalogs, declared, tuple(Same(getattr(model, f)) for f in p.reads))

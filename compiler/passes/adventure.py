@@ -29,7 +29,7 @@ Everything here is a pure function of the model; the pass never mutates its inpu
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Mapping
 
 from compiler.diagnostics import Related, Sink, fold_same_place
 from compiler.diagnostics.hints import did_you_mean, hint
@@ -37,6 +37,7 @@ from compiler.model import Model
 from compiler.model import quest as m
 from compiler.syntax import ast
 from compiler.model.adventure import AdventurePlan, TrackPlan
+from compiler.model.cards import CardSet, DeckPlan
 
 DECK_KINDS = ("exploration", "activation", "peril")
 HERO_COUNTS = m.HERO_COUNTS
@@ -47,15 +48,22 @@ ADVENTURE_EFFECTS = ("say", "win", "lose")
 
 
 # ---------------------------------------------------------------- helpers
+def _adventure(quest: ast.Quest) -> ast.Adventure:
+    """The adventure of a cooperative quest (the only quests this pass checks)."""
+    adv = quest.adventure
+    assert adv is not None, f"quest `{quest.id}` is not cooperative"
+    return adv
+
+
 def _counts(quest: ast.Quest) -> tuple[int, ...]:
     low, high = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     return tuple(h for h in HERO_COUNTS if low <= h <= high)
 
 
 # ---------------------------------------------------------------- checks
-def check_decks(quest: ast.Quest, plans: Mapping[str, Any], sink: Sink) -> dict[str, str]:
+def check_decks(quest: ast.Quest, plans: Mapping[str, DeckPlan], sink: Sink) -> dict[str, str]:
     """kind -> deck id for each deck the quest names that exists with that kind (C0511-C0513)."""
-    adv = quest.adventure
+    adv = _adventure(quest)
     out: dict[str, str] = {}
     missing = [kind for kind in DECK_KINDS if adv.deck(kind) is None]
     if missing:  # one error for the deck statements the quest lacks
@@ -98,10 +106,10 @@ def check_body(quest: ast.Quest, sink: Sink) -> None:
         sink.report("C0523", enc.span, quest=quest.id, what=what)
 
 
-def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration, cardset, dealt_figures: Mapping[str, str],
-                  has_peril: bool, sink: Sink) -> TrackPlan | None:
+def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration: DeckPlan | None, cardset: CardSet | None,
+                  dealt_figures: Mapping[str, str], has_peril: bool, sink: Sink) -> TrackPlan | None:
     """Check the overlord track (C0514, C0515, C0519-C0522, C0526); None when it cannot be resolved."""
-    adv = quest.adventure
+    adv = _adventure(quest)
     track = adv.track
     if track is None:
         sink.report("C0514", quest.span, quest=quest.id)
@@ -119,6 +127,7 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration, cardse
             ok = False
     starts: dict[str, dict[int, int]] = {}
     if ok:
+        assert track.spaces is not None  # ok: `spaces N` is written
         for marker in ("doom", "fate"):
             st: ast.TrackStart = getattr(track, marker)
             per = {h: h if st.at == "heroes" else track.spaces if st.at == "top" else int(st.at) for h in counts}
@@ -130,6 +139,7 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration, cardse
                 ok = False
             starts[marker] = per
     if ok:
+        assert track.fate is not None  # ok: `fate starts …` is written
         met = [h for h in counts if starts["doom"][h] >= starts["fate"][h]]
         if met:
             h = met[0]
@@ -172,6 +182,7 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration, cardse
     )
     if not ok:
         return None
+    assert track.spaces is not None and track.doom is not None and track.fate is not None  # ok: all written
     return TrackPlan(
         spaces=track.spaces,
         doom_start=MappingProxyType(starts["doom"]),
@@ -190,7 +201,7 @@ def _written(st: ast.TrackStart) -> str:
 def check_events(quest: ast.Quest, sink: Sink) -> list[ast.EventDecl]:
     """The adventure-wide events (C0524, C0525); returns those that are well-formed."""
     ok = []
-    for ev in quest.adventure.events:
+    for ev in _adventure(quest).events:
         good = True
         if ev.trigger.kind not in ADVENTURE_TRIGGERS:
             sink.report("C0524", ev.trigger.span, quest=quest.id, trigger=ev.trigger.kind.replace("_", " "))
@@ -224,13 +235,17 @@ def _encounter_wins(eid: str, resolved: Mapping[str, m.QuestEncounter], declared
     return False
 
 
-def check_win(quest: ast.Quest, exploration, cardset, resolved, declared, sink: Sink) -> tuple[tuple[str, str, int] | None, bool]:
+def check_win(quest: ast.Quest, exploration: DeckPlan | None, cardset: CardSet | None,
+              resolved: Mapping[str, m.QuestEncounter], declared: Mapping[str, ast.Encounter],
+              sink: Sink) -> tuple[tuple[str, str, int] | None, bool]:
     """The finale wins (C0516); wins in other dealt encounters are warned about (C0517)."""
     if exploration is None or cardset is None:
         return None, True  # the deck is missing: C0511 / C0513 said so
+    use = _adventure(quest).deck("exploration")
+    assert use is not None  # the quest names the exploration deck it plays (check_decks)
     if not exploration.mains:
         if exploration.legal:
-            sink.report("C0516", quest.adventure.deck("exploration").span, quest=quest.id,
+            sink.report("C0516", use.span, quest=quest.id,
                         reason=f"exploration deck `{exploration.id}` has no main encounter to end on")
         return None, False
     number = max(exploration.mains)
@@ -242,7 +257,7 @@ def check_win(quest: ast.Quest, exploration, cardset, resolved, declared, sink: 
     wins = _encounter_wins(eid, resolved, declared, first=card == exploration.start)
     if wins is False:
         related = (Related(declared[eid].span, f"encounter `{eid}`"),) if eid in declared else ()
-        sink.report("C0516", quest.adventure.deck("exploration").span, quest=quest.id,
+        sink.report("C0516", use.span, quest=quest.id,
                     reason=f"its finale, main encounter {number} (`{eid}`), has no `win` that can fire", related=related)
     for cid in exploration.cards:
         other = cardset.encounter_of.get(cid)
@@ -256,19 +271,20 @@ def check_win(quest: ast.Quest, exploration, cardset, resolved, declared, sink: 
 def check_lose(quest: ast.Quest, events: list[ast.EventDecl], track: TrackPlan | None, sink: Sink) -> bool:
     """The adventure can be lost: doom can reach fate and that loses (C0518)."""
     loses = [ev for ev in events if ev.trigger.kind == "doom_reaches_fate" and any(e.kind == "lose" for e in ev.effects)]
+    written = _adventure(quest).track
     if not loses:
-        if quest.adventure.track is not None:  # without a track (C0514) doom and fate do not exist yet
+        if written is not None:  # without a track (C0514) doom and fate do not exist yet
             sink.report("C0518", quest.span, quest=quest.id, reason="no `on doom_reaches_fate { lose … }` event")
         return False
-    if track is not None and not track.closes:
-        sink.report("C0518", quest.adventure.track.span, quest=quest.id,
+    if track is not None and written is not None and not track.closes:  # a plan is made of a written track
+        sink.report("C0518", written.span, quest=quest.id,
                     reason="no rule that can happen advances doom or fate, so they never meet")
         return False
     return True
 
 
 # ---------------------------------------------------------------- one quest
-def check_adventure(quest: ast.Quest, plans: Mapping[str, Any], cardset, resolved: Mapping[str, m.QuestEncounter],
+def check_adventure(quest: ast.Quest, plans: Mapping[str, DeckPlan], cardset: CardSet | None, resolved: Mapping[str, m.QuestEncounter],
                     declared: Mapping[str, ast.Encounter], sink: Sink) -> AdventurePlan:
     """Check one cooperative quest (quest.adventure is not None) and resolve its plan."""
     counts = _counts(quest)
@@ -281,7 +297,7 @@ def check_adventure(quest: ast.Quest, plans: Mapping[str, Any], cardset, resolve
     events = check_events(quest, sink)
     finale, winnable = check_win(quest, exploration, cardset, resolved, declared, sink)
     # a `lose` in an event with a misplaced effect (C0525) is still written: no C0518 as well
-    losable = check_lose(quest, [ev for ev in quest.adventure.events if ev.trigger.kind in ADVENTURE_TRIGGERS], track, sink)
+    losable = check_lose(quest, [ev for ev in _adventure(quest).events if ev.trigger.kind in ADVENTURE_TRIGGERS], track, sink)
     closes = track is not None and track.closes
     resolved_events = tuple(
         m.Event(
@@ -326,8 +342,8 @@ def adventure_pass(model: Model, sink: Sink) -> Model:
     for q in quests:
         if symbols and symbols.get(q.id) is not q:
             continue  # a duplicate id (R0101 reported it)
-        if not _counts(q):  # e.g. `heroes 1`: nothing to resolve spawns for
-            if 1 <= q.heroes.low <= q.heroes.high <= 4:  # otherwise the parser reported the guard
+        if not _counts(q):  # e.g. `heroes 1`: nothing to resolve spawns for (a quest without `heroes` has 2-4)
+            if q.heroes is not None and 1 <= q.heroes.low <= q.heroes.high <= 4:  # otherwise the parser reported the guard
                 sink.report("Q0106", q.heroes.span, quest=q.id, low=q.heroes.low, high=q.heroes.high)
             continue
         local = Sink(comparisons_left=sink.comparisons_left)  # the quest's block-level faults: one error, notes

@@ -150,6 +150,7 @@ class _Checker:
         if not ok:
             return every
         low, high = rules.level(com.gate.low.name), rules.level(com.gate.high.name)
+        assert low is not None and high is not None  # both names are known levels (K0101 above)
         if low.order > high.order:
             self.report("K0102", com.gate.span, low=low.id, high=high.id)
             return every
@@ -173,7 +174,7 @@ class _Checker:
         self.report("K0110", ref.span, name=ref.name, what=what, hint=hint, fix=fix)
         return False
 
-    def reference(self, ref: ast.Ref, kind: type | tuple, what: str) -> Any:
+    def reference(self, ref: ast.Ref, kind: type | tuple[type, ...], what: str) -> Any:
         """The declaration `ref` names if it is of `kind`; K0130 / K0131 otherwise."""
         decl = self.decls.get(ref.name)
         if decl is None:
@@ -538,7 +539,7 @@ class _Checker:
                 if e.points > most:
                     self.report("K0205", e.span, points=e.points, type=t, avatar=avatar.id, max=most,
                                 related=(Related(cap.span if cap else avatar.span, "the avatar's limit"),))
-        spent: Counter = Counter()
+        spent: Counter[str] = Counter()
         spent_at: dict[str, Span] = {}
         for ref in decl.add:
             card = self.reference(ref, ast.TreacheryCard, "treachery card")
@@ -572,7 +573,7 @@ class _Checker:
         for i, d in self.of(ast.LegendaryArea).items():
             gated = self.common(d)
             loc = self.location(d.at, "legendary", d, "a legendary area")
-            if loc is not None:
+            if loc is not None and self.world is not None:  # a location is found only in a world
                 opens = self.world.locations[loc].level
                 if d.common.gate is None and opens is not None:
                     self.in_play[i] = (opens,)

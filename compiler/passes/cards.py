@@ -17,7 +17,7 @@ so a new verb or filter is a new row, not a new branch.
 from __future__ import annotations
 
 import itertools
-from typing import Mapping
+from typing import Mapping, Sequence, cast
 
 from compiler.diagnostics import Related, Sink, Span, fold_same_place
 from compiler.diagnostics.hints import did_you_mean, hint
@@ -41,7 +41,11 @@ from compiler.model.cards import (
     target_text,
 )
 
-def _rank_missing(monster, rank: str) -> bool:
+# a card of a deck's kind: exploration, activation, peril
+Card = ast.ExplorationCard | ast.ActivationCard | ast.PerilCard
+
+
+def _rank_missing(monster: object, rank: str) -> bool:
     """True when the monster card has no figures of `rank` (no numbers, or a limit of 0 everywhere)."""
     acts = dict(getattr(monster, "acts", ()) or ())
     has_stats = any(dict(ranks).get(rank) is not None for ranks in acts.values()) if acts else True
@@ -270,12 +274,14 @@ def _plan_simple(deck: ast.Deck, cards: Mapping[str, object], sink: Sink) -> Dec
     return DeckPlan(deck.id, deck.kind, deck.span, pool=tuple(members), legal=legal)
 
 
-def plan_decks(decks: list[ast.Deck], by_kind: Mapping[str, Mapping[str, object]], sink: Sink) -> dict[str, DeckPlan]:
+def plan_decks(decks: list[ast.Deck], by_kind: Mapping[str, Mapping[str, Card]], sink: Sink) -> dict[str, DeckPlan]:
     plans: dict[str, DeckPlan] = {}
     for deck in decks:
         local = Sink(comparisons_left=sink.comparisons_left)  # a deck's faults all point at it: one error, notes
         if deck.kind == "exploration":
-            plans[deck.id] = _plan_exploration(deck, by_kind["exploration"], local)
+            # the cards of kind "exploration" are exploration cards (check_cards)
+            exploration = cast(Mapping[str, ast.ExplorationCard], by_kind["exploration"])
+            plans[deck.id] = _plan_exploration(deck, exploration, local)
         else:
             plans[deck.id] = _plan_simple(deck, by_kind[deck.kind], local)
         sink.comparisons_left = local.comparisons_left
@@ -303,7 +309,7 @@ def plan_decks(decks: list[ast.Deck], by_kind: Mapping[str, Mapping[str, object]
 
 # ---------------------------------------------------------------- the pass
 def check_cards(
-    modules_decls: list,
+    modules_decls: Sequence[ast.Declaration],
     monsters: Mapping[str, object] | None,
     sink: Sink,
 ) -> tuple[CardSet, dict[str, DeckPlan]]:
@@ -319,8 +325,8 @@ def check_cards(
         enc = check_exploration(card, encounters, sink)
         if enc is not None:
             encounter_of[cid] = enc
-    for card in peril.values():
-        check_peril(card, sink)
+    for peril_card in peril.values():
+        check_peril(peril_card, sink)
     untyped = {cid: check_activation(card, monsters, sink) for cid, card in activation.items()}
     spawned_by = {eid: spawned_groups(e.body) for eid, e in encounters.items()}
 
@@ -338,13 +344,13 @@ def check_cards(
     act_decks = [p for p in plans.values() if p.kind == "activation"]
     act_cards = sorted({c for p in act_decks for c in p.cards}) if act_decks else sorted(activation)
     for cid in act_cards:
-        card = activation.get(cid)
-        if card is None:
+        act = activation.get(cid)
+        if act is None:
             continue
-        listed = {g.group for g in card.groups}
+        listed = {g.group for g in act.groups}
         for group, eid in sorted(needed.items()):
             if group not in listed:
-                sink.report("C0106", card.span, card=cid, group=group, encounter=eid,
+                sink.report("C0106", act.span, card=cid, group=group, encounter=eid,
                             related=(Related(encounters[eid].span, f"`{eid}` spawns `{group}`"),))
 
     cardset = CardSet(
@@ -358,7 +364,7 @@ def check_cards(
     return cardset, plans
 
 
-def _first_declarations(model: Model) -> list:
+def _first_declarations(model: Model) -> list[ast.Declaration]:
     """Each declaration once: the first of a duplicated id (resolve.py reports the rest)."""
     symbols = model.symbols
     if symbols is None:
@@ -372,7 +378,7 @@ def cards_pass(model: Model, sink: Sink) -> Model:
     decls = _first_declarations(model)
     if not any(isinstance(d, (ast.ExplorationCard, ast.PerilCard, ast.ActivationCard, ast.Deck)) for d in decls):
         return model
-    monsters = model.monsters
+    monsters: Mapping[str, object] | None = model.monsters
     if monsters is None:
         entries = (model.catalogs or {}).get("monsters") or {}
         monsters = dict(entries)  # ids are enough for the checks when the typed pass did not run

@@ -11,9 +11,9 @@ from typing import Mapping
 from compiler import diskcache
 from compiler.diagnostics import Sink
 from compiler.geometry.assemble import AssembledMap
-from compiler.geometry.tiles import DIRECTION
+from compiler.geometry.tiles import DIRECTION, Tile
 from compiler.model import Model
-from compiler.model.cards import DeckPlan
+from compiler.model.cards import CardSet, DeckPlan
 from compiler.model.layout import ANALYSIS_ORDERS, ANALYSIS_SEED, Analysis, EncounterLinks, Port, analyse
 from compiler.syntax import ast
 
@@ -49,17 +49,18 @@ def _port(enc: ast.Encounter, amap: AssembledMap, ref: ast.OpeningRef | None, wh
 def encounter_links(enc: ast.Encounter, amap: AssembledMap, sink: Sink, cap_widths: set[int] | None = None) -> EncounterLinks:
     entrance = _port(enc, amap, enc.body.entrance, "entrance", sink)
     exit_ = _port(enc, amap, enc.body.exit, "exit", sink)
-    if entrance is not None and exit_ is not None and entrance == exit_:
+    # a port is found only for an opening written (ref not None)
+    if entrance is not None and exit_ is not None and entrance == exit_ and enc.body.exit is not None:
         sink.report("C0303", enc.body.exit.span, encounter=enc.id)
     if cap_widths is not None:
         for port, ref, what in ((entrance, enc.body.entrance, "entrance"), (exit_, enc.body.exit, "exit")):
-            if port is not None and port.opening.width not in cap_widths:
+            if port is not None and ref is not None and port.opening.width not in cap_widths:
                 sink.report("C0304", ref.span, what=what, ref=f"{port.tile}.{port.opening.label}", encounter=enc.id, width=port.opening.width)
     return EncounterLinks(enc.id, amap.tiles, entrance, exit_)
 
 
 # ---------------------------------------------------------------- the pass
-def roles_of(plans: Mapping[str, DeckPlan], cards) -> dict[str, set[str]]:
+def roles_of(plans: Mapping[str, DeckPlan], cards: CardSet) -> dict[str, set[str]]:
     """encounter id -> its roles in exploration decks: start, middle, final."""
     roles: dict[str, set[str]] = {}
     for plan in plans.values():
@@ -117,14 +118,15 @@ def chain_pass(model: Model, sink: Sink) -> Model:
         analyses[did] = a
         w, h, _ = a.largest
         sink.report("C0401", plan.span, deck=did, needing=a.needing_end_caps, orders=a.orders, width=w, height=h)
-        for enc, n in sorted(a.exit_cap_blocked.items()):
+        for blocked, n in sorted(a.exit_cap_blocked.items()):
             if n * BLOCKED_WARNING_SHARE[1] < a.orders * BLOCKED_WARNING_SHARE[0]:
                 continue  # rare: left to the bundle's analysis (`exit_cap_blocked`)
-            sink.report("C0402", encounters[enc].span, deck=did, encounter=enc, count=n, orders=a.orders)
+            sink.report("C0402", encounters[blocked].span, deck=did, encounter=blocked, count=n, orders=a.orders)
     return model.with_(encounter_links=links, deck_analysis=analyses)
 
 
-def _complete(plan: DeckPlan, encounter_of, links, roles) -> bool:
+def _complete(plan: DeckPlan, encounter_of: Mapping[str, str], links: Mapping[str, EncounterLinks],
+              roles: Mapping[str, set[str]]) -> bool:
     """Every card of the deck has an encounter with a map and the ports its role needs."""
     for cid in plan.cards:
         eid = encounter_of.get(cid)
@@ -144,7 +146,7 @@ ANALYSIS_FORMAT = b"questc-deck-analysis 1"  # bump when the file layout changes
 
 
 def kept_analysis(plan: DeckPlan, links: Mapping[str, EncounterLinks], encounter_of: Mapping[str, str],
-                  tiles: Mapping) -> Analysis:
+                  tiles: Mapping[str, Tile]) -> Analysis:
     """`analyse(…)`, or the analysis a previous run stored in the private cache
     (compiler/diskcache.py) for exactly the same inputs: the deck plan, the encounters
     its cards name with their maps, the tile catalog, the seeds and the compiler's code.

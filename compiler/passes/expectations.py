@@ -21,7 +21,7 @@ M0217/M0218) and its expectation is not checked.
 from __future__ import annotations
 
 import operator
-from typing import Iterable
+from typing import Callable, Iterable
 
 from compiler.diagnostics import Sink
 from compiler.diagnostics.hints import hint
@@ -51,17 +51,17 @@ def expectations_pass(model: Model, sink: Sink) -> Model:
             where = f"quest `{decl.id}`" + (f", encounter {inline.number}" if len(decl.encounters) > 1 else "")
             fired = {e.index for e in enc.events if e.can_fire} if enc.reachable else set()
             checked += _check_body(inline.body, enc, where, fired, sink)
-    for decl in model.declarations(ast.Encounter):
-        enc = encounters.get(decl.id)
-        if not decl.body.expectations or enc is None:
+    for top in model.declarations(ast.Encounter):
+        enc = encounters.get(top.id)
+        if not top.body.expectations or enc is None:
             continue
         fired = fixpoint(enc, first=False).fired  # a dealt encounter: no `on start`
-        checked += _check_body(decl.body, enc, f"encounter `{decl.id}`", fired, sink)
+        checked += _check_body(top.body, enc, f"encounter `{top.id}`", fired, sink)
     checked.sort(key=lambda c: (c.span.file, c.span.line, c.span.column))
     return model.with_(expectations=tuple(checked))
 
 
-def _check_body(body: ast.EncounterBody, enc: m.QuestEncounter, where: str, fired: set[int], sink: Sink) -> list:
+def _check_body(body: ast.EncounterBody, enc: m.QuestEncounter, where: str, fired: set[int], sink: Sink) -> list[m.CheckedExpectation]:
     out = []
     for x in body.expectations:
         result = _Checker(enc, where, fired, sink).check(x)
@@ -77,7 +77,8 @@ class _Checker:
         self.where, self.fired, self.sink = where, fired, sink
 
     def check(self, x: ast.Expectation) -> tuple[bool, str] | None:
-        return getattr(self, x.kind)(x)
+        kind: Callable[[ast.Expectation], tuple[bool, str] | None] = getattr(self, x.kind)  # sight, range, …
+        return kind(x)
 
     # -------------------------------------------------- helpers
     def doors(self, x: ast.Expectation) -> frozenset[str] | None:
@@ -93,6 +94,7 @@ class _Checker:
         return graph.door_state(self.board, None) | frozenset(x.open_doors)
 
     def pair(self, x: ast.Expectation) -> tuple[Cell, Cell, frozenset[str]] | None:
+        assert x.a is not None and x.b is not None  # sight, range and cost name two spaces (the grammar)
         a = resolve_space(self.amap, x.a, self.sink)
         b = resolve_space(self.amap, x.b, self.sink)
         doors = self.doors(x)
@@ -134,13 +136,15 @@ class _Checker:
         return self.measure(x, "range", lambda a, b, doors: graph.counting_distance(self.board, a, b, doors))
 
     def cost(self, x: ast.Expectation) -> tuple[bool, str] | None:
-        def cost(a, b, doors):
+        def cost(a: Cell, b: Cell, doors: frozenset[str]) -> int | None:
             route = graph.cheapest_move(self.board, a, b, doors)
             return None if route is None else route.cost
 
         return self.measure(x, "movement cost", cost)
 
-    def measure(self, x: ast.Expectation, what: str, measure) -> tuple[bool, str] | None:
+    def measure(self, x: ast.Expectation, what: str,
+                measure: Callable[[Cell, Cell, frozenset[str]], int | None]) -> tuple[bool, str] | None:
+        assert x.op is not None and x.value is not None  # range and cost compare with a number (the grammar)
         got = self.pair(x)
         if got is None:
             return None
@@ -176,6 +180,7 @@ class _Checker:
 
     def place(self, x: ast.Expectation) -> Iterable[Cell] | None:
         p = x.place
+        assert p is not None  # `expect [un]reachable PLACE` (the grammar)
         if not isinstance(p, str):
             c = resolve_space(self.amap, p, self.sink)
             return None if c is None else [c]
@@ -193,6 +198,7 @@ class _Checker:
 
     def place_label(self, x: ast.Expectation) -> str:
         p = x.place
+        assert p is not None  # `expect [un]reachable PLACE` (the grammar)
         if isinstance(p, str):
             return f"`{p}`"
         c = resolve_space(self.amap, p, Sink())
@@ -200,6 +206,7 @@ class _Checker:
 
     def event(self, x: ast.Expectation) -> tuple[bool, str] | None:
         events = self.enc.events
+        assert x.value is not None  # `expect event N …` (the grammar)
         if not 1 <= x.value <= len(events):
             count = f"{len(events)} event" + ("" if len(events) == 1 else "s")
             self.sink.report("Q0705", x.span, where=self.where, number=x.value, count=count)

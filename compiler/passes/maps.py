@@ -12,12 +12,13 @@ be reached from the start.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Iterable, Mapping
+from typing import AbstractSet, Callable, Iterable, Mapping
 
 import networkx as nx
 
+from compiler.catalogs.dice import Die
 from compiler.catalogs.terrain import PLAIN, TerrainRule
-from compiler.diagnostics import Related, Sink
+from compiler.diagnostics import Related, Sink, Span
 from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.geometry import graph
 from compiler.geometry.assemble import (
@@ -75,10 +76,10 @@ def maps_pass(model: Model, sink: Sink) -> Model:
             if amap is not None:
                 per[enc.number] = amap
     encounters: dict[str, AssembledMap] = {}
-    for enc in model.declarations(ast.Encounter):
-        amap = assembled(enc.body)
+    for top in model.declarations(ast.Encounter):
+        amap = assembled(top.body)
         if amap is not None:
-            encounters[enc.id] = amap
+            encounters[top.id] = amap
     campaign: dict[str, AssembledMap] = {}  # 1st-edition dungeon levels and location cards
     for decl in model.declarations(ast.Level) + model.declarations(ast.LocationCard):
         amap = assembled(decl.body)
@@ -117,7 +118,7 @@ def assemble_map(
     sink: Sink,
     invalid: frozenset[str] = frozenset(),
     referenced: frozenset[str] = frozenset(),
-    dice: Mapping[str, object] | None = None,
+    dice: Mapping[str, Die] | None = None,
     ruleset: str = "d2e",
 ) -> AssembledMap | None:
     """Place every tile of `block`, join openings, derive walls and doors; None if no tile could be placed.
@@ -151,7 +152,7 @@ def assemble_map(
             continue  # the parser reported it (S0201)
         if p.attach is None:
             at = (p.at.x, p.at.y) if p.at is not None else (0, 0)
-            if max(abs(at[0]), abs(at[1])) > MAX_COORDINATE:
+            if p.at is not None and max(abs(at[0]), abs(at[1])) > MAX_COORDINATE:  # (0, 0) is near
                 sink.report("M0222", p.at.span, name=p.name, x=at[0], y=at[1], limit=MAX_COORDINATE)
                 continue
             placed[p.name] = PlacedTile(p.name, tile, at, turns(p.rotate or 0) * 90, p.hidden or p.name in in_area, p.span)
@@ -194,20 +195,22 @@ def assemble_map(
 
 
 def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], broken: set[str], sink: Sink,
-            in_area: bool = False):
-    to = p.attach.to
-    other = placed.get(to.tile)
+            in_area: bool = False) -> tuple[PlacedTile, Opening, str, Opening] | None:
+    attach = p.attach
+    assert attach is not None  # assemble_map attaches only a placement written with `attach`
+    to = attach.to
+    other = placed.get(to.tile) if to.tile is not None else None
     if other is None:
         if to.tile not in broken:
             sink.report("M0207", to.span, name=to.tile, hint=hint(to.tile or "", placed, sink=sink))
         return None
-    own = _get_opening(p.name, tile, p.attach.side, sink)
+    own = _get_opening(p.name, tile, attach.side, sink)
     other_op = _get_opening(other.name, other.tile, to, sink)
     if own is None or other_op is None:
         return None
     a_label, b_label = _opening_label(p.name, own), _opening_label(other.name, other_op)
     if own.width != other_op.width:
-        sink.report("M0203", p.attach.span, a=a_label, wa=own.width, b=b_label, wb=other_op.width)
+        sink.report("M0203", attach.span, a=a_label, wa=own.width, b=b_label, wb=other_op.width)
         return None
     needed = OPPOSITE[other.facing(other_op)]
     rotation = (SIDES.index(needed) - SIDES.index(own.side)) % 4 * 90
@@ -309,7 +312,7 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
             sink.report("M0215", d.span, door=d.name, problem="another door of this map has that name")
             continue
         names.add(d.name)
-        t = placed.get(d.on.tile)
+        t = placed.get(d.on.tile) if d.on.tile is not None else None
         if t is None:
             if d.on.tile not in broken:
                 sink.report("M0207", d.on.span, name=d.on.tile, hint=hint(d.on.tile or "", placed, sink=sink))
@@ -332,8 +335,8 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
 
 
 # ---------------------------------------------------------------- the pipeline pass
-def _encounter_map(body: ast.EncounterBody, tiles, terrain, sink: Sink, invalid: frozenset[str], dice=None,
-                   ruleset: str = "d2e") -> AssembledMap | None:
+def _encounter_map(body: ast.EncounterBody, tiles: Mapping[str, Tile], terrain: Mapping[str, TerrainRule], sink: Sink,
+                   invalid: frozenset[str], dice: Mapping[str, Die] | None = None, ruleset: str = "d2e") -> AssembledMap | None:
     if body.map is None:
         return None
     amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body), dice, ruleset)
@@ -353,14 +356,16 @@ def check_openings(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) -> N
         return
     joined = {(name, op) for j in amap.joins for name, op in ((j.a, j.a_opening), (j.b, j.b_opening))}
     intended: set[tuple[str, Opening]] = set()
-    for ref in (body.entrance, body.exit):  # check_placements reported a bad one
-        t = amap.by_name.get(ref.tile) if ref is not None else None
-        op = t.tile.opening(ref.side, ref.index) if t is not None and ref.side in SIDES else None
-        if op is not None:
+    for port in (body.entrance, body.exit):  # check_placements reported a bad one
+        if port is None or port.tile is None:
+            continue
+        t = amap.by_name.get(port.tile)
+        op = t.tile.opening(port.side, port.index) if t is not None and port.side in SIDES else None
+        if t is not None and op is not None:
             intended.add((t.name, op))
     for decl in body.map.edges:
         for ref in decl.openings:
-            t = amap.by_name.get(ref.tile)
+            t = amap.by_name.get(ref.tile) if ref.tile is not None else None
             if t is None:
                 if ref.tile not in amap.broken:
                     sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile or "", amap.by_name, sink=sink))
@@ -374,9 +379,9 @@ def check_openings(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) -> N
                 continue
             intended.add((t.name, op))
     for d in body.map.doors:  # a door on a loose opening is its own error (M0214)
-        t = amap.by_name.get(d.on.tile)
+        t = amap.by_name.get(d.on.tile) if d.on.tile is not None else None
         op = t.tile.opening(d.on.side, d.on.index) if t is not None and d.on.side in SIDES else None
-        if op is not None:
+        if t is not None and op is not None:
             intended.add((t.name, op))
     for t in amap.tiles:
         loose = [op for op in t.tile.all_openings() if (t.name, op) not in joined and (t.name, op) not in intended]
@@ -387,7 +392,7 @@ def check_openings(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) -> N
                         fix=f"Attach a tile or an end cap there, or write `edge {marks}` in the map block if the map ends there on purpose.")
 
 
-def _meant(p: ast.TilePlacement, tiles: Mapping[str, Tile], named: set[str]) -> str | None:
+def _meant(p: ast.TilePlacement, tiles: Mapping[str, Tile], named: AbstractSet[str]) -> str | None:
     """The tile a misspelt `tile CODE` stood for: a code of the catalog that the rest of the
     encounter names and no placement declares (`tile 61A` where `16A(2,2)` follows)."""
     if p.name != p.code:  # `tile 61A as hall`: the references use `hall`
@@ -421,9 +426,9 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
     board = amap.board
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
     starts: list[Cell] = []
-    named: list[tuple[str, Cell, ast.Span]] = []
+    named: list[tuple[str, Cell, Span]] = []
 
-    def place(ref, what: str, span) -> Cell | None:
+    def place(ref: ast.SpaceRef, what: str, span: Span) -> Cell | None:
         cell = resolve_space(amap, ref, sink)
         if cell is not None and rules[cell].blocks_movement:
             sink.report("M0220", getattr(ref, "span", span), space=amap.describe(cell), terrain=rules[cell].id, what=what)
@@ -459,15 +464,16 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
             if cell is None:
                 continue
             named.append((f"spawn `{sp.group}`", cell, getattr(ref, "span", sp.span)))
-    for ref in (body.entrance, body.exit):
-        if ref is not None:
-            t = amap.by_name.get(ref.tile)
+    for port in (body.entrance, body.exit):
+        if port is not None:
+            t = amap.by_name.get(port.tile) if port.tile is not None else None
             if t is None:
-                if ref.tile not in amap.broken:  # a tile that failed was reported where it is declared
-                    sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile or "", amap.by_name, sink=sink))
+                if port.tile not in amap.broken:  # a tile that failed was reported where it is declared
+                    sink.report("M0207", port.span, name=port.tile, hint=hint(port.tile or "", amap.by_name, sink=sink))
             else:
-                _get_opening(t.name, t.tile, ref, sink)
+                _get_opening(t.name, t.tile, port, sink)
     if starts and not amap.broken:  # a tile that failed may be the way through: nothing more to say
+        assert body.map is not None  # the map assembled from it
         lost = set(check_reachability(board, starts, sink, body.map.span, amap.describe))
         for what, cell, span in named:
             if cell in lost:
@@ -483,6 +489,8 @@ def check_portal(amap: AssembledMap, body: ast.EncounterBody, starts: list[Cell]
         return
     got = reachable(amap.board, starts, f.glyphs)
     if not got.intersection(f.portal.cells):
+        # the heroes start somewhere (`starts`) on the map assembled from `body`
+        assert body.start is not None and body.map is not None
         start = f"glyph `{body.start.tile}`" if f.glyph(body.start.tile or "") else "the heroes' start"
         decl = next(p for p in body.map.portals if p.tile == f.portal.tile)
         sink.report("M0239", decl.span, portal=f.portal.tile, start=start)
@@ -515,7 +523,8 @@ def resolve_space(amap: AssembledMap, ref: ast.TileSpace | ast.WorldSpace | ast.
     return placed.to_world((ref.col, ref.row))
 
 
-def check_reachability(board: Board, starts: Iterable[Cell], sink, span, describe=None) -> list[Cell]:
+def check_reachability(board: Board, starts: Iterable[Cell], sink: Sink, span: Span,
+                       describe: Callable[[Cell], str] | None = None) -> list[Cell]:
     """Warn (M0301) about squares unreachable from the start with every door open."""
     lost = graph.unreachable(board, list(starts))
     if lost:
@@ -526,12 +535,13 @@ def check_reachability(board: Board, starts: Iterable[Cell], sink, span, describ
 
 
 # ---------------------------------------------------------------- map features
-def _span_of(ref, default):
-    return getattr(ref, "span", None) or default
+def _span_of(ref: object, default: Span) -> Span:
+    span: Span | None = getattr(ref, "span", None)
+    return span or default
 
 
 def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[str, TerrainRule],
-                     dice: Mapping[str, object], sink: Sink) -> None:
+                     dice: Mapping[str, Die], sink: Sink) -> None:
     """The 1st-edition map features of `block` (docs/language.md, "Map features"): sets
     `amap.features`, and folds marker terrain and stairs/gateway links into `amap.board`."""
     board = amap.board
@@ -577,16 +587,16 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
     by_colour: dict[str, list[tuple[Cell, ast.StairsDecl]]] = {}
     failed: set[str] = set()  # colours with an end reported on its own: the pairing says nothing more
     for st in block.stairs:
-        c = resolve_space(amap, st.at, sink)
-        if c is None:
+        end = resolve_space(amap, st.at, sink)
+        if end is None:
             failed.add(st.colour)
             continue
-        if blocked(c):
-            sink.report("M0237", _span_of(st.at, st.span), what=f"the {st.colour} staircase", space=amap.describe(c),
-                        terrain=new_terrain[index[c]])
+        if blocked(end):
+            sink.report("M0237", _span_of(st.at, st.span), what=f"the {st.colour} staircase", space=amap.describe(end),
+                        terrain=new_terrain[index[end]])
             failed.add(st.colour)
             continue
-        by_colour.setdefault(st.colour, []).append((c, st))
+        by_colour.setdefault(st.colour, []).append((end, st))
     for colour, ends in by_colour.items():
         if colour in failed:
             continue
@@ -604,25 +614,26 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
     gate_ends: dict[str, list[tuple[tuple[Cell, ...], ast.GatewayDecl]]] = {}
     failed = set()
     for gw in block.gateways:
-        cells = [resolve_space(amap, r, sink) for r in gw.at]
-        if any(c is None for c in cells):
+        found = [resolve_space(amap, r, sink) for r in gw.at]
+        at = [c for c in found if c is not None]
+        if len(at) < len(found):
             failed.add(gw.colour)
             continue
-        a, b = cells
+        a, b = at
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
             sink.report("M0236", gw.span, a=amap.describe(a), b=amap.describe(b))
             failed.add(gw.colour)
             continue
-        gate_ends.setdefault(gw.colour, []).append((tuple(sorted(cells, key=lambda c: (c[1], c[0]))), gw))
-    for colour, ends in gate_ends.items():
+        gate_ends.setdefault(gw.colour, []).append((tuple(sorted(at, key=lambda c: (c[1], c[0]))), gw))
+    for colour, gates in gate_ends.items():
         if colour in failed:
             continue
-        if len(ends) != 2:
-            sink.report("M0235", ends[-1][1].span, what="the magic gateway", colour=colour, count=len(ends),
-                        related=tuple(Related(d.span, "an end") for _, d in ends[:-1]))
+        if len(gates) != 2:
+            sink.report("M0235", gates[-1][1].span, what="the magic gateway", colour=colour, count=len(gates),
+                        related=tuple(Related(g.span, "an end") for _, g in gates[:-1]))
             continue
-        gateways.append(Gateway(colour, ends[0][0], ends[1][0]))
-        links.append(Link("gateway", ends[0][0], ends[1][0]))
+        gateways.append(Gateway(colour, gates[0][0], gates[1][0]))
+        links.append(Link("gateway", gates[0][0], gates[1][0]))
 
     # glyphs of transport
     glyphs: list[Glyph] = []
@@ -673,23 +684,23 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
                         fix="Declare it with `area NAME tiles T, …`, or fix the name.")
             continue
         dividing.setdefault(d.divides, []).append(d.name)
-    for a in block.areas:
+    for area in block.areas:
         tiles_ok = []
-        for tname in a.tiles:
+        for tname in area.tiles:
             if tname not in amap.by_name:
                 if tname not in amap.broken:
-                    sink.report("M0207", a.span, name=tname, hint=hint(tname, amap.by_name, sink=sink))
+                    sink.report("M0207", area.span, name=tname, hint=hint(tname, amap.by_name, sink=sink))
                 continue
             if tname in area_of:
-                sink.report("M0240", a.span, problem=f"tile `{tname}` is already in area `{area_of[tname]}`",
+                sink.report("M0240", area.span, problem=f"tile `{tname}` is already in area `{area_of[tname]}`",
                             fix="A tile belongs to one area; remove it from one of them.")
                 continue
-            area_of[tname] = a.name
+            area_of[tname] = area.name
             tiles_ok.append(tname)
-        if not dividing.get(a.name) and a.name not in misnamed:
-            sink.report("M0240", a.span, problem=f"area `{a.name}` is divided from the map by no door, so it is never revealed",
-                        fix=f"Add `divides {a.name}` to the door that leads into it.")
-        areas.append(Area(a.name, tuple(tiles_ok), tuple(dividing.get(a.name, ()))))
+        if not dividing.get(area.name) and area.name not in misnamed:
+            sink.report("M0240", area.span, problem=f"area `{area.name}` is divided from the map by no door, so it is never revealed",
+                        fix=f"Add `divides {area.name}` to the door that leads into it.")
+        areas.append(Area(area.name, tuple(tiles_ok), tuple(dividing.get(area.name, ()))))
 
     # rune-locked doors
     rune_doors: dict[str, str] = {}
@@ -711,15 +722,15 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
             sink.report("M0243", ch.span, problem=f"`{ch.tier}` is not a chest: chests are copper, silver or gold"
                         f"{hint(ch.tier, CHEST_TIERS, sink=sink)}", fix="Write `chest copper|silver|gold at SPACE`.")
             continue
-        c = resolve_space(amap, ch.at, sink)
-        if c is None:
+        spot = resolve_space(amap, ch.at, sink)
+        if spot is None:
             continue
-        if blocked(c):
-            sink.report("M0237", _span_of(ch.at, ch.span), what=f"the {ch.tier} chest", space=amap.describe(c),
-                        terrain=new_terrain[index[c]])
+        if blocked(spot):
+            sink.report("M0237", _span_of(ch.at, ch.span), what=f"the {ch.tier} chest", space=amap.describe(spot),
+                        terrain=new_terrain[index[spot]])
             continue
         counter += 1
-        chests.append(Chest(ch.name or f"chest_{counter}", ch.tier, c))
+        chests.append(Chest(ch.name or f"chest_{counter}", ch.tier, spot))
     roll = None
     if chests:
         die = dice.get(CHEST_DICE[0])
@@ -739,7 +750,8 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
     )
 
 
-def _footprint(amap, index, at, size, what: str, span, sink: Sink) -> list | None:
+def _footprint(amap: AssembledMap, index: Mapping[Cell, int], at: ast.SpaceRef, size: tuple[int, int], what: str,
+               span: Span, sink: Sink) -> list[Cell] | None:
     """The squares a marker or glyph of `size` covers from the space `at`; None after
     reporting a space that resolves to nothing or a footprint off the map's squares (M0231)."""
     origin = resolve_space(amap, at, sink)

@@ -37,10 +37,13 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from functools import cached_property
-from typing import Collection, Iterable, Mapping, Sequence
+from typing import AbstractSet, Collection, Iterable, Mapping, Sequence
 
-from compiler.diagnostics import Related, Sink, Span
+from compiler.catalogs.monsters import Monster
+from compiler.diagnostics import Related, Severity, Sink, Span
 from compiler.diagnostics.hints import did_you_mean, hint
+from compiler.geometry.assemble import AssembledMap, PlacedTile
+from compiler.geometry.board import Door
 from compiler.geometry.features import RUNE_COLOURS, around, reachable
 from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
 from compiler.memo import Same, remembered_as
@@ -50,6 +53,8 @@ from compiler.passes.maps import resolve_space
 from compiler.syntax import ast
 
 HERO_COUNTS = m.HERO_COUNTS
+# a figure's block: its (width, height) as it lies, and its spaces
+Placed = tuple[tuple[int, int], tuple[Cell, ...]]
 
 # trigger kind -> namespace its subject lives in
 TRIGGER_SUBJECT = {
@@ -97,7 +102,7 @@ def quests_pass(model: Model, sink: Sink) -> Model:
     return model.with_(quests=MappingProxyType(dict(sorted(out.items()))))
 
 
-def encounter_maps(model: Model) -> dict[str, tuple]:
+def encounter_maps(model: Model) -> dict[str, tuple[AssembledMap | None, ...]]:
     """quest id -> the AssembledMap of each encounter (None where it could not be built),
     from the maps pass."""
     per_quest = model.maps.quests if model.maps is not None else {}
@@ -109,7 +114,8 @@ def encounter_maps(model: Model) -> dict[str, tuple]:
 
 # ---------------------------------------------------------------- one quest
 def resolve_quest(
-    quest: ast.Quest, maps: Sequence, monsters: Mapping[str, object], sink: Sink, *, maps_checked: bool = False
+    quest: ast.Quest, maps: Sequence[AssembledMap | None], monsters: Mapping[str, Monster], sink: Sink, *,
+    maps_checked: bool = False
 ) -> m.ResolvedQuest | None:
     """Resolve one quest. `maps_checked`: the maps pass already reported the spaces the
     encounter bodies name (start, tokens, spawn points: M0207/M0216/M0220), so those
@@ -156,29 +162,30 @@ def _guard_counts(guard: ast.HeroGuard | None, counts: tuple[int, ...]) -> tuple
 
 @dataclass
 class _Names:
-    tiles: dict[str, object] = field(default_factory=dict)
+    tiles: dict[str, PlacedTile] = field(default_factory=dict)
     hidden: set[str] = field(default_factory=set)
-    doors: dict[str, object] = field(default_factory=dict)
+    doors: dict[str, Door] = field(default_factory=dict)
     tokens: dict[str, m.Token] = field(default_factory=dict)
     groups: dict[str, m.Spawn] = field(default_factory=dict)  # group -> first spawn of it
     variables: dict[str, int] = field(default_factory=dict)
     marks: dict[str, Cell] = field(default_factory=dict)
 
     @cached_property
-    def areas(self) -> dict[str, object]:
+    def areas(self) -> dict[str, Cell | PlacedTile]:
         """Tiles and marks: fixed once the map is built, so merged once (not per lookup)."""
         return {**self.marks, **self.tiles}
 
     def known(self, ns: str) -> Collection[str]:
         if ns == "area":
             return self.areas
-        return {"tile": self.tiles, "door": self.doors, "token": self.tokens, "group": self.groups,
-                "variable": self.variables}[ns]
+        tables: dict[str, Collection[str]] = {"tile": self.tiles, "door": self.doors, "token": self.tokens,
+                                              "group": self.groups, "variable": self.variables}
+        return tables[ns]
 
 
 class EncounterResolver:
-    def __init__(self, quest, enc: ast.InlineEncounter, amap, monsters, counts, sink: Sink, *, is_last: bool,
-                 maps_checked: bool = False):
+    def __init__(self, quest: ast.Quest, enc: ast.InlineEncounter, amap: AssembledMap, monsters: Mapping[str, Monster],
+                 counts: tuple[int, ...], sink: Sink, *, is_last: bool, maps_checked: bool = False):
         self.quest, self.enc, self.amap, self.monsters = quest, enc, amap, monsters
         self.counts, self.sink, self.is_last = counts, sink, is_last
         # where the maps pass already reported body-level spaces, repeat nothing
@@ -207,7 +214,7 @@ class EncounterResolver:
         self.spawns: list[m.Spawn] = []
         self.tokens: list[m.Token] = []
         self.kind_counter: dict[str, int] = {}
-        self.reported: set[tuple] = set()
+        self.reported: set[tuple[str, Span]] = set()
         self.made: dict[int, str] = {}  # id(declaration) -> the spawn or token id made from it
 
     # -------------------------------------------------- helpers
@@ -217,10 +224,10 @@ class EncounterResolver:
     def blocks(self, cell: Cell) -> bool:
         return self.board.rule(cell).blocks_movement
 
-    def cell(self, ref, sink: Sink | None = None) -> Cell | None:
+    def cell(self, ref: ast.SpaceRef, sink: Sink | None = None) -> Cell | None:
         return resolve_space(self.amap, ref, sink or self.sink)
 
-    def open_space(self, ref, what: str, sink: Sink | None = None) -> Cell | None:
+    def open_space(self, ref: ast.SpaceRef, what: str, sink: Sink | None = None) -> Cell | None:
         sink = sink or self.sink
         c = self.cell(ref, sink)
         if c is not None and self.blocks(c):
@@ -285,7 +292,7 @@ class EncounterResolver:
     def area_events(self, before: int) -> tuple[m.Event, ...]:
         """An area is revealed when a door dividing it opens: one `on open DOOR { reveal
         TILES }` event per dividing door, numbered after the written events."""
-        out = []
+        out: list[m.Event] = []
         spans = {d.name: d.span for d in (self.enc.body.map.doors if self.enc.body.map else ())}
         for area in self.amap.features.areas:
             for door in area.doors:
@@ -323,6 +330,7 @@ class EncounterResolver:
                 spaces = sorted({i for f in masters for i in f.spaces})
                 keys.append(m.Runekey(k.colour, carrier=sp.id, spaces=tuple(spaces), span=k.span))
             else:
+                assert k.at is not None  # `runekey COLOUR at SPACE`: the grammar writes a carrier or a space
                 c = self.open_space(k.at, f"the {k.colour} runekey")
                 if c is not None:
                     keys.append(m.Runekey(k.colour, spaces=(self.index[c],), span=k.span))
@@ -333,7 +341,7 @@ class EncounterResolver:
             self.check_rune_doors(keys, start, broken)
         return tuple(keys)
 
-    def check_rune_doors(self, keys: list[m.Runekey], start: list[Cell], broken: set[str | None] = frozenset()) -> None:
+    def check_rune_doors(self, keys: list[m.Runekey], start: list[Cell], broken: AbstractSet[str | None] = frozenset()) -> None:
         """Q0310 for each rune-locked door whose key heroes never get; not for a colour whose
         runekey statement was already reported (Q0311, or a bad space), nor for any colour
         after a runekey of unknown colour (the door may be the one it meant)."""
@@ -347,7 +355,8 @@ class EncounterResolver:
             if now <= held:
                 break
             held |= now
-        spans = {d.name: d.span for d in self.enc.body.map.doors}
+        # rune-locked doors are doors of the map block
+        spans = {d.name: d.span for d in (self.enc.body.map.doors if self.enc.body.map else ())}
         for door, colour in sorted(f.rune_doors.items()):
             if colour in held or colour in broken or None in broken:
                 continue
@@ -493,12 +502,14 @@ class EncounterResolver:
         """True when the maps pass already reported this spawn space (M0220: movement-blocking)."""
         return self.blocks(c)
 
-    def once(self, key, code: str, span: Span, **args) -> None:
+    def once(self, key: tuple[str, Span], code: str, span: Span, related: tuple[Related, ...] = (), fix: str | None = None,
+             severity: Severity | None = None, **args: object) -> None:
+        """`sink.report(code, span, …)` the first time for `key`."""
         if key not in self.reported:
             self.reported.add(key)
-            self.sink.report(code, span, **args)
+            self.sink.report(code, span, related=related, fix=fix, severity=severity, **args)
 
-    def check_limits(self, s: ast.SpawnDecl, monster, h: int, ranks: list[str]) -> None:
+    def check_limits(self, s: ast.SpawnDecl, monster: Monster, h: int, ranks: list[str]) -> None:
         lim = monster.limit(h)
         if lim is None:
             return
@@ -509,7 +520,7 @@ class EncounterResolver:
                 self.once(("Q0202", s.span), "Q0202", s.span, group=s.group, count=count, rank=rank,
                           heroes=h, limit=allowed)
 
-    def cannot_fit(self, span: Span, monster, size, c: Cell) -> None:
+    def cannot_fit(self, span: Span, monster: Monster, size: tuple[int, int], c: Cell) -> None:
         w, h = size
         reason = "it blocks movement" if self.blocks(c) else "no block of spaces around it is free, open and unwalled"
         self.once(("Q0203", span), "Q0203", span, group=monster.id, size=f"{w}x{h}", space=self.amap.describe(c), reason=reason)
@@ -518,12 +529,12 @@ class EncounterResolver:
         own = self.amap.owner[c]
         return self.visible | set(own.local_of)
 
-    def take(self, rank: str, placed, h: int) -> m.Figure:
+    def take(self, rank: str, placed: Placed, h: int) -> m.Figure:
         (w, hh), cells = placed
         self.occupied[h].update(cells)
         return m.Figure(rank, tuple(sorted(self.index[c] for c in cells)), (w, hh))
 
-    def fits(self, cells: tuple[Cell, ...], allowed: set[Cell], h: int | None, avoid: frozenset | set = frozenset()) -> bool:
+    def fits(self, cells: tuple[Cell, ...], allowed: set[Cell], h: int | None, avoid: AbstractSet[Cell] = frozenset()) -> bool:
         taken = self.occupied[h] if h is not None else ()
         for c in cells:
             if c not in allowed or c not in self.index or self.blocks(c) or c in taken or c in avoid:
@@ -535,7 +546,8 @@ class EncounterResolver:
                     return False
         return True
 
-    def fit_covering(self, c: Cell, size: tuple[int, int], allowed: set[Cell], h: int | None, avoid=frozenset()):
+    def fit_covering(self, c: Cell, size: tuple[int, int], allowed: set[Cell], h: int | None,
+                     avoid: AbstractSet[Cell] = frozenset()) -> Placed | None:
         """The first block (orientation, top-left offset) covering `c` that fits, or None."""
         w, hh = size
         if w * hh > len(allowed):  # larger than the map in play (`size 1000x1000`): no block to try
@@ -572,7 +584,8 @@ class EncounterResolver:
                     queue.append(b)
         return tuple(sorted(dist, key=lambda c: (dist[c], c[1], c[0])))
 
-    def place_group(self, s, monster, origin: Cell, size, ranks: list[str], h: int) -> tuple[m.Figure, ...]:
+    def place_group(self, s: ast.SpawnDecl, monster: Monster, origin: Cell, size: tuple[int, int], ranks: list[str],
+                    h: int) -> tuple[m.Figure, ...]:
         allowed = self.in_play(origin)
         order = self.candidates(origin, allowed)
         figs: list[m.Figure] = []
@@ -618,7 +631,7 @@ class EncounterResolver:
             trig = m.Trigger(t.kind, None, None, space=self.index[c] if c is not None else None, span=t.span)
         elif ns is not None and t.subject is not None and not self.name_ok(ns, t.subject, t.span):
             resolved = False
-        elif t.kind == "defeated" and self.ambiguous(t.subject, t.span):
+        elif t.kind == "defeated" and t.subject is not None and self.ambiguous(t.subject, t.span):
             resolved = False
         elif ns is not None and t.subject is not None:
             if ns == "area":
@@ -637,7 +650,7 @@ class EncounterResolver:
         ends = tuple(e.kind for e in ev.effects if e.kind in ("win", "lose", "next"))
         return m.Event(i, trig, tuple(effects), resolved=resolved, ends=ends, span=ev.span)
 
-    def effect(self, e: ast.Effect, declared) -> m.Effect | None:
+    def effect(self, e: ast.Effect, declared: Mapping[str, m.Spawn]) -> m.Effect | None:
         if e.kind == "spawn":
             s = e.spawn
             if s is not None and s.at is None and not s.points:
@@ -746,7 +759,7 @@ def fixpoint(enc: m.QuestEncounter, first: bool) -> _State:
                     st.opened.update(f.args)
                 elif f.kind == "set" and f.args:
                     st.best[f.args[0]] = max(st.best.get(f.args[0], 0), f.number or 0)
-                elif f.kind == "advance" and f.args and (f.number or 0) > 0:
+                elif f.kind == "advance" and f.args and f.number is not None and f.number > 0:
                     st.best[f.args[0]] = st.best.get(f.args[0], 0) + f.number
     return st
 
@@ -797,7 +810,8 @@ def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: _State, first: bool) -> st
     if k == "enters":
         return "the space is on a hidden tile that nothing which can happen reveals"
     if k == "variable":
-        return f"variable `{t.subject}` never reaches {t.number} (at most {st.best.get(t.subject, 0)})"
+        reached = st.best.get(t.subject, 0) if t.subject is not None else 0
+        return f"variable `{t.subject}` never reaches {t.number} (at most {reached})"
     if k == "round_end":
         return f"there is no round {t.number}"
     return "its trigger never happens"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from compiler.diagnostics import Related, Sink
 from compiler.model import NAMESPACES, Model
+from compiler.syntax import ast
 
 
 def symbols_pass(model: Model, sink: Sink) -> Model:
     """Index every declaration by namespace and id; a second declaration of an id is an error."""
-    symbols: dict[str, dict[str, object]] = {ns: {} for ns in sorted(set(NAMESPACES.values()))}
+    symbols: dict[str, dict[str, ast.Declaration]] = {ns: {} for ns in sorted(set(NAMESPACES.values()))}
     for module in model.modules:
         for decl in module.declarations:
             ns = NAMESPACES.get(type(decl))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
+from compiler.catalogs.document import Entry
+from compiler.catalogs.terrain import TerrainRule
 from compiler.catalogs.yamlload import LINE
 from compiler.diagnostics import Related, Sink, Span
 from compiler.geometry.lattice import Cell, Edge, edge
@@ -22,20 +24,20 @@ def tiles_pass(model: Model, sink: Sink) -> Model:
     return model.with_(tiles=read_tiles(model.catalogs.get("tiles") or {}, terrain_symbols(model.terrain), sink, editions))
 
 
-def terrain_symbols(terrain) -> dict[str, str]:
+def terrain_symbols(terrain: Mapping[str, TerrainRule] | None) -> dict[str, str]:
     """symbol -> terrain id, with `.` for plain floor when no catalog claims it."""
     symbols = {r.symbol: tid for tid, r in (terrain or {}).items()}
     symbols.setdefault(".", "plain")
     return symbols
 
 
-def _symbol_map(terrain_symbols) -> dict[str, str]:
+def _symbol_map(terrain_symbols: Iterable[str] | Mapping[str, str]) -> dict[str, str]:
     if isinstance(terrain_symbols, Mapping):
         return dict(terrain_symbols)
     return {s: s for s in terrain_symbols}
 
 
-def _grid_span(entry, row: int, col: int | None = None, raw: str | None = None) -> Span:
+def _grid_span(entry: Entry, row: int, col: int | None = None, raw: str | None = None) -> Span:
     """The grid row (and character) in the YAML file when the grid is a block scalar, else the grid."""
     whole = entry.span("grid")
     line = entry.span("grid", (LINE, row))
@@ -49,7 +51,7 @@ def _grid_span(entry, row: int, col: int | None = None, raw: str | None = None) 
     return Span(line.file, line.line, at, line.line, at + 1)
 
 
-def read_tiles(entries: Mapping[str, object], terrain_symbols: Iterable[str] | Mapping[str, str], sink: Sink,
+def read_tiles(entries: Mapping[str, Entry], terrain_symbols: Iterable[str] | Mapping[str, str], sink: Sink,
                editions: Mapping[str, str] | None = None) -> dict[str, Tile]:
     """Turn schema-valid `tiles:` catalog entries into Tiles; report bad grids and openings.
 
@@ -62,13 +64,13 @@ def read_tiles(entries: Mapping[str, object], terrain_symbols: Iterable[str] | M
     symbols = _symbol_map(terrain_symbols)
     out: dict[str, Tile] = {}
     for tid in sorted(entries):
-        tile = _read_tile(entries[tid], symbols, sink, (editions or {}).get(getattr(entries[tid], "pack", None)))
+        tile = _read_tile(entries[tid], symbols, sink, (editions or {}).get(entries[tid].pack))
         if tile is not None:
             out[tid] = tile
     return out
 
 
-def _read_tile(entry, symbols: Mapping[str, str], sink: Sink, edition: str | None = None) -> Tile | None:
+def _read_tile(entry: Entry, symbols: Mapping[str, str], sink: Sink, edition: str | None = None) -> Tile | None:
     data = entry.data
     tid = entry.id
     errors = sink.errors
@@ -82,9 +84,9 @@ def _read_tile(entry, symbols: Mapping[str, str], sink: Sink, edition: str | Non
                     fix="Write one character per square, `.` for plain floor.")
         return None
     width = len(rows[0])
-    for i, r in enumerate(rows):
-        if len(r) != width:
-            sink.report("M0101", _grid_span(entry, i), tile=tid, row=i, length=len(r), width=width,
+    for i, text in enumerate(rows):
+        if len(text) != width:
+            sink.report("M0101", _grid_span(entry, i), tile=tid, row=i, length=len(text), width=width,
                         fix=f"Pad row {i} with `-` (no square) to {width} characters.")
             return None
     squares: dict[Cell, str] = {}

@@ -20,6 +20,7 @@ silently; texts left out fall back to the source text in the bundle's `strings`.
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Mapping
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.hints import did_you_mean
@@ -61,5 +62,5 @@ def translations_pass(model: Model, sink: Sink) -> Model:
     return model.with_(languages=MappingProxyType(languages))
 
 
-def _listed(found) -> str:
+def _listed(found: Mapping[str, int]) -> str:
     return ", ".join(f"`{p}`" + (f" ×{n}" if n > 1 else "") for p, n in sorted(found.items())) or "none"

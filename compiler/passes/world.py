@@ -11,6 +11,8 @@ from typing import Any, Iterable, Mapping
 
 import networkx as nx
 
+from compiler.catalogs.document import Entry
+from compiler.catalogs.document import Path as YamlPath
 from compiler.diagnostics import Related, Severity, Sink, Span
 from compiler.diagnostics.hints import did_you_mean
 from compiler.model import Model
@@ -58,7 +60,7 @@ def _is_int(value: Any) -> bool:
 class _Reader:
     """Reads one world entry; every problem is reported at its node."""
 
-    def __init__(self, entry: Any, sink: Sink) -> None:
+    def __init__(self, entry: Entry, sink: Sink) -> None:
         self.entry = entry
         self.sink = sink
         self.errors = 0
@@ -76,11 +78,11 @@ class _Reader:
     def key_span(self, *sub: Any) -> Span:
         return self.entry.key_span(*sub)
 
-    def bad(self, sub: tuple, what: str, expected: str, value: Any) -> None:
+    def bad(self, sub: YamlPath, what: str, expected: str, value: Any) -> None:
         self.report("W0119", self.span(*sub), field=sub[-1], what=what, expected=expected, value=repr(value))
 
 
-def read_world(entry: Any, dice: Mapping[str, Any] | None, sink: Sink) -> World:
+def read_world(entry: Entry, dice: Mapping[str, Any] | None, sink: Sink) -> World:
     """Read and check one `world:` catalog entry. Pure: reports to `sink`, returns the World.
 
     `entry` is a `compiler.catalogs.document.Entry` (data already schema-valid in the
@@ -91,7 +93,8 @@ def read_world(entry: Any, dice: Mapping[str, Any] | None, sink: Sink) -> World:
     data = entry.data if isinstance(entry.data, dict) else {}
     world_id = str(data.get("id", getattr(entry, "id", "world")))
     name = str(data.get("name", world_id))
-    raw_locations = data.get("locations") if isinstance(data.get("locations"), dict) else {}
+    raw = data.get("locations")
+    raw_locations: dict[Any, Any] = raw if isinstance(raw, dict) else {}
     locations: dict[str, Location] = {}
     for loc_id in sorted(raw_locations):
         loc = _read_location(r, str(loc_id), raw_locations[loc_id])
@@ -129,7 +132,7 @@ def read_world(entry: Any, dice: Mapping[str, Any] | None, sink: Sink) -> World:
     return World(**{**world.__dict__, "errors": r.errors})
 
 
-def _source(r: _Reader, raw: dict, sub: tuple) -> tuple[str, dict[str, str]]:
+def _source(r: _Reader, raw: dict[Any, Any], sub: YamlPath) -> tuple[str, dict[str, str]]:
     source = raw.get("source", "illustrative")
     if source not in SOURCES:
         r.bad(sub + ("source",), "a fact's source", " or ".join(SOURCES), source)
@@ -263,15 +266,16 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
     return loc
 
 
-def _rating(r: _Reader, sub: tuple, what: str, value: Any, loc_id: str) -> int | None:
+def _rating(r: _Reader, sub: YamlPath, what: str, value: Any, loc_id: str) -> int | None:
     low, high = RATING_RANGE
     if not _is_int(value) or not low <= value <= high:
         r.report("W0110", r.span(*sub), what=what, value=value, name=loc_id, low=low, high=high)
         return None
-    return value
+    rating: int = value  # an int (not a bool) in range
+    return rating
 
 
-def _check_buildings_named(r: _Reader, loc: Location, sub: tuple) -> None:
+def _check_buildings_named(r: _Reader, loc: Location, sub: YamlPath) -> None:
     """A city's rules may only use buildings it has."""
     if loc.kind != "city":
         return
@@ -304,13 +308,13 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
             continue
         ok = True
         ends = []
-        for key in ("from", "to"):
-            value = t.get(key)
+        for end in ("from", "to"):
+            value = t.get(end)
             value = "" if value is None else str(value)
             ends.append(value)
             if value not in locations:
                 hint, fix = _hint(value, locations, names, r.sink)
-                r.report("W0101", r.span(*sub, key), name=value, hint=hint, fix=fix)
+                r.report("W0101", r.span(*sub, end), name=value, hint=hint, fix=fix)
                 ok = False
         a, b = ends
         if ok and a == b:
@@ -321,7 +325,7 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
             hint, fix = _hint(ttype, TRAIL_TYPES)
             r.report("W0106", r.span(*sub, "type"), value=ttype, hint=hint, fix=fix)
             ok = False
-        danger = t.get("danger")
+        danger: Any = t.get("danger")  # YAML: one of DANGERS past this check
         if danger not in DANGERS:
             hint, fix = _hint(danger, DANGERS)
             r.report("W0104", r.span(*sub, "danger"), value=danger, hint=hint, fix=fix)
