@@ -23,7 +23,7 @@ from __future__ import annotations
 import base64
 import functools
 from dataclasses import dataclass
-from typing import Iterable, Union
+from typing import Any, Iterable, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -66,6 +66,8 @@ ADJACENT = "adjacent"
 STAIRS = "stairs"
 Witness = Union[tuple[Point, Point], str, None]
 BoolMatrix = npt.NDArray[np.bool_]
+Ints = npt.NDArray[np.integer[Any]]  # segment ids, flat grid offsets, pair keys
+Masks = npt.NDArray[np.uint16]  # 16-bit (qa, qb) masks, one per segment
 # a door state's (adjacency, near, stairs, pit rows): SightEngine._near
 _Near = tuple[BoolMatrix, BoolMatrix, BoolMatrix, BoolMatrix | None]
 
@@ -78,7 +80,7 @@ class SightTable:
     """Who sees whom: a symmetric N x N bool matrix aligned with `spaces`."""
 
     spaces: tuple[Cell, ...]
-    matrix: np.ndarray
+    matrix: BoolMatrix
 
     def __post_init__(self) -> None:
         m = np.array(self.matrix, dtype=bool, copy=True)
@@ -114,7 +116,7 @@ class SightTable:
         return cls(spaces, decode(rows, len(spaces)))
 
 
-def decode(rows: list[str], n: int) -> np.ndarray:
+def decode(rows: list[str], n: int) -> BoolMatrix:
     """The bool matrix from `SightTable.encode()` output (N = n spaces)."""
     if len(rows) != n:
         raise ValueError(f"expected {n} rows, got {len(rows)}")
@@ -144,8 +146,8 @@ def sight_table(
 class _Config:
     """Everything sight depends on that may change at runtime, as arrays."""
 
-    obst: np.ndarray  # bool, N_LAYERS * G
-    mask: np.ndarray  # uint8 per lattice point: wall rays (bit r = ray r: N, W, S, E)
+    obst: BoolMatrix  # bool, N_LAYERS * G
+    mask: npt.NDArray[np.uint8]  # uint8 per lattice point: wall rays (bit r = ray r: N, W, S, E)
 
 
 class _Patterns:
@@ -257,15 +259,15 @@ class SightEngine:
     # Worked out on the first `table` call: a pair query (`can_see`, `witness`: the
     # checker's expectations, the command line's `los`) evaluates only that pair's segments.
     @functools.cached_property
-    def base_bits(self) -> np.ndarray:
+    def base_bits(self) -> Masks:
         return self._bits(np.arange(self.n_segments), self.base)
 
     @functools.cached_property
-    def base_count(self) -> np.ndarray:
+    def base_count(self) -> npt.NDArray[np.int32]:
         return self._count(np.arange(self.n_segments), self.base_bits)
 
     @functools.cached_property
-    def _base_table(self) -> np.ndarray:
+    def _base_table(self) -> BoolMatrix:
         return self._assemble(self.base_count, self.base_key[0])
 
     # ----------------------------------------------------------------- geometry helpers
@@ -370,11 +372,11 @@ class SightEngine:
 
     # ----------------------------------------------------------------- segment evaluation
 
-    def _bits(self, segs: np.ndarray, cfg: _Config) -> np.ndarray:
+    def _bits(self, segs: Ints, cfg: _Config) -> Masks:
         """16-bit (qa, qb) masks of clear segments, for sorted segment ids `segs`."""
         return self._clear(self.seg_d[segs], self.seg_p[segs], self.seg_q[segs], cfg, self.patterns)
 
-    def _pair_bits(self, segments: list[tuple[Point, Point]], cfg: _Config) -> np.ndarray:
+    def _pair_bits(self, segments: list[tuple[Point, Point]], cfg: _Config) -> Masks:
         """The masks of a few segments (P, Q), each with dx > 0 or dx == 0 < dy, worked out
         with the patterns of their own displacements only."""
         disp = sorted({(q[0] - p[0], q[1] - p[1]) for p, q in segments})
@@ -388,7 +390,7 @@ class SightEngine:
         bits[order] = self._clear(sd, sp, sq, cfg, _Patterns(disp, self.w, self.G))
         return bits
 
-    def _clear(self, sd: np.ndarray, sp: np.ndarray, sq: np.ndarray, cfg: _Config, pats: "_Patterns") -> np.ndarray:
+    def _clear(self, sd: Ints, sp: Ints, sq: Ints, cfg: _Config, pats: "_Patterns") -> Masks:
         """16-bit (qa, qb) masks of the segments from points `sp` to `sq` (flat), of the
         patterns `sd` of `pats`, grouped by pattern."""
         obst, mask = cfg.obst, cfg.mask
@@ -413,7 +415,7 @@ class SightEngine:
         bits[~interior_ok] = 0
         return bits
 
-    def _pair_keys(self, segs: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    def _pair_keys(self, segs: Ints, bits: Masks) -> Ints:
         """A * N + B for every set (qa, qb) bit: A the space at quadrant qa of P, B at qb of Q."""
         out = []
         sp, sq = self.seg_p[segs], self.seg_q[segs]
@@ -426,7 +428,7 @@ class SightEngine:
                     out.append(a * self.n + b)
         return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
-    def _count(self, segs: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    def _count(self, segs: Ints, bits: Masks) -> npt.NDArray[np.int32]:
         keys = self._pair_keys(segs, bits)
         return np.bincount(keys, minlength=self.n * self.n).astype(np.int32).reshape(self.n, self.n)
 
@@ -486,7 +488,7 @@ class SightEngine:
         self._near_cache[key] = out
         return out
 
-    def _pit_allowed(self, adj: np.ndarray, orth: np.ndarray) -> np.ndarray | None:
+    def _pit_allowed(self, adj: BoolMatrix, orth: BoolMatrix) -> BoolMatrix | None:
         """The 1st-edition pit (terrain `sight: pit_region`; docs/rules.md, "Line of sight",
         clause 6): row i of the result says which spaces a figure in pit space i may see at
         most: the spaces of its pit and every space adjacent to one of them. A pit is a
@@ -507,7 +509,7 @@ class SightEngine:
             allowed[label == r] = reach
         return allowed
 
-    def _restrict_pits(self, m: np.ndarray, allowed: np.ndarray | None) -> None:
+    def _restrict_pits(self, m: BoolMatrix, allowed: BoolMatrix | None) -> None:
         """Sight from and to a 1st-edition pit space only within its pit and the spaces next
         to it (both figures of a pair are bound: the table stays symmetric)."""
         if allowed is None:
@@ -516,12 +518,12 @@ class SightEngine:
         m[pits, :] &= allowed
         m[:, pits] &= allowed.T
 
-    def _pit_permits(self, allowed: np.ndarray, ia: int, ib: int) -> bool:
+    def _pit_permits(self, allowed: BoolMatrix, ia: int, ib: int) -> bool:
         """Whether the 1st-edition pit rule lets spaces ia and ib see each other at all."""
         row = {int(p): k for k, p in enumerate(np.flatnonzero(self.pit_region))}
         return all(i not in row or bool(allowed[row[i], j]) for i, j in ((ia, ib), (ib, ia)))
 
-    def _assemble(self, count: np.ndarray, open_doors: frozenset[str] | None) -> BoolMatrix:
+    def _assemble(self, count: npt.NDArray[np.int32], open_doors: frozenset[str] | None) -> BoolMatrix:
         adj, near, stairs, allowed = self._near(open_doors)
         m: BoolMatrix = ((count + count.T) > 0) | near | stairs
         pits = np.flatnonzero(self.adjacent_only)
@@ -535,7 +537,7 @@ class SightEngine:
 
     # ----------------------------------------------------------------- incremental updates
 
-    def _affected(self, base: _Config, cfg: _Config) -> np.ndarray:
+    def _affected(self, base: _Config, cfg: _Config) -> Ints:
         """Sorted ids of the segments whose result may differ between two configurations."""
         G = self.G
         changed = np.flatnonzero(base.obst != cfg.obst)

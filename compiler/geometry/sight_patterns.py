@@ -28,6 +28,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from compiler import frozen
 from compiler.geometry.lattice import QUADRANTS, RAYS, quadrants_connected
@@ -46,7 +47,7 @@ RAY_N, RAY_W, RAY_S, RAY_E = 4, 5, 6, 7  # direction classes 4..7 are rays N, W,
 QUAD_OFFSET = ((0, -1), (-1, -1), (-1, 0), (0, 0))
 
 
-def _conn_table() -> np.ndarray:
+def _conn_table() -> npt.NDArray[np.bool_]:
     """CONN[mask, qa, qb]: are quadrants qa and qb in one sector at a point with wall rays `mask`?"""
     bit = {name: 1 << i for i, name in enumerate(RAYS)}
     table = np.zeros((16, 4, 4), dtype=bool)
@@ -63,7 +64,7 @@ def _conn_table() -> np.ndarray:
 CONN = _conn_table()
 
 
-def _sector_ok_table() -> np.ndarray:
+def _sector_ok_table() -> npt.NDArray[np.uint8]:
     """SECTOR_OK[direction, mask] -> 4-bit set of quadrants qa from which a segment may
     leave the point in `direction` (quadrant 0..3 or ray 4..7) without crossing a wall."""
     table = np.zeros((8, 16), dtype=np.uint8)
@@ -191,7 +192,7 @@ def pattern(dx: int, dy: int) -> Pattern:
 
 
 @lru_cache(maxsize=None)
-def pattern_items(dx: int, dy: int) -> np.ndarray:
+def pattern_items(dx: int, dy: int) -> npt.NDArray[np.int64]:
     """`pattern(dx, dy).items` as an int64 array of rows (layer, x, y), for the engine to
     place every pattern on its grid at once."""
     return np.array(pattern(dx, dy).items, dtype=np.int64).reshape(-1, 3)

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from dataclasses import field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from compiler.diagnostics import Span
 from compiler import frozen
 from compiler.syntax import ast
+
+if TYPE_CHECKING:  # the model is built without loading the geometry's libraries
+    from compiler.geometry.assemble import AssembledMap
 
 HERO_COUNTS = (2, 3, 4)
 
@@ -105,7 +108,7 @@ class Runekey:
 @frozen
 class QuestEncounter:
     number: int
-    map: Any  # compiler.geometry.assemble.AssembledMap
+    map: AssembledMap
     start: tuple[int, ...]  # hero start spaces
     tokens: tuple[Token, ...] = ()
     spawns: tuple[Spawn, ...] = ()

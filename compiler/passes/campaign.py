@@ -21,15 +21,18 @@ from __future__ import annotations
 
 from collections import Counter
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypeVar
 
+from compiler.catalogs.document import Entry
 from compiler.diagnostics import Related, Sink, Span
+from compiler.geometry.assemble import AssembledMap, PlacedTile
 from compiler.diagnostics.hints import did_you_mean
 from compiler.model import Model
 from compiler.model import campaign as c
 from compiler.syntax import ast
 
 CATALOG_DIE = "black_power"
+D = TypeVar("D")
 
 
 def _hint(value: str, choices: Iterable[str], sink: Sink) -> tuple[str, str | None]:
@@ -43,7 +46,7 @@ def _words(names: Iterable[str]) -> str:
 
 
 # --------------------------------------------------------------------------- the rules catalog
-def read_rules(entry: Any, sink: Sink) -> c.CampaignRules:
+def read_rules(entry: Entry, sink: Sink) -> c.CampaignRules:
     """One `campaign:` catalog entry (already schema-valid) as CampaignRules; thresholds
     must grow with the levels (K0108)."""
     data = entry.data if isinstance(entry.data, dict) else {}
@@ -118,17 +121,17 @@ class _Checker:
     def report(self, code: str, span: Span, **kw: Any) -> None:
         self.sink.report(code, span, **kw)
 
-    def of(self, kind: type) -> dict[str, Any]:
+    def of(self, kind: type[D]) -> dict[str, D]:
         return {i: d for i, d in sorted(self.decls.items()) if isinstance(d, kind)}
 
     # ----------------------------------------------------------------- shared statements
-    def common(self, decl: Any) -> tuple[str, ...]:
+    def common(self, decl: ast.CampaignDeclaration) -> tuple[str, ...]:
         """Check gate, needs and source; the campaign levels the declaration is in play at."""
         levels = self._common(decl)
         self.in_play[decl.id] = levels
         return levels
 
-    def _common(self, decl: Any) -> tuple[str, ...]:
+    def _common(self, decl: ast.CampaignDeclaration) -> tuple[str, ...]:
         com: ast.Common = decl.common
         if com.source is not None and com.source.name not in c.SOURCES:
             hint, fix = _hint(com.source.name, c.SOURCES, self.sink)
@@ -174,7 +177,7 @@ class _Checker:
         self.report("K0110", ref.span, name=ref.name, what=what, hint=hint, fix=fix)
         return False
 
-    def reference(self, ref: ast.Ref, kind: type | tuple[type, ...], what: str) -> Any:
+    def reference(self, ref: ast.Ref, kind: type[D], what: str) -> D | None:
         """The declaration `ref` names if it is of `kind`; K0130 / K0131 otherwise."""
         decl = self.decls.get(ref.name)
         if decl is None:
@@ -188,10 +191,10 @@ class _Checker:
             return None
         return decl
 
-    def missing(self, decl: Any, what: str, statement: str) -> None:
+    def missing(self, decl: ast.CampaignDeclaration, what: str, statement: str) -> None:
         self.report("K0143", decl.span, what=what, id=decl.id, statement=statement)
 
-    def location(self, ref: ast.Ref | None, kind: str, decl: Any, what: str) -> str | None:
+    def location(self, ref: ast.Ref | None, kind: str, decl: ast.CampaignDeclaration, what: str) -> str | None:
         """A world location of `kind` (K0121 / K0122); None when there is no world to check."""
         if ref is None:
             self.missing(decl, what, "at LOCATION")
@@ -242,7 +245,7 @@ class _Checker:
                     self.report("K0114", opt.monster.span, monster=opt.monster.name, expansion=need,
                                 group=f"group {g.group.name}" if g.group is not None else "this force", fix=None)
 
-    def placed(self, amap: Any, ref: ast.Ref, what: str) -> Any:
+    def placed(self, amap: AssembledMap, ref: ast.Ref, what: str) -> PlacedTile | None:
         placed = amap.by_name.get(ref.name)
         if placed is None:
             hint, fix = _hint(ref.name, amap.by_name, self.sink)
@@ -319,7 +322,7 @@ class _Checker:
                     first[d.number] = d
 
     # ----------------------------------------------------------------- chains
-    def chain(self, decl: Any, kind: str, location: str | None, drawn: tuple[ast.Ref, ...], final: ast.Ref | None,
+    def chain(self, decl: ast.CampaignDeclaration, kind: str, location: str | None, drawn: tuple[ast.Ref, ...], final: ast.Ref | None,
               levels: Mapping[str, c.CheckedLevel]) -> c.Chain:
         """The levels of one place in order: drawn cards (named, or None = dealt in play)
         then its own final level; each level's portal leads to the next, the last to the surface."""
@@ -562,42 +565,42 @@ class _Checker:
         levels = {i: self.level(d) for i, d in self.of(ast.Level).items()}
         self.numbers(levels)
         chains: dict[str, c.Chain] = {}
-        for i, d in self.of(ast.Dungeon).items():
-            self.common(d)
-            loc = self.location(d.at, "dungeon", d, "a dungeon")
-            chains[i] = self.chain(d, "dungeon", loc, d.levels, None, levels)
+        for i, dungeon in self.of(ast.Dungeon).items():
+            self.common(dungeon)
+            loc = self.location(dungeon.at, "dungeon", dungeon, "a dungeon")
+            chains[i] = self.chain(dungeon, "dungeon", loc, dungeon.levels, None, levels)
         rumors: dict[str, c.CheckedRumor] = {}
-        for i, d in self.of(ast.RumorCard).items():
-            rumors[i], final = self.rumor(d)
-            chains[i] = self.chain(d, "rumor", None, (), final, levels)
-        for i, d in self.of(ast.LegendaryArea).items():
-            gated = self.common(d)
-            loc = self.location(d.at, "legendary", d, "a legendary area")
+        for i, rumor in self.of(ast.RumorCard).items():
+            rumors[i], final = self.rumor(rumor)
+            chains[i] = self.chain(rumor, "rumor", None, (), final, levels)
+        for i, area in self.of(ast.LegendaryArea).items():
+            gated = self.common(area)
+            loc = self.location(area.at, "legendary", area, "a legendary area")
             if loc is not None and self.world is not None:  # a location is found only in a world
                 opens = self.world.locations[loc].level
-                if d.common.gate is None and opens is not None:
+                if area.common.gate is None and opens is not None:
                     self.in_play[i] = (opens,)
-                if opens is not None and d.common.gate is not None and tuple(gated) != (opens,):
-                    self.report("K0151", d.common.gate.span, id=d.id, location=loc, level=opens)
-            chains[i] = self.chain(d, "legendary", loc, (), d.final, levels)
-        for i, d in self.of(ast.Avatar).items():
-            self.avatar(d)
+                if opens is not None and area.common.gate is not None and tuple(gated) != (opens,):
+                    self.report("K0151", area.common.gate.span, id=area.id, location=loc, level=opens)
+            chains[i] = self.chain(area, "legendary", loc, (), area.final, levels)
+        for i, avatar in self.of(ast.Avatar).items():
+            self.avatar(avatar)
             loc = None
-            if d.keep is None:
-                self.missing(d, "an avatar", "keep LOCATION")
+            if avatar.keep is None:
+                self.missing(avatar, "an avatar", "keep LOCATION")
             else:
-                loc = self.location(d.keep, "keep", d, "an Overlord's Keep")
-            chains[i] = self.chain(d, "keep", loc, (), d.final, levels)
+                loc = self.location(avatar.keep, "keep", avatar, "an Overlord's Keep")
+            chains[i] = self.chain(avatar, "keep", loc, (), avatar.final, levels)
         chained = {lv for ch in chains.values() for lv in ch.levels}
         for i, lv in levels.items():  # a chained level without a portal is K0134 at its use
             if lv.map is not None and lv.decl.portal is None and i not in chained:
                 self.report("K0119", lv.decl.span, id=i)
         incidents = {i: self.incident(d) for i, d in self.of(ast.IncidentCard).items()}
         locations = {i: self.location_card(d) for i, d in self.of(ast.LocationCard).items()}
-        for d in self.of(ast.Plot).values():
-            self.plot(d)
-        for d in self.of(ast.TreacheryCard).values():
-            self.treachery_card(d)
+        for plot in self.of(ast.Plot).values():
+            self.plot(plot)
+        for card in self.of(ast.TreacheryCard).values():
+            self.treachery_card(card)
         decks = {i: self.overlord_deck(d) for i, d in self.of(ast.OverlordDeck).items()}
         M = MappingProxyType
         return c.Campaign(
@@ -631,7 +634,7 @@ KIND_NAMES = {
 }
 
 
-def _kind_name(decl: Any) -> str:
+def _kind_name(decl: ast.Declaration) -> str:
     if isinstance(decl, ast.Level):
         return "Dungeon Level card" if decl.card else "special level"
     return KIND_NAMES.get(type(decl), type(decl).__name__)

@@ -11,7 +11,7 @@ is also an error (K0301), so a pack that must publish only sourced data fails it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from compiler.diagnostics import Sink, Span
 from compiler.model import Model
@@ -20,12 +20,13 @@ from compiler.syntax import ast
 
 if TYPE_CHECKING:
     from compiler.model.campaign import Campaign
+    from compiler.model.world import World
 
 ILLUSTRATIVE = "illustrative"
 
 
 
-def _world_facts(world: Any) -> Iterator[Fact]:
+def _world_facts(world: World) -> Iterator[Fact]:
     """A location or trail whose `source` is illustrative is one fact (all of it was
     supplied); one the rulebook gives lists only its fields marked illustrative."""
     base = f"worlds.{world.id}"
