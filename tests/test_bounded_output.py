@@ -232,3 +232,86 @@ def test_a_translation_a_translator_starts_with_a_quote_is_kept():
         assert uncell(cell(text)) == text, text
         assert not cell(text).startswith(("=", "+", "-", "@", "\t", "\r"))
     assert uncell("'Tis") == "'Tis" and uncell("'=1") == "=1" and uncell("''Tis") == "'Tis"
+
+
+# ------------------------------------------------------------------ names and texts: caps and the renderers' guard
+
+def _quest_named(name: str) -> str:
+    return QUEST.replace('quest q "Q"', f'quest q "{name}"')
+
+
+def test_a_quest_name_over_the_cap_is_a_located_error_and_nothing_is_built(tmp_path):
+    from compiler.syntax.lengths import NAME_MAX
+
+    pack = write_pack(tmp_path, "n", requires=["d2e-base"], files={"q.quest": _quest_named("A" * 60_000)})
+    r = questc("build", pack, "-o", tmp_path / "out", "--format", "json")
+    assert r.code == 1
+    [d] = [d for d in r.json()["diagnostics"] if d["severity"] == "error"]
+    assert d["code"] == "S0230" and (d["line"], d["column"], d["end_column"]) == (1, 9, 9 + 60_002)
+    assert d["message"] == f"a name of 60000 characters is too long: at most {NAME_MAX}"
+    assert not (tmp_path / "out" / "n").exists()  # before: a PNG 900,000 pixels wide, 2.8 GB
+    ok = write_pack(tmp_path / "ok", "n", requires=["d2e-base"], files={"q.quest": _quest_named("A" * NAME_MAX)})
+    assert questc("check", ok).code == 0  # at the cap is fine
+
+
+def test_a_text_over_the_cap_is_a_located_error(tmp_path):
+    from compiler.syntax.lengths import TEXT_MAX
+
+    quest = QUEST.replace('win "Won."', f'win "{"w" * (TEXT_MAX + 1)}"')
+    pack = write_pack(tmp_path, "n", requires=["d2e-base"], files={"q.quest": quest})
+    r = questc("check", pack, "--format", "json")
+    assert [(d["code"], d["line"]) for d in r.json()["diagnostics"]] == [("S0230", 4)]
+    quest = QUEST.replace('win "Won."', f'win "{"w" * TEXT_MAX}"')
+    assert questc("check", write_pack(tmp_path / "ok", "n", requires=["d2e-base"], files={"q.quest": quest})).code == 0
+
+
+def test_names_in_catalogs_and_pack_yaml_have_the_cap_too(tmp_path):
+    pack = write_pack(tmp_path / "a", "c", requires=["d2e-base"], files={"q.quest": QUEST})
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("name: Test c", "name: " + "P" * 201))
+    cat = write_pack(tmp_path / "b", "c", requires=["d2e-base"], files={"q.quest": QUEST})
+    (cat / "terrain.yaml").write_text("terrain:\n  swamp:\n    symbol: '%'\n    name: " + "S" * 201 + "\n")
+    for folder, file, line in ((pack, "pack.yaml", 2), (cat, "terrain.yaml", 4)):
+        r = questc("check", folder, "--format", "json")
+        found = [d for d in r.json()["diagnostics"] if d["file"].endswith(file) and d["line"] == line]
+        assert found and "at most 200 character" in found[0]["message"], r.out
+
+
+def test_a_translation_over_the_cap_is_not_used(tmp_path):
+    from compiler.syntax.lengths import NAME_MAX
+
+    pack = write_pack(tmp_path, "t", requires=["d2e-base"], files={"q.quest": QUEST})
+    (pack / "translations").mkdir()
+    (pack / "translations" / "fr.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        f'msgctxt "quest.q.name"\nmsgid "Q"\nmsgstr "{"N" * (NAME_MAX + 1)}"\n', encoding="utf-8")
+    r = questc("check", pack, "--format", "json")
+    [d] = [d for d in r.json()["diagnostics"] if d["code"] == "T0205"]
+    assert d["severity"] == "error" and d["file"].endswith("fr.po")
+    assert f"is {NAME_MAX + 1} characters long: at most {NAME_MAX}" in d["message"]
+
+
+def test_the_renderers_never_size_an_image_from_unbounded_text():
+    from compiler.emit.images import style as S
+    from compiler.emit.images.map import render_map
+    from compiler.emit.images.pictures import MapPicture
+    from compiler.geometry.board import Board
+    from compiler.catalogs.terrain import PLAIN
+
+    board = Board(((0, 0), (1, 0)), ("plain", "plain"), {"plain": PLAIN}, frozenset(), (), ())
+    short = render_map(MapPicture(board, title="T" * S.DRAWN_MAX), scale=16)
+    long = render_map(MapPicture(board, title="T" * 1_000_000), scale=16)
+    assert long.width <= short.width + 16  # before: about 9,000,000 pixels wide
+    assert S.drawable("x" * 10_000).endswith("...") and len(S.drawable("x" * 10_000)) == S.DRAWN_MAX + 2
+    assert S.printable("\u0416" * 500).endswith("...") and len(S.printable("y" * 500)) <= S.DRAWN_MAX + 2
+
+
+def test_the_caps_in_the_schemas_are_the_caps_of_the_quest_language():
+    import json as _json
+
+    from compiler.syntax.lengths import NAME_MAX, TEXT_MAX
+
+    caps = set()
+    for path in [*(REPO / "schemas" / "catalogs").glob("*.json"), REPO / "schemas" / "pack.schema.json"]:
+        caps |= set(map(int, re.findall(r'"maxLength": (\d+)', path.read_text())))
+        _json.loads(path.read_text())
+    assert {NAME_MAX, TEXT_MAX} <= caps <= {NAME_MAX, TEXT_MAX, 60, 1}

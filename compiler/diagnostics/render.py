@@ -94,6 +94,7 @@ _BLUE, _BOLD, _RESET = "\x1b[1;34m", "\x1b[1m", "\x1b[0m"
 WINDOW = 120
 SHOWN = 100
 NOTES = 20
+CONTEXT = 20  # columns before the span a window keeps however wide the span
 CUT = "\u2026"  # …
 
 
@@ -122,7 +123,10 @@ def window(src: str, start: int, end: int, width: int = WINDOW) -> tuple[str, in
     budget = width - 2  # room for the two markers
     lo, hi = min(start, n), start  # the window is [lo, hi)
     used = start - lo  # columns past the end of the line before the span
-    while hi < max(end, start + 1) and (hi == start or used + w(hi) <= budget):  # the span first
+    while lo > 0 and used + w(lo - 1) <= CONTEXT:  # a little of what comes before, always
+        lo -= 1
+        used += w(lo)
+    while hi < max(end, start + 1) and (hi == start or used + w(hi) <= budget):  # then the span
         used += w(hi)
         hi += 1
     span_end = hi

@@ -9,7 +9,10 @@ count as errors):
 - T0202 a stale entry: marked fuzzy, or translated from another wording than the
   current source (its msgid, or its recorded source hash, differs);
 - T0203 a translation whose placeholders or markup differ from the source's;
-- T0204 the texts with no translation yet, once per language.
+- T0204 the texts with no translation yet, once per language;
+
+and, as an error, T0205 a translation longer than the cap of the text it translates (a
+name 200 characters, any other text 10,000: compiler/syntax/lengths.py).
 
 It writes `languages`: language -> string id -> translation, only the translations a
 front end can show (current, non-empty, placeholders intact). Every language with a file
@@ -27,6 +30,7 @@ from compiler.diagnostics.hints import did_you_mean
 from compiler.model import Model
 from compiler.model.texts import player_texts
 from compiler.catalogs.translations import placeholders, source_hash
+from compiler.syntax.lengths import limit_of
 
 SHOWN = 5  # ids named in a T0204 message
 
@@ -43,6 +47,10 @@ def translations_pass(model: Model, sink: Sink) -> Model:
                 sink.report("T0201", e.span, id=e.id, lang=tf.lang, hint=f"; did you mean `{guess}`?" if guess else "")
                 continue
             if not e.text:
+                continue
+            limit = limit_of(e.id.rsplit(".", 1)[-1])  # a name's cap or a text's (syntax/lengths.py)
+            if len(e.text) > limit:
+                sink.report("T0205", e.span, lang=tf.lang, id=e.id, length=len(e.text), limit=limit)
                 continue
             if e.fuzzy or e.source != current.text or (e.source_hash is not None and e.source_hash != source_hash(current.text)):
                 why = "marked fuzzy" if e.fuzzy else "the source text changed since it was translated"

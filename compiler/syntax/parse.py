@@ -29,6 +29,7 @@ from compiler.diagnostics import Sink, Span
 from compiler import frozen
 from compiler.syntax import ast, recovery
 from compiler.syntax.errors import lexed_span
+from compiler.syntax.lengths import check_lengths
 from compiler.syntax.numbers import bound_numbers
 
 
@@ -79,6 +80,7 @@ def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
         decls = tuple(
             dataclasses.replace(d, doc=docs.get(d.span.line)) if docs.get(d.span.line) else d for d in decls
         )
+        check_lengths(decls, sink)  # S0230: names and texts within their caps (syntax/lengths.py)
         return ast.Module(file=file, declarations=decls)
     except Exception as exc:  # a bug in this module must not become a traceback for the user
         inner = exc.orig_exc if isinstance(exc, VisitError) else exc

@@ -158,9 +158,21 @@ def font(size: int) -> Font:
 _ASCII = str.maketrans({"\u2014": "-", "\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2026": "...", "\u00d7": "x"})
 
 
+# The most characters an image draws of one text: a name's cap (compiler/syntax/lengths.py).
+# The checks refuse longer names and texts first (S0230, T0205, the schemas' maxLength);
+# this second guard cuts whatever else comes (`...` ends what is cut), so that no image
+# is ever sized from unbounded text: a 60,000-character title was 600,000 pixels wide.
+DRAWN_MAX = 200
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= DRAWN_MAX else text[: DRAWN_MAX - 1] + "\u2026"
+
+
 def printable(text: str) -> str:
-    """Text the bundled font can draw: typographic punctuation to ASCII, other non-Latin-1 to '?'."""
-    text = text.translate(_ASCII)
+    """Text the bundled font can draw: typographic punctuation to ASCII, other non-Latin-1
+    to '?'; at most DRAWN_MAX characters."""
+    text = _cut(text).translate(_ASCII)
     return "".join(ch if ord(ch) < 256 and ch.isprintable() else "?" for ch in text)
 
 
@@ -211,7 +223,9 @@ def has_glyph(ch: str) -> bool:
 
 def drawable(text: str) -> str:
     """`text` as `font_for` draws it: typographic punctuation to ASCII; a character no
-    font has becomes '?' (report it first: `missing_glyphs`). Latin-1 text is `printable(text)`."""
+    font has becomes '?' (report it first: `missing_glyphs`). Latin-1 text is `printable(text)`.
+    At most DRAWN_MAX characters."""
+    text = _cut(text)
     if _latin1(text):
         return printable(text)
     return "".join(ch if has_glyph(ch) else "?" for ch in text.translate(_ASCII))
