@@ -94,7 +94,7 @@ class SightTable:
             and bool(np.array_equal(self.matrix, other.matrix))
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable (an array inside), the way Python spells it; typeshed types object.__hash__ as a method
 
     def sees(self, a: Cell, b: Cell) -> bool:
         index = {c: i for i, c in enumerate(self.spaces)}
