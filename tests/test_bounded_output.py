@@ -105,6 +105,12 @@ def test_window_bounds_and_places_the_span(start, end):
         assert body.startswith(under.rstrip(CUT))
 
 
+def test_a_span_far_past_the_end_of_its_line_costs_no_more_than_one_past_it():
+    for src in ("short", "x" * 1000):
+        shown, pad, width = window(src, 10**7, 10**7 + 5)
+        assert pad <= 2 * WINDOW and width <= WINDOW
+
+
 def test_a_short_line_is_shown_whole_as_before():
     shown, pad, width = window("  on round_end 3 { win \"Won.\" }", 17, 20)
     assert (shown, pad, width) == ("  on round_end 3 { win \"Won.\" }", 17, 3)

@@ -110,6 +110,7 @@ def window(src: str, start: int, end: int, width: int = WINDOW) -> tuple[str, in
     work is proportional to the window, never to the line (tabs show as one space;
     columns past the end of the line count one each, as for a span at the line's end)."""
     n = len(src)
+    start, end = min(start, n + width), min(end, n + width)  # columns past the line: a window's worth at most
     if n <= width:
         shown = visible(src.replace("\t", " "))
         if len(shown) <= width:
