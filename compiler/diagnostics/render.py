@@ -173,7 +173,7 @@ def render_human(diags: list[Diagnostic], summary: dict, colour: bool = False, s
             out.append(f"{paint(_BLUE, str(s.line))} {bar} {text}")
             out.append(f"{gutter} {bar} {' ' * pad}{paint(_STYLE[d.severity], '^' * width)}")
         for r in d.related[:NOTES]:
-            out.append(f"  note: {visible(bounded(r.message))} at {visible(r.span.file)}:{r.span.line}:{r.span.column}")
+            out.append(f"  note: {visible(str(bounded(r.message)))} at {visible(r.span.file)}:{r.span.line}:{r.span.column}")
         if len(d.related) > NOTES:
             out.append(f"  note: {CUT} and {len(d.related) - NOTES} more")
         if d.fix:

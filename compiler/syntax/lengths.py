@@ -31,7 +31,7 @@ def limit_of(field: str) -> int:
     return NAME_MAX if field in NAME_FIELDS else TEXT_MAX
 
 
-def check_lengths(declarations: tuple, sink: Sink) -> None:
+def check_lengths(declarations: tuple[object, ...], sink: Sink) -> None:
     """S0230 at every text of `declarations` longer than its cap."""
     for field, text in _texts(declarations, ""):
         limit = limit_of(field)
@@ -40,7 +40,7 @@ def check_lengths(declarations: tuple, sink: Sink) -> None:
             sink.report("S0230", text.span, what=what, length=len(text.value), limit=limit)
 
 
-def _texts(declarations: tuple, field: str) -> Iterator[tuple[str, ast.Text]]:
+def _texts(declarations: tuple[object, ...], field: str) -> Iterator[tuple[str, ast.Text]]:
     """(field name, Text) for every Text below the declarations (a stack, not recursion:
     blocks nest as deep as the parser lets them)."""
     stack: list[tuple[str, object]] = [(field, d) for d in reversed(declarations)]
