@@ -94,7 +94,7 @@ def random_board(seed: int, w: int = 7, h: int = 6, *, holes=0.1, rocks=0.1, pit
         )
     if pit_regions:
         where = {c: i for i, c in enumerate(cells)}
-        for i, c in enumerate(cells):
+        for _i, c in enumerate(cells):
             if r.random() < pit_regions:
                 for n in (c, (c[0] + 1, c[1]), (c[0], c[1] + 1)):
                     if n in where and r.random() < 0.7:

@@ -503,11 +503,11 @@ def test_the_engine_has_only_its_own_attributes_and_its_segments_when_asked():
     e, _ = engine(CORRIDOR)
     assert not hasattr(e, "no_such_thing")
     with pytest.raises(AttributeError, match="'SightEngine' object has no attribute 'no_such_thing'"):
-        e.no_such_thing
+        _ = e.no_such_thing
     assert "seg_d" not in vars(e) and e.n_segments > 0 and "seg_d" in vars(e)
     empty = SightEngine(Board((), ()))
     with pytest.raises(AttributeError, match="no attribute 'n_segments'"):
-        empty.n_segments
+        _ = empty.n_segments
 
 
 def test_an_engine_built_for_a_door_state_gives_the_start_states_segments_too():

@@ -634,7 +634,7 @@ class Executor:
         far: dict[Footprint, int] = {}
         for s in self.starts(state, mid, cells, False):
             opts, _ = self.placements(state, mid, s, INF)
-            for fp, (cost, e) in opts.items():
+            for fp, (cost, _e) in opts.items():
                 if geo.sees(fp, cells, blockers) and (fp not in far or cost < far[fp]):
                     far[fp] = cost
         if not far:

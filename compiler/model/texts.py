@@ -51,12 +51,12 @@ def player_texts(model: Model) -> tuple[PlayerText, ...]:
 
 
 def _walk(model: Model) -> Texts:
-    for qid, q in sorted((model.quests or {}).items()):
+    for _qid, q in sorted((model.quests or {}).items()):
         base = ("quest", q.id)
         yield _sid(*base, "name"), q.name, q.doc
         for e in q.encounters:
             yield from _encounter(e, base, q.doc)
-    for qid, p in sorted((model.adventures or {}).items()):
+    for _qid, p in sorted((model.adventures or {}).items()):
         base = ("quest", p.id)
         for ev in p.events:
             yield from _event(ev, base, p.doc)
@@ -70,16 +70,16 @@ def _walk(model: Model) -> Texts:
             yield _sid("encounter", eid, "name"), enc.name, doc
     cards = model.cards
     if cards is not None:
-        for cid, c in cards.exploration.items():
+        for _cid, c in cards.exploration.items():
             base = ("card", c.id)
             for key in ("rules", "after_setup"):
                 yield _sid(*base, key), getattr(c, key), c.doc
             for k, item in enumerate(c.overlord, 1):
                 yield _sid(*base, "overlord", k), item.text if isinstance(item, ast.Hourglass) else item, c.doc
-        for cid, peril in cards.peril.items():
+        for _cid, peril in cards.peril.items():
             for key in ("flavor", "effect", "with_monsters", "without_monsters"):
                 yield _sid("card", peril.id, key), getattr(peril, key), peril.doc
-        for cid, act in cards.activation.items():
+        for _cid, act in cards.activation.items():
             for g in act.groups:
                 gbase = ("card", act.id, "group", g.group)
                 for b in g.boxes:

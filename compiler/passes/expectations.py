@@ -42,7 +42,7 @@ def expectations_pass(model: Model, sink: Sink) -> Model:
     encounters = model.encounters or {}
     for decl in model.declarations(ast.Quest):
         resolved = quests.get(decl.id)
-        for k, inline in enumerate(decl.encounters):
+        for _k, inline in enumerate(decl.encounters):
             if not inline.body.expectations:
                 continue
             enc = next((e for e in resolved.encounters if e.number == inline.number), None) if resolved else None
