@@ -116,20 +116,25 @@ def _prune(directory: int) -> None:
             pass
 
 
-def kept(kind: str, parts: tuple[str, ...], compute: Callable[[Sink], T], sink: Sink) -> T:
+def kept(kind: str, parts: tuple[str, ...], compute: Callable[[Sink], T], sink: Sink,
+         expect: type | tuple[type, ...] = object) -> T:
     """`compute(sink)` for inputs `parts` (texts, names), or the result and diagnostics a
     previous run kept for exactly the same `kind`, `parts` and compiler code, with the
     diagnostics replayed into `sink`. The file is a pickle, read only through `load`'s
-    checks (a private folder, the full key on the first line)."""
+    checks (a private folder, the full key on the first line), and used only when it
+    holds what `kept` stores: a pair of a result of type `expect` and a tuple of
+    diagnostics. Anything else (truncated, damaged, another shape) is a miss: computed
+    again and the file replaced."""
     key = fingerprint(KEPT_FORMAT, kind, code_version(), *parts)
     name, header = f"{kind}-{key[:32]}.pickle", KEPT_FORMAT + b" " + key.encode()
     data = load(name, header)
     if data is not None:
         try:
-            result, items = pickle.loads(data)
+            stored = pickle.loads(data)
         except Exception:  # a truncated or damaged file: compute again
-            pass
-        else:
+            stored = None
+        if shaped(stored, expect):
+            result, items = stored
             sink.extend(items)
             return result
     local = Sink()
@@ -142,6 +147,18 @@ def kept(kind: str, parts: tuple[str, ...], compute: Callable[[Sink], T], sink: 
         save(name, header, data)
     sink.extend(local.items)
     return result
+
+
+def diagnostics(value: object) -> bool:
+    """Whether `value` is a tuple of diagnostics (what a kept file's second half must be)."""
+    from compiler.diagnostics import Diagnostic
+
+    return isinstance(value, tuple) and all(isinstance(d, Diagnostic) for d in value)
+
+
+def shaped(stored: object, expect: type | tuple[type, ...]) -> bool:
+    """Whether a kept file's value is (result of type `expect`, tuple of diagnostics)."""
+    return isinstance(stored, tuple) and len(stored) == 2 and isinstance(stored[0], expect) and diagnostics(stored[1])
 
 
 # ---------------------------------------------------------------- keys
@@ -175,21 +192,30 @@ def _canonical(v: object) -> str:
 
 def code_version() -> str:
     """A fingerprint of the compiler itself: its code, grammar, diagnostic catalogue and
-    the schemas it validates with, so a kept result never outlives what made it. Each
-    file counts by its name, size and modification time (as mypy's and ruff's caches
-    judge their sources): installing, checking out or saving a file changes them, and
-    reading 2.5 MB on every run would cost more than a kept verdict saves. Worked out once
-    per run."""
+    the schemas it validates with, so a kept result never outlives what made it. Worked
+    out once per run."""
     global _CODE
     if _CODE is None:
         from compiler.resources import schemas_dir
 
-        h = hashlib.sha256()
-        for root in (Path(__file__).resolve().parent, schemas_dir()):
-            for path, st in _files(str(root)):
-                h.update(f"{os.path.relpath(path, root)}\x00{st.st_size}\x00{st.st_mtime_ns}\x00".encode("utf-8", "surrogateescape"))
-        _CODE = h.hexdigest()
+        _CODE = files_fingerprint((Path(__file__).resolve().parent, schemas_dir()))
     return _CODE
+
+
+def files_fingerprint(roots) -> str:
+    """A hash of every file below `roots` (bytecode left out) by its name, size, device,
+    inode, modification and change times. Size and modification time alone (what mypy's
+    and ruff's caches judge by) missed an edit that kept the size with the time set back
+    (`touch -d`, `os.utime`, an editor that keeps times): a stale verdict was replayed.
+    The change time cannot be set back, and a file replaced (installed, checked out,
+    saved by renaming) has a new inode, so every write counts, without reading the
+    2.2 MB of code on each run (issue 38: about 2.5 ms more per run, 5% of a kept check)."""
+    h = hashlib.sha256()
+    for root in roots:
+        for path, st in _files(str(root)):
+            h.update(f"{os.path.relpath(path, root)}\x00{st.st_size}\x00{st.st_dev}\x00{st.st_ino}\x00"
+                     f"{st.st_mtime_ns}\x00{st.st_ctime_ns}\x00".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
 
 
 def _files(root: str) -> list[tuple[str, os.stat_result]]:

@@ -83,7 +83,7 @@ def read_pack(folder: Path, sink: Sink, *, max_bytes: int) -> Pack | None:
 
 
 def _kept_manifest(text: str, name: str, sink: Sink) -> Document | None:
-    return kept("pack", (name, text), lambda local: _valid_manifest(text, name, local), sink)
+    return kept("pack", (name, text), lambda local: _valid_manifest(text, name, local), sink, (Document, type(None)))
 
 
 def _valid_manifest(text: str, name: str, sink: Sink) -> Document | None:

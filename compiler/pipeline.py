@@ -64,7 +64,7 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
         key = _verdict_key(closure, options) if keep_verdicts and not plugins else None
         if key is not None:
             with stage(f"kept verdict {target.id}"):
-                kept = verdicts.replay(key)
+                kept = verdicts.replay(key, verdicts.one_pack)
             if kept is not None:
                 loads, items = kept
                 for pack_id, reported in loads:
@@ -130,21 +130,24 @@ def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document]
 
 
 def _parse(text: str, name: str, sink: Sink):
+    from compiler.syntax import ast
+
     def parse(local: Sink):
         from compiler.syntax.parse import parse_module
 
         return parse_module(text, name, local)
 
-    return kept("quest", (name, text), parse, sink)
+    return kept("quest", (name, text), parse, sink, (ast.Module, type(None)))
 
 
 def _load_yaml(text: str, name: str, sink: Sink):
-    return kept("yaml", (name, text), lambda local: load_yaml(text, name, local), sink)
+    return kept("yaml", (name, text), lambda local: load_yaml(text, name, local), sink, (Document, type(None)))
 
 
 def _valid(doc: Document, text: str, kind: str, sink: Sink) -> bool:
     """Whether section `kind` of `doc` (read from `text`) passes its schema."""
-    return kept("valid", (doc.file, text, kind), lambda local: validate_node(catalog_schema_name(kind), doc, (kind,), local), sink)
+    return kept("valid", (doc.file, text, kind), lambda local: validate_node(catalog_schema_name(kind), doc, (kind,), local), sink,
+                bool)
 
 
 def _merge_catalogs(closure: list[Pack], loaded, sink: Sink) -> dict[str, dict[str, Entry]]:

@@ -115,16 +115,40 @@ def _entry(path, st: os.stat_result, budget: list[int]) -> tuple[str, str] | Non
 _DIGESTS: dict[tuple, str] = {}  # (path, device, inode, size, times) -> sha256 of the bytes
 
 
-def replay(key: str) -> object | None:
+def whole_check(value: object) -> bool:
+    """What `questc check` keeps (compiler/commands/check.py): (its diagnostics, {pack
+    folder: pack id})."""
+    return isinstance(value, tuple) and len(value) == 2 and diskcache.diagnostics(value[0]) and _names(value[1])
+
+
+def one_pack(value: object) -> bool:
+    """What each pack keeps (compiler/pipeline.py): ((pack id, what loading it reported)
+    for each pack of its closure, the diagnostics of its check)."""
+    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], tuple)
+            and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and diskcache.diagnostics(p[1])
+                    for p in value[0])
+            and diskcache.diagnostics(value[1]))
+
+
+def _names(value: object) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+
+
+def replay(key: str, shape) -> object | None:
     """What `keep` stored under `key` (the source texts its diagnostics show accepted
-    again for the renderer), or None."""
+    again for the renderer), or None. `shape(value)` says whether the value is what the
+    caller keeps: a file of any other shape (damaged, truncated, from a bug) is a miss,
+    compiled again and replaced, never an internal error (issue 38)."""
     data = diskcache.load(_name(key), _header(key))
     if data is None:
         return None
     try:
-        value, texts = pickle.loads(data)
+        stored = pickle.loads(data)
     except Exception:  # a damaged file: compile instead
         return None
+    if not (isinstance(stored, tuple) and len(stored) == 2 and _names(stored[1]) and shape(stored[0])):
+        return None
+    value, texts = stored
     from compiler.diagnostics.render import accept_source
 
     for name, text in texts.items():

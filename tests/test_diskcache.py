@@ -136,7 +136,7 @@ def test_an_analysis_file_reads_back_exactly():
     assert chain._read_analysis(chain._write_analysis(ANALYSIS)) == ANALYSIS
 
 
-@pytest.mark.parametrize("text", [b"", b"[]", b"{}", b'{"deck": 1}', b"\xff", json.dumps(
+@pytest.mark.parametrize("text", [b"", b"[]", b"{}", b'{"deck": 1}', b"\xff", chain._write_analysis(ANALYSIS)[:40], json.dumps(
     {**json.loads(chain._write_analysis(ANALYSIS)), "orders": "200"}).encode(), json.dumps(
     {**json.loads(chain._write_analysis(ANALYSIS)), "largest": [1, 2]}).encode()])
 def test_a_malformed_analysis_file_is_not_used(text):
@@ -168,8 +168,9 @@ def test_a_warm_run_reports_and_builds_exactly_what_a_cold_run_does(tmp_path):
 
 
 def test_the_code_version_changes_when_a_compiler_file_is_saved_again(monkeypatch):
-    """Kept results are keyed by the compiler's files' names, sizes and modification
-    times: saving a module (same bytes, new time) is enough to set them all aside."""
+    """Kept results are keyed by the compiler's files' names, sizes, inodes, modification
+    and change times: saving a module (same bytes, new time) is enough to set them all
+    aside, and so is setting its time back (the change time moved: issue 38)."""
     from pathlib import Path
 
     import compiler.options
@@ -185,7 +186,51 @@ def test_the_code_version_changes_when_a_compiler_file_is_saved_again(monkeypatc
     finally:
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
     monkeypatch.setattr(diskcache, "_CODE", None)
-    assert diskcache.code_version() == before
+    assert diskcache.code_version() != before  # same size and modification time: the change time tells
+
+
+def test_an_edit_that_keeps_the_size_and_sets_the_time_back_changes_the_code_version(tmp_path, monkeypatch):
+    """Issue 38: an edited catalogue of the same size, its modification time put back (an
+    editor or `touch -d` can), replayed verdicts of the old one."""
+    from compiler import resources
+
+    code, schemas = tmp_path / "compiler", tmp_path / "schemas"
+    code.mkdir()
+    schemas.mkdir()
+    (code / "diskcache.py").write_text("# the compiler\n")
+    catalogue = code / "codes.yaml"
+    catalogue.write_text("M0201: unknown tile\n")
+    monkeypatch.setattr(diskcache, "__file__", str(code / "diskcache.py"))
+    monkeypatch.setattr(resources, "schemas_dir", lambda: schemas)
+    monkeypatch.setattr(diskcache, "_CODE", None)
+    before = diskcache.code_version()
+    st = catalogue.stat()
+    catalogue.write_text("M0201: unknown tale\n")  # same size
+    os.utime(catalogue, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert catalogue.stat().st_size == st.st_size and catalogue.stat().st_mtime_ns == st.st_mtime_ns
+    monkeypatch.setattr(diskcache, "_CODE", None)
+    assert diskcache.code_version() != before
+    monkeypatch.setattr(diskcache, "_CODE", None)
+    again = diskcache.code_version()
+    monkeypatch.setattr(diskcache, "_CODE", None)
+    assert diskcache.code_version() == again  # nothing written since: the same version (kept results are used)
+
+
+@pytest.mark.parametrize("stored", [
+    "a string, not a pair", ("a result of another type", ()), (5, (1, 2)), (5, ["not", "a tuple"]), (5,), (5, (), 6)])
+def test_a_kept_file_of_another_shape_is_computed_again(cache, stored):
+    """The right header over a value of the wrong shape was returned as it was (or crashed
+    unpacking it): now a miss, computed again and the file replaced."""
+    import pickle
+
+    compute, calls = _computing(7)
+    diskcache.kept("quest", ("a", "t"), compute, Sink(), int)
+    (path,) = cache.glob("quest-*.pickle")
+    header = path.read_bytes().partition(b"\n")[0]
+    path.write_bytes(header + b"\n" + pickle.dumps(stored))
+    assert diskcache.kept("quest", ("a", "t"), compute, Sink(), int) == 7
+    assert calls == [1, 1]
+    assert diskcache.kept("quest", ("a", "t"), compute, Sink(), int) == 7 and calls == [1, 1]  # replaced
 
 
 def test_the_code_version_leaves_out_compiled_bytecode(tmp_path):

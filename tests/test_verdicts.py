@@ -162,6 +162,27 @@ def test_a_damaged_verdict_is_compiled_again(tmp_path, cache, compiles, checked)
     assert compiles[0] == 2 and checked == ["t", "t"] and second.err == first.err
 
 
+@pytest.mark.parametrize("stored", ["a string", ("a pair", "of strings"), (("a", "b"), {"x": "y"}), ((), {1: 2})])
+def test_a_kept_file_of_another_shape_is_a_miss_not_an_internal_error(tmp_path, cache, compiles, checked, stored):
+    """Issue 38: the right header over a value of another shape (verdicts, parsed quests,
+    loaded catalogs, validations) was an internal error (I0001); now it is compiled again."""
+    import pickle
+
+    pack = broken_pack(tmp_path)
+    first = questc("check", pack)
+    folder = tmp_path / "xdg" / "questc"
+    kept = [f for f in folder.iterdir() if f.name.split("-")[0] in ("verdict", "quest", "yaml", "valid", "pack")]
+    assert {f.name.split("-")[0] for f in kept} >= {"verdict", "quest", "pack"}
+    for f in kept:
+        head = f.read_bytes().split(b"\n", 1)[0]
+        f.write_bytes(head + b"\n" + pickle.dumps(stored))
+    second = questc("check", pack)
+    assert "I0001" not in second.err and second.code == first.code == 1 and second.err == first.err
+    assert compiles[0] == 2 and checked == ["t", "t"]
+    third = questc("check", pack)  # the files were replaced: the verdict is replayed
+    assert third.err == first.err and compiles[0] == 2 and checked == ["t", "t"]
+
+
 # ---------------------------------------------------------------- each pack's verdict
 def test_after_an_edit_only_the_packs_it_reaches_are_compiled(tmp_path, cache, compiles, checked):
     """Nine shipped packs; a line added to a quest of d2e-quests: only d2e-quests's passes

@@ -76,7 +76,7 @@ def checked(args: argparse.Namespace):
     sink = Sink()
     with console.stage("kept verdict"):
         whole = key()
-        kept = verdicts.replay(whole) if whole is not None else None
+        kept = verdicts.replay(whole, verdicts.whole_check) if whole is not None else None
     if kept is not None:
         items, roots = kept
         sink.extend(items)
