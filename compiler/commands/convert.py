@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Mapping
 
 from compiler.diagnostics import Sink, Span
-from compiler.emit.files import write_atomic
+from compiler.emit.files import linked_folder, write_atomic
 
 USAGE = 2
 
@@ -96,9 +96,13 @@ def write_files(root: Path | None, files: Mapping[str, bytes | str], sink: Sink)
             if in_way is not None:
                 return failed(in_way, "it is a file, and the output needs a folder there")
             return failed(folder, exc.strerror or str(exc))
+    for target in targets:
+        linked = linked_folder(root, target) if root is not None else None
+        if linked is not None:  # planted in the output folder, perhaps: never written through
+            return failed(linked, "it is a symbolic link inside the output folder; questc does not write through it")
     for target, data in targets.items():
         try:
-            write_atomic(target, data)
+            write_atomic(target, data)  # a link at the file's own name is replaced, not followed
         except OSError as exc:
             return failed(target, exc.strerror or str(exc))
     return True

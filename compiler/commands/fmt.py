@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(unified_diff(name, src.text, formatted))
         if write:
             try:
-                write_atomic(path, formatted.replace("\n", src.newline))
+                write_atomic(path, formatted.replace("\n", src.newline), follow_link=True)  # read inside the pack
             except OSError as exc:
                 sink.report("I0003", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
                 failed += 1

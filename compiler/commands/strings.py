@@ -174,11 +174,12 @@ def _extract(texts, model, args) -> int:
     return 0
 
 
-def _write(path: Path, text: str, newline: str = "\n") -> None:
-    """Write `text` whole or not at all (a temporary file beside it, then a rename)."""
+def _write(path: Path, text: str, newline: str = "\n", follow_link: bool = False) -> None:
+    """Write `text` whole or not at all (a temporary file beside it, then a rename); a link
+    at `path` is replaced unless `follow_link` (a pack file the reader accepted)."""
     from compiler.emit.files import write_atomic
 
-    write_atomic(path, text.replace("\n", newline))
+    write_atomic(path, text.replace("\n", newline), follow_link=follow_link)
 
 
 # ---------------------------------------------------------------- update
@@ -285,7 +286,7 @@ def _update(texts, model, args) -> int:
             old_text, newline = src.text, src.newline
         text, counts = merge(old_text, texts, model, lang)
         if text != old_text:
-            _write(path, text, newline)
+            _write(path, text, newline, follow_link=old_text is not None)  # a file read inside the pack
         if not args.quiet:
             rel = path.relative_to(root).as_posix()
             sys.stderr.write(
@@ -403,7 +404,7 @@ def _import(texts, model, args) -> int:
     text = text if text.endswith("\n") else text + "\n"
     path.parent.mkdir(exist_ok=True)
     if text != old_text:
-        _write(path, text, newline)
+        _write(path, text, newline, follow_link=old_text is not None)  # a file read inside the pack
     if not args.quiet:
         rel = path.relative_to(model.pack.root).as_posix()
         sys.stderr.write(f"{rel}: {counts['current']} translations imported, {counts['fuzzy']} of them marked fuzzy\n")

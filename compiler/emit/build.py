@@ -16,6 +16,7 @@ from typing import Callable, Iterable
 
 from compiler.diagnostics import Sink, Span
 from compiler.emit.bundle import bundle_of, validate_bundle
+from compiler.emit.files import new_folder_mode
 from compiler.emit.lock import LockTimeout, writer_lock
 from compiler.emit.shared import dumps
 from compiler.emit.manifest import manifest_of
@@ -139,11 +140,14 @@ def _swap_in(out_dir: Path, pack_id: str, files: dict[str, bytes]) -> None:
         for name, data in files.items():
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "wb") as fh:
+            # "x": a new file (O_CREAT | O_EXCL, which never follows a link), 0666 less the umask
+            with open(target, "xb") as fh:
                 fh.write(data)
                 fh.flush()
                 os.fsync(fh.fileno())
-        if final.exists():
+        # mkdtemp makes the folder 0700 whatever the umask: the output gets what any new folder would
+        os.chmod(staging, new_folder_mode())
+        if final.exists() or final.is_symlink():  # a link in the pack's place is moved aside, not followed
             os.replace(final, old)
         os.replace(staging, final)
     except BaseException:
@@ -153,4 +157,7 @@ def _swap_in(out_dir: Path, pack_id: str, files: dict[str, bytes]) -> None:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    if old.is_symlink():
+        old.unlink()
+    else:
+        shutil.rmtree(old, ignore_errors=True)

@@ -48,7 +48,8 @@ def writer_lock(out_dir: Path, on_wait: Callable[[Path], None] = _say_waiting) -
     """Hold `out_dir`'s lock for the block. Raises LockTimeout after WAIT_SECONDS, OSError
     when the lock file cannot be opened (an unwritable folder)."""
     lock = out_dir / LOCK_NAME
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    # never through a link planted under the lock's name (O_CREAT would make its target)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     try:
         if _HAVE_FLOCK:
             _acquire(fd, lock, on_wait)

@@ -114,13 +114,17 @@ class Join:
         return (self.a, self.a_opening) == (name, op) or (self.b, self.b_opening) == (name, op)
 
 
-@dataclass
+@frozen
 class AssembledMap:
+    """One assembled map: a value like every other, built once by the maps pass
+    (compiler/passes/maps.py builds the placed tiles, then the marks, then the features,
+    each step a new value by `dataclasses.replace`)."""
+
     board: Board
     tiles: tuple[PlacedTile, ...]
     joins: tuple[Join, ...]
     tile_graph: nx.Graph
-    marks: dict[str, Cell] = field(default_factory=dict)
+    marks: Mapping[str, Cell] = field(default_factory=lambda: MappingProxyType({}))
     # tiles the block declares that could not be placed (already reported): references to
     # them are not reported again, so one mistake gives one diagnostic, not a cascade
     broken: frozenset[str] = frozenset()

@@ -11,6 +11,7 @@ be reached from the start.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 from typing import AbstractSet, Callable, Iterable, Mapping
 
@@ -126,6 +127,33 @@ def assemble_map(
     `referenced`: the tile names the encounter uses (references, reveals); a misspelt code
     is matched against them first, as the designer meant a tile the rest of the file names.
     `ruleset`: the compiled pack's; it decides how outdoor and indoor faces may meet (M0210, M0224)."""
+    placed, attached, broken = _place_tiles(block, tiles, sink, invalid, referenced)
+    if not placed:
+        return None
+    order = list(placed.values())
+    overlapping = _check_overlaps(order, sink)
+    joins = find_joins(order, attached)
+    misplaced = _check_pieces(order, sink)
+    _check_settings(order, joins, tiles, ruleset, misplaced, sink)
+    graph = tile_graph(order, joins)
+    broken |= overlapping  # placed, but not where it was meant: how the map joins says nothing more
+    if not broken:  # a missing tile may be the link
+        broken |= _check_parts(block, order, graph, sink)
+    doors = _doors(block, placed, joins, graph, broken, sink)
+    board = board_of(order, joins, doors, terrain)
+    if len(board.spaces) > MAX_SIGHT_SPACES:
+        sink.report("M0223", block.span, count=len(board.spaces), limit=MAX_SIGHT_SPACES)
+    amap = AssembledMap(board=board, tiles=tuple(order), joins=tuple(joins), tile_graph=graph, broken=frozenset(broken))
+    amap = replace(amap, marks=_read_marks(block, amap, sink))
+    board, features = resolve_features(block, amap, terrain, dice or {}, sink)
+    return replace(amap, board=board, features=features)
+
+
+def _place_tiles(block: ast.MapBlock, tiles: Mapping[str, Tile], sink: Sink, invalid: frozenset[str],
+                 referenced: frozenset[str]) -> tuple[dict[str, PlacedTile], list[tuple[str, Opening, str, Opening]], set[str]]:
+    """Every `tile` statement placed, in order (`at`, or `attach` to a tile placed before):
+    the placed tiles by name, the attachments written, and the names declared but not
+    placed (each reported once, where it is declared)."""
     declared = {p.name for p in block.tiles}
     placed: dict[str, PlacedTile] = {}
     attached: list[tuple[str, Opening, str, Opening]] = []
@@ -164,34 +192,32 @@ def assemble_map(
             placed[p.name] = pt
             attached.append((p.name, own, other, other_op))
         broken.discard(p.name)
-    if not placed:
-        return None
-    order = list(placed.values())
-    overlapping = _check_overlaps(order, sink)
-    joins = find_joins(order, attached)
-    misplaced = _check_pieces(order, sink)
-    _check_settings(order, joins, tiles, ruleset, misplaced, sink)
-    graph = tile_graph(order, joins)
-    broken |= overlapping  # placed, but not where it was meant: how the map joins says nothing more
-    if nx.number_connected_components(graph) > 1 and not broken:  # a missing tile may be the link
-        parts = sorted(sorted(c, key=lambda n: list(placed).index(n)) for c in nx.connected_components(graph))
-        parts.sort(key=lambda part: list(placed).index(part[0]))
-        sink.report("M0211", block.span, count=len(parts), parts="; ".join(", ".join(p) for p in parts))
-        broken |= {name for part in parts[1:] for name in part}  # cut off: unreachable squares, loose openings follow
-    doors = _doors(block, placed, joins, graph, broken, sink)
-    board = board_of(order, joins, doors, terrain)
-    if len(board.spaces) > MAX_SIGHT_SPACES:
-        sink.report("M0223", block.span, count=len(board.spaces), limit=MAX_SIGHT_SPACES)
-    amap = AssembledMap(board=board, tiles=tuple(order), joins=tuple(joins), tile_graph=graph, broken=frozenset(broken))
+    return placed, attached, broken
+
+
+def _check_parts(block: ast.MapBlock, order: list[PlacedTile], graph: nx.Graph, sink: Sink) -> set[str]:
+    """A map in several parts (M0211): the names of the tiles cut off from the first part
+    (their unreachable squares and loose openings follow from this one mistake)."""
+    if nx.number_connected_components(graph) <= 1:
+        return set()
+    names = [t.name for t in order]
+    parts = sorted(sorted(c, key=names.index) for c in nx.connected_components(graph))
+    parts.sort(key=lambda part: names.index(part[0]))
+    sink.report("M0211", block.span, count=len(parts), parts="; ".join(", ".join(p) for p in parts))
+    return {name for part in parts[1:] for name in part}
+
+
+def _read_marks(block: ast.MapBlock, amap: AssembledMap, sink: Sink) -> Mapping[str, Cell]:
+    """`mark NAME at SPACE`, in order: a mark may name its space by an earlier mark."""
+    marks: dict[str, Cell] = {}
     for mark in block.marks:
-        if mark.name in amap.marks:
+        if mark.name in marks:
             sink.report("M0219", mark.span, name=mark.name)
             continue
-        cell = resolve_space(amap, mark.at, sink)
+        cell = resolve_space(amap, mark.at, sink, marks)
         if cell is not None:
-            amap.marks[mark.name] = cell
-    resolve_features(block, amap, terrain, dice or {}, sink)
-    return amap
+            marks[mark.name] = cell
+    return MappingProxyType(marks)
 
 
 def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], broken: set[str], sink: Sink,
@@ -496,12 +522,15 @@ def check_portal(amap: AssembledMap, body: ast.EncounterBody, starts: list[Cell]
         sink.report("M0239", decl.span, portal=f.portal.tile, start=start)
 
 
-def resolve_space(amap: AssembledMap, ref: ast.TileSpace | ast.WorldSpace | ast.MarkRef, sink: Sink) -> Cell | None:
-    """The world cell a space reference names, or None after a located diagnostic."""
+def resolve_space(amap: AssembledMap, ref: ast.TileSpace | ast.WorldSpace | ast.MarkRef, sink: Sink,
+                  marks: Mapping[str, Cell] | None = None) -> Cell | None:
+    """The world cell a space reference names, or None after a located diagnostic.
+    `marks`: the marks a `@NAME` may name (the map's own by default)."""
     if isinstance(ref, ast.MarkRef):
-        if ref.name in amap.marks:
-            return amap.marks[ref.name]
-        sink.report("M0218", ref.span, name=ref.name, hint=hint(ref.name, amap.marks, sink=sink))
+        known = amap.marks if marks is None else marks
+        if ref.name in known:
+            return known[ref.name]
+        sink.report("M0218", ref.span, name=ref.name, hint=hint(ref.name, known, sink=sink))
         return None
     if isinstance(ref, ast.WorldSpace):
         if (ref.x, ref.y) in amap.owner:
@@ -541,213 +570,267 @@ def _span_of(ref: object, default: Span) -> Span:
 
 
 def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[str, TerrainRule],
-                     dice: Mapping[str, Die], sink: Sink) -> None:
-    """The 1st-edition map features of `block` (docs/language.md, "Map features"): sets
-    `amap.features`, and folds marker terrain and stairs/gateway links into `amap.board`."""
-    board = amap.board
-    rules = dict(board.rules)
-    new_terrain = list(board.terrain)
-    index = board.index
-    names = set(amap.by_name) | set(amap.marks)
+                     dice: Mapping[str, Die], sink: Sink) -> tuple[Board, MapFeatures]:
+    """The 1st-edition map features of `block` (docs/language.md, "Map features"), read
+    kind by kind in this order: the board with marker terrain and stairs/gateway links
+    folded in, and the features."""
+    read = _FeatureReader(block, amap, terrain, sink)
+    markers = read.markers()
+    stairs = read.stairs()
+    gateways = read.gateways()
+    glyphs = read.glyphs()
+    portal = read.portal()
+    areas = read.areas()
+    rune_doors = read.rune_doors()
+    chests = read.chests()
+    features = MapFeatures(
+        markers=markers, stairs=stairs, gateways=gateways, glyphs=glyphs, portal=portal,
+        areas=areas, chests=chests, rune_doors=rune_doors, chest_roll=read.chest_roll(chests, dice),
+    )
+    return read.board(), features
 
-    # markers: terrain laid over squares
-    markers: list[Marker] = []
-    covered: dict[Cell, str] = {}
-    for mk in block.markers:
-        rule = terrain.get(mk.terrain)
-        if rule is None:
-            sink.report("M0230", mk.span, terrain=mk.terrain, hint=hint(mk.terrain, terrain, sink=sink))
-            continue
-        if mk.terrain == "staircase" or getattr(rule, "id", "") == "staircase":
-            sink.report("M0232", mk.span, terrain=mk.terrain, reason="the two ends of a staircase are linked",
-                        fix="Write `stairs COLOUR at SPACE` for each end (grey, red, blue or green).")
-            continue
-        cells = _footprint(amap, index, mk.at, mk.size, mk.terrain, mk.span, sink)
-        if cells is None:
-            continue
-        clash = next((c for c in cells if c in covered), None)
-        if clash is not None:
-            sink.report("M0233", mk.span, space=amap.describe(clash), other=covered[clash], terrain=mk.terrain)
-            continue
-        for c in cells:
-            printed = board.terrain[index[c]]
-            if printed != "plain":
-                sink.report("M0234", mk.span, space=amap.describe(c), printed=printed, terrain=mk.terrain)
-            covered[c] = mk.terrain
-            new_terrain[index[c]] = mk.terrain
-        rules.setdefault(mk.terrain, rule)
-        markers.append(Marker(mk.terrain, tuple(sorted(cells, key=lambda c: (c[1], c[0])))))
 
-    def blocked(c: Cell) -> bool:
-        return rules[new_terrain[index[c]]].blocks_movement
+class _FeatureReader:
+    """Reads the features of one map block, one method per kind. Markers and staircases
+    lay terrain over squares (`self.terrain`, `self.rules`), which later kinds see (a
+    glyph, a chest or a staircase cannot stand on blocking terrain); stairs and gateways
+    add links. `board()` is the map's board with all of it folded in."""
 
-    # staircases and gateways: ends pair up by colour
-    links: list[Link] = []
-    stairs: list[Staircase] = []
-    by_colour: dict[str, list[tuple[Cell, ast.StairsDecl]]] = {}
-    failed: set[str] = set()  # colours with an end reported on its own: the pairing says nothing more
-    for st in block.stairs:
-        end = resolve_space(amap, st.at, sink)
-        if end is None:
-            failed.add(st.colour)
-            continue
-        if blocked(end):
-            sink.report("M0237", _span_of(st.at, st.span), what=f"the {st.colour} staircase", space=amap.describe(end),
-                        terrain=new_terrain[index[end]])
-            failed.add(st.colour)
-            continue
-        by_colour.setdefault(st.colour, []).append((end, st))
-    for colour, ends in by_colour.items():
-        if colour in failed:
-            continue
-        if len(ends) != 2:
-            sink.report("M0235", ends[-1][1].span, what="the staircase", colour=colour, count=len(ends),
-                        related=tuple(Related(d.span, "an end") for _, d in ends[:-1]))
-            continue
-        (a, _), (b, _) = ends
-        stairs.append(Staircase(colour, a, b))
-        links.append(Link("stairs", (a,), (b,)))
-        if "staircase" in terrain and new_terrain[index[a]] == "plain" and new_terrain[index[b]] == "plain":
-            rules.setdefault("staircase", terrain["staircase"])
-            new_terrain[index[a]] = new_terrain[index[b]] = "staircase"
-    gateways: list[Gateway] = []
-    gate_ends: dict[str, list[tuple[tuple[Cell, ...], ast.GatewayDecl]]] = {}
-    failed = set()
-    for gw in block.gateways:
-        found = [resolve_space(amap, r, sink) for r in gw.at]
-        at = [c for c in found if c is not None]
-        if len(at) < len(found):
-            failed.add(gw.colour)
-            continue
-        a, b = at
-        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
-            sink.report("M0236", gw.span, a=amap.describe(a), b=amap.describe(b))
-            failed.add(gw.colour)
-            continue
-        gate_ends.setdefault(gw.colour, []).append((tuple(sorted(at, key=lambda c: (c[1], c[0]))), gw))
-    for colour, gates in gate_ends.items():
-        if colour in failed:
-            continue
-        if len(gates) != 2:
-            sink.report("M0235", gates[-1][1].span, what="the magic gateway", colour=colour, count=len(gates),
-                        related=tuple(Related(g.span, "an end") for _, g in gates[:-1]))
-            continue
-        gateways.append(Gateway(colour, gates[0][0], gates[1][0]))
-        links.append(Link("gateway", gates[0][0], gates[1][0]))
+    def __init__(self, block: ast.MapBlock, amap: AssembledMap, catalog: Mapping[str, TerrainRule], sink: Sink) -> None:
+        self.block, self.amap, self.catalog, self.sink = block, amap, catalog, sink
+        self.rules = dict(amap.board.rules)
+        self.terrain = list(amap.board.terrain)  # terrain id per space, as the board's
+        self.index = amap.board.index
+        self.links: list[Link] = []
 
-    # glyphs of transport
-    glyphs: list[Glyph] = []
-    for gl in block.glyphs:
-        if gl.name in names or any(g.name == gl.name for g in glyphs):
-            sink.report("M0242", gl.span, problem=f"`{gl.name}` already names a tile, mark or glyph of this map",
-                        fix=f"Give the glyph a name of its own, e.g. `glyph {gl.name}_glyph`.")
-            continue
-        cells = _footprint(amap, index, gl.at, gl.size, f"glyph `{gl.name}`", gl.span, sink)
-        if cells is None:
-            continue
-        bad = next((c for c in cells if blocked(c)), None)
-        if bad is not None:
-            sink.report("M0237", gl.span, what=f"glyph `{gl.name}`", space=amap.describe(bad), terrain=new_terrain[index[bad]])
-            continue
-        glyphs.append(Glyph(gl.name, tuple(sorted(cells, key=lambda c: (c[1], c[0]))), gl.active))
+    def board(self) -> Board:
+        board = self.amap.board
+        return Board(board.spaces, tuple(self.terrain), self.rules, board.walls, board.doors, tuple(board.links) + tuple(self.links))
 
-    # the portal
-    portal = None
-    for pt in block.portals:
-        if portal is not None:
-            sink.report("M0238", pt.span, problem=f"this map already has a portal, `{portal.tile}`",
-                        fix="A dungeon level has one portal; remove this statement.")
-            continue
-        t = amap.by_name.get(pt.tile)
-        if t is None:
-            if pt.tile not in amap.broken:
-                sink.report("M0207", pt.span, name=pt.tile, hint=hint(pt.tile, amap.by_name, sink=sink))
-            continue
-        portal = Portal(t.name, t.cells)
+    def blocked(self, c: Cell) -> bool:
+        return self.rules[self.terrain[self.index[c]]].blocks_movement
 
-    # areas and the doors that divide them
-    areas: list[Area] = []
-    area_of: dict[str, str] = {}
-    declared = {a.name for a in block.areas}
-    dividing: dict[str, list[str]] = {}
-    door_ids = {d.id for d in board.doors}
-    misnamed: set[str] = set()  # areas a door's misspelt `divides` stood for: that error is the one to give
-    for d in block.doors:
-        if d.divides is None or d.name not in door_ids:
-            continue
-        if d.divides not in declared:
-            meant = did_you_mean(d.divides, sorted(declared), sink=sink)
-            if meant is not None:
-                misnamed.add(meant)
-            sink.report("M0240", d.span, problem=f"door `{d.name}` divides `{d.divides}`, which is not an area of this map"
-                        f"{f'; did you mean `{meant}`?' if meant else ''}",
-                        fix="Declare it with `area NAME tiles T, …`, or fix the name.")
-            continue
-        dividing.setdefault(d.divides, []).append(d.name)
-    for area in block.areas:
-        tiles_ok = []
-        for tname in area.tiles:
-            if tname not in amap.by_name:
-                if tname not in amap.broken:
-                    sink.report("M0207", area.span, name=tname, hint=hint(tname, amap.by_name, sink=sink))
+    def markers(self) -> tuple[Marker, ...]:
+        """Terrain laid over squares."""
+        amap, sink, index = self.amap, self.sink, self.index
+        markers: list[Marker] = []
+        covered: dict[Cell, str] = {}
+        for mk in self.block.markers:
+            rule = self.catalog.get(mk.terrain)
+            if rule is None:
+                sink.report("M0230", mk.span, terrain=mk.terrain, hint=hint(mk.terrain, self.catalog, sink=sink))
                 continue
-            if tname in area_of:
-                sink.report("M0240", area.span, problem=f"tile `{tname}` is already in area `{area_of[tname]}`",
-                            fix="A tile belongs to one area; remove it from one of them.")
+            if mk.terrain == "staircase" or getattr(rule, "id", "") == "staircase":
+                sink.report("M0232", mk.span, terrain=mk.terrain, reason="the two ends of a staircase are linked",
+                            fix="Write `stairs COLOUR at SPACE` for each end (grey, red, blue or green).")
                 continue
-            area_of[tname] = area.name
-            tiles_ok.append(tname)
-        if not dividing.get(area.name) and area.name not in misnamed:
-            sink.report("M0240", area.span, problem=f"area `{area.name}` is divided from the map by no door, so it is never revealed",
-                        fix=f"Add `divides {area.name}` to the door that leads into it.")
-        areas.append(Area(area.name, tuple(tiles_ok), tuple(dividing.get(area.name, ()))))
+            cells = _footprint(amap, index, mk.at, mk.size, mk.terrain, mk.span, sink)
+            if cells is None:
+                continue
+            clash = next((c for c in cells if c in covered), None)
+            if clash is not None:
+                sink.report("M0233", mk.span, space=amap.describe(clash), other=covered[clash], terrain=mk.terrain)
+                continue
+            for c in cells:
+                printed = amap.board.terrain[index[c]]
+                if printed != "plain":
+                    sink.report("M0234", mk.span, space=amap.describe(c), printed=printed, terrain=mk.terrain)
+                covered[c] = mk.terrain
+                self.terrain[index[c]] = mk.terrain
+            self.rules.setdefault(mk.terrain, rule)
+            markers.append(Marker(mk.terrain, tuple(sorted(cells, key=lambda c: (c[1], c[0])))))
+        return tuple(markers)
 
-    # rune-locked doors
-    rune_doors: dict[str, str] = {}
-    for d in block.doors:
-        if not d.rune or d.name not in door_ids:
-            continue
-        if d.colour not in RUNE_COLOURS:
-            problem = "has no colour" if d.colour is None else f"is `{d.colour}`, not a runekey colour"
-            sink.report("M0241", d.span, door=d.name, problem=problem,
-                        fix=f"Write the colour before `rune`: `door {d.name} on … red rune` (red, yellow or blue).")
-            continue
-        rune_doors[d.name] = d.colour
+    def stairs(self) -> tuple[Staircase, ...]:
+        """Staircases: the two ends of a colour pair up, and the plain squares they stand on
+        become staircase terrain when the catalog has it."""
+        amap, sink, index, terrain = self.amap, self.sink, self.index, self.terrain
+        stairs: list[Staircase] = []
+        by_colour: dict[str, list[tuple[Cell, ast.StairsDecl]]] = {}
+        failed: set[str] = set()  # colours with an end reported on its own: the pairing says nothing more
+        for st in self.block.stairs:
+            end = resolve_space(amap, st.at, sink)
+            if end is None:
+                failed.add(st.colour)
+                continue
+            if self.blocked(end):
+                sink.report("M0237", _span_of(st.at, st.span), what=f"the {st.colour} staircase", space=amap.describe(end),
+                            terrain=terrain[index[end]])
+                failed.add(st.colour)
+                continue
+            by_colour.setdefault(st.colour, []).append((end, st))
+        for colour, ends in by_colour.items():
+            if colour in failed:
+                continue
+            if len(ends) != 2:
+                sink.report("M0235", ends[-1][1].span, what="the staircase", colour=colour, count=len(ends),
+                            related=tuple(Related(d.span, "an end") for _, d in ends[:-1]))
+                continue
+            (a, _), (b, _) = ends
+            stairs.append(Staircase(colour, a, b))
+            self.links.append(Link("stairs", (a,), (b,)))
+            if "staircase" in self.catalog and terrain[index[a]] == "plain" and terrain[index[b]] == "plain":
+                self.rules.setdefault("staircase", self.catalog["staircase"])
+                terrain[index[a]] = terrain[index[b]] = "staircase"
+        return tuple(stairs)
 
-    # chests
-    chests: list[Chest] = []
-    counter = 0
-    for ch in block.chests:
-        if ch.tier not in CHEST_TIERS:
-            sink.report("M0243", ch.span, problem=f"`{ch.tier}` is not a chest: chests are copper, silver or gold"
-                        f"{hint(ch.tier, CHEST_TIERS, sink=sink)}", fix="Write `chest copper|silver|gold at SPACE`.")
-            continue
-        spot = resolve_space(amap, ch.at, sink)
-        if spot is None:
-            continue
-        if blocked(spot):
-            sink.report("M0237", _span_of(ch.at, ch.span), what=f"the {ch.tier} chest", space=amap.describe(spot),
-                        terrain=new_terrain[index[spot]])
-            continue
-        counter += 1
-        chests.append(Chest(ch.name or f"chest_{counter}", ch.tier, spot))
-    roll = None
-    if chests:
+    def gateways(self) -> tuple[Gateway, ...]:
+        """Magic gateways: two adjacent squares each, the two gateways of a colour linked."""
+        amap, sink = self.amap, self.sink
+        gateways: list[Gateway] = []
+        gate_ends: dict[str, list[tuple[tuple[Cell, ...], ast.GatewayDecl]]] = {}
+        failed: set[str] = set()
+        for gw in self.block.gateways:
+            found = [resolve_space(amap, r, sink) for r in gw.at]
+            at = [c for c in found if c is not None]
+            if len(at) < len(found):
+                failed.add(gw.colour)
+                continue
+            a, b = at
+            if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+                sink.report("M0236", gw.span, a=amap.describe(a), b=amap.describe(b))
+                failed.add(gw.colour)
+                continue
+            gate_ends.setdefault(gw.colour, []).append((tuple(sorted(at, key=lambda c: (c[1], c[0]))), gw))
+        for colour, gates in gate_ends.items():
+            if colour in failed:
+                continue
+            if len(gates) != 2:
+                sink.report("M0235", gates[-1][1].span, what="the magic gateway", colour=colour, count=len(gates),
+                            related=tuple(Related(g.span, "an end") for _, g in gates[:-1]))
+                continue
+            gateways.append(Gateway(colour, gates[0][0], gates[1][0]))
+            self.links.append(Link("gateway", gates[0][0], gates[1][0]))
+        return tuple(gateways)
+
+    def glyphs(self) -> tuple[Glyph, ...]:
+        """Glyphs of transport: named, on squares a figure can stand on."""
+        amap, sink = self.amap, self.sink
+        names = set(amap.by_name) | set(amap.marks)
+        glyphs: list[Glyph] = []
+        for gl in self.block.glyphs:
+            if gl.name in names or any(g.name == gl.name for g in glyphs):
+                sink.report("M0242", gl.span, problem=f"`{gl.name}` already names a tile, mark or glyph of this map",
+                            fix=f"Give the glyph a name of its own, e.g. `glyph {gl.name}_glyph`.")
+                continue
+            cells = _footprint(amap, self.index, gl.at, gl.size, f"glyph `{gl.name}`", gl.span, sink)
+            if cells is None:
+                continue
+            bad = next((c for c in cells if self.blocked(c)), None)
+            if bad is not None:
+                sink.report("M0237", gl.span, what=f"glyph `{gl.name}`", space=amap.describe(bad),
+                            terrain=self.terrain[self.index[bad]])
+                continue
+            glyphs.append(Glyph(gl.name, tuple(sorted(cells, key=lambda c: (c[1], c[0]))), gl.active))
+        return tuple(glyphs)
+
+    def portal(self) -> Portal | None:
+        """The one portal of a dungeon level: a placed tile."""
+        amap, sink = self.amap, self.sink
+        portal = None
+        for pt in self.block.portals:
+            if portal is not None:
+                sink.report("M0238", pt.span, problem=f"this map already has a portal, `{portal.tile}`",
+                            fix="A dungeon level has one portal; remove this statement.")
+                continue
+            t = amap.by_name.get(pt.tile)
+            if t is None:
+                if pt.tile not in amap.broken:
+                    sink.report("M0207", pt.span, name=pt.tile, hint=hint(pt.tile, amap.by_name, sink=sink))
+                continue
+            portal = Portal(t.name, t.cells)
+        return portal
+
+    def areas(self) -> tuple[Area, ...]:
+        """Areas of tiles and the doors that divide them from the map (`door … divides AREA`)."""
+        amap, sink, block = self.amap, self.sink, self.block
+        areas: list[Area] = []
+        area_of: dict[str, str] = {}
+        declared = {a.name for a in block.areas}
+        dividing: dict[str, list[str]] = {}
+        door_ids = {d.id for d in amap.board.doors}
+        misnamed: set[str] = set()  # areas a door's misspelt `divides` stood for: that error is the one to give
+        for d in block.doors:
+            if d.divides is None or d.name not in door_ids:
+                continue
+            if d.divides not in declared:
+                meant = did_you_mean(d.divides, sorted(declared), sink=sink)
+                if meant is not None:
+                    misnamed.add(meant)
+                sink.report("M0240", d.span, problem=f"door `{d.name}` divides `{d.divides}`, which is not an area of this map"
+                            f"{f'; did you mean `{meant}`?' if meant else ''}",
+                            fix="Declare it with `area NAME tiles T, …`, or fix the name.")
+                continue
+            dividing.setdefault(d.divides, []).append(d.name)
+        for area in block.areas:
+            tiles_ok = []
+            for tname in area.tiles:
+                if tname not in amap.by_name:
+                    if tname not in amap.broken:
+                        sink.report("M0207", area.span, name=tname, hint=hint(tname, amap.by_name, sink=sink))
+                    continue
+                if tname in area_of:
+                    sink.report("M0240", area.span, problem=f"tile `{tname}` is already in area `{area_of[tname]}`",
+                                fix="A tile belongs to one area; remove it from one of them.")
+                    continue
+                area_of[tname] = area.name
+                tiles_ok.append(tname)
+            if not dividing.get(area.name) and area.name not in misnamed:
+                sink.report("M0240", area.span, problem=f"area `{area.name}` is divided from the map by no door, so it is never revealed",
+                            fix=f"Add `divides {area.name}` to the door that leads into it.")
+            areas.append(Area(area.name, tuple(tiles_ok), tuple(dividing.get(area.name, ()))))
+        return tuple(areas)
+
+    def rune_doors(self) -> Mapping[str, str]:
+        """Rune-locked doors: door name -> the runekey colour that opens it."""
+        door_ids = {d.id for d in self.amap.board.doors}
+        rune_doors: dict[str, str] = {}
+        for d in self.block.doors:
+            if not d.rune or d.name not in door_ids:
+                continue
+            if d.colour not in RUNE_COLOURS:
+                problem = "has no colour" if d.colour is None else f"is `{d.colour}`, not a runekey colour"
+                self.sink.report("M0241", d.span, door=d.name, problem=problem,
+                                 fix=f"Write the colour before `rune`: `door {d.name} on … red rune` (red, yellow or blue).")
+                continue
+            rune_doors[d.name] = d.colour
+        return MappingProxyType(rune_doors)
+
+    def chests(self) -> tuple[Chest, ...]:
+        """Treasure chests: a tier and a square a figure can stand on; unnamed ones numbered."""
+        amap, sink = self.amap, self.sink
+        chests: list[Chest] = []
+        counter = 0
+        for ch in self.block.chests:
+            if ch.tier not in CHEST_TIERS:
+                sink.report("M0243", ch.span, problem=f"`{ch.tier}` is not a chest: chests are copper, silver or gold"
+                            f"{hint(ch.tier, CHEST_TIERS, sink=sink)}", fix="Write `chest copper|silver|gold at SPACE`.")
+                continue
+            spot = resolve_space(amap, ch.at, sink)
+            if spot is None:
+                continue
+            if self.blocked(spot):
+                sink.report("M0237", _span_of(ch.at, ch.span), what=f"the {ch.tier} chest", space=amap.describe(spot),
+                            terrain=self.terrain[self.index[spot]])
+                continue
+            counter += 1
+            chests.append(Chest(ch.name or f"chest_{counter}", ch.tier, spot))
+        return tuple(chests)
+
+    def chest_roll(self, chests: tuple[Chest, ...], dice: Mapping[str, Die]) -> ChestRoll | None:
+        """The exact odds of the roll that opens a chest (four black power dice), when the map has one."""
+        if not chests:
+            return None
         die = dice.get(CHEST_DICE[0])
         if die is None:
-            sink.report("M0243", block.chests[0].span, problem="a chest is opened with four black power dice, and this pack has no `black_power` die",
-                        fix="Require core-1e (it defines the black power die).")
-        else:
-            from compiler.catalogs.dice import face_kind_distribution
+            self.sink.report("M0243", self.block.chests[0].span,
+                             problem="a chest is opened with four black power dice, and this pack has no `black_power` die",
+                             fix="Require core-1e (it defines the black power die).")
+            return None
+        from compiler.catalogs.dice import face_kind_distribution
 
-            dist = face_kind_distribution([die] * len(CHEST_DICE))
-            roll = ChestRoll(CHEST_DICE, tuple(dist.items()))
-
-    amap.board = Board(board.spaces, tuple(new_terrain), rules, board.walls, board.doors, tuple(board.links) + tuple(links))
-    amap.features = MapFeatures(
-        markers=tuple(markers), stairs=tuple(stairs), gateways=tuple(gateways), glyphs=tuple(glyphs), portal=portal,
-        areas=tuple(areas), chests=tuple(chests), rune_doors=MappingProxyType(rune_doors), chest_roll=roll,
-    )
+        dist = face_kind_distribution([die] * len(CHEST_DICE))
+        return ChestRoll(CHEST_DICE, tuple(dist.items()))
 
 
 def _footprint(amap: AssembledMap, index: Mapping[Cell, int], at: ast.SpaceRef, size: tuple[int, int], what: str,

@@ -48,16 +48,18 @@ def import_quest(path: str | Path, sink: Sink, quest_id: str | None = None) -> t
 
 def write_pack(gen: Generated, out: str | Path, sink: Sink) -> bool:
     """The pack's files into `out` (created if missing), each written whole then renamed in."""
+    from compiler.emit.files import linked_folder, write_atomic
+
     root = Path(out)
     try:
         root.mkdir(parents=True, exist_ok=True)
         for rel, text in sorted(gen.files.items()):
             target = root / rel
+            linked = linked_folder(root, target)
+            if linked is not None:  # a link inside the output folder is never written through
+                raise OSError(f"{linked} is a symbolic link inside the output folder; questc does not write through it")
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".questc-", dir=target.parent)
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-            os.replace(tmp, target)
+            write_atomic(target, text)  # 0666 less the umask (it was 0600); a link at the name is replaced
     except OSError as exc:
         sink.report("I0003", Span.whole_file(str(root)), path=str(root), problem=exc.strerror or str(exc))
         return False
