@@ -78,3 +78,13 @@ def test_the_manifest_starts_questc_lsp_and_names_existing_files():
     assert json.loads(GRAMMAR.read_text(encoding="utf-8"))["scopeName"] == grammar["scopeName"]
     main = (VSCODE / manifest["main"]).read_text(encoding="utf-8")
     assert '"lsp"' in main and "questc" in main
+
+
+def test_the_questc_path_setting_is_a_machine_setting():
+    """Issue 38: `questc.path` names the program the extension runs; a workspace's
+    .vscode/settings.json must not choose it (VS Code ignores a machine setting there)."""
+    manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
+    settings = manifest["contributes"]["configuration"]["properties"]
+    assert settings["questc.path"]["scope"] == "machine"
+    main = (VSCODE / manifest["main"]).read_text(encoding="utf-8")
+    assert 'config.get("path", "questc")' in main  # the setting the server's command comes from

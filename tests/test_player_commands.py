@@ -105,3 +105,73 @@ def test_a_missing_chromium_fails_with_one_clear_message(tmp_path):
     assert r.returncode == 1
     assert "The browser tests need Chromium, which is missing" in r.stdout
     assert "skipped" not in r.stdout
+
+
+# ---------------------------------------------------------------- issue 38: questc serve's server
+def _serving(tmp_path, idle: float = 30.0):
+    """The server `questc serve` runs, on a free port, in a thread, over a bundle of 16 MB."""
+    import threading
+
+    from compiler.commands import serve
+
+    bundle = tmp_path / "bundle.json"
+    bundle.write_bytes(b"[" + b"0," * (8 * 1024 * 1024) + b"0]")
+    saved = serve.IDLE_SECONDS
+    serve.IDLE_SECONDS = idle
+    try:
+        server = serve.Server((serve.HOST, 0), serve.handler_for(serve.Site(bundle)))
+    finally:
+        serve.IDLE_SECONDS = saved
+    server.daemon_threads = False  # server_close() then waits for every connection's thread
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _ask(port: int, host: str | None, path: str = "/version.json") -> bytes:
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\n".encode() + (f"Host: {host}\r\n".encode() if host is not None else b"")
+                  + b"Connection: close\r\n\r\n")
+        out = b""
+        while chunk := s.recv(65536):
+            out += chunk
+    return out.split(b"\r\n", 1)[0]
+
+
+def test_serve_answers_only_to_its_own_host_names(tmp_path):
+    """DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends
+    `Host: evil.example:PORT`; only loopback names with the served port are answered."""
+    server = _serving(tmp_path)
+    port = server.server_address[1]
+    try:
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}", f"[::1]:{port}"):
+            assert _ask(port, host) == b"HTTP/1.0 200 OK", host
+        for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}", "127.0.0.1", f"127.0.0.2:{port}",
+                     f"localhost.evil.example:{port}", None):
+            assert _ask(port, host) == b"HTTP/1.0 403 Forbidden", host
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_serve_closes_an_idle_connection_and_a_disconnect_prints_nothing(tmp_path, capsys):
+    import socket
+    import struct
+
+    server = _serving(tmp_path, idle=0.3)
+    port = server.server_address[1]
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+            assert s.recv(100) == b""  # closed by the server (before: held open for ever, one thread each)
+        for _ in range(5):  # ask for the 16 MB bundle and hang up at once (a reset): the answer cannot be written
+            s = socket.create_connection(("127.0.0.1", port), timeout=20)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.sendall(f"GET /bundle.json HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            s.recv(10)
+            s.close()
+    finally:
+        server.shutdown()
+        server.server_close()  # waits for the connections' threads
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "Exception" not in err, err

@@ -8,6 +8,12 @@ the bundle) every second and reloads itself when a rebuild changed the bundle; a
 with errors prints its diagnostics here and leaves the last good bundle in play.
 Only the loopback address is used: nothing is reachable from other machines. Stop with
 Ctrl-C (exit 0).
+
+A web page elsewhere can still point a name of its own at 127.0.0.1 (DNS rebinding) and
+read what is served: a request is answered only when its `Host:` header is 127.0.0.1,
+localhost or [::1] with the port served (403 otherwise). A connection idle for
+IDLE_SECONDS is closed, and a browser that goes away mid-answer ends its connection
+quietly (it printed a traceback per disconnect).
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from compiler.commands import watch
 from compiler.commands.common import settle
 
 HOST = "127.0.0.1"
+HOST_NAMES = ("127.0.0.1", "localhost", "[::1]")  # what a browser on this machine calls the server
+IDLE_SECONDS = 30.0  # a connection that sends nothing for this long is closed
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".json": "application/json"}
 
@@ -60,17 +68,45 @@ class Site:
         if name in ("", "index.html"):
             return self.static["index.html"]
         if name in ("bundle.json", "version.json"):
-            try:
-                data = self.bundle_path.read_bytes()
-            except OSError:
-                return None  # not built (yet): the page says it cannot load the bundle
+            from compiler import reader
+            from compiler.commands.view import MAX_BUNDLE_BYTES
+
+            data = reader.read_bytes(self.bundle_path, max_bytes=MAX_BUNDLE_BYTES)  # the guarded reader
+            if isinstance(data, reader.Refused):
+                return None  # not built (yet), or not a file: the page says it cannot load the bundle
             return data if name == "bundle.json" else version_of(data)
         return self.static.get(name)
 
 
+def host_allowed(values: list[str], port: int) -> bool:
+    """Whether the `Host:` header values of a request name this server: exactly one, a
+    loopback name with the port served (without a port only when it is 80)."""
+    if len(values) != 1:
+        return False
+    host = values[0].strip().lower()
+    return any(host == f"{name}:{port}" or (port == 80 and host == name) for name in HOST_NAMES)
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        """A browser that closed its connection or sat idle is nobody's error: no
+        traceback (socketserver prints one for each)."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def handler_for(site: Site):
     class Handler(http.server.BaseHTTPRequestHandler):
+        timeout = IDLE_SECONDS  # on the socket: an idle connection is closed, not kept for ever
+
         def do_GET(self) -> None:  # noqa: N802 - the http.server API
+            if not host_allowed(self.headers.get_all("Host") or [], self.server.server_address[1]):
+                self.send_error(403, "Forbidden", "this server answers only to 127.0.0.1, localhost or [::1] with its port")
+                return
             name = self.path.split("?", 1)[0].lstrip("/")
             body = site.get(name)
             if body is None:
@@ -115,13 +151,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     site = Site(Path(args.output) / pid / "bundle.json")
     try:
-        server = http.server.ThreadingHTTPServer((HOST, args.port), handler_for(site))
+        server = Server((HOST, args.port), handler_for(site))
     except OSError as exc:
         sink = Sink()
         sink.report("X0109", arg_span(args, "--port"), port=str(args.port), reason=exc.strerror or str(exc))
         finish(sink, args)
         return 1
-    server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="questc-serve", daemon=True)
     thread.start()
     from compiler.diagnostics.render import visible  # the pack's id is text of its pack.yaml
