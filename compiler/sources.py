@@ -83,6 +83,19 @@ def drop_overlay(path: Path) -> None:
 def overlaid() -> tuple[Path, ...]:
     return tuple(_OVERLAY)
 
+
+def _overlay_bytes(text: str, name: str, sink: Sink, max_bytes: int) -> bytes | None:
+    """An editor's text as the bytes of a file (P0107 over `max_bytes`); the caller then
+    reads them as a file's (NUL, and a lone surrogate, which no UTF-8 file holds: P0106)."""
+    if len(text) > max_bytes:  # every character is at least one byte: no need to encode
+        sink.report("P0107", Span.whole_file(name), path=name, size=f"more than {max_bytes}", limit=max_bytes)
+        return None
+    raw = text.encode("utf-8", "surrogatepass")
+    if len(raw) > max_bytes:
+        sink.report("P0107", Span.whole_file(name), path=name, size=len(raw), limit=max_bytes)
+        return None
+    return raw
+
 def _not_regular(mode: int, name: str, sink: Sink) -> bool:
     """True (and P0113 reported) when `mode` is not a regular file's."""
     if stat.S_ISREG(mode):
@@ -145,9 +158,10 @@ def read_source(root: Path, path: Path, sink: Sink, *, max_bytes: int) -> Source
     if not inside(root, real):
         sink.report("P0105", Span.whole_file(name), path=name)
         return None
-    if real in _OVERLAY:
-        return _accepted(name, real, _OVERLAY[real], sink)
-    raw = _read_bounded(real, name, sink, max_bytes)
+    if real in _OVERLAY:  # an editor's unsaved text, held to a file's rules (issue 38)
+        raw = _overlay_bytes(_OVERLAY[real], name, sink, max_bytes)
+    else:
+        raw = _read_bounded(real, name, sink, max_bytes)
     if raw is None:
         return None
     if b"\x00" in raw:

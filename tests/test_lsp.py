@@ -5,6 +5,7 @@ Every wait on the server has a timeout."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -477,3 +478,171 @@ def test_hover_in_a_catalog_encounter_names_spawn_points(tmp_path: Path, client:
     assert "a hero start" in hover("21A(0,1)")
     assert "spawn goblin_archer: a master" in hover("19A(1,3)")
     assert "spawn goblin_archer: a minion with 3 to 4 heroes" in hover("19A(2,4)")
+
+
+# ---------------------------------------------------------------- issue 38: unsaved text, publishing, framing
+def test_an_unsaved_text_is_held_to_a_files_limits(pack: Path, client: Client):
+    """A didChange over the file size limit is refused as the file would be (P0107), never
+    parsed (hover and formatting answer nothing); NUL is P0106; the server keeps serving."""
+    quest = pack / QUEST
+    text = quest.read_text(encoding="utf-8")
+    uri = client.open(quest)
+    assert client.diagnostics(uri) == []
+    big = text + "# a comment line\n" * (5 * 1024 * 1024 // 17)  # 5 MB: over the 4 MB a file may have
+    mark = change(client, uri, 2, big)
+    assert [d["code"] for d in client.diagnostics(uri, after=mark)] == ["P0107"]
+    assert client.request("textDocument/hover", at(uri, 6, 10)) is None
+    assert client.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": True}}) == []
+    mark = change(client, uri, 3, text.replace("quest", "qu\x00est", 1))
+    assert [d["code"] for d in client.diagnostics(uri, after=mark)] == ["P0106"]
+    mark = change(client, uri, 4, text)
+    assert client.diagnostics(uri, after=mark) == []
+    assert client.request("textDocument/hover", at(uri, 6, 10)) is not None
+    assert client.close() == 0
+
+
+def test_an_overlaid_text_is_read_as_a_file_of_its_bytes_would_be(tmp_path: Path):
+    from compiler.diagnostics import Sink
+    from compiler.sources import drop_overlay, read_source, set_overlay
+
+    path = tmp_path / "a.quest"
+    for text, code in (("x" * 101, "P0107"), ("é" * 51, "P0107"), ("a\x00b", "P0106"), ("ok\n\ud800", "P0106"), ("é" * 50, None)):
+        set_overlay(path, text)
+        sink = Sink()
+        try:
+            src = read_source(tmp_path, path, sink, max_bytes=100)
+        finally:
+            drop_overlay(path)
+        assert [d.code for d in sink.items] == ([code] if code else []), text[:5]
+        assert (src is None) == (code is not None)
+
+
+def test_opening_many_documents_publishes_each_documents_diagnostics_once(tmp_path: Path, client: Client):
+    """Each check published every file of the pack: opening N documents sent N(N+1)/2
+    messages (200 documents: 20,100). Now a file is published when its document was
+    touched or its diagnostics changed."""
+    from collections import Counter
+
+    from conftest import write_pack
+
+    n = 30
+    body = ('quest {q} "{q}" {{\n  map {{ tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north; edge 11A.east }}\n'
+            '  start heroes on entrance1A\n  on round_end 9 {{ lose "L" }}\n  on round_end 1 {{ win "W" }}\n}}\n')
+    root = write_pack(tmp_path, "many", requires=["d2e-base"], files={f"q{i:02}.quest": body.format(q=f"q{i:02}") for i in range(n)})
+    uris = [client.open(root / f"q{i:02}.quest") for i in range(n)]
+    for uri in uris:
+        assert client.diagnostics(uri) == []
+    client.request("textDocument/hover", at(uris[0], 0, 0))  # whatever was sent before its answer has arrived
+    sent = Counter(m["params"]["uri"] for m in client.notifications if m.get("method") == "textDocument/publishDiagnostics")
+    assert sent == Counter(uris)  # once each (before: the first document 30 times, 465 in all)
+    # an edit that breaks another file: that file is published, the untouched others are not
+    mark = change(client, uris[1], 2, (root / "q01.quest").read_text(encoding="utf-8").replace("quest q01", "quest q02"))
+    assert [d["code"] for d in client.diagnostics(uris[2], after=mark)] == ["R0101"]  # the second declaration
+    assert client.diagnostics(uris[1], after=mark) == []
+    client.request("textDocument/hover", at(uris[0], 0, 0))
+    again = [m["params"]["uri"] for m in client.notifications[mark:] if m.get("method") == "textDocument/publishDiagnostics"]
+    assert sorted(again) == sorted([uris[1], uris[2]])  # the edited one, and the other half of the clash
+    assert client.close() == 0
+
+
+def raw(client: Client, data: bytes) -> None:
+    client.proc.stdin.write(data)
+    client.proc.stdin.flush()
+
+
+def framed(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def answer(client: Client, wanted_id, timeout: float = 20.0) -> dict:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = client._next(deadline)
+        if msg.get("id") == wanted_id and "method" not in msg:
+            return msg
+        client._other(msg)
+
+
+def test_the_server_survives_any_framing(pack: Path, client: Client):
+    """A huge or lying Content-Length, a header line without end, a body that is not UTF-8,
+    not JSON or no JSON-RPC message: refused and logged, a request whose id can be read
+    answered with an error, and the server keeps serving (it used to exit on the first, and
+    never answer the UTF-8 one)."""
+    uri = client.open(pack / QUEST)
+    assert client.diagnostics(uri) == []
+    hover = {"textDocument": {"uri": uri}, "position": pos(6, 10)}
+
+    def still_serving() -> None:
+        assert client.request("textDocument/hover", hover, timeout=20) is not None
+
+    raw(client, b"Content-Length: 99999999999999999999\r\n\r\n")  # more bytes than exist: pygls raised and exited
+    still_serving()
+    raw(client, b"Content-Length: 70000000\r\n\r\n" + b"{\"jsonrpc\": \"2.0\", ")  # a lie, then real messages
+    still_serving()
+    raw(client, b"X" * 100_000 + b"\r\n")  # a header line of 100 kB
+    still_serving()
+    bad = json.dumps({"jsonrpc": "2.0", "id": 9001, "method": "textDocument/hover",
+                      "params": {"textDocument": {"uri": uri + "@@"}, "position": pos(0, 0)}}).encode()
+    raw(client, framed(bad.replace(b"@@", b"\xff\xfe")))  # invalid UTF-8 inside a string
+    got = answer(client, 9001)
+    assert got["error"]["code"] == -32700 and "UTF-8" in got["error"]["message"]
+    raw(client, framed(b'{"jsonrpc": "2.0", "id": 9002, "method": "textDocument/hov'))  # cut short
+    raw(client, framed(b"[1, 2, 3]") + framed(b'{"id": 9003, "method": "textDocument/hover"}') + framed(b"") + framed(b"[" * 100_000))
+    got = answer(client, 9003)
+    assert got["error"]["code"] == -32600  # JSON, but no JSON-RPC 2.0 message (no "jsonrpc")
+    still_serving()
+    assert client.close() == 0
+    log = b"".join(client.stderr).decode(errors="replace")
+    assert "Traceback" not in log and "not UTF-8" in log and "over the limit" in log
+
+
+def test_the_framer_reads_messages_whatever_comes_between():
+    import io
+
+    from compiler.commands.editor.framing import MAX_LINE, Framer
+
+    small = b'{"jsonrpc": "2.0", "method": "x"}'
+    big = b'{"jsonrpc": "2.0", "method": "y", "params": "' + b"z" * 5000 + b'"}'
+    stream = (framed(small) + b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n" + framed(small)
+              + framed(big) + framed(small)  # over the limit, passed over in chunks: the next one still read
+              + b"Content-Length: 1000000\r\n\r\n{" + framed(small)  # a lying length: the next header is found inside
+              + b"j" * (3 * MAX_LINE + 17) + framed(small)  # a line without end, the header glued to its end
+              + b"Content-Length: 0\r\n\r\n" + framed(small))  # an empty body (the server refuses it: not JSON)
+    framer = Framer(io.BytesIO(stream), max_message=1000)
+    got = []
+    while True:
+        kind, value = framer.next()
+        if kind == "end":
+            break
+        got.append(value if kind == "message" else kind)
+    assert got == [small, small, "rejected", small, "rejected", small, small, b"", small]
+    assert framer.skipped >= 3 * MAX_LINE + 17  # the line without end, counted for the log
+
+
+def test_the_default_preview_folder_is_private_and_unpredictable(pack: Path, tmp_path: Path, monkeypatch):
+    """The previews went to `<temp>/questc-preview-<uid>`: another user who made that folder
+    first, with a link `<pack>` inside, had the PNG written where the link pointed."""
+    import os
+    import stat
+    import tempfile
+
+    from compiler.commands.editor import engine
+
+    shared = tmp_path / "shared-tmp"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    monkeypatch.setattr(engine, "_PREVIEWS", None, raising=False)
+    planted = shared / f"questc-preview-{os.getuid()}"
+    planted.mkdir()
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (planted / "d2e-quests").symlink_to(victim)
+    got = engine.Engine().preview(pack / QUEST, 10, 4)
+    assert got.png.is_file() and not any(victim.iterdir())
+    folder = got.png.parent.parent
+    assert folder != planted and folder.parent == shared and folder.name.startswith("questc-preview-")
+    st = os.lstat(folder)
+    assert stat.S_ISDIR(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o700 and st.st_uid == os.getuid()
+    assert engine.preview_folder() == folder  # one folder for the server's life

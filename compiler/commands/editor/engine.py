@@ -167,16 +167,36 @@ def span_path(file: str) -> Path | None:
         return None
 
 
+def refused_text(text: str, max_bytes: int) -> bool:
+    """Whether an editor's text is one the reader would refuse as a file's contents: over
+    the size limit or holding NUL (sources.read_source then reports P0107 or P0106)."""
+    if len(text) > max_bytes or "\x00" in text:  # every character is at least one byte
+        return True
+    return 4 * len(text) > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes
+
+
 class Engine:
     def __init__(self, pack_path: tuple[str, ...] = ()) -> None:
+        from compiler.options import Options
+
         self.pack_path = tuple(pack_path)
+        self.max_bytes = Options().max_file_bytes  # an unsaved text is held to a file's limit
         self.texts: dict[Path, str] = {}  # open documents: resolved path -> editor text
+        self.refused: set[Path] = set()  # open documents whose text a file could not hold (too large, NUL)
         self.checked: dict[Path, Checked] = {}  # pack root -> last check
         self.models: dict[Path, object] = {}  # pack root -> last model that was built
 
     # ---- documents
     def open(self, path: Path, text: str) -> None:
+        """The editor's text of `path`. A text the reader would refuse as a file (over
+        the size limit, NUL) is refused as a file would be: the check reports it on the
+        document (P0107, P0106) and nothing reads it, so hovers, completions and
+        formatting answer nothing for it instead of parsing megabytes."""
         path = Path(path).resolve()
+        if refused_text(text, self.max_bytes):
+            self.refused.add(path)
+        else:
+            self.refused.discard(path)
         self.texts[path] = text
         set_overlay(path, text)
 
@@ -185,12 +205,13 @@ class Engine:
     def close(self, path: Path) -> None:
         path = Path(path).resolve()
         self.texts.pop(path, None)
+        self.refused.discard(path)
         drop_overlay(path)
 
     def text(self, path: Path) -> str | None:
         path = Path(path).resolve()
         if path in self.texts:
-            return self.texts[path]
+            return None if path in self.refused else self.texts[path]
         try:
             return path.read_text(encoding="utf-8").replace("\r\n", "\n")
         except (OSError, UnicodeDecodeError):
@@ -236,14 +257,20 @@ class Engine:
                 return None
         return self.models.get(root)
 
-    def place(self, span: Span) -> Place | None:
-        """A Span as a Place (UTF-16 columns from the file's text)."""
+    def place(self, span: Span, lines: dict[Path, list[str]] | None = None) -> Place | None:
+        """A Span as a Place (UTF-16 columns from the file's text). `lines`: each file's
+        lines, filled as files are met, for placing many diagnostics (a file of 30,000
+        diagnostics was split, and read from the disk, once per diagnostic: quadratic)."""
         path = span_path(span.file)
         if path is None:
             return None
-        text = self.text(path) or ""
-        start_line = line_of(text, span.line - 1)
-        end_line = line_of(text, span.end_line - 1)
+        rows = lines.get(path) if lines is not None else None
+        if rows is None:
+            rows = (self.text(path) or "").split("\n")
+            if lines is not None:
+                lines[path] = rows
+        start_line = rows[span.line - 1] if 0 <= span.line - 1 < len(rows) else ""
+        end_line = rows[span.end_line - 1] if 0 <= span.end_line - 1 < len(rows) else ""
         return Place(
             path,
             max(span.line - 1, 0),
@@ -634,11 +661,22 @@ def render_preview(model, root: Path, map_id: str, quest: str, number: int | Non
     return None
 
 
-def preview_folder() -> Path:
-    """Where previews go unless the client names a folder: a per-user folder under the
-    temp folder (never inside the pack, whose files the compiler reads)."""
-    import os
-    import tempfile
+_PREVIEWS: Path | None = None
 
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    return Path(tempfile.gettempdir()) / f"questc-preview-{uid}"
+
+def preview_folder() -> Path:
+    """Where previews go unless the client names a folder: a private folder of this
+    server's own, made by `tempfile.mkdtemp` (mode 0700, a random name, created
+    exclusively) on the first preview and removed when the server ends; never inside
+    the pack, whose files the compiler reads. It was `<temp>/questc-preview-<uid>`: a
+    name anyone could make first, with a link inside that redirected the PNG writes
+    (issue 38)."""
+    global _PREVIEWS
+    if _PREVIEWS is None or not _PREVIEWS.is_dir():
+        import atexit
+        import shutil
+        import tempfile
+
+        _PREVIEWS = Path(tempfile.mkdtemp(prefix="questc-preview-"))
+        atexit.register(shutil.rmtree, _PREVIEWS, ignore_errors=True)
+    return _PREVIEWS

@@ -6,11 +6,18 @@ LSP's types and the engine's, publishes diagnostics and keeps the server alive:
 - diagnostics: an opened document's pack is checked at once; after an edit the check
   waits `debounce` seconds for the next edit (one check per burst of typing). The
   check reads the editor's text of every open document (the source overlay) and
-  publishes, for every file of the pack and its required packs, its diagnostics (an
-  empty list for a file whose last ones went away). A document outside any pack gets
-  none, and no error.
+  publishes the diagnostics of the documents opened, edited, saved or closed since the
+  pack's last check, and of every other file of the pack and its required packs only
+  when they differ from what was last published for it (an empty list for a file
+  whose last ones went away). Opening N documents is N messages, not N²/2. A document
+  outside any pack gets none, and no error. An unsaved text is held to a file's rules
+  (size limit, NUL: P0107, P0106; engine.py).
 - every handler is guarded: an exception is logged (stderr and window/logMessage) and
   the request answered with nothing (null / empty list); the server keeps serving.
+- any bytes on standard input: messages are read by framing.py (bounded headers and
+  bodies, a lying Content-Length passed over) and a body that is not UTF-8 or not JSON
+  is refused and logged, and answered with a JSON-RPC parse error when it is a request
+  whose id can be read (`QuestServer.take`).
 
 Everything runs on the event loop's thread, one message at a time, so the engine, the
 overlay and the remembered results (compiler/memo.py) need no locks.
@@ -20,13 +27,16 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
+import sys
+import threading
 import traceback
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
@@ -105,6 +115,8 @@ class QuestServer(LanguageServer):
         self.debounce = debounce
         self.pending: dict[Path, asyncio.TimerHandle] = {}
         self.published: dict[Path, set[Path]] = {}  # pack root -> files given diagnostics last time
+        self.sent: dict[Path, list] = {}  # file -> the diagnostics last published for it
+        self.touched: dict[Path, set[Path]] = {}  # pack root -> documents opened, edited or closed since its check
         self.previews: dict[tuple[Path, str], object] = {}  # (pack root, map id) -> engine.Preview shown
         self.saved: set[Path] = set()  # packs with a save since their last check: previews are redrawn
 
@@ -122,6 +134,7 @@ class QuestServer(LanguageServer):
         root = pack_root(path)
         if root is None or path.suffix not in (*CHECKED_SUFFIXES,):
             return
+        self.touched.setdefault(root, set()).add(Path(path).resolve())
         old = self.pending.pop(root, None)
         if old is not None:
             old.cancel()
@@ -133,14 +146,16 @@ class QuestServer(LanguageServer):
 
     def publish(self, root: Path) -> None:
         self.pending.pop(root, None)
+        touched = self.touched.pop(root, set())
         try:
             checked = self.engine.check(root)
             files = set(checked.by_file)
             mine = {p for p in self.engine.texts if p.suffix in CHECKED_SUFFIXES and pack_root(p) == root}
+            lines: dict[Path, list[str]] = {}
             for path in sorted(files | mine | self.published.get(root, set())):
                 diags = []
                 for d in checked.by_file.get(path, []):
-                    place = self.engine.place(d.span)
+                    place = self.engine.place(d.span, lines)
                     if place is None:
                         continue
                     diags.append(types.Diagnostic(
@@ -151,8 +166,12 @@ class QuestServer(LanguageServer):
                         source="questc",
                         data={"fix": d.fix} if d.fix else None,
                     ))
-                self.text_document_publish_diagnostics(
-                    types.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diags))
+                # the document the user touched always (its squiggles may have moved with the
+                # edit), any other file only when its diagnostics changed
+                if path in touched or self.sent.get(path) != diags:
+                    self.sent[path] = diags
+                    self.text_document_publish_diagnostics(
+                        types.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diags))
             self.published[root] = files
         except Exception as exc:  # noqa: BLE001 - a failed check must not end the server
             self.log_error(f"checking {root}", exc)
@@ -160,6 +179,83 @@ class QuestServer(LanguageServer):
         if root in self.saved:
             self.saved.discard(root)
             self.refresh_previews(root, checked)
+
+    # ---- reading messages (framing.py)
+    def start_io(self, stdin=None, stdout=None) -> None:
+        """pygls's stdio loop with questc's reader: any bytes, never an exit or a hang
+        on a message it cannot read."""
+        from pygls.io_ import StdoutWriter
+
+        from compiler.commands.editor.framing import Framer
+
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(self._read_messages(Framer(stdin or sys.stdin.buffer)))
+        except BrokenPipeError:
+            log.error("questc lsp: the client closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def _read_messages(self, framer) -> None:
+        loop = asyncio.get_running_loop()
+        while not self._stop_event.is_set():
+            if framer.buffered():  # arrived while the server was busy: taken with the others, one check for all
+                kind, value = framer.next()
+            else:
+                kind, value = await loop.run_in_executor(self.thread_pool, framer.next)
+            if framer.skipped:
+                self.refuse(f"{framer.skipped:,} bytes that were no message header were passed over")
+                framer.skipped = 0
+            if kind == "end":
+                return
+            if kind == "rejected":
+                self.refuse(str(value))
+            else:
+                self.take(value)
+
+    def take(self, body: bytes) -> None:
+        """Handle one message's body: refused (and answered with a parse error when it is a
+        request whose id can be read) when it is not UTF-8 or not JSON."""
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            why = f"it is not UTF-8 (byte 0x{body[exc.start]:02x} at offset {exc.start})"
+            self.refuse(f"a message of {len(body):,} bytes was refused: {why}", body.decode("utf-8", "replace"), why)
+            return
+        try:
+            message = json.loads(text, object_hook=self.protocol.structure_message)
+        except (ValueError, RecursionError) as exc:
+            self.refuse(f"a message of {len(body):,} bytes was refused: it is not JSON ({exc})")
+            return
+        try:
+            self.protocol.handle_message(message)
+        except (AttributeError, TypeError) as exc:  # JSON, but no JSON-RPC message (a list, a number, no "jsonrpc")
+            self.refuse(f"a message of {len(body):,} bytes was refused: it is no JSON-RPC message ({exc!r})",
+                        text, "it is no JSON-RPC 2.0 message", JsonRpcInvalidRequest)
+        except Exception as exc:  # noqa: BLE001 - one message must not end the server
+            self.log_error("handling a message", exc)
+
+    def refuse(self, what: str, text: str | None = None, why: str = "", error_cls=JsonRpcParseError) -> None:
+        """Log a message that could not be read; answer it with a JSON-RPC error (a parse
+        error unless said) when `text` (what was read of it) is a request with an id."""
+        log.warning("questc lsp: %s", what)
+        try:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=f"questc lsp: {what}"))
+        except Exception:  # noqa: BLE001 - the client may be gone; stderr has it
+            pass
+        if text is None:
+            return
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return
+        if isinstance(data, dict) and isinstance(data.get("method"), str) and isinstance(data.get("id"), (int, str)) \
+                and not isinstance(data.get("id"), bool):
+            error = error_cls(f"questc lsp cannot read this message: {why}")
+            self.protocol._send_response(data["id"], error=error.to_response_error())
 
     # ---- previews
     def preview_params(self, preview, stale: str = "") -> dict:
