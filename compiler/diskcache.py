@@ -33,7 +33,7 @@ import os
 import pickle
 import stat
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Iterable, TypeVar
 
 from compiler.diagnostics import Sink
 
@@ -202,7 +202,7 @@ def code_version() -> str:
     return _CODE
 
 
-def files_fingerprint(roots) -> str:
+def files_fingerprint(roots: Iterable[Path]) -> str:
     """A hash of every file below `roots` (bytecode left out) by its name, size, device,
     inode, modification and change times. Size and modification time alone (what mypy's
     and ruff's caches judge by) missed an edit that kept the size with the time set back

@@ -29,6 +29,7 @@ import os
 import pickle
 import stat
 from pathlib import Path
+from typing import Callable
 
 from compiler import diskcache
 
@@ -134,7 +135,7 @@ def _names(value: object) -> bool:
     return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
 
 
-def replay(key: str, shape) -> object | None:
+def replay(key: str, shape: Callable[[object], bool]) -> object | None:
     """What `keep` stored under `key` (the source texts its diagnostics show accepted
     again for the renderer), or None. `shape(value)` says whether the value is what the
     caller keeps: a file of any other shape (damaged, truncated, from a bug) is a miss,

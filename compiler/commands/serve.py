@@ -23,6 +23,7 @@ import http.server
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from compiler.commands import watch
 from compiler.commands.common import settle
@@ -88,7 +89,7 @@ def host_allowed(values: list[str], port: int) -> bool:
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
-    def handle_error(self, request, client_address) -> None:
+    def handle_error(self, request: Any, client_address: Any) -> None:
         """A browser that closed its connection or sat idle is nobody's error: no
         traceback (socketserver prints one for each)."""
         exc = sys.exc_info()[1]
@@ -102,7 +103,9 @@ def handler_for(site: Site):
         timeout = IDLE_SECONDS  # on the socket: an idle connection is closed, not kept for ever
 
         def do_GET(self) -> None:  # noqa: N802 - the http.server API
-            if not host_allowed(self.headers.get_all("Host") or [], self.server.server_address[1]):
+            address = self.server.server_address
+            port = address[1] if isinstance(address, tuple) else -1
+            if not host_allowed(self.headers.get_all("Host") or [], port):
                 self.send_error(403, "Forbidden", "this server answers only to 127.0.0.1, localhost or [::1] with its port")
                 return
             name = self.path.split("?", 1)[0].lstrip("/")

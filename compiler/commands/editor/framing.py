@@ -23,6 +23,7 @@ server's (compiler/commands/editor/server.py, `QuestServer.take`).
 from __future__ import annotations
 
 import re
+from typing import BinaryIO
 
 MAX_LINE = 8192  # bytes of one header line; real ones are under 100
 MAX_MESSAGE = 64 * 1024 * 1024  # bytes of one body: a 4 MB file's didOpen, escaped as JSON, is well under this
@@ -38,7 +39,7 @@ class Framer:
     """The messages of `stream` (a binary file: `read1` is used where it exists, so a read
     never waits for more bytes than one message needs)."""
 
-    def __init__(self, stream, max_message: int = MAX_MESSAGE) -> None:
+    def __init__(self, stream: BinaryIO, max_message: int = MAX_MESSAGE) -> None:
         self.read = getattr(stream, "read1", None) or stream.read
         self.max_message = max_message
         self.buf = bytearray()
