@@ -11,6 +11,8 @@ Probability helpers (all exact):
 - `attack_distribution(attack, defense, distance)`  damage dealt after shields, a miss
   (a miss face, or total range short of `distance`) dealing 0
 - `expected(dist)`                    the mean of a distribution
+- `faces_of(die)`, `face_shows(face, symbol)`  a die's faces and what one shows, read from
+  a catalog entry, its data or a `Die` (the world and campaign passes)
 
 `prop` is a face property name: one of FIELDS ("range", "damage", "surge", "shield",
 "enhancement", "pierce": the face shows at least one), "miss", or "blank" (shows nothing),
@@ -154,6 +156,38 @@ def face_kind_distribution(dice: Sequence[Die]) -> dict[tuple[tuple[str, int], .
     for die in dice:
         dist = _convolve(dist, die, face_kind, add)
     return dict(sorted(dist.items()))
+
+
+# --- one reading of die faces for the passes that read the catalog's own data (the world's
+# encounter die, the campaign's black power die): a catalog entry, its data, or a Die
+
+FACE_SYMBOLS = FIELDS + ("miss",)
+
+
+def faces_of(die: Any) -> list[Any] | None:
+    """The faces of a die given as a catalog entry, its data (a dict) or a `Die`; None
+    when it has none."""
+    data = getattr(die, "data", None)
+    if isinstance(data, dict):
+        return data.get("faces")
+    if isinstance(die, dict):
+        return die.get("faces")
+    faces = getattr(die, "faces", None)
+    return list(faces) if faces is not None else None
+
+
+def _face_value(face: Any, key: str) -> Any:
+    if isinstance(face, dict):
+        return face.get(key)
+    return getattr(face, key, None)
+
+
+def face_shows(face: Any, symbol: str) -> bool:
+    """Does this die face (a `Face` or its catalog data) show `symbol`? `blank` = a face
+    with no symbol at all."""
+    if symbol == "blank":
+        return not any(_face_value(face, s) for s in FACE_SYMBOLS)
+    return bool(_face_value(face, symbol))
 
 
 class Totals(NamedTuple):

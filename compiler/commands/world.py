@@ -64,7 +64,7 @@ def _fail(sink, args: argparse.Namespace, code: int) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from compiler.emit import worlds as WE
-    from compiler.passes.world import hint_location, hint_world
+    from compiler.model.world import hint_location, hint_world
 
     # the command line as typed (cli.main keeps it), to locate a bad argument on it
     argv = ["questc", *getattr(args, "_argv", ["world", *args.paths, *(["--from", args.location] if args.location else [])])]

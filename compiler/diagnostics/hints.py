@@ -69,3 +69,15 @@ def hint(word: object, known: Iterable[str], names: Mapping[str, str] | None = N
     """`; did you mean `x`?` for a message, or the empty string."""
     hit = did_you_mean(word, known, names, sink)
     return f"; did you mean `{hit}`?" if hit else ""
+
+
+def hint_and_fix(word: object, known: Iterable[str], names: Mapping[str, str] | None = None,
+                 sink: Sink | None = None) -> tuple[str, str | None]:
+    """`hint`'s suffix and the name it suggests (the fix), or `("", None)`; a suggestion
+    whose printed name is what was written shows that name: `; did you mean `x` (X)?`."""
+    guess = did_you_mean(word, known, names, sink)
+    if guess is None:
+        return "", None
+    if names and guess in names and str(names[guess]).casefold() == str(word).casefold():
+        return f"; did you mean `{guess}` ({names[guess]})?", guess
+    return f"; did you mean `{guess}`?", guess

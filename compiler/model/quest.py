@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from compiler.diagnostics import Span
 from compiler import frozen
@@ -144,3 +144,97 @@ class CheckedExpectation:
     actual: str  # what the map or the events give, in words
     where: str  # `quest q` / `quest q, encounter 2` / `encounter e`
     span: Span = ast.NOWHERE
+
+
+# ---------------------------------------------------------------- what can happen
+@frozen
+class Possible:
+    """What can happen in one encounter (`fixpoint`): the events that can fire, and what
+    their effects can bring about."""
+
+    fired: frozenset[int] = frozenset()  # event indexes
+    groups: frozenset[str] = frozenset()  # spawn ids and monster ids that can be on the map
+    tokens: frozenset[str] = frozenset()
+    revealed: frozenset[str] = frozenset()  # hidden tiles some firing event reveals
+    closable: frozenset[str] = frozenset()  # doors some firing event closes
+    opened: frozenset[str] = frozenset()  # doors some firing event opens
+    best: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # variable -> highest value it may reach
+
+    def can_fire(self, t: Trigger, enc: QuestEncounter, first: bool) -> bool:
+        """Can an event with trigger `t` fire, given what can happen so far? `first`: the
+        quest's first encounter (where `on start` fires)."""
+        k = t.kind
+        if k == "start":
+            return first
+        if k in ("encounter_start", "morale_zero"):
+            return True
+        if k == "round_end":
+            return True  # round 0 or less was reported (Q0309); the analysis takes it for a real round
+        if k == "open":
+            door = next((d for d in enc.map.board.doors if d.id == t.subject), None)
+            return door is not None and (not door.open or t.subject in self.closable or t.subject in self.opened)
+        if k == "defeated":
+            return t.subject in self.groups
+        if k in ("searched", "picked_up"):
+            return t.subject in self.tokens
+        if k == "enters":
+            spaces = (t.space,) if t.space is not None else t.area
+            return bool(spaces) and self.visible(enc, spaces)
+        if k == "variable":
+            reached = self.best.get(t.subject) if t.subject is not None else None
+            return reached is not None and reached >= (t.number or 0)
+        return False
+
+    def visible(self, enc: QuestEncounter, spaces: Iterable[int]) -> bool:
+        """Is one of `spaces` on a tile that is never hidden or that can be revealed?"""
+        board = enc.map.board
+        owner = enc.map.owner
+        for i in spaces:
+            t = owner[board.spaces[i]]
+            if not t.hidden or t.name in self.revealed:
+                return True
+        return False
+
+    def after(self, e: Event, spawn_group: Mapping[str, str]) -> Possible:
+        """What can happen once `e` has fired too (`spawn_group`: spawn id -> monster id)."""
+        groups, tokens, revealed = set(self.groups), set(self.tokens), set(self.revealed)
+        closable, opened, best = set(self.closable), set(self.opened), dict(self.best)
+        for f in e.effects:
+            if f.kind == "spawn":
+                groups.update(name for a in f.args if a in spawn_group for name in (a, spawn_group[a]))
+            elif f.kind == "place_token":
+                tokens.update(f.args)
+            elif f.kind == "reveal":
+                revealed.update(f.args)
+            elif f.kind == "close":
+                closable.update(f.args)
+            elif f.kind == "open":
+                opened.update(f.args)
+            elif f.kind == "set" and f.args:
+                best[f.args[0]] = max(best.get(f.args[0], 0), f.number or 0)
+            elif f.kind == "advance" and f.args and f.number is not None and f.number > 0:
+                best[f.args[0]] = best.get(f.args[0], 0) + f.number
+        return Possible(self.fired | {e.index}, frozenset(groups), frozenset(tokens), frozenset(revealed),
+                        frozenset(closable), frozenset(opened), MappingProxyType(best))
+
+
+def fixpoint(enc: QuestEncounter, first: bool) -> Possible:
+    """What can happen in `enc`: from its setup, every event whose trigger can happen fires,
+    until no more can (`first`: the quest's first encounter, where `on start` fires). The
+    quests pass reports the events that never fire; the adventure and expectations passes
+    ask which fire."""
+    st = Possible(
+        groups=frozenset(name for s in enc.spawns if s.when == "setup" for name in (s.group, s.id)),
+        tokens=frozenset(t.id for t in enc.tokens if t.when == "setup"),
+        best=MappingProxyType(dict(enc.variables)),
+    )
+    spawn_group = {s.id: s.group for s in enc.spawns}
+    changed = True
+    while changed:
+        changed = False
+        for e in enc.events:
+            if e.index in st.fired or not st.can_fire(e.trigger, enc, first):
+                continue
+            st = st.after(e, spawn_group)
+            changed = True
+    return st

@@ -6,6 +6,7 @@ a front end asks of them, answered by pure functions over a networkx graph:
     rumor_locations(world, src, d, explored) -> [ids]
     encounter_chance(world, trail) -> Fraction | None
     lieutenant_moves(world)       -> {id: [ids]}
+    hint_location(world, value)   -> (suffix, fix)   # did-you-mean for a location id
 
 The world pass (compiler/passes/world.py) reads the catalog into a World; the bundle's
 JSON is compiler/emit/worlds.py. The rules behind each function are documented in
@@ -22,6 +23,7 @@ from typing import Iterable, Mapping
 import networkx as nx
 
 from compiler.diagnostics import Span
+from compiler.diagnostics.hints import hint_and_fix
 from compiler import frozen
 
 KINDS = ("city", "dungeon", "legendary", "secret_master", "keep")
@@ -219,3 +221,15 @@ def fortify_sources(world: World) -> dict[str, list[str]]:
 def connected_parts(world: World, types: Iterable[str] = TRAIL_TYPES) -> list[list[str]]:
     """The parts of the map joined by trails of these types, each sorted, by first id."""
     return sorted((sorted(c) for c in nx.connected_components(graph(world, types))), key=lambda c: c[0])
+
+
+def hint_location(world: World, value: str) -> tuple[str, str | None]:
+    """Did-you-mean for a location id (matching ids and printed names): the message
+    suffix and the fix."""
+    return hint_and_fix(value, world.locations, {i: loc.name for i, loc in world.locations.items()})
+
+
+def hint_world(worlds: Mapping[str, World], value: str) -> tuple[str, str | None]:
+    """Did-you-mean for a world id (matching ids and printed names): the message suffix
+    and the fix."""
+    return hint_and_fix(value, worlds, {i: w.name for i, w in worlds.items()})

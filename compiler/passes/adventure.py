@@ -225,9 +225,7 @@ def _encounter_wins(eid: str, resolved: Mapping[str, m.QuestEncounter], declared
         if decl is None:
             return None
         return any(e.kind == "win" for ev in decl.body.events for e in ev.effects)
-    from compiler.passes.quests import fixpoint  # the quests pass's "what can happen" over one encounter
-
-    fired = fixpoint(enc, first).fired
+    fired = m.fixpoint(enc, first).fired
     if any(e.index in fired and any(f.kind == "win" for f in e.effects) for e in enc.events):
         return True
     if any(not e.resolved and "win" in e.ends for e in enc.events):

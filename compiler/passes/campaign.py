@@ -23,6 +23,7 @@ from collections import Counter
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, TypeVar
 
+from compiler.catalogs.dice import face_shows, faces_of
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Related, Sink, Span
 from compiler.geometry.assemble import AssembledMap, PlacedTile
@@ -94,9 +95,7 @@ def read_rules(entry: Entry, sink: Sink) -> c.CampaignRules:
 
 def die_faces(dice: Mapping[str, Any]) -> tuple[dict[str, int], int] | None:
     """How many faces of the black power die show a blank, a surge, a power enhancement."""
-    from compiler.passes.world import _faces_of, face_shows  # one reading of die faces
-
-    faces = _faces_of(dice.get(CATALOG_DIE)) if dice else None
+    faces = faces_of(dice.get(CATALOG_DIE)) if dice else None
     if not faces:
         return None
     return {f: sum(1 for x in faces if face_shows(x, f)) for f in c.DIE_FACES}, len(faces)
@@ -204,7 +203,7 @@ class _Checker:
             return None
         loc = world.locations.get(ref.name)
         if loc is None:
-            from compiler.passes.world import hint_location
+            from compiler.model.world import hint_location
 
             hint, fix = hint_location(world, ref.name)
             self.report("K0121", ref.span, name=ref.name, world=world.id, hint=hint, fix=fix)
@@ -253,7 +252,7 @@ class _Checker:
         return placed
 
     def level(self, decl: ast.Level) -> c.CheckedLevel:
-        from compiler.passes.maps import resolve_space
+        from compiler.passes.spaces import resolve_space
 
         levels = self.common(decl)
         amap = self.maps.get(decl.id)
@@ -419,7 +418,7 @@ class _Checker:
         return c.CheckedIncident(decl, levels, ambush)
 
     def location_card(self, decl: ast.LocationCard) -> c.CheckedLocation:
-        from compiler.passes.maps import resolve_space
+        from compiler.passes.spaces import resolve_space
 
         levels = self.common(decl)
         amap = self.maps.get(decl.id)

@@ -29,8 +29,7 @@ from compiler.geometry import graph
 from compiler.geometry.lattice import Cell
 from compiler.model import Model
 from compiler.model import quest as m
-from compiler.passes.maps import resolve_space
-from compiler.passes.quests import fixpoint
+from compiler.passes.spaces import resolve_space
 from compiler.syntax import ast
 
 COMPARE = {"==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt}
@@ -49,19 +48,19 @@ def expectations_pass(model: Model, sink: Sink) -> Model:
             if enc is None or resolved is None:
                 continue  # the quest or its map did not resolve: already reported
             where = f"quest `{decl.id}`" + (f", encounter {inline.number}" if len(decl.encounters) > 1 else "")
-            fired = {e.index for e in enc.events if e.can_fire} if enc.reachable else set()
+            fired = frozenset(e.index for e in enc.events if e.can_fire) if enc.reachable else frozenset()
             checked += _check_body(inline.body, enc, where, fired, sink)
     for top in model.declarations(ast.Encounter):
         enc = encounters.get(top.id)
         if not top.body.expectations or enc is None:
             continue
-        fired = fixpoint(enc, first=False).fired  # a dealt encounter: no `on start`
+        fired = m.fixpoint(enc, first=False).fired  # a dealt encounter: no `on start`
         checked += _check_body(top.body, enc, f"encounter `{top.id}`", fired, sink)
     checked.sort(key=lambda c: (c.span.file, c.span.line, c.span.column))
     return model.with_(expectations=tuple(checked))
 
 
-def _check_body(body: ast.EncounterBody, enc: m.QuestEncounter, where: str, fired: set[int], sink: Sink) -> list[m.CheckedExpectation]:
+def _check_body(body: ast.EncounterBody, enc: m.QuestEncounter, where: str, fired: frozenset[int], sink: Sink) -> list[m.CheckedExpectation]:
     out = []
     for x in body.expectations:
         result = _Checker(enc, where, fired, sink).check(x)
@@ -72,7 +71,7 @@ def _check_body(body: ast.EncounterBody, enc: m.QuestEncounter, where: str, fire
 
 
 class _Checker:
-    def __init__(self, enc: m.QuestEncounter, where: str, fired: set[int], sink: Sink) -> None:
+    def __init__(self, enc: m.QuestEncounter, where: str, fired: frozenset[int], sink: Sink) -> None:
         self.enc, self.amap, self.board = enc, enc.map, enc.map.board
         self.where, self.fired, self.sink = where, fired, sink
 

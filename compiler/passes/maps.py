@@ -53,6 +53,7 @@ from compiler.geometry.lattice import Cell, Edge
 from compiler.geometry.tiles import OPPOSITE, SIDES, Opening, Tile, turns
 from compiler.memo import Same, remembered_as
 from compiler.model import Maps, Model
+from compiler.passes.spaces import resolve_space
 from compiler.syntax import ast
 
 
@@ -87,11 +88,6 @@ def maps_pass(model: Model, sink: Sink) -> Model:
         if amap is not None:
             campaign.setdefault(decl.id, amap)
     return model.with_(maps=Maps(quests=quests, encounters=encounters, campaign=campaign))
-
-
-def _nearest_squarehint(placed: PlacedTile, at: Cell) -> str:
-    best = min(placed.tile.squares, key=lambda c: (abs(c[0] - at[0]) + abs(c[1] - at[1]), c[1], c[0]))
-    return f"The nearest square of {placed.code} is {placed.name}({best[0]}, {best[1]})."
 
 
 def _opening_label(name: str, op: Opening) -> str:
@@ -520,36 +516,6 @@ def check_portal(amap: AssembledMap, body: ast.EncounterBody, starts: list[Cell]
         start = f"glyph `{body.start.tile}`" if f.glyph(body.start.tile or "") else "the heroes' start"
         decl = next(p for p in body.map.portals if p.tile == f.portal.tile)
         sink.report("M0239", decl.span, portal=f.portal.tile, start=start)
-
-
-def resolve_space(amap: AssembledMap, ref: ast.TileSpace | ast.WorldSpace | ast.MarkRef, sink: Sink,
-                  marks: Mapping[str, Cell] | None = None) -> Cell | None:
-    """The world cell a space reference names, or None after a located diagnostic.
-    `marks`: the marks a `@NAME` may name (the map's own by default)."""
-    if isinstance(ref, ast.MarkRef):
-        known = amap.marks if marks is None else marks
-        if ref.name in known:
-            return known[ref.name]
-        sink.report("M0218", ref.span, name=ref.name, hint=hint(ref.name, known, sink=sink))
-        return None
-    if isinstance(ref, ast.WorldSpace):
-        if (ref.x, ref.y) in amap.owner:
-            return (ref.x, ref.y)
-        sink.report("M0217", ref.span, x=ref.x, y=ref.y)
-        return None
-    placed = amap.by_name.get(ref.tile)
-    if placed is None:
-        if ref.tile not in amap.broken:
-            sink.report("M0207", ref.span, name=ref.tile, hint=hint(ref.tile, amap.by_name, sink=sink))
-        return None
-    if (ref.col, ref.row) not in placed.tile.squares:
-        sink.report(
-            "M0216", ref.span, ref=f"{ref.tile}({ref.col}, {ref.row})", tile=placed.name, code=placed.code,
-            width=placed.tile.width, height=placed.tile.height,
-            fix=_nearest_squarehint(placed, (ref.col, ref.row)),
-        )
-        return None
-    return placed.to_world((ref.col, ref.row))
 
 
 def check_reachability(board: Board, starts: Iterable[Cell], sink: Sink, span: Span,

@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from functools import cached_property
-from typing import AbstractSet, Collection, Iterable, Mapping, Sequence
+from typing import AbstractSet, Collection, Mapping, Sequence
 
 from compiler.catalogs.monsters import Monster
 from compiler.diagnostics import Related, Severity, Sink, Span
@@ -49,7 +49,7 @@ from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
 from compiler.memo import Same, remembered_as
 from compiler.model import Model
 from compiler.model import quest as m
-from compiler.passes.maps import resolve_space
+from compiler.passes.spaces import resolve_space
 from compiler.syntax import ast
 
 HERO_COUNTS = m.HERO_COUNTS
@@ -686,17 +686,6 @@ class EncounterResolver:
 
 
 # ---------------------------------------------------------------- what can happen
-@dataclass
-class _State:
-    fired: set[int] = field(default_factory=set)
-    groups: set[str] = field(default_factory=set)
-    tokens: set[str] = field(default_factory=set)
-    revealed: set[str] = field(default_factory=set)
-    closable: set[str] = field(default_factory=set)  # doors some firing event closes
-    opened: set[str] = field(default_factory=set)  # doors some firing event opens
-    best: dict[str, int] = field(default_factory=dict)  # variable -> highest value it may reach
-
-
 def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -> list[m.QuestEncounter]:
     """Decide which events can fire; report never-firing events, unrevealed hidden tiles,
     unreachable encounters and quests that can never be won or lost."""
@@ -705,12 +694,12 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -
     wins = loses = False
     for k, enc in enumerate(encounters):
         first = k == 0
-        state = fixpoint(enc, first) if reached else _State()
-        fired = state.fired if reached else set()
+        state = m.fixpoint(enc, first) if reached else None
+        fired = state.fired if state is not None else frozenset()
         if not reached:
             sink.report("Q0308", enc.span, quest=quest.id, number=enc.number, previous=encounters[k - 1].number)
         events = tuple(replace(e, can_fire=e.index in fired) for e in enc.events)
-        if reached:
+        if state is not None:
             for e in events:
                 if not e.can_fire and e.resolved:
                     sink.report("Q0303", e.trigger.span, reason=_why_not(e.trigger, enc, state, first))
@@ -732,72 +721,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -
     return out
 
 
-def fixpoint(enc: m.QuestEncounter, first: bool) -> _State:
-    st = _State()
-    st.groups = {name for s in enc.spawns if s.when == "setup" for name in (s.group, s.id)}
-    st.tokens = {t.id for t in enc.tokens if t.when == "setup"}
-    st.best = dict(enc.variables)
-    spawn_group = {s.id: s.group for s in enc.spawns}
-    changed = True
-    while changed:
-        changed = False
-        for e in enc.events:
-            if e.index in st.fired or not _can_fire(e.trigger, enc, st, first):
-                continue
-            st.fired.add(e.index)
-            changed = True
-            for f in e.effects:
-                if f.kind == "spawn":
-                    st.groups.update(name for a in f.args if a in spawn_group for name in (a, spawn_group[a]))
-                elif f.kind == "place_token":
-                    st.tokens.update(f.args)
-                elif f.kind == "reveal":
-                    st.revealed.update(f.args)
-                elif f.kind == "close":
-                    st.closable.update(f.args)
-                elif f.kind == "open":
-                    st.opened.update(f.args)
-                elif f.kind == "set" and f.args:
-                    st.best[f.args[0]] = max(st.best.get(f.args[0], 0), f.number or 0)
-                elif f.kind == "advance" and f.args and f.number is not None and f.number > 0:
-                    st.best[f.args[0]] = st.best.get(f.args[0], 0) + f.number
-    return st
-
-
-def _visible(enc: m.QuestEncounter, st: _State, spaces: Iterable[int]) -> bool:
-    board = enc.map.board
-    owner = enc.map.owner
-    for i in spaces:
-        t = owner[board.spaces[i]]
-        if not t.hidden or t.name in st.revealed:
-            return True
-    return False
-
-
-def _can_fire(t: m.Trigger, enc: m.QuestEncounter, st: _State, first: bool) -> bool:
-    k = t.kind
-    if k == "start":
-        return first
-    if k in ("encounter_start", "morale_zero"):
-        return True
-    if k == "round_end":
-        return True  # round 0 or less was reported (Q0309); the analysis takes it for a real round
-    if k == "open":
-        door = next((d for d in enc.map.board.doors if d.id == t.subject), None)
-        return door is not None and (not door.open or t.subject in st.closable or t.subject in st.opened)
-    if k == "defeated":
-        return t.subject in st.groups
-    if k in ("searched", "picked_up"):
-        return t.subject in st.tokens
-    if k == "enters":
-        spaces = (t.space,) if t.space is not None else t.area
-        return bool(spaces) and _visible(enc, st, spaces)
-    if k == "variable":
-        return t.subject in st.best and st.best[t.subject] >= (t.number or 0)
-    return False
-
-
-def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: _State, first: bool) -> str:
+def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: m.Possible, first: bool) -> str:
     k = t.kind
     if k == "start":
         return "`on start` fires when the quest begins, in its first encounter only; write `on encounter start`"

@@ -7,14 +7,15 @@ that is not a city, the encounter die. The rules are documented in docs/world.md
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 import networkx as nx
 
+from compiler.catalogs.dice import face_shows, faces_of
 from compiler.catalogs.document import Entry
 from compiler.catalogs.document import Path as YamlPath
 from compiler.diagnostics import Related, Severity, Sink, Span
-from compiler.diagnostics.hints import did_you_mean
+from compiler.diagnostics.hints import hint_and_fix
 from compiler.model import Model
 from compiler.model.world import (
     BUILDINGS,
@@ -40,17 +41,6 @@ from compiler.model.world import (
 )
 
 # --------------------------------------------------------------------------- reading
-
-
-def _hint(value: Any, choices: Iterable[str], names: Mapping[str, str] | None = None,
-          sink: Sink | None = None) -> tuple[str, str | None]:
-    """A did-you-mean suffix and the fix, matching ids and (case-insensitively) printed names."""
-    guess = did_you_mean(value, choices, names, sink)  # charged to the sink's budget (hints.py)
-    if guess is None:
-        return "", None
-    if names and guess in names and str(names[guess]).casefold() == str(value).casefold():
-        return f"; did you mean `{guess}` ({names[guess]})?", guess
-    return f"; did you mean `{guess}`?", guess
 
 
 def _is_int(value: Any) -> bool:
@@ -109,7 +99,7 @@ def read_world(entry: Entry, dice: Mapping[str, Any] | None, sink: Sink) -> Worl
     start_ok = start in locations
     if not start_ok:
         if raw_locations:  # no locations at all is W0117 alone
-            hint, fix = _hint(start, [i for i, loc in locations.items() if loc.kind == "city"] or locations, names, r.sink)
+            hint, fix = hint_and_fix(start, [i for i, loc in locations.items() if loc.kind == "city"] or locations, names, r.sink)
             r.report("W0108", r.span("start"), name=start, hint=hint, fix=fix)
     elif locations[start].kind != "city":
         r.report("W0109", r.span("start"), name=start, kind=locations[start].kind)
@@ -157,7 +147,7 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
         return None
     kind = raw.get("kind")
     if kind not in KINDS:
-        hint, fix = _hint(kind, KINDS)
+        hint, fix = hint_and_fix(kind, KINDS)
         r.report("W0114", r.span(*sub, "kind"), value=kind, hint=hint, fix=fix)
         r.dropped = True
         return None
@@ -194,7 +184,7 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
                 elif value:
                     buildings[b] = True
             else:
-                hint, fix = _hint(b, BUILDINGS)
+                hint, fix = hint_and_fix(b, BUILDINGS)
                 r.report("W0120", r.key_span(*sub, "buildings", b), value=b, hint=hint, fix=fix)
     elif raw_b is not None:
         r.bad(sub + ("buildings",), f"`{loc_id}`", "a mapping of buildings", raw_b)
@@ -220,7 +210,7 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
     if kind == "legendary" and raw.get("level") is not None:
         level = raw["level"]
         if level not in LEVELS:
-            hint, fix = _hint(level, LEVELS)
+            hint, fix = hint_and_fix(level, LEVELS)
             r.report("W0116", r.span(*sub, "level"), value=level, hint=hint, fix=fix)
             level = None
 
@@ -229,7 +219,7 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
     if isinstance(raw_a, dict):
         b = raw_a.get("building")
         if b is not None and b not in BUILDINGS:
-            hint, fix = _hint(b, BUILDINGS)
+            hint, fix = hint_and_fix(b, BUILDINGS)
             r.report("W0120", r.span(*sub, "ability", "building"), value=b, hint=hint, fix=fix)
         else:
             ability = (b or "", str(raw_a.get("summary", "")))
@@ -313,7 +303,7 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
             value = "" if value is None else str(value)
             ends.append(value)
             if value not in locations:
-                hint, fix = _hint(value, locations, names, r.sink)
+                hint, fix = hint_and_fix(value, locations, names, r.sink)
                 r.report("W0101", r.span(*sub, end), name=value, hint=hint, fix=fix)
                 ok = False
         a, b = ends
@@ -322,12 +312,12 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
             ok = False
         ttype = t.get("type", "normal")
         if ttype not in TRAIL_TYPES:
-            hint, fix = _hint(ttype, TRAIL_TYPES)
+            hint, fix = hint_and_fix(ttype, TRAIL_TYPES)
             r.report("W0106", r.span(*sub, "type"), value=ttype, hint=hint, fix=fix)
             ok = False
         danger: Any = t.get("danger")  # YAML: one of DANGERS past this check
         if danger not in DANGERS:
-            hint, fix = _hint(danger, DANGERS)
+            hint, fix = hint_and_fix(danger, DANGERS)
             r.report("W0104", r.span(*sub, "danger"), value=danger, hint=hint, fix=fix)
             ok = False
         traffic = t.get("traffic", 0)
@@ -357,34 +347,8 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
     return trails
 
 
-def _faces_of(die: Any) -> list[Any] | None:
-    data = getattr(die, "data", None)
-    if isinstance(data, dict):
-        return data.get("faces")
-    if isinstance(die, dict):
-        return die.get("faces")
-    faces = getattr(die, "faces", None)
-    return list(faces) if faces is not None else None
-
-
-def _face_value(face: Any, key: str) -> Any:
-    if isinstance(face, dict):
-        return face.get(key)
-    return getattr(face, key, None)
-
-
-FACE_SYMBOLS = ("range", "damage", "surge", "shield", "enhancement", "pierce", "miss")
-
-
-def face_shows(face: Any, symbol: str) -> bool:
-    """Does this die face show `symbol`? `blank` = a face with no symbol at all."""
-    if symbol == "blank":
-        return not any(_face_value(face, s) for s in FACE_SYMBOLS)
-    return bool(_face_value(face, symbol))
-
-
 def _read_die(r: _Reader, dice: Mapping[str, Any] | None) -> EncounterDie | None:
-    faces = _faces_of((dice or {}).get(ENCOUNTER_DIE)) if dice else None
+    faces = faces_of((dice or {}).get(ENCOUNTER_DIE)) if dice else None
     if not faces:
         r.sink.report("W0115", r.key_span(), die=ENCOUNTER_DIE)
         return None
@@ -418,16 +382,6 @@ def _check_start(r: _Reader, world: World) -> None:
     types = sorted({t.type for t in world.trails if start.id in (t.a, t.b)})
     if types and "normal" not in types and not r.dropped:
         r.sink.report("W0118", start.span, start=start.id, types=" or ".join(types))
-
-
-def hint_location(world: World, value: str) -> tuple[str, str | None]:
-    """Did-you-mean for a location id (matching ids and printed names)."""
-    return _hint(value, world.locations, {i: loc.name for i, loc in world.locations.items()})
-
-
-def hint_world(worlds: Mapping[str, World], value: str) -> tuple[str, str | None]:
-    """Did-you-mean for a world id (matching ids and printed names)."""
-    return _hint(value, worlds, {i: w.name for i, w in worlds.items()})
 
 
 def world_pass(model: Model, sink: Sink) -> Model:
