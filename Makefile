@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # plugins/, installed beside questc so that `--plugin NAME` finds it.
 PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 
-.PHONY: build test test-fast bench install clean docs mutate chromium
+.PHONY: build test test-fast bench install clean docs mutate chromium fuzz
 
 $(STAMP): pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,14 @@ chromium:
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The whole toolchain fuzzed in-process under a supervisor (fuzz/, docs/robustness.md); not
+# part of `make test`. N=100000 random inputs after the directed ones, SEED=… (default:
+# random, printed) replays a run; findings and the summary go to build/fuzz/. Exit 1 when
+# anything was found. TARGETS=quest,tmj and FUZZ_ARGS="--timeout 20" pass through.
+N ?= 100000
+fuzz: $(STAMP)
+	$(BIN)/python -m fuzz -n $(N) $(if $(SEED),--seed $(SEED)) $(if $(TARGETS),--targets $(TARGETS)) $(FUZZ_ARGS)
 
 # Mutation testing of the rules core (docs/mutation.md); not part of `make test`.
 # MODULES=assemble limits it to some modules (tools/mutate.py list); AGAIN=1 reruns only

@@ -106,7 +106,7 @@ BROWSER_FIXTURES = {"browser", "page", "sites"}
 SLOW_MODULES = {
     "test_install", "test_watch", "test_verify_sight", "test_activation_shipped", "test_pipeline_fuzz",
     "test_hostile_parse", "test_hostile_files", "test_hostile_builds", "test_content", "test_lsp",
-    "test_golden_corpus", "test_sight_properties",
+    "test_golden_corpus", "test_sight_properties", "test_fuzz",
 }
 SLOW_TESTS = {
     "test_a_warm_run_reports_and_builds_exactly_what_a_cold_run_does",
