@@ -15,7 +15,6 @@ import traceback
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 REPO = Path(__file__).resolve().parents[1]
 INTERNAL_CODES = frozenset({"I0001", "I0002", "I0006", "E0103", "E0104"})  # a crash, an invalid bundle, sight disagreeing, a first-party plugin failing
@@ -100,36 +99,35 @@ def internal(detail: str, signature: str) -> Outcome:
 
 
 # ---------------------------------------------------------------- signatures
-def _repo_frame(frames) -> tuple[str, str] | None:
-    """(file relative to the repository, function) of the innermost frame in questc's own code."""
-    for f in reversed(frames):
-        try:
-            rel = Path(f.filename).resolve().relative_to(REPO)
-        except ValueError:
-            continue
-        if rel.parts and rel.parts[0] in ("compiler", "plugins"):
-            return rel.as_posix(), f.name
-    return None
+def _own(filename: str) -> str | None:
+    """The path relative to the repository of a file of questc's own code (compiler, plugins)."""
+    try:
+        rel = Path(filename).resolve().relative_to(REPO)
+    except (ValueError, OSError):
+        return None
+    return rel.as_posix() if rel.parts and rel.parts[0] in ("compiler", "plugins") else None
 
 
-def _recurring(frames) -> tuple[str, str] | None:
-    """The frame of questc's own code that recurs most in a RecursionError's traceback."""
-    counts: dict[tuple[str, str], int] = {}
-    for f in frames:
-        try:
-            rel = Path(f.filename).resolve().relative_to(REPO)
-        except (ValueError, OSError):
-            continue
-        if rel.parts and rel.parts[0] in ("compiler", "plugins"):
-            counts[(rel.as_posix(), f.name)] = counts.get((rel.as_posix(), f.name), 0) + 1
-    return max(counts, key=counts.__getitem__) if counts else None
+def where(frames: list[tuple[str, str]], recursion: bool = False) -> str:
+    """Where a failure happened, for telling findings apart: the two innermost frames of
+    questc's own code ("hints.py:_closest < importer.py:missing"); for a RecursionError the
+    frame of questc's that recurs, if one does. `frames`: (file, function), outermost first."""
+    own = [(rel, func) for rel, func in ((_own(f), n) for f, n in frames) if rel]
+    if recursion and own:
+        counts: dict[tuple[str, str], int] = {}
+        for frame in own:
+            counts[frame] = counts.get(frame, 0) + 1
+        top = max(counts, key=counts.__getitem__)
+        if counts[top] > 2:
+            return f"{top[0]}:{top[1]} (recursing)"
+    if own:
+        return " < ".join(f"{rel}:{func}" for rel, func in reversed(own[-2:]))
+    return f"{Path(frames[-1][0]).name}:{frames[-1][1]}" if frames else "?"
 
 
 def exception_signature(exc: BaseException) -> str:
-    frames = traceback.extract_tb(exc.__traceback__)
-    own = _recurring(frames) if isinstance(exc, RecursionError) else _repo_frame(frames)
-    where = f"{own[0]}:{own[1]}" if own else (f"{Path(frames[-1].filename).name}:{frames[-1].name}" if frames else "?")
-    return f"{type(exc).__name__} in {where}"
+    frames = [(f.filename, f.name) for f in traceback.extract_tb(exc.__traceback__)]
+    return f"{type(exc).__name__} in {where(frames, isinstance(exc, RecursionError))}"
 
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+),? in (\S+)')
@@ -141,20 +139,9 @@ def text_signature(text: str, fallback: str, innermost_first: bool = False) -> s
     frames = [(m.group(1), m.group(3)) for m in _FRAME.finditer(text)]
     if innermost_first:
         frames.reverse()
-    if "RecursionError" in fallback or "RecursionError" in text[-300:]:
-        own = _recurring([SimpleNamespace(filename=f, name=n) for f, n in frames])
-        if own:
-            return f"{fallback} in {own[0]}:{own[1]}"
-    for filename, func in reversed(frames):
-        try:
-            rel = Path(filename).resolve().relative_to(REPO)
-        except (ValueError, OSError):
-            continue
-        if rel.parts and rel.parts[0] in ("compiler", "plugins"):
-            return f"{fallback} in {rel.as_posix()}:{func}"
-    if frames:
-        return f"{fallback} in {Path(frames[-1][0]).name}:{frames[-1][1]}"
-    return fallback
+    if not frames:
+        return fallback
+    return f"{fallback} in {where(frames, 'RecursionError' in fallback or 'RecursionError' in text[-300:])}"
 
 
 def crash_exception(report: str) -> str:

@@ -36,6 +36,13 @@ def _rss() -> int:
         return 0
 
 
+def _clip(text: str, head: int = 4000, tail: int = 16000) -> str:
+    """A report's start and end (a RecursionError's traceback is a thousand frames long)."""
+    if len(text) <= head + tail:
+        return text
+    return f"{text[:head]}\n[… {len(text) - head - tail:,} characters left out …]\n{text[-tail:]}"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m fuzz.worker")
     p.add_argument("--work", required=True)
@@ -104,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise
                 outcome = Outcome("internal", traceback.format_exc(), f"{type(exc).__name__} escaped the target")
             ms = (time.perf_counter() - t0) * 1000
-            say(ev="done", item=item, status=outcome.status, detail=outcome.detail[-20000:], signature=outcome.signature, ms=round(ms, 2))
+            say(ev="done", item=item, status=outcome.status, detail=_clip(outcome.detail), signature=outcome.signature, ms=round(ms, 2))
             if _rss() > RECYCLE_RSS:
                 say(ev="recycle", rss=_rss())
                 return 0
