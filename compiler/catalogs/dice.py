@@ -22,7 +22,7 @@ or any predicate `Face -> bool`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar
 
@@ -31,6 +31,7 @@ from compiler.diagnostics import Sink
 from compiler import frozen
 
 FIELDS = ("range", "damage", "surge", "shield", "enhancement", "pierce")
+FACE_KEYS = ("miss", *FIELDS)  # what a face of the catalog may write, in the catalog form's order
 
 
 @dataclass(frozen=True, order=True)
@@ -42,6 +43,9 @@ class Face:
     enhancement: int = 0
     pierce: int = 0
     miss: bool = False
+    # the keys the catalog writes for this face, a 0 or `miss: false` included: the bundle
+    # writes the face back as written (not compared: `{damage: 0}` is the blank face)
+    written: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def blank(self) -> bool:
@@ -49,15 +53,17 @@ class Face:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Face":
-        known = {f.name for f in fields(cls)}
-        numbers = {k: int(v) for k, v in data.items() if k in known and k != "miss"}
-        return cls(miss=bool(data.get("miss", False)), **numbers)
+        numbers = {k: int(v) for k, v in data.items() if k in FIELDS}
+        return cls(miss=bool(data.get("miss", False)), written=frozenset(k for k in data if k in FACE_KEYS), **numbers)
 
     def to_data(self) -> dict[str, Any]:
-        """The catalog form: only non-zero values, in a fixed key order."""
-        out: dict[str, Any] = {"miss": True} if self.miss else {}
-        out.update({f: getattr(self, f) for f in FIELDS if getattr(self, f)})
-        return out
+        """The catalog form, in a fixed key order: the keys written, and every other
+        non-zero value."""
+        return {k: getattr(self, k) for k in FACE_KEYS if k in self.written or getattr(self, k)}
+
+
+# the optional keys of a die entry (schemas/catalogs/dice.schema.json)
+DIE_OPTIONAL = ("name", "colour", "source")
 
 
 @frozen
@@ -65,8 +71,10 @@ class Die:
     id: str
     kind: str  # attack | power | defense
     faces: tuple[Face, ...]
-    name: str = ""
+    name: str = ""  # as written, else made from the id
     colour: str = ""
+    source: str = ""  # where the faces come from
+    written: frozenset[str] = frozenset()  # the optional keys its entry writes (DIE_OPTIONAL)
 
     def p(self, prop: str | Callable[[Face], bool]) -> Fraction:
         return p_face(self, prop)
@@ -277,5 +285,7 @@ def read_dice(entries: Mapping[str, Entry], sink: Sink) -> dict[str, Die]:
             faces=faces,
             name=data.get("name", f"{did.replace('_', ' ').capitalize()} die"),
             colour=data.get("colour", ""),
+            source=data.get("source", ""),
+            written=frozenset(k for k in DIE_OPTIONAL if k in data),
         )
     return dice

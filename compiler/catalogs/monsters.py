@@ -26,6 +26,11 @@ SIZE = re.compile(r"([1-9])x([1-9])")
 POOL_KINDS = {"attack": frozenset({"attack", "power"}), "defense": frozenset({"defense"})}
 
 
+# the optional keys of a monster entry and of one rank's numbers (schemas/catalogs/monsters.schema.json)
+MONSTER_OPTIONAL = ("traits", "group_limits", "limits_source", "category", "expansion", "source")
+STATS_OPTIONAL = ("abilities", "actions", "surges")
+
+
 @frozen
 class Stats:
     speed: int
@@ -35,6 +40,7 @@ class Stats:
     abilities: tuple[str, ...] = ()
     actions: tuple[str, ...] = ()
     surges: tuple[str, ...] = ()
+    written: frozenset[str] = frozenset()  # the optional keys its entry writes (STATS_OPTIONAL)
 
 
 @frozen
@@ -61,6 +67,7 @@ class Monster:
     category: str = ""  # 1st-edition campaign: humanoid | beast | eldritch (upgraded together)
     expansion: str = ""  # 1st edition: the expansion the figures come in ("" = the base game)
     source: str = ""  # where the entry's facts come from (`rulebook`, `illustrative`, a data file)
+    written: frozenset[str] = frozenset()  # the optional keys its entry writes (MONSTER_OPTIONAL)
 
     @property
     def large(self) -> bool:
@@ -115,6 +122,7 @@ def read_monsters(entries: Mapping[str, Entry], dice: Mapping[str, Any], sink: S
             category=str(data.get("category", "")),
             expansion=str(data.get("expansion", "")),
             source=str(data.get("source", "")),
+            written=frozenset(k for k in MONSTER_OPTIONAL if k in data),
         )
     return monsters
 
@@ -173,4 +181,5 @@ def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entr
         abilities=tuple(raw.get("abilities") or ()),
         actions=tuple(raw.get("actions") or ()),
         surges=tuple(raw.get("surges") or ()),
+        written=frozenset(k for k in STATS_OPTIONAL if k in raw),
     )

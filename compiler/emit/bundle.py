@@ -16,7 +16,7 @@ from compiler import __version__
 from compiler.diagnostics import Sink, Span
 from compiler.emit.campaign import campaign_section
 from compiler.emit.cards import cards_json, decks_json, encounters_section
-from compiler.emit.catalogs import terrain_json, tile_json
+from compiler.emit.catalogs import die_json, monster_json, terrain_json, tile_json
 from compiler.emit.quests import quests_section
 from compiler.emit.shared import JSON, JSONObject, Shared, shared, shared_with_texts
 from compiler.emit.strings import StringTable, strings_json, translations_json
@@ -36,7 +36,7 @@ Problem = tuple[tuple[str | int, ...], str]
 
 
 def _raw(kind: str) -> Callable[[Model, StringTable], Shared | None]:
-    """A catalog section as validated YAML data (dice and monsters need no resolving)."""
+    """A catalog section as validated YAML data: terrain and tiles when their pass gave nothing."""
 
     def emit(model: Model, table: StringTable) -> Shared | None:
         entries = sorted((model.catalogs.get(kind) or {}).items())
@@ -45,6 +45,20 @@ def _raw(kind: str) -> Callable[[Model, StringTable], Shared | None]:
         return shared(("raw", kind, tuple((i, Same(e.data)) for i, e in entries)), lambda: {i: e.data for i, e in entries})
 
     return emit
+
+
+def _dice(model: Model, table: StringTable) -> Shared | None:
+    dice = model.dice
+    if not dice:
+        return None
+    return shared(("dice", Same(dice)), lambda: {did: die_json(die) for did, die in sorted(dice.items())})
+
+
+def _monsters(model: Model, table: StringTable) -> Shared | None:
+    monsters = model.monsters
+    if not monsters:
+        return None
+    return shared(("monsters", Same(monsters)), lambda: {mid: monster_json(m) for mid, m in sorted(monsters.items())})
 
 
 def _terrain(model: Model, table: StringTable) -> Shared | None:
@@ -90,9 +104,9 @@ def _decks(model: Model, table: StringTable) -> Shared | None:
 # (compiler/emit/shared.py): the same object while its inputs are unchanged.
 SECTIONS: dict[str, Callable[[Model, StringTable], JSON]] = {
     "terrain": _terrain,
-    "dice": _raw("dice"),
+    "dice": _dice,
     "tiles": _tiles,
-    "monsters": _raw("monsters"),
+    "monsters": _monsters,
     "quests": quests_section,
     "encounters": encounters_section,
     "cards": _cards,

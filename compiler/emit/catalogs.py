@@ -1,7 +1,10 @@
-"""The catalog sections of the bundle in their resolved form: every field explicit.
+"""The catalog sections of the bundle, from the typed catalog entries.
 
 A front end reads terrain and tiles as the compiler understood them — defaults filled
-in, grids split into rows, openings numbered — never the YAML shorthand.
+in, grids split into rows, openings numbered — never the YAML shorthand. Dice and
+monsters keep their catalog's form (the bundle schema's sections are the catalog
+schemas): each entry is written back from its typed value, with the optional keys its
+entry wrote (`written`) and no others.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from typing import TYPE_CHECKING, Mapping
 from compiler.emit.shared import JSONObject
 
 if TYPE_CHECKING:
+    from compiler.catalogs.dice import Die
+    from compiler.catalogs.monsters import Monster, Stats
     from compiler.catalogs.terrain import TerrainRule
     from compiler.geometry.tiles import Tile
 
@@ -39,4 +44,37 @@ def tile_json(tile: Tile) -> JSONObject:
         out["name"] = tile.name
     if tile.source:
         out["source"] = tile.source
+    return out
+
+
+def die_json(die: Die) -> JSONObject:
+    """A die as the dice catalog writes it."""
+    out: JSONObject = {"kind": die.kind, "faces": [face.to_data() for face in die.faces]}
+    optional: JSONObject = {"name": die.name, "colour": die.colour, "source": die.source}
+    out.update((k, v) for k, v in optional.items() if k in die.written)
+    return out
+
+
+def monster_json(monster: Monster) -> JSONObject:
+    """A monster as the monster catalog writes it."""
+    w, h = monster.size
+    out: JSONObject = {"name": monster.name, "size": f"{w}x{h}", "attack": monster.attack_type}
+    optional: JSONObject = {
+        "traits": list(monster.traits),
+        "group_limits": {str(heroes): {"masters": limit.masters, "minions": limit.minions} for heroes, limit in monster.limits},
+        "limits_source": monster.limits_source,
+        "category": monster.category,
+        "expansion": monster.expansion,
+        "source": monster.source,
+    }
+    out.update((k, v) for k, v in optional.items() if k in monster.written)
+    for act, ranks in monster.acts:
+        out[act] = {rank: _stats_json(stats) for rank, stats in ranks}
+    return out
+
+
+def _stats_json(stats: Stats) -> JSONObject:
+    out: JSONObject = {"speed": stats.speed, "health": stats.health, "attack": list(stats.attack), "defense": list(stats.defense)}
+    optional: JSONObject = {"abilities": list(stats.abilities), "actions": list(stats.actions), "surges": list(stats.surges)}
+    out.update((k, v) for k, v in optional.items() if k in stats.written)
     return out
