@@ -74,6 +74,43 @@ def _read_tile(entry: Entry, symbols: Mapping[str, str], sink: Sink, edition: st
     data = entry.data
     tid = entry.id
     errors = sink.errors
+    grid = _read_grid(entry, symbols, sink)
+    if grid is None:
+        return None
+    rows, squares = grid
+    width, height = len(rows[0]), len(rows)
+    tile = Tile(
+        id=tid,
+        kind=data.get("kind", "dungeon"),
+        piece=str(data.get("piece", tid)),
+        copies=int(data.get("copies", 1)),
+        width=width,
+        height=height,
+        squares=squares,
+        openings={},
+        name=data.get("name"),
+        notes=data.get("notes"),
+        grid=tuple(rows),
+        setting=data.get("setting"),
+        valkyrie=data.get("valkyrie"),
+    )
+    openings = _read_openings(entry, tile, sink)
+    walls = _read_walls(entry, width, height, sink)
+    if sink.errors > errors:
+        return None
+    return Tile(
+        id=tile.id, kind=tile.kind, piece=tile.piece, copies=tile.copies, width=width, height=height,
+        squares=squares, openings=openings, walls=frozenset(walls), name=tile.name, notes=tile.notes,
+        grid=tile.grid, setting=tile.setting, valkyrie=tile.valkyrie, source=data.get("source"), edition=edition,
+    )
+
+
+def _read_grid(entry: Entry, symbols: Mapping[str, str], sink: Sink) -> tuple[list[str], dict[Cell, str]] | None:
+    """The grid's rows (stripped, all of one width) and its squares' symbols; None after
+    reporting a grid with no squares, ragged rows, unknown symbols or an empty border."""
+    data = entry.data
+    tid = entry.id
+    errors = sink.errors
     raw = data.get("grid", "")
     rows = [r.rstrip("\r") for r in str(raw).split("\n")]
     while rows and rows[-1].strip() == "":
@@ -113,24 +150,16 @@ def _read_tile(entry: Entry, symbols: Mapping[str, str], sink: Sink, edition: st
         sink.report("M0106", entry.span("grid"), tile=tid, problem="has a border row or column without squares",
                     fix="Remove rows and columns made only of `-`: (0, 0) is the top-left square of the tile's squares.")
         return None
-    tile = Tile(
-        id=tid,
-        kind=data.get("kind", "dungeon"),
-        piece=str(data.get("piece", tid)),
-        copies=int(data.get("copies", 1)),
-        width=width,
-        height=height,
-        squares=squares,
-        openings={},
-        name=data.get("name"),
-        notes=data.get("notes"),
-        grid=tuple(rows),
-        setting=data.get("setting"),
-        valkyrie=data.get("valkyrie"),
-    )
+    return rows, squares
+
+
+def _read_openings(entry: Entry, tile: Tile, sink: Sink) -> dict[str, tuple[Opening, ...]]:
+    """The openings of each side, numbered along it; an opening off its side is left out
+    (M0103), overlapping ones (M0105) and ones along no square (M0104) are reported."""
+    tid, width, height = entry.id, tile.width, tile.height
     openings: dict[str, tuple[Opening, ...]] = {}
     for side in SIDES:
-        specs = (data.get("openings") or {}).get(side) or []
+        specs = (entry.data.get("openings") or {}).get(side) or []
         side_len = width if side in ("north", "south") else height
         ops = []
         for i, spec in enumerate(specs):
@@ -148,30 +177,29 @@ def _read_tile(entry: Entry, symbols: Mapping[str, str], sink: Sink, edition: st
                 sink.report("M0105", entry.span("openings", side), tile=tid, side=side, a=a.offset, b=b.offset,
                             fix="Openings on one side may touch but not share squares.")
         for op in ops:
-            missing = [c for c in tile.opening_cells(op) if c not in squares]
+            missing = [c for c in tile.opening_cells(op) if c not in tile.squares]
             if missing:
                 sink.report("M0104", entry.span("openings", side), tile=tid, side=side, offset=op.offset,
                             cells=", ".join(f"({c}, {r})" for c, r in missing),
                             fix="An opening runs along squares on the tile's border; move it or fix the grid.")
         if ops:
             openings[side] = tuple(ops)
+    return openings
+
+
+def _read_walls(entry: Entry, width: int, height: int, sink: Sink) -> set[Edge]:
+    """The walls printed inside the tile, as edges; a segment off the grid lines is M0107."""
     walls: set[Edge] = set()
-    for i, seg in enumerate(data.get("walls") or []):
+    for i, seg in enumerate(entry.data.get("walls") or []):
         (x1, y1), (x2, y2) = seg
         if (x1 != x2 and y1 != y2) or (x1, y1) == (x2, y2) or not (
             0 <= min(x1, x2) and max(x1, x2) <= width and 0 <= min(y1, y2) and max(y1, y2) <= height
         ):
-            sink.report("M0107", entry.span("walls", i), tile=tid, segment=f"({x1}, {y1})-({x2}, {y2})",
+            sink.report("M0107", entry.span("walls", i), tile=entry.id, segment=f"({x1}, {y1})-({x2}, {y2})",
                         fix=f"A wall runs along grid lines, between lattice points within (0, 0)-({width}, {height}).")
             continue
         if x1 == x2:
             walls.update(edge((x1, y), (x1, y + 1)) for y in range(min(y1, y2), max(y1, y2)))
         else:
             walls.update(edge((x, y1), (x + 1, y1)) for x in range(min(x1, x2), max(x1, x2)))
-    if sink.errors > errors:
-        return None
-    return Tile(
-        id=tile.id, kind=tile.kind, piece=tile.piece, copies=tile.copies, width=width, height=height,
-        squares=squares, openings=openings, walls=frozenset(walls), name=tile.name, notes=tile.notes,
-        grid=tile.grid, setting=tile.setting, valkyrie=tile.valkyrie, source=data.get("source"), edition=edition,
-    )
+    return walls

@@ -163,9 +163,36 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
     defense = None
     if kind == "city" and raw.get("defense") is not None:
         defense = _rating(r, sub + ("defense",), "defense", raw["defense"], loc_id)
+    buildings = _read_buildings(r, sub, loc_id, raw.get("buildings") if kind == "city" else None)
+    traits, skills = _read_trains(r, sub, raw.get("trains") if kind in FIELD_KINDS["trains"] else None)
+    level = _read_level(r, sub, raw.get("level")) if kind == "legendary" else None
+    ability = _read_ability(r, sub, raw.get("ability")) if kind == "city" else None
+    pos = _read_pos(r, sub, loc_id, raw.get("pos"))
 
+    source, facts = _source(r, raw, sub)
+    loc = Location(
+        id=loc_id,
+        name=name,
+        kind=kind,
+        span=r.key_span(*sub),
+        defense=defense,
+        buildings=MappingProxyType(buildings),
+        traits=traits,
+        skills=MappingProxyType(skills),
+        level=level,
+        ability=ability,
+        pos=pos,
+        source=source,
+        facts=MappingProxyType(facts),
+    )
+    _check_buildings_named(r, loc, sub)
+    return loc
+
+
+def _read_buildings(r: _Reader, sub: YamlPath, loc_id: str, raw_b: Any) -> dict[str, int | bool]:
+    """A city's buildings: rated ones (alchemist, market, temple) with their rating, the
+    others (tavern, training ground) when true."""
     buildings: dict[str, int | bool] = {}
-    raw_b = raw.get("buildings") if kind == "city" else None
     if isinstance(raw_b, dict):
         for b in sorted(raw_b):
             value = raw_b[b]
@@ -188,10 +215,13 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
                 r.report("W0120", r.key_span(*sub, "buildings", b), value=b, hint=hint, fix=fix)
     elif raw_b is not None:
         r.bad(sub + ("buildings",), f"`{loc_id}`", "a mapping of buildings", raw_b)
+    return buildings
 
+
+def _read_trains(r: _Reader, sub: YamlPath, raw_t: Any) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """What a location trains: the traits (in TRAITS order) and the skills per deck."""
     traits: tuple[str, ...] = ()
     skills: dict[str, tuple[str, ...]] = {}
-    raw_t = raw.get("trains") if kind in FIELD_KINDS["trains"] else None
     if isinstance(raw_t, dict):
         tr = raw_t.get("traits") or []
         if isinstance(tr, list):
@@ -205,55 +235,40 @@ def _read_location(r: _Reader, loc_id: str, raw: Any) -> Location | None:
                 names = sk[deck] or []
                 if isinstance(names, list):
                     skills[str(deck)] = tuple(sorted(str(n) for n in names))
+    return traits, skills
 
-    level = None
-    if kind == "legendary" and raw.get("level") is not None:
-        level = raw["level"]
-        if level not in LEVELS:
-            hint, fix = hint_and_fix(level, LEVELS)
-            r.report("W0116", r.span(*sub, "level"), value=level, hint=hint, fix=fix)
-            level = None
 
-    ability = None
-    raw_a = raw.get("ability") if kind == "city" else None
-    if isinstance(raw_a, dict):
-        b = raw_a.get("building")
-        if b is not None and b not in BUILDINGS:
-            hint, fix = hint_and_fix(b, BUILDINGS)
-            r.report("W0120", r.span(*sub, "ability", "building"), value=b, hint=hint, fix=fix)
-        else:
-            ability = (b or "", str(raw_a.get("summary", "")))
+def _read_level(r: _Reader, sub: YamlPath, level: Any) -> str | None:
+    """A legendary location's level (copper, silver or gold)."""
+    if level is None:
+        return None
+    if level not in LEVELS:
+        hint, fix = hint_and_fix(level, LEVELS)
+        r.report("W0116", r.span(*sub, "level"), value=level, hint=hint, fix=fix)
+        return None
+    return str(level)
 
-    pos = None
-    raw_p = raw.get("pos")
-    if raw_p is not None:
-        if (
-            isinstance(raw_p, list)
-            and len(raw_p) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw_p)
-        ):
-            pos = (raw_p[0], raw_p[1])
-        else:
-            r.bad(sub + ("pos",), f"`{loc_id}`", "[x, y]", raw_p)
 
-    source, facts = _source(r, raw, sub)
-    loc = Location(
-        id=loc_id,
-        name=name,
-        kind=kind,
-        span=r.key_span(*sub),
-        defense=defense,
-        buildings=MappingProxyType(buildings),
-        traits=traits,
-        skills=MappingProxyType(skills),
-        level=level,
-        ability=ability,
-        pos=pos,
-        source=source,
-        facts=MappingProxyType(facts),
-    )
-    _check_buildings_named(r, loc, sub)
-    return loc
+def _read_ability(r: _Reader, sub: YamlPath, raw_a: Any) -> tuple[str, str] | None:
+    """A city's ability: the building it comes with and its summary."""
+    if not isinstance(raw_a, dict):
+        return None
+    b = raw_a.get("building")
+    if b is not None and b not in BUILDINGS:
+        hint, fix = hint_and_fix(b, BUILDINGS)
+        r.report("W0120", r.span(*sub, "ability", "building"), value=b, hint=hint, fix=fix)
+        return None
+    return (b or "", str(raw_a.get("summary", "")))
+
+
+def _read_pos(r: _Reader, sub: YamlPath, loc_id: str, raw_p: Any) -> tuple[float, float] | None:
+    """Where the location is drawn: `[x, y]`."""
+    if raw_p is None:
+        return None
+    if isinstance(raw_p, list) and len(raw_p) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw_p):
+        return (raw_p[0], raw_p[1])
+    r.bad(sub + ("pos",), f"`{loc_id}`", "[x, y]", raw_p)
+    return None
 
 
 def _rating(r: _Reader, sub: YamlPath, what: str, value: Any, loc_id: str) -> int | None:
@@ -291,45 +306,11 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
     trails: list[Trail] = []
     seen: dict[tuple[str, str, str], int] = {}
     for i, t in enumerate(raw):
-        sub = ("trails", i)
-        if not isinstance(t, dict):
-            r.bad(sub, "a trail", "a mapping {from, to, type, danger, traffic}", t)
+        trail = _read_trail(r, i, t, locations, names)
+        if trail is None:
             r.dropped = True
             continue
-        ok = True
-        ends = []
-        for end in ("from", "to"):
-            value = t.get(end)
-            value = "" if value is None else str(value)
-            ends.append(value)
-            if value not in locations:
-                hint, fix = hint_and_fix(value, locations, names, r.sink)
-                r.report("W0101", r.span(*sub, end), name=value, hint=hint, fix=fix)
-                ok = False
-        a, b = ends
-        if ok and a == b:
-            r.report("W0102", r.span(*sub), name=a)
-            ok = False
-        ttype = t.get("type", "normal")
-        if ttype not in TRAIL_TYPES:
-            hint, fix = hint_and_fix(ttype, TRAIL_TYPES)
-            r.report("W0106", r.span(*sub, "type"), value=ttype, hint=hint, fix=fix)
-            ok = False
-        danger: Any = t.get("danger")  # YAML: one of DANGERS past this check
-        if danger not in DANGERS:
-            hint, fix = hint_and_fix(danger, DANGERS)
-            r.report("W0104", r.span(*sub, "danger"), value=danger, hint=hint, fix=fix)
-            ok = False
-        traffic = t.get("traffic", 0)
-        if not _is_int(traffic) or not 0 <= traffic <= MAX_TRAFFIC:  # 10**30 dice hung the exact chance
-            r.report("W0105", r.span(*sub, "traffic"), value=repr(traffic), max=MAX_TRAFFIC)
-            ok = False
-        if not ok:
-            r.dropped = True
-            continue
-        source, facts = _source(r, t, sub)
-        trail = Trail(i, a, b, ttype, danger, traffic, r.span(*sub), source, MappingProxyType(facts))
-        key = trail.ends + (ttype,)
+        key = trail.ends + (trail.type,)
         if key in seen:
             first = trails[seen[key]]
             r.sink.report(
@@ -337,7 +318,7 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
                 trail.span,
                 a=key[0],
                 b=key[1],
-                type=ttype,
+                type=trail.type,
                 related=(Related(first.span, "first given here"),),
             )
             r.errors += 1
@@ -345,6 +326,46 @@ def _read_trails(r: _Reader, raw: Any, locations: Mapping[str, Location], names:
         seen[key] = len(trails)
         trails.append(trail)
     return trails
+
+
+def _read_trail(r: _Reader, i: int, t: Any, locations: Mapping[str, Location], names: Mapping[str, str]) -> Trail | None:
+    """Trail `i`, or None after reporting every problem it has."""
+    sub = ("trails", i)
+    if not isinstance(t, dict):
+        r.bad(sub, "a trail", "a mapping {from, to, type, danger, traffic}", t)
+        return None
+    ok = True
+    ends = []
+    for end in ("from", "to"):
+        value = t.get(end)
+        value = "" if value is None else str(value)
+        ends.append(value)
+        if value not in locations:
+            hint, fix = hint_and_fix(value, locations, names, r.sink)
+            r.report("W0101", r.span(*sub, end), name=value, hint=hint, fix=fix)
+            ok = False
+    a, b = ends
+    if ok and a == b:
+        r.report("W0102", r.span(*sub), name=a)
+        ok = False
+    ttype = t.get("type", "normal")
+    if ttype not in TRAIL_TYPES:
+        hint, fix = hint_and_fix(ttype, TRAIL_TYPES)
+        r.report("W0106", r.span(*sub, "type"), value=ttype, hint=hint, fix=fix)
+        ok = False
+    danger: Any = t.get("danger")  # YAML: one of DANGERS past this check
+    if danger not in DANGERS:
+        hint, fix = hint_and_fix(danger, DANGERS)
+        r.report("W0104", r.span(*sub, "danger"), value=danger, hint=hint, fix=fix)
+        ok = False
+    traffic = t.get("traffic", 0)
+    if not _is_int(traffic) or not 0 <= traffic <= MAX_TRAFFIC:  # 10**30 dice hung the exact chance
+        r.report("W0105", r.span(*sub, "traffic"), value=repr(traffic), max=MAX_TRAFFIC)
+        ok = False
+    if not ok:
+        return None
+    source, facts = _source(r, t, sub)
+    return Trail(i, a, b, ttype, danger, traffic, r.span(*sub), source, MappingProxyType(facts))
 
 
 def _read_die(r: _Reader, dice: Mapping[str, Any] | None) -> EncounterDie | None:
