@@ -79,6 +79,8 @@ def _conventions() -> argparse.ArgumentParser:
     loud = common.add_mutually_exclusive_group()
     loud.add_argument("-q", "--quiet", action="store_true", help="print errors only (human output; machine formats are unchanged)")
     loud.add_argument("-v", "--verbose", action="store_true", help="also print how long each stage took, on stderr")
+    common.add_argument("--no-cache", action="store_true",
+                        help="read and keep nothing in the cache folder (QUESTC_CACHE_DIR, else $XDG_CACHE_HOME/questc): compute everything")
     _plugin_option(common)
     return common
 
@@ -287,8 +289,11 @@ def _run(argv: list[str]) -> int:
     # command run in this process registered: the language server, watch, tests)
     forget_source("<command line>")
     console.begin(verbose=args.verbose, quiet=args.quiet, machine=getattr(args, "format", "human") != "human")
+    from compiler import diskcache
+
     try:
-        return importlib.import_module(args._module).run(args)
+        with diskcache.switched(not getattr(args, "no_cache", False)):
+            return importlib.import_module(args._module).run(args)
     except SystemExit as exc:
         return int(exc.code or 0)
     finally:

@@ -5,7 +5,8 @@ Lark parser (about 0.3 s to build the LALR tables; `syntax/parser_cache.py`), ea
 quest file's syntax tree and each catalog file's loaded document with the diagnostics
 they gave (`kept`, used by the pipeline), and the seeded analysis of an exploration deck
 (200 dealt tables; `passes/chain.py`). Each is stored under a hash of everything it
-depends on, the compiler's own code included, and a file is used only when:
+depends on, the compiler's own code and the libraries' versions included (the keys:
+compiler/cachekeys.py), and a file is used only when:
 
 - the directory is `$XDG_CACHE_HOME/questc` (or `~/.cache/questc`), made with mode 0700;
 - the directory and the file are owned by the current user, not writable by group or
@@ -25,16 +26,15 @@ pile up between two listings.
 
 from __future__ import annotations
 
-import dataclasses
-import enum
-import hashlib
-import numbers
 import os
 import pickle
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, TypeVar
+from typing import Callable, TypeVar
 
+from compiler import cachekeys
 from compiler.diagnostics import Sink
 
 T = TypeVar("T")
@@ -43,9 +43,29 @@ MAX_FILES = 4096
 
 
 def cache_dir() -> Path:
+    """`$QUESTC_CACHE_DIR`, else `$XDG_CACHE_HOME/questc`, else `~/.cache/questc` (a
+    relative path in either variable is passed over, as the XDG specification says)."""
+    own = os.environ.get("QUESTC_CACHE_DIR", "")
+    if os.path.isabs(own):
+        return Path(own)
     base = os.environ.get("XDG_CACHE_HOME", "")
     root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
     return root / "questc"
+
+
+@contextmanager
+def switched(on: bool) -> Iterator[None]:
+    """Within the block, nothing is read from or written to the cache folder when `on` is
+    False (`--no-cache`): every result is computed, as on a machine without the folder."""
+    global _ENABLED
+    before, _ENABLED = _ENABLED, on
+    try:
+        yield
+    finally:
+        _ENABLED = before
+
+
+_ENABLED = True
 
 
 def load(name: str, header: bytes) -> bytes | None:
@@ -125,7 +145,7 @@ def kept(kind: str, parts: tuple[str, ...], compute: Callable[[Sink], T], sink: 
     holds what `kept` stores: a pair of a result of type `expect` and a tuple of
     diagnostics. Anything else (truncated, damaged, another shape) is a miss: computed
     again and the file replaced."""
-    key = fingerprint(KEPT_FORMAT, kind, code_version(), *parts)
+    key = cachekeys.persistent(KEPT_FORMAT, kind, *parts)
     name, header = f"{kind}-{key[:32]}.pickle", KEPT_FORMAT + b" " + key.encode()
     data = load(name, header)
     if data is not None:
@@ -161,79 +181,6 @@ def shaped(stored: object, expect: type | tuple[type, ...]) -> bool:
     return isinstance(stored, tuple) and len(stored) == 2 and isinstance(stored[0], expect) and diagnostics(stored[1])
 
 
-# ---------------------------------------------------------------- keys
-def fingerprint(*values: object) -> str:
-    """A hash of `values` that is the same in every run for equal values: dataclasses by
-    their type and every field, mappings and sets in sorted order, numbers and strings by
-    type and value. Any other kind of object raises TypeError (the caller then computes
-    without the cache): a key must stand for all of its inputs, never for part of them."""
-    h = hashlib.sha256()
-    for v in values:
-        h.update(_canonical(v).encode("utf-8"))
-        h.update(b"\x00")
-    return h.hexdigest()
-
-
-def _canonical(v: object) -> str:
-    # numbers.Rational: ints and fractions (not importing `fractions` itself saves 1.6 ms a run)
-    if v is None or isinstance(v, (bool, int, float, str, bytes, numbers.Rational, enum.Enum)):
-        return f"{type(v).__name__}:{v!r}"
-    if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        fields = ",".join(f"{f.name}={_canonical(getattr(v, f.name))}" for f in dataclasses.fields(v))
-        return f"{type(v).__module__}.{type(v).__qualname__}({fields})"
-    if isinstance(v, (tuple, list)):
-        return f"{type(v).__name__}[" + ",".join(_canonical(x) for x in v) + "]"
-    if isinstance(v, (set, frozenset)):
-        return "set{" + ",".join(sorted(_canonical(x) for x in v)) + "}"
-    if hasattr(v, "items") and hasattr(v, "keys"):
-        return "map{" + ",".join(sorted(f"{_canonical(k)}:{_canonical(x)}" for k, x in v.items())) + "}"
-    raise TypeError(f"no stable fingerprint for {type(v).__qualname__}")
-
-
-def code_version() -> str:
-    """A fingerprint of the compiler itself: its code, grammar, diagnostic catalogue and
-    the schemas it validates with, so a kept result never outlives what made it. Worked
-    out once per run."""
-    global _CODE
-    if _CODE is None:
-        from compiler.resources import schemas_dir
-
-        _CODE = files_fingerprint((Path(__file__).resolve().parent, schemas_dir()))
-    return _CODE
-
-
-def files_fingerprint(roots: Iterable[Path]) -> str:
-    """A hash of every file below `roots` (bytecode left out) by its name, size, device,
-    inode, modification and change times. Size and modification time alone (what mypy's
-    and ruff's caches judge by) missed an edit that kept the size with the time set back
-    (`touch -d`, `os.utime`, an editor that keeps times): a stale verdict was replayed.
-    The change time cannot be set back, and a file replaced (installed, checked out,
-    saved by renaming) has a new inode, so every write counts, without reading the
-    2.2 MB of code on each run (issue 38: about 2.5 ms more per run, 5% of a kept check)."""
-    h = hashlib.sha256()
-    for root in roots:
-        for path, st in _files(str(root)):
-            h.update(f"{os.path.relpath(path, root)}\x00{st.st_size}\x00{st.st_dev}\x00{st.st_ino}\x00"
-                     f"{st.st_mtime_ns}\x00{st.st_ctime_ns}\x00".encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
-
-
-def _files(root: str) -> list[tuple[str, os.stat_result]]:
-    """Every file below `root` with its stat, sorted by path; compiled bytecode left out."""
-    out = []
-    with os.scandir(root) as entries:
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name != "__pycache__":
-                    out.extend(_files(entry.path))
-            elif entry.is_file():
-                out.append((entry.path, entry.stat()))
-    return sorted(out)
-
-
-_CODE: str | None = None
-
-
 # ---------------------------------------------------------------- checks
 def _private(st: os.stat_result) -> bool:
     """Owned by this user and writable by nobody else."""
@@ -243,6 +190,8 @@ def _private(st: os.stat_result) -> bool:
 def _open_private_dir() -> int | None:
     """A descriptor of the cache directory (made if missing), or None when it cannot be
     trusted or made."""
+    if not _ENABLED:
+        return None  # --no-cache
     if not all(hasattr(os, name) for name in ("getuid", "O_NOFOLLOW", "O_DIRECTORY")):
         return None  # no owners or safe opening to check with (Windows): compute every time
     path = cache_dir()

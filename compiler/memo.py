@@ -15,10 +15,10 @@ object, so its id cannot be reused while the key lives.
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from typing import Any, Callable, Hashable, TypeVar
 
+from compiler.cachekeys import text_digest
 from compiler.diagnostics import Sink
 
 T = TypeVar("T")
@@ -64,7 +64,7 @@ def remembered_pure(key: Hashable, compute: Callable[[], T]) -> T:
 
 def remembered(kind: str, name: str, text: str, read: Callable[[str, str, Sink], Any], sink: Sink) -> Any:
     """`read(text, name, sink)`, or the remembered result for the same kind, name and text."""
-    key = (kind, name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+    key = (kind, name, text_digest(text))
     return remembered_as(key, lambda local: read(text, name, local), sink)
 
 

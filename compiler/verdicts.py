@@ -31,7 +31,7 @@ import stat
 from pathlib import Path
 from typing import Callable
 
-from compiler import diskcache
+from compiler import cachekeys, diskcache
 
 VERDICT_FORMAT = b"questc-verdict 1"
 MAX_BYTES = 64 * 1024 * 1024  # more than this to hash: compile instead
@@ -41,7 +41,7 @@ def key(*parts: object) -> str | None:
     """The key of a verdict: the compiler's code and `parts` (options, the working folder,
     the trees below). None when a part has no stable fingerprint."""
     try:
-        return diskcache.fingerprint(VERDICT_FORMAT, diskcache.code_version(), os.getcwd(), *parts)
+        return cachekeys.persistent(VERDICT_FORMAT, os.getcwd(), *parts)
     except (OSError, TypeError, UnicodeError):  # a name that is not text: compile instead
         return None
 

@@ -11,13 +11,21 @@ from fractions import Fraction
 
 import pytest
 
-from compiler import diskcache
+from compiler import cachekeys, diskcache
 from compiler.diagnostics import Sink
 from compiler.diagnostics import Span
 from compiler.model.layout import Analysis
 from compiler.passes import chain
 from conftest import REPO
 
+
+
+@pytest.fixture(autouse=True)
+def _environment_worked_out_again():
+    """Tests here fake the compiler's files and the installed libraries: the keys of the
+    tests after them are worked out from the real ones again."""
+    yield
+    cachekeys.forget()
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
@@ -27,7 +35,7 @@ def cache(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- keys
 def test_fingerprint_is_the_same_in_every_run_whatever_the_hash_seed():
-    code = ("from compiler.diskcache import fingerprint; from compiler.syntax.ast import Span; from fractions import Fraction;"
+    code = ("from compiler.cachekeys import fingerprint; from compiler.syntax.ast import Span; from fractions import Fraction;"
             "print(fingerprint({'b': frozenset({'x', 'y', 'z'}), 'a': (1, 2.5, None, Fraction(1, 3))}, Span('f', 1, 2)))")
     seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}).stdout
@@ -37,17 +45,17 @@ def test_fingerprint_is_the_same_in_every_run_whatever_the_hash_seed():
 
 def test_fingerprint_tells_apart_what_differs():
     base = {"a": (1, 2), "b": frozenset({"x"})}
-    assert diskcache.fingerprint(base) == diskcache.fingerprint({"b": frozenset({"x"}), "a": (1, 2)})
-    assert diskcache.fingerprint(base) != diskcache.fingerprint({"a": (1, 3), "b": frozenset({"x"})})
-    assert diskcache.fingerprint(1) != diskcache.fingerprint(True) != diskcache.fingerprint("1")
-    assert diskcache.fingerprint((1, 2)) != diskcache.fingerprint([1, 2])
-    assert diskcache.fingerprint("ab", "c") != diskcache.fingerprint("a", "bc")
-    assert diskcache.fingerprint(Fraction(1, 2)) != diskcache.fingerprint(0.5)
+    assert cachekeys.fingerprint(base) == cachekeys.fingerprint({"b": frozenset({"x"}), "a": (1, 2)})
+    assert cachekeys.fingerprint(base) != cachekeys.fingerprint({"a": (1, 3), "b": frozenset({"x"})})
+    assert cachekeys.fingerprint(1) != cachekeys.fingerprint(True) != cachekeys.fingerprint("1")
+    assert cachekeys.fingerprint((1, 2)) != cachekeys.fingerprint([1, 2])
+    assert cachekeys.fingerprint("ab", "c") != cachekeys.fingerprint("a", "bc")
+    assert cachekeys.fingerprint(Fraction(1, 2)) != cachekeys.fingerprint(0.5)
 
 
 def test_fingerprint_refuses_objects_it_cannot_describe_completely():
     with pytest.raises(TypeError):
-        diskcache.fingerprint({"a": object()})
+        cachekeys.fingerprint({"a": object()})
 
 
 # ---------------------------------------------------------------- kept results
@@ -72,6 +80,54 @@ def test_a_kept_result_is_replayed_with_its_diagnostics_and_not_computed_again(c
     assert calls == [1]
     assert [(d.code, d.span) for d in second.items] == [(d.code, d.span) for d in first.items] == [("S0900", span)]
     assert len(list(cache.glob("quest-*.pickle"))) == 1
+
+
+def test_a_library_upgrade_misses_every_kept_result(cache, tmp_path, monkeypatch):
+    """A kept result is keyed by the versions of the libraries that can change it: a newer
+    numpy (a fake distribution put first on the path, as an upgrade would) is a miss."""
+    compute, calls = _computing(1)
+    cachekeys.forget()
+    diskcache.kept("quest", ("a.quest", "text"), compute, Sink())
+    diskcache.kept("quest", ("a.quest", "text"), compute, Sink())
+    assert calls == [1]
+    installed = dict(cachekeys.library_versions())
+    assert {"lark", "numpy", "shapely", "jsonschema", "ruamel-yaml"} <= set(installed)
+    site = tmp_path / "site"
+    (site / "numpy-999.0.0.dist-info").mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(site))
+    cachekeys.forget()
+    assert dict(cachekeys.library_versions())["numpy"] == "999.0.0"
+    diskcache.kept("quest", ("a.quest", "text"), compute, Sink())
+    assert calls == [1, 1]  # computed again under the new version
+    sys.path.remove(str(site))  # the upgrade undone
+    cachekeys.forget()
+    diskcache.kept("quest", ("a.quest", "text"), compute, Sink())
+    assert calls == [1, 1]  # the old version's file is still there: kept
+
+
+def test_the_cache_folder_can_be_named_and_switched_off(tmp_path, monkeypatch):
+    """QUESTC_CACHE_DIR names the folder; `--no-cache` (diskcache.switched(False)) reads
+    and writes nothing there."""
+    monkeypatch.setenv("QUESTC_CACHE_DIR", str(tmp_path / "own"))
+    compute, calls = _computing(1)
+    with diskcache.switched(False):
+        diskcache.kept("quest", ("a.quest", "text"), compute, Sink())
+        diskcache.kept("quest", ("a.quest", "text"), compute, Sink())
+    assert calls == [1, 1] and not (tmp_path / "own").exists()
+    diskcache.kept("quest", ("a.quest", "text"), compute, Sink())
+    assert len(list((tmp_path / "own").glob("quest-*.pickle"))) == 1
+    monkeypatch.setenv("QUESTC_CACHE_DIR", "relative/folder")  # passed over, as XDG says
+    assert diskcache.cache_dir() != tmp_path / "own" and diskcache.cache_dir().is_absolute()
+
+
+def test_no_cache_on_the_command_line_keeps_nothing(tmp_path, monkeypatch, run):
+    from conftest import REPO
+
+    monkeypatch.setenv("QUESTC_CACHE_DIR", str(tmp_path / "kept"))
+    assert run("check", "--no-cache", "--isolated", REPO / "content" / "core-2e").code == 0
+    assert not (tmp_path / "kept").exists()
+    assert run("check", "--isolated", REPO / "content" / "core-2e").code == 0
+    assert any((tmp_path / "kept").iterdir())
 
 
 def test_other_inputs_are_computed_again(cache):
@@ -175,18 +231,18 @@ def test_the_code_version_changes_when_a_compiler_file_is_saved_again(monkeypatc
 
     import compiler.options
 
-    monkeypatch.setattr(diskcache, "_CODE", None)
-    before = diskcache.code_version()
+    cachekeys.forget()
+    before = cachekeys.code_version()
     path = Path(compiler.options.__file__)
     st = path.stat()
     try:
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
-        monkeypatch.setattr(diskcache, "_CODE", None)
-        assert diskcache.code_version() != before
+        cachekeys.forget()
+        assert cachekeys.code_version() != before
     finally:
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
-    monkeypatch.setattr(diskcache, "_CODE", None)
-    assert diskcache.code_version() != before  # same size and modification time: the change time tells
+    cachekeys.forget()
+    assert cachekeys.code_version() != before  # same size and modification time: the change time tells
 
 
 def test_an_edit_that_keeps_the_size_and_sets_the_time_back_changes_the_code_version(tmp_path, monkeypatch):
@@ -197,23 +253,23 @@ def test_an_edit_that_keeps_the_size_and_sets_the_time_back_changes_the_code_ver
     code, schemas = tmp_path / "compiler", tmp_path / "schemas"
     code.mkdir()
     schemas.mkdir()
-    (code / "diskcache.py").write_text("# the compiler\n")
+    (code / "cachekeys.py").write_text("# the compiler\n")
     catalogue = code / "codes.yaml"
     catalogue.write_text("M0201: unknown tile\n")
-    monkeypatch.setattr(diskcache, "__file__", str(code / "diskcache.py"))
+    monkeypatch.setattr(cachekeys, "__file__", str(code / "cachekeys.py"))
     monkeypatch.setattr(resources, "schemas_dir", lambda: schemas)
-    monkeypatch.setattr(diskcache, "_CODE", None)
-    before = diskcache.code_version()
+    cachekeys.forget()
+    before = cachekeys.code_version()
     st = catalogue.stat()
     catalogue.write_text("M0201: unknown tale\n")  # same size
     os.utime(catalogue, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert catalogue.stat().st_size == st.st_size and catalogue.stat().st_mtime_ns == st.st_mtime_ns
-    monkeypatch.setattr(diskcache, "_CODE", None)
-    assert diskcache.code_version() != before
-    monkeypatch.setattr(diskcache, "_CODE", None)
-    again = diskcache.code_version()
-    monkeypatch.setattr(diskcache, "_CODE", None)
-    assert diskcache.code_version() == again  # nothing written since: the same version (kept results are used)
+    cachekeys.forget()
+    assert cachekeys.code_version() != before
+    cachekeys.forget()
+    again = cachekeys.code_version()
+    cachekeys.forget()
+    assert cachekeys.code_version() == again  # nothing written since: the same version (kept results are used)
 
 
 @pytest.mark.parametrize("stored", [
@@ -239,7 +295,7 @@ def test_the_code_version_leaves_out_compiled_bytecode(tmp_path):
     (tmp_path / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "b.lark").write_text("start: \"b\"\n")
-    assert [os.path.relpath(p, tmp_path) for p, _ in diskcache._files(str(tmp_path))] == ["a.py", os.path.join("sub", "b.lark")]
+    assert [os.path.relpath(p, tmp_path) for p, _ in cachekeys._files(str(tmp_path))] == ["a.py", os.path.join("sub", "b.lark")]
 
 
 def test_a_manifest_is_kept_with_its_diagnostics_and_not_read_again(cache, tmp_path, monkeypatch):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from compiler import diskcache
+from compiler import cachekeys, diskcache
 from compiler.diagnostics import Sink
 from compiler.geometry.assemble import AssembledMap
 from compiler.geometry.tiles import DIRECTION, Tile
@@ -156,7 +156,7 @@ def kept_analysis(plan: DeckPlan, links: Mapping[str, EncounterLinks], encounter
     used_of = {c: encounter_of[c] for c in cards}
     used = {e: links[e] for e in sorted(set(used_of.values())) if e in links}
     try:
-        key = diskcache.fingerprint(ANALYSIS_FORMAT, diskcache.code_version(), plan, used, used_of, tiles,
+        key = cachekeys.persistent(ANALYSIS_FORMAT, plan, used, used_of, tiles,
                                     ANALYSIS_SEED, ANALYSIS_ORDERS)
     except TypeError:
         return analyse(plan, links, encounter_of, tiles)

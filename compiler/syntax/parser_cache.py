@@ -25,11 +25,9 @@ compare a loaded copy with the built parser on every quest file they have.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import io
 import pickle
-import sys
 import types
 from collections.abc import Callable
 from typing import Any
@@ -38,17 +36,18 @@ import lark
 from lark import Lark
 from lark.parsers import lalr_analysis
 
-from compiler import diskcache
+from compiler import cachekeys, diskcache
 
 FORMAT = b"questc-parser-cache 2"  # bump when the file layout changes
 
 
 def key_of(grammar: str, options: dict[str, Any]) -> str:
-    """What the built tables depend on. `options` must have a stable repr (no objects
-    whose repr holds an address: the postlexer is named by its class)."""
+    """What the built tables depend on: the grammar, the options and the environment
+    (compiler/cachekeys.py: Lark's version among the libraries'). `options` must have a
+    stable repr (no objects whose repr holds an address: the postlexer is named by its
+    class)."""
     described = {k: (type(v).__qualname__ if k == "postlex" else v) for k, v in sorted(options.items())}
-    text = "\n".join([FORMAT.decode(), grammar, repr(described), lark.__version__, sys.version])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return cachekeys.persistent(FORMAT, grammar, repr(described), lark.__version__)
 
 
 def file_name(key: str) -> str:
