@@ -114,6 +114,34 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration: DeckPl
     if track is None:
         sink.report("C0514", quest.span, quest=quest.id)
         return None
+    starts = _track_starts(track, counts, sink)
+    valid = _track_rules(track, exploration, cardset, dealt_figures, sink)
+    draws = [r for r in valid if r.action == "draw_peril"]
+    if has_peril and not draws:
+        sink.report("C0526", track.span, quest=quest.id)
+    perils_drawn = bool(draws) and has_peril
+    closes = any(
+        r.action == "advance" and (r.source in ALWAYS or r.source in ("defeated", "hourglass")
+                                   or (r.source == "peril_drawn" and perils_drawn))
+        for r in valid
+    )
+    if starts is None:
+        return None
+    assert track.spaces is not None and track.doom is not None and track.fate is not None  # starts: all written
+    return TrackPlan(
+        spaces=track.spaces,
+        doom_start=MappingProxyType(starts["doom"]),
+        fate_start=MappingProxyType(starts["fate"]),
+        doom_written=_written(track.doom),
+        fate_written=_written(track.fate),
+        rules=tuple(track.rules),
+        closes=closes,
+    )
+
+
+def _track_starts(track: ast.Track, counts: tuple[int, ...], sink: Sink) -> dict[str, dict[int, int]] | None:
+    """Where doom and fate start for each hero count, on a track long enough, doom below
+    fate; None after reporting what is missing or wrong (C0515)."""
     ok = True
     if track.spaces is None:
         sink.report("C0515", track.span, problem="it has no length; write `spaces N`")
@@ -125,28 +153,36 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration: DeckPl
         if getattr(track, marker) is None:
             sink.report("C0515", track.span, problem=f"it does not say where {marker} starts; write `{marker} starts …`")
             ok = False
+    if not ok:
+        return None
+    assert track.spaces is not None  # ok: `spaces N` is written
     starts: dict[str, dict[int, int]] = {}
-    if ok:
-        assert track.spaces is not None  # ok: `spaces N` is written
-        for marker in ("doom", "fate"):
-            st: ast.TrackStart = getattr(track, marker)
-            per = {h: h if st.at == "heroes" else track.spaces if st.at == "top" else int(st.at) for h in counts}
-            bad = [h for h, s in per.items() if not 1 <= s <= track.spaces]
-            if bad:
-                sink.report("C0515", st.span, problem=f"{marker} would start on space {per[bad[0]]}"
-                            + (f" with {bad[0]} heroes" if st.at == "heroes" else "")
-                            + f", off a track of {track.spaces} spaces")
-                ok = False
-            starts[marker] = per
-    if ok:
-        assert track.fate is not None  # ok: `fate starts …` is written
-        met = [h for h in counts if starts["doom"][h] >= starts["fate"][h]]
-        if met:
-            h = met[0]
-            sink.report("C0515", track.fate.span, problem=f"with {h} heroes doom starts on space {starts['doom'][h]}"
-                        f" and fate on space {starts['fate'][h]}: the adventure would be lost before it begins")
+    for marker in ("doom", "fate"):
+        st: ast.TrackStart = getattr(track, marker)
+        per = {h: h if st.at == "heroes" else track.spaces if st.at == "top" else int(st.at) for h in counts}
+        bad = [h for h, s in per.items() if not 1 <= s <= track.spaces]
+        if bad:
+            sink.report("C0515", st.span, problem=f"{marker} would start on space {per[bad[0]]}"
+                        + (f" with {bad[0]} heroes" if st.at == "heroes" else "")
+                        + f", off a track of {track.spaces} spaces")
             ok = False
-    # the rules
+        starts[marker] = per
+    if not ok:
+        return None
+    assert track.fate is not None  # ok: `fate starts …` is written
+    met = [h for h in counts if starts["doom"][h] >= starts["fate"][h]]
+    if met:
+        h = met[0]
+        sink.report("C0515", track.fate.span, problem=f"with {h} heroes doom starts on space {starts['doom'][h]}"
+                    f" and fate on space {starts['fate'][h]}: the adventure would be lost before it begins")
+        return None
+    return starts
+
+
+def _track_rules(track: ast.Track, exploration: DeckPlan | None, cardset: CardSet | None,
+                 dealt_figures: Mapping[str, str], sink: Sink) -> list[ast.TrackRule]:
+    """The track's rules that hold (C0519-C0522): an advance by at least one, hourglasses on
+    cards of the exploration deck that show one, defeated figures the deck deals."""
     valid: list[ast.TrackRule] = []
     for rule in track.rules:
         good = True
@@ -171,27 +207,7 @@ def resolve_track(quest: ast.Quest, counts: tuple[int, ...], exploration: DeckPl
                 good = False
         if good:
             valid.append(rule)
-    draws = [r for r in valid if r.action == "draw_peril"]
-    if has_peril and not draws:
-        sink.report("C0526", track.span, quest=quest.id)
-    perils_drawn = bool(draws) and has_peril
-    closes = any(
-        r.action == "advance" and (r.source in ALWAYS or r.source in ("defeated", "hourglass")
-                                   or (r.source == "peril_drawn" and perils_drawn))
-        for r in valid
-    )
-    if not ok:
-        return None
-    assert track.spaces is not None and track.doom is not None and track.fate is not None  # ok: all written
-    return TrackPlan(
-        spaces=track.spaces,
-        doom_start=MappingProxyType(starts["doom"]),
-        fate_start=MappingProxyType(starts["fate"]),
-        doom_written=_written(track.doom),
-        fate_written=_written(track.fate),
-        rules=tuple(track.rules),
-        closes=closes,
-    )
+    return valid
 
 
 def _written(st: ast.TrackStart) -> str:

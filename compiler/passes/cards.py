@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from typing import Mapping, Sequence, cast
 
-from compiler.diagnostics import Related, Sink, Span, fold_same_place
+from compiler.diagnostics import Related, Severity, Sink, Span, fold_same_place
 from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.model import Model
 from compiler.syntax import ast
@@ -150,104 +150,133 @@ def check_peril(card: ast.PerilCard, sink: Sink) -> None:
 
 # ---------------------------------------------------------------- deck checks
 def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], sink: Sink) -> DeckPlan:
-    legal = True
-    if deck.cards:
-        members = []
-        for cid in deck.cards:
-            if cid in cards:
-                members.append(cid)
-            else:
-                sink.report("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=hint(cid, cards, sink=sink), fix=did_you_mean(cid, cards, sink=sink))
-                legal = False
-    else:
-        members = list(cards)
-    if deck.start is not None and deck.start not in members:
-        if deck.start in cards:
-            members.append(deck.start)
+    return _ExplorationPlanner(deck, cards, sink).plan()
+
+
+class _ExplorationPlanner:
+    """Plans one exploration deck, one method per part: its cards, its start card, its
+    main encounters, its stacks. Every fault is reported and makes the deck not legal."""
+
+    def __init__(self, deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], sink: Sink) -> None:
+        self.deck, self.cards, self.sink = deck, cards, sink
+        self.legal = True
+
+    def fault(self, code: str, span: Span, related: tuple[Related, ...] = (), fix: str | None = None,
+              severity: Severity | None = None, **args: object) -> None:
+        self.sink.report(code, span, related=related, fix=fix, severity=severity, **args)
+        self.legal = False
+
+    def plan(self) -> DeckPlan:
+        deck, cards = self.deck, self.cards
+        members = self.members()
+        start = self.start(members)
+        mains = self.mains(members)
+        pool = tuple(c for c in members if cards[c].role == "ordinary")
+        stacks = self.stacks(pool, start, mains)
+        return DeckPlan(deck.id, "exploration", deck.span, start, stacks, pool, dict(sorted(mains.items())), self.legal,
+                        tuple(members))
+
+    def members(self) -> list[str]:
+        """The deck's cards (`cards …`, else every exploration card) and its start card."""
+        deck, cards, sink = self.deck, self.cards, self.sink
+        if deck.cards:
+            members = []
+            for cid in deck.cards:
+                if cid in cards:
+                    members.append(cid)
+                else:
+                    self.fault("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=hint(cid, cards, sink=sink),
+                               fix=did_you_mean(cid, cards, sink=sink))
         else:
-            sink.report("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=hint(deck.start, cards, sink=sink),
-                        fix=did_you_mean(deck.start, cards, sink=sink))
-            legal = False
-    starts = [c for c in members if cards[c].role == "start"]
-    start = None
-    if deck.start is not None and deck.start in cards:
-        start = deck.start
-        if cards[start].role != "start":
-            sink.report("C0210", deck.span, card=start, deck=deck.id, related=(Related(cards[start].span, "the card"),))
-            legal = False
-        others = [c for c in starts if c != start]
-        if others:
-            sink.report("C0202", cards[others[0]].span, deck=deck.id, first=start, second=others[0],
-                        related=(Related(cards[start].span, "the deck's start card"),))
-            legal = False
-    elif len(starts) > 1:
-        sink.report("C0202", cards[starts[1]].span, deck=deck.id, first=starts[0], second=starts[1],
-                    related=(Related(cards[starts[0]].span, "first start card"),))
-        legal = False
-        start = starts[0]
-    elif starts:
-        start = starts[0]
-    elif deck.start is None:
-        sink.report("C0201", deck.span, deck=deck.id)
-        legal = False
-    mains: dict[int, str] = {}
-    for cid in members:
-        card = cards[cid]
-        if card.role != "main" or card.main_number is None:
-            continue
-        n = card.main_number
-        if n in mains:
-            sink.report("C0204", card.span, deck=deck.id, number=n, first=mains[n], second=cid,
-                        related=(Related(cards[mains[n]].span, "first main encounter with that number"),))
-            legal = False
-            continue
-        mains[n] = cid
-    count = max(mains) if mains else 0
-    # the first few gaps only: `main 1000000` must not report a million numbers
-    gaps = list(itertools.islice((n for n in range(1, count + 1) if n not in mains), MAX_GAPS_REPORTED + 1))
-    if gaps:  # one diagnostic for the deck, naming the first gaps
-        shown = ", ".join(map(str, gaps[:MAX_GAPS_REPORTED])) + (" …" if len(gaps) > MAX_GAPS_REPORTED else "")
-        sink.report("C0203", deck.span, deck=deck.id, numbers=shown, count=count,
-                    missing="is missing" if len(gaps) == 1 else "are missing", s="" if len(gaps) == 1 else "s")
-        legal = False
-    pool = tuple(c for c in members if cards[c].role == "ordinary")
-    # a `start` card not marked `start` (C0210) is among the ordinary cards: the recipe may count it
-    # either way, so a count is only wrong when it is wrong both ways
-    unsure = start in pool
-    if not deck.stacks:
-        sink.report("C0212", deck.span, deck=deck.id)
-        legal = False
-    stacks = []
-    used: dict[int, Span] = {}
-    left = len(pool)
-    for i, st in enumerate(deck.stacks, 1):
-        main_card = None
-        if st.main is not None:
-            if st.main in used:
-                sink.report("C0205", st.span, deck=deck.id, problem=f"main encounter {st.main} is shuffled into two stacks",
-                            related=(Related(used[st.main], "first used here"),))
-                legal = False
-            elif st.main not in mains:
-                sink.report("C0205", st.span, deck=deck.id, problem=f"no card is main encounter {st.main}")
-                legal = False
+            members = list(cards)
+        if deck.start is not None and deck.start not in members:
+            if deck.start in cards:
+                members.append(deck.start)
             else:
-                main_card = mains[st.main]
-            used.setdefault(st.main, st.span)
-        if st.size > left and (st.main is None or st.main in mains):  # a missing main is the stack's one fault
-            sink.report("C0206", st.span, deck=deck.id, index=i, size=st.size, left=left)
-            legal = False
-        left = max(0, left - st.size)
-        stacks.append(StackPlan(st.size, main_card, st.span))
-    total = sum(s.size for s in deck.stacks)
-    if deck.stacks and total < len(pool) - unsure:
-        sink.report("C0207", deck.span, deck=deck.id, total=total, available=len(pool), unused=len(pool) - total)
-        legal = False
-    for n in sorted(mains):
-        if n not in used and deck.stacks:
-            sink.report("C0205", cards[mains[n]].span, deck=deck.id, problem=f"main encounter {n} (`{mains[n]}`) is in no stack")
-            legal = False
-    return DeckPlan(deck.id, "exploration", deck.span, start, tuple(stacks), pool, dict(sorted(mains.items())), legal,
-                    tuple(members))
+                self.fault("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=hint(deck.start, cards, sink=sink),
+                           fix=did_you_mean(deck.start, cards, sink=sink))
+        return members
+
+    def start(self, members: list[str]) -> str | None:
+        """The one start card: the deck's `start`, else its one card of role `start`."""
+        deck, cards = self.deck, self.cards
+        starts = [c for c in members if cards[c].role == "start"]
+        start = None
+        if deck.start is not None and deck.start in cards:
+            start = deck.start
+            if cards[start].role != "start":
+                self.fault("C0210", deck.span, card=start, deck=deck.id, related=(Related(cards[start].span, "the card"),))
+            others = [c for c in starts if c != start]
+            if others:
+                self.fault("C0202", cards[others[0]].span, deck=deck.id, first=start, second=others[0],
+                           related=(Related(cards[start].span, "the deck's start card"),))
+        elif len(starts) > 1:
+            self.fault("C0202", cards[starts[1]].span, deck=deck.id, first=starts[0], second=starts[1],
+                       related=(Related(cards[starts[0]].span, "first start card"),))
+            start = starts[0]
+        elif starts:
+            start = starts[0]
+        elif deck.start is None:
+            self.fault("C0201", deck.span, deck=deck.id)
+        return start
+
+    def mains(self, members: list[str]) -> dict[int, str]:
+        """Main encounter number -> card: each number once, numbered from 1 without gaps."""
+        deck, cards = self.deck, self.cards
+        mains: dict[int, str] = {}
+        for cid in members:
+            card = cards[cid]
+            if card.role != "main" or card.main_number is None:
+                continue
+            n = card.main_number
+            if n in mains:
+                self.fault("C0204", card.span, deck=deck.id, number=n, first=mains[n], second=cid,
+                           related=(Related(cards[mains[n]].span, "first main encounter with that number"),))
+                continue
+            mains[n] = cid
+        count = max(mains) if mains else 0
+        # the first few gaps only: `main 1000000` must not report a million numbers
+        gaps = list(itertools.islice((n for n in range(1, count + 1) if n not in mains), MAX_GAPS_REPORTED + 1))
+        if gaps:  # one diagnostic for the deck, naming the first gaps
+            shown = ", ".join(map(str, gaps[:MAX_GAPS_REPORTED])) + (" …" if len(gaps) > MAX_GAPS_REPORTED else "")
+            self.fault("C0203", deck.span, deck=deck.id, numbers=shown, count=count,
+                       missing="is missing" if len(gaps) == 1 else "are missing", s="" if len(gaps) == 1 else "s")
+        return mains
+
+    def stacks(self, pool: tuple[str, ...], start: str | None, mains: dict[int, str]) -> tuple[StackPlan, ...]:
+        """The stacks dealt from the ordinary cards (`pool`), each with its main encounter:
+        every main encounter in one stack, no stack larger than what is left, no card unused."""
+        deck, cards = self.deck, self.cards
+        # a `start` card not marked `start` (C0210) is among the ordinary cards: the recipe may count it
+        # either way, so a count is only wrong when it is wrong both ways
+        unsure = start in pool
+        if not deck.stacks:
+            self.fault("C0212", deck.span, deck=deck.id)
+        stacks = []
+        used: dict[int, Span] = {}
+        left = len(pool)
+        for i, st in enumerate(deck.stacks, 1):
+            main_card = None
+            if st.main is not None:
+                if st.main in used:
+                    self.fault("C0205", st.span, deck=deck.id, problem=f"main encounter {st.main} is shuffled into two stacks",
+                               related=(Related(used[st.main], "first used here"),))
+                elif st.main not in mains:
+                    self.fault("C0205", st.span, deck=deck.id, problem=f"no card is main encounter {st.main}")
+                else:
+                    main_card = mains[st.main]
+                used.setdefault(st.main, st.span)
+            if st.size > left and (st.main is None or st.main in mains):  # a missing main is the stack's one fault
+                self.fault("C0206", st.span, deck=deck.id, index=i, size=st.size, left=left)
+            left = max(0, left - st.size)
+            stacks.append(StackPlan(st.size, main_card, st.span))
+        total = sum(s.size for s in deck.stacks)
+        if deck.stacks and total < len(pool) - unsure:
+            self.fault("C0207", deck.span, deck=deck.id, total=total, available=len(pool), unused=len(pool) - total)
+        for n in sorted(mains):
+            if n not in used and deck.stacks:
+                self.fault("C0205", cards[mains[n]].span, deck=deck.id, problem=f"main encounter {n} (`{mains[n]}`) is in no stack")
+        return tuple(stacks)
 
 
 def _plan_simple(deck: ast.Deck, cards: Mapping[str, object], sink: Sink) -> DeckPlan:

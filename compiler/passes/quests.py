@@ -420,54 +420,78 @@ class EncounterResolver:
             return None
         size = s.size or monster.size
         counts = _guard_counts(s.heroes, self.counts)
-        figures: dict[int, tuple[m.Figure, ...]] = {}
-        tile = None
         if s.points:
-            points = []
-            for p in sorted(s.points, key=lambda p: p.rank != "master"):
-                for ref in p.at:
-                    c = self.cell(ref, space_sink)
-                    if c is not None and not (body and self.maps_checked and self.maps_rejected(c)):
-                        points.append((p, ref, c))
-            if points:
-                tile = self.tile_of(points[0][2])
-            for h in counts:
-                chosen = [(p, ref, c) for p, ref, c in points if p.heroes is None or p.heroes.low <= h <= p.heroes.high]
-                self.check_limits(s, monster, h, [p.rank for p, _, _ in chosen])
-                figs = []
-                for p, ref, c in chosen:
-                    placed = self.fit_covering(c, size, self.in_play(c), h)
-                    if placed is None:
-                        self.cannot_fit(ref.span, monster, size, c)
-                        continue
-                    on = sorted(self.token_cells & set(placed[1]), key=lambda c: (c[1], c[0]))
-                    if on:
-                        tok = next(tk for tk in self.tokens if self.board.spaces[tk.space] == on[0])
-                        self.once(("Q0207", ref.span), "Q0207", ref.span, group=s.group, token=tok.id,
-                                  space=self.amap.describe(on[0]), related=(Related(tok.span, "the token lies here"),))
-                    figs.append(self.take(p.rank, placed, h))
-                figures[h] = tuple(figs)
+            figures, tile = self.spawn_at_points(s, monster, size, counts, space_sink, body)
         elif s.at is not None:
-            c = self.cell(s.at, space_sink)
-            if c is None or (body and self.maps_checked and self.maps_rejected(c)):
-                self.failed.add(("group", s.group))
+            placed = self.spawn_around(s, s.at, monster, size, counts, space_sink, body)
+            if placed is None:
                 return None
-            tile = self.tile_of(c)
-            if self.fit_covering(c, size, self.in_play(c), None) is None:
-                self.cannot_fit(s.at.span, monster, size, c)
-                return None
-            for h in counts:
-                if s.unique:
-                    ranks = ["master"]
-                else:
-                    lim = monster.limit(h)
-                    if lim is None:
-                        self.once(("Q0204", s.span), "Q0204", s.span, group=s.group, heroes=h)
-                        continue
-                    ranks = ["master"] * lim.masters + ["minion"] * lim.minions
-                figures[h] = self.place_group(s, monster, c, size, ranks, h)
+            figures, tile = placed
         else:
             return None  # the parser reported a spawn without a place
+        return self.record_spawn(s, monster, when, size, figures, tile)
+
+    def spawn_at_points(self, s: ast.SpawnDecl, monster: Monster, size: tuple[int, int], counts: tuple[int, ...],
+                        space_sink: Sink, body: bool) -> tuple[dict[int, tuple[m.Figure, ...]], str | None]:
+        """`spawn G at points …`: one figure on each point that holds for the hero count,
+        masters first; the figures per hero count and the tile of the first point."""
+        figures: dict[int, tuple[m.Figure, ...]] = {}
+        tile = None
+        points = []
+        for p in sorted(s.points, key=lambda p: p.rank != "master"):
+            for ref in p.at:
+                c = self.cell(ref, space_sink)
+                if c is not None and not (body and self.maps_checked and self.maps_rejected(c)):
+                    points.append((p, ref, c))
+        if points:
+            tile = self.tile_of(points[0][2])
+        for h in counts:
+            chosen = [(p, ref, c) for p, ref, c in points if p.heroes is None or p.heroes.low <= h <= p.heroes.high]
+            self.check_limits(s, monster, h, [p.rank for p, _, _ in chosen])
+            figs = []
+            for p, ref, c in chosen:
+                placed = self.fit_covering(c, size, self.in_play(c), h)
+                if placed is None:
+                    self.cannot_fit(ref.span, monster, size, c)
+                    continue
+                on = sorted(self.token_cells & set(placed[1]), key=lambda c: (c[1], c[0]))
+                if on:
+                    tok = next(tk for tk in self.tokens if self.board.spaces[tk.space] == on[0])
+                    self.once(("Q0207", ref.span), "Q0207", ref.span, group=s.group, token=tok.id,
+                              space=self.amap.describe(on[0]), related=(Related(tok.span, "the token lies here"),))
+                figs.append(self.take(p.rank, placed, h))
+            figures[h] = tuple(figs)
+        return figures, tile
+
+    def spawn_around(self, s: ast.SpawnDecl, at: ast.SpaceRef, monster: Monster, size: tuple[int, int],
+                     counts: tuple[int, ...], space_sink: Sink, body: bool) -> tuple[dict[int, tuple[m.Figure, ...]], str] | None:
+        """`spawn G at SPACE`: the group's figures (its group limit for each hero count, one
+        master for a unique monster) placed around the space; None when the space is no place."""
+        c = self.cell(at, space_sink)
+        if c is None or (body and self.maps_checked and self.maps_rejected(c)):
+            self.failed.add(("group", s.group))
+            return None
+        tile = self.tile_of(c)
+        if self.fit_covering(c, size, self.in_play(c), None) is None:
+            self.cannot_fit(at.span, monster, size, c)
+            return None
+        figures: dict[int, tuple[m.Figure, ...]] = {}
+        for h in counts:
+            if s.unique:
+                ranks = ["master"]
+            else:
+                lim = monster.limit(h)
+                if lim is None:
+                    self.once(("Q0204", s.span), "Q0204", s.span, group=s.group, heroes=h)
+                    continue
+                ranks = ["master"] * lim.masters + ["minion"] * lim.minions
+            figures[h] = self.place_group(s, monster, c, size, ranks, h)
+        return figures, tile
+
+    def record_spawn(self, s: ast.SpawnDecl, monster: Monster, when: str, size: tuple[int, int],
+                     figures: dict[int, tuple[m.Figure, ...]], tile: str | None) -> m.Spawn:
+        """The spawn under its id (its `as NAME`, else the group, numbered from its second
+        spawn), known to the events by that id and by its group."""
         if s.name is not None and (s.name in self.names.groups or s.name in self.monsters):
             taken = self.names.groups.get(s.name)
             self.sink.report("Q0208", s.span, name=s.name,
