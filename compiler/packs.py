@@ -162,14 +162,21 @@ def discover(paths: list[str], pack_path: tuple[str, ...], sink: Sink, *, max_by
 
     available: dict[str, Pack] = dict(given)
     lazily_seen: dict[str, Path] = {}
+    listed: dict[Path, list[Path]] = {}  # each folder of the search path listed once,
+    declared: dict[Path, frozenset[str]] = {}  # and each manifest's `id:` lines read once
 
     def lookup(pack_id: str) -> Pack | None:
         if pack_id in available:
             return available[pack_id]
         for base in search_path(pack_path):
-            for folder in _folders_of_packs(base):
-                if folder.name != pack_id and not _declares(folder, pack_id, max_bytes):
-                    continue
+            if base not in listed:
+                listed[base] = _folders_of_packs(base)
+            for folder in listed[base]:
+                if folder.name != pack_id:
+                    if folder not in declared:
+                        declared[folder] = _declared_ids(folder, max_bytes)
+                    if pack_id not in declared[folder]:
+                        continue
                 pack = read_pack(folder, sink, max_bytes=max_bytes)
                 if pack is not None and pack.id == pack_id:
                     available[pack_id] = pack
@@ -181,7 +188,7 @@ def discover(paths: list[str], pack_path: tuple[str, ...], sink: Sink, *, max_by
     for target in targets:
         closure: list[Pack] = []
         state: dict[str, str] = {}
-        ok = _visit(target, [], state, closure, lookup, sink)
+        ok = _visit(target, state, closure, lookup, sink)
         if ok:
             order[target.id] = closure
     return Resolution(targets, order)
@@ -206,21 +213,41 @@ def _declares(folder: Path, pack_id: str, max_bytes: int) -> bool:
     """Cheap check whether folder/pack.yaml declares `pack_id` (folders may be named
     differently). Read as every pack file is; a manifest that cannot be read declares
     nothing here (reading the folder's pack for real reports why)."""
+    return pack_id in _declared_ids(folder, max_bytes)
+
+
+def _declared_ids(folder: Path, max_bytes: int) -> frozenset[str]:
+    """The ids the `id:` lines at the head of folder/pack.yaml name (`_declares`)."""
     src = read_source(folder, folder / "pack.yaml", Sink(), max_bytes=max_bytes)
     if src is None:
-        return False
+        return frozenset()
     head = src.text[:4096]
-    return any(line.split(":", 1)[1].strip().strip("'\"") == pack_id for line in head.split("\n") if line.startswith("id:"))
+    return frozenset(line.split(":", 1)[1].strip().strip("'\"") for line in head.split("\n") if line.startswith("id:"))
 
 
-def _visit(pack: Pack, stack: list[Pack], state: dict[str, str], closure: list[Pack], lookup, sink: Sink) -> bool:
-    state[pack.id] = "visiting"
+def _visit(root: Pack, state: dict[str, str], closure: list[Pack], lookup, sink: Sink) -> bool:
+    """Append `root`'s dependency closure to `closure`, each pack after the packs it
+    requires; False when a required pack is missing or a cycle was reported. A loop over
+    the path of packs being visited, not a recursion: a chain of `requires` is as deep as
+    it is long, and a folder of a few thousand packs each requiring the next is a
+    RecursionError otherwise."""
     ok = True
-    for dep in pack.requires:
+    state[root.id] = "visiting"
+    path = [root]  # the packs being visited, each requiring the next
+    todo = [iter(root.requires)]  # the requirements of each, still to visit
+    while todo:
+        pack = path[-1]
+        dep = next(todo[-1], None)
+        if dep is None:
+            todo.pop()
+            path.pop()
+            state[pack.id] = "done"
+            closure.append(pack)
+            continue
         if state.get(dep) == "done":
             continue
         if state.get(dep) == "visiting":
-            ids = [p.id for p in stack + [pack]]
+            ids = [p.id for p in path]
             cycle = ids[ids.index(dep):] + [dep]
             sink.report("P0104", pack.requires_span(dep), cycle=" -> ".join(cycle))
             ok = False
@@ -239,7 +266,7 @@ def _visit(pack: Pack, stack: list[Pack], state: dict[str, str], closure: list[P
             )
             ok = False
             continue
-        ok = _visit(found, stack + [pack], state, closure, lookup, sink) and ok
-    state[pack.id] = "done"
-    closure.append(pack)
+        state[found.id] = "visiting"
+        path.append(found)
+        todo.append(iter(found.requires))
     return ok

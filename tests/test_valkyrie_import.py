@@ -221,3 +221,22 @@ def test_an_output_blocked_by_a_file_is_one_error_and_writes_nothing(tmp_path):
     assert r.code == 1 and r.err.count("error[") == 1
     assert "error[I0003]" in r.err and "it is a file, and the output needs a folder there" in r.err
     assert (tmp_path / "file").read_text(encoding="utf-8") == ""
+
+
+@pytest.mark.parametrize("loop", [False, True], ids=["chain", "loop"])
+def test_a_chain_of_500_events_imports_whole_without_recursing(tmp_path, loop):
+    """Each event's `event1=` naming the next was a recursion per event (RecursionError near
+    500, then E0103); the walks are loops now, and `seen` still ends a chain that loops back
+    (issue 38, docs/robustness.md "Second pass")."""
+    n = 500
+    chain = "".join(f"[Event{i}]\nbuttons=1\n" + (f"event1=Event{(i + 1) % n}\n" if loop or i + 1 < n else "")
+                    + "operations=Steps,+,1\n" for i in range(n))
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES,
+        "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1\nevent1=Event0\n" + chain,
+    })
+    sink = Sink()
+    got = import_quest(q, sink)
+    assert got is not None and not [d for d in sink.items if d.severity.value == "error"], [d.message for d in sink.items]
+    quest = next(text for name, text in got[1].files.items() if name.endswith(".quest"))
+    assert quest.count("advance steps by 1") == n

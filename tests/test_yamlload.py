@@ -109,3 +109,108 @@ def test_schema_messages_name_yaml_types_not_python_ones(entry, words):
     assert words in messages
     for python in ("NoneType", "dict", "list", " str ", "int "):
         assert python not in messages
+
+
+# ---------------------------------------------------------------- nesting (issue 38, docs/robustness.md)
+def _depth(text):
+    """How deep the parser's events nest (the composer recurses once per level)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent
+
+    depth = deepest = 0
+    for event in YAML(typ="safe").parse(text):
+        if isinstance(event, CollectionStartEvent):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif isinstance(event, CollectionEndEvent):
+            depth -= 1
+    return deepest
+
+
+def _nested(form, n):
+    """`n` collections nested in one another, written in one of the ways YAML allows."""
+    return {
+        "flow": "[" * n + "]" * n + "\n",
+        "flow-map": "{a: " * n + "1" + "}" * n + "\n",
+        "block-map": "".join(" " * i + "k:\n" for i in range(n - 1)) + " " * (n - 1) + "k: 1\n",
+        "block-seq": "".join(" " * i + "-\n" for i in range(n)) + " " * n + "1\n",
+        "compact": "- " * n + "1\n",
+        "complex-keys": "? " * n + "1\n",
+        "indentless": "k:\n" + "".join(" " * (2 * i) + "- k:\n" for i in range(n // 2)) + " " * n + "- 1\n",
+        "bom-lines": "\ufeff" + "- " * n + "1\n",
+        "after-ls": "a:\u2028 " + "- " * (n - 1) + "1\n",
+    }[form]
+
+
+FORMS = ("flow", "flow-map", "block-map", "block-seq", "compact", "complex-keys", "indentless", "bom-lines", "after-ls")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_cheap_bound_is_never_below_the_real_depth(form):
+    from compiler.catalogs.yamlload import bound_at_most, cheap_bound
+
+    for n in (1, 2, 5, 40, 101):
+        text = _nested(form, n)
+        assert _depth(text) >= min(n, 2) and cheap_bound(text) >= _depth(text), (form, n)
+        assert not bound_at_most(text, _depth(text) - 1), (form, n)
+
+
+def test_data_nested_up_to_the_limit_loads_and_one_more_level_is_y0010_where_it_starts():
+    from compiler.catalogs.yamlload import MAX_DEPTH
+
+    doc, sink = load("a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n")
+    assert doc is not None and not sink.items
+    doc, sink = load("a: " + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "\n")
+    [d] = sink.items
+    assert doc is None and d.code == "Y0010" and str(MAX_DEPTH) in d.message
+    assert (d.span.line, d.span.column) == (1, 4 + MAX_DEPTH - 1)  # the bracket that opens level MAX_DEPTH + 1
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("n", [150, 250, 5_000])  # below COMPOSABLE the nodes are measured, above it the events
+def test_every_form_of_deep_nesting_is_y0010_at_the_first_level_too_deep(form, n):
+    from ruamel.yaml import YAML
+    from ruamel.yaml.events import CollectionStartEvent
+
+    from compiler.catalogs.yamlload import MAX_DEPTH
+
+    text = _nested(form, n)
+    starts = (e for e in YAML(typ="safe").parse(text) if isinstance(e, CollectionStartEvent))
+    where = next(e for k, e in enumerate(starts, 1) if k == MAX_DEPTH + 1).start_mark
+    doc, sink = load(text)
+    assert doc is None and [(d.code, d.span.line, d.span.column) for d in sink.items] == [("Y0010", where.line + 1, where.column + 1)]
+
+
+def test_aliases_nesting_too_deep_are_y0010_at_the_node():
+    chain = "a0: &a0 [x]\n" + "".join(f"a{i}: &a{i} [*a{i - 1}]\n" for i in range(1, 150))
+    doc, sink = load(chain)
+    assert doc is None and [d.code for d in sink.items] == ["Y0010"]
+    doc, sink = load("loop: &a [*a]\n")  # an alias inside its own anchor
+    assert doc is None and [(d.code, d.span.line, d.span.column) for d in sink.items] == [("Y0010", 1, 7)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.recursive(st.one_of(st.integers(), st.sampled_from(["x", "a: b", "[", "]]", "{", "'", '"', "# c", "- y", "\t"])),
+                    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["k", "[k", "{"]), inner, max_size=3)),
+                    max_leaves=40),
+       st.sampled_from([None, True, False]), st.integers(2, 6), st.integers(0, 4))
+def test_the_cheap_bound_holds_for_whatever_the_dumper_writes(data, flow, indent, offset):
+    """The bound is what skips the exact count: it must never be below the parser's depth,
+    whatever the style (block, flow, compact sequences) and whatever the strings hold."""
+    import io
+
+    from ruamel.yaml import YAML
+
+    from compiler.catalogs.yamlload import bound_at_most, cheap_bound, nested_too_deep
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = flow
+    yaml.indent(mapping=indent, sequence=indent + offset, offset=min(offset, indent + offset - 2))
+    out = io.StringIO()
+    yaml.dump(data, out)
+    text = out.getvalue()
+    depth = _depth(text)
+    assert cheap_bound(text) >= depth
+    assert all(bound_at_most(text, ok) == (cheap_bound(text) <= ok) for ok in range(depth - 2, depth + 12))
+    assert nested_too_deep(text, limit=max(depth - 1, 1)) is not None or depth <= 1
+    assert nested_too_deep(text, limit=depth) is None

@@ -8,6 +8,13 @@ or arithmetic: numbers must be finite (`.inf`, `.nan`: Y0007) and integers withi
 JSON's exact range (Y0008); strings must be Unicode text, which an escape such as
 `"\\ud800"` (a lone surrogate) is not (Y0009). A file with any of these is refused,
 each one located at its node.
+
+Nesting is bounded before any parser sees the text (`nested_too_deep`, Y0010): the
+composer recurses once per level (in C with ruamel.yaml.clib, where 30,000 levels
+overflow the process's stack: a segfault, not an exception), and so does turning nodes
+into data. Every route by which YAML text reaches ruamel goes through here: `load_yaml`
+(catalogs, pack.yaml, state files, activation tests, an editor's unsaved text) or
+`load_plain` (the plugins' YAML).
 """
 
 from __future__ import annotations
@@ -24,6 +31,16 @@ from compiler.diagnostics import Sink, Span
 # explode (the "billion laughs" file). Past this many nodes the file is rejected.
 MAX_NODES = 400_000
 
+# Collections nested in collections, the top level counting as one. The shipped catalogs
+# nest at most 7 (a world's trail: world > trails > item > key's list…); state files and
+# activation tests fewer. `_Reader` recurses two Python frames a level (and so does the
+# composer without clib), so 100 levels stay far inside Python's limit of 1,000 frames.
+MAX_DEPTH = 100
+# Composing is safe this deep (libyaml's composer recurses in C; without clib, two Python
+# frames a level): text whose cheap bound is below it is composed at once, and `_Reader`
+# refuses a node past MAX_DEPTH, at the node the parser's events would have named.
+COMPOSABLE = 300
+
 # The integers every JSON reader holds exactly (a JavaScript number; also always a float).
 MAX_INT = 2**53 - 1
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -31,6 +48,89 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 class _TooLarge(Exception):
     pass
+
+
+class TooDeep(ValueError):
+    """YAML text nested deeper than `limit`; `line`, `column` (1-based) where it first is."""
+
+    def __init__(self, line: int, column: int, limit: int = MAX_DEPTH) -> None:
+        super().__init__(f"nested more than {limit} levels deep at line {line}, column {column}")
+        self.line, self.column, self.limit = line, column, limit
+
+
+# The run of indentation and block indicators (`- `, `? `, `: `) that starts a line: a
+# block collection can start no further right than its end. Lines end at YAML 1.1's line
+# breaks too (NEL, LS, PS), and libyaml skips a byte order mark at the start of any line:
+# `_plain_lines` makes those a new line and a space first.
+_RUN = "[-?: \t]"
+_ODD = {**{ord(c): "\n" for c in "\r\x85\u2028\u2029"}, 0xFEFF: " "}
+
+
+def _plain_lines(text: str) -> str:
+    return text.translate(_ODD) if any(chr(c) in text for c in _ODD) else text
+
+
+def cheap_bound(text: str) -> int:
+    """A depth `text` cannot nest beyond (see `nested_too_deep`): two counts and a regex."""
+    flow = text.count("[") + text.count("{")
+    return flow + 2 * (max(map(len, re.findall(f"^{_RUN}*", _plain_lines(text), re.M))) + 1)
+
+
+def bound_at_most(text: str, ok: int) -> bool:
+    """`cheap_bound(text) <= ok`, without listing every line: one search for a run too long."""
+    flow = text.count("[") + text.count("{")
+    if flow > ok - 2:
+        return False
+    text = _plain_lines(text)
+    too_long = f"{_RUN}{{{(ok - flow) // 2}}}"  # a run of this length makes flow + 2 * (run + 1) > ok
+    return re.match(too_long, text) is None and re.search("\n" + too_long, text) is None
+
+
+def nested_too_deep(text: str, limit: int = MAX_DEPTH, *, bound_ok: int | None = None) -> TooDeep | None:
+    """Where `text` first nests deeper than `limit` collections, or None. Never recurses.
+    `bound_ok` (at least `limit`): None at once when the cheap bound is at most this (the
+    caller measures the nodes itself; `load_yaml` passes COMPOSABLE).
+
+    The cheap bound first, two counts and one regex pass: block collections nest along
+    strictly increasing columns (libyaml's indentation stack), with at most one
+    indentless sequence per column (`key:` then `- item` at the key's column), so block
+    nesting is at most twice the number of columns a block collection can start at,
+    and each starts within its line's leading run of spaces and indicators; flow
+    collections are at most every `[` and `{`. The largest shipped catalogs bound
+    themselves at about 250 (mostly flow brackets that open and close on one line).
+    Above the bound the parser's own events are counted (libyaml's parser keeps its
+    states on a heap stack; only composing nodes recurses), stopping at the first one
+    too deep, which is also where it is located."""
+    if bound_at_most(text, limit if bound_ok is None else max(bound_ok, limit)):
+        return None
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent
+
+    depth = 0
+    try:
+        for event in YAML(typ="safe", pure=False).parse(text):
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > limit:
+                    mark = event.start_mark
+                    return TooDeep(mark.line + 1, mark.column + 1, limit)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except (YAMLError, ValueError, TypeError):
+        return None  # malformed before any level too deep: the composer stops at the same place, as shallow
+    return None
+
+
+def load_plain(text: str) -> Any:
+    """`YAML(typ="safe").load(text)` for the plugins' own YAML (no spans): TooDeep (a
+    ValueError, located) instead of a parser that recurses until the process dies."""
+    from ruamel.yaml import YAML
+
+    deep = nested_too_deep(text)
+    if deep is not None:
+        raise deep
+    return YAML(typ="safe").load(text)
 
 
 def _span(file: str, line0: int, col0: int, value: Any = None) -> Span:
@@ -54,6 +154,10 @@ def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    deep = nested_too_deep(text, bound_ok=COMPOSABLE)
+    if deep is not None:
+        sink.report("Y0010", Span(file, deep.line, deep.column, deep.line, deep.column + 1), limit=MAX_DEPTH)
+        return None
     yaml = YAML(typ="safe", pure=False)
     try:
         root = yaml.compose(text)
@@ -75,6 +179,9 @@ def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
         data = reader.plain(root, ()) if root is not None else None
     except _Duplicate as dup:
         sink.report("Y0002", _mark_span(file, dup.mark), key=dup.key)
+        return None
+    except _Deep as deep_alias:  # aliases nest what the text does not: `&a [*a]`, or a chain of anchors
+        sink.report("Y0010", _mark_span(file, deep_alias.mark), limit=MAX_DEPTH)
         return None
     except (_TooLarge, RecursionError):
         sink.report("Y0003", Span.whole_file(file), limit=MAX_NODES)
@@ -128,6 +235,11 @@ def _first_line(exc: Exception) -> str:
 class _Duplicate(Exception):
     def __init__(self, key: str, mark: Any) -> None:
         self.key, self.mark = key, mark
+
+
+class _Deep(Exception):
+    def __init__(self, mark: Any) -> None:
+        self.mark = mark
 
 
 LINE = "line"  # path step for one line of a block scalar: doc.span(path + ((LINE, k),))
@@ -184,6 +296,8 @@ class _Reader:
         self.budget -= 1
         if self.budget < 0:
             raise _TooLarge
+        if len(path) >= MAX_DEPTH and isinstance(node, (MappingNode, SequenceNode)):
+            raise _Deep(node.start_mark)  # only aliases get here (the text was measured first)
         if isinstance(node, MappingNode):
             self.constructor.flatten_mapping(node)  # `<<` merge keys, as YAML 1.1 defines them
             out: dict[str, Any] = {}

@@ -152,16 +152,17 @@ def fold_same_place(items: list[Diagnostic]) -> list[Diagnostic]:
     diagnostic. Warnings and notes pass through."""
     out: list[Diagnostic] = []
     first: dict[tuple, int] = {}
+    notes: dict[int, list[Related]] = {}  # gathered, then joined once: a tuple grown per error was quadratic
     for d in items:
         key = (d.span.file, d.span.line, d.span.column)
         if d.severity is not Severity.ERROR:
             out.append(d)
         elif key in first:
-            i = first[key]
-            held = out[i]
-            out[i] = Diagnostic(held.code, held.severity, held.message, held.span,
-                                held.related + (Related(d.span, f"also: {d.message} [{d.code}]"),) + d.related, held.fix)
+            notes.setdefault(first[key], []).extend((Related(d.span, f"also: {d.message} [{d.code}]"), *d.related))
         else:
             first[key] = len(out)
             out.append(d)
+    for i, more in notes.items():
+        held = out[i]
+        out[i] = Diagnostic(held.code, held.severity, held.message, held.span, held.related + tuple(more), held.fix)
     return out

@@ -757,23 +757,29 @@ class Executor:
     def _loop(
         self, state: State, mid: str, actions: tuple[ast.Action, ...], at: int, done: int, skipped: int, results: list[State]
     ) -> None:
-        if len(results) > MAX_OUTCOMES * 4:
-            self.truncated = True
-            return
-        i = at % len(actions) if actions else 0
-        if done >= 2 and actions and actions[i].verb == "retreat" and skipped == 0:
-            # retreat spends leftover movement, not an action: it follows the second action too
-            for st, _ in self.resolve(state, mid, i, actions[i]):
-                results.append(replace(st, pools={**st.pools, mid: 0}))
-            return
-        if done >= 2 or not actions or skipped >= len(actions):
-            results.append(replace(state, pools={**state.pools, mid: 0}))
-            return
-        for st, counted in self.resolve(state, mid, i, actions[i]):
-            if counted:
-                self._loop(st, mid, actions, at + 1, done + 1, 0, results)
-            else:
-                self._loop(st, mid, actions, at + 1, done, skipped + 1, results)
+        """Every way the monster's turn can go from `state`, depth first, into `results`. A
+        loop over a stack, not a recursion: a box of thousands of actions the monster skips
+        (a card's text is the designer's) was as deep as it was long, a RecursionError. The
+        stack pops the outcomes of one action in the order `resolve` gives them, as the
+        recursion visited them."""
+        todo = [(state, at, done, skipped)]
+        while todo:
+            state, at, done, skipped = todo.pop()
+            if len(results) > MAX_OUTCOMES * 4:
+                self.truncated = True
+                return
+            i = at % len(actions) if actions else 0
+            if done >= 2 and actions and actions[i].verb == "retreat" and skipped == 0:
+                # retreat spends leftover movement, not an action: it follows the second action too
+                for st, _ in self.resolve(state, mid, i, actions[i]):
+                    results.append(replace(st, pools={**st.pools, mid: 0}))
+                continue
+            if done >= 2 or not actions or skipped >= len(actions):
+                results.append(replace(state, pools={**state.pools, mid: 0}))
+                continue
+            after = [(st, at + 1, done + 1, 0) if counted else (st, at + 1, done, skipped + 1)
+                     for st, counted in self.resolve(state, mid, i, actions[i])]
+            todo.extend(reversed(after))
 
     def batches(self) -> list[tuple[tuple[str, ...], tuple[ast.Action, ...]]]:
         """The boxes in activation order, each with the monsters it activates."""

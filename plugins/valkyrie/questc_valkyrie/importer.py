@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.hints import did_you_mean
@@ -487,20 +487,26 @@ class Importer:
         hit = self.owner.get((x or 0, -(y or 0)))
         return hit[0] if hit else 1
 
-    def _setup_walk(self, sec: Section, enc: int, seen: set[str]) -> None:
-        if sec.name in seen:
-            return
-        seen.add(sec.name)
-        for name in self.names(sec, "add"):
-            if name.startswith("Tile"):
-                self.placed_at_setup.add(name)
-            elif name.startswith("Token"):
-                self.placed_at_setup.add(name)
-        if sec.name.startswith("Spawn"):
-            self.placed_at_setup.add(sec.name)
-        for name in self.next_events(sec):
-            if name in self.comp and not self.comp[name].get("trigger") and name not in self.checks and name not in self.enc_starts:
-                self._setup_walk(self.comp[name], enc, seen)
+    def _setup_walk(self, first: Section, enc: int, seen: set[str]) -> None:
+        """What the chain from `first` adds is on the table at setup. A loop over a stack,
+        not a recursion: a chain of thousands of events (each `event1=` naming the next)
+        is as deep as it is long; `seen` ends loops."""
+        todo = [first]
+        while todo:
+            sec = todo.pop()
+            if sec.name in seen:
+                continue
+            seen.add(sec.name)
+            for name in self.names(sec, "add"):
+                if name.startswith("Tile"):
+                    self.placed_at_setup.add(name)
+                elif name.startswith("Token"):
+                    self.placed_at_setup.add(name)
+            if sec.name.startswith("Spawn"):
+                self.placed_at_setup.add(sec.name)
+            nexts = [self.comp[name] for name in self.next_events(sec)
+                     if name in self.comp and not self.comp[name].get("trigger") and name not in self.checks and name not in self.enc_starts]
+            todo.extend(reversed(nexts))  # the first next event is walked first, as before
 
     def next_events(self, sec: Section) -> list[str]:
         buttons = self.number(sec, "buttons", 1) or 1
@@ -647,9 +653,23 @@ class Importer:
             return self.enc_of(sec)
         return 1
 
-    def _walk(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str], top: bool = False) -> None:
+    def _walk(self, first: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str], top: bool = False) -> None:
+        """The effects of the chain from `first`, depth first, in the order Valkyrie runs
+        them. A loop over a stack of the events whose next events are still being walked
+        (each a generator, `_follow`), not a recursion: a chain of thousands of events is
+        as deep as it is long. `seen` ends loops."""
+        stack = [self._visit(first, out, enc, entered, seen)]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+            else:
+                stack.append(self._visit(nxt, out, enc, entered, seen))
+
+    def _visit(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> Iterator[Section]:
+        """`sec`'s own effects, written to `out` now; then the events after it, to walk in turn."""
         if sec.name in seen:
-            return
+            return iter(())
         seen.add(sec.name)
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
         heroes = None
@@ -660,8 +680,7 @@ class Importer:
                 what = "the hero count" if all(c.startswith("#heroes,") for c in conds) else "variables"
                 self.cannot(sec, "conditions" if sec.get("conditions") else "vartests",
                             f"a condition on {what} (the event's own effects are left out, the events after it are followed)")
-                self._follow(sec, out, enc, entered, seen)
-                return
+                return self._follow(sec)
         for key in ("randomevents", "quota", "hero", "minhero", "maxhero", "music"):
             if sec.get(key) not in (None, "", "false", "False", "0"):
                 self.cannot(sec, key, f"`{key}`")
@@ -770,14 +789,15 @@ class Importer:
         for key in ("audio",):
             if sec.get(key) and sec.get(key) not in (AUDIO_WIN, AUDIO_LOSE, "AudioButton1", "AudioMonsterActivation"):
                 self.cannot(sec, key, f"the sound `{sec.get(key)}`")
-        self._follow(sec, out, enc, entered, seen)
+        return self._follow(sec)
 
     def _conditional(self, sec: Section) -> bool:
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
         return bool(conds) and not (sec.name.startswith("Spawn") and all(c.startswith("#heroes,") for c in conds))
 
-    def _follow(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> None:
-        """The events after `sec`. Events whose condition questc cannot express are read as
+    def _follow(self, sec: Section) -> Iterator[Section]:
+        """The events after `sec`, each yielded when the one before it has been walked
+        whole (`_walk`). Events whose condition questc cannot express are read as
         alternatives: only the first of them is followed (VK0303 on the others)."""
         taken = False
         for name in self.next_events(sec):
@@ -790,7 +810,7 @@ class Importer:
                                 f"an alternative to the event before it in [{sec.name}] (only the first alternative is followed)")
                     continue
                 taken = True
-            self._walk(nxt, out, enc, entered, seen)
+            yield nxt
 
     def hero_guard(self, sec: Section, conds: list[str]) -> tuple[int, int] | None:
         low, high = 1, 4
