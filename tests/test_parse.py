@@ -434,3 +434,24 @@ def test_doc_comments_count_lines_as_lark_does():
     module = parse_module(text, "f.quest", Sink())
     docs = {d.id: d.doc for d in module.declarations}
     assert docs == {"a": None, "b": "doc of b", "c": None}
+
+
+def test_a_doc_comment_of_a_million_tabs_is_read_in_linear_time():
+    # make fuzz (a 250,000-character line inserted into a `##` line): the doc comment
+    # pattern `(.*?)[ \t]*$` backtracked over every tab for every character, quadratic
+    # (20,000 tabs took 1.5 s, 250,000 hung the compile); now `(.*)$` and rstrip. Run in a
+    # child with a deadline, so that a regression fails instead of hanging the suite.
+    import subprocess
+    import sys
+
+    code = """if True:
+        from compiler.diagnostics import Sink
+        from compiler.syntax.format import format_source
+        from compiler.syntax.parse import parse_module
+        text = "##" + "\\t" * 1_000_000 + "x\\nperil_card p {}\\n"
+        assert parse_module(text, "f.quest", Sink()).declarations[0].doc == "\\t" * 1_000_000 + "x"
+        format_source(text)
+    """
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)  # about a second; hours before
+    # trailing blanks are still not part of the text, leading ones after `## ` are
+    assert parse("##  two  \t\nperil_card p {}").declarations[0].doc == " two"
