@@ -208,6 +208,7 @@ def campaign_section(model: Model, table: StringTable) -> JSONObject | None:
         return None
     sight = model.options.sight
     ids = _texts(camp, table)
+    playing = camp.in_play
     out: JSONObject = {}
     if camp.rules is not None:
         out["rules"] = {camp.rules.id: rules_json(camp.rules)}
@@ -215,65 +216,73 @@ def campaign_section(model: Model, table: StringTable) -> JSONObject | None:
         out["world"] = camp.world
     out["levels"] = {i: level_json(lv, ids, sight) for i, lv in camp.levels.items()}
     out["chains"] = {i: chain_json(ch) for i, ch in camp.chains.items()}
-    out["dungeons"] = {i: {**_common(d, camp.in_play.get(i, ())), "name": ids[(i, "name")], "chain": i} for i, d in camp.dungeons.items()}
+    out["dungeons"] = {i: {**_common(d, playing.get(i, ())), "name": ids[(i, "name")], "chain": i} for i, d in camp.dungeons.items()}
     out["rumors"] = {i: rumor_json(r, ids) for i, r in camp.rumors.items()}
-    out["legendary_areas"] = {
-        i: {**_common(d, camp.in_play.get(i, ())), "name": ids[(i, "name")], "chain": i, **({"treasure": ids[(i, "treasure")]} if (i, "treasure") in ids else {})}
-        for i, d in camp.legendary.items()
-    }
-    out["avatars"] = {
-        i: {
-            **_common(d, camp.in_play.get(i, ())),
-            "name": ids[(i, "name")],
-            "chain": i,
-            "keep": d.keep.name if d.keep is not None else None,
-            "treachery": {t.type.name: {"cost": t.cost, "max": t.max} for t in d.treachery},
-        }
-        for i, d in camp.avatars.items()
-    }
+    out["legendary_areas"] = {i: legendary_json(d, ids, playing.get(i, ())) for i, d in camp.legendary.items()}
+    out["avatars"] = {i: avatar_json(d, ids, playing.get(i, ())) for i, d in camp.avatars.items()}
     out["incidents"] = {i: incident_json(x, ids) for i, x in camp.incidents.items()}
     out["locations"] = {i: location_json(x, ids, sight) for i, x in camp.locations.items()}
-    out["plots"] = {
-        i: {
-            **_common(d, camp.in_play.get(i, ())),
-            "name": ids[(i, "name")],
-            "cards": [
-                {
-                    "id": card.id,
-                    "role": card.role,
-                    "title": ids[(i, f"card.{card.id}.title")],
-                    "cost": card.cost or 0,
-                    **({"text": ids[(i, f"card.{card.id}.text")]} if (i, f"card.{card.id}.text") in ids else {}),
-                }
-                for card in d.cards
-            ],
-        }
-        for i, d in camp.plots.items()
-    }
-    out["treachery_cards"] = {
-        i: {
-            **_common(d, camp.in_play.get(i, ())),
-            "title": ids[(i, "title")],
-            "gem": d.gem.name if d.gem is not None else None,
-            "cost": d.cost,
-            "kind": d.kind.name if d.kind is not None else None,
-            "threat": d.threat,
-            **({"rules": ids[(i, "rules")]} if (i, "rules") in ids else {}),
-        }
-        for i, d in camp.treachery_cards.items()
-    }
-    out["overlord_decks"] = {
-        i: {
-            **_common(x.decl, camp.in_play.get(i, ())),
-            "avatar": x.decl.avatar.name if x.decl.avatar is not None else None,
-            "held": dict(x.held),
-            "add": [r.name for r in x.decl.add],
-            "spent": dict(x.hand.spent),
-            "leftover": x.hand.leftover,
-            "extra_cards": x.hand.extra_cards,
-            "hand": x.hand.hand,
-        }
-        for i, x in camp.overlord_decks.items()
-    }
+    out["plots"] = {i: plot_json(d, ids, playing.get(i, ())) for i, d in camp.plots.items()}
+    out["treachery_cards"] = {i: treachery_json(d, ids, playing.get(i, ())) for i, d in camp.treachery_cards.items()}
+    out["overlord_decks"] = {i: overlord_deck_json(x, playing.get(i, ())) for i, x in camp.overlord_decks.items()}
     out["illustrative"] = sorted({f.where for f in (model.illustrative or ())})
     return out
+
+
+def legendary_json(d: ast.LegendaryArea, ids: Ids, in_play: tuple[str, ...]) -> JSONObject:
+    i = d.id
+    return {**_common(d, in_play), "name": ids[(i, "name")], "chain": i, **({"treasure": ids[(i, "treasure")]} if (i, "treasure") in ids else {})}
+
+
+def avatar_json(d: ast.Avatar, ids: Ids, in_play: tuple[str, ...]) -> JSONObject:
+    return {
+        **_common(d, in_play),
+        "name": ids[(d.id, "name")],
+        "chain": d.id,
+        "keep": d.keep.name if d.keep is not None else None,
+        "treachery": {t.type.name: {"cost": t.cost, "max": t.max} for t in d.treachery},
+    }
+
+
+def plot_json(d: ast.Plot, ids: Ids, in_play: tuple[str, ...]) -> JSONObject:
+    i = d.id
+    return {
+        **_common(d, in_play),
+        "name": ids[(i, "name")],
+        "cards": [
+            {
+                "id": card.id,
+                "role": card.role,
+                "title": ids[(i, f"card.{card.id}.title")],
+                "cost": card.cost or 0,
+                **({"text": ids[(i, f"card.{card.id}.text")]} if (i, f"card.{card.id}.text") in ids else {}),
+            }
+            for card in d.cards
+        ],
+    }
+
+
+def treachery_json(d: ast.TreacheryCard, ids: Ids, in_play: tuple[str, ...]) -> JSONObject:
+    i = d.id
+    return {
+        **_common(d, in_play),
+        "title": ids[(i, "title")],
+        "gem": d.gem.name if d.gem is not None else None,
+        "cost": d.cost,
+        "kind": d.kind.name if d.kind is not None else None,
+        "threat": d.threat,
+        **({"rules": ids[(i, "rules")]} if (i, "rules") in ids else {}),
+    }
+
+
+def overlord_deck_json(x: c.CheckedDeck, in_play: tuple[str, ...]) -> JSONObject:
+    return {
+        **_common(x.decl, in_play),
+        "avatar": x.decl.avatar.name if x.decl.avatar is not None else None,
+        "held": dict(x.held),
+        "add": [r.name for r in x.decl.add],
+        "spent": dict(x.hand.spent),
+        "leftover": x.hand.leftover,
+        "extra_cards": x.hand.extra_cards,
+        "hand": x.hand.hand,
+    }

@@ -145,15 +145,37 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
     image = Image.new("RGB", (width, height), S.BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.rectangle([layout.left, layout.top, layout.left + map_w - 1, layout.top + map_h - 1], fill=S.OUTSIDE)
+    _draw_terrain(draw, layout, board, scale)
+    image = _shade(image, layout, picture, scale)
+    draw = ImageDraw.Draw(image)
+    _draw_structure(draw, layout, picture, scale)
+    _draw_doors(draw, layout, board, scale)
+    _draw_links(draw, layout, board, scale)
+    _draw_features(draw, layout, picture, scale)
+    _draw_entries(draw, layout, spaces, picture, scale)
+    _draw_markers(draw, layout, picture, scale)
+    _draw_tile_labels(draw, layout, picture, scale)
+    if picture.coordinates:
+        _draw_coordinates(draw, layout, picture, scale)
+    if title:
+        draw.text((layout.left, 2), title, fill=S.TEXT, font=title_font)
+    if legend_img is not None:
+        image.paste(legend_img, (0, layout.top + map_h + coord))
+    return image
 
-    # terrain
+
+def _draw_terrain(draw: ImageDraw.ImageDraw, layout: MapLayout, board: Board, scale: int) -> None:
+    """Each space filled with its terrain's look and glyph."""
     for cell, terrain_id in zip(board.spaces, board.terrain):
         box = layout.cell_box(cell)
         look = look_for(board.rules, terrain_id)
         draw.rectangle(inset(box), fill=look.fill)
         draw_glyph(draw, box, look, scale)
 
-    # hidden tiles hatched, then sight shading (both exact-pixel numpy layers)
+
+def _shade(image: Image.Image, layout: MapLayout, picture: MapPicture, scale: int) -> Image.Image:
+    """Hidden tiles hatched, then the sight shading (both exact-pixel numpy layers): the
+    picture with them."""
     hidden_cells = [c for t in picture.tiles if t.hidden for c in t.cells]
     if hidden_cells:
         mask = box_mask(image.size, (layout.cell_box(c) for c in hidden_cells)) & hatch_mask(image.size, _hatch_period(scale))
@@ -163,9 +185,12 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
         image = shade_mask(image, mask, S.NO_MINIONS, S.NO_MINIONS_ALPHA)
     if picture.seen:
         image = shade_mask(image, box_mask(image.size, (layout.cell_box(c) for c in picture.seen)), S.SEEN, S.SEEN_ALPHA)
-    draw = ImageDraw.Draw(image)
+    return image
 
-    # the square grid
+
+def _draw_structure(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+    """The square grid, the spaces within the movement budget, tile outlines, walls and openings."""
+    board = picture.board
     for cell in board.spaces:
         l, t, r, b = layout.cell_box(cell)
         draw.rectangle([l, t, r, b], outline=S.GRID, width=1)
@@ -189,20 +214,6 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
     for e in sorted(picture.openings):
         draw.rectangle(layout.edge_box(e, wall_w), fill=S.WALL)
         dashed(draw, layout.point(e[0]), layout.point(e[1]), S.OPENING, max(2, wall_w - 1), max(3, scale // 6))
-
-    _draw_doors(draw, layout, board, scale)
-    _draw_links(draw, layout, board, scale)
-    _draw_features(draw, layout, picture, scale)
-    _draw_entries(draw, layout, spaces, picture, scale)
-    _draw_markers(draw, layout, picture, scale)
-    _draw_tile_labels(draw, layout, picture, scale)
-    if picture.coordinates:
-        _draw_coordinates(draw, layout, picture, scale)
-    if title:
-        draw.text((layout.left, 2), title, fill=S.TEXT, font=title_font)
-    if legend_img is not None:
-        image.paste(legend_img, (0, layout.top + map_h + coord))
-    return image
 
 
 def _hatch_period(scale: int) -> int:

@@ -8,6 +8,7 @@ picture is stable from run to run.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 from PIL import Image, ImageDraw
 
@@ -97,6 +98,32 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
     width = max(320, int(width))
     margin = 60
     title_h = 34 if world.title else 0
+    px, inner_h = _projection(positions, width, margin, title_h)
+    legend_h = 70
+    height = title_h + inner_h + 2 * margin + legend_h
+    image = Image.new("RGB", (width, height), S.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    small = S.font(11)
+    if world.title:
+        draw.text((margin, 8), S.drawable(world.title), fill=S.TEXT, font=S.font_for(18, world.title))
+    _draw_trails(draw, world, positions, px, small)
+    for i in sorted(positions):
+        kind = kinds.get(i, "")
+        fill = LOCATION_COLOURS.get(kind, S.fallback_colour(kind or i))
+        c = px(i)
+        _location_mark(draw, c, 8, kind, fill)
+        name = names.get(i, i)
+        label, fnt = S.drawable(name), S.font_for(13, name)
+        w = S.text_size(fnt, label)[2]
+        label_box(draw, (round(c[0] - w / 2) - 2, c[1] + 12), label, fnt, S.TEXT, S.BACKGROUND, pad=(2, 1))
+    _draw_legend(draw, world, sorted({kinds.get(i, "") for i in positions}), (margin, height - legend_h + 8), small)
+    return image
+
+
+def _projection(positions: dict[str, tuple[float, float]], width: int, margin: int,
+                title_h: int) -> tuple[Callable[[str], tuple[int, int]], int]:
+    """Where each location is drawn (the positions scaled into the picture, centred) and
+    the height of the drawing area."""
     if positions:
         xs = [p[0] for p in positions.values()]
         ys = [p[1] for p in positions.values()]
@@ -119,14 +146,12 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
         oy = title_h + margin + (inner_h - (maxy - miny) * fac) / 2
         return round(ox + (x - minx) * fac), round(oy + (y - miny) * fac)
 
-    legend_h = 70
-    height = title_h + inner_h + 2 * margin + legend_h
-    image = Image.new("RGB", (width, height), S.BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    small = S.font(11)
-    if world.title:
-        draw.text((margin, 8), S.drawable(world.title), fill=S.TEXT, font=S.font_for(18, world.title))
+    return px, inner_h
 
+
+def _draw_trails(draw: ImageDraw.ImageDraw, world: WorldPicture, positions: dict[str, tuple[float, float]],
+                 px: Callable[[str], tuple[int, int]], small: S.Font) -> None:
+    """Every trail between two drawn locations, by type; then its danger shield with the traffic."""
     trails = sorted(world.trails, key=lambda t: (min(t.a, t.b), max(t.a, t.b), t.kind))
     for t in trails:
         if t.a not in positions or t.b not in positions:
@@ -147,20 +172,12 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
         if t.traffic is not None:
             text_centred(draw, mid, str(t.traffic), small, S.contrast_text(fill), whole_pixels=False)
 
-    for i in sorted(positions):
-        kind = kinds.get(i, "")
-        fill = LOCATION_COLOURS.get(kind, S.fallback_colour(kind or i))
-        c = px(i)
-        _location_mark(draw, c, 8, kind, fill)
-        name = names.get(i, i)
-        label, fnt = S.drawable(name), S.font_for(13, name)
-        w = S.text_size(fnt, label)[2]
-        label_box(draw, (round(c[0] - w / 2) - 2, c[1] + 12), label, fnt, S.TEXT, S.BACKGROUND, pad=(2, 1))
 
-    # legend: location kinds present, trail kinds present, danger colours
-    y = height - legend_h + 8
-    x = margin
-    present_kinds = sorted({kinds.get(i, "") for i in positions})
+def _draw_legend(draw: ImageDraw.ImageDraw, world: WorldPicture, present_kinds: list[str], at: tuple[int, int],
+                 small: S.Font) -> None:
+    """The legend from `at`: the location kinds present; the trail types, the dangers."""
+    x, y = at
+    margin = x
     for kind in present_kinds:
         fill = LOCATION_COLOURS.get(kind, S.fallback_colour(kind or "?"))
         _location_mark(draw, (x + 8, y + 8), 6, kind, fill)
@@ -180,4 +197,3 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
         _shield(draw, (x + 8, y + 7), 6, DANGER_COLOURS.get(danger, S.fallback_colour(danger)))
         draw.text((x + 20, y + 1), danger, fill=S.TEXT, font=small)
         x += 30 + S.text_size(small, danger)[2]
-    return image
