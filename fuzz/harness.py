@@ -18,7 +18,18 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 INTERNAL_CODES = frozenset({"I0001", "I0002", "I0006", "E0103", "E0104"})  # a crash, an invalid bundle, sight disagreeing, a first-party plugin failing
-MAX_OUTPUT = 16 * 1024 * 1024  # characters of output (diagnostics, stdout, stderr) one input may produce
+MAX_OUTPUT = 16 * 1024 * 1024  # characters of output (diagnostics, stdout, stderr) any input may produce…
+OUTPUT_PER_INPUT_BYTE = 64  # …and this many more per byte of the input: output linear in the input is fine
+_limit = [MAX_OUTPUT]
+
+
+def output_limit() -> int:
+    return _limit[0]
+
+
+def set_input_size(size: int) -> None:
+    """The output bound of the input about to run (the worker calls this)."""
+    _limit[0] = MAX_OUTPUT + OUTPUT_PER_INPUT_BYTE * size
 _INTERNAL_TEXT = re.compile(r"\b(I0001|I0002|I0006|E0103|E0104)\b|Traceback \(most recent call last\)")
 
 
@@ -108,8 +119,8 @@ def _own(filename: str) -> str | None:
     return rel.as_posix() if rel.parts and rel.parts[0] in ("compiler", "plugins") else None
 
 
-def where(frames: list[tuple[str, str]], recursion: bool = False) -> str:
-    """Where a failure happened, for telling findings apart: the two innermost frames of
+def where(frames: list[tuple[str, str]], recursion: bool = False, depth: int = 2) -> str:
+    """Where a failure happened, for telling findings apart: the `depth` innermost frames of
     questc's own code ("hints.py:_closest < importer.py:missing"); for a RecursionError the
     frame of questc's that recurs, if one does. `frames`: (file, function), outermost first."""
     own = [(rel, func) for rel, func in ((_own(f), n) for f, n in frames) if rel]
@@ -121,13 +132,13 @@ def where(frames: list[tuple[str, str]], recursion: bool = False) -> str:
         if counts[top] > 2:
             return f"{top[0]}:{top[1]} (recursing)"
     if own:
-        return " < ".join(f"{rel}:{func}" for rel, func in reversed(own[-2:]))
+        return " < ".join(f"{rel}:{func}" for rel, func in reversed(own[-depth:]))
     return f"{Path(frames[-1][0]).name}:{frames[-1][1]}" if frames else "?"
 
 
 def exception_signature(exc: BaseException) -> str:
     frames = [(f.filename, f.name) for f in traceback.extract_tb(exc.__traceback__)]
-    return f"{type(exc).__name__} in {where(frames, isinstance(exc, RecursionError))}"
+    return f"{type(exc).__name__} in {where(frames, isinstance(exc, RecursionError), depth=1)}"  # an exception: where it was raised
 
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+),? in (\S+)')
@@ -141,7 +152,8 @@ def text_signature(text: str, fallback: str, innermost_first: bool = False) -> s
         frames.reverse()
     if not frames:
         return fallback
-    return f"{fallback} in {where(frames, 'RecursionError' in fallback or 'RecursionError' in text[-300:])}"
+    crashed = not innermost_first  # a crash report's exception: where it was raised; a stack dump: the loop and its caller
+    return f"{fallback} in {where(frames, 'RecursionError' in fallback or 'RecursionError' in text[-300:], depth=1 if crashed else 2)}"
 
 
 def crash_exception(report: str) -> str:
@@ -246,7 +258,7 @@ def _message_kind(message: str) -> str:
 
 def render_all(sink, formats=("human", "json")) -> Outcome | None:
     """Render the diagnostics as the command line would: an exception is a finding, and
-    so is output beyond MAX_OUTPUT."""
+    so is output beyond `output_limit()` (more than linear in the input)."""
     from compiler.diagnostics.render import render
 
     for fmt in formats:
@@ -254,7 +266,7 @@ def render_all(sink, formats=("human", "json")) -> Outcome | None:
             text = render(sink, fmt)
         except Exception as exc:  # noqa: BLE001 - the finding
             return internal(f"rendering {fmt}:\n{traceback.format_exc()}", exception_signature(exc))
-        if len(text) > MAX_OUTPUT:
+        if len(text) > output_limit():
             return Outcome("output", f"{fmt} rendering of {len(sink.items)} diagnostics is {len(text):,} characters",
                            f"output {fmt}")
     return None
@@ -299,7 +311,7 @@ def judge_cli(r: CliRun, argv: list, json_out: bool = False) -> Outcome:
     if r.code == 3 or r.crash:
         exc = crash_exception(r.crash) if r.crash else "exit 3"
         return internal(f"questc {shown}\nexit {r.code}\n{r.crash or r.err[-4000:]}", text_signature(r.crash, exc) if r.crash else f"exit 3 {exc}")
-    if r.total > MAX_OUTPUT:
+    if r.total > output_limit():
         return Outcome("output", f"questc {shown}\nwrote {r.total:,} characters", "output cli")
     m = _INTERNAL_TEXT.search(r.out) or _INTERNAL_TEXT.search(r.err)
     if m:

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     ctx = reg.context(ws, crash_dir)
     say(ev="ready", pid=os.getpid())
 
-    from fuzz.harness import MAX_OUTPUT, Bounded, Input, Outcome
+    from fuzz.harness import Bounded, Input, Outcome, output_limit, set_input_size
 
     for line in sys.stdin:
         job = json.loads(line)
@@ -99,12 +99,13 @@ def main(argv: list[str] | None = None) -> int:
                 say(ev="done", item=item, status="harness", detail=traceback.format_exc(), signature="input could not be made", ms=0)
                 continue
             say(ev="start", item=item, digest=inp.digest(), target=inp.target, size=inp.size())
+            set_input_size(inp.size())
             t0 = time.perf_counter()
             out, err = Bounded(1 << 16), Bounded(1 << 16)
             try:
                 with redirect_stdout(out), redirect_stderr(err):
                     outcome = reg.run(ctx, inp)
-                if outcome.ok and out.total + err.total > MAX_OUTPUT:
+                if outcome.ok and out.total + err.total > output_limit():
                     outcome = Outcome("output", f"printed {out.total + err.total:,} characters", "output printed")
             except BaseException as exc:  # noqa: BLE001 - escaped the target's own judgement: a harness bug or a SystemExit
                 if isinstance(exc, KeyboardInterrupt):
