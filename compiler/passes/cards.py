@@ -155,13 +155,13 @@ def _plan_exploration(deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], 
 
 class _ExplorationPlanner:
     """Plans one exploration deck, one method per part: its cards, its start card, its
-    main encounters, its stacks. Every fault is reported and makes the deck not legal."""
+    main encounters, its stacks. Every fault it reports makes the deck not legal."""
 
     def __init__(self, deck: ast.Deck, cards: Mapping[str, ast.ExplorationCard], sink: Sink) -> None:
         self.deck, self.cards, self.sink = deck, cards, sink
         self.legal = True
 
-    def fault(self, code: str, span: Span, related: tuple[Related, ...] = (), fix: str | None = None,
+    def report(self, code: str, span: Span, related: tuple[Related, ...] = (), fix: str | None = None,
               severity: Severity | None = None, **args: object) -> None:
         self.sink.report(code, span, related=related, fix=fix, severity=severity, **args)
         self.legal = False
@@ -185,7 +185,7 @@ class _ExplorationPlanner:
                 if cid in cards:
                     members.append(cid)
                 else:
-                    self.fault("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=hint(cid, cards, sink=sink),
+                    self.report("C0208", deck.span, deck=deck.id, card=cid, kind="exploration", hint=hint(cid, cards, sink=sink),
                                fix=did_you_mean(cid, cards, sink=sink))
         else:
             members = list(cards)
@@ -193,7 +193,7 @@ class _ExplorationPlanner:
             if deck.start in cards:
                 members.append(deck.start)
             else:
-                self.fault("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=hint(deck.start, cards, sink=sink),
+                self.report("C0208", deck.span, deck=deck.id, card=deck.start, kind="exploration", hint=hint(deck.start, cards, sink=sink),
                            fix=did_you_mean(deck.start, cards, sink=sink))
         return members
 
@@ -205,19 +205,19 @@ class _ExplorationPlanner:
         if deck.start is not None and deck.start in cards:
             start = deck.start
             if cards[start].role != "start":
-                self.fault("C0210", deck.span, card=start, deck=deck.id, related=(Related(cards[start].span, "the card"),))
+                self.report("C0210", deck.span, card=start, deck=deck.id, related=(Related(cards[start].span, "the card"),))
             others = [c for c in starts if c != start]
             if others:
-                self.fault("C0202", cards[others[0]].span, deck=deck.id, first=start, second=others[0],
+                self.report("C0202", cards[others[0]].span, deck=deck.id, first=start, second=others[0],
                            related=(Related(cards[start].span, "the deck's start card"),))
         elif len(starts) > 1:
-            self.fault("C0202", cards[starts[1]].span, deck=deck.id, first=starts[0], second=starts[1],
+            self.report("C0202", cards[starts[1]].span, deck=deck.id, first=starts[0], second=starts[1],
                        related=(Related(cards[starts[0]].span, "first start card"),))
             start = starts[0]
         elif starts:
             start = starts[0]
         elif deck.start is None:
-            self.fault("C0201", deck.span, deck=deck.id)
+            self.report("C0201", deck.span, deck=deck.id)
         return start
 
     def mains(self, members: list[str]) -> dict[int, str]:
@@ -230,7 +230,7 @@ class _ExplorationPlanner:
                 continue
             n = card.main_number
             if n in mains:
-                self.fault("C0204", card.span, deck=deck.id, number=n, first=mains[n], second=cid,
+                self.report("C0204", card.span, deck=deck.id, number=n, first=mains[n], second=cid,
                            related=(Related(cards[mains[n]].span, "first main encounter with that number"),))
                 continue
             mains[n] = cid
@@ -239,7 +239,7 @@ class _ExplorationPlanner:
         gaps = list(itertools.islice((n for n in range(1, count + 1) if n not in mains), MAX_GAPS_REPORTED + 1))
         if gaps:  # one diagnostic for the deck, naming the first gaps
             shown = ", ".join(map(str, gaps[:MAX_GAPS_REPORTED])) + (" …" if len(gaps) > MAX_GAPS_REPORTED else "")
-            self.fault("C0203", deck.span, deck=deck.id, numbers=shown, count=count,
+            self.report("C0203", deck.span, deck=deck.id, numbers=shown, count=count,
                        missing="is missing" if len(gaps) == 1 else "are missing", s="" if len(gaps) == 1 else "s")
         return mains
 
@@ -251,7 +251,7 @@ class _ExplorationPlanner:
         # either way, so a count is only wrong when it is wrong both ways
         unsure = start in pool
         if not deck.stacks:
-            self.fault("C0212", deck.span, deck=deck.id)
+            self.report("C0212", deck.span, deck=deck.id)
         stacks = []
         used: dict[int, Span] = {}
         left = len(pool)
@@ -259,23 +259,23 @@ class _ExplorationPlanner:
             main_card = None
             if st.main is not None:
                 if st.main in used:
-                    self.fault("C0205", st.span, deck=deck.id, problem=f"main encounter {st.main} is shuffled into two stacks",
+                    self.report("C0205", st.span, deck=deck.id, problem=f"main encounter {st.main} is shuffled into two stacks",
                                related=(Related(used[st.main], "first used here"),))
                 elif st.main not in mains:
-                    self.fault("C0205", st.span, deck=deck.id, problem=f"no card is main encounter {st.main}")
+                    self.report("C0205", st.span, deck=deck.id, problem=f"no card is main encounter {st.main}")
                 else:
                     main_card = mains[st.main]
                 used.setdefault(st.main, st.span)
             if st.size > left and (st.main is None or st.main in mains):  # a missing main is the stack's one fault
-                self.fault("C0206", st.span, deck=deck.id, index=i, size=st.size, left=left)
+                self.report("C0206", st.span, deck=deck.id, index=i, size=st.size, left=left)
             left = max(0, left - st.size)
             stacks.append(StackPlan(st.size, main_card, st.span))
         total = sum(s.size for s in deck.stacks)
         if deck.stacks and total < len(pool) - unsure:
-            self.fault("C0207", deck.span, deck=deck.id, total=total, available=len(pool), unused=len(pool) - total)
+            self.report("C0207", deck.span, deck=deck.id, total=total, available=len(pool), unused=len(pool) - total)
         for n in sorted(mains):
             if n not in used and deck.stacks:
-                self.fault("C0205", cards[mains[n]].span, deck=deck.id, problem=f"main encounter {n} (`{mains[n]}`) is in no stack")
+                self.report("C0205", cards[mains[n]].span, deck=deck.id, problem=f"main encounter {n} (`{mains[n]}`) is in no stack")
         return tuple(stacks)
 
 
