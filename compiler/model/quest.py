@@ -160,12 +160,44 @@ class Possible:
     opened: frozenset[str] = frozenset()  # doors some firing event opens
     best: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # variable -> highest value it may reach
 
-    def can_fire(self, t: Trigger, enc: QuestEncounter, first: bool) -> bool:
-        """Can an event with trigger `t` fire, given what can happen so far? `first`: the
-        quest's first encounter (where `on start` fires)."""
+
+def fixpoint(enc: QuestEncounter, first: bool) -> Possible:
+    """What can happen in `enc`: from its setup, every event whose trigger can happen fires,
+    until no more can (`first`: the quest's first encounter, where `on start` fires). The
+    quests pass reports the events that never fire; the adventure and expectations passes
+    ask which fire."""
+    st = _Growing(enc, first)
+    changed = True
+    while changed:
+        changed = False
+        for e in enc.events:
+            if e.index in st.fired or not st.can_fire(e.trigger):
+                continue
+            st.fire(e)
+            changed = True
+    return Possible(frozenset(st.fired), frozenset(st.groups), frozenset(st.tokens), frozenset(st.revealed),
+                    frozenset(st.closable), frozenset(st.opened), MappingProxyType(st.best))
+
+
+class _Growing:
+    """`fixpoint`'s working state: what can happen so far, grown event by event."""
+
+    def __init__(self, enc: QuestEncounter, first: bool) -> None:
+        self.enc, self.first = enc, first
+        self.spawn_group = {s.id: s.group for s in enc.spawns}
+        self.fired: set[int] = set()
+        self.groups = {name for s in enc.spawns if s.when == "setup" for name in (s.group, s.id)}
+        self.tokens = {t.id for t in enc.tokens if t.when == "setup"}
+        self.revealed: set[str] = set()
+        self.closable: set[str] = set()
+        self.opened: set[str] = set()
+        self.best = dict(enc.variables)
+
+    def can_fire(self, t: Trigger) -> bool:
+        enc = self.enc
         k = t.kind
         if k == "start":
-            return first
+            return self.first
         if k in ("encounter_start", "morale_zero"):
             return True
         if k == "round_end":
@@ -179,62 +211,36 @@ class Possible:
             return t.subject in self.tokens
         if k == "enters":
             spaces = (t.space,) if t.space is not None else t.area
-            return bool(spaces) and self.visible(enc, spaces)
+            return bool(spaces) and self.visible(spaces)
         if k == "variable":
             reached = self.best.get(t.subject) if t.subject is not None else None
             return reached is not None and reached >= (t.number or 0)
         return False
 
-    def visible(self, enc: QuestEncounter, spaces: Iterable[int]) -> bool:
+    def visible(self, spaces: Iterable[int]) -> bool:
         """Is one of `spaces` on a tile that is never hidden or that can be revealed?"""
-        board = enc.map.board
-        owner = enc.map.owner
+        board = self.enc.map.board
+        owner = self.enc.map.owner
         for i in spaces:
             t = owner[board.spaces[i]]
             if not t.hidden or t.name in self.revealed:
                 return True
         return False
 
-    def after(self, e: Event, spawn_group: Mapping[str, str]) -> Possible:
-        """What can happen once `e` has fired too (`spawn_group`: spawn id -> monster id)."""
-        groups, tokens, revealed = set(self.groups), set(self.tokens), set(self.revealed)
-        closable, opened, best = set(self.closable), set(self.opened), dict(self.best)
+    def fire(self, e: Event) -> None:
+        self.fired.add(e.index)
         for f in e.effects:
             if f.kind == "spawn":
-                groups.update(name for a in f.args if a in spawn_group for name in (a, spawn_group[a]))
+                self.groups.update(name for a in f.args if a in self.spawn_group for name in (a, self.spawn_group[a]))
             elif f.kind == "place_token":
-                tokens.update(f.args)
+                self.tokens.update(f.args)
             elif f.kind == "reveal":
-                revealed.update(f.args)
+                self.revealed.update(f.args)
             elif f.kind == "close":
-                closable.update(f.args)
+                self.closable.update(f.args)
             elif f.kind == "open":
-                opened.update(f.args)
+                self.opened.update(f.args)
             elif f.kind == "set" and f.args:
-                best[f.args[0]] = max(best.get(f.args[0], 0), f.number or 0)
+                self.best[f.args[0]] = max(self.best.get(f.args[0], 0), f.number or 0)
             elif f.kind == "advance" and f.args and f.number is not None and f.number > 0:
-                best[f.args[0]] = best.get(f.args[0], 0) + f.number
-        return Possible(self.fired | {e.index}, frozenset(groups), frozenset(tokens), frozenset(revealed),
-                        frozenset(closable), frozenset(opened), MappingProxyType(best))
-
-
-def fixpoint(enc: QuestEncounter, first: bool) -> Possible:
-    """What can happen in `enc`: from its setup, every event whose trigger can happen fires,
-    until no more can (`first`: the quest's first encounter, where `on start` fires). The
-    quests pass reports the events that never fire; the adventure and expectations passes
-    ask which fire."""
-    st = Possible(
-        groups=frozenset(name for s in enc.spawns if s.when == "setup" for name in (s.group, s.id)),
-        tokens=frozenset(t.id for t in enc.tokens if t.when == "setup"),
-        best=MappingProxyType(dict(enc.variables)),
-    )
-    spawn_group = {s.id: s.group for s in enc.spawns}
-    changed = True
-    while changed:
-        changed = False
-        for e in enc.events:
-            if e.index in st.fired or not st.can_fire(e.trigger, enc, first):
-                continue
-            st = st.after(e, spawn_group)
-            changed = True
-    return st
+                self.best[f.args[0]] = self.best.get(f.args[0], 0) + f.number
