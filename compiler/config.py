@@ -4,7 +4,9 @@ Found by walking up from the working directory: in each folder `questc.toml` fir
 then a `pyproject.toml` that has a `[tool.questc]` table (one without it is passed
 over). `--config FILE` names the file instead; `--isolated` reads none. Every problem
 with the file (TOML syntax, an unknown key, a wrong type, an unknown code) is a
-located F01xx diagnostic; the command then stops with exit 2. See docs/configuration.md.
+located F01xx diagnostic; the command then stops with exit 2. The file is read by the
+guarded reader (compiler/reader.py): never through a symbolic link, and, when found by
+looking upward, only when it is the user's own (or root's). See docs/configuration.md.
 """
 
 from __future__ import annotations
@@ -51,31 +53,44 @@ class Config:
         return any(_glob(pattern, rel) or _glob(pattern.rstrip("/") + "/**", rel) for pattern in self.fmt_exclude)
 
 
+# A configuration file is a few hundred bytes; a pyproject.toml a few kilobytes.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
 def find(start: Path) -> tuple[Path, bool] | None:
-    """The configuration file for `start` and whether it is a pyproject.toml."""
+    """The configuration file for `start` and whether it is a pyproject.toml.
+
+    Whatever is named `questc.toml` is found, even a link, a pipe or a folder, so that
+    `read` refuses it out loud instead of a file further up being obeyed. A
+    `pyproject.toml` is questc's only when it has a `[tool.questc]` table, and that can
+    only be told by reading it: one that is a link, not a regular file or too large is
+    passed over (it is not read through a link), as one without the table is."""
     for folder in (start, *start.parents):
-        if (folder / "questc.toml").is_file():
+        if os.path.lexists(folder / "questc.toml"):
             return folder / "questc.toml", False
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file():
-            if "questc" not in _text_or_empty(pyproject):
+        if os.path.lexists(pyproject):
+            text = _text_or_empty(pyproject)
+            if "questc" not in text:
                 continue  # no [tool.questc] can be written without the word: nothing to parse
             import tomllib  # only when there is a file to read: most checks have none
 
             try:
-                if "questc" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
+                if "questc" in tomllib.loads(text).get("tool", {}):
                     return pyproject, True
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                if re.search(r"^\s*\[\s*tool\.questc\b", _text_or_empty(pyproject), re.M):
+            except tomllib.TOMLDecodeError:
+                if re.search(r"^\s*\[\s*tool\.questc\b", text, re.M):
                     return pyproject, True  # ours, and broken: read() reports where
     return None
 
 
 def _text_or_empty(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
+    """The text of a pyproject.toml as far as finding [tool.questc] goes ("" for one the
+    reader refuses); bytes that are not UTF-8 are replaced, and read() reports them."""
+    from compiler import reader
+
+    raw = reader.read_bytes(path, max_bytes=MAX_CONFIG_BYTES, links=False)
+    return "" if isinstance(raw, reader.Refused) else raw.decode("utf-8", errors="replace")
 
 
 def load(explicit: str | None, isolated: bool, sink: Sink, cwd: Path | None = None) -> Config:
@@ -86,16 +101,29 @@ def load(explicit: str | None, isolated: bool, sink: Sink, cwd: Path | None = No
         path = Path(explicit)
         return read(path, path.name == "pyproject.toml", sink)
     found = find((cwd or Path.cwd()).resolve())
-    return read(*found, sink) if found else Config()
+    return read(*found, sink, found=True) if found else Config()
 
 
-def read(path: Path, pyproject: bool, sink: Sink) -> Config:
+def read(path: Path, pyproject: bool, sink: Sink, *, found: bool = False) -> Config:
+    """The configuration in the file at `path`, read by the guarded reader: a regular
+    file of at most MAX_CONFIG_BYTES of UTF-8, never through a symbolic link (F0105 says
+    why not, and no line of it is shown). A file questc `found` on its own, looking
+    upward, must also belong to the current user or root (F0106, as git refuses a
+    repository someone else owns); one named by --config is the user's choice."""
+    from compiler import reader
+
     name = _display(path)
-    try:
-        text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        sink.report("F0105", Span.whole_file(name), path=name, problem=getattr(exc, "strerror", None) or str(exc))
+    got = reader.read_text(path, max_bytes=MAX_CONFIG_BYTES, links=False, owned=found)
+    if isinstance(got, reader.Refused):
+        if got.why == "owner":
+            from compiler.diagnostics.render import forget_source
+
+            forget_source(name)
+            sink.report("F0106", got.span(name), path=name, owner=got.owner)
+        else:
+            reader.refuse(name, got, sink, "F0105", "problem", path=name)
         return Config()
+    text = got
     from compiler.diagnostics.render import accept_source
 
     accept_source(name, text)

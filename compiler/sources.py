@@ -2,7 +2,8 @@
 
 A content pack never runs code and never reads outside its folder: symbolic links and
 `..` that leave the pack are refused with a located diagnostic. `read_source` is the one
-routine that reads pack content (sources, pack.yaml, `questc fmt`); `walk` is the one
+routine that reads pack content (sources, pack.yaml, `questc fmt`), through the guarded
+reader every file questc reads goes through (compiler/reader.py); `walk` is the one
 way a pack's folders are listed. A file it refuses is never opened again by name: the
 diagnostic renderer shows only the text accepted here (`accept_source`).
 
@@ -17,13 +18,12 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from pathlib import Path
 from typing import Iterator
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.render import accept_source, forget_source, visible
-from compiler import frozen
+from compiler import frozen, reader
 
 
 @frozen
@@ -34,11 +34,7 @@ class Source:
     newline: str = "\n"  # the file's own line ending ("\r\n" or "\n"): what `questc fmt` writes back
 
 
-def display_name(path: Path) -> str:
-    try:
-        return os.path.relpath(path, Path.cwd()) if path.is_absolute() else str(path)
-    except ValueError:  # another drive on Windows
-        return str(path)
+display_name = reader.display_name  # as shown in diagnostics
 
 
 def inside(root: Path, path: Path) -> bool:
@@ -49,22 +45,7 @@ def inside(root: Path, path: Path) -> bool:
         return False
 
 
-# O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever.
-# O_NOFOLLOW: the path opened is already resolved, so a link in its last step can only
-# have appeared since the check that it stays inside the pack.
-_OPEN_FLAGS = os.O_RDONLY | sum(  # distinct bits; 0 for a flag this system does not have
-    getattr(os, flag, 0) for flag in ("O_NONBLOCK", "O_NOFOLLOW", "O_CLOEXEC", "O_BINARY")
-)
-
-_KINDS = (
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISDIR, "a folder"),
-)
-
-LINE_BREAK = re.compile(r"\r\n?")  # CRLF and lone CR; LF stays
+LINE_BREAK = reader.LINE_BREAK  # CRLF and lone CR; LF stays
 
 # resolved path -> the editor's text for it (see the module's docstring)
 _OVERLAY: dict[Path, str] = {}
@@ -84,70 +65,22 @@ def overlaid() -> tuple[Path, ...]:
     return tuple(_OVERLAY)
 
 
-def _overlay_bytes(text: str, name: str, sink: Sink, max_bytes: int) -> bytes | None:
-    """An editor's text as the bytes of a file (P0107 over `max_bytes`); the caller then
-    reads them as a file's (NUL, and a lone surrogate, which no UTF-8 file holds: P0106)."""
+def _overlay_text(text: str, max_bytes: int) -> str | reader.Refused:
+    """An editor's text read as the file of its bytes would be: over `max_bytes` (P0107),
+    holding NUL or a lone surrogate, which no UTF-8 file holds (P0106, located)."""
     if len(text) > max_bytes:  # every character is at least one byte: no need to encode
-        sink.report("P0107", Span.whole_file(name), path=name, size=f"more than {max_bytes}", limit=max_bytes)
-        return None
+        return reader._too_large(f"more than {max_bytes}", max_bytes)
     raw = text.encode("utf-8", "surrogatepass")
-    if len(raw) > max_bytes:
-        sink.report("P0107", Span.whole_file(name), path=name, size=len(raw), limit=max_bytes)
-        return None
-    return raw
-
-def _not_regular(mode: int, name: str, sink: Sink) -> bool:
-    """True (and P0113 reported) when `mode` is not a regular file's."""
-    if stat.S_ISREG(mode):
-        return False
-    kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
-    sink.report("P0113", Span.whole_file(name), path=name, kind=kind)
-    return True
-
-
-def _read_bounded(real: Path, name: str, sink: Sink, max_bytes: int) -> bytes | None:
-    """The bytes of the regular file at the resolved path `real`, at most `max_bytes`.
-    What is checked (kind, size) is the open descriptor, the same file that is read; at
-    most `max_bytes + 1` bytes are read, so a file that grows, lies about its size or
-    never ends costs no memory."""
-    try:
-        fd = os.open(real, _OPEN_FLAGS)
-    except OSError as exc:
-        try:  # a socket cannot even be opened: say what it is rather than why it failed
-            refused = _not_regular(os.stat(real).st_mode, name, sink)
-        except OSError:
-            refused = False
-        if not refused:
-            sink.report("P0109", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
-        return None
-    try:
-        st = os.fstat(fd)
-        if _not_regular(st.st_mode, name, sink):
-            return None
-        if st.st_size > max_bytes:
-            sink.report("P0107", Span.whole_file(name), path=name, size=st.st_size, limit=max_bytes)
-            return None
-        chunks: list[bytes] = []
-        got = 0
-        while got <= max_bytes:
-            chunk = os.read(fd, max_bytes + 1 - got)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            got += len(chunk)
-        if got > max_bytes:
-            sink.report("P0107", Span.whole_file(name), path=name, size=f"more than {max_bytes}", limit=max_bytes)
-            return None
-        return b"".join(chunks)
-    except OSError as exc:
-        sink.report("P0109", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
-        return None
-    finally:
-        os.close(fd)
-
+    return reader._too_large(len(raw), max_bytes) if len(raw) > max_bytes else reader.text_of(raw)
 
 def read_source(root: Path, path: Path, sink: Sink, *, max_bytes: int) -> Source | None:
-    """Read one file of the pack at `root`; report and return None when it may not or cannot be read."""
+    """Read one file of the pack at `root`; report and return None when it may not or cannot be read.
+
+    The path is resolved and must stay inside the pack (P0105); the file itself is read
+    by the one guarded reader (compiler/reader.py), at its resolved path and without
+    following a link there (one made since the check), and what it refuses is a P01xx
+    code: not a regular file P0113, too large P0107, not UTF-8 or binary P0106, any
+    other refusal of the system P0109."""
     name = display_name(path)
     forget_source(name)  # until accepted again, no line of this name is shown
     try:
@@ -159,23 +92,29 @@ def read_source(root: Path, path: Path, sink: Sink, *, max_bytes: int) -> Source
         sink.report("P0105", Span.whole_file(name), path=name)
         return None
     if real in _OVERLAY:  # an editor's unsaved text, held to a file's rules (issue 38)
-        raw = _overlay_bytes(_OVERLAY[real], name, sink, max_bytes)
-    else:
-        raw = _read_bounded(real, name, sink, max_bytes)
-    if raw is None:
-        return None
-    if b"\x00" in raw:
-        sink.report("P0106", Span.whole_file(name), path=name, detail=" (it holds NUL bytes: a binary file?)")
-        return None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = LINE_BREAK.sub("\n", raw[: exc.start].decode("utf-8"))  # valid up to the bad byte
-        line = before.count("\n") + 1
-        col = len(before) - (before.rfind("\n") + 1) + 1
-        sink.report("P0106", Span(name, line, col), path=name, detail=f" (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
+        text = _overlay_text(_OVERLAY[real], max_bytes)
+        if isinstance(text, reader.Refused):
+            _refused(name, text, sink)
+            return None
+        return _accepted(name, real, text, sink)
+    raw = reader.read_bytes(real, max_bytes=max_bytes, links=False)
+    text = raw if isinstance(raw, reader.Refused) else reader.text_of(raw)
+    if isinstance(text, reader.Refused):
+        _refused(name, text, sink)
         return None
     return _accepted(name, real, text, sink)
+
+
+def _refused(name: str, refused: reader.Refused, sink: Sink) -> None:
+    """The reader's refusal as the pack code that has always said it."""
+    if refused.why == "kind":
+        sink.report("P0113", Span.whole_file(name), path=name, kind=refused.kind)
+    elif refused.why == "size":
+        sink.report("P0107", Span.whole_file(name), path=name, size=refused.size, limit=refused.limit)
+    elif refused.why in ("nul", "utf8"):
+        sink.report("P0106", refused.span(name), path=name, detail=refused.detail)
+    else:  # the system's refusal; "link": one made between the check and the open
+        sink.report("P0109", Span.whole_file(name), path=name, problem=refused.problem)
 
 
 def _accepted(name: str, real: Path, text: str, sink: Sink) -> Source:

@@ -104,12 +104,13 @@ def _entry(path, st: os.stat_result, budget: list[int]) -> tuple[str, str] | Non
     seen = (os.fspath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     digest = _DIGESTS.get(seen)
     if digest is None:
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-            with os.fdopen(fd, "rb") as f:
-                digest = _DIGESTS[seen] = hashlib.sha256(f.read()).hexdigest()
-        except OSError:
+        from compiler import reader
+
+        # the guarded reader: no link followed, a regular file, no more than it said it holds
+        data = reader.read_bytes(path, max_bytes=st.st_size, links=False)
+        if isinstance(data, reader.Refused):
             return None
+        digest = _DIGESTS[seen] = hashlib.sha256(data).hexdigest()
     return ("file", digest)
 
 

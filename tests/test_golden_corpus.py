@@ -83,6 +83,7 @@ ELSEWHERE: dict[str, str] = {
     "I0004": "another questc holding the lock: tests/test_hostile_builds.py",
     "I0005": "an interrupted build: tests/test_hostile_builds.py",
     "I0006": "the sight engine against its witness: tests/test_verify_sight.py",
+    "F0106": "a configuration another user owns (git keeps no owners): tests/test_readers.py",
 }
 
 

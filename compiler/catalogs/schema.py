@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from compiler.catalogs.document import Document, Path
 from compiler.diagnostics import Sink
 from compiler.diagnostics.hints import did_you_mean
-from compiler.resources import schemas_dir
+from compiler.resources import packaged_text, schemas_dir
 
 if TYPE_CHECKING:
     # jsonschema ships no types (pyproject's overrides): ValidationError and Validator are Any
@@ -35,7 +35,7 @@ def schema_registry(skipped: tuple[str, ...] = ()) -> SchemaRegistry:
     resources: list[tuple[str, Resource[Schema]]] = []
     root = schemas_dir()
     for path in sorted(root.rglob("*.schema.json")):
-        schema = json.loads(path.read_text(encoding="utf-8"))
+        schema = json.loads(packaged_text(path))
         rel = path.relative_to(root).as_posix()
         resources.append((schema.get("$id", rel), Resource.from_contents(schema)))
         if schema.get("$id") and schema["$id"] != rel:
@@ -48,7 +48,7 @@ def schema_registry(skipped: tuple[str, ...] = ()) -> SchemaRegistry:
 @functools.cache
 def load_schema(name: str) -> dict[str, Any]:
     """`name` relative to schemas/, e.g. 'catalogs/tiles.schema.json'."""
-    schema: dict[str, Any] = json.loads((schemas_dir() / name).read_text(encoding="utf-8"))  # JSON: plain data
+    schema: dict[str, Any] = json.loads(packaged_text(schemas_dir() / name))  # JSON: plain data
     return schema
 
 

@@ -19,6 +19,7 @@ Only the loader's results are used downstream: `TranslationFile`, frozen, one pe
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -161,10 +162,23 @@ def _why(line: str) -> str:
     return f"expected `msgctxt`, `msgid`, `msgstr`, a quoted string or a `#` comment, found `{line[:40]}`"
 
 
-def parse_po(text: str, name: str, sink: Sink) -> TranslationFile | None:
-    """One PO file as a TranslationFile, or None (reported) when it cannot be read."""
+def pofile(text: str, **options):
+    """`polib.pofile` of `text`, which is always the text itself. polib takes a string
+    that names an existing file for that file's name and opens it: a pack's PO text that
+    happens to be a path (`#…` is a comment line) must not make questc read another file."""
     import polib
 
+    try:
+        names_a_file = os.path.isfile(text)
+    except (TypeError, ValueError, UnicodeEncodeError):  # as polib asks: NUL, surrogates
+        names_a_file = False
+    if names_a_file:
+        raise ValueError("the text of the file is the name of another file")
+    return polib.pofile(text, **options)
+
+
+def parse_po(text: str, name: str, sink: Sink) -> TranslationFile | None:
+    """One PO file as a TranslationFile, or None (reported) when it cannot be read."""
     lang = language_of(Path(name))
     if not LANGUAGE.match(lang):
         sink.report("T0102", Span.whole_file(name), lang=lang)
@@ -173,7 +187,7 @@ def parse_po(text: str, name: str, sink: Sink) -> TranslationFile | None:
     if not _check_lines(lines, name, sink):
         return None
     try:
-        po = polib.pofile(text, wrapwidth=0)
+        po = pofile(text, wrapwidth=0)
     except (OSError, ValueError) as exc:
         m = _LINE_OF.search(str(exc))
         sink.report("T0101", Span(name, int(m.group(1)) if m else 1), problem=str(exc).split(" (line")[0].lower())

@@ -69,10 +69,12 @@ class Site:
         if name in ("", "index.html"):
             return self.static["index.html"]
         if name in ("bundle.json", "version.json"):
-            try:
-                data = self.bundle_path.read_bytes()
-            except OSError:
-                return None  # not built (yet): the page says it cannot load the bundle
+            from compiler import reader
+            from compiler.commands.view import MAX_BUNDLE_BYTES
+
+            data = reader.read_bytes(self.bundle_path, max_bytes=MAX_BUNDLE_BYTES)  # the guarded reader
+            if isinstance(data, reader.Refused):
+                return None  # not built (yet), or not a file: the page says it cannot load the bundle
             return data if name == "bundle.json" else version_of(data)
         return self.static.get(name)
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from compiler.commands.common import add_pack_arguments, compile_args
 
 CSV_COLUMNS = ("id", "source", "translation", "note", "location", "source_hash")
+MAX_SPREADSHEET_BYTES = 16 * 1024 * 1024  # `strings import`: a pack's texts, with room to spare
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -187,10 +188,10 @@ def merge(old_text: str | None, texts, model, lang: str) -> tuple[str, dict[str,
     """The PO file of `lang` with the pack's current texts merged in, and counts of what changed."""
     import polib
 
-    from compiler.catalogs.translations import source_hash, split_note
+    from compiler.catalogs.translations import pofile, source_hash, split_note
 
     root = model.pack.root
-    old = polib.pofile(old_text, wrapwidth=78) if old_text is not None else None
+    old = pofile(old_text, wrapwidth=78) if old_text is not None else None
     po = polib.POFile(wrapwidth=78)
     if old is not None:
         po.header = old.header
@@ -309,17 +310,18 @@ def read_spreadsheet(path: Path, texts, sink) -> dict[str, tuple[str, str | None
     from compiler.diagnostics import Span
     from compiler.diagnostics.hints import did_you_mean
 
+    from compiler.reader import Refused, read_text, refuse  # the guarded reader (`reader` is the CSV's below)
+
     name = str(path)
-    try:
-        raw = path.read_bytes()
-        text = raw.decode("utf-8-sig")
-    except OSError as exc:
-        sink.report("T0401", Span.whole_file(name), problem=exc.strerror or str(exc))
+    # The guarded reader: a regular file (a FIFO or /dev/zero is refused at once), at
+    # most MAX_SPREADSHEET_BYTES of UTF-8 without NUL; line ends kept (a cell may hold
+    # one). The text accepted is registered, so a row's diagnostic shows the row.
+    got = read_text(path, max_bytes=MAX_SPREADSHEET_BYTES, newlines=False)
+    if isinstance(got, Refused):
+        advice = " (save it from the spreadsheet as CSV UTF-8)" if got.why in ("utf8", "nul") else ""
+        refuse(name, Refused(got.why, got.problem + advice, got.line, got.column), sink, "T0401")
         return None
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        sink.report("T0401", Span(name, line, 1), problem="it is not UTF-8 text (save it from the spreadsheet as CSV UTF-8)")
-        return None
+    text = got.removeprefix("\ufeff")
     from compiler.diagnostics.render import accept_source
 
     accept_source(name, text)  # so that a row's diagnostic shows the row
@@ -380,7 +382,9 @@ def _import(texts, model, args) -> int:
             return 1
         old_text, newline = src.text, src.newline
     merged, _ = merge(old_text, texts, model, args.lang)
-    po = polib.pofile(merged, wrapwidth=78)
+    from compiler.catalogs.translations import pofile
+
+    po = pofile(merged, wrapwidth=78)
     current = {t.id: t.text for t in texts}
     counts = {"current": 0, "fuzzy": 0}
     for e in po:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import stat
 import sys
 from pathlib import Path
 
@@ -37,29 +36,15 @@ def is_bundle_path(target: str) -> bool:
 
 
 def read_bundle_file(path: str, sink) -> bytes | None:
-    """The bytes of a bundle file, or None after X0108 (missing, not a regular file, too large)."""
-    from compiler.diagnostics import Span
+    """The bytes of a bundle file, or None after X0108 (missing, not a regular file, too
+    large): read by the guarded reader (compiler/reader.py)."""
+    from compiler import reader
 
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        sink.report("X0108", Span.whole_file(path), path=path, reason=exc.strerror or str(exc))
+    data = reader.read_bytes(path, max_bytes=MAX_BUNDLE_BYTES)
+    if isinstance(data, reader.Refused):
+        reader.refuse(path, data, sink, "X0108", "reason", path=path)
         return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            sink.report("X0108", Span.whole_file(path), path=path, reason="not a regular file")
-            return None
-        if st.st_size > MAX_BUNDLE_BYTES:
-            sink.report("X0108", Span.whole_file(path), path=path, reason=f"{st.st_size} bytes, more than {MAX_BUNDLE_BYTES}")
-            return None
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read(MAX_BUNDLE_BYTES + 1)
-    except OSError as exc:
-        sink.report("X0108", Span.whole_file(path), path=path, reason=exc.strerror or str(exc))
-        return None
-    finally:
-        os.close(fd)
+    return data
 
 
 def bundle_of_pack(args: argparse.Namespace) -> tuple[bytes | None, str, object]:

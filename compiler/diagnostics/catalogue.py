@@ -15,6 +15,7 @@ import string
 from importlib import resources
 
 from compiler.diagnostics.model import Severity
+from compiler.resources import packaged_text
 from compiler import frozen
 
 
@@ -44,7 +45,7 @@ def _files() -> dict[str, list]:
     folder = resources.files("compiler.diagnostics") / "codes"
     for item in sorted(folder.iterdir(), key=lambda p: p.name):
         if item.name.endswith(".yaml"):
-            for prefix in sorted(set(_CODE.findall(item.read_text(encoding="utf-8")))):
+            for prefix in sorted(set(_CODE.findall(packaged_text(item)))):
                 by_prefix.setdefault(prefix, []).append(item)
     return by_prefix
 
@@ -58,7 +59,7 @@ def _load(files) -> dict[str, Entry]:
     yaml = YAML(typ="safe")
     entries: dict[str, Entry] = {}
     for item in files:
-        data = yaml.load(item.read_text(encoding="utf-8")) or {}
+        data = yaml.load(packaged_text(item)) or {}
         for code, raw in data.items():
             if code in entries:
                 raise ValueError(f"diagnostic code {code} defined twice ({item.name})")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from compiler.resources import player_dir
+from compiler.resources import packaged_bytes, player_dir
 
 ASSETS = ("index.html", "style.css", "app.js", "sight.js", "moves.js", "play.js", "deal.js", "validate.js")
 
@@ -23,7 +23,7 @@ ASSETS = ("index.html", "style.css", "app.js", "sight.js", "moves.js", "play.js"
 def player_files(*, serve: bool = False) -> dict[str, bytes]:
     """The static files; `serve` marks the page to watch `version.json`."""
     folder = player_dir()
-    files = {name: (folder / name).read_bytes() for name in ASSETS}
+    files = {name: packaged_bytes(folder / name) for name in ASSETS}
     if serve:
         files["index.html"] = files["index.html"].replace(b'<body data-state="loading">', b'<body data-state="loading" data-serve="1">')
     return files

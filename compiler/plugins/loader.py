@@ -153,7 +153,9 @@ def _entries(plugin: Plugin) -> dict[str, Entry]:
     if isinstance(raw, (str, Path)) or hasattr(raw, "read_text"):
         from ruamel.yaml import YAML
 
-        raw = YAML(typ="safe").load(Path(raw).read_text(encoding="utf-8") if isinstance(raw, (str, Path)) else raw.read_text(encoding="utf-8")) or {}
+        from compiler.resources import packaged_text  # a plugin's own table: part of the installed plugin
+
+        raw = YAML(typ="safe").load(packaged_text(Path(raw) if isinstance(raw, (str, Path)) else raw)) or {}
     if not isinstance(raw, Mapping):
         raise ValueError("it is not a mapping of code -> entry")
     return {str(code): entry_of(str(code), entry) for code, entry in raw.items()}

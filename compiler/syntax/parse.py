@@ -61,7 +61,9 @@ def lark_parser() -> Lark:
     pickle sits in the shared temp folder): see parser_cache.py."""
     from compiler.syntax import parser_cache
 
-    grammar = resources.files("compiler.syntax").joinpath("grammar.lark").read_text(encoding="utf-8")
+    from compiler.resources import packaged_text
+
+    grammar = packaged_text(resources.files("compiler.syntax").joinpath("grammar.lark"))
     return parser_cache.load_or_build(grammar, lark_options())
 
 

@@ -63,7 +63,9 @@ def keywords() -> tuple[str, ...]:
     """Every keyword of the quest language: the quoted words of compiler/syntax/grammar.lark."""
     import compiler.syntax
 
-    grammar = (Path(compiler.syntax.__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    from compiler.resources import packaged_text
+
+    grammar = packaged_text(Path(compiler.syntax.__file__).parent / "grammar.lark")
     code = "\n".join(line.split("//", 1)[0] for line in grammar.splitlines())
     return tuple(sorted(set(re.findall(r'"([a-z_]+)"i?', code))))
 
@@ -212,10 +214,12 @@ class Engine:
         path = Path(path).resolve()
         if path in self.texts:
             return None if path in self.refused else self.texts[path]
-        try:
-            return path.read_text(encoding="utf-8").replace("\r\n", "\n")
-        except (OSError, UnicodeDecodeError):
-            return None
+        from compiler import reader
+        from compiler.options import Options
+
+        # the guarded reader, as the check reads the file: a pipe or a device is no text
+        text = reader.read_text(path, max_bytes=Options().max_file_bytes)
+        return None if isinstance(text, reader.Refused) else text
 
     # ---- checking
     def check(self, root: Path) -> Checked:

@@ -190,7 +190,9 @@ def _latin1(text: str) -> bool:
 @functools.lru_cache(maxsize=32)
 def _wide_font(size: int) -> ImageFont.FreeTypeFont | None:
     try:
-        return ImageFont.truetype(str(WIDE_FONT), max(6, int(size)))
+        from compiler.resources import packaged_font
+
+        return packaged_font(WIDE_FONT, max(6, int(size)))
     except (OSError, ImportError):  # no FreeType: the bitmap font, and '?' for what it lacks
         return None
 

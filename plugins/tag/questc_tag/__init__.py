@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 from typing import Any, Callable, cast
-import json
-from pathlib import Path
 
 from compiler.diagnostics import Sink, Span
 from compiler.plugins import Importer, Plugin
+
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # a TAG data file named on the command line
 
 
 def _tiles(args: argparse.Namespace, sink: Sink) -> str | None:
@@ -41,21 +41,18 @@ def _json_importer(source: str) -> Callable[[argparse.Namespace, Sink], str | No
 
 def convert_json(source: str, file: str, sink: Sink) -> str | None:
     """dice.json or monsters.json -> catalog text, or None after reporting M0402."""
-    from compiler.diagnostics.render import accept_source
+    from compiler import reader
     from questc_tag import tag_dice, tag_monsters
 
     convert = {"tag-dice": tag_dice.convert, "tag-monsters": tag_monsters.convert}[source]
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problem = (exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8"
-        sink.report("M0402", Span.whole_file(str(file)), path=str(file), problem=problem)
+    # the guarded reader: a regular file, bounded, UTF-8; nested at most reader.MAX_DEPTH
+    # deep, checked before json recurses; accepted text is what the renderer shows
+    text = reader.read_reported(file, sink, "M0402", name=str(file), max_bytes=MAX_INPUT_BYTES, path=str(file))
+    if text is None:
         return None
-    accept_source(str(file), text)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        sink.report("M0402", Span(str(file), exc.lineno, exc.colno), path=str(file), problem=f"invalid JSON ({exc.msg})")
+    data = reader.load_json(text)
+    if isinstance(data, reader.Refused):
+        reader.refuse(str(file), data, sink, "M0402", "problem", path=str(file))
         return None
     try:
         # any JSON: the converters read the shape they expect as they go, and another

@@ -30,8 +30,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from compiler import reader
 from compiler.diagnostics import Sink, Span
-from compiler.diagnostics.render import accept_source
 
 TERRAIN_SYMBOL = {"plain": ".", "water": "~", "block": "#", "pit": "o", "lava": "^"}
 MARGIN = ("null", "open")
@@ -57,6 +57,7 @@ COPIES = {"endcap1": 8, "extender1": 6, "transition1": 2, "entrance1": 1, "exit1
 # (part a, side of a, opening index, part b, side of b, opening index)
 PART_JOINS = {"13A": ("13A1", "south", 0, "13A2", "north", 0)}
 
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # tiles.json or a Valkyrie tile sides file named on the command line
 SOURCE_NOTE = "TabletopGames (TAG), data/descent2e/tiles.json, MIT licence"
 VALKYRIE_NOTE = "the Valkyrie app (NPBruce/valkyrie), d2e-base-tiles.ini, Apache License 2.0"
 # catalog code prefix of an auxiliary piece -> Valkyrie's side name stem
@@ -349,14 +350,12 @@ def read_valkyrie_sides(path: str | Path, sink: Sink) -> dict[str, str] | None:
     from questc_valkyrie.ini import read_ini
 
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        sink.report("M0402", Span(str(p)), path=str(p), problem=(exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8")
+    # the guarded reader: a regular file, bounded, UTF-8; accepted text is what the renderer shows
+    text = reader.read_reported(p, sink, "M0402", name=str(p), max_bytes=MAX_INPUT_BYTES, path=str(p))
+    if text is None:
         return None
-    accept_source(str(p), text)
     errors = sink.errors
-    ini = read_ini(text.replace("\r\n", "\n"), str(p), sink)
+    ini = read_ini(text, str(p), sink)
     if sink.errors > errors:
         return None
     return valkyrie_settings({s.name: s.get("traits", "") or "" for s in ini.sections if s.name.startswith("TileSide")})
@@ -371,15 +370,17 @@ def import_file(path: str | Path, sink: Sink, valkyrie: str | Path | None = None
         sides = read_valkyrie_sides(valkyrie, sink)
         if sides is None:
             return None
+    # the guarded reader: a regular file, bounded, UTF-8, nested at most reader.MAX_DEPTH
+    # deep (checked before json recurses); accepted text is what the renderer shows
+    text = reader.read_reported(p, sink, "M0402", name=str(p), max_bytes=MAX_INPUT_BYTES, path=str(p))
+    if text is None:
+        return None
+    records = reader.load_json(text)
+    if isinstance(records, reader.Refused):
+        reader.refuse(str(p), records, sink, "M0402", "problem", path=str(p))
+        return None
     try:
-        text = p.read_text(encoding="utf-8")
-        accept_source(str(p), text)  # the renderer shows lines only of accepted text
-        records = json.loads(text)
         return render(convert(records, sides), with_valkyrie=sides is not None)
-    except (OSError, UnicodeDecodeError) as exc:
-        sink.report("M0402", Span(str(p)), path=str(p), problem=(exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8")
-    except json.JSONDecodeError as exc:
-        sink.report("M0402", Span(str(p), exc.lineno, exc.colno), path=str(p), problem=f"invalid JSON ({exc.msg})")
     except ImportError_ as exc:
         sink.report("M0402", Span(str(p)), path=str(p), problem=str(exc))
     return None

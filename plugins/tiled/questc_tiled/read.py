@@ -23,6 +23,7 @@ from questc_tiled.export import LAYERS, map_source, top_left_of
 from questc_tiled.jsonpos import line_col, positions
 
 FLIPS = 0xE0000000  # Tiled keeps horizontal, vertical and diagonal flips in a gid's top bits
+MAX_MAP_BYTES = 16 * 1024 * 1024  # a .tmj, a .tsx or the quest file read back
 NEEDED = ("questc.pack", "questc.quest", "questc.encounter", "questc.origin_x", "questc.origin_y", "questc.square")
 
 
@@ -71,19 +72,17 @@ class _Reader:
 
 
 def import_tiled(args, sink: Sink):
-    from compiler.diagnostics.render import accept_source
+    from compiler import reader
 
     file = str(args.file)
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        sink.report("M0402", Span.whole_file(file), path=file, problem=(exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8")
+    # the guarded reader: a regular file (a FIFO is refused at once), bounded, UTF-8,
+    # nested at most reader.MAX_DEPTH deep, checked before json recurses
+    text = reader.read_reported(file, sink, "M0402", name=file, max_bytes=MAX_MAP_BYTES, path=file)
+    if text is None:
         return None
-    accept_source(file, text)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        sink.report("M0402", Span(file, exc.lineno, exc.colno), path=file, problem=f"invalid JSON ({exc.msg})")
+    data = reader.load_json(text)
+    if isinstance(data, reader.Refused):
+        reader.refuse(file, data, sink, "M0402", "problem", path=file)
         return None
     r = _Reader(file, text, sink)
     if not _valid(r, data):
@@ -146,7 +145,9 @@ def _valid(r: _Reader, data) -> bool:
     import jsonschema
     from importlib import resources
 
-    schema = json.loads((resources.files("questc_tiled") / "tiled-map.schema.json").read_text(encoding="utf-8"))
+    from compiler.resources import packaged_text
+
+    schema = json.loads(packaged_text(resources.files("questc_tiled") / "tiled-map.schema.json"))
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     if not errors:
@@ -226,11 +227,18 @@ def _tileset_entries(r: _Reader, ts: dict, path: tuple):
         return out
     import xml.etree.ElementTree as ET
 
+    from compiler import reader
+
     where = Path(r.file).parent / ts["source"]
+    # the guarded reader: `source: /dev/zero` or a FIFO is refused at once, by kind
+    text = reader.read_text(where, max_bytes=MAX_MAP_BYTES)
+    if isinstance(text, reader.Refused):
+        r.report("TLD0106", path, tileset=ts["source"], pack="?", problem=f"it cannot be read ({text.problem})")
+        return None
     try:
-        root = ET.fromstring(where.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ET.ParseError) as exc:
-        r.report("TLD0106", path, tileset=ts["source"], pack="?", problem=f"it cannot be read ({getattr(exc, 'strerror', None) or exc})")
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        r.report("TLD0106", path, tileset=ts["source"], pack="?", problem=f"it cannot be read ({exc})")
         return None
     out = []
     for t in root.iter("tile"):
@@ -349,11 +357,13 @@ def _prop(o, name, default=None):
 
 
 def _quest_text(r: _Reader, quest_file: Path) -> str | None:
-    try:
-        return quest_file.read_text(encoding="utf-8").replace("\r\n", "\n").replace("\r", "\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        r.report("TLD0112", (), file=str(quest_file), problem=f"it cannot be read ({getattr(exc, 'strerror', None) or exc})")
+    from compiler import reader
+
+    text = reader.read_text(quest_file, max_bytes=MAX_MAP_BYTES)  # the guarded reader, line ends made LF
+    if isinstance(text, reader.Refused):
+        r.report("TLD0112", (), file=str(quest_file), problem=f"it cannot be read ({text.problem})")
         return None
+    return text
 
 
 # ---------------------------------------------------------------- text edits

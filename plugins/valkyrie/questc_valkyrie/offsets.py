@@ -19,7 +19,9 @@ from importlib import resources
 def load_table() -> dict:
     from ruamel.yaml import YAML
 
-    text = (resources.files("questc_valkyrie") / "offsets.yaml").read_text(encoding="utf-8")
+    from compiler.resources import packaged_text
+
+    text = packaged_text(resources.files("questc_valkyrie") / "offsets.yaml")
     return (YAML(typ="safe").load(text) or {}).get("sides") or {}
 
 

@@ -28,10 +28,10 @@ def library(sink: Sink):
 
     from questc_valkyrie.offsets import load_offsets
     from questc_valkyrie.tiles import load_library
-    from compiler.resources import content_dir
+    from compiler.resources import content_dir, packaged_text
 
     tiles = load_library(None, sink)
-    monsters = set((YAML(typ="safe").load((content_dir() / "d2e-base" / "monsters.yaml").read_text(encoding="utf-8")) or {}).get("monsters") or {})
+    monsters = set((YAML(typ="safe").load(packaged_text(content_dir() / "d2e-base" / "monsters.yaml")) or {}).get("monsters") or {})
     return tiles, monsters, load_offsets()
 
 

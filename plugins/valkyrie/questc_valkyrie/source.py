@@ -6,16 +6,21 @@ paths, drive letters, `..` parts, links or folders outside the quest), and sizes
 capped before anything is decompressed (MAX_ENTRY_BYTES per file, MAX_TOTAL_BYTES in
 all, MAX_ENTRIES files), reading each entry in bounded chunks so a lying header cannot
 exhaust memory. Files are named in diagnostics as `<folder or package>/<file>`, so a
-folder and its package give the same diagnostics up to that prefix.
+folder and its package give the same diagnostics up to that prefix. Both the package and
+a folder's files are read by the guarded reader (compiler/reader.py): regular files
+only, bounded, UTF-8 without NUL.
 """
 
 from __future__ import annotations
 
+import io
+import os
 import stat
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from compiler import reader
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.render import accept_source
 from questc_valkyrie.ini import IniFile, Localization, read_ini, read_localization
@@ -23,6 +28,7 @@ from questc_valkyrie.ini import IniFile, Localization, read_ini, read_localizati
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
 MAX_ENTRIES = 2000
+MAX_PACKAGE_BYTES = MAX_TOTAL_BYTES + 16 * 1024 * 1024  # the package itself: its files, stored, and the zip's own records
 
 
 @dataclass
@@ -47,7 +53,7 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
     if p.is_dir():
         files = _FolderFiles(p)
         root, name = str(p), p.name
-    elif p.is_file():
+    elif os.path.lexists(p):  # a package; anything but a regular file is refused by the reader, by kind
         files = _zip_files(p, sink)
         if files is None:
             return None
@@ -65,7 +71,7 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
         sink.report("VK0203", Span.whole_file(f"{root}/quest.ini"), path=str(p), problem="quest.ini has no [Quest] section")
         return None
     out = QuestFiles(root, name, quest)
-    for list_name, reader in (("QuestData", "ini"), ("QuestText", "text")):
+    for list_name, read_as in (("QuestData", "ini"), ("QuestText", "text")):
         sec = quest.section(list_name)
         for entry in (sec.names if sec else []):
             rel = entry.key.replace("\\", "/")
@@ -78,7 +84,7 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
             body = files.read(rel, sink, f"{root}/{rel}")
             if body is None:
                 continue
-            if reader == "ini":
+            if read_as == "ini":
                 out.data.append(read_ini(body, f"{root}/{rel}", sink))
             else:
                 loc = read_localization(body, f"{root}/{rel}", sink)
@@ -93,12 +99,11 @@ def _safe(name: str) -> bool:
 
 
 def _decode(data: bytes, shown: str, sink: Sink) -> str | None:
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        sink.report("VK0201", Span.whole_file(shown), path=shown, problem=f"not UTF-8 (byte {exc.start})")
+    text = reader.text_of(data)  # UTF-8 without NUL, or a refusal located at the bad byte
+    if isinstance(text, reader.Refused):
+        reader.refuse(shown, text, sink, "VK0201", "problem", path=shown)
         return None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = reader.LINE_BREAK.sub("\n", text.removeprefix("\ufeff"))
     accept_source(shown, text)  # the renderer shows lines only of accepted text
     return text
 
@@ -113,7 +118,8 @@ class _FolderFiles:
             real = p.resolve()
             if self.root.resolve() not in real.parents:
                 return None
-            return real if stat.S_ISREG(real.stat().st_mode) else None
+            # a folder is no file of the quest; a pipe or a device is, and the reader refuses it by kind
+            return None if stat.S_ISDIR(real.stat().st_mode) else real
         except OSError:
             return None
 
@@ -124,14 +130,14 @@ class _FolderFiles:
         real = self._path(rel)
         if real is None:
             return None
-        try:
-            with open(real, "rb") as fh:
-                data = fh.read(MAX_ENTRY_BYTES + 1)
-        except OSError as exc:
-            sink.report("VK0201", Span.whole_file(shown), path=shown, problem=exc.strerror or str(exc))
-            return None
-        if len(data) > MAX_ENTRY_BYTES:
-            sink.report("VK0202", Span.whole_file(shown), entry=rel, problem=f"larger than {MAX_ENTRY_BYTES} bytes")
+        # the guarded reader, at the resolved path (no link followed there): a regular
+        # file, kind and size checked on the open descriptor, at most MAX_ENTRY_BYTES read
+        data = reader.read_bytes(real, max_bytes=MAX_ENTRY_BYTES, links=False)
+        if isinstance(data, reader.Refused):
+            if data.why == "size":
+                sink.report("VK0202", Span.whole_file(shown), entry=rel, problem=f"larger than {MAX_ENTRY_BYTES} bytes")
+            else:
+                reader.refuse(shown, data, sink, "VK0201", "problem", path=shown)
             return None
         return _decode(data, shown, sink)
 
@@ -150,8 +156,14 @@ class _ZipFiles:
 
 def _zip_files(p: Path, sink: Sink) -> _ZipFiles | None:
     shown = str(p)
+    # The package is read whole by the guarded reader (a regular file of at most
+    # MAX_PACKAGE_BYTES: a FIFO or a device is refused at once), then opened in memory.
+    packed = reader.read_bytes(p, max_bytes=MAX_PACKAGE_BYTES)
+    if isinstance(packed, reader.Refused):
+        reader.refuse(shown, packed, sink, "VK0201", "problem", path=shown)
+        return None
     try:
-        zf = zipfile.ZipFile(p)
+        zf = zipfile.ZipFile(io.BytesIO(packed))
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
         problem = "not a zip file" if isinstance(exc, zipfile.BadZipFile) else (getattr(exc, "strerror", None) or str(exc))
         sink.report("VK0203", Span.whole_file(shown), path=shown, problem=f"a .valkyrie package is a zip file, and this is {problem}")

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Mapping
 
 from compiler.diagnostics import Sink, Span
-from compiler.diagnostics.render import accept_source
 from compiler.geometry.tiles import Tile
+
+MAX_INPUT_BYTES = 8 * 1024 * 1024  # a tiles.ini or a tiles.yaml named on the command line
 
 SIDE_CODES = {
     "CapA": "endcap1A", "CapB": "endcap1B",
@@ -67,14 +68,14 @@ def read_placements(path: str | Path, tiles: Mapping[str, Tile], sink: Sink) -> 
     """The tile placements of one `tiles.ini` file (the maps-only converter's entry)."""
     from questc_valkyrie.ini import read_ini
 
+    from compiler import reader
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        sink.report("M0402", Span(str(p)), path=str(p), problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    # the guarded reader: a regular file, bounded, UTF-8; accepted text is what the renderer shows
+    text = reader.read_reported(p, sink, "M0402", name=str(p), max_bytes=MAX_INPUT_BYTES, path=str(p))
+    if text is None:
         return []
-    accept_source(str(p), text)  # the renderer shows lines only of accepted text
-    ini = read_ini(text.replace("\r\n", "\n"), str(p), sink)
+    ini = read_ini(text, str(p), sink)
     return placements_of([s for s in ini.sections if s.name.startswith("Tile")], tiles, sink)
 
 
@@ -210,9 +211,18 @@ def load_library(tiles_path: str | None, sink: Sink) -> dict[str, Tile] | None:
 
     from compiler.resources import content_dir
 
+    from compiler import reader
+    from compiler.resources import packaged_text
+
     path = Path(tiles_path) if tiles_path else content_dir() / "d2e-base" / "tiles.yaml"
+    if tiles_path:  # a file the user named: the guarded reader
+        text = reader.read_reported(path, sink, "M0402", name=str(path), max_bytes=MAX_INPUT_BYTES, path=str(path))
+        if text is None:
+            return None
     try:
-        data = (YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}).get("tiles") or {}
+        if not tiles_path:  # the catalog shipped with questc
+            text = packaged_text(path)
+        data = (YAML(typ="safe").load(text) or {}).get("tiles") or {}
     except Exception as exc:  # noqa: BLE001 - any unreadable library is one diagnostic
         sink.report("M0402", Span(str(path)), path=str(path), problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         return None
