@@ -377,3 +377,16 @@ def test_build_into_an_output_folder_that_cannot_be_made_is_i0003_exit_1(tmp_pat
     r = questc("build", fh.CONTENT / "d2e-quests", "-o", blocker / "out", "--format", "json")
     assert r.code == 1 and r.codes == ["I0003"], (r.out, r.err)
     assert "Traceback" not in r.out + r.err
+
+
+def test_an_opening_offset_of_1e308_or_2_point_0_is_not_an_integer_not_a_crash():
+    # make fuzz: `openings: {north: [1e308]}` passed the schema (JSON Schema calls a
+    # number without a fractional part an integer) and the tiles pass, which tells an
+    # offset from `{offset, width}` by `isinstance(spec, int)`, called `.get` on the float:
+    # AttributeError, I0001. The catalog schemas' integers are now ints.
+    opening = "north: [1]"
+    for written in ("north: [1e308]", "north: [2.0]", "north: [{offset: 2.0, width: 1}]", "north: [{offset: 1, width: 1.0}]"):
+        codes = _seed_variant("seed-cat", "cat.yaml", opening, written)
+        assert codes and set(codes) <= {"Y0101", "Y0102", "Y0103", "M0201", "M0202"}, (written, codes)
+        assert "Y0101" in codes, (written, codes)
+    assert _seed_variant("seed-cat", "cat.yaml", opening, "north: [2]") == []

@@ -80,13 +80,23 @@ def _pattern(validator: Validator, pattern: str, instance: Any, schema: Mapping[
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
+def _integer(checker: Any, instance: Any) -> bool:
+    """An integer is an int. JSON Schema also calls 2.0 and 1e308 integers (numbers with no
+    fractional part), but YAML reads them as floats and the readers after the schema took
+    `isinstance(v, int)` to tell an integer from a mapping: `openings: {north: [1e308]}`
+    passed the schema and crashed the tiles pass (make fuzz)."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
 @functools.cache
 def validator_class() -> type[Validator]:
-    """Draft 2020-12 with ECMA-262's `pattern` (see `_ecma`): every schema check uses it."""
+    """Draft 2020-12 with ECMA-262's `pattern` (see `_ecma`) and integers that are ints
+    (`_integer`): every schema check uses it."""
     from jsonschema import Draft202012Validator
     from jsonschema.validators import extend
 
-    extended: type[Validator] = extend(Draft202012Validator, {"pattern": _pattern})
+    types = Draft202012Validator.TYPE_CHECKER.redefine("integer", _integer)
+    extended: type[Validator] = extend(Draft202012Validator, {"pattern": _pattern}, type_checker=types)
     return extended
 
 
