@@ -205,6 +205,19 @@ def test_a_spawn_name_must_not_be_taken():
     assert codes(sink) == ["Q0208", "Q0208"]
 
 
+def test_an_event_spawn_whose_name_is_taken_still_spawns_under_a_group_id():
+    """Q0208 renames nothing away: the spawn an event makes, its `as NAME` refused because
+    the name is taken, is still made by that event (it was dropped from the event, so the
+    spawn was never made)."""
+    body = MAP + "  spawn zombie as pack at 9A(1, 1)\n  on round_end 2 { spawn zombie as pack at 9A(3, 3) }\n"
+    model, sink = run(quest(body))
+    assert codes(sink) == ["Q0208"]
+    enc = resolved(model).encounters[0]
+    [event] = [e for e in enc.events if e.trigger.kind == "round_end" and e.trigger.number == 2]
+    spawned = [eff.args for eff in event.effects if eff.kind == "spawn"]
+    assert spawned == [("zombie.2",)], event.effects  # the group's second spawn
+
+
 # --- the event analysis's messages in full (docs/mutation.md); line numbers are those of
 # quest(MAP + ...): MAP's events end on line 11 ---
 

@@ -492,6 +492,7 @@ class EncounterResolver:
                      figures: dict[int, tuple[m.Figure, ...]], tile: str | None) -> m.Spawn:
         """The spawn under its id (its `as NAME`, else the group, numbered from its second
         spawn), known to the events by that id and by its group."""
+        declared = s  # the statement the events hold: its spawn is found under this one
         if s.name is not None and (s.name in self.names.groups or s.name in self.monsters):
             taken = self.names.groups.get(s.name)
             self.sink.report("Q0208", s.span, name=s.name,
@@ -519,7 +520,7 @@ class EncounterResolver:
         self.names.groups.setdefault(s.group, sp)
         if s.name is not None:
             self.names.groups[s.name] = sp
-        self.made[id(s)] = sp.id
+        self.made[id(declared)] = sp.id
         return sp
 
     def maps_rejected(self, c: Cell) -> bool:
