@@ -8,15 +8,30 @@ from __future__ import annotations
 
 import operator
 import reprlib
-from typing import Callable, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Callable, TypeVar, cast, dataclass_transform
+
+if TYPE_CHECKING:
+    from dataclasses import Field
+    from typing import Any, ClassVar, Protocol
+
+    from _typeshed import DataclassInstance
+
+    class _Frozen(Protocol):
+        """What `@frozen` gives a class's instances, as its shared methods read them."""
+
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+        _compared: Callable[[object], tuple[object, ...]]
+        _hashed: Callable[[object], tuple[object, ...]]
+        _shown: tuple[str, ...]
+
 
 __version__ = "0.1.0"
 
-T = TypeVar("T", bound=type)
+T = TypeVar("T")
 
 
 @dataclass_transform(frozen_default=True)
-def frozen(cls: T) -> T:
+def frozen(cls: type[T]) -> type[T]:
     """`@dataclass(frozen=True)`, compiling only `__init__`.
 
     Syntax nodes, catalog entries, geometry, the model: every value of the compiler is a
@@ -47,24 +62,31 @@ def frozen(cls: T) -> T:
 
     own = dict(cls.__dict__)
     cls = dataclasses.dataclass(cls, eq=False, repr=False)
-    fields = dataclasses.fields(cls)
-    cls._compared = staticmethod(_getter([f.name for f in fields if f.compare]))
-    cls._hashed = staticmethod(_getter([f.name for f in fields if (f.compare if f.hash is None else f.hash)]))
-    cls._shown = tuple(f.name for f in fields if f.repr)
+    # the class is a dataclass now (the checker knows dataclass() only returns the type given)
+    fields = dataclasses.fields(cast("type[DataclassInstance]", cls))
+    # attributes and methods the class body does not declare, added to the class after its
+    # creation: set by name (the checker sees a class as its body declares it)
+    added: dict[str, object] = {
+        "_compared": staticmethod(_getter([f.name for f in fields if f.compare])),
+        "_hashed": staticmethod(_getter([f.name for f in fields if (f.compare if f.hash is None else f.hash)])),
+        "_shown": tuple(f.name for f in fields if f.repr),
+    }
     if "__eq__" not in own:
-        cls.__eq__ = _eq
+        added["__eq__"] = _eq
     # dataclass's rule: a __hash__ the body sets is kept, unless it is the None that
     # Python puts there for a body that defines __eq__ alone
     if "__hash__" not in own or (own["__hash__"] is None and "__eq__" in own):
-        cls.__hash__ = _hash
+        added["__hash__"] = _hash
     if "__repr__" not in own:
-        cls.__repr__ = _repr
-    cls.__setattr__ = _setattr
-    cls.__delattr__ = _delattr
+        added["__repr__"] = _repr
+    added["__setattr__"] = _setattr
+    added["__delattr__"] = _delattr
+    for name, value in added.items():
+        setattr(cls, name, value)
     return cls
 
 
-def _getter(names: list[str]) -> Callable[[object], tuple]:
+def _getter(names: list[str]) -> Callable[[object], tuple[object, ...]]:
     if len(names) > 1:
         return operator.attrgetter(*names)  # a tuple of the values
     if names:
@@ -73,23 +95,26 @@ def _getter(names: list[str]) -> Callable[[object], tuple]:
     return lambda obj: ()
 
 
-def _eq(self, other):
+# -> object: a bool or NotImplemented (which the checker takes for Any, except in a method
+# named __eq__, and would not let a function declared to return bool return)
+def _eq(self: _Frozen, other: object) -> object:
     if other.__class__ is self.__class__:
-        return self._compared(self) == other._compared(other)
+        # other's class is self's: self._compared is other._compared (a staticmethod)
+        return self._compared(self) == self._compared(other)
     return NotImplemented
 
 
-def _hash(self) -> int:
+def _hash(self: _Frozen) -> int:
     return hash(self._hashed(self))
 
 
 @reprlib.recursive_repr()
-def _repr(self) -> str:
+def _repr(self: _Frozen) -> str:
     shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._shown)
     return f"{self.__class__.__qualname__}({shown})"
 
 
-def _setattr(self, name: str, value) -> None:
+def _setattr(self: _Frozen, name: str, value: object) -> None:
     state = self.__dict__
     if name in state or name not in self.__dataclass_fields__:
         from dataclasses import FrozenInstanceError
@@ -98,7 +123,7 @@ def _setattr(self, name: str, value) -> None:
     state[name] = value  # a field's first value, from __init__
 
 
-def _delattr(self, name: str) -> None:
+def _delattr(self: object, name: str) -> None:
     from dataclasses import FrozenInstanceError
 
     raise FrozenInstanceError(f"cannot delete field {name!r}")
