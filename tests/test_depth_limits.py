@@ -198,3 +198,35 @@ def test_a_box_of_5000_actions_the_monster_skips_is_one_outcome_not_a_recursion(
     r = questc("activate", "pack", "--quest", "camp", "--card", "lurch", "--group", "zombie", "--state", "state.yaml", cwd=tmp_path)
     assert r.code == 0, r.err[-2000:]
     assert "1 outcome" in r.out and r.out.count("skipped: untyped `special` action") == 5_000
+
+
+# ---------------------------------------------------------------- the plugins' own YAML
+def python(code: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=DEADLINE)
+
+
+def test_a_plugins_codes_file_nested_30000_levels_deep_is_a_located_problem(tmp_path):
+    """compiler/plugins/loader.py read a plugin's catalogue with ruamel directly."""
+    (tmp_path / "codes.yaml").write_text("XX0001: " + "[" * 30_000 + "]" * 30_000 + "\n", encoding="utf-8")
+    r = python("from pathlib import Path\n"
+               "from compiler.plugins import Plugin, loader\n"
+               "try:\n"
+               "    loader._entries(Plugin(prefix='XX', codes=Path('codes.yaml')))\n"
+               "except ValueError as exc:\n"
+               "    print('refused:', exc)\n", tmp_path)
+    assert r.returncode == 0, (r.returncode, r.stderr[-1000:])
+    assert r.stdout.strip() == "refused: nested more than 100 levels deep at line 1, column 108"
+
+
+@pytest.mark.plugins
+def test_a_valkyrie_tiles_library_nested_30000_levels_deep_is_m0402_where_it_passes_the_limit(tmp_path):
+    """`--tiles FILE` of the Valkyrie converter was read with ruamel directly: a segfault."""
+    (tmp_path / "tiles.yaml").write_text("tiles:\n  9A: " + "{a: " * 30_000 + "1" + "}" * 30_000 + "\n", encoding="utf-8")
+    r = python("from compiler.diagnostics import Sink\n"
+               "from questc_valkyrie.tiles import load_library\n"
+               "sink = Sink()\n"
+               "assert load_library('tiles.yaml', sink) is None\n"
+               "print([(d.code, d.span.line, d.span.column) for d in sink.items], sink.items[0].message)\n", tmp_path)
+    assert r.returncode == 0, (r.returncode, r.stderr[-1000:])
+    assert r.stdout.startswith("[('M0402', 2, 399)]") and "nested more than 100 levels deep" in r.stdout

@@ -261,3 +261,28 @@ def test_the_diagnostic_points_at_the_object(tmp_path):
     r, tmj = _bad(tmp_path, edit)
     line = int(re.search(rf"{re.escape(str(tmj))}:(\d+):", r.err)[1])
     assert tmj.read_text(encoding="utf-8").splitlines()[line - 1].strip().startswith('"rotation": 30')
+
+
+@pytest.mark.parametrize("layer, key, written, words", [
+    ("tiles", "x", "NaN", "is not a finite number"),
+    ("tiles", "y", "Infinity", "is not a finite number"),
+    ("tiles", "x", "-Infinity", "is not a finite number"),
+    ("tiles", "x", "1e400", "is not a finite number"),
+    ("tiles", "rotation", "NaN", "is not a finite number"),
+    ("tokens", "x", "NaN", "is not a finite number"),
+    ("tiles", "x", "1" + "0" * 400, "is beyond ±2^53"),
+    ("tiles", "rotation", "1e300", "is beyond ±2^53"),
+])
+def test_a_coordinate_that_is_no_number_tiled_writes_is_located(tmp_path, layer, key, written, words):
+    """`NaN`, `Infinity` and `1e400` (Python's json reads them as floats) and integers
+    beyond any double were internal errors (`int(nan)`, a float division overflowing):
+    now TLD0102 at the value (issue 38)."""
+    copy, tmj = export(tmp_path, "d2e-quests", "first_blood")
+    data = json.loads(tmj.read_text(encoding="utf-8"))
+    _objects(data, layer)[1][key] = "SENTINEL"
+    tmj.write_text(json.dumps(data, indent=1).replace('"SENTINEL"', written), encoding="utf-8")
+    line = next(i for i, text in enumerate(tmj.read_text(encoding="utf-8").splitlines(), 1) if written in text)
+    r = back(tmj)
+    assert r.code == 1 and "Traceback" not in r.err and "I0001" not in r.err and "E0103" not in r.err, r.err
+    assert "error[TLD0102]" in r.err and f"/objects/1/{key}: `" in r.err and words in r.err
+    assert f"{tmj.name}:{line}:" in r.err or f"{tmj}:{line}:" in r.err

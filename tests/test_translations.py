@@ -510,3 +510,60 @@ def test_an_unreadable_spreadsheet_changes_nothing(tmp_path, content, line):
     missing = questc("strings", "import", pack, tmp_path / "nope.csv", "--lang", "fr", "--format", "json")
     assert missing.code == 1 and _codes(missing) == ["T0401"]
     assert questc("strings", "import", pack, tmp_path / "bad.csv", "--lang", "français").code == 2
+
+
+@pytest.mark.parametrize("char, words", [
+    ("\u2028", "U+2028 (a line separator)"),
+    ("\u2029", "U+2029 (a paragraph separator)"),
+    ("\x85", "U+0085 (a next-line control)"),
+    ("\x1c", "U+001C (a file separator)"),
+    ("\x1e", "U+001E (a record separator)"),
+])
+def test_a_cell_holding_a_character_the_po_file_cannot_keep_is_refused_at_its_row_and_column(tmp_path, char, words):
+    """polib cuts a line at these when it reads the PO file back, so the translation came
+    back cut short, at every later check, without a word: now the import refuses the
+    file at the character (row, column) and writes nothing (issue 38). A NUL is refused
+    by the reader, before any row."""
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    before = (pack / "translations" / "fr.po").read_bytes()
+    rows = _extracted_csv(tmp_path, pack)
+    head = rows[0]
+    tr = head.index("translation")
+    rows[1][tr] = "une\nligne"  # a cell of two lines before it: the place still counts lines as the file has them
+    rows[2][tr] = "Bon" + char + "jour"
+    _write_csv(tmp_path / "bad.csv", rows)
+    text = (tmp_path / "bad.csv").read_text(encoding="utf-8")
+    line = text[: text.index(char)].count("\n") + 1
+    column = text.index(char) - text.rfind("\n", 0, text.index(char))
+    r = questc("strings", "import", pack, tmp_path / "bad.csv", "--lang", "fr", "--format", "json")
+    assert r.code == 1 and _codes(r) == ["T0401"], r.out
+    d = _diags(r)[0]
+    assert (d["line"], d["column"]) == (line, column) and words in d["message"] and f"row {line}" in d["message"]
+    assert (pack / "translations" / "fr.po").read_bytes() == before
+    (tmp_path / "nul.csv").write_text(text.replace(char, "\x00"), encoding="utf-8")
+    nul = questc("strings", "import", pack, tmp_path / "nul.csv", "--lang", "fr", "--format", "json")
+    assert nul.code == 1 and _codes(nul) == ["T0401"] and "NUL" in _diags(nul)[0]["message"]
+    assert (pack / "translations" / "fr.po").read_bytes() == before
+
+
+def test_a_cell_with_cr_or_crlf_line_ends_is_imported_with_lf(tmp_path):
+    """Written raw into the PO file, a CR became a new line when the file was read back
+    (sources make CR and CRLF into LF), cutting the translation; a cell's line ends are
+    now LF, as in every file questc reads."""
+    import csv
+
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    rows = _extracted_csv(tmp_path, pack)
+    head = rows[0]
+    i, tr = head.index("id"), head.index("translation")
+    rows[1][tr], rows[2][tr] = "une\rligne", "deux\r\nlignes"
+    with (tmp_path / "crlf.csv").open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f, lineterminator="\r\n", quoting=csv.QUOTE_ALL).writerows(rows)
+    r = questc("strings", "import", pack, tmp_path / "crlf.csv", "--lang", "fr")
+    assert r.code == 0, r.err
+    check = questc("check", pack, "--format", "json")
+    assert "T0101" not in _codes(check)
+    fr = {e.msgctxt: e.msgstr for e in polib.pofile((pack / "translations" / "fr.po").read_text(encoding="utf-8").replace("\r", "\n"))}
+    assert fr[rows[1][i]] == "une\nligne" and fr[rows[2][i]] == "deux\nlignes"

@@ -28,8 +28,10 @@ pack (or a PO file) has errors, 2 usage.
 from __future__ import annotations
 
 import argparse
+import bisect
 import csv
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -138,6 +140,14 @@ def template(texts, model) -> str:
 # starts with `'` itself gets one more, so that `import` reverses exactly this: it takes
 # the `'` off a cell that starts with `'` and then one of these (docs/translations.md).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+# What a translation cell may not bring into a PO file: NUL (no text file of a pack holds
+# one), and the line separators besides LF that polib cuts a line at when it reads the file
+# back (FS, GS, RS, NEL, LS, PS): the translation would come back cut short, silently, at
+# every later check. CR and CRLF in a cell are line ends, made LF as in every file questc
+# reads (written raw, a CR became a new line of the PO file when it was read back).
+UNFIT = {"\x00": "NUL", "\x1c": "U+001C (a file separator)", "\x1d": "U+001D (a group separator)",
+         "\x1e": "U+001E (a record separator)", "\x85": "U+0085 (a next-line control)",
+         "\u2028": "U+2028 (a line separator)", "\u2029": "U+2029 (a paragraph separator)"}
 
 
 def cell(text: str) -> str:
@@ -335,9 +345,20 @@ def read_spreadsheet(path: Path, texts, sink) -> dict[str, tuple[str, str | None
         col = {c: header.index(c) for c in CSV_COLUMNS if c in header}
         known = {t.id for t in texts}
         rows: dict[str, tuple[str, str | None, object]] = {}
+        unfit = 0
+        before = reader.line_num  # the line before the row read next
         for fields in reader:
             span = Span(name, reader.line_num, 1)
             cell = {c: uncell(fields[i] if i < len(fields) else "") for c, i in col.items()}
+            bad = next((ch for ch in cell["translation"] if ch in UNFIT), None)
+            if bad is not None:
+                unfit += 1
+                line, column = _cell_place(text, before, col["translation"], bad)
+                sink.report("T0401", Span(name, line, column, line, column + 1),
+                            problem=f"the translation of row {line} holds {UNFIT[bad]}, which a translation file "
+                                    "cannot keep: the text would be cut there when it is read back")
+            before = reader.line_num
+            cell["translation"] = cell["translation"].replace("\r\n", "\n").replace("\r", "\n")
             sid, translation = cell["id"].strip(), cell["translation"]
             if not sid and not translation:
                 continue
@@ -353,7 +374,25 @@ def read_spreadsheet(path: Path, texts, sink) -> dict[str, tuple[str, str | None
     except csv.Error as exc:
         sink.report("T0401", Span(name, reader.line_num or 1, 1), problem=f"it is not well-formed CSV ({exc})")
         return None
-    return rows
+    return None if unfit else rows  # nothing is imported from a file with a cell it cannot keep
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")  # where the csv module counts its lines (newline="")
+_FIELD = re.compile(r'"(?:[^"]|"")*"|[^,\r\n]*')
+
+
+def _cell_place(text: str, before: int, column: int, ch: str) -> tuple[int, int]:
+    """(line, column) of `ch` in field `column` of the row that starts after line `before`
+    of `text` (as the csv module counts lines). The csv module gives no positions; the
+    row is split again here, which the module's strict reading already accepted."""
+    starts = [0] + [m.end() for m in _LINE_END.finditer(text)]
+    pos = starts[min(before, len(starts) - 1)]
+    for _ in range(column):
+        pos = _FIELD.match(text, pos).end() + 1  # over the field and its comma
+    field = _FIELD.match(text, pos)
+    at = field.start() + max(field.group().find(ch), 0)
+    line = bisect.bisect_right(starts, at)
+    return line, at - starts[line - 1] + 1
 
 
 def _import(texts, model, args) -> int:

@@ -151,11 +151,10 @@ def _entries(plugin: Plugin) -> dict[str, Entry]:
 
     raw = plugin.codes
     if isinstance(raw, (str, Path)) or hasattr(raw, "read_text"):
-        from ruamel.yaml import YAML
-
+        from compiler.catalogs.yamlload import load_plain  # nested too deep: TooDeep, a ValueError
         from compiler.resources import packaged_text  # a plugin's own table: part of the installed plugin
 
-        raw = YAML(typ="safe").load(packaged_text(Path(raw) if isinstance(raw, (str, Path)) else raw)) or {}
+        raw = load_plain(packaged_text(Path(raw) if isinstance(raw, (str, Path)) else raw)) or {}
     if not isinstance(raw, Mapping):
         raise ValueError("it is not a mapping of code -> entry")
     return {str(code): entry_of(str(code), entry) for code, entry in raw.items()}

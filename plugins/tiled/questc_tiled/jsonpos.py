@@ -50,7 +50,7 @@ def _value(s: str, i: int, path: tuple, out: dict) -> int:
             i = _WS.match(s, i + 1).end()
     if c == '"':
         return json.decoder.scanstring(s, i + 1)[1]
-    for word in ("true", "false", "null"):
+    for word in ("true", "false", "null", "NaN", "Infinity", "-Infinity"):  # the last three: Python's json reads them
         if s.startswith(word, i):
             return i + len(word)
     m = _NUMBER.match(s, i)

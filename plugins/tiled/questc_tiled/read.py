@@ -85,7 +85,7 @@ def import_tiled(args, sink: Sink):
         reader.refuse(file, data, sink, "M0402", "problem", path=file)
         return None
     r = _Reader(file, text, sink)
-    if not _valid(r, data):
+    if not _finite(r, data) or not _valid(r, data):
         return None
     props = {p["name"]: p["value"] for p in data.get("properties", [])}
     missing = [n for n in NEEDED if n not in props]
@@ -139,6 +139,35 @@ def import_tiled(args, sink: Sink):
     if getattr(args, "in_place", False):
         return {str(quest_file): result}
     return result
+
+
+MAX_NUMBER = 2**53  # Tiled writes doubles: every number it writes is within ±2^53 or fractional below it
+
+
+def _finite(r: _Reader, data) -> bool:
+    """Every number of the map is one Tiled can have written: Python's json reads `NaN`,
+    `Infinity` and `1e400` as floats no coordinate, size or rotation can be, and `10**400`
+    as an integer no float division takes (they made `int()` or `/` fail deep in the
+    reading: an internal error). The first one, in the file's order, is TLD0102 at the
+    value. A loop over a stack: the map is at most reader.MAX_DEPTH deep anyway, but
+    nothing here needs that to hold."""
+    todo: list[tuple[tuple, object]] = [((), data)]
+    while todo:
+        path, value = todo.pop()
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and not (-MAX_NUMBER <= value <= MAX_NUMBER):
+            where = "/".join(map(str, path)) or "the map"
+            at = r.pos.get(path)
+            written = re.match(r"-?(?:NaN|Infinity|[0-9.eE+-]+)", r.text[at:]) if at is not None else None
+            shown = written.group() if written else repr(value)
+            shown = shown if len(shown) <= 24 else f"{shown[:12]}… ({len(shown)} characters)"
+            what = "is not a finite number" if isinstance(value, float) and not math.isfinite(value) else "is beyond ±2^53, where Tiled's numbers are"
+            r.report("TLD0102", path, file=r.file, problem=f"at {where}: `{shown}` {what}")
+            return False
+        if isinstance(value, dict):
+            todo.extend(reversed([(path + (k,), v) for k, v in value.items()]))
+        elif isinstance(value, list):
+            todo.extend(reversed([(path + (i,), v) for i, v in enumerate(value)]))
+    return True
 
 
 def _valid(r: _Reader, data) -> bool:
@@ -426,16 +455,23 @@ def _splice_map(edits: _Edits, body: ast.EncounterBody, amap, layout: dict[str, 
     statements = {s.name: s for s in body.map.tiles}
     kept: dict[str, bool] = {}
 
-    def keeps(name: str, seen=()) -> bool:
-        if name in kept:
-            return kept[name]
-        stmt, new, old = statements.get(name), layout.get(name), amap.by_name.get(name)
-        ok = stmt is not None and new is not None and old is not None and name not in seen
-        ok = ok and (old.code, old.at, old.rotation % 360, bool(old.hidden)) == (new.code, new.at, new.rotation, new.hidden)
-        if ok and stmt.attach is not None:
-            ok = keeps(stmt.attach.to.tile, (*seen, name))
-        kept[name] = ok
-        return ok
+    def keeps(name: str) -> bool:
+        """Whether tile `name` stays as the quest writes it: it is where it was, and so is
+        every tile down its chain of attachments. A loop, not a recursion: a chain is as
+        long as the map is (issue 38); a chain that comes back to itself keeps nothing."""
+        chain: list[str] = []
+        while name not in kept:
+            stmt, new, old = statements.get(name), layout.get(name), amap.by_name.get(name)
+            ok = stmt is not None and new is not None and old is not None and name not in chain
+            ok = ok and (old.code, old.at, old.rotation % 360, bool(old.hidden)) == (new.code, new.at, new.rotation, new.hidden)
+            if not ok or stmt is None or stmt.attach is None:
+                kept[name] = ok
+                break
+            chain.append(name)
+            name = stmt.attach.to.tile
+        for link in chain:
+            kept[link] = kept[name]
+        return kept[name]
 
     for stmt in body.map.tiles:
         if stmt.name not in layout:

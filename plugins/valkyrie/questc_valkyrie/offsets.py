@@ -17,12 +17,11 @@ from importlib import resources
 
 @lru_cache(maxsize=1)
 def load_table() -> dict:
-    from ruamel.yaml import YAML
-
+    from compiler.catalogs.yamlload import load_plain
     from compiler.resources import packaged_text
 
     text = packaged_text(resources.files("questc_valkyrie") / "offsets.yaml")
-    return (YAML(typ="safe").load(text) or {}).get("sides") or {}
+    return (load_plain(text) or {}).get("sides") or {}
 
 
 def load_offsets() -> dict[str, int]:

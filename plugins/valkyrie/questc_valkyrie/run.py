@@ -24,14 +24,13 @@ def is_valkyrie(path: str | Path) -> bool:
 
 def library(sink: Sink):
     """The d2e-base tiles, the monster ids and the orientation offsets the importer uses."""
-    from ruamel.yaml import YAML
-
+    from compiler.catalogs.yamlload import load_plain
     from questc_valkyrie.offsets import load_offsets
     from questc_valkyrie.tiles import load_library
     from compiler.resources import content_dir, packaged_text
 
     tiles = load_library(None, sink)
-    monsters = set((YAML(typ="safe").load(packaged_text(content_dir() / "d2e-base" / "monsters.yaml")) or {}).get("monsters") or {})
+    monsters = set((load_plain(packaged_text(content_dir() / "d2e-base" / "monsters.yaml")) or {}).get("monsters") or {})
     return tiles, monsters, load_offsets()
 
 

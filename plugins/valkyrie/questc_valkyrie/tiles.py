@@ -204,9 +204,8 @@ def import_quest(path: str | Path, quest_id: str, name: str, sink: Sink, tiles_p
 
 def load_library(tiles_path: str | None, sink: Sink) -> dict[str, Tile] | None:
     """Tiles from a tiles.yaml (default: the d2e-base pack shipped with questc)."""
-    from ruamel.yaml import YAML
-
     from compiler.catalogs.document import Document, Entry
+    from compiler.catalogs.yamlload import TooDeep, load_plain
     from compiler.passes.tiles import read_tiles
 
     from compiler.resources import content_dir
@@ -222,9 +221,10 @@ def load_library(tiles_path: str | None, sink: Sink) -> dict[str, Tile] | None:
     try:
         if not tiles_path:  # the catalog shipped with questc
             text = packaged_text(path)
-        data = (YAML(typ="safe").load(text) or {}).get("tiles") or {}
+        data = (load_plain(text) or {}).get("tiles") or {}  # nesting bounded before ruamel recurses
     except Exception as exc:  # noqa: BLE001 - any unreadable library is one diagnostic
-        sink.report("M0402", Span(str(path)), path=str(path), problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        at = Span(str(path), exc.line, exc.column) if isinstance(exc, TooDeep) else Span(str(path))
+        sink.report("M0402", at, path=str(path), problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         return None
     doc = Document(str(path), {"tiles": data})
     entries = {k: Entry("tiles", k, v, doc, ("tiles", k), "d2e-base") for k, v in data.items()}
