@@ -156,6 +156,21 @@ def test_an_unclosed_block_points_at_its_brace_with_notes():
     assert d.fix == "Add the missing `}`s where the blocks should end."
 
 
+def test_sixty_thousand_unclosed_braces_give_ten_notes_not_sixty_thousand():
+    # make fuzz: a line of 60,000 `{` gave one S0106 with 60,000 notes (27 MB of SARIF
+    # for a 62 KB file); the notes stop at MAX_UNCLOSED_NOTES, the last one counting the rest
+    sink = Sink()
+    parse_module('quest q "Q" {\n' + "{" * 60_000 + "\n", "t.quest", sink)
+    (d,) = [d for d in sink.items if d.code == "S0106"]
+    assert len(d.related) == errors.MAX_UNCLOSED_NOTES + 1 == 11
+    assert d.related[-2].message == "this `{` is not closed either, nor are 59,990 more before it"
+    assert d.related[-1].message == "the file ends here with the block still open"
+    sink = Sink()  # up to the cap, every `{` has its note, as before
+    parse_module('quest q "Q" {\n' + "{" * 10 + "\n", "t.quest", sink)
+    (d,) = [d for d in sink.items if d.code == "S0106"]
+    assert [r.message for r in d.related] == ["this `{` is not closed either"] * 10 + ["the file ends here with the block still open"]
+
+
 def test_indentation_puts_back_each_missing_brace():
     # two blocks each lose their `}`; each is guessed and reported, nothing else
     text = (
