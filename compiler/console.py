@@ -20,6 +20,11 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import TextIO
 
 PROGRESS_AFTER = 1.0  # seconds before the progress line appears
 _TICK = 0.1
@@ -45,7 +50,7 @@ def quiet() -> bool:
     return _S.quiet
 
 
-def colour(stream) -> bool:
+def colour(stream: TextIO) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):
@@ -56,7 +61,7 @@ def colour(stream) -> bool:
         return False
 
 
-def _terminal(stream) -> bool:
+def _terminal(stream: TextIO) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError, OSError):
@@ -74,7 +79,7 @@ def begin(*, verbose: bool = False, quiet: bool = False, machine: bool = False) 
 
 
 @contextmanager
-def stage(label: str):
+def stage(label: str) -> Iterator[None]:
     """Time one stage and show it as the current one."""
     state = _S
     state.label = label

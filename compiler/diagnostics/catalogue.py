@@ -13,10 +13,18 @@ from __future__ import annotations
 import re
 import string
 from importlib import resources
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from compiler.diagnostics.model import Severity
 from compiler.resources import packaged_text
 from compiler import frozen
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
+    from collections.abc import Iterable, Iterator, Mapping
+    from importlib.resources.abc import Traversable
+
+_T = TypeVar("_T")
 
 
 @frozen
@@ -39,9 +47,9 @@ class Entry:
         return {f for _, f, _, _ in string.Formatter().parse(self.message) if f}
 
 
-def _files() -> dict[str, list]:
+def _files() -> dict[str, list[Traversable]]:
     """Code prefix -> the catalogue files that define codes with it (read from the text)."""
-    by_prefix: dict[str, list] = {}
+    by_prefix: dict[str, list[Traversable]] = {}
     folder = resources.files("compiler.diagnostics") / "codes"
     for item in sorted(folder.iterdir(), key=lambda p: p.name):
         if item.name.endswith(".yaml"):
@@ -53,7 +61,7 @@ def _files() -> dict[str, list]:
 _CODE = re.compile(r"^([A-Z])\d{4}:", re.M)
 
 
-def _load(files) -> dict[str, Entry]:
+def _load(files: Iterable[Traversable]) -> dict[str, Entry]:
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="safe")
@@ -67,7 +75,7 @@ def _load(files) -> dict[str, Entry]:
     return entries
 
 
-def entry_of(code: str, raw) -> Entry:
+def entry_of(code: str, raw: Mapping[str, object]) -> Entry:
     """One catalogue entry from its YAML mapping (ValueError/KeyError/TypeError when malformed)."""
     return Entry(
         code=code,
@@ -79,11 +87,11 @@ def entry_of(code: str, raw) -> Entry:
     )
 
 
-class _Lazy(dict):
+class _Lazy(dict[str, Entry]):
     """Loads the catalogue on first use, so `questc --version` stays fast; a lookup loads
     only the files of its code's phase (a whole YAML catalogue costs a second to parse)."""
 
-    _by_prefix: dict[str, list] | None = None
+    _by_prefix: dict[str, list[Traversable]] | None = None
     _loaded: set[str]  # names of the files read so far
 
     def _fill(self, prefix: str | None = None) -> None:
@@ -93,7 +101,8 @@ class _Lazy(dict):
         files = sorted({f for p in wanted for f in self._by_prefix.get(p, []) if f.name not in self._loaded}, key=lambda f: f.name)
         if files:
             loaded = _load(files)
-            clash = set(loaded) & set(dict.keys(self))
+            present = set(dict.keys(self))  # apart: inside `&`, the checker would take the keys for objects
+            clash = set(loaded) & present
             if clash:
                 raise ValueError(f"diagnostic codes defined twice: {sorted(clash)}")
             dict.update(self, loaded)
@@ -103,35 +112,41 @@ class _Lazy(dict):
             dict.clear(self)
             dict.update(self, ordered)
 
-    def get(self, key, default=None):
+    @overload
+    def get(self, key: str, default: None = None) -> Entry | None: ...
+    @overload
+    def get(self, key: str, default: Entry) -> Entry: ...
+    @overload
+    def get(self, key: str, default: _T) -> Entry | _T: ...
+    def get(self, key: str, default: object = None) -> object:
         self._fill(str(key)[:1] or None)
         return dict.get(self, key, default)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> Entry:
         self._fill(str(key)[:1] or None)
         return dict.__getitem__(self, key)
 
-    def __contains__(self, key):
+    def __contains__(self, key: object) -> bool:
         self._fill(str(key)[:1] or None)
         return dict.__contains__(self, key)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         self._fill()
         return dict.__iter__(self)
 
-    def __len__(self):
+    def __len__(self) -> int:
         self._fill()
         return dict.__len__(self)
 
-    def items(self):
+    def items(self) -> dict_items[str, Entry]:
         self._fill()
         return dict.items(self)
 
-    def keys(self):
+    def keys(self) -> dict_keys[str, Entry]:
         self._fill()
         return dict.keys(self)
 
-    def values(self):
+    def values(self) -> dict_values[str, Entry]:
         self._fill()
         return dict.values(self)
 
@@ -145,7 +160,7 @@ def register_plugin_codes(entries: dict[str, Entry]) -> None:
         dict.__setitem__(CATALOGUE, code, entry)
 
 
-def forget_plugin_codes(codes) -> None:
+def forget_plugin_codes(codes: Iterable[str]) -> None:
     """Take a plugin's entries out again (the plugins enabled for the next run differ)."""
     for code in codes:
         dict.pop(CATALOGUE, code, None)

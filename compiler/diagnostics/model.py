@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from compiler import frozen
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class Severity(str, enum.Enum):
@@ -50,7 +54,7 @@ class Diagnostic:
     fix: str | None = None  # one token = a replacement for the span; otherwise a sentence ("help:")
 
     @property
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.span.file, self.span.line, self.span.column, self.code, self.message)
 
 
@@ -79,8 +83,8 @@ class Sink:
     # on a broken part), so they count only the items added since they were last asked:
     # counting the whole list each time was quadratic in the number of diagnostics.
     _counted: int = field(default=0, init=False, repr=False, compare=False)
-    _counted_in: list | None = field(default=None, init=False, repr=False, compare=False)
-    _by_severity: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _counted_in: list[Diagnostic] | None = field(default=None, init=False, repr=False, compare=False)
+    _by_severity: dict[Severity, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     # what did-you-mean suggestions may still cost (difflib comparisons): see hints.py
     comparisons_left: int = field(default=100_000, repr=False, compare=False)
 
@@ -111,7 +115,7 @@ class Sink:
         self.items.append(diag)
         return diag
 
-    def extend(self, diags) -> None:
+    def extend(self, diags: Iterable[Diagnostic]) -> None:
         self.items.extend(diags)
 
     def _count(self, severity: Severity) -> int:
@@ -134,7 +138,7 @@ class Sink:
         return self._count(Severity.WARNING)
 
     def sorted(self) -> list[Diagnostic]:
-        seen: set = set()
+        seen: set[tuple[str, Span, str]] = set()
         out = []
         for d in sorted(self.items, key=lambda d: d.sort_key):
             key = (d.code, d.span, d.message)
@@ -151,7 +155,7 @@ def fold_same_place(items: list[Diagnostic]) -> list[Diagnostic]:
     deck, a cooperative quest's block): several faults there are still all said, in one
     diagnostic. Warnings and notes pass through."""
     out: list[Diagnostic] = []
-    first: dict[tuple, int] = {}
+    first: dict[tuple[str, int, int], int] = {}
     notes: dict[int, list[Related]] = {}  # gathered, then joined once: a tuple grown per error was quadratic
     for d in items:
         key = (d.span.file, d.span.line, d.span.column)

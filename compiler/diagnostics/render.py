@@ -11,10 +11,13 @@ import re
 import sys
 from collections import OrderedDict
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from compiler import __version__
 from compiler.diagnostics.model import Diagnostic, Severity, Sink, bounded
+
+if TYPE_CHECKING:
+    from typing import TextIO
 
 # The text of every source the loader accepted (compiler/sources.py) and of sources that
 # are not files ("<command line>"), by display name. Human output shows source lines
@@ -148,7 +151,7 @@ def window(src: str, start: int, end: int, width: int = WINDOW) -> tuple[str, in
     return shown, pad, max(1, sum(w(i) for i in range(start, span_end)))
 
 
-def render_human(diags: list[Diagnostic], summary: dict, colour: bool = False, shown: int = SHOWN) -> str:
+def render_human(diags: list[Diagnostic], summary: dict[str, int], colour: bool = False, shown: int = SHOWN) -> str:
     """Everything taken from a source (lines, quoted text, file names) goes through
     `visible`, so the only escape sequences in the output are the styles added here.
     At most `shown` diagnostics are written in full; a line counts the others."""
@@ -199,8 +202,8 @@ def _not_shown(rest: list[Diagnostic]) -> str:
     return f"{CUT} and {', '.join(p for p in parts if p)} not shown (use --format json for all)"
 
 
-def _as_dict(d: Diagnostic) -> dict:
-    out = {
+def _as_dict(d: Diagnostic) -> dict[str, object]:
+    out: dict[str, object] = {
         "code": d.code,
         "severity": d.severity.value,
         "message": d.message,
@@ -219,7 +222,7 @@ def _as_dict(d: Diagnostic) -> dict:
     return out
 
 
-def render_json(diags: list[Diagnostic], summary: dict) -> str:
+def render_json(diags: list[Diagnostic], summary: dict[str, int]) -> str:
     return json.dumps({"diagnostics": [_as_dict(d) for d in diags], "summary": summary}, indent=2, sort_keys=True) + "\n"
 
 
@@ -245,7 +248,7 @@ def rule_summary(message: str) -> str:
     return "".join(parts).strip()
 
 
-def _sarif_rule(code: str) -> dict:
+def _sarif_rule(code: str) -> dict[str, object]:
     from compiler.diagnostics.catalogue import CATALOGUE
 
     e = CATALOGUE[code]
@@ -261,7 +264,7 @@ def _sarif_rule(code: str) -> dict:
     }
 
 
-def _sarif_fix(d: Diagnostic) -> list[dict]:
+def _sarif_fix(d: Diagnostic) -> list[dict[str, object]]:
     """A one-token fix replaces the underlined text: a SARIF fix with one replacement.
     A sentence is advice, not an edit, and stays in the message."""
     if not d.fix or any(ch.isspace() for ch in d.fix) or d.span.end_line != d.span.line:
@@ -279,20 +282,20 @@ def _sarif_fix(d: Diagnostic) -> list[dict]:
     }]
 
 
-def render_sarif(diags: list[Diagnostic], summary: dict) -> str:
+def render_sarif(diags: list[Diagnostic], summary: dict[str, int]) -> str:
     codes = sorted({d.code for d in diags})
     rules = [_sarif_rule(c) for c in codes]
 
-    def loc(file, line, col, end_line=None, end_col=None):
-        region = {"startLine": line, "startColumn": col}
+    def loc(file: str, line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> dict[str, object]:
+        region: dict[str, int | None] = {"startLine": line, "startColumn": col}
         if end_line:
             region.update(endLine=end_line, endColumn=end_col)
         return {"physicalLocation": {"artifactLocation": {"uri": Path(file).as_posix()}, "region": region}}
 
-    results = []
+    results: list[dict[str, object]] = []
     for d in diags:
         fixes = _sarif_fix(d)
-        r = {
+        r: dict[str, object] = {
             "ruleId": d.code,
             "ruleIndex": codes.index(d.code),
             "level": _SARIF_LEVEL[d.severity],
@@ -330,7 +333,7 @@ def _gh_escape(text: str, prop: bool = False) -> str:
     return text
 
 
-def render_github(diags: list[Diagnostic], summary: dict) -> str:
+def render_github(diags: list[Diagnostic], summary: dict[str, int]) -> str:
     kind = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
     lines = []
     for d in diags:
@@ -340,7 +343,7 @@ def render_github(diags: list[Diagnostic], summary: dict) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-RENDERERS: dict[str, Callable[[list[Diagnostic], dict], str]] = {
+RENDERERS: dict[str, Callable[[list[Diagnostic], dict[str, int]], str]] = {
     "human": render_human,
     "json": render_json,
     "sarif": render_sarif,
@@ -348,7 +351,7 @@ RENDERERS: dict[str, Callable[[list[Diagnostic], dict], str]] = {
 }
 
 
-def summary_of(sink: Sink) -> dict:
+def summary_of(sink: Sink) -> dict[str, int]:
     return {"errors": sink.errors, "warnings": sink.warnings}
 
 
@@ -362,7 +365,7 @@ def render(sink: Sink, fmt: str, *, colour: bool = False, quiet: bool = False) -
     return RENDERERS[fmt](sink.sorted(), summary_of(sink))
 
 
-def print_diagnostics(sink: Sink, fmt: str = "human", stream=None) -> None:
+def print_diagnostics(sink: Sink, fmt: str = "human", stream: TextIO | None = None) -> None:
     """Print every diagnostic in `fmt`. Human output goes to stderr, machine formats to
     stdout; only human output depends on the terminal (colour) and on -q."""
     from compiler import console

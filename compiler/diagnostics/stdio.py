@@ -21,7 +21,10 @@ import errno
 import os
 import sys
 from contextlib import contextmanager
-from typing import Iterator, TextIO
+from typing import TYPE_CHECKING, Iterator, TextIO
+
+if TYPE_CHECKING:
+    from typing import Any
 
 CLOSED_PIPE = 128 + 13  # 128 + SIGPIPE: the status of a process the closed pipe killed
 CANNOT_WRITE = 1
@@ -58,7 +61,7 @@ class _Marked:
         except OSError as exc:
             raise self._failed(exc) from exc
 
-    def __getattr__(self, attr: str):  # isatty, encoding, fileno… of the real stream
+    def __getattr__(self, attr: str) -> Any:  # isatty, encoding, fileno… of the real stream: whatever they are
         if self._stream is None:
             raise self._failed(OSError(errno.EBADF, os.strerror(errno.EBADF)))
         return getattr(self._stream, attr)
@@ -105,9 +108,11 @@ def say(text: str) -> None:
 def _to_devnull(stream: TextIO | None) -> None:
     """Point the stream's descriptor at /dev/null: Python flushes stdout once more at exit,
     and that flush would fail again ("Exception ignored … BrokenPipeError")."""
+    if stream is None:
+        return
     try:
         fd = stream.fileno()
-    except (AttributeError, OSError, ValueError):  # None, or an in-memory stream (tests)
+    except (AttributeError, OSError, ValueError):  # an in-memory stream (tests)
         return
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
