@@ -13,6 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.catalogs.document import Document
 from compiler.catalogs.schema import validate_node
@@ -24,6 +25,9 @@ from compiler import frozen
 from compiler.resources import content_dir
 from compiler.memo import remembered
 from compiler.sources import display_name, read_source
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 @frozen
@@ -225,7 +229,7 @@ def _declared_ids(folder: Path, max_bytes: int) -> frozenset[str]:
     return frozenset(line.split(":", 1)[1].strip().strip("'\"") for line in head.split("\n") if line.startswith("id:"))
 
 
-def _visit(root: Pack, state: dict[str, str], closure: list[Pack], lookup, sink: Sink) -> bool:
+def _visit(root: Pack, state: dict[str, str], closure: list[Pack], lookup: Callable[[str], Pack | None], sink: Sink) -> bool:
     """Append `root`'s dependency closure to `closure`, each pack after the packs it
     requires; False when a required pack is missing or a cycle was reported. A loop over
     the path of packs being visited, not a recursion: a chain of `requires` is as deep as

@@ -381,6 +381,12 @@ _LINE_END = re.compile(r"\r\n|\r|\n")  # where the csv module counts its lines (
 _FIELD = re.compile(r'"(?:[^"]|"")*"|[^,\r\n]*')
 
 
+def _field_at(text: str, pos: int) -> re.Match[str]:
+    m = _FIELD.match(text, pos)
+    assert m is not None  # the pattern matches the empty field too
+    return m
+
+
 def _cell_place(text: str, before: int, column: int, ch: str) -> tuple[int, int]:
     """(line, column) of `ch` in field `column` of the row that starts after line `before`
     of `text` (as the csv module counts lines). The csv module gives no positions; the
@@ -388,8 +394,8 @@ def _cell_place(text: str, before: int, column: int, ch: str) -> tuple[int, int]
     starts = [0] + [m.end() for m in _LINE_END.finditer(text)]
     pos = starts[min(before, len(starts) - 1)]
     for _ in range(column):
-        pos = _FIELD.match(text, pos).end() + 1  # over the field and its comma
-    field = _FIELD.match(text, pos)
+        pos = _field_at(text, pos).end() + 1  # over the field and its comma
+    field = _field_at(text, pos)
     at = field.start() + max(field.group().find(ch), 0)
     line = bisect.bisect_right(starts, at)
     return line, at - starts[line - 1] + 1
