@@ -32,7 +32,7 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, TypeVar, cast
 
 from compiler import cachekeys
 from compiler.diagnostics import Sink
@@ -156,7 +156,7 @@ def kept(kind: str, parts: tuple[str, ...], compute: Callable[[Sink], T], sink: 
         if shaped(stored, expect):
             result, items = stored
             sink.extend(items)
-            return result
+            return cast(T, result)  # checked: an instance of `expect`, the caller's T at run time
     local = Sink()
     result = compute(local)
     try:

@@ -19,11 +19,11 @@ from collections import OrderedDict
 from typing import Any, Callable, Hashable, TypeVar
 
 from compiler.cachekeys import text_digest
-from compiler.diagnostics import Sink
+from compiler.diagnostics import Diagnostic, Sink
 
 T = TypeVar("T")
 MAX_ENTRIES = 2048
-_CACHE: OrderedDict[Hashable, tuple[Any, tuple]] = OrderedDict()
+_CACHE: OrderedDict[Hashable, tuple[Any, tuple[Diagnostic, ...]]] = OrderedDict()  # Any: each key's own result type
 
 
 class Same:

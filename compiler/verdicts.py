@@ -29,9 +29,16 @@ import os
 import pickle
 import stat
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from compiler import cachekeys, diskcache
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from compiler.diagnostics import Diagnostic
+
+    Entries = tuple[tuple[str, str, str], ...]  # (relative path, kind, digest) of each entry of a tree
 
 VERDICT_FORMAT = b"questc-verdict 1"
 MAX_BYTES = 64 * 1024 * 1024  # more than this to hash: compile instead
@@ -46,11 +53,11 @@ def key(*parts: object) -> str | None:
         return None
 
 
-def trees(roots) -> tuple | None:
+def trees(roots: Iterable[str | os.PathLike[str]]) -> tuple[tuple[str, str, Entries], ...] | None:
     """(name, absolute path, every entry below) for each root; None when one of them
     cannot be hashed exactly (a link, an unreadable entry, too many bytes)."""
     budget = [MAX_BYTES]
-    out = []
+    out: list[tuple[str, str, Entries]] = []
     for root in roots:
         tree = _tree(Path(root), budget)
         if tree is None:
@@ -59,10 +66,10 @@ def trees(roots) -> tuple | None:
     return tuple(out)
 
 
-def _tree(root: Path, budget: list[int]) -> tuple | None:
+def _tree(root: Path, budget: list[int]) -> Entries | None:
     """Every entry under `root` (itself included) as (relative path, kind, digest), sorted;
     None at a symbolic link, an entry that cannot be read, or past the byte budget."""
-    out: list[tuple] = []
+    out: list[tuple[str, str, str]] = []
     try:
         st = os.lstat(root)
     except FileNotFoundError:
@@ -91,7 +98,7 @@ def _raise(exc: OSError) -> None:
     raise exc
 
 
-def _entry(path, st: os.stat_result, budget: list[int]) -> tuple[str, str] | None:
+def _entry(path: str | os.PathLike[str], st: os.stat_result, budget: list[int]) -> tuple[str, str] | None:
     if stat.S_ISLNK(st.st_mode):
         return None
     if not stat.S_ISREG(st.st_mode):  # a FIFO or a device: the loader refuses it by kind, never reads it
@@ -114,7 +121,7 @@ def _entry(path, st: os.stat_result, budget: list[int]) -> tuple[str, str] | Non
     return ("file", digest)
 
 
-_DIGESTS: dict[tuple, str] = {}  # (path, device, inode, size, times) -> sha256 of the bytes
+_DIGESTS: dict[tuple[str, int, int, int, int, int], str] = {}  # (path, device, inode, size, times) -> sha256 of the bytes
 
 
 def whole_check(value: object) -> bool:
@@ -150,6 +157,7 @@ def replay(key: str, shape: Callable[[object], bool]) -> object | None:
         return None
     if not (isinstance(stored, tuple) and len(stored) == 2 and _names(stored[1]) and shape(stored[0])):
         return None
+    value: object
     value, texts = stored
     from compiler.diagnostics.render import accept_source
 
@@ -158,7 +166,7 @@ def replay(key: str, shape: Callable[[object], bool]) -> object | None:
     return value
 
 
-def keep(key: str, value: object, items) -> None:
+def keep(key: str, value: object, items: Iterable[Diagnostic]) -> None:
     """Keep `value` (diagnostics and what they need) with the texts of the files the
     diagnostics `items` point into."""
     from compiler.diagnostics.render import accepted
