@@ -646,3 +646,21 @@ def test_the_default_preview_folder_is_private_and_unpredictable(pack: Path, tmp
     st = os.lstat(folder)
     assert stat.S_ISDIR(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o700 and st.st_uid == os.getuid()
     assert engine.preview_folder() == folder  # one folder for the server's life
+
+
+@pytest.mark.parametrize("fd, said", [
+    (0, "error: cannot read standard input: Bad file descriptor\n"),
+    (1, "error[I0003]: cannot write standard output: Bad file descriptor\n"),
+])
+def test_a_closed_stdin_or_stdout_is_one_line_and_exit_1(fd: int, said: str, tmp_path: Path):
+    # `questc lsp 0<&-` / `questc lsp >&-`: Python starts with sys.__stdin__ / sys.__stdout__
+    # None; the server has no way in or out (it was an internal error, I0001, exit 3)
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(REPO), "QUESTC_CRASH_DIR": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-m", "compiler", "lsp"], cwd=REPO, env=env, stderr=subprocess.PIPE, text=True,
+                       timeout=60, preexec_fn=lambda: os.close(fd))
+    assert (r.returncode, r.stderr) == (1, said)
+    assert not list(tmp_path.iterdir())  # no crash report

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.commands.common import add_output_arguments, add_pack_arguments, compile_args, finish
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Sink
+    from compiler.model import Model
 
 # Internal errors that are bugs (exit 3); the other I codes are about the output folder
 # (cannot write I0003, lock not obtained I0004: exit 1) or a note (tidied I0005).
@@ -34,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         _report_undrawable(result.models, sink)
     packs: dict[str, dict[str, bytes] | None] = {model.pack.id: None for model in result.models}
     if exit_code(sink, args.strict) == 0:
-        prepared = {}
+        prepared: dict[str, dict[str, bytes] | None] = {}
         for model in result.models:
             with stage(f"emit {model.pack.id}"):
                 files = outputs_of(model, sink)
@@ -51,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _report_undrawable(models, sink) -> None:
+def _report_undrawable(models: list[Model], sink: Sink) -> None:
     """G0106 for each quest or encounter name a map image would draw as `?`, located at
     the name, and each translated text a per-language map image would, located at the
     translation it comes from (before anything is written, so --strict can refuse it)."""
@@ -68,7 +73,7 @@ def _report_undrawable(models, sink) -> None:
         for owner in dict.fromkeys(item[5] for item in assembled_maps(model)):
             name = named.get(owner)
             missing = missing_glyphs(name.value) if name is not None else []
-            if missing:
+            if missing and name is not None:
                 sink.report("G0106", name.span, chars=", ".join(f"`{c}` (U+{ord(c):04X})" for c in missing), text=name.value)
         files = {tf.lang: tf for tf in model.translation_files}
         for lang, text, missing in undrawable(model):

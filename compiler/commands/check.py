@@ -7,8 +7,14 @@ differently is an internal error (I0006) naming the pair and both answers."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, cast
 
 from compiler.commands.common import add_pack_arguments, compile_args, finish
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Diagnostic, Sink, Span
+    from compiler.geometry.assemble import AssembledMap
+    from compiler.model import Model
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -28,9 +34,10 @@ def run(args: argparse.Namespace) -> int:
     `--plugin valkyrie`) is checked by that importer, in memory (docs/plugins.md)."""
     from compiler.commands.convert import converters
 
-    checkers = [(loaded, imp) for _, (loaded, imp) in sorted(converters("import").items()) if imp.claims and imp.check]
-    claimed = {p: next(((ld, imp) for ld, imp in checkers if imp.claims(str(p))), None) for p in args.paths}
-    claimed = {p: c for p, c in claimed.items() if c is not None}
+    checkers = [(loaded, imp.name, claims, check) for _, (loaded, imp) in sorted(converters("import").items())
+                if (claims := imp.claims) and (check := imp.check)]
+    found = {p: next(((ld, name, check) for ld, name, claims, check in checkers if claims(str(p))), None) for p in args.paths}
+    claimed = {p: c for p, c in found.items() if c is not None}
     if not claimed:
         if args.verify_sight:
             result = compile_args(args, images=False, sourced_only=args.sourced_only)
@@ -46,14 +53,14 @@ def run(args: argparse.Namespace) -> int:
     args.paths = [p for p in args.paths if p not in claimed]
     sink = compile_args(args, images=False, sourced_only=args.sourced_only).sink if args.paths else Sink()
     options = options_from(args, images=False, sourced_only=args.sourced_only)
-    for path, (loaded, importer) in claimed.items():
+    for path, (loaded, name, check) in claimed.items():
         # the plugin's own diagnostics are guarded; the compiler's, moved back, are trusted
-        _, moved = guard(loaded, f"importer `{importer.name}`", sink, Span.whole_file(str(path)), importer.check, str(path), options)
+        _, moved = guard(loaded, f"importer `{name}`", sink, Span.whole_file(str(path)), check, str(path), options)
         sink.items.extend(moved or ())
     return finish(sink, args)
 
 
-def checked(args: argparse.Namespace):
+def checked(args: argparse.Namespace) -> Sink:
     """The diagnostics of the PATHs: the kept verdict of the whole check when nothing it
     could read (the folders given, the pack search path) has changed since a run that kept
     one; otherwise a compile, in which each pack keeps and reuses its own verdict
@@ -78,7 +85,8 @@ def checked(args: argparse.Namespace):
         whole = key()
         kept = verdicts.replay(whole, verdicts.whole_check) if whole is not None else None
     if kept is not None:
-        items, roots = kept
+        # verdicts.whole_check let through only (tuple of diagnostics, {folder: pack id})
+        items, roots = cast("tuple[tuple[Diagnostic, ...], dict[str, str]]", kept)
         sink.extend(items)
         configure(args, sink, roots)
         return sink
@@ -91,27 +99,27 @@ def checked(args: argparse.Namespace):
     return sink
 
 
-def maps_of(model) -> list[tuple[str, object, object]]:
+def maps_of(model: Model) -> list[tuple[str, AssembledMap, Span]]:
     """(name, AssembledMap, span of its map block) for every assembled map of the pack."""
     from compiler.syntax import ast
 
-    out = []
+    out: list[tuple[str, AssembledMap, Span]] = []
     maps = model.maps
     if maps is None:
         return out
     for quest in model.declarations(ast.Quest):
         for enc in quest.encounters:
             amap = maps.quests.get(quest.id, {}).get(enc.number)
-            if amap is not None:
+            if amap is not None and enc.body.map is not None:  # a map is assembled only from a map block
                 out.append((f"quest `{quest.id}` encounter {enc.number}", amap, enc.body.map.span))
-    for enc in model.declarations(ast.Encounter):
-        amap = maps.encounters.get(enc.id)
-        if amap is not None:
-            out.append((f"encounter `{enc.id}`", amap, enc.body.map.span))
+    for top in model.declarations(ast.Encounter):
+        amap = maps.encounters.get(top.id)
+        if amap is not None and top.body.map is not None:
+            out.append((f"encounter `{top.id}`", amap, top.body.map.span))
     return out
 
 
-def verify_sight(model, sink) -> int:
+def verify_sight(model: Model, sink: Sink) -> int:
     """Compare the engine's static table of every map with the witness; report I0006 per
     disagreeing pair. Returns the number of pairs compared."""
     from compiler.geometry.sight import sight_table

@@ -5,9 +5,24 @@ file (compiler/config.py), then from the defaults: flags > file > defaults."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from compiler.config import FORMATS, Config
 from compiler.options import Options
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Sink
+    from compiler.pipeline import Result
+
+
+class Overrides(TypedDict, total=False):
+    """The Options fields a command sets itself (the flags and the configuration give the rest)."""
+
+    images: bool
+    max_file_bytes: int
+    sight: bool
+    quests: bool
+    sourced_only: bool
 
 
 def add_pack_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
@@ -57,7 +72,7 @@ def _config_of(args: argparse.Namespace) -> Config:
     return getattr(args, "_config", None) or Config()
 
 
-def options_from(args: argparse.Namespace, **overrides) -> Options:
+def options_from(args: argparse.Namespace, **overrides: Unpack[Overrides]) -> Options:
     return Options(strict=args.strict, pack_path=tuple(args.pack_path), plugins=enabled_plugins(), **overrides)
 
 
@@ -69,7 +84,7 @@ def enabled_plugins() -> tuple[str, ...]:
     return loader.enabled_names() if loader is not None else ()
 
 
-def compile_args(args: argparse.Namespace, **overrides):
+def compile_args(args: argparse.Namespace, **overrides: Unpack[Overrides]) -> Result:
     """Compile the PATHs given; the configured codes are then dropped or raised to errors."""
     from compiler.pipeline import compile_paths
 
@@ -79,7 +94,7 @@ def compile_args(args: argparse.Namespace, **overrides):
     return result
 
 
-def configure(args: argparse.Namespace, sink, roots: dict[str, str]) -> None:
+def configure(args: argparse.Namespace, sink: Sink, roots: dict[str, str]) -> None:
     """Drop or raise to errors the codes the configuration names."""
     from compiler.config import apply
 
@@ -88,7 +103,7 @@ def configure(args: argparse.Namespace, sink, roots: dict[str, str]) -> None:
         sink.items[:] = apply(conf, sink.items, roots)
 
 
-def finish(sink, args: argparse.Namespace) -> int:
+def finish(sink: Sink, args: argparse.Namespace) -> int:
     """Print the diagnostics in the chosen format and return the exit code."""
     from compiler.diagnostics.render import exit_code, print_diagnostics
 

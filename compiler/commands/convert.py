@@ -6,19 +6,30 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Literal, Mapping, overload
 
 from compiler.diagnostics import Sink, Span
 from compiler.emit.files import linked_folder, write_atomic
 
+if TYPE_CHECKING:
+    from compiler.plugins import Exporter, Importer
+    from compiler.plugins.loader import Loaded
+
 USAGE = 2
 
 
-def converters(kind: str) -> dict:
+@overload
+def converters(kind: Literal["import"]) -> dict[str, tuple[Loaded, Importer]]: ...
+@overload
+def converters(kind: Literal["export"]) -> dict[str, tuple[Loaded, Exporter]]: ...
+@overload
+def converters(kind: str) -> dict[str, tuple[Loaded, Importer]] | dict[str, tuple[Loaded, Exporter]]: ...
+def converters(kind: str) -> dict[str, tuple[Loaded, Importer]] | dict[str, tuple[Loaded, Exporter]]:
     """name -> (plugin, converter) of the enabled plugins; kind is "import" or "export"."""
-    loader = sys.modules.get("compiler.plugins.loader")
-    if loader is None:
+    if sys.modules.get("compiler.plugins.loader") is None:  # not imported: none is enabled
         return {}
+    from compiler.plugins import loader
+
     return loader.importers() if kind == "import" else loader.exporters()
 
 

@@ -26,9 +26,13 @@ import argparse
 import difflib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
-from compiler.commands.common import FORMATS
+from compiler.config import FORMATS
 from compiler.emit.files import write_atomic
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Sink
 
 SUFFIX = ".quest"
 
@@ -49,7 +53,7 @@ class UsageError(Exception):
     pass
 
 
-def quest_files(paths: list[str], sink, excluded=lambda path: False) -> list[Path]:
+def quest_files(paths: list[str], sink: Sink, excluded: Callable[[str], bool] = lambda path: False) -> list[Path]:
     """Every `.quest` file named by `paths`, in order, each once; UsageError for a path
     that does not exist or a file that is not a `.quest` file. A folder that cannot be
     listed is reported in `sink`. A file found in a folder is passed over when

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Mapping
 
 from compiler.commands.convert import converters
 from compiler.diagnostics import Sink, Span
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if sink.errors else 0
 
 
-def _write(files, sink: Sink) -> None:
+def _write(files: Mapping[str, bytes | str], sink: Sink) -> None:
     from compiler.commands.convert import write_files
 
     write_files(None, files, sink)  # `-o` onto a folder, into a read-only one: one I0003, was I0001

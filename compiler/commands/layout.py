@@ -15,8 +15,12 @@ from compiler.diagnostics.hints import did_you_mean
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from compiler.commands.common import add_pack_arguments, compile_args
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Sink
 
 CLI_FILE = "<command line>"
 
@@ -28,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", default=None, metavar="PNG", help="also draw the table to this PNG file")
 
 
-def _print(sink, args) -> None:
+def _print(sink: Sink, args: argparse.Namespace) -> None:
     from compiler.diagnostics.render import print_diagnostics
 
     if sink.items:

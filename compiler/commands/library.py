@@ -16,13 +16,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Callable, Mapping, TypeAlias, TypeVar
 
 from compiler.diagnostics import Sink
+
+if TYPE_CHECKING:
+    from compiler.catalogs.monsters import Monster
+    from compiler.catalogs.terrain import TerrainRule
+    from compiler.geometry.tiles import Tile
+    from compiler.model import Model
+
+V = TypeVar("V")
 
 KINDS = {"tiles": "tile", "monsters": "monster", "terrain": "terrain"}
 
 
-def configure_for(kind: str):
+def configure_for(kind: str) -> Callable[[argparse.ArgumentParser], None]:
     def configure(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("ids", nargs="*", metavar="ID", help=f"only these {kind} (default: all)")
         parser.add_argument("--pack", action="append", default=None, metavar="P",
@@ -36,17 +45,19 @@ def configure_for(kind: str):
     return configure
 
 
-def entries(kind: str, packs: list[str], pack_path: tuple[str, ...], sink: Sink):
-    """(id -> value, id -> pack id, terrain rules) over the packs given and what they require."""
+def entries(kind: str, pick: Callable[[Model], Mapping[str, V] | None], packs: list[str], pack_path: tuple[str, ...],
+            sink: Sink) -> tuple[dict[str, V], dict[str, str], dict[str, TerrainRule]]:
+    """(id -> value, id -> pack id, terrain rules) over the packs given and what they require;
+    `pick` is the model's field of `kind`."""
     from compiler.options import Options
     from compiler.pipeline import compile_paths
 
     result = compile_paths(packs, Options(images=False, sight=False, quests=False, pack_path=pack_path), sink)
-    values: dict = {}
+    values: dict[str, V] = {}
     owner: dict[str, str] = {}
-    rules: dict = {}
+    rules: dict[str, TerrainRule] = {}
     for model in result.models:
-        field = {"tiles": model.tiles, "monsters": model.monsters, "terrain": model.terrain}[kind] or {}
+        field = pick(model) or {}
         catalog = model.catalogs.get(kind) or {}
         for i, v in field.items():
             if i not in values:
@@ -57,6 +68,18 @@ def entries(kind: str, packs: list[str], pack_path: tuple[str, ...], sink: Sink)
 
 
 def run_for(kind: str, args: argparse.Namespace) -> int:
+    if kind == "tiles":
+        return _run(kind, args, lambda model: model.tiles, _show_tiles)
+    if kind == "monsters":
+        return _run(kind, args, lambda model: model.monsters, _show_monsters)
+    return _run(kind, args, lambda model: model.terrain, _show_terrain)
+
+
+# what a listing writes: (values, the ids wanted, id -> pack id, terrain rules, args, sink) -> exit code
+Show: TypeAlias = "Callable[[dict[str, V], list[str], dict[str, str], dict[str, TerrainRule], argparse.Namespace, Sink], int]"
+
+
+def _run(kind: str, args: argparse.Namespace, pick: Callable[[Model], Mapping[str, V] | None], show: Show[V]) -> int:
     from compiler.diagnostics.hints import hint
     from compiler.diagnostics.render import exit_code, print_diagnostics
     from compiler.emit import library as lib
@@ -64,7 +87,7 @@ def run_for(kind: str, args: argparse.Namespace) -> int:
 
     sink = Sink()
     packs = args.pack or [str(content_dir())]
-    values, owner, rules = entries(kind, packs, tuple(args.pack_path), sink)
+    values, owner, rules = entries(kind, pick, packs, tuple(args.pack_path), sink)
     if sink.errors:
         print_diagnostics(sink, "json" if args.format == "json" else "human")
         return exit_code(sink, False)
@@ -78,33 +101,54 @@ def run_for(kind: str, args: argparse.Namespace) -> int:
     if missing:
         print_diagnostics(sink, "json" if args.format == "json" else "human")
         return 2
-    out = sys.stdout
-    if kind == "tiles":
-        faces = lib.faces(values)
-        if args.format == "json":
-            out.write(json.dumps([lib.tile_json(values[i], faces[i], owner[i]) for i in wanted], indent=1, sort_keys=True) + "\n")
-        else:
-            out.write("\n\n".join(lib.tile_plain(values[i], faces[i], owner[i]) for i in wanted) + "\n")
-        if args.png:
-            code = tile_sheet(values, wanted, rules, args, sink)
-            if code:
-                return code
-    elif kind == "monsters":
-        if args.format == "json":
-            out.write(json.dumps([lib.monster_json(values[i]) for i in wanted], indent=1, sort_keys=True) + "\n")
-        else:
-            out.write("\n".join(lib.monster_plain(values[i]) for i in wanted) + "\n")
-    else:
-        if args.format == "json":
-            out.write(json.dumps([lib.terrain_json(values[i], owner[i]) for i in wanted], indent=1, sort_keys=True) + "\n")
-        else:
-            out.write("\n".join(lib.terrain_plain(values[i], owner[i]) for i in wanted) + "\n")
+    code = show(values, wanted, owner, rules, args, sink)
+    if code:
+        return code
     if sink.items:
         print_diagnostics(sink, "human", stream=sys.stderr)
     return 0
 
 
-def tile_sheet(tiles, wanted, rules, args, sink: Sink) -> int:
+def _show_tiles(values: dict[str, Tile], wanted: list[str], owner: dict[str, str], rules: dict[str, TerrainRule],
+                args: argparse.Namespace, sink: Sink) -> int:
+    from compiler.emit import library as lib
+
+    out = sys.stdout
+    faces = lib.faces(values)
+    if args.format == "json":
+        out.write(json.dumps([lib.tile_json(values[i], faces[i], owner[i]) for i in wanted], indent=1, sort_keys=True) + "\n")
+    else:
+        out.write("\n\n".join(lib.tile_plain(values[i], faces[i], owner[i]) for i in wanted) + "\n")
+    if args.png:
+        return tile_sheet(values, wanted, rules, args, sink)
+    return 0
+
+
+def _show_monsters(values: dict[str, Monster], wanted: list[str], owner: dict[str, str], rules: dict[str, TerrainRule],
+                   args: argparse.Namespace, sink: Sink) -> int:
+    from compiler.emit import library as lib
+
+    out = sys.stdout
+    if args.format == "json":
+        out.write(json.dumps([lib.monster_json(values[i]) for i in wanted], indent=1, sort_keys=True) + "\n")
+    else:
+        out.write("\n".join(lib.monster_plain(values[i]) for i in wanted) + "\n")
+    return 0
+
+
+def _show_terrain(values: dict[str, TerrainRule], wanted: list[str], owner: dict[str, str], rules: dict[str, TerrainRule],
+                  args: argparse.Namespace, sink: Sink) -> int:
+    from compiler.emit import library as lib
+
+    out = sys.stdout
+    if args.format == "json":
+        out.write(json.dumps([lib.terrain_json(values[i], owner[i]) for i in wanted], indent=1, sort_keys=True) + "\n")
+    else:
+        out.write("\n".join(lib.terrain_plain(values[i], owner[i]) for i in wanted) + "\n")
+    return 0
+
+
+def tile_sheet(tiles: Mapping[str, Tile], wanted: list[str], rules: Mapping[str, TerrainRule], args: argparse.Namespace, sink: Sink) -> int:
     from compiler.catalogs.terrain import PLAIN
     from compiler.commands.mapquery import option_span
     from compiler.diagnostics.render import print_diagnostics

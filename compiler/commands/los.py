@@ -18,9 +18,32 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, TypedDict
 
 from compiler.commands import mapquery
 from compiler.commands.common import compile_args, finish
+
+if TYPE_CHECKING:
+    from compiler.geometry.board import Board
+    from compiler.geometry.lattice import Cell
+
+
+class TableAnswer(TypedDict):
+    quest: str
+    spaces: list[list[int]]
+    pairs: list[list[int]]
+
+
+# "from" is a keyword: the functional form
+PairAnswer = TypedDict("PairAnswer", {
+    "quest": str,
+    "encounter": int | None,  # None for a top-level encounter
+    "from": list[int],
+    "to": list[int],
+    "sight": bool,
+    "segment": list[list[int]] | None,
+    "reason": str | None,  # None exactly when there is no sight
+})
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a figure blocking sight on this space (repeatable)")
 
 
-def table_json(quest: str, board, *, blockers=frozenset(), open_doors=None) -> dict:
+def table_json(quest: str, board: Board, *, blockers: frozenset[Cell] = frozenset(), open_doors: frozenset[str] | None = None) -> TableAnswer:
     """The whole-table answer for one board."""
     from compiler.geometry.sight import SightEngine
 
@@ -43,12 +66,14 @@ def table_json(quest: str, board, *, blockers=frozenset(), open_doors=None) -> d
     }
 
 
-def pair_json(quest: str, number: int, board, src, dst, *, blockers=frozenset(), open_doors=None) -> dict:
+def pair_json(quest: str, number: int | None, board: Board, src: Cell, dst: Cell, *,
+              blockers: frozenset[Cell] = frozenset(), open_doors: frozenset[str] | None = None) -> PairAnswer:
     """The one-pair answer."""
     from compiler.geometry.sight import SightEngine
 
     w = SightEngine(board).witness(src, dst, blockers=blockers, open_doors=open_doors)
     segment = [list(w[0]), list(w[1])] if isinstance(w, tuple) else None
+    reason = "segment" if isinstance(w, tuple) else w  # None without sight
     return {
         "quest": quest,
         "encounter": number,
@@ -56,17 +81,17 @@ def pair_json(quest: str, number: int, board, src, dst, *, blockers=frozenset(),
         "to": list(dst),
         "sight": w is not None,
         "segment": segment,
-        "reason": None if w is None else ("segment" if segment else w),
+        "reason": reason,
     }
 
 
-def boards_of_pack(path: str) -> list[tuple[str, object]]:
+def boards_of_pack(path: str) -> list[tuple[str, Board]]:
     """(name, Board) of every assembled quest map of one pack (used by bench.sight)."""
     from compiler.options import Options
     from compiler.pipeline import compile_paths
 
     result = compile_paths([path], Options(images=False, sight=False))
-    out = []
+    out: list[tuple[str, Board]] = []
     for model in result.models:
         quests = model.maps.quests if model.maps is not None else {}
         for qid in sorted(quests):
@@ -93,20 +118,21 @@ def run(args: argparse.Namespace) -> int:
         return mapquery.usage_error(sink, args)
     board, blockers = choice.amap.board, frozenset(args.block)
     if args.src is None:
-        out = table_json(args.quest, board, blockers=blockers, open_doors=opened)
-        sys.stdout.write(json.dumps(out, separators=(",", ":")) + "\n")
+        table = table_json(args.quest, board, blockers=blockers, open_doors=opened)
+        sys.stdout.write(json.dumps(table, separators=(",", ":")) + "\n")
     else:
-        out = pair_json(args.quest, choice.number, board, args.src, args.dst, blockers=blockers, open_doors=opened)
-        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n" if args.format == "json" else render_pair(out))
+        pair = pair_json(args.quest, choice.number, board, args.src, args.dst, blockers=blockers, open_doors=opened)
+        sys.stdout.write(json.dumps(pair, sort_keys=True) + "\n" if args.format == "json" else render_pair(pair))
     return mapquery.answered(sink)
 
 
-def render_pair(out: dict) -> str:
+def render_pair(out: PairAnswer) -> str:
     (fx, fy), (tx, ty) = out["from"], out["to"]
     head = f"({fx},{fy}) -> ({tx},{ty}): "
-    if not out["sight"]:
+    reason = out["reason"]
+    if not out["sight"] or reason is None:  # pair_json gives a reason exactly when there is sight
         return head + "no line of sight\n"
     if out["segment"]:
         (x1, y1), (x2, y2) = out["segment"]
         return head + f"line of sight; clear segment from corner ({x1},{y1}) to corner ({x2},{y2})\n"
-    return head + {"adjacent": "line of sight (adjacent)", "stairs": "line of sight (through the stairs)"}[out["reason"]] + "\n"
+    return head + {"adjacent": "line of sight (adjacent)", "stairs": "line of sight (through the stairs)"}[reason] + "\n"

@@ -28,7 +28,10 @@ def run(args: argparse.Namespace) -> int:
     handler = logging.FileHandler(args.log, encoding="utf-8") if args.log else logging.StreamHandler(sys.__stderr__)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler],
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    stdin, stdout = sys.__stdin__.buffer, sys.__stdout__.buffer
+    real_stdin, real_stdout = sys.__stdin__, sys.__stdout__
+    if real_stdin is None or real_stdout is None:  # a descriptor closed before questc started
+        return _no_stdio("standard input" if real_stdin is None else "standard output")
+    stdin, stdout = real_stdin.buffer, real_stdout.buffer
     saved = sys.stdout
     sys.stdout = sys.stderr  # a stray print must not break the protocol's framing
     try:
@@ -36,6 +39,20 @@ def run(args: argparse.Namespace) -> int:
     finally:
         # pygls closes standard output on `exit`; the command line's final flush must
         # then not touch it (stderr stands in)
-        if not sys.__stdout__.closed:
+        if not real_stdout.closed:
             sys.stdout = saved
     return 0
+
+
+def _no_stdio(name: str) -> int:
+    """The protocol has no way in or out: said in one line, as for a closed standard output
+    elsewhere (compiler/diagnostics/stdio.py), exit 1; was an internal error (I0001)."""
+    import errno
+    import os
+
+    from compiler.diagnostics import stdio
+
+    problem = os.strerror(errno.EBADF)
+    stdio.say(f"error[I0003]: cannot write {name}: {problem}\n" if name == "standard output"
+              else f"error: cannot read {name}: {problem}\n")
+    return 1

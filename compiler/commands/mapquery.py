@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import argparse
 import re
+from typing import TYPE_CHECKING
 
 from compiler.commands.common import add_pack_arguments
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.hints import did_you_mean
 from compiler import frozen
+
+if TYPE_CHECKING:
+    from compiler.geometry.assemble import AssembledMap
+    from compiler.model import Model
 
 USAGE = 2
 COMMAND_LINE = "<command line>"
@@ -65,7 +70,7 @@ def option_span(args: argparse.Namespace, value: str, *flags: str) -> Span:
 class MapChoice:
     quest: str
     number: int | None  # None for a top-level encounter
-    amap: object  # geometry.assemble.AssembledMap
+    amap: AssembledMap
     single: bool  # the quest has one encounter
 
     @property
@@ -78,7 +83,7 @@ class MapChoice:
         return self.quest if self.number is None or self.single else f"{self.quest}-{self.number}"
 
 
-def choose_map(args: argparse.Namespace, model, sink: Sink) -> MapChoice | None:
+def choose_map(args: argparse.Namespace, model: Model, sink: Sink) -> MapChoice | None:
     quests = model.maps.quests if model.maps is not None else {}
     encounters = model.maps.encounters if model.maps is not None else {}
     if args.quest in quests:
@@ -129,7 +134,7 @@ def open_doors(args: argparse.Namespace, choice: MapChoice, sink: Sink) -> froze
     return frozenset(args.open_doors) | frozenset(d.id for d in doors if d.open)
 
 
-def requires(args: argparse.Namespace, sink: Sink, given: str, value, needed: str, needed_value) -> bool:
+def requires(args: argparse.Namespace, sink: Sink, given: str, value: object, needed: str, needed_value: object) -> bool:
     """`given` makes sense only with `needed`."""
     if value is not None and needed_value is None:
         sink.report("X0105", arg_span(args, given), given=given, needed=needed)

@@ -19,9 +19,57 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, TypedDict
 
 from compiler.commands import mapquery
 from compiler.commands.common import compile_args, finish
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Sink
+    from compiler.geometry.assemble import AssembledMap
+    from compiler.geometry.graph import Footprint
+    from compiler.geometry.lattice import Cell
+
+
+class Routed(TypedDict):
+    """The JSON answer with a route."""
+
+    cost: int
+    steps: int
+    route: list[list[int]]
+
+
+class Unrouted(TypedDict):
+    """The JSON answer without a route."""
+
+    cost: None
+    steps: int | None
+    route: None
+    closed_doors: list[str]
+
+
+class LargeRouted(TypedDict):
+    """The JSON answer for a large figure, with a route."""
+
+    size: list[int]
+    base: list[list[int]]
+    cost: int
+    steps: int | None
+    route: list[list[int]]
+    counted_from: list[int]
+    placements: list[list[list[int]]]
+
+
+class LargeUnrouted(TypedDict):
+    """The JSON answer for a large figure, without a route."""
+
+    size: list[int]
+    base: list[list[int]]
+    cost: None
+    steps: int | None
+    route: None
+    counted_from: None
+    placements: list[list[list[int]]]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +89,7 @@ def _size(text: str) -> tuple[int, int]:
     return got
 
 
-def answer(amap, src, dst, open_doors=None) -> dict:
+def answer(amap: AssembledMap, src: Cell, dst: Cell, open_doors: frozenset[str] | None = None) -> Routed | Unrouted:
     """The JSON answer for one map. Without a route, `cost` and `route` are null; `steps`
     (the counted range) is still given when the spaces are that far apart (a figure in a
     2nd-edition pit cannot move but is counted from), and `closed_doors` names the doors
@@ -56,7 +104,8 @@ def answer(amap, src, dst, open_doors=None) -> dict:
     return {"cost": None, "steps": steps, "route": None, "closed_doors": list(closed or ())}
 
 
-def large_answer(amap, base, size, dst, open_doors=None) -> dict:
+def large_answer(amap: AssembledMap, base: Footprint, size: tuple[int, int], dst: Cell,
+                 open_doors: frozenset[str] | None = None) -> LargeRouted | LargeUnrouted:
     """The JSON answer for a large figure (route null when no placement covering `dst` is reachable)."""
     from compiler.geometry.graph import counting_distance, large_move
 
@@ -70,7 +119,7 @@ def large_answer(amap, base, size, dst, open_doors=None) -> dict:
             "placements": [[list(c) for c in fp] for fp in got.placements]}
 
 
-def run_large(args: argparse.Namespace, choice, opened, sink) -> int:
+def run_large(args: argparse.Namespace, choice: mapquery.MapChoice, opened: frozenset[str] | None, sink: Sink) -> int:
     from compiler.geometry.graph import base_cells, base_fits
 
     board = choice.amap.board

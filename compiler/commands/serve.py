@@ -100,7 +100,7 @@ class Server(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def handler_for(site: Site):
+def handler_for(site: Site) -> type[http.server.BaseHTTPRequestHandler]:
     class Handler(http.server.BaseHTTPRequestHandler):
         timeout = IDLE_SECONDS  # on the socket: an idle connection is closed, not kept for ever
 
@@ -122,7 +122,7 @@ def handler_for(site: Site):
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, format: str, *args) -> None:  # quiet: the terminal shows builds
+        def log_message(self, format: str, *args: object) -> None:  # quiet: the terminal shows builds
             pass
 
     return Handler

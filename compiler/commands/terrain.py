@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
+
 from compiler.commands.library import configure_for, run_for
 
 configure = configure_for("terrain")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     return run_for("terrain", args)

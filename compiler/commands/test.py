@@ -15,9 +15,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 from compiler.commands.common import add_pack_arguments, compile_args, finish
 from compiler.diagnostics import Sink
+
+if TYPE_CHECKING:
+    from compiler.catalogs.document import Document
+    from compiler.emit.shared import JSONObject
+    from compiler.geometry.lattice import Cell
+    from compiler.model import Model
+    from compiler.model.activation import CardOutcome
 
 SUFFIX = ".activation-test"
 SCHEMA = "activation-test.schema.json"
@@ -30,13 +38,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def test_files(root: Path, sink: Sink) -> list[Path]:
     from compiler.sources import walk
 
-    found = []
-    for here, dirnames, filenames in walk(root, sink):
+    found: list[Path] = []
+    for here, _dirnames, filenames in walk(root, sink):
         found += [here / f for f in filenames if f.endswith(SUFFIX)]
     return sorted(found)
 
 
-def did(o, mid: str) -> dict:
+class Done(TypedDict):
+    """What one monster did in one outcome, as a claim reads it."""
+
+    ends_on: frozenset[Cell]
+    attacks: list[str]
+    moves: bool
+
+
+def did(o: CardOutcome, mid: str) -> Done:
     """What monster `mid` did in a whole-card outcome: its end, its attack targets, whether it moved."""
     steps = [s for g in o.groups for s in g.outcome.steps if s.monster == mid and s.done]
     targets = [t for s in steps if s.attack is not None for t in (s.attack.target, *s.attack.also)]
@@ -44,7 +60,7 @@ def did(o, mid: str) -> dict:
     return {"ends_on": frozenset(o.positions.get(mid, ())), "attacks": targets, "moves": moved}
 
 
-def holds(claim: dict, done: dict) -> bool:
+def holds(claim: JSONObject, done: Done) -> bool:
     if "ends_on" in claim and frozenset(tuple(c) for c in claim["ends_on"]) != done["ends_on"]:
         return False
     if "attacks" in claim:
@@ -57,13 +73,13 @@ def holds(claim: dict, done: dict) -> bool:
     return True
 
 
-def words(done: dict) -> str:
+def words(done: Done) -> str:
     end = " ".join(f"({x},{y})" for x, y in sorted(done["ends_on"], key=lambda c: (c[1], c[0])))
     hit = ", ".join(done["attacks"]) or "nobody"
     return f"ends on {end}, attacks {hit}, {'moves' if done['moves'] else 'does not move'}"
 
 
-def claim_words(claim: dict) -> str:
+def claim_words(claim: JSONObject) -> str:
     parts = []
     if "ends_on" in claim:
         parts.append("ends on " + " ".join(f"({x},{y})" for x, y in claim["ends_on"]))
@@ -74,7 +90,7 @@ def claim_words(claim: dict) -> str:
     return f"`{claim['monster']}` " + ", ".join(parts)
 
 
-def run_test(model, doc, i: int, sink: Sink) -> bool | None:
+def run_test(model: Model, doc: Document, i: int, sink: Sink) -> bool | None:
     """One test of a file: True passed, False failed, None could not run (reported)."""
     from dataclasses import replace
 
@@ -142,7 +158,7 @@ def run_test(model, doc, i: int, sink: Sink) -> bool | None:
     outcomes = result.outcomes
     passed = True
 
-    def fail(where, failure: str) -> None:
+    def fail(where: tuple[str | int, ...], failure: str) -> None:
         nonlocal passed
         passed = False
         sink.report("A0201", doc.span(path + where), test=name, failure=failure)
@@ -161,9 +177,9 @@ def run_test(model, doc, i: int, sink: Sink) -> bool | None:
             fail(("expect", "some", k), f"expected {claim_words(claim)} in some outcome; in the {len(outcomes)} outcome(s) it "
                  + ("; or ".join(seen[:3]) if seen else "has none"))
     for k, claim in enumerate(expect.get("none") or ()):
-        bad = next((n for n, o in enumerate(outcomes, 1) if holds(claim, did(o, claim["monster"]))), None)
-        if bad is not None:
-            fail(("expect", "none", k), f"expected no outcome where {claim_words(claim)}; outcome {bad} is one")
+        hit = next((n for n, o in enumerate(outcomes, 1) if holds(claim, did(o, claim["monster"]))), None)
+        if hit is not None:
+            fail(("expect", "none", k), f"expected no outcome where {claim_words(claim)}; outcome {hit} is one")
     return passed
 
 

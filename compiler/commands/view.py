@@ -15,8 +15,12 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.commands.common import add_pack_arguments, compile_args, finish, settle
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Sink
 
 MAX_BUNDLE_BYTES = 256 * 1024 * 1024
 USAGE = 2
@@ -35,7 +39,7 @@ def is_bundle_path(target: str) -> bool:
     return target.endswith(".json") and not os.path.isdir(target)
 
 
-def read_bundle_file(path: str, sink) -> bytes | None:
+def read_bundle_file(path: str, sink: Sink) -> bytes | None:
     """The bytes of a bundle file, or None after X0108 (missing, not a regular file, too
     large): read by the guarded reader (compiler/reader.py)."""
     from compiler import reader
@@ -47,7 +51,7 @@ def read_bundle_file(path: str, sink) -> bytes | None:
     return data
 
 
-def bundle_of_pack(args: argparse.Namespace) -> tuple[bytes | None, str, object]:
+def bundle_of_pack(args: argparse.Namespace) -> tuple[bytes | None, str, Sink]:
     """Compile args.paths; (the bundle's bytes or None, pack id, sink)."""
     from compiler.diagnostics.render import exit_code
     from compiler.emit.bundle import bundle_of, validate_bundle

@@ -20,9 +20,12 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from compiler.commands.common import add_output_arguments, add_pack_arguments
+
+if TYPE_CHECKING:
+    import threading
 
 PACK_SUFFIXES = (".yaml", ".quest", ".po")  # .po: translations/<lang>.po (docs/translations.md)
 SECONDS = (0.01, 3600.0)  # what --debounce and --interval accept
@@ -72,7 +75,7 @@ def is_pack_change(path: str, output: Path | str) -> bool:
     return not name.startswith(".") and (name.endswith(PACK_SUFFIXES) or not os.path.splitext(name)[1])
 
 
-def file_events(args: argparse.Namespace, stop: Any = None) -> Iterator[set[tuple[Any, str]]]:
+def file_events(args: argparse.Namespace, stop: threading.Event | None = None) -> Iterator[set[tuple[Any, str]]]:
     """Batches of (change, path) under the existing PATHs, one batch per quiet spell, and an
     empty batch after IDLE_MS without changes; the first batch says the watcher is running.
     Ends when `stop` (anything with is_set(), e.g. threading.Event) is set."""
@@ -95,10 +98,11 @@ def file_events(args: argparse.Namespace, stop: Any = None) -> Iterator[set[tupl
 
 
 def _longest_burst_ms(args: argparse.Namespace) -> int:
-    return max(1600, round(args.debounce * 4000))
+    debounce: float = args.debounce
+    return max(1600, round(debounce * 4000))
 
 
-def poll_events(roots: list[str], args: argparse.Namespace, stop: Any = None) -> Iterator[set[tuple[str, str]]]:
+def poll_events(roots: list[str], args: argparse.Namespace, stop: threading.Event | None = None) -> Iterator[set[tuple[str, str]]]:
     """questc's own poller (--poll): every --interval seconds, the (mtime in ns, size) of each
     pack file. Not watchfiles' poller, which compares modification times in whole seconds
     and so misses a second save within the same second."""
@@ -122,7 +126,7 @@ def poll_events(roots: list[str], args: argparse.Namespace, stop: Any = None) ->
         yield {("changed", path) for path in changed}
 
 
-def _pause(seconds: float, stop: Any) -> None:
+def _pause(seconds: float, stop: threading.Event | None) -> None:
     if stop is None:
         time.sleep(seconds)
     else:
@@ -174,12 +178,16 @@ class WatcherFailed(Exception):
     """The watcher could not start or go on (an unreadable folder, the system's limit of
     watches reached); not a crash of questc: said in one line, exit 1."""
 
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        self.error = error
+
 
 def _next(events: Iterator[set[tuple[Any, str]]]) -> set[tuple[Any, str]] | None:
     try:
         return next(events, None)
     except OSError as exc:
-        raise WatcherFailed() from exc
+        raise WatcherFailed(exc) from exc
 
 
 def watch(args: argparse.Namespace, changes: Iterable[set[tuple[Any, str]]] | None = None, cycles: int | None = None) -> int:
@@ -207,7 +215,7 @@ def watch(args: argparse.Namespace, changes: Iterable[set[tuple[Any, str]]] | No
                 builds += 1
         return code
     except WatcherFailed as failed:
-        exc = failed.__cause__
+        exc = failed.error
         from compiler.diagnostics.render import visible
 
         sys.stderr.write(f"[questc watch] cannot watch {visible(', '.join(args.paths))}: {visible(str(exc.strerror or exc))}; "

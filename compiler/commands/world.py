@@ -11,8 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from compiler.commands.common import add_pack_arguments, compile_args
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Sink, Span
+    from compiler.emit.shared import JSONObject
+    from compiler.model.world import World
 
 CLI_FILE = "<command line>"
 
@@ -36,7 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--world", default=None, metavar="ID", help="which world, if the packs define several")
 
 
-def _arg_span(argv: list[str], flag: str, value: str):
+def _arg_span(argv: list[str], flag: str, value: str) -> Span:
     """Locate `value` on the command line (column in the joined argv), for diagnostics;
     the line is kept as the source the diagnostic shows."""
     from compiler.diagnostics import Span
@@ -55,7 +61,7 @@ def _arg_span(argv: list[str], flag: str, value: str):
     return Span(CLI_FILE, 1, at + 1, 1, at + 1 + max(len(value), 1))
 
 
-def _fail(sink, args: argparse.Namespace, code: int) -> int:
+def _fail(sink: Sink, args: argparse.Namespace, code: int) -> int:
     from compiler.diagnostics.render import print_diagnostics
 
     print_diagnostics(sink, args.format)
@@ -126,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     return exit_code(sink, args.strict)
 
 
-def render_answer(world, answer: dict, rumor_distance: int | None, rumor: str | None = None) -> str:
+def render_answer(world: World, answer: JSONObject, rumor_distance: int | None, rumor: str | None = None) -> str:
     """The human form: locations grouped by distance, then what upgrades change, then rumors."""
     from compiler.diagnostics.render import visible  # names are source text: no raw control characters
 
