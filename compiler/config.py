@@ -16,10 +16,14 @@ import os
 import re
 from dataclasses import field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.diagnostics.hints import did_you_mean
 from compiler.diagnostics.model import Diagnostic, Severity, Sink, Span
 from compiler import frozen
+
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMATS = ("human", "json", "sarif", "github")
 _TABLES = ("per-file-ignores", "per-file-errors", "per-pack-ignores", "per-pack-errors")
@@ -76,7 +80,8 @@ def find(start: Path) -> tuple[Path, bool] | None:
             import tomllib  # only when there is a file to read: most checks have none
 
             try:
-                if "questc" in tomllib.loads(text).get("tool", {}):
+                tool = tomllib.loads(text).get("tool", {})
+                if isinstance(tool, dict) and "questc" in tool:  # `tool = "questc"` holds no table
                     return pyproject, True
             except tomllib.TOMLDecodeError:
                 if re.search(r"^\s*\[\s*tool\.questc\b", text, re.M):
@@ -138,8 +143,15 @@ def read(path: Path, pyproject: bool, sink: Sink, *, found: bool = False) -> Con
         sink.report("F0101", Span(name, line, col, line, col + 1), path=name, problem=problem)
         return Config()
     table_name = "tool.questc" if pyproject else ""
-    table = data.get("tool", {}).get("questc", {}) if pyproject else data
-    return _Reader(name, text, table_name, path.resolve().parent, sink).config(table)
+    table: object = data
+    if pyproject:
+        tool = data.get("tool", {})
+        table = tool.get("questc", {}) if isinstance(tool, dict) else {}  # a `tool` not a table holds no [tool.questc]
+    reading = _Reader(name, text, table_name, path.resolve().parent, sink)
+    if not isinstance(table, dict):  # `questc = 3` under [tool]
+        reading.report("F0103", "tool", "questc", key="tool.questc", expected="a table", got=_toml_type(table))
+        return Config()
+    return reading.config(table)
 
 
 def _display(path: Path) -> str:
@@ -179,26 +191,27 @@ class _Reader:
                 return Span(self.name, j, at + 1, j, at + 1 + len(needle))
         return Span(self.name, line_no, col + 1, line_no, col + 1 + len(key))
 
-    def report(self, code: str, table: str, at: str, needle: str | None = None, /, **args) -> None:
+    def report(self, code: str, table: str, at: str, needle: str | None = None, /, fix: str | None = None, **args: object) -> None:
         self.bad = True
-        self.sink.report(code, self.span(table, at, needle), **args)
+        # related and severity given (their defaults), so that no message argument can stand for them
+        self.sink.report(code, self.span(table, at, needle), related=(), fix=fix, severity=None, **args)
 
     def _dotted(self, *parts: str) -> str:
         return ".".join(p for p in (self.table, *parts) if p)
 
-    def typed(self, table: str, key: str, value, kind, expected: str) -> bool:
+    def typed(self, table: str, key: str, value: object, kind: type, expected: str) -> bool:
         if isinstance(value, kind) and not (kind is not bool and isinstance(value, bool)):
             return True
         self.report("F0103", table, key, key=key, expected=expected, got=_toml_type(value))
         return False
 
-    def strings(self, table: str, key: str, value) -> tuple[str, ...] | None:
+    def strings(self, table: str, key: str, value: object) -> tuple[str, ...] | None:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             self.report("F0103", table, key, key=key, expected="an array of strings", got=_toml_type(value))
             return None
         return tuple(value)
 
-    def codes(self, table: str, key: str, value) -> frozenset[str]:
+    def codes(self, table: str, key: str, value: object) -> frozenset[str]:
         from compiler.diagnostics.catalogue import CATALOGUE
 
         listed = self.strings(table, key, value)
@@ -210,9 +223,9 @@ class _Reader:
                 self.report("F0104", table, key, f'"{code}"', code=code, key=key, hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
         return frozenset(c for c in listed if c in CATALOGUE)
 
-    def config(self, data: dict) -> Config:
+    def config(self, data: dict[str, Any]) -> Config:  # Any: what TOML holds (tomllib's type)
         top = self.table
-        values: dict = {}
+        values: dict[str, Any] = {}  # Config's keyword arguments, each of its field's type
         for key, value in data.items():
             if key not in KEYS:
                 guess = did_you_mean(key, list(KEYS))
@@ -246,7 +259,7 @@ class _Reader:
                     values["plugins"] = tuple((n, self.span(top, key, f'"{n}"')) for n in names)
         return Config(file=self.name, root=self.root, **{k: v for k, v in values.items() if v is not None})
 
-    def per(self, key: str, value):
+    def per(self, key: str, value: object) -> dict[str, frozenset[str]] | tuple[tuple[str, frozenset[str]], ...] | None:
         sub = self._dotted(key)
         if not isinstance(value, dict):
             self.report("F0103", self.table, key, key=key, expected="a table", got=_toml_type(value))
@@ -254,7 +267,7 @@ class _Reader:
         pairs = [(pattern, self.codes(sub, pattern, codes)) for pattern, codes in value.items()]
         return dict(pairs) if key.startswith("per-pack") else tuple(pairs)
 
-    def images(self, value) -> bool | None:
+    def images(self, value: object) -> bool | None:
         sub = self._dotted("images")
         if not isinstance(value, dict):
             self.report("F0103", self.table, "images", key="images", expected="a table", got=_toml_type(value))
@@ -268,7 +281,7 @@ class _Reader:
                 enabled = v
         return enabled
 
-    def fmt(self, value) -> tuple[str, ...] | None:
+    def fmt(self, value: object) -> tuple[str, ...] | None:
         sub = self._dotted("fmt")
         if not isinstance(value, dict):
             self.report("F0103", self.table, "fmt", key="fmt", expected="a table", got=_toml_type(value))
@@ -283,7 +296,7 @@ class _Reader:
         return exclude
 
 
-def _toml_type(value) -> str:
+def _toml_type(value: object) -> str:
     for kind, name in ((bool, "a boolean"), (int, "an integer"), (float, "a float"), (str, "a string"), (list, "an array"), (dict, "a table")):
         if isinstance(value, kind):
             return name

@@ -126,6 +126,28 @@ def test_broken_pyproject_table_is_located(tmp_path):
     assert (diag["code"], diag["line"], diag["column"]) == ("F0102", 6, 1) and "did you mean `output`" in diag["message"]
 
 
+@pytest.mark.parametrize("text", ["[tool]\nquestc = 3\n", 'tool.questc = "json"\n'])
+def test_a_tool_questc_that_is_not_a_table_is_f0103_at_it_not_a_crash(tmp_path, text):
+    """Before: I0001, AttributeError (`.items()` on the value), found by typing the TOML."""
+    _pack(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    r = questc("check", "t", "--format", "json", cwd=tmp_path)
+    assert r.code == 2 and "I0001" not in r.out + r.err
+    diag = json.loads(r.out)["diagnostics"][0]
+    assert (diag["code"], diag["line"]) == ("F0103", text.count("\n")) and "`tool.questc` must be a table" in diag["message"]
+
+
+@pytest.mark.parametrize("text", ['tool = "questc"\n', 'tool = ["questc"]\n', "tool = 3\n"])
+def test_a_tool_that_is_not_a_table_holds_no_questc_table(tmp_path, text):
+    """Before: I0001 (`.get` on a string or list, `in` on an integer); now the file is
+    passed over when looking upward, and is no configuration when named by --config."""
+    _pack(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    assert _codes(questc("check", "t", "--format", "json", cwd=tmp_path)) == [("Y0102", "error")]
+    r = questc("check", "t", "--format", "json", "--config", "pyproject.toml", cwd=tmp_path)
+    assert _codes(r) == [("Y0102", "error")] and r.code == 1
+
+
 def test_explicit_config_and_a_missing_one(tmp_path):
     _pack(tmp_path)
     (tmp_path / "ci.toml").write_text('format = "github"\n', encoding="utf-8")
