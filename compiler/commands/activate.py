@@ -13,11 +13,21 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, TypedDict
 
 from compiler.commands import mapquery
 from compiler.commands.common import compile_args, finish
 from compiler.diagnostics import Sink
 from compiler.diagnostics.hints import did_you_mean, hint
+
+if TYPE_CHECKING:
+    from compiler.catalogs.document import Document, Path as DocPath
+    from compiler.catalogs.monsters import Monster as CatalogMonster
+    from compiler.diagnostics import Span
+    from compiler.geometry.board import Board
+    from compiler.geometry.lattice import Cell
+    from compiler.model import Model
+    from compiler.model.activation import Activation, CardActivation, Outcome, Situation
 
 MAX_STATE_BYTES = 1 << 20
 SCHEMA = "activation-state.schema.json"
@@ -34,13 +44,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 # ---------------------------------------------------------------- the state file
-def _cell(doc, path) -> tuple[int, int]:
+class Defaults(TypedDict, total=False):
+    """What the chosen map gives a state file that does not say (encounter_defaults)."""
+
+    tokens: dict[str, list[Cell]]  # search_token / objective_token -> spaces
+    places: dict[str, tuple[Cell, ...]]  # exit / entrance -> spaces
+
+
+def _cell(doc: _View, path: DocPath) -> tuple[int, int]:
     v = doc.get(path)
     return int(v[0]), int(v[1])
 
 
-def read_state(text: str, file: str, board, monsters, sink: Sink, *, label: str = "the map",
-               defaults: dict | None = None):
+def read_state(text: str, file: str, board: Board, monsters: Mapping[str, CatalogMonster], sink: Sink, *,
+               label: str = "the map", defaults: Defaults | None = None) -> Situation | None:
     """The state file as a `Situation` (rules "" when the file does not say), or None after located diagnostics.
 
     `monsters`: the pack's monster catalog (id -> catalogs.monsters.Monster)."""
@@ -57,21 +74,22 @@ def read_state(text: str, file: str, board, monsters, sink: Sink, *, label: str 
 class _View:
     """A node of a Document seen as a document of its own (paths relative to `base`)."""
 
-    def __init__(self, doc, base: tuple) -> None:
+    def __init__(self, doc: Document, base: DocPath) -> None:
         self.doc, self.base = doc, tuple(base)
         self.data = doc.get(self.base)
 
-    def get(self, path, default=None):
+    def get(self, path: Iterable[Any], default: Any = None) -> Any:
         return self.doc.get(self.base + tuple(path), default)
 
-    def span(self, path=()):
+    def span(self, path: Iterable[Any] = ()) -> Span:
         return self.doc.span(self.base + tuple(path))
 
-    def key_span(self, path):
+    def key_span(self, path: Iterable[Any]) -> Span:
         return self.doc.key_span(self.base + tuple(path))
 
 
-def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str = "the map", defaults: dict | None = None):
+def read_state_at(whole: Document, base: DocPath, board: Board, monsters: Mapping[str, CatalogMonster], sink: Sink, *,
+                  label: str = "the map", defaults: Defaults | None = None) -> Situation | None:
     """`read_state` of the state at `base` in a loaded Document (an activation test holds
     its state inline): diagnostics located in that document."""
     from compiler.catalogs.monsters import parse_size
@@ -87,9 +105,9 @@ def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str
     cells = set(board.spaces)
     xs, ys = [c[0] for c in board.spaces] or [0], [c[1] for c in board.spaces] or [0]
     ok = True
-    taken: dict[tuple[int, int], tuple[str, object]] = {}
+    taken: dict[tuple[int, int], tuple[str, Span]] = {}
 
-    def place(name: str, fp, path) -> bool:
+    def place(name: str, fp: Iterable[Cell], path: DocPath) -> bool:
         nonlocal ok
         good = True
         for c in fp:
@@ -114,9 +132,9 @@ def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str
         ok = ok and good
         return good
 
-    def conditions(path) -> frozenset[str]:
+    def conditions(path: DocPath) -> frozenset[str]:
         nonlocal ok
-        out = set()
+        out: set[str] = set()
         for i, raw in enumerate(doc.get(path, []) or []):
             name = CONDITION_ALIASES.get(raw.lower(), raw.lower())
             if name not in CONDITIONS:
@@ -126,7 +144,7 @@ def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str
             out.add(name)
         return frozenset(out)
 
-    heroes = []
+    heroes: list[act.Hero] = []
     seen_ids: dict[str, object] = {}
     for i, h in enumerate(data.get("heroes", [])):
         path = ("heroes", i)
@@ -135,7 +153,7 @@ def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str
             sink.report("A0105", doc.span(path + ("id",)), id=hid)
             ok = False
         seen_ids[hid] = path
-        attrs = {}
+        attrs: dict[str, int] = {}
         for k, v in (h.get("attributes") or {}).items():
             if k not in HERO_ATTRIBUTES:
                 sink.report("A0106", doc.key_span(path + ("attributes", k)), what="hero attribute", name=k,
@@ -146,7 +164,7 @@ def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str
         at = _cell(doc, path + ("at",))
         place(hid, (at,), path + ("at",))
         heroes.append(act.Hero(hid, (at,), attrs, int(h.get("damage", 0)), conditions(path + ("conditions",))))
-    mons = []
+    mons: list[act.Monster] = []
     counters: dict[str, int] = {}
     act_name = data.get("act", "act1")
     for i, m in enumerate(data.get("monsters", [])):
@@ -166,12 +184,13 @@ def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str
         seen_ids[mid] = path
         size = cat.size
         if "size" in m:
-            size = parse_size(m["size"])
-            if size not in cat.footprints():
+            chosen = parse_size(m["size"])
+            if chosen is None or chosen not in cat.footprints():
                 shown = " or ".join(f"{w}x{h}" for w, h in cat.footprints())
                 sink.report("A0107", doc.span(path + ("size",)), figure=mid, size=m["size"], group=group, allowed=shown)
                 ok = False
                 continue
+            size = chosen
         at = _cell(doc, path + ("at",))
         fp = act.norm_cells((at[0] + dx, at[1] + dy) for dx in range(size[0]) for dy in range(size[1]))
         place(mid, fp, path + ("at",))
@@ -196,7 +215,7 @@ def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str
         if a not in hero_ids:
             sink.report("A0110", doc.span(("attacked", i)), id=a, hint=hint(a, hero_ids), fix=did_you_mean(a, hero_ids))
             ok = False
-    tokens = dict(defaults.get("tokens", {}))
+    tokens: dict[str, list[Cell]] = dict(defaults.get("tokens", {}))
     if "tokens" in data:
         tokens = {}
         for i, t in enumerate(data["tokens"]):
@@ -206,10 +225,10 @@ def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str
                             map=label, hint="no square there")
                 ok = False
             tokens.setdefault(f"{t['kind']}_token", []).append(at)
-    places = dict(defaults.get("places", {}))
+    places: dict[str, tuple[Cell, ...]] = dict(defaults.get("places", {}))
     for kind in ("exit", "entrance"):
         if kind in data:
-            pts = []
+            pts: list[Cell] = []
             for i in range(len(data[kind])):
                 at = _cell(doc, (kind, i))
                 if at not in cells:
@@ -224,11 +243,11 @@ def read_state_at(whole, base: tuple, board, monsters, sink: Sink, *, label: str
                          frozenset(data.get("attacked", [])), data.get("rules", ""))
 
 
-def encounter_defaults(model, quest: str, number) -> dict:
+def encounter_defaults(model: Model, quest: str, number: int | None) -> Defaults:
     """Tokens, exit and entrance of the chosen map, for a state file that does not give them."""
     from compiler.geometry.lattice import cell_edges
 
-    out: dict = {"tokens": {}, "places": {}}
+    out: Defaults = {"tokens": {}, "places": {}}
     enc = None
     if number is None and model.encounters is not None:
         enc = model.encounters.get(quest)
@@ -255,13 +274,13 @@ def encounter_defaults(model, quest: str, number) -> dict:
     return out
 
 
-def cooperative(model) -> bool:
+def cooperative(model: Model) -> bool:
     return bool(model.adventures)
 
 
 # ---------------------------------------------------------------- output
-def step_lines(o, indent: str = "  ") -> list[str]:
-    lines = []
+def step_lines(o: Outcome, indent: str = "  ") -> list[str]:
+    lines: list[str] = []
     for s in o.steps:
         head = f"{indent}{s.monster}: {s.text}"
         if not s.done:
@@ -282,7 +301,7 @@ def step_lines(o, indent: str = "  ") -> list[str]:
     return lines
 
 
-def text_of(result) -> str:
+def text_of(result: Activation) -> str:
     lines = [f"card `{result.card}`, group `{result.group}` ({result.rules} rules)"]
     if result.effect:
         lines.append(f"effect: {result.effect}")
@@ -294,7 +313,7 @@ def text_of(result) -> str:
     return "\n".join(lines) + "\n"
 
 
-def card_text_of(result) -> str:
+def card_text_of(result: CardActivation) -> str:
     lines = [f"card `{result.card}` ({result.rules} rules): groups {', '.join(result.groups) or 'none on the map'}"]
     if result.absent:
         lines.append(f"not on the map: {', '.join(result.absent)}")
@@ -362,10 +381,10 @@ def run(args: argparse.Namespace) -> int:
         sit = replace(sit, open_doors=(sit.open_doors or frozenset()) | opened)
     sit = replace(sit, rules=rules)
     if args.group is not None and len(set(args.group)) == 1:
-        out = act.activate(sit, card, args.group[0])
-        sys.stdout.write(json.dumps(out.to_json(), sort_keys=True) + "\n" if args.format == "json" else visible_lines(text_of(out)))
+        one = act.activate(sit, card, args.group[0])
+        sys.stdout.write(json.dumps(one.to_json(), sort_keys=True) + "\n" if args.format == "json" else visible_lines(text_of(one)))
     else:
-        out = act.activate_card(sit, card, args.group)
-        sys.stdout.write(json.dumps(out.to_json(), sort_keys=True) + "\n" if args.format == "json" else visible_lines(card_text_of(out)))
+        whole = act.activate_card(sit, card, args.group)
+        sys.stdout.write(json.dumps(whole.to_json(), sort_keys=True) + "\n" if args.format == "json" else visible_lines(card_text_of(whole)))
     return mapquery.answered(sink)
 
