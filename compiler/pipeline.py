@@ -10,6 +10,7 @@ depends on broken parts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from compiler.console import stage
 from compiler.catalogs.document import Document, Entry
@@ -26,6 +27,13 @@ from compiler.packs import Pack, discover
 from compiler.passes import run_passes
 from compiler.sources import pack_files
 from compiler.catalogs.translations import load_translations
+
+if TYPE_CHECKING:
+    from compiler.diagnostics import Diagnostic
+    from compiler.syntax import ast
+
+    # one pack read: its catalog documents, its quest modules, the text of each document by file name
+    Loaded = tuple[list[Document], list[ast.Module], dict[str, str]]
 
 # Catalog kinds whose value is one object rather than a mapping id -> entry.
 SINGLE_OBJECT_KINDS = frozenset({"world"})
@@ -51,8 +59,8 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
     sink = sink or Sink()
     with stage("packs"):
         resolution = discover(list(paths), options.pack_path, sink, max_bytes=options.max_file_bytes)
-    loaded: dict[str, tuple[list[Document], list, dict[str, str]]] = {}
-    load_items: dict[str, tuple] = {}  # pack id -> what loading it reported (once per run in the sink)
+    loaded: dict[str, Loaded] = {}
+    load_items: dict[str, tuple[Diagnostic, ...]] = {}  # pack id -> what loading it reported (once per run in the sink)
     result = Result(sink)
     for target in resolution.targets:
         closure = resolution.order.get(target.id)
@@ -66,7 +74,8 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
             with stage(f"kept verdict {target.id}"):
                 kept = verdicts.replay(key, verdicts.one_pack)
             if kept is not None:
-                loads, items = kept
+                # verdicts.one_pack checked its shape
+                loads, items = cast("tuple[tuple[tuple[str, tuple[Diagnostic, ...]], ...], tuple[Diagnostic, ...]]", kept)
                 for pack_id, reported in loads:
                     if pack_id not in load_items:
                         load_items[pack_id] = reported
@@ -112,12 +121,12 @@ def _verdict_key(closure: list[Pack], options: Options) -> str | None:
     return verdicts.key("pack", options, folders) if folders is not None else None
 
 
-def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document], list, dict[str, str]]:
+def _load_pack(pack: Pack, sink: Sink, options: Options) -> Loaded:
     """Read and parse every file of one pack: catalogs as Documents (with the text each
     was read from, by file name), quests as AST modules."""
     docs: list[Document] = []
     texts: dict[str, str] = {}
-    modules = []
+    modules: list[ast.Module | None] = []
     for src in pack_files(pack.root, sink, max_bytes=options.max_file_bytes):
         if src.path.suffix == ".yaml":
             doc = remembered("yaml", src.name, src.text, _load_yaml, sink)
@@ -129,10 +138,10 @@ def _load_pack(pack: Pack, sink: Sink, options: Options) -> tuple[list[Document]
     return docs, [m for m in modules if m is not None], texts
 
 
-def _parse(text: str, name: str, sink: Sink):
+def _parse(text: str, name: str, sink: Sink) -> ast.Module | None:
     from compiler.syntax import ast
 
-    def parse(local: Sink):
+    def parse(local: Sink) -> ast.Module | None:
         from compiler.syntax.parse import parse_module
 
         return parse_module(text, name, local)
@@ -140,7 +149,7 @@ def _parse(text: str, name: str, sink: Sink):
     return kept("quest", (name, text), parse, sink, (ast.Module, type(None)))
 
 
-def _load_yaml(text: str, name: str, sink: Sink):
+def _load_yaml(text: str, name: str, sink: Sink) -> Document | None:
     return kept("yaml", (name, text), lambda local: load_yaml(text, name, local), sink, (Document, type(None)))
 
 
@@ -150,7 +159,7 @@ def _valid(doc: Document, text: str, kind: str, sink: Sink) -> bool:
                 bool)
 
 
-def _merge_catalogs(closure: list[Pack], loaded, sink: Sink) -> dict[str, dict[str, Entry]]:
+def _merge_catalogs(closure: list[Pack], loaded: dict[str, Loaded], sink: Sink) -> dict[str, dict[str, Entry]]:
     kinds = catalog_kinds()
     merged: dict[str, dict[str, Entry]] = {k: {} for k in kinds}
     for pack in closure:
@@ -171,6 +180,7 @@ def _merge_catalogs(closure: list[Pack], loaded, sink: Sink) -> dict[str, dict[s
                     continue
                 if not remembered_as(("valid", Same(doc), kind), lambda local: _valid(doc, loaded[pack.id][2][doc.file], kind, local), sink):
                     continue
+                entries: dict[str, tuple[str, ...]]
                 if kind in SINGLE_OBJECT_KINDS:
                     entries = {str(doc.data[kind].get("id", pack.id)): (kind,)}
                 else:
