@@ -34,8 +34,17 @@ import io
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from compiler.commands.common import add_pack_arguments, compile_args
+
+if TYPE_CHECKING:
+    import polib
+
+    from compiler.diagnostics import Sink, Span
+    from compiler.model import Model
+    from compiler.model.texts import PlayerText
+    from compiler.packs import Pack
 
 CSV_COLUMNS = ("id", "source", "translation", "note", "location", "source_hash")
 MAX_SPREADSHEET_BYTES = 16 * 1024 * 1024  # `strings import`: a pack's texts, with room to spare
@@ -90,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     return _update(texts, model, args)
 
 
-def _where(t, root) -> tuple:
+def _where(t: PlayerText, root: Path) -> tuple[str, int, int]:
     from compiler.emit.strings import location
 
     file, line, col = location(t.span, root).rsplit(":", 2)
@@ -98,7 +107,7 @@ def _where(t, root) -> tuple:
 
 
 # ---------------------------------------------------------------- extract
-def _entry(t, root):
+def _entry(t: PlayerText, root: Path) -> polib.POEntry:
     import polib
 
     from compiler.catalogs.translations import join_note, source_hash
@@ -109,7 +118,7 @@ def _entry(t, root):
     )
 
 
-def _header(po, pack, lang: str | None = None) -> None:
+def _header(po: polib.POFile, pack: Pack, lang: str | None = None) -> None:
     from compiler import __version__
 
     po.metadata = {
@@ -122,7 +131,7 @@ def _header(po, pack, lang: str | None = None) -> None:
     }
 
 
-def template(texts, model) -> str:
+def template(texts: Iterable[PlayerText], model: Model) -> str:
     """The PO template (.pot) of the pack's texts, in source order."""
     import polib
 
@@ -160,7 +169,7 @@ def uncell(text: str) -> str:
     return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
 
 
-def spreadsheet(texts, model) -> str:
+def spreadsheet(texts: Iterable[PlayerText], model: Model) -> str:
     from compiler.emit.strings import location
     from compiler.catalogs.translations import source_hash
 
@@ -172,7 +181,7 @@ def spreadsheet(texts, model) -> str:
     return out.getvalue()
 
 
-def _extract(texts, model, args) -> int:
+def _extract(texts: Sequence[PlayerText], model: Model, args: argparse.Namespace) -> int:
     text = spreadsheet(texts, model) if args.output.endswith(".csv") else template(texts, model)
     if args.output == "-":
         sys.stdout.write(text)
@@ -194,7 +203,7 @@ def _write(path: Path, text: str, newline: str = "\n", follow_link: bool = False
 
 
 # ---------------------------------------------------------------- update
-def merge(old_text: str | None, texts, model, lang: str) -> tuple[str, dict[str, int]]:
+def merge(old_text: str | None, texts: Iterable[PlayerText], model: Model, lang: str) -> tuple[str, dict[str, int]]:
     """The PO file of `lang` with the pack's current texts merged in, and counts of what changed."""
     import polib
 
@@ -213,7 +222,7 @@ def merge(old_text: str | None, texts, model, lang: str) -> tuple[str, dict[str,
         _header(po, model.pack, lang)
     live: dict[str, polib.POEntry] = {}
     gone: dict[str, polib.POEntry] = {}
-    kept: list = []  # entries update does not own: no msgctxt, plurals, duplicates
+    kept: list[polib.POEntry] = []  # entries update does not own: no msgctxt, plurals, duplicates
     for e in old or ():
         if e.obsolete:
             if e.msgctxt is not None:
@@ -250,18 +259,18 @@ def merge(old_text: str | None, texts, model, lang: str) -> tuple[str, dict[str,
         po.append(e)
     for e in kept:
         po.append(e)
-    for sid, e in live.items():  # texts that are gone: kept, commented out
+    for _sid, e in live.items():  # texts that are gone: kept, commented out
         e.obsolete = 1
         e.occurrences = []
         counts["obsolete"] += 1
         po.append(e)
-    for sid, e in gone.items():
+    for _sid, e in gone.items():
         po.append(e)
     text = str(po)
     return (text if text.endswith("\n") else text + "\n"), counts
 
 
-def _po_path(model, lang: str) -> Path:
+def _po_path(model: Model, lang: str) -> Path:
     """Where the pack keeps (or will keep) the translation file of `lang`."""
     from compiler.catalogs.translations import FOLDER, language_of
 
@@ -271,7 +280,7 @@ def _po_path(model, lang: str) -> Path:
     return model.pack.root / FOLDER / f"{lang}.po"
 
 
-def _update(texts, model, args) -> int:
+def _update(texts: Sequence[PlayerText], model: Model, args: argparse.Namespace) -> int:
     from compiler.diagnostics import Sink
     from compiler.diagnostics.render import print_diagnostics
     from compiler.sources import read_source
@@ -312,7 +321,7 @@ def _update(texts, model, args) -> int:
 
 
 # ---------------------------------------------------------------- import
-def read_spreadsheet(path: Path, texts, sink) -> dict[str, tuple[str, str | None, object]] | None:
+def read_spreadsheet(path: Path, texts: Iterable[PlayerText], sink: Sink) -> dict[str, tuple[str, str | None, Span]] | None:
     """id -> (translation, source hash of the row or None, span of the row) for every row
     of the CSV with a translation, or None when the file cannot be read (T0401). Rows
     naming no text of the pack (T0402) or an id a row before already gave (T0403) are
@@ -344,7 +353,7 @@ def read_spreadsheet(path: Path, texts, sink) -> dict[str, tuple[str, str | None
             return None
         col = {c: header.index(c) for c in CSV_COLUMNS if c in header}
         known = {t.id for t in texts}
-        rows: dict[str, tuple[str, str | None, object]] = {}
+        rows: dict[str, tuple[str, str | None, Span]] = {}
         unfit = 0
         before = reader.line_num  # the line before the row read next
         for fields in reader:
@@ -401,7 +410,7 @@ def _cell_place(text: str, before: int, column: int, ch: str) -> tuple[int, int]
     return line, at - starts[line - 1] + 1
 
 
-def _import(texts, model, args) -> int:
+def _import(texts: Sequence[PlayerText], model: Model, args: argparse.Namespace) -> int:
     """Merge the pack's texts into translations/<lang>.po (as `update` does), then set the
     CSV's translations: current when the row's source hash is the text's, fuzzy when the
     row was translated from an older wording (T0404)."""
