@@ -53,8 +53,9 @@ def test_many_diagnostics_on_one_long_line_print_a_bounded_window_each(tmp_path)
     assert r.err.count("error[M0201]") == SHOWN
     assert f"{CUT} and {600 - SHOWN} more errors not shown (use --format json for all)" in r.err
     assert r.err.rstrip().endswith("600 errors, 0 warnings")
-    # before: every diagnostic printed the whole line, 600 × 15 KB = 9 MB
-    assert len(r.err.encode()) < 40_000
+    # before: every diagnostic printed the whole line, 600 × 15 KB = 9 MB; now each shows
+    # its message, the file's name and a window of WINDOW columns
+    assert len(r.err.encode()) < SHOWN * (4 * WINDOW + len(str(pack)) + 100)
 
 
 def test_machine_formats_keep_every_diagnostic_and_no_source_line(tmp_path):
@@ -79,7 +80,7 @@ def test_an_activation_state_file_of_one_line_prints_a_bounded_report(tmp_path):
     assert r.code == 1
     assert len(re.findall(r"^error\[A01\d\d\]", r.err, re.M)) == SHOWN
     assert "more errors not shown" in r.err
-    assert len(r.err.encode()) < 40_000  # before: 1,999 × a 60 KB line = 120 MB
+    assert len(r.err.encode()) < SHOWN * (4 * WINDOW + len(str(state)) + 100)  # before: 1,999 × a 60 KB line = 120 MB
 
 
 def test_window_keeps_the_caret_under_escaped_text():
