@@ -14,8 +14,19 @@ import importlib
 import os
 import re
 import sys
+from typing import TYPE_CHECKING, overload
 
 from compiler import __version__
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any, NoReturn, TextIO, TypeVar
+
+    from compiler.diagnostics.model import Span
+    from compiler.plugins import Command
+    from compiler.plugins.loader import Loaded
+
+    _N = TypeVar("_N")
 
 # command name -> module under compiler/commands exposing configure(parser) and run(args) -> int
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -46,13 +57,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # ArgumentParser's, passed on
         super().__init__(*args, **kwargs)
         # A negative coordinate is a value, not an option: `--to -3,3` as well as `-3`.
         # (argparse decides with this pattern; its own knows only plain numbers.)
         self._negative_number_matcher = re.compile(r"^-\d+(\.\d+)?(,-?\d+(\.\d+)?)*$")
 
-    def error(self, message: str):  # usage errors exit 2 with a one-line reason
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2 with a one-line reason
         self.print_usage(sys.stderr)
         from compiler.diagnostics.render import visible  # the message quotes the arguments given
 
@@ -64,7 +75,14 @@ class _TopParser(_Parser):
     """Once the arguments are parsed, a command that reads packs gets the settings no
     flag gave from the configuration file, then the defaults (commands/common.settle)."""
 
-    def parse_known_args(self, args=None, namespace=None):
+    # ArgumentParser's overloads: the namespace given (any object) or a new Namespace
+    @overload
+    def parse_known_args(self, args: Iterable[str] | None = None, namespace: None = None) -> tuple[argparse.Namespace, list[str]]: ...
+    @overload
+    def parse_known_args(self, args: Iterable[str] | None, namespace: _N) -> tuple[_N, list[str]]: ...
+    @overload
+    def parse_known_args(self, *, namespace: _N) -> tuple[_N, list[str]]: ...
+    def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None) -> tuple[Any, list[str]]:
         ns, rest = super().parse_known_args(args, namespace)
         if getattr(ns, "_configurable", False):
             from compiler.commands.common import settle
@@ -73,9 +91,9 @@ class _TopParser(_Parser):
         return ns, rest
 
 
-def _conventions() -> argparse.ArgumentParser:
+def _conventions() -> _Parser:
     """-q and -v, on every command."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)  # a parent of the commands' parsers, of their class
     loud = common.add_mutually_exclusive_group()
     loud.add_argument("-q", "--quiet", action="store_true", help="print errors only (human output; machine formats are unchanged)")
     loud.add_argument("-v", "--verbose", action="store_true", help="also print how long each stage took, on stderr")
@@ -114,12 +132,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _plugin_commands() -> dict:
-    loader = sys.modules.get("compiler.plugins.loader")  # not imported: no plugin is enabled
-    return loader.commands() if loader is not None else {}
+def _plugin_commands() -> dict[str, tuple[Loaded, Command]]:
+    if sys.modules.get("compiler.plugins.loader") is None:  # not imported: no plugin is enabled
+        return {}
+    from compiler.plugins import loader
+
+    return loader.commands()
 
 
-def plugin_requests(argv: list[str]) -> list[tuple[str, object]]:
+def plugin_requests(argv: list[str]) -> list[tuple[str, Span]]:
     """The plugins to enable, each with where it was named: `--plugin NAME` anywhere on the
     command line (before `--`), then `plugins` in the configuration file (unless
     `--isolated`; `--config FILE` is honoured). Read before the arguments are parsed,
@@ -129,7 +150,7 @@ def plugin_requests(argv: list[str]) -> list[tuple[str, object]]:
     from compiler.diagnostics.render import accept_source
 
     line = " ".join(["questc", *argv])
-    requests: list[tuple[str, object]] = []
+    requests: list[tuple[str, Span]] = []
     explicit, isolated, at = None, False, len("questc ")
     for i, arg in enumerate(argv):
         if arg == "--":
@@ -229,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def _flush_quietly(*streams) -> None:
+def _flush_quietly(*streams: TextIO | None) -> None:
     for stream in streams:
         try:
             if stream is not None:  # None: started without that stream
@@ -293,7 +314,8 @@ def _run(argv: list[str]) -> int:
 
     try:
         with diskcache.switched(not getattr(args, "no_cache", False)):
-            return importlib.import_module(args._module).run(args)
+            run: Callable[[argparse.Namespace], int] = importlib.import_module(args._module).run  # see COMMANDS
+            return run(args)
     except SystemExit as exc:
         return int(exc.code or 0)
     finally:
