@@ -23,11 +23,15 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.diagnostics import Related, Sink, Span
 from compiler import frozen
 from compiler.memo import remembered
 from compiler.sources import inside, read_source, walk
+
+if TYPE_CHECKING:
+    import polib
 
 FOLDER = "translations"
 HASH_LENGTH = 12
@@ -162,7 +166,7 @@ def _why(line: str) -> str:
     return f"expected `msgctxt`, `msgid`, `msgstr`, a quoted string or a `#` comment, found `{line[:40]}`"
 
 
-def pofile(text: str, **options):
+def pofile(text: str, **options: object) -> polib.POFile:
     """`polib.pofile` of `text`, which is always the text itself. polib takes a string
     that names an existing file for that file's name and opens it: a pack's PO text that
     happens to be a path (`#…` is a comment line) must not make questc read another file."""
