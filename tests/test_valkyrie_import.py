@@ -240,3 +240,71 @@ def test_a_chain_of_500_events_imports_whole_without_recursing(tmp_path, loop):
     assert got is not None and not [d for d in sink.items if d.severity.value == "error"], [d.message for d in sink.items]
     quest = next(text for name, text in got[1].files.items() if name.endswith(".quest"))
     assert quest.count("advance steps by 1") == n
+
+
+@pytest.mark.parametrize("value", ["NaN", "inf", "1e400", "-Infinity"])
+def test_a_position_of_nan_or_infinity_is_vk0304_not_a_crash(tmp_path, value):
+    # make fuzz: `xposition=NaN` read as a float and int(round(nan)) raised ValueError
+    # (OverflowError for infinity): E0103, the import lost
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES,
+        "tokens.ini": f"[TokenSearchA]\nxposition={value}\nyposition=2\ntype=TokenSearch\n",
+        "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1\nadd=TokenSearchA\n",
+    })
+    sink = Sink()
+    import_quest(q, sink)
+    bad = [d for d in sink.items if d.code == "VK0304"]
+    assert bad and all(d.span.line == 2 and f"`{value}` is not a finite number" in d.message for d in bad), [d.message for d in sink.items]
+
+
+def test_a_billion_buttons_are_not_counted_one_by_one(tmp_path, monkeypatch):
+    # make fuzz: `buttons=1000000000` looked for `event2` … `event1000000000` one by one (a
+    # hang); a regression fails at the 100,000th look instead of hanging the suite
+    from questc_valkyrie.importer import Importer
+
+    looks = []
+    names = Importer.names
+
+    def counted(self, sec, key):
+        looks.append(key)
+        assert len(looks) < 100_000, "buttons counted one by one"
+        return names(self, sec, key)
+
+    monkeypatch.setattr(Importer, "names", counted)
+    for extra, said in (("", []), ("event7=EventA\n", [
+            "[EventStart] buttons: questc cannot express a choice between 1000000000 buttons; only the first button's events are followed;"
+            " it is left out"])):
+        looks.clear()
+        q = write_quest(tmp_path / f"q{len(extra)}", {
+            "tiles.ini": TILES,
+            "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1000000000\nevent1=EventA\n" + extra + "[EventA]\nbuttons=1\n",
+        })
+        sink = Sink()
+        assert import_quest(q, sink) is not None
+        assert [d.message for d in sink.items if d.code == "VK0303"] == said
+
+
+def test_ten_thousand_misspelt_events_spend_the_suggestion_budget_once(tmp_path, monkeypatch):
+    # make fuzz: each unknown `event1=` name was matched against every section's name
+    # (did-you-mean without the Sink's budget): 10,000 among 10,000 hung; a regression fails
+    # at the 1,000th search instead
+    from compiler.diagnostics import hints
+
+    searches = []
+    closest = hints._closest
+
+    def counted(word, choices):
+        searches.append(word)
+        assert len(searches) < 1000, "a did-you-mean search for every misspelt name"
+        return closest(word, choices)
+
+    monkeypatch.setattr(hints, "_closest", counted)
+    n = 10_000
+    events = "".join(f"[EventMany{i}]\nbuttons=1\nevent1=EventMisspelt{i}\n" for i in range(n))
+    q = write_quest(tmp_path / "q", {"tiles.ini": TILES, "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1\nevent1=EventMany0\n" + events})
+    sink = Sink()
+    import_quest(q, sink)
+    missing = [d for d in sink.items if d.code == "VK0301"]
+    assert len(missing) == n
+    assert sum("did you mean" in d.message for d in missing) < 20  # the first ones only; every one is reported
+    assert sink.comparisons_left >= 0

@@ -17,6 +17,7 @@ line argument) need not.
 from __future__ import annotations
 
 import difflib
+from collections.abc import KeysView
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 if TYPE_CHECKING:
@@ -44,6 +45,8 @@ def did_you_mean(word: object, known: Iterable[str], names: Mapping[str, str] | 
     """The known name closest to `word`, or None when none is close (or `sink`'s
     suggestion budget cannot pay for the comparisons)."""
     text = str(word)
+    if sink is not None and isinstance(known, (set, frozenset, dict, KeysView)) and 2 * len(known) + len(names or ()) > sink.comparisons_left:
+        return None  # what the check below says, before copying the names: once the budget is spent, each miss is O(1)
     unique = set(known)
     if not text or not unique:
         return None

@@ -14,6 +14,7 @@ key) and left out; nothing is dropped silently.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping
@@ -24,6 +25,8 @@ from compiler.geometry.tiles import Tile
 from questc_valkyrie.ini import Section
 from questc_valkyrie.source import QuestFiles
 from questc_valkyrie.tiles import Placement, clusters, placements_of
+
+_EVENT_KEY = re.compile(r"event([1-9][0-9]{0,8})")  # event1, event2…: the events of each button
 
 PREFIXES = ("Tile", "Door", "Token", "Spawn", "Event", "MPlace", "CustomMonster", "Activation", "UI", "Puzzle", "QItem")
 # Valkyrie token type -> (questc token kind, colour)
@@ -94,7 +97,8 @@ class Importer:
         self.sink.report("VK0303", sec.span_of(key), section=sec.name, key=key, what=what)
 
     def missing(self, sec: Section, key: str, name: str) -> None:
-        guess = did_you_mean(name, sorted(self.comp))
+        # charged to the sink's suggestion budget: 10,000 misspelt names among 10,000 hung (make fuzz)
+        guess = did_you_mean(name, self.comp, sink=self.sink)
         self.sink.report("VK0301", sec.span_of(key), section=sec.name, key=key, name=name,
                          hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
 
@@ -126,6 +130,9 @@ class Importer:
             value = float(raw)
         except ValueError:
             self.sink.report("VK0304", sec.span_of(key), section=sec.name, key=key, value=raw, expected="a number")
+            return None
+        if not math.isfinite(value):  # `NaN`, `inf`, `1e400`: float() reads them, round() cannot (make fuzz)
+            self.sink.report("VK0304", sec.span_of(key), section=sec.name, key=key, value=raw, expected="a finite number")
             return None
         return int(round(value))
 
@@ -303,7 +310,7 @@ class Importer:
         return group
 
     def _monster_hint(self, group: str) -> str:
-        guess = did_you_mean(group, sorted(self.monsters))
+        guess = did_you_mean(group, self.monsters, sink=self.sink)
         return f" (did you mean `{guess}`?)" if guess else ""
 
     # ------------------------------------------------------------ events
@@ -511,7 +518,8 @@ class Importer:
     def next_events(self, sec: Section) -> list[str]:
         buttons = self.number(sec, "buttons", 1) or 1
         names = self.names(sec, "event1")
-        if buttons > 1 and any(self.names(sec, f"event{i}") for i in range(2, buttons + 1)):
+        # the keys the section has, not every number up to `buttons` (`buttons=1000000000` hung; make fuzz)
+        if buttons > 1 and any(self.names(sec, k) for k in sec.values if (m := _EVENT_KEY.fullmatch(k)) and 2 <= int(m.group(1)) <= buttons):
             self.cannot(sec, "buttons", f"a choice between {buttons} buttons; only the first button's events are followed")
         return names
 
