@@ -8,6 +8,7 @@ too (`--log FILE` writes it to a file instead).
 from __future__ import annotations
 
 import argparse
+from typing import TextIO
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +29,9 @@ def run(args: argparse.Namespace) -> int:
     handler = logging.FileHandler(args.log, encoding="utf-8") if args.log else logging.StreamHandler(sys.__stderr__)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler],
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    real_stdin, real_stdout = sys.__stdin__, sys.__stdout__
+    # as TextIO: their `buffer` is the BinaryIO the server reads and writes
+    real_stdin: TextIO | None = sys.__stdin__
+    real_stdout: TextIO | None = sys.__stdout__
     if real_stdin is None or real_stdout is None:  # a descriptor closed before questc started
         return _no_stdio("standard input" if real_stdin is None else "standard output")
     stdin, stdout = real_stdin.buffer, real_stdout.buffer

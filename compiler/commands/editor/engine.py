@@ -17,10 +17,19 @@ import re
 from dataclasses import dataclass, fields, is_dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
 
 from compiler.diagnostics import Diagnostic, Sink, Span
 from compiler import frozen
 from compiler.sources import drop_overlay, set_overlay
+
+if TYPE_CHECKING:
+    from compiler.catalogs.document import Entry
+    from compiler.commands.editor.symbols import Index
+    from compiler.geometry.assemble import AssembledMap
+    from compiler.geometry.tiles import Tile
+    from compiler.model import Model
+    from compiler.syntax import ast
 
 WORD = re.compile(r"[A-Za-z0-9_]+")
 CHECKED_SUFFIXES = (".quest", ".yaml")
@@ -79,7 +88,7 @@ class Decl:
     detail: str = ""
 
 
-def _walk(node, out: list) -> None:
+def _walk(node: object, out: list[Decl]) -> None:
     from compiler.syntax import ast
 
     if isinstance(node, tuple):
@@ -88,38 +97,37 @@ def _walk(node, out: list) -> None:
         return
     if not is_dataclass(node):
         return
-    span = getattr(node, "span", None)
     if isinstance(node, ast.DoorDecl):
-        out.append(Decl(node.name, "door", span, f"door on {node.on.tile}.{node.on.side}"))
+        out.append(Decl(node.name, "door", node.span, f"door on {node.on.tile}.{node.on.side}"))
     elif isinstance(node, ast.MarkDecl):
-        out.append(Decl(node.name, "mark", span))
+        out.append(Decl(node.name, "mark", node.span))
     elif isinstance(node, ast.TokenDecl) and node.name:
-        out.append(Decl(node.name, "token", span, f"{node.kind} token"))
+        out.append(Decl(node.name, "token", node.span, f"{node.kind} token"))
     elif isinstance(node, ast.VarDecl):
-        out.append(Decl(node.name, "variable", span, f"var = {node.value}"))
+        out.append(Decl(node.name, "variable", node.span, f"var = {node.value}"))
     elif isinstance(node, ast.TilePlacement) and node.name != node.code:
-        out.append(Decl(node.name, "tile name", span, f"placed tile {node.code}"))
+        out.append(Decl(node.name, "tile name", node.span, f"placed tile {node.code}"))
     elif isinstance(node, (ast.Quest, ast.Encounter, ast.Deck)):
-        out.append(Decl(node.id, type(node).__name__.lower(), span))
+        out.append(Decl(node.id, type(node).__name__.lower(), node.span))
     elif isinstance(node, (ast.ExplorationCard, ast.PerilCard, ast.ActivationCard)):
-        out.append(Decl(node.id, "card", span))
+        out.append(Decl(node.id, "card", node.span))
     for f in fields(node):
         if f.name != "span":
             _walk(getattr(node, f.name), out)
 
 
-def declarations(modules) -> list[Decl]:
+def declarations(modules: Iterable[ast.Module]) -> list[Decl]:
     out: list[Decl] = []
     for module in modules:
         _walk(module, out)
     return out
 
 
-def placed_codes(modules) -> dict[str, str]:
+def placed_codes(modules: Iterable[ast.Module]) -> dict[str, str]:
     """Placed tile name -> tile code, over the pack's quest files."""
     out: dict[str, str] = {}
 
-    def walk(node) -> None:
+    def walk(node: object) -> None:
         from compiler.syntax import ast
 
         if isinstance(node, tuple):
@@ -144,7 +152,7 @@ class Checked:
 
     root: Path
     by_file: dict[Path, list[Diagnostic]]
-    model: object | None
+    model: Model | None
 
 
 def pack_root(path: Path) -> Path | None:
@@ -186,7 +194,7 @@ class Engine:
         self.texts: dict[Path, str] = {}  # open documents: resolved path -> editor text
         self.refused: set[Path] = set()  # open documents whose text a file could not hold (too large, NUL)
         self.checked: dict[Path, Checked] = {}  # pack root -> last check
-        self.models: dict[Path, object] = {}  # pack root -> last model that was built
+        self.models: dict[Path, Model] = {}  # pack root -> last model that was built
 
     # ---- documents
     def open(self, path: Path, text: str) -> None:
@@ -250,7 +258,7 @@ class Engine:
         self.checked[root] = checked
         return checked
 
-    def model_for(self, path: Path):
+    def model_for(self, path: Path) -> Model | None:
         root = pack_root(path)
         if root is None:
             return None
@@ -288,7 +296,7 @@ class Engine:
         a declaration's name rather than its whole statement."""
         path = span_path(span.file)
         text = self.text(path) if path else None
-        if text is None:
+        if path is None or text is None:
             return self.place(span)
         for n in range(span.line - 1, min(span.line + 4, span.end_line or span.line)):
             line = line_of(text, n)
@@ -311,10 +319,10 @@ class Engine:
                 return m.group(), row, m.start(), m.end()
         return None
 
-    def _catalog(self, model, kind: str) -> dict:
+    def _catalog(self, model: Model, kind: str) -> dict[str, Entry]:
         return dict((getattr(model, "catalogs", None) or {}).get(kind) or {})
 
-    def _tile_code(self, model, word: str, path: Path) -> str | None:
+    def _tile_code(self, model: Model, word: str, path: Path) -> str | None:
         tiles = getattr(model, "tiles", None) or {}
         if path.suffix == ".quest":
             code = placed_codes(model.modules).get(word)
@@ -336,7 +344,7 @@ class Engine:
         if world is not None and path.suffix == ".quest":
             return self._square_text(model, path, line, None, world) or None
         code = self._tile_code(model, word, path)
-        if code is not None:
+        if code is not None and model.tiles is not None:  # a code is one of the model's tiles
             tile = model.tiles[code]
             text = tile_text(tile)
             if code != word:
@@ -356,8 +364,8 @@ class Engine:
             from compiler.commands.editor.symbols import describe_references, symbols_at
 
             index = self.index(path)
-            found_symbols = symbols_at(index, path, line, char)
-            if found_symbols:
+            found_symbols = symbols_at(index, path, line, char) if index is not None else []
+            if index is not None and found_symbols:
                 details = {d.name + d.kind: d.detail for d in declarations(model.modules)}
                 out = []
                 for sym in found_symbols:
@@ -377,7 +385,7 @@ class Engine:
             return f"**terrain {word}**"
         return None
 
-    def _square_text(self, model, path: Path, line: int, tile: str | None, xy: tuple[int, int]) -> str | None:
+    def _square_text(self, model: Model, path: Path, line: int, tile: str | None, xy: tuple[int, int]) -> str | None:
         """A square of the map under the cursor: `9A(3,1) = (12, 7)`, its terrain and what
         the encounter puts there. `tile` None: xy is a world coordinate."""
         from compiler.syntax import ast
@@ -413,7 +421,7 @@ class Engine:
         return "\n\n".join(lines)
 
     # ---- names: references and rename (compiler/commands/editor/symbols.py)
-    def index(self, path: Path):
+    def index(self, path: Path) -> Index | None:
         """The names of the pack holding `path`, resolved (None outside a pack)."""
         from compiler.commands.editor.symbols import build_index
 
@@ -457,11 +465,11 @@ class Engine:
             from compiler.commands.editor.symbols import symbols_at
 
             index = self.index(path)
-            here = symbols_at(index, path, line, char)
-            if not any(s.kind in ("tile", "monster") for s in here):  # those go to their catalog entry below
-                decls = [o.place for s in here for o in index.declared.get(s, ())]
-                if decls:
-                    return decls
+            here = symbols_at(index, path, line, char) if index is not None else []
+            if index is not None and not any(s.kind in ("tile", "monster") for s in here):  # those go to their catalog entry below
+                declared = [o.place for s in here for o in index.declared.get(s, ())]
+                if declared:
+                    return declared
         word = found[0]
         decls = [d for d in declarations(model.modules) if d.name == word]
         if decls:
@@ -561,17 +569,18 @@ class Engine:
         root = pack_root(path)
         checked = self.checked.get(root) if root else None
         text = self.text(path) or ""
-        out = []
+        out: list[tuple[Diagnostic, Place]] = []
         for d in (checked.by_file.get(path, []) if checked else []):
-            if not d.fix or any(ch.isspace() for ch in d.fix) or d.span.end_line != d.span.line:
+            fix = d.fix
+            if not fix or any(ch.isspace() for ch in fix) or d.span.end_line != d.span.line:
                 continue
             row = line_of(text, d.span.line - 1)
             start, end = d.span.column - 1, min(d.span.end_column - 1, len(row))
-            words = [m for m in WORD.finditer(row, start, end) if m.group() != d.fix]
+            words = [m for m in WORD.finditer(row, start, end) if m.group() != fix]
             if not words:
                 continue
             if len(words) > 1 or words[0].span() != (start, end):
-                best = max(words, key=lambda m: difflib.SequenceMatcher(None, m.group(), d.fix).ratio())
+                best = max(words, key=lambda m: difflib.SequenceMatcher(None, m.group(), fix).ratio())
                 start, end = best.span()
             out.append((d, Place(path, d.span.line - 1, utf16_len(row[:start]), d.span.line - 1, utf16_len(row[:end]))))
         return out
@@ -589,7 +598,7 @@ class Preview:
     png: Path
 
 
-def map_under(model, path: Path, line: int) -> tuple[str, str, int | None] | None:
+def map_under(model: Model, path: Path, line: int) -> tuple[str, str, int | None] | None:
     """(map id, quest or encounter id, encounter number) of the declaration holding 0-based
     `line` of `path`: a quest (the inline encounter the line is in, else its first) or a
     top-level encounter. None on a card, a deck or outside every declaration."""
@@ -611,7 +620,7 @@ def map_under(model, path: Path, line: int) -> tuple[str, str, int | None] | Non
     return None
 
 
-def encounter_under(model, path: Path, line: int):
+def encounter_under(model: Model, path: Path, line: int) -> tuple[AssembledMap, ast.EncounterBody] | None:
     """(AssembledMap, EncounterBody) of the encounter holding 0-based `line`, or None."""
     from compiler.syntax import ast
 
@@ -641,13 +650,13 @@ def _world_at(row: str, at: int) -> tuple[int, int] | None:
     return None
 
 
-def side_items(tile) -> list[tuple[str, str, str]]:
+def side_items(tile: Tile) -> list[tuple[str, str, str]]:
     """Completion items for a tile's openings (`north`, `east.2`…), with width and offset."""
     return [(op.label, "opening", f"{tile.id}.{op.label}: {op.width} wide at offset {op.offset}")
             for op in tile.all_openings()]
 
 
-def render_preview(model, root: Path, map_id: str, quest: str, number: int | None, folder: Path) -> Preview | None:
+def render_preview(model: Model, root: Path, map_id: str, quest: str, number: int | None, folder: Path) -> Preview | None:
     """Draw one map of the checked model into `folder`/<pack>/<map id>.png (written to a
     temporary name and moved into place, so a viewer never reads half a file). None when
     that map did not assemble (the diagnostics say why)."""

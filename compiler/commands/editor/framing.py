@@ -23,7 +23,7 @@ server's (compiler/commands/editor/server.py, `QuestServer.take`).
 from __future__ import annotations
 
 import re
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 MAX_LINE = 8192  # bytes of one header line; real ones are under 100
 MAX_MESSAGE = 64 * 1024 * 1024  # bytes of one body: a 4 MB file's didOpen, escaped as JSON, is well under this
@@ -33,6 +33,9 @@ HEADER = re.compile(rb"content-length[ \t]*:[ \t]*(\d+)[ \t]*\r?\n\Z", re.IGNORE
 HEADER_ANYWHERE = re.compile(rb"content-length[ \t]*:[ \t]*\d+[ \t]*\r?\n", re.IGNORECASE)
 KEEP = 64  # bytes kept back while passing over a body: a header cut by a chunk's end is still found
 TOO_MANY_DIGITS = 18  # a length of more digits is beyond any limit (and int() of thousands of digits is refused)
+
+# what Framer.next reads: a message's body, why one was passed over, or the end of the stream
+Frame = tuple[Literal["message"], bytes] | tuple[Literal["rejected"], str] | tuple[Literal["end"], None]
 
 
 class Framer:
@@ -114,7 +117,7 @@ class Framer:
             elif line in (b"\r\n", b"\n") and length is not None:
                 return length <= self.max_message and len(self.buf) - pos >= length
 
-    def next(self) -> tuple[str, object]:
+    def next(self) -> Frame:
         """("message", body bytes), ("rejected", why in words) or ("end", None)."""
         length: int | None = None
         while True:

@@ -33,6 +33,7 @@ import sys
 import threading
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, TypeVar, cast
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
@@ -42,7 +43,10 @@ from pygls.protocol import LanguageServerProtocol
 
 from compiler import __version__
 from compiler.diagnostics import Severity
-from compiler.commands.editor.engine import CHECKED_SUFFIXES, Engine, Place, pack_root
+from compiler.commands.editor.engine import CHECKED_SUFFIXES, Checked, Engine, Place, Preview, pack_root
+
+if TYPE_CHECKING:
+    from compiler.commands.editor.framing import Framer
 
 log = logging.getLogger("questc.lsp")
 
@@ -97,7 +101,7 @@ class QuestProtocol(LanguageServerProtocol):
     field) and never answers it, so the client waits forever: answer it with the
     JSON-RPC error InvalidParams instead."""
 
-    def structure_message(self, data):
+    def structure_message(self, data: dict[str, Any]) -> object:
         try:
             return super().structure_message(data)
         except Exception as exc:  # noqa: BLE001
@@ -113,11 +117,11 @@ class QuestServer(LanguageServer):
                          protocol_cls=QuestProtocol)
         self.engine = Engine(pack_path)
         self.debounce = debounce
-        self.pending: dict[Path, asyncio.TimerHandle] = {}
+        self.pending: dict[Path, asyncio.Handle] = {}
         self.published: dict[Path, set[Path]] = {}  # pack root -> files given diagnostics last time
-        self.sent: dict[Path, list] = {}  # file -> the diagnostics last published for it
+        self.sent: dict[Path, list[types.Diagnostic]] = {}  # file -> the diagnostics last published for it
         self.touched: dict[Path, set[Path]] = {}  # pack root -> documents opened, edited or closed since its check
-        self.previews: dict[tuple[Path, str], object] = {}  # (pack root, map id) -> engine.Preview shown
+        self.previews: dict[tuple[Path, str], Preview] = {}  # (pack root, map id) -> the preview shown
         self.saved: set[Path] = set()  # packs with a save since their last check: previews are redrawn
 
     # ---- reporting
@@ -153,7 +157,7 @@ class QuestServer(LanguageServer):
             mine = {p for p in self.engine.texts if p.suffix in CHECKED_SUFFIXES and pack_root(p) == root}
             lines: dict[Path, list[str]] = {}
             for path in sorted(files | mine | self.published.get(root, set())):
-                diags = []
+                diags: list[types.Diagnostic] = []
                 for d in checked.by_file.get(path, []):
                     place = self.engine.place(d.span, lines)
                     if place is None:
@@ -181,40 +185,40 @@ class QuestServer(LanguageServer):
             self.refresh_previews(root, checked)
 
     # ---- reading messages (framing.py)
-    def start_io(self, stdin=None, stdout=None) -> None:
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls's stdio loop with questc's reader: any bytes, never an exit or a hang
         on a message it cannot read."""
         from pygls.io_ import StdoutWriter
 
         from compiler.commands.editor.framing import Framer
 
-        self._stop_event = threading.Event()
+        self._stop_event = stop = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
-            asyncio.run(self._read_messages(Framer(stdin or sys.stdin.buffer)))
+            asyncio.run(self._read_messages(Framer(stdin or sys.stdin.buffer), stop))
         except BrokenPipeError:
             log.error("questc lsp: the client closed the connection")
         except (KeyboardInterrupt, SystemExit):
             pass
         finally:
-            self.shutdown()
+            self.shutdown()  # type: ignore[no-untyped-call]  # pygls 2.1 leaves LanguageServer.shutdown unannotated
 
-    async def _read_messages(self, framer) -> None:
+    async def _read_messages(self, framer: Framer, stop: threading.Event) -> None:
         loop = asyncio.get_running_loop()
-        while not self._stop_event.is_set():
+        while not stop.is_set():
             if framer.buffered():  # arrived while the server was busy: taken with the others, one check for all
-                kind, value = framer.next()
+                got = framer.next()
             else:
-                kind, value = await loop.run_in_executor(self.thread_pool, framer.next)
+                got = await loop.run_in_executor(self.thread_pool, framer.next)
             if framer.skipped:
                 self.refuse(f"{framer.skipped:,} bytes that were no message header were passed over")
                 framer.skipped = 0
-            if kind == "end":
+            if got[0] == "end":
                 return
-            if kind == "rejected":
-                self.refuse(str(value))
+            if got[0] == "rejected":
+                self.refuse(str(got[1]))
             else:
-                self.take(value)
+                self.take(got[1])
 
     def take(self, body: bytes) -> None:
         """Handle one message's body: refused (and answered with a parse error when it is a
@@ -238,7 +242,8 @@ class QuestServer(LanguageServer):
         except Exception as exc:  # noqa: BLE001 - one message must not end the server
             self.log_error("handling a message", exc)
 
-    def refuse(self, what: str, text: str | None = None, why: str = "", error_cls=JsonRpcParseError) -> None:
+    def refuse(self, what: str, text: str | None = None, why: str = "",
+               error_cls: type[JsonRpcException] = JsonRpcParseError) -> None:
         """Log a message that could not be read; answer it with a JSON-RPC error (a parse
         error unless said) when `text` (what was read of it) is a request with an id."""
         log.warning("questc lsp: %s", what)
@@ -258,14 +263,14 @@ class QuestServer(LanguageServer):
             self.protocol._send_response(data["id"], error=error.to_response_error())
 
     # ---- previews
-    def preview_params(self, preview, stale: str = "") -> dict:
-        out = {"uri": path_to_uri(preview.png), "map": preview.map_id, "quest": preview.quest,
+    def preview_params(self, preview: Preview, stale: str = "") -> dict[str, object]:
+        out: dict[str, object] = {"uri": path_to_uri(preview.png), "map": preview.map_id, "quest": preview.quest,
                "encounter": preview.encounter}
         if stale:
             out["stale"] = stale
         return out
 
-    def refresh_previews(self, root: Path, checked) -> None:
+    def refresh_previews(self, root: Path, checked: Checked) -> None:
         """Draw again every map shown from this pack, after a save; a map that no longer
         assembles keeps its last picture and is reported `stale`."""
         from compiler.commands.editor.engine import render_preview
@@ -292,12 +297,16 @@ class RequestFailed(JsonRpcException):
     MESSAGE = "Request failed"
 
 
-def guarded(default=None):
-    """Log any exception of a handler and answer `default`: one bad request never ends the server."""
+Handler = TypeVar("Handler", bound=Callable[[QuestServer, Any], object])
 
-    def wrap(fn):
+
+def guarded(default: Callable[[], object] | None = None) -> Callable[[Handler], Handler]:
+    """Log any exception of a handler and answer `default`: one bad request never ends the server.
+    `default` makes the handler's own nothing (None, or `list` for a handler answering a list)."""
+
+    def wrap(fn: Handler) -> Handler:
         @functools.wraps(fn)
-        def run(ls: QuestServer, params):
+        def run(ls: QuestServer, params: Any) -> object:
             try:
                 return fn(ls, params)
             except JsonRpcException:
@@ -306,7 +315,8 @@ def guarded(default=None):
                 ls.log_error(fn.__name__, exc)
                 return default() if callable(default) else default
 
-        return run
+        # the same signature; the answer after an exception is the handler's own nothing
+        return cast(Handler, run)
 
     return wrap
 
@@ -316,7 +326,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @guarded()
-    def did_open(ls: QuestServer, params: types.DidOpenTextDocumentParams):
+    def did_open(ls: QuestServer, params: types.DidOpenTextDocumentParams) -> None:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return
@@ -325,7 +335,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded()
-    def did_change(ls: QuestServer, params: types.DidChangeTextDocumentParams):
+    def did_change(ls: QuestServer, params: types.DidChangeTextDocumentParams) -> None:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return
@@ -335,7 +345,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded()
-    def did_save(ls: QuestServer, params: types.DidSaveTextDocumentParams):
+    def did_save(ls: QuestServer, params: types.DidSaveTextDocumentParams) -> None:
         path = uri_to_path(params.text_document.uri)
         if path is not None:
             root = pack_root(path)
@@ -344,7 +354,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
             ls.schedule(path, 0)
 
     @server.command(PREVIEW_COMMAND)
-    def preview_map(ls: QuestServer, *args):
+    def preview_map(ls: QuestServer, *args: object) -> dict[str, object]:
         """Arguments: the document's URI and a position ({line, character}) inside a quest or
         encounter, optionally a folder for the PNG. Answers {uri, map, quest, encounter}
         and, after each save of the pack, sends questc/previewUpdated with the same."""
@@ -353,10 +363,11 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
             where = args[1] if len(args) > 1 else {}
             folder = args[2] if len(args) > 2 else None
             path = uri_to_path(uri) if isinstance(uri, str) else None
-            line = where.get("line") if isinstance(where, dict) else None
+            position = where if isinstance(where, dict) else {}
+            line = position.get("line")
             if path is None or not isinstance(line, int) or line < 0 or (folder is not None and not isinstance(folder, str)):
                 raise JsonRpcInvalidParams(f"{PREVIEW_COMMAND} takes a document URI, a position and optionally a folder")
-            got = ls.engine.preview(path, line, where.get("character", 0), Path(folder) if folder else None)
+            got = ls.engine.preview(path, line, position.get("character", 0), Path(folder) if folder else None)
         except JsonRpcException:
             raise
         except Exception as exc:  # noqa: BLE001
@@ -369,7 +380,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded()
-    def did_close(ls: QuestServer, params: types.DidCloseTextDocumentParams):
+    def did_close(ls: QuestServer, params: types.DidCloseTextDocumentParams) -> None:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return
@@ -378,7 +389,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded()
-    def hover(ls: QuestServer, params: types.HoverParams):
+    def hover(ls: QuestServer, params: types.HoverParams) -> types.Hover | None:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return None
@@ -389,7 +400,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded(list)
-    def definition(ls: QuestServer, params: types.DefinitionParams):
+    def definition(ls: QuestServer, params: types.DefinitionParams) -> list[types.Location]:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return []
@@ -398,7 +409,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded(list)
-    def references(ls: QuestServer, params: types.ReferenceParams):
+    def references(ls: QuestServer, params: types.ReferenceParams) -> list[types.Location]:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return []
@@ -408,7 +419,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded()
-    def prepare_rename(ls: QuestServer, params: types.PrepareRenameParams):
+    def prepare_rename(ls: QuestServer, params: types.PrepareRenameParams) -> types.Range | None:
         from compiler.commands.editor.symbols import RenameError
 
         path = uri_to_path(params.text_document.uri)
@@ -421,7 +432,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
     @guarded()
-    def rename(ls: QuestServer, params: types.RenameParams):
+    def rename(ls: QuestServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         from compiler.commands.editor.symbols import RenameError
 
         path = uri_to_path(params.text_document.uri)
@@ -437,7 +448,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" "]))
     @guarded(list)
-    def completion(ls: QuestServer, params: types.CompletionParams):
+    def completion(ls: QuestServer, params: types.CompletionParams) -> types.CompletionList | list[types.CompletionItem]:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return []
@@ -450,7 +461,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     @guarded(list)
-    def formatting(ls: QuestServer, params: types.DocumentFormattingParams):
+    def formatting(ls: QuestServer, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return []
@@ -465,18 +476,19 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
     @guarded(list)
-    def code_action(ls: QuestServer, params: types.CodeActionParams):
+    def code_action(ls: QuestServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return []
         wanted = params.range
-        actions = []
+        actions: list[types.CodeAction] = []
         for d, place in ls.engine.fixes(path):
             diag_place = ls.engine.place(d.span)
-            if diag_place is None or not _overlaps(lsp_range(diag_place), wanted):
+            fix = d.fix  # every diagnostic `fixes` gives has one
+            if fix is None or diag_place is None or not _overlaps(lsp_range(diag_place), wanted):
                 continue
             sent = [c for c in params.context.diagnostics if c.code == d.code and c.range == lsp_range(diag_place)]
-            edit = types.TextEdit(range=lsp_range(place), new_text=d.fix)
+            edit = types.TextEdit(range=lsp_range(place), new_text=fix)
             actions.append(types.CodeAction(
                 title=f"Replace with `{d.fix}` ({d.code})",
                 kind=types.CodeActionKind.QuickFix,
@@ -496,5 +508,5 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
     return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
 
 
-def serve(stdin, stdout, debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -> None:
+def serve(stdin: BinaryIO, stdout: BinaryIO, debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -> None:
     create_server(debounce, pack_path).start_io(stdin, stdout)

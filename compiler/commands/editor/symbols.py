@@ -29,9 +29,16 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.commands.editor.engine import Place, utf16_len
 from compiler import frozen
+
+if TYPE_CHECKING:
+    from compiler.commands.editor.engine import Engine
+    from compiler.diagnostics import Span
+    from compiler.model import Model
+    from compiler.syntax.parse import NameUse
 
 ID = re.compile(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*")
 
@@ -50,12 +57,15 @@ CATALOG = {"tile": "tiles", "monster": "monsters"}
 PACK_WIDE = ("quest", "encounter", "card", "deck", "figure", "tile", "monster")
 KIND_WORDS = {"placed": "placed tile", "tile": "tile", "monster": "monster", "spawn": "named spawn"}
 
+# where a local name lives: (file, declaration rule, declaration id, encounter number or None)
+Scope = tuple[Path, str, str, int | None]
+
 
 @frozen
 class Symbol:
     kind: str  # quest encounter card deck figure tile monster placed door mark token variable spawn
     name: str
-    scope: tuple = ()  # () for pack-wide kinds; (file, declaration rule, declaration id, encounter) otherwise
+    scope: Scope | tuple[()] = ()  # () for pack-wide kinds; (file, declaration rule, declaration id, encounter) otherwise
 
     @property
     def words(self) -> str:
@@ -86,39 +96,39 @@ class Index:
 
 
 @lru_cache(maxsize=256)
-def _uses(text: str, name: str):
+def _uses(text: str, name: str) -> tuple[NameUse, ...]:
     from compiler.syntax.parse import name_uses
 
     return name_uses(text, name)
 
 
-def _place(path: Path, text_lines: list[str], span) -> Place:
+def _place(path: Path, text_lines: list[str], span: Span) -> Place:
     row = text_lines[span.line - 1] if 0 < span.line <= len(text_lines) else ""
     return Place(path, span.line - 1, utf16_len(row[: span.column - 1]), span.line - 1,
                  utf16_len(row[: span.end_column - 1]))
 
 
-def build_index(engine, model) -> Index:
+def build_index(engine: Engine, model: Model) -> Index:
     """Every name of the pack's quest files, resolved; the catalog keys of the tiles and
     monsters they name."""
     from compiler.commands.editor.engine import span_path
 
     index = Index()
     pack_id = model.pack.id
-    files: list[tuple[Path, list]] = []
+    files: list[tuple[Path, list[str], tuple[NameUse, ...]]] = []
     for module in model.modules:
         path = span_path(module.file)
         text = engine.text(path) if path is not None else None
-        if text is None:
+        if path is None or text is None:
             continue
         files.append((path, text.split("\n"), _uses(text, module.file)))
 
-    def scope_of(path: Path, use) -> tuple:
+    def scope_of(path: Path, use: NameUse) -> Scope:
         return (path, *use.scope)
 
     # declarations first: local names per scope, pack-wide names
-    local: dict[tuple, dict[tuple[str, str], Symbol]] = {}
-    pending: list[tuple[Path, list, object, str, str]] = []  # (path, lines, use, "decl"/"ref", kind)
+    local: dict[Scope, dict[tuple[str, str], Symbol]] = {}
+    pending: list[tuple[Path, list[str], NameUse, Place, Scope]] = []  # (path, lines, use, its place, its scope)
     for path, lines, uses in files:
         for u in uses:
             place = _place(path, lines, u.span)
@@ -147,7 +157,7 @@ def build_index(engine, model) -> Index:
             else:
                 pending.append((path, lines, u, place, scope))
 
-    def find_local(kind: str, name: str, scope: tuple) -> Symbol | None:
+    def find_local(kind: str, name: str, scope: Scope) -> Symbol | None:
         got = local.get(scope, {}).get((kind, name))
         if got is not None:
             return got
@@ -164,32 +174,32 @@ def build_index(engine, model) -> Index:
 
     monsters = getattr(model, "monsters", None) or {}
     catalog_monsters = (model.catalogs or {}).get("monsters") or {}
-    for path, lines, u, place, scope in pending:
-        sym = None
+    for _path, _lines, u, place, scope in pending:
+        ref: Symbol | None = None
         if u.rule in GLOBAL_REF:
-            sym = Symbol(GLOBAL_REF[u.rule], u.name)
+            ref = Symbol(GLOBAL_REF[u.rule], u.name)
         elif u.rule == "spawn":
             bare = u.parent == "e_spawn" and not ({"spawn_at", "spawn_points"} & u.options)
             if bare:
-                sym = find_local("spawn", u.name, scope) or Symbol("monster", u.name)
+                ref = find_local("spawn", u.name, scope) or Symbol("monster", u.name)
             else:
-                sym = Symbol("monster", u.name)
+                ref = Symbol("monster", u.name)
         elif u.rule in LOCAL_REF:
             kind = LOCAL_REF[u.rule]
             if kind == "area":
-                sym = find_local("placed", u.name, scope) or find_local("mark", u.name, scope)
+                ref = find_local("placed", u.name, scope) or find_local("mark", u.name, scope)
             elif kind == "group":
-                sym = find_local("spawn", u.name, scope)
-                if sym is None and (u.name in monsters or u.name in catalog_monsters):
-                    sym = Symbol("monster", u.name)
-                if sym is None and Symbol("figure", u.name) in index.declared:
-                    sym = Symbol("figure", u.name)
-                if sym is None:
-                    sym = Symbol("monster", u.name)
+                ref = find_local("spawn", u.name, scope)
+                if ref is None and (u.name in monsters or u.name in catalog_monsters):
+                    ref = Symbol("monster", u.name)
+                if ref is None and Symbol("figure", u.name) in index.declared:
+                    ref = Symbol("figure", u.name)
+                if ref is None:
+                    ref = Symbol("monster", u.name)
             else:
-                sym = find_local(kind, u.name, scope)
-        if sym is not None:
-            index.occurrences.append(Occurrence(sym, place))
+                ref = find_local(kind, u.name, scope)
+        if ref is not None:
+            index.occurrences.append(Occurrence(ref, place))
 
     # catalog entries of the tiles and monsters named (their keys are the declarations)
     named = {o.symbol for o in index.occurrences if o.symbol.kind in CATALOG}
@@ -200,10 +210,10 @@ def build_index(engine, model) -> Index:
                 index.foreign[sym] = entry.pack
                 if sym not in named:
                     continue
-            place = engine.place(entry.key_span())
-            if place is None:
+            key_place = engine.place(entry.key_span())
+            if key_place is None:
                 continue
-            occ = Occurrence(sym, place, declares=True, catalog=True)
+            occ = Occurrence(sym, key_place, declares=True, catalog=True)
             index.occurrences.append(occ)
             index.declared.setdefault(sym, []).append(occ)
     return index
@@ -217,7 +227,7 @@ def symbols_at(index: Index, path: Path, line: int, char: int) -> list[Symbol]:
 def references(index: Index, path: Path, line: int, char: int, include_declaration: bool = True) -> list[Place]:
     """Every place that names what the name at the position names (its declaration included
     unless asked not to), in file and position order."""
-    out = []
+    out: list[Place] = []
     for sym in symbols_at(index, path, line, char):
         for o in index.of(sym):
             if include_declaration or not o.declares:
@@ -273,7 +283,7 @@ def rename(index: Index, path: Path, line: int, char: int, new: str) -> dict[Pat
         for o in index.occurrences:
             if o.implicit and o.symbol.name == symbol.name:
                 symbols.add(o.symbol)
-    edits: dict[Path, dict[tuple, tuple[Place, str]]] = {}
+    edits: dict[Path, dict[tuple[int, int, int], tuple[Place, str]]] = {}
     for o in index.occurrences:
         if o.symbol not in symbols:
             continue
@@ -295,7 +305,7 @@ def describe_references(index: Index, symbol: Symbol, here: Path) -> str:
     def at(o: Occurrence) -> str:
         return f"{o.place.path.name}:{o.place.line + 1}"
 
-    parts = []
+    parts: list[str] = []
     if decl:
         parts.append("declared at " + ", ".join(at(o) for o in decl[:3]))
     if refs:
