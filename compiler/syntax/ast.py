@@ -277,10 +277,11 @@ class SpawnDecl:
 class Trigger:
     """What fires an event.
 
-    kind: start | encounter_start | round_end | open | defeated | searched | picked_up |
-          enters | morale_zero | variable | doom_reaches_fate (cooperative quests)
+    kind: start | encounter_start | round_start | round_end | open | defeated | searched |
+          picked_up | enters | morale_zero | variable | doom_reaches_fate (cooperative quests)
     subject: the door / group / token / variable / area named (None where none);
-    number: N for round_end, threshold for `variable X >= N`; space: for `enters SPACE`.
+    number: N for round_start / round_end (None: every round), threshold for
+    `variable X >= N`; space: for `enters SPACE`.
     """
 
     kind: str
@@ -294,10 +295,12 @@ class Trigger:
 class Effect:
     """One statement in an event body.
 
-    kind: reveal | spawn | place_token | remove_token | say | set | advance | activate |
-          next | win | lose | open | close
-    args: names (tiles, groups, tokens, variables); number: for set/advance;
-    text: for say / win / lose; spawn / token: the nested declaration.
+    kind: reveal | spawn | place_token | remove_token | say | set | advance | add | subtract |
+          ask | activate | next | win | lose | open | close
+    args: names (tiles, groups, tokens, variables); number: for set / advance / add /
+    subtract; text: for say / win / lose / ask (the question); spawn / token: the nested
+    declaration; source: `set X = Y` (Y); random: `set X = random A..B` ((A, B));
+    choices: `ask`'s choices.
     """
 
     kind: str
@@ -307,6 +310,48 @@ class Effect:
     spawn: SpawnDecl | None = None
     token: TokenDecl | None = None
     span: Span = NOWHERE
+    source: str | None = None
+    random: tuple[int, int] | None = None
+    choices: tuple[Choice, ...] = ()
+
+
+@frozen
+class Operand:
+    """One side of a comparison: kind variable (`name`) | number (`value`) | heroes (the hero count)."""
+
+    kind: str
+    name: str | None = None
+    value: int | None = None
+    span: Span = NOWHERE
+
+
+@frozen
+class Condition:
+    """`if COND` on an event or a choice.
+
+    kind: or | and (`parts`, two or more) | not (`parts`, one) | compare (`left` `op`
+    `right`, op one of == != < <= > >=) | on_board (`subject`) | heroes (`guard`:
+    `heroes 3+`, `heroes 2..3`).
+    """
+
+    kind: str
+    parts: tuple[Condition, ...] = ()
+    op: str | None = None
+    left: Operand | None = None
+    right: Operand | None = None
+    subject: str | None = None
+    guard: HeroGuard | None = None
+    span: Span = NOWHERE
+
+
+@frozen
+class Choice:
+    """`choice "Label" [if COND] { effects }` inside `ask`."""
+
+    text: Text
+    effects: tuple[Effect, ...]
+    condition: Condition | None = None
+    span: Span = NOWHERE
 
 
 @frozen
@@ -314,6 +359,7 @@ class EventDecl:
     trigger: Trigger
     effects: tuple[Effect, ...]
     span: Span = NOWHERE
+    condition: Condition | None = None
 
 
 # ---------------------------------------------------------------- encounters and quests
@@ -362,11 +408,12 @@ class Expectation:
 
 @frozen
 class VarDecl:
-    """`var NAME = N`."""
+    """`var NAME = N`, or `var NAME` (starts at 0, `given` False)."""
 
     name: str
     value: int = 0
     span: Span = NOWHERE
+    given: bool = True
 
 
 @frozen

@@ -64,8 +64,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "S0129": (  # var without `=`
         'quest q "Q" { var count 3 }',
     ),
-    "S0130": (  # round_end without its round
-        'quest q "Q" { on round_end { next } }',
+    "S0130": (  # round_end / round_start followed by neither a round, `if` nor `{`
+        'quest q "Q" { on round_end eight { next } }',
+        'quest q "Q" { on round_start eight { next } }',
     ),
     "S0131": (  # an hourglass without its count
         'exploration_card c { encounter e; overlord { hourglass "Advance doom." } }',

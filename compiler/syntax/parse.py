@@ -358,6 +358,8 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         return ast.StartHeroes(spaces=tuple(children), span=self.span(meta))
 
     def var(self, meta: Meta, children: Children) -> ast.VarDecl:
+        if len(children) == 1:
+            return ast.VarDecl(str(children[0]), 0, self.span(meta), given=False)
         return ast.VarDecl(str(children[0]), int(children[1]), self.span(meta))
 
     def hero_figure(self, meta: Meta, children: Children) -> tuple[str, str, Span]:
@@ -474,7 +476,48 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     # -------------------------------------------------- events
     def event(self, meta: Meta, children: Children) -> ast.EventDecl:
         trigger, *effects = children
-        return ast.EventDecl(trigger, tuple(effects), self.span(meta))
+        condition = effects.pop(0) if effects and isinstance(effects[0], ast.Condition) else None
+        return ast.EventDecl(trigger, tuple(effects), self.span(meta), condition=condition)
+
+    # -------------------------------------------------- conditions
+    def condition(self, meta: Meta, children: Children) -> ast.Condition:
+        cond: ast.Condition = children[0]
+        return cond
+
+    def _joined(self, kind: str, meta: Meta, children: Children) -> ast.Condition:
+        parts: list[ast.Condition] = []
+        for c in children:  # `a and b and c` is one `and` of three parts
+            parts.extend(c.parts if c.kind == kind else (c,))
+        return ast.Condition(kind, tuple(parts), span=self.span(meta))
+
+    def c_or(self, meta: Meta, children: Children) -> ast.Condition:
+        return self._joined("or", meta, children)
+
+    def c_and(self, meta: Meta, children: Children) -> ast.Condition:
+        return self._joined("and", meta, children)
+
+    def c_not(self, meta: Meta, children: Children) -> ast.Condition:
+        return ast.Condition("not", (children[0],), span=self.span(meta))
+
+    def c_compare(self, meta: Meta, children: Children) -> ast.Condition:
+        left, (_, op), right = children
+        return ast.Condition("compare", op=op, left=left, right=right, span=self.span(meta))
+
+    def c_on_board(self, meta: Meta, children: Children) -> ast.Condition:
+        return ast.Condition("on_board", subject=str(children[0]), span=self.span(meta))
+
+    def c_heroes(self, meta: Meta, children: Children) -> ast.Condition:
+        guard = self.hero_guard(meta, children)
+        return ast.Condition("heroes", guard=guard, span=guard.span)
+
+    def o_variable(self, meta: Meta, children: Children) -> ast.Operand:
+        return ast.Operand("variable", name=str(children[0]), span=self.span(meta))
+
+    def o_number(self, meta: Meta, children: Children) -> ast.Operand:
+        return ast.Operand("number", value=int(children[0]), span=self.span(meta))
+
+    def o_heroes(self, meta: Meta, children: Children) -> ast.Operand:
+        return ast.Operand("heroes", span=self.span(meta))
 
     @staticmethod
     def _trigger(kind: str, shape: str = "") -> Callable[[_Builder, Meta, Children], ast.Trigger]:  # used in the class body
@@ -489,6 +532,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     t_start = _trigger("start")
     t_encounter_start = _trigger("encounter_start")
     t_round_end = _trigger("round_end", "number")
+    t_round_start = _trigger("round_start", "number")
     t_open = _trigger("open", "subject")
     t_defeated = _trigger("defeated", "subject")
     t_searched = _trigger("searched", "subject")
@@ -537,6 +581,28 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     def e_place_token(self, meta: Meta, children: Children) -> ast.Effect:
         token = children[0]
         return ast.Effect("place_token", (token.kind,), token=token, span=self.span(meta))
+
+    def e_set_copy(self, meta: Meta, children: Children) -> ast.Effect:
+        return ast.Effect("set", (str(children[0]),), source=str(children[1]), span=self.span(meta))
+
+    def e_set_random(self, meta: Meta, children: Children) -> ast.Effect:
+        var, low, high = children
+        return ast.Effect("set", (str(var),), random=(int(low), int(high)), span=self.span(meta))
+
+    def e_add(self, meta: Meta, children: Children) -> ast.Effect:
+        return ast.Effect("add", (str(children[1]),), int(children[0]), span=self.span(meta))
+
+    def e_subtract(self, meta: Meta, children: Children) -> ast.Effect:
+        return ast.Effect("subtract", (str(children[1]),), int(children[0]), span=self.span(meta))
+
+    def e_ask(self, meta: Meta, children: Children) -> ast.Effect:
+        question, *choices = children
+        return ast.Effect("ask", text=question, choices=tuple(choices), span=self.span(meta))
+
+    def choice(self, meta: Meta, children: Children) -> ast.Choice:
+        label, *effects = children
+        condition = effects.pop(0) if effects and isinstance(effects[0], ast.Condition) else None
+        return ast.Choice(label, tuple(effects), condition, self.span(meta))
 
     # -------------------------------------------------- encounters and quests
     def body(self, items: Children, span: Span) -> ast.EncounterBody:
