@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, AbstractSet, Iterable, Iterator, Mapping
 
 from compiler.diagnostics import Span
 from compiler import frozen
@@ -68,18 +68,58 @@ class Token:
 class Trigger:
     kind: str  # as ast.Trigger.kind
     subject: str | None = None
-    number: int | None = None
+    number: int | None = None  # round_start / round_end: None = every round
     space: int | None = None  # `enters SPACE`
     area: tuple[int, ...] = ()  # `enters AREA`: the spaces of that tile or mark
     span: Span = ast.NOWHERE
 
+    @property
+    def repeats(self) -> bool:
+        """Does it happen again and again (every round's start or end)?"""
+        return self.kind in ("round_start", "round_end") and self.number is None
+
+
+@frozen
+class Condition:
+    """A resolved `if …`: as ast.Condition, with `what` (tile | token | spawn | door) for
+    on_board and `heroes` (low, high) for a hero guard."""
+
+    kind: str  # or | and | not | compare | on_board | heroes
+    parts: tuple[Condition, ...] = ()
+    op: str | None = None
+    left: ast.Operand | None = None
+    right: ast.Operand | None = None
+    subject: str | None = None
+    what: str | None = None
+    heroes: tuple[int, int] | None = None
+    span: Span = ast.NOWHERE
+
+    def variables(self) -> Iterator[ast.Operand]:
+        """The variable operands it reads, in order."""
+        for o in (self.left, self.right):
+            if o is not None and o.kind == "variable":
+                yield o
+        for p in self.parts:
+            yield from p.variables()
+
 
 @frozen
 class Effect:
-    kind: str  # as ast.Effect.kind
+    kind: str  # as ast.Effect.kind; `subtract N from X` is `add` with number -N
     args: tuple[str, ...] = ()  # tiles (reveal), spawn ids (spawn), token ids, variable, group, door
-    number: int | None = None  # set / advance
-    text: ast.Text | None = None
+    number: int | None = None  # set (a number) / advance / add
+    text: ast.Text | None = None  # say / win / lose; ask: the question
+    span: Span = ast.NOWHERE
+    source: str | None = None  # set X = Y
+    random: tuple[int, int] | None = None  # set X = random A..B
+    choices: tuple[Choice, ...] = ()  # ask
+
+
+@frozen
+class Choice:
+    text: ast.Text
+    effects: tuple[Effect, ...]
+    condition: Condition | None = None
     span: Span = ast.NOWHERE
 
 
@@ -90,8 +130,42 @@ class Event:
     effects: tuple[Effect, ...]
     can_fire: bool = True
     resolved: bool = True  # False when it names something unknown (already reported)
-    ends: tuple[str, ...] = ()  # the win / lose / next effects as written, even unresolved ones
+    ends: tuple[str, ...] = ()  # the win / lose / next effects as written (also in choices), even unresolved ones
     span: Span = ast.NOWHERE
+    condition: Condition | None = None
+
+
+def all_effects(effects: Iterable[Effect], dead: AbstractSet[Span] = frozenset()) -> Iterator[Effect]:
+    """Every effect, depth first, the effects of each `ask` choice after the `ask` itself;
+    choices whose span is in `dead` (Possible.dead_choices) left out."""
+    for f in effects:
+        yield f
+        for c in f.choices:
+            if c.span not in dead:
+                yield from all_effects(c.effects, dead)
+
+
+class TextNumbers:
+    """The string-id suffix of each text of one event, as the bundle numbers them: per kind
+    (say, win, lose, ask, choice) in depth-first order, the first plain, then 2, 3 …"""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+
+    def next(self, kind: str) -> tuple[str | int, ...]:
+        n = self.seen[kind] = self.seen.get(kind, 0) + 1
+        return (kind,) + ((n,) if n > 1 else ())
+
+
+def event_texts(effects: Iterable[Effect], numbers: TextNumbers | None = None) -> Iterator[tuple[tuple[str | int, ...], ast.Text]]:
+    """(id suffix, text) of every text of an event's effects, depth first."""
+    numbers = numbers or TextNumbers()
+    for f in effects:
+        if f.kind in ("say", "win", "lose", "ask") and f.text is not None:
+            yield numbers.next(f.kind), f.text
+        for c in f.choices:
+            yield numbers.next("choice"), c.text
+            yield from event_texts(c.effects, numbers)
 
 
 @frozen
@@ -147,6 +221,11 @@ class CheckedExpectation:
 
 
 # ---------------------------------------------------------------- what can happen
+# An interval of integers: (low, high), None for an unbounded end.
+Interval = tuple[int | None, int | None]
+ANY: Interval = (None, None)
+
+
 @frozen
 class Possible:
     """What can happen in one encounter (`fixpoint`): the events that can fire, and what
@@ -158,32 +237,113 @@ class Possible:
     revealed: frozenset[str] = frozenset()  # hidden tiles some firing event reveals
     closable: frozenset[str] = frozenset()  # doors some firing event closes
     opened: frozenset[str] = frozenset()  # doors some firing event opens
-    best: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # variable -> highest value it may reach
+    # variable -> the interval of every value it can take (an over-approximation)
+    ranges: Mapping[str, Interval] = field(default_factory=lambda: MappingProxyType({}))
+    blocked: frozenset[int] = frozenset()  # events whose trigger can happen but whose condition never holds
+    dead_choices: frozenset[Span] = frozenset()  # choices of firing events whose condition never holds
+    heroes: tuple[int, int] = (1, 4)
+
+    def range_of(self, variable: str) -> Interval:
+        return self.ranges.get(variable, ANY)
 
 
-def fixpoint(enc: QuestEncounter, first: bool) -> Possible:
-    """What can happen in `enc`: from its setup, every event whose trigger can happen fires,
-    until no more can (`first`: the quest's first encounter, where `on start` fires). The
-    quests pass reports the events that never fire; the adventure and expectations passes
-    ask which fire."""
-    st = _Growing(enc, first)
+def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4)) -> Possible:
+    """What can happen in `enc`: from its setup, every event whose trigger can happen and
+    whose condition may hold fires (effects of every choice whose condition may hold
+    included), until nothing more can (`first`: the quest's first encounter, where `on
+    start` fires; `heroes`: the hero counts played). Variables are tracked as intervals
+    (`_Growing.intervals`). The quests pass reports the events that never fire; the
+    adventure and expectations passes ask which fire."""
+    st = _Growing(enc, first, heroes)
     changed = True
     while changed:
         changed = False
         for e in enc.events:
-            if e.index in st.fired or not st.can_fire(e.trigger):
-                continue
-            st.fire(e)
-            changed = True
+            if st.can_fire(e.trigger) and (e.condition is None or True in st.truths(e.condition)):
+                changed = st.fire(e) or changed
+    blocked = frozenset(e.index for e in enc.events if e.index not in st.fired and st.can_fire(e.trigger))
+    dead: set[Span] = set()
+    for e in enc.events:
+        if e.index in st.fired:
+            st.dead_in(e.effects, dead)
     return Possible(frozenset(st.fired), frozenset(st.groups), frozenset(st.tokens), frozenset(st.revealed),
-                    frozenset(st.closable), frozenset(st.opened), MappingProxyType(st.best))
+                    frozenset(st.closable), frozenset(st.opened), MappingProxyType(dict(st.intervals())),
+                    blocked, frozenset(dead), heroes)
+
+
+def _bounds(c: Condition | None) -> dict[str, Interval]:
+    """What `c` certainly says of single variables when it holds: its top-level `and` parts
+    comparing a variable with a number (`waves < 3`: waves in (None, 2))."""
+    if c is None:
+        return {}
+    out: dict[str, Interval] = {}
+    for p in (c.parts if c.kind == "and" else (c,)):
+        if p.kind != "compare" or p.left is None or p.right is None or p.op is None:
+            continue
+        op, var, num = p.op, p.left, p.right
+        if var.kind == "number" and num.kind == "variable":
+            var, num = num, var
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+        if var.kind != "variable" or var.name is None or num.kind != "number" or num.value is None:
+            continue
+        v = num.value
+        iv: Interval = {"<": (None, v - 1), "<=": (None, v), ">": (v + 1, None), ">=": (v, None), "==": (v, v)}.get(op, ANY)
+        lo, hi = out.get(var.name, ANY)
+        out[var.name] = (iv[0] if lo is None else lo if iv[0] is None else max(lo, iv[0]),
+                         iv[1] if hi is None else hi if iv[1] is None else min(hi, iv[1]))
+    return out
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
+
+
+def _hull(a: Interval, b: Interval) -> Interval:
+    lo = None if a[0] is None or b[0] is None else min(a[0], b[0])
+    hi = None if a[1] is None or b[1] is None else max(a[1], b[1])
+    return (lo, hi)
+
+
+def compare_truths(op: str, left: Interval, right: Interval) -> frozenset[bool]:
+    """The truth values `left OP right` can take for values in the two intervals."""
+    (a, b), (c, d) = left, right
+    inf = float("inf")
+    lo_l, hi_l = (-inf if a is None else a), (inf if b is None else b)
+    lo_r, hi_r = (-inf if c is None else c), (inf if d is None else d)
+    if op in (">", ">="):  # x > y is y < x
+        op = "<" if op == ">" else "<="
+        lo_l, hi_l, lo_r, hi_r = lo_r, hi_r, lo_l, hi_l
+    single = lo_l == hi_l == lo_r == hi_r
+    overlap = lo_l <= hi_r and lo_r <= hi_l
+    out: set[bool] = set()
+    if op == "<":
+        if lo_l < hi_r:
+            out.add(True)
+        if hi_l >= lo_r:
+            out.add(False)
+    elif op == "<=":
+        if lo_l <= hi_r:
+            out.add(True)
+        if hi_l > lo_r:
+            out.add(False)
+    elif op == "==":
+        if overlap:
+            out.add(True)
+        if not single:
+            out.add(False)
+    else:  # !=
+        if not single:
+            out.add(True)
+        if overlap:
+            out.add(False)
+    return frozenset(out)
 
 
 class _Growing:
     """`fixpoint`'s working state: what can happen so far, grown event by event."""
 
-    def __init__(self, enc: QuestEncounter, first: bool) -> None:
-        self.enc, self.first = enc, first
+    def __init__(self, enc: QuestEncounter, first: bool, heroes: tuple[int, int]) -> None:
+        self.enc, self.first, self.heroes = enc, first, heroes
         self.spawn_group = {s.id: s.group for s in enc.spawns}
         self.fired: set[int] = set()
         self.groups = {name for s in enc.spawns if s.when == "setup" for name in (s.group, s.id)}
@@ -191,19 +351,125 @@ class _Growing:
         self.revealed: set[str] = set()
         self.closable: set[str] = set()
         self.opened: set[str] = set()
-        self.best = dict(enc.variables)
+        # what firing effects write to each variable: ("value", lo, hi) | ("copy", Y) | ("add", key, n, repeats)
+        # | ("upto", hi) / ("downto", lo): a repeating add whose event only fires below (above) a bound
+        self.writes: dict[str, set[tuple[object, ...]]] = {v: set() for v in enc.variables}
+        self._intervals: dict[str, Interval] | None = None
+        self.doors = {d.id: d for d in enc.map.board.doors}
+        self.tiles = {t.name: t for t in enc.map.tiles}
 
+    # -------------------------------------------------- variables
+    def intervals(self) -> dict[str, Interval]:
+        """Each variable's interval: the hull of its start, every value `set` gives it (a
+        number, a random range, another variable's interval), widened by the sum of the
+        `add`s of events that fire once, and to unbounded on the side a repeating event's
+        `add` moves it. Solved by iteration; a bound still moving after as many rounds as
+        there are variables (a cycle of copies and adds) is widened to unbounded."""
+        if self._intervals is not None:
+            return self._intervals
+        names = sorted(self.writes)
+        cur: dict[str, Interval] = {v: (self.enc.variables[v], self.enc.variables[v]) for v in names}
+        rounds = 0
+        while True:
+            rounds += 1
+            new: dict[str, Interval] = {}
+            for v in names:
+                base: Interval = (self.enc.variables[v], self.enc.variables[v])
+                up: int | None = 0
+                down: int | None = 0
+                for w in self.writes[v]:
+                    if w[0] == "value":
+                        base = _hull(base, (w[1], w[2]))  # type: ignore[arg-type]  # written as ints by fire()
+                    elif w[0] == "upto":
+                        base = (base[0], None if base[1] is None else max(base[1], int(w[1])))  # type: ignore[call-overload]  # an int
+                    elif w[0] == "downto":
+                        base = (None if base[0] is None else min(base[0], int(w[1])), base[1])  # type: ignore[call-overload]  # an int
+                    elif w[0] == "copy":
+                        base = _hull(base, cur.get(str(w[1]), ANY))
+                    else:
+                        n = int(w[2])  # type: ignore[call-overload]  # an int, written by fire()
+                        if w[3]:
+                            up, down = (None if n > 0 else up), (None if n < 0 else down)
+                        elif n > 0:
+                            up = _add(up, n)
+                        else:
+                            down = _add(down, n)
+                new[v] = _hull(cur[v], (_add(base[0], down), _add(base[1], up)))
+            if new == cur:
+                break
+            if rounds > len(names) + 1:  # widen what still moves
+                new = {v: (None if new[v][0] != cur[v][0] else new[v][0], None if new[v][1] != cur[v][1] else new[v][1])
+                       for v in names}
+            cur = new
+        self._intervals = cur
+        return cur
+
+    def operand(self, o: ast.Operand) -> Interval:
+        if o.kind == "number":
+            return (o.value, o.value)
+        if o.kind == "heroes":
+            return self.heroes
+        return self.intervals().get(o.name or "", ANY)
+
+    # -------------------------------------------------- conditions
+    def truths(self, c: Condition) -> frozenset[bool]:
+        """The truth values `c` can take in some reachable state (an over-approximation:
+        a value missing here is certainly impossible)."""
+        k = c.kind
+        if k == "not":
+            return frozenset(not t for t in self.truths(c.parts[0]))
+        if k in ("and", "or"):
+            sets = [self.truths(p) for p in c.parts]
+            if k == "and":
+                return frozenset(([True] if all(True in s for s in sets) else []) + ([False] if any(False in s for s in sets) else []))
+            return frozenset(([True] if any(True in s for s in sets) else []) + ([False] if all(False in s for s in sets) else []))
+        if k == "compare" and c.left is not None and c.right is not None and c.op is not None:
+            return compare_truths(c.op, self.operand(c.left), self.operand(c.right))
+        if k == "heroes" and c.heroes is not None:
+            low, high = c.heroes
+            out = set()
+            if low <= self.heroes[1] and self.heroes[0] <= high:
+                out.add(True)
+            if self.heroes[0] < low or self.heroes[1] > high:
+                out.add(False)
+            return frozenset(out)
+        if k == "on_board":
+            return self.on_board(c.what, c.subject or "")
+        return frozenset((True, False))
+
+    def on_board(self, what: str | None, name: str) -> frozenset[bool]:
+        """docs/language.md, "Conditions": a tile in play; a token lying on the map; a figure
+        of the spawn (or group) on the map; a door closed (an opened door leaves the board).
+        Heroes search and pick up tokens, defeat monsters and open doors at will, so only
+        a tile is ever certainly on the board (one never hidden), or certainly off it."""
+        if what == "tile":
+            t = self.tiles.get(name)
+            if t is None:
+                return frozenset((True, False))
+            if not t.hidden:
+                return frozenset((True,))
+            return frozenset((True, False)) if name in self.revealed else frozenset((False,))
+        if what == "token":
+            return frozenset((True, False)) if name in self.tokens else frozenset((False,))
+        if what == "spawn":
+            return frozenset((True, False)) if name in self.groups else frozenset((False,))
+        if what == "door":
+            d = self.doors.get(name)
+            closed = d is None or not d.open or name in self.closable
+            return frozenset((True, False)) if closed else frozenset((False,))
+        return frozenset((True, False))
+
+    # -------------------------------------------------- triggers
     def can_fire(self, t: Trigger) -> bool:
-        enc = self.enc
         k = t.kind
         if k == "start":
             return self.first
         if k in ("encounter_start", "morale_zero"):
             return True
-        if k == "round_end":
+        if k in ("round_end", "round_start"):
             return True  # round 0 or less was reported (Q0309); the analysis takes it for a real round
         if k == "open":
-            door = next((d for d in enc.map.board.doors if d.id == t.subject), None)
+            door = self.doors.get(t.subject or "")
             return door is not None and (not door.open or t.subject in self.closable or t.subject in self.opened)
         if k == "defeated":
             return t.subject in self.groups
@@ -213,8 +479,10 @@ class _Growing:
             spaces = (t.space,) if t.space is not None else t.area
             return bool(spaces) and self.visible(spaces)
         if k == "variable":
-            reached = self.best.get(t.subject) if t.subject is not None else None
-            return reached is not None and reached >= (t.number or 0)
+            if t.subject is None or t.subject not in self.writes:
+                return False
+            high = self.intervals()[t.subject][1]
+            return high is None or high >= (t.number or 0)
         return False
 
     def visible(self, spaces: Iterable[int]) -> bool:
@@ -227,9 +495,29 @@ class _Growing:
                 return True
         return False
 
-    def fire(self, e: Event) -> None:
+    # -------------------------------------------------- effects
+    def fire(self, e: Event) -> bool:
+        """Let `e` fire (again: its choices may hold now): True when anything grew."""
+        before = (len(self.fired), len(self.groups), len(self.tokens), len(self.revealed), len(self.closable),
+                  len(self.opened), sum(len(w) for w in self.writes.values()))
         self.fired.add(e.index)
-        for f in e.effects:
+        bounds = _bounds(e.condition) if e.trigger.repeats else {}
+        self.apply(e.effects, e.index, (), e.trigger.repeats, bounds)
+        after = (len(self.fired), len(self.groups), len(self.tokens), len(self.revealed), len(self.closable),
+                 len(self.opened), sum(len(w) for w in self.writes.values()))
+        if after[-1] != before[-1]:
+            self._intervals = None
+        return after != before
+
+    def apply(self, effects: Iterable[Effect], index: int, path: tuple[int, ...], repeats: bool,
+              bounds: dict[str, Interval]) -> None:
+        """Record what `effects` bring about. `bounds`: for a repeating event, what its
+        condition says of a variable's value when it fires (`if waves < 3`: waves <= 2),
+        as long as no effect before has written that variable."""
+        for k, f in enumerate(effects):
+            where = (index, *path, k)
+            var = f.args[0] if f.kind in ("set", "advance", "add") and f.args else None
+            bound = bounds.pop(var, ANY) if var is not None else ANY
             if f.kind == "spawn":
                 self.groups.update(name for a in f.args if a in self.spawn_group for name in (a, self.spawn_group[a]))
             elif f.kind == "place_token":
@@ -240,7 +528,30 @@ class _Growing:
                 self.closable.update(f.args)
             elif f.kind == "open":
                 self.opened.update(f.args)
-            elif f.kind == "set" and f.args:
-                self.best[f.args[0]] = max(self.best.get(f.args[0], 0), f.number or 0)
-            elif f.kind == "advance" and f.args and f.number is not None and f.number > 0:
-                self.best[f.args[0]] = self.best.get(f.args[0], 0) + f.number
+            elif f.kind == "set" and f.args and f.args[0] in self.writes:
+                w = self.writes[f.args[0]]
+                if f.source is not None:
+                    w.add(("copy", f.source))
+                elif f.random is not None:
+                    w.add(("value", min(f.random), max(f.random)))
+                else:
+                    w.add(("value", f.number or 0, f.number or 0))
+            elif f.kind in ("advance", "add") and f.args and f.args[0] in self.writes and f.number:
+                n = f.number
+                if repeats and n > 0 and bound[1] is not None:
+                    self.writes[f.args[0]].add(("upto", bound[1] + n))  # it fires only while at most bound[1]
+                elif repeats and n < 0 and bound[0] is not None:
+                    self.writes[f.args[0]].add(("downto", bound[0] + n))
+                else:
+                    self.writes[f.args[0]].add(("add", where, n, repeats))
+            for j, c in enumerate(f.choices):
+                if c.condition is None or True in self.truths(c.condition):
+                    self.apply(c.effects, index, (*path, k, j), repeats, bounds)
+
+    def dead_in(self, effects: Iterable[Effect], dead: set[Span]) -> None:
+        for f in effects:
+            for c in f.choices:
+                if c.condition is not None and True not in self.truths(c.condition):
+                    dead.add(c.span)
+                else:
+                    self.dead_in(c.effects, dead)

@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from functools import cached_property
-from typing import AbstractSet, Collection, Mapping, Sequence
+from typing import AbstractSet, Collection, Iterable, Iterator, Mapping, Sequence
 
 from compiler.catalogs.monsters import Monster
 from compiler.diagnostics import Related, Severity, Sink, Span
@@ -71,6 +71,8 @@ EFFECT_NAMES = {
     "remove_token": "token",
     "set": "variable",
     "advance": "variable",
+    "add": "variable",
+    "subtract": "variable",
     "activate": "group",
     "open": "door",
     "close": "door",
@@ -127,6 +129,7 @@ def resolve_quest(
             sink.report("Q0106", quest.heroes.span if quest.heroes else quest.span, quest=quest.id, low=low, high=high)
         return None
     encounters: list[m.QuestEncounter] = []
+    unset: dict[int, frozenset[str]] = {}  # encounter number -> variables read but never set (Q0313)
     last = len(quest.encounters)
     ok = True
     for i, enc in enumerate(quest.encounters):
@@ -141,9 +144,10 @@ def resolve_quest(
         r = EncounterResolver(quest, enc, amap, monsters, counts, sink, is_last=enc.number == last,
                                maps_checked=maps_checked)
         encounters.append(r.resolve())
+        unset[enc.number] = r.unset_read
     if not ok or not encounters:
         return None
-    encounters = _analyse(quest, encounters, sink)
+    encounters = _analyse(quest, encounters, sink, unset)
     return m.ResolvedQuest(
         id=quest.id,
         name=quest.name,
@@ -168,6 +172,7 @@ class _Names:
     tokens: dict[str, m.Token] = field(default_factory=dict)
     groups: dict[str, m.Spawn] = field(default_factory=dict)  # group -> first spawn of it
     variables: dict[str, int] = field(default_factory=dict)
+    unvalued: set[str] = field(default_factory=set)  # declared `var NAME` without a value
     marks: dict[str, Cell] = field(default_factory=dict)
 
     @cached_property
@@ -216,6 +221,8 @@ class EncounterResolver:
         self.kind_counter: dict[str, int] = {}
         self.reported: set[tuple[str, Span]] = set()
         self.made: dict[int, str] = {}  # id(declaration) -> the spawn or token id made from it
+        self.resolved_choices: set[Span] = set()  # choices that name nothing unknown
+        self.unset_read: frozenset[str] = frozenset()  # variables reported by Q0313
 
     # -------------------------------------------------- helpers
     def where(self) -> str:
@@ -250,11 +257,13 @@ class EncounterResolver:
                 self.sink.report("Q0112", v.span, name=v.name)
                 continue
             self.names.variables[v.name] = v.value
+            if not v.given:
+                self.names.unvalued.add(v.name)
         for t in body.tokens:
             self.token(t, "setup")  # body-level: the maps pass checked its space
         # a group is not placed on a token lying there at setup (it would hide it)
         self.token_cells = {self.board.spaces[tok.space] for tok in self.tokens}
-        deferred = {e.spawn.group for ev in body.events for e in ev.effects
+        deferred = {e.spawn.group for ev in body.events for e in _walk(ev.effects)
                     if e.kind == "spawn" and e.spawn is not None and e.spawn.at is None and not e.spawn.points}
         declared: dict[str, m.Spawn] = {}  # what a bare `spawn X` in an event may name: a group or a spawn's name
         for s in body.spawns:
@@ -268,12 +277,13 @@ class EncounterResolver:
         # names placed by events are known to every event
         pending: list[tuple[int, ast.EventDecl]] = list(enumerate(body.events, start=1))
         for _, ev in pending:
-            for e in ev.effects:
+            for e in _walk(ev.effects):
                 if e.kind == "place_token" and e.token is not None:
                     self.token(e.token, "event")
                 elif e.kind == "spawn" and e.spawn is not None and (e.spawn.at is not None or e.spawn.points):
                     self.spawn(e.spawn, "event", body=False)
         events = tuple(self.event(i, ev, declared) for i, ev in pending) + self.area_events(len(pending))
+        self.check_unset(body)
         runekeys = self.runekeys(body, declared, start)
         return m.QuestEncounter(
             number=self.enc.number,
@@ -663,17 +673,74 @@ class EncounterResolver:
                 area = self.names.tiles.get(t.subject)
                 cells = area.cells if area is not None else (self.names.marks[t.subject],)
                 trig = m.Trigger(t.kind, t.subject, None, area=tuple(sorted(self.index[c] for c in cells)), span=t.span)
-        if t.kind == "round_end" and (t.number or 0) < 1:
-            self.sink.report("Q0309", t.span, number=t.number)
-        effects = []
-        for e in ev.effects:
+        if t.kind in ("round_end", "round_start") and t.number is not None and t.number < 1:
+            self.sink.report("Q0309", t.span, trigger=t.kind, number=t.number)
+        condition = None
+        if ev.condition is not None:
+            condition = self.condition(ev.condition)
+            resolved = resolved and condition is not None
+        effects, ok = self.effects(ev.effects, declared)
+        ends = tuple(e.kind for e in _walk(ev.effects) if e.kind in ("win", "lose", "next"))
+        return m.Event(i, trig, effects, resolved=resolved and ok, ends=ends, span=ev.span, condition=condition)
+
+    def effects(self, written: Sequence[ast.Effect], declared: Mapping[str, m.Spawn]) -> tuple[tuple[m.Effect, ...], bool]:
+        """The effects resolved, and False when one that ends the quest or the encounter (or
+        holds one) named something unknown."""
+        out: list[m.Effect] = []
+        ok = True
+        for e in written:
             eff = self.effect(e, declared)
             if eff is not None:
-                effects.append(eff)
-            elif e.kind in ("win", "lose", "next"):
-                resolved = False
-        ends = tuple(e.kind for e in ev.effects if e.kind in ("win", "lose", "next"))
-        return m.Event(i, trig, tuple(effects), resolved=resolved, ends=ends, span=ev.span)
+                out.append(eff)
+            elif any(f.kind in ("win", "lose", "next") for f in _walk((e,))):
+                ok = False
+            if eff is not None and eff.kind == "ask":
+                ok = ok and all(c.span in self.resolved_choices for c in eff.choices)
+        return tuple(out), ok
+
+    # -------------------------------------------------- conditions
+    def condition(self, c: ast.Condition) -> m.Condition | None:
+        """`c` resolved, or None when it names something unknown (reported: Q0301)."""
+        if c.kind in ("and", "or", "not"):
+            parts = [self.condition(p) for p in c.parts]
+            if any(p is None for p in parts):
+                return None
+            return m.Condition(c.kind, tuple(p for p in parts if p is not None), span=c.span)
+        if c.kind == "compare":
+            ok = all(self.name_ok("variable", o.name, o.span) for o in (c.left, c.right)
+                     if o is not None and o.kind == "variable" and o.name is not None)
+            return m.Condition("compare", op=c.op, left=c.left, right=c.right, span=c.span) if ok else None
+        if c.kind == "heroes" and c.guard is not None:
+            g = c.guard
+            if not (1 <= g.low <= g.high <= 4):
+                return None  # reported by the parser (S0202 / S0203)
+            return m.Condition("heroes", heroes=(g.low, g.high), span=c.span)
+        name = c.subject or ""
+        n = self.names
+        tables: tuple[tuple[str, Collection[str]], ...] = (
+            ("tile", n.tiles), ("token", n.tokens), ("spawn", {**n.groups, **{sp.id: sp for sp in self.spawns}}), ("door", n.doors))
+        for what, table in tables:
+            if name in table:
+                return m.Condition("on_board", subject=name, what=what, span=c.span)
+        if any((ns, name) in self.failed for ns in ("tile", "door", "token", "group")):
+            return None
+        everything = [k for _, table in tables for k in table]
+        self.sink.report("Q0301", c.span, kind="tile, token, monster or door", name=name, where=self.where(),
+                         hint=hint(name, everything, sink=self.sink))
+        return None
+
+    def check_unset(self, body: ast.EncounterBody) -> None:
+        """Q0313: a variable declared without a value that a condition reads and no effect sets."""
+        written = {f.args[0] for ev in body.events for f in _walk(ev.effects)
+                   if f.kind in ("set", "advance", "add", "subtract") and f.args}
+        seen: set[str] = set()
+        for cond in _conditions(body.events):
+            for o in _operands(cond):
+                name = o.name or ""
+                if name in self.names.unvalued and name not in written and name not in seen:
+                    seen.add(name)
+                    self.sink.report("Q0313", o.span, name=name, where=self.where())
+        self.unset_read = frozenset(seen)
 
     def effect(self, e: ast.Effect, declared: Mapping[str, m.Spawn]) -> m.Effect | None:
         if e.kind == "spawn":
@@ -704,32 +771,75 @@ class EncounterResolver:
                 for a in e.args:
                     if a not in self.names.hidden:
                         self.sink.report("Q0307", e.span, tile=a)
+        if e.kind == "set" and e.source is not None and not self.name_ok("variable", e.source, e.span):
+            return None
+        if e.random is not None and e.random[0] > e.random[1]:
+            self.sink.report("Q0316", e.span, low=e.random[0], high=e.random[1])
+            return None
+        if e.kind == "ask":
+            return self.ask(e, declared)
         number = e.number
         if e.kind == "advance" and number is None:
             number = 1
-        return m.Effect(e.kind, tuple(e.args), number, e.text, span=e.span)
+        kind = e.kind
+        if kind == "subtract":
+            kind, number = "add", -(number or 0)
+        return m.Effect(kind, tuple(e.args), number, e.text, span=e.span, source=e.source, random=e.random)
+
+    def ask(self, e: ast.Effect, declared: Mapping[str, m.Spawn]) -> m.Effect:
+        if len(e.choices) < 2:
+            self.sink.report("Q0312", e.span, count=len(e.choices),
+                             fix="add a second `choice \"…\" { … }`, or write the one choice's effects without `ask`"
+                             if e.choices else "add at least two `choice \"…\" { … }` inside the `ask`")
+        choices = []
+        for c in e.choices:
+            cond = self.condition(c.condition) if c.condition is not None else None
+            effects, ok = self.effects(c.effects, declared)
+            choice = m.Choice(c.text, effects, cond, span=c.span)
+            if ok and (c.condition is None or cond is not None):
+                self.resolved_choices.add(c.span)
+            choices.append(choice)
+        return m.Effect("ask", (), None, e.text, span=e.span, choices=tuple(choices))
 
 
 # ---------------------------------------------------------------- what can happen
-def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink) -> list[m.QuestEncounter]:
+def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
+             unset: Mapping[int, AbstractSet[str]] | None = None) -> list[m.QuestEncounter]:
     """Decide which events can fire; report never-firing events, unrevealed hidden tiles,
     unreachable encounters and quests that can never be won or lost."""
     out = []
     reached = True
     wins = loses = False
+    heroes = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     for k, enc in enumerate(encounters):
         first = k == 0
-        state = m.fixpoint(enc, first) if reached else None
+        state = m.fixpoint(enc, first, heroes) if reached else None
         fired = state.fired if state is not None else frozenset()
+        dead = state.dead_choices if state is not None else frozenset()
         if not reached:
             sink.report("Q0308", enc.span, quest=quest.id, number=enc.number, previous=encounters[k - 1].number)
         events = tuple(replace(e, can_fire=e.index in fired) for e in enc.events)
+        quiet = (unset or {}).get(enc.number, frozenset())  # a condition on a never-set variable: Q0313 says it
+
+        def said(c: m.Condition) -> bool:
+            return any(o.name in quiet for o in c.variables())
+
         if state is not None:
             for e in events:
-                if not e.can_fire and e.resolved:
+                if e.can_fire or not e.resolved:
+                    continue
+                if e.index in state.blocked and e.condition is not None:
+                    if not said(e.condition):
+                        sink.report("Q0314", e.condition.span, reason=_never_holds(e.condition, state))
+                else:
                     sink.report("Q0303", e.trigger.span, reason=_why_not(e.trigger, enc, state, first))
-        _check_reveals(enc, events, sink)
-        kinds = {f.kind for e in events if e.can_fire for f in e.effects}
+            for e in events:
+                for f in m.all_effects(e.effects, dead):
+                    for c in f.choices:
+                        if c.span in dead and c.condition is not None and not said(c.condition):
+                            sink.report("Q0315", c.condition.span, choice=c.text.value, reason=_never_holds(c.condition, state))
+        _check_reveals(enc, events, sink, dead)
+        kinds = {f.kind for e in events if e.can_fire for f in m.all_effects(e.effects, dead)}
         wins |= "win" in kinds
         loses |= "lose" in kinds
         # an event broken by a reported error may be the one that ends the quest: do not pile on
@@ -759,17 +869,69 @@ def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: m.Possible, first: bool) -
     if k == "enters":
         return "the space is on a hidden tile that nothing which can happen reveals"
     if k == "variable":
-        reached = st.best.get(t.subject, 0) if t.subject is not None else 0
+        reached = st.range_of(t.subject)[1] if t.subject is not None else 0
         return f"variable `{t.subject}` never reaches {t.number} (at most {reached})"
-    if k == "round_end":
+    if k in ("round_end", "round_start"):
         return f"there is no round {t.number}"
     return "its trigger never happens"
 
 
-def _check_reveals(enc: m.QuestEncounter, events: Sequence[m.Event], sink: Sink) -> None:
+def _interval(iv: m.Interval) -> str:
+    lo, hi = iv
+    if lo == hi and lo is not None:
+        return f"always {lo}"
+    return f"{'-∞' if lo is None else lo}..{'∞' if hi is None else hi}"
+
+
+def _never_holds(c: m.Condition, st: m.Possible) -> str:
+    """Why a condition never holds, in words: the intervals of what it compares."""
+    said: list[str] = []
+    for o in c.variables():
+        text = f"`{o.name}` is {_interval(st.range_of(o.name or ''))}"
+        if text not in said:
+            said.append(text)
+    if _reads_heroes(c):
+        said.append(f"the hero count is {st.heroes[0]}..{st.heroes[1]}")
+    return "; ".join(said) if said else "it is false in every state the quest can reach"
+
+
+def _reads_heroes(c: m.Condition) -> bool:
+    return c.kind == "heroes" or any(o is not None and o.kind == "heroes" for o in (c.left, c.right)) \
+        or any(_reads_heroes(p) for p in c.parts)
+
+
+def _walk(effects: Iterable[ast.Effect]) -> Iterator[ast.Effect]:
+    """Written effects, depth first, with those inside `ask` choices."""
+    for f in effects:
+        yield f
+        for c in f.choices:
+            yield from _walk(c.effects)
+
+
+def _conditions(events: Iterable[ast.EventDecl]) -> Iterator[ast.Condition]:
+    """Every condition written on the events and on their choices."""
+    for ev in events:
+        if ev.condition is not None:
+            yield ev.condition
+        for f in _walk(ev.effects):
+            for c in f.choices:
+                if c.condition is not None:
+                    yield c.condition
+
+
+def _operands(c: ast.Condition) -> Iterator[ast.Operand]:
+    for o in (c.left, c.right):
+        if o is not None and o.kind == "variable":
+            yield o
+    for p in c.parts:
+        yield from _operands(p)
+
+
+def _check_reveals(enc: m.QuestEncounter, events: Sequence[m.Event], sink: Sink, dead: AbstractSet[Span] = frozenset()) -> None:
     # an event that names something unknown (reported) may be the one that fires: its reveals count
-    revealed_by_firing = {a for e in events if e.can_fire or not e.resolved for f in e.effects if f.kind == "reveal" for a in f.args}
-    revealed_any = {a for e in events for f in e.effects if f.kind == "reveal" for a in f.args}
+    revealed_by_firing = {a for e in events if e.can_fire or not e.resolved for f in m.all_effects(e.effects, dead)
+                          if f.kind == "reveal" for a in f.args}
+    revealed_any = {a for e in events for f in m.all_effects(e.effects) if f.kind == "reveal" for a in f.args}
     # an area no door divides was reported by the maps pass (M0240: "never revealed")
     undivided = {n for a in enc.map.features.areas if not a.doors for n in a.tiles}
     for t in enc.map.tiles:
