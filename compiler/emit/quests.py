@@ -17,6 +17,7 @@ from compiler.memo import Same
 from compiler.model import Model
 from compiler.model import quest as m
 from compiler.model.adventure import MOVES, AdventurePlan, TrackPlan
+from compiler.syntax import ast
 
 # trigger kind -> the JSON field its subject goes in
 TRIGGER_FIELD = {"open": "door", "defeated": "group", "searched": "token", "picked_up": "token", "variable": "variable"}
@@ -31,6 +32,7 @@ EFFECT_FIELD = {
     "close": ("door", True),
     "set": ("variable", True),
     "advance": ("variable", True),
+    "add": ("variable", True),
 }
 TEXT_EFFECTS = ("say", "win", "lose")
 
@@ -116,8 +118,9 @@ def spawn_json(s: m.Spawn, counts: tuple[int, ...]) -> JSONObject:
 
 def trigger_json(t: m.Trigger) -> JSONObject:
     out: JSONObject = {"kind": t.kind}
-    if t.kind == "round_end":
-        out["round"] = t.number
+    if t.kind in ("round_end", "round_start"):
+        if t.number is not None:  # none: every round
+            out["round"] = t.number
     elif t.kind == "enters":
         if t.space is not None:
             out["spaces"] = [t.space]
@@ -132,23 +135,64 @@ def trigger_json(t: m.Trigger) -> JSONObject:
 
 
 def event_json(ev: m.Event, here: tuple[str, ...], table: StringTable) -> JSONObject:
-    seen: dict[str, int] = {}
-    effects = []
-    for f in ev.effects:
+    base: tuple[str | int, ...] = (*here, "event", ev.index)
+    out: JSONObject = {"index": ev.index, "on": trigger_json(ev.trigger)}
+    if ev.condition is not None:
+        out["if"] = condition_json(ev.condition)
+    out["do"] = effects_json(ev.effects, base, table, m.TextNumbers())
+    out["can_fire"] = ev.can_fire
+    return out
+
+
+def effects_json(effects: tuple[m.Effect, ...], base: tuple[str | int, ...], table: StringTable,
+                 numbers: m.TextNumbers) -> list[JSONObject]:
+    """The effects as the bundle has them; texts numbered depth first as `m.event_texts` does."""
+    out = []
+    for f in effects:
         d: JSONObject = {"kind": f.kind}
         if f.kind in EFFECT_FIELD:
             key, single = EFFECT_FIELD[f.kind]
             d[key] = f.args[0] if single else list(f.args)
         if f.kind == "set":
-            d["value"] = f.number
-        elif f.kind == "advance":
+            if f.source is not None:
+                d["from"] = f.source
+            elif f.random is not None:
+                d["random"] = [f.random[0], f.random[1]]
+            else:
+                d["value"] = f.number
+        elif f.kind in ("advance", "add"):
             d["by"] = f.number
-        if f.kind in TEXT_EFFECTS and f.text is not None:
-            n = seen[f.kind] = seen.get(f.kind, 0) + 1
-            parts = (*here, "event", ev.index, f.kind) + ((n,) if n > 1 else ())
-            d["text"] = table.add(string_id(*parts), f.text)
-        effects.append(d)
-    return {"index": ev.index, "on": trigger_json(ev.trigger), "do": effects, "can_fire": ev.can_fire}
+        if (f.kind in TEXT_EFFECTS or f.kind == "ask") and f.text is not None:
+            d["text"] = table.add(string_id(*base, *numbers.next(f.kind)), f.text)
+        if f.kind == "ask":
+            choices = []
+            for c in f.choices:
+                choice: JSONObject = {"text": table.add(string_id(*base, *numbers.next("choice")), c.text)}
+                if c.condition is not None:
+                    choice["if"] = condition_json(c.condition)
+                choice["do"] = effects_json(c.effects, base, table, numbers)
+                choices.append(choice)
+            d["choices"] = choices
+        out.append(d)
+    return out
+
+
+def condition_json(c: m.Condition) -> JSONObject:
+    if c.kind in ("and", "or", "not"):
+        return {"kind": c.kind, "parts": [condition_json(p) for p in c.parts]}
+    if c.kind == "compare" and c.left is not None and c.right is not None:
+        return {"kind": "compare", "op": c.op, "left": operand_json(c.left), "right": operand_json(c.right)}
+    if c.kind == "heroes" and c.heroes is not None:
+        return {"kind": "heroes", "low": c.heroes[0], "high": c.heroes[1]}
+    return {"kind": "on_board", "what": c.what, "name": c.subject}
+
+
+def operand_json(o: ast.Operand) -> JSONObject:
+    if o.kind == "number":
+        return {"kind": "number", "value": o.value}
+    if o.kind == "variable":
+        return {"kind": "variable", "name": o.name}
+    return {"kind": "heroes"}
 
 
 # ---------------------------------------------------------------- cooperative quests

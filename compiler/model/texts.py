@@ -141,8 +141,7 @@ def _encounter(e: QuestEncounter, base: tuple[str, ...], doc: str | None) -> Tex
 
 
 def _event(ev: Event, here: tuple[str, ...], doc: str | None) -> Texts:
-    seen: dict[str, int] = {}
-    for f in ev.effects:
-        if f.kind in TEXT_EFFECTS and f.text is not None:
-            n = seen[f.kind] = seen.get(f.kind, 0) + 1
-            yield _sid(*here, "event", ev.index, f.kind, *((n,) if n > 1 else ())), f.text, doc
+    from compiler.model.quest import event_texts
+
+    for suffix, text in event_texts(ev.effects):  # numbered as the bundle numbers them
+        yield _sid(*here, "event", ev.index, *suffix), text, doc
