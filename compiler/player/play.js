@@ -157,6 +157,7 @@ export class Game {
         const t = this.queue.shift();
         for (const { key, event } of this.events) {
           if (this.outcome || this.fired.has(key) || !this._matches(event.on, t)) continue;
+          if (event.if) continue;  // conditions are not played yet (issue 31): such an event never fires here
           this.fired.add(key);
           const next = this._apply(event);
           if (next && !this.outcome) { this._next(); break; }
@@ -187,8 +188,15 @@ export class Game {
           break;
         }
         case "remove_token": this.tokens.delete(e.token); break;
-        case "set": this.variables[e.variable] = e.value; this.queue.push({ kind: "variable" }); break;
-        case "advance": this.variables[e.variable] = (this.variables[e.variable] ?? 0) + e.by; this.queue.push({ kind: "variable" }); break;
+        case "set": {
+          let value = e.value;
+          if (e.from !== undefined) value = this.variables[e.from] ?? 0;
+          else if (e.random) value = e.random[0] + Math.floor(Math.random() * (e.random[1] - e.random[0] + 1));
+          this.variables[e.variable] = value;
+          this.queue.push({ kind: "variable" });
+          break;
+        }
+        case "advance": case "add": this.variables[e.variable] = (this.variables[e.variable] ?? 0) + e.by; this.queue.push({ kind: "variable" }); break;
         case "activate": this.log.push({ kind: "say", text: `The ${e.group} group activates now.` }); break;
         case "open": if (!this.openDoors.has(e.door)) { this.openDoors.add(e.door); this.queue.push({ kind: "open", door: e.door }); } break;
         case "close": this.openDoors.delete(e.door); break;
