@@ -102,12 +102,27 @@ def _has_manifest(folder: Path) -> bool:
     return os.path.lexists(folder / "pack.yaml")
 
 
+def _exists(path: Path) -> bool:
+    """Path.exists, False for a name the system refuses (too long: ENAMETOOLONG raises)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 def _folders_of_packs(path: Path, sink: Sink | None = None) -> list[Path]:
     """A pack folder itself, or the sorted sub-folders of a folder of packs. A folder that
     cannot be listed is reported when a `sink` is given (P0109)."""
     if _has_manifest(path):
         return [path]
-    if path.is_dir():
+    try:
+        folder = path.is_dir()  # raises for a name too long (`pack-path` of 5,000 characters: I0001; make fuzz)
+    except OSError as exc:
+        if sink is not None:
+            name = display_name(path)
+            sink.report("P0109", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
+        return []
+    if folder:
         try:
             subs = sorted(path.iterdir())
         except OSError as exc:
@@ -135,7 +150,7 @@ def discover(paths: list[str], pack_path: tuple[str, ...], sink: Sink, *, max_by
     targets: list[Pack] = []
     for raw in paths:
         path = Path(raw)
-        if not path.exists():
+        if not _exists(path):
             found = _shipped_or_searched(raw, pack_path, max_bytes) if _PACK_ID.fullmatch(raw) else None
             if found is None:
                 sink.report("P0111", Span.whole_file(raw), path=raw)

@@ -94,3 +94,14 @@ def test_bad_pack_yaml_is_a_schema_diagnostic(tmp_path):
     assert {d["code"] for d in diags} == {"Y0101", "Y0102"}
     unknown = [d for d in diags if d["code"] == "Y0102"][0]
     assert "requires" in unknown["message"] and unknown["line"] == 6
+
+
+def test_a_folder_name_too_long_for_the_system_is_no_crash(tmp_path):
+    # make fuzz: `pack-path = ["veééé…"]` (5,000 characters) made Path.is_dir() raise
+    # OSError (ENAMETOOLONG), I0001; likewise a pack given by such a name
+    user = write_pack(tmp_path, "mine", requires=["core-2e"])
+    long = str(tmp_path / ("é" * 5000))
+    r = questc("check", user, "--pack-path", long, "--format", "json")
+    assert r.code == 0, r.out + r.err
+    r = questc("check", long, "--format", "json")
+    assert r.code == 1 and r.codes == ["P0111"], r.out + r.err
