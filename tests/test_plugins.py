@@ -93,7 +93,7 @@ def test_plugin_diagnostics_render_in_every_format(plugins):
     assert rule["id"] == "HR0101" and "eight tiles" in rule["fullDescription"]["text"]
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["HR0101", "HR0101"]
     github = questc("--plugin", "house", "check", QUESTS, "--isolated", "--format", "github").out.splitlines()
-    assert github[0].startswith("::error file=content/d2e-quests/a_fat_goblin.quest,line=29,") and "title=HR0101" in github[0]
+    assert github[0].startswith("::error file=content/d2e-quests/a_fat_goblin.quest,line=35,") and "title=HR0101" in github[0]
 
 
 def test_explain_knows_a_plugins_codes_when_it_is_enabled(plugins):
@@ -153,6 +153,7 @@ def test_a_plugin_that_is_not_installed_is_one_message_exit_2(plugins):
     ("not-a-plugin", "gives str, not a compiler.plugins.Plugin"),
     ("bad-prefix", "its code prefix `house` is not two to four capital letters"),
     ("squatter", "its command `check` is a built-in command"),
+    ("too-new", "it needs the plugin API 2.0, and this questc gives 1."),
 ])
 def test_a_plugin_that_cannot_be_enabled_is_one_message_exit_2(plugins, name, problem):
     r = questc("--plugin", name, "check", QUESTS)
@@ -190,3 +191,77 @@ def test_a_fresh_interpreter_with_the_plugin_on_its_path(tmp_path):
     r = subprocess.run([sys.executable, "-m", "compiler", "--plugin", "house", "check", str(QUESTS), "--isolated"],
                        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert r.returncode == 1 and r.stderr.count("error[HR0101]") == 2
+
+
+# ---------------------------------------------------------------- the public API (compiler/plugins/api.py)
+
+
+def _api_names():
+    """The names compiler/plugins/api.py imports for the type checker, each with its origin."""
+    import ast
+
+    tree = ast.parse((REPO / "compiler" / "plugins" / "api.py").read_text(encoding="utf-8"))
+    guard = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING")
+    return {a.asname: (n.module, a.name) for n in guard.body if isinstance(n, ast.ImportFrom) for a in n.names if a.asname}
+
+
+def test_the_api_exports_what_it_declares_and_each_name_is_the_internal_one():
+    import importlib
+
+    from compiler.plugins import api
+
+    typed = _api_names()
+    lazy = {k: (m, a) if a is not None else tuple(m.rsplit(".", 1)) for k, (m, a) in api._LAZY.items()}
+    assert typed == lazy, "the TYPE_CHECKING imports and _LAZY name the same things, from the same places"
+    eager = {"API_VERSION", "version_problem", "read_tile_catalog", "tile_picture", "tile_image", "GROUP", "SHARED_CODES",
+             "Command", "Exporter", "Importer", "Plugin", "PluginPass", "Diagnostic", "Related", "Severity", "Sink", "Span"}
+    assert set(api.__all__) == eager | set(api._LAZY) and len(api.__all__) == len(set(api.__all__))
+    for name, (module, attribute) in api._LAZY.items():
+        internal = importlib.import_module(module)
+        assert getattr(api, name) is (internal if attribute is None else getattr(internal, attribute)), name
+    assert dir(api) == sorted(api.__all__)
+    with pytest.raises(ImportError, match="cannot import name 'read_tiles'"):  # internal: not in the API
+        exec("from compiler.plugins.api import read_tiles", {})
+
+
+def test_importing_the_api_loads_no_heavy_library_and_questc_never_loads_it_itself(tmp_path):
+    probe = (
+        "import sys, json\n"
+        "from compiler.cli import main\n"
+        "codes = [main(['--version']), main(['check', 'content/d2e-quests', '--isolated'])]\n"
+        "seen = ['compiler.plugins.api' in sys.modules]\n"
+        "import compiler.plugins.api\n"
+        "print(json.dumps({'codes': codes, 'api': seen}))\n"
+    )
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "QUESTC_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, env=env, timeout=300)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"codes": [0, 0], "api": [False]}, out.stderr
+    alone = "import sys, compiler.plugins.api; print(sorted(m for m in ('PIL', 'numpy', 'lark', 'networkx', 'shapely', 'compiler.syntax.ast', 'compiler.model', 'compiler.pipeline') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", alone], capture_output=True, text=True, cwd=REPO, env=env, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr
+
+
+@pytest.mark.parametrize("needed, problem", [
+    ("1", None), ("1.0", None), (" 1.0 ", None), ("1.0.0", None),
+    ("1.1", "it needs the plugin API 1.1, and this questc gives 1.0.0"),
+    ("2.0", "it needs the plugin API 2.0, and this questc gives 1.0.0"),
+    ("0.9", "it needs the plugin API 0.9, and this questc gives 1.0.0"),
+    ("v1", "its plugin API version `v1` is not MAJOR.MINOR (e.g. \"1.0\")"),
+])
+def test_the_api_version_rule(needed, problem):
+    from compiler.plugins.api import version_problem
+
+    assert version_problem(needed, "1.0.0") == problem
+    assert version_problem("1.2", "1.3.1") is None and version_problem("1.3.2", "1.3.1") is not None
+
+
+@pytest.mark.plugins
+def test_the_first_party_plugins_declare_the_api_version_they_need():
+    from compiler.plugins.api import version_problem
+
+    questc_tag = pytest.importorskip("questc_tag")
+    questc_tiled = pytest.importorskip("questc_tiled")
+    questc_valkyrie = pytest.importorskip("questc_valkyrie")
+    for module in (questc_tag, questc_tiled, questc_valkyrie):
+        assert module.plugin.api and version_problem(module.plugin.api) is None, module.__name__
