@@ -119,6 +119,27 @@ def _missing_references(corpus) -> dict:
     return {rel: corpus.data(rel) + more.encode()}
 
 
+def _data_files(corpus) -> dict:
+    # quest.ini listing 100,000 data files (each looked up on disk)
+    rel = "valkyrie/02_AFatGoblin/quest.ini"
+    return {rel: corpus.data(rel).replace(b"[QuestData]\n", b"[QuestData]\n" + b"".join(b"x%d.ini\n" % i for i in range(100000)), 1)}
+
+
+def _objects(n: int):
+    def make(corpus) -> bytes:
+        doc = _tmj_doc(corpus)
+        tokens = next(layer for layer in doc["layers"] if layer["name"] == "tokens")
+        tokens["objects"] = [dict(tokens["objects"][0], id=10000 + i) for i in range(n)]
+        return json.dumps(doc, indent=1).encode()
+    return make
+
+
+def _misspelt_rows(corpus) -> bytes:
+    head, *rows = corpus.data("csv/translated.csv").decode().split("\n")
+    cells = rows[0].split(",")
+    return ("\n".join([head] + [",".join([cells[0] + f"x{i}"] + cells[1:]) for i in range(50000)]) + "\n").encode()
+
+
 def _package_entries(corpus) -> dict:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
@@ -237,5 +258,24 @@ DIRECTED: list[Directed] = [
     _ini("valkyrie-5000-digit-operation", "a Valkyrie variable set to a 5,000-digit number",
          _replace_in("valkyrie/02_AFatGoblin/events.ini", b"GoldFound,=,0", b"GoldFound,=," + b"9" * 5000)),
     _ini("valkyrie-10000-missing-references", "10,000 events each naming a next event that does not exist", _missing_references),
+    _ini("valkyrie-100000-data-files", "quest.ini listing 100,000 data files", _data_files),
+    _quest("quest-250000-tabs-in-a-doc-comment", "a `##` line of 250,000 tabs (the doc comment pattern backtracked: quadratic)",
+           lambda c: _seed_map_quest(c, "## A small quest", "##" + "\t" * 250000 + "A small quest"), mode="fast"),
+    _quest("quest-60000-unclosed-braces", "a line of 60,000 `{` (one S0106 with 60,000 notes: 27 MB of SARIF)",
+           lambda c: _seed_map_quest(c, "  flavor", "{" * 60000 + "\n  flavor"), mode="full"),
+    _catalog("catalog-opening-offset-1e308", "a tile opening at offset 1e308 (an integer to JSON Schema, a float to Python)",
+             "tiles:\n  room:\n    kind: dungeon\n    grid: |\n      ....\n    openings: {north: [1e308], south: [2.0]}\n"),
+    _config("config-16000-unknown-keys", "16,000 unknown keys (each located by scanning the whole file)",
+            "".join(f'"unknown_{i}" = true\n' for i in range(16000)).encode()),
+    _config("config-5000-digit-integer", "an integer of 5,000 digits (tomllib's int() refuses more than 4,300)",
+            b"strict = " + b"9" * 5000 + b"\n"),
+    _config("config-tool-questc-an-array", "pyproject.toml whose tool.questc is an array of tables",
+            b'[project]\nname = "x"\n[tool]\nquestc = [{strict = false}]\n', file="pyproject.toml"),
+    _config("config-tool-a-string", "pyproject.toml whose tool is a string", b'tool = ""\n[project]\nname = "x"\n', file="pyproject.toml"),
+    _config("config-pack-path-of-5000-characters", "a pack-path entry longer than the system allows a name",
+            ('pack-path = ["' + "é" * 5000 + '"]\n').encode()),
+    _config("config-262KB-dotted-key", "a dotted key of 40,000 parts", ("a" + ".a" * 40000 + " = 1\n").encode()),
+    _csv("csv-50000-misspelt-rows", "50,000 rows naming no text of the pack (each matched against every id)", _misspelt_rows),
+    _tmj("tmj-20000-objects", "20,000 token objects (each validated against Tiled's schema)", _objects(20000)),
     _ini("valkyrie-ini-fifo", "events.ini a named pipe", lambda c: {"valkyrie/02_AFatGoblin/events.ini": Special("fifo")}),
 ]

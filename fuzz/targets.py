@@ -275,7 +275,7 @@ class QuestTarget(Target):
             return text.encode("utf-8", "surrogatepass")
 
         data = _mutations(ch, corpus.data(rel), structural, [corpus.data(s) for s in seeds[:8]])
-        mode = ch.weighted((("fast", 94), ("full", 4), ("images", 2)))
+        mode = ch.weighted((("fast", 96.5), ("full", 3), ("images", 0.5)))  # images cost about a second each
         return Input(self.name, rel, {rel: data}, mode, {"pack": rel.split("/")[1]})
 
     def execute(self, ctx: Ctx, inp: Input) -> Outcome:
@@ -312,7 +312,7 @@ class CatalogTarget(Target):
 
         others = [corpus.data(f"packs/{h}/{f}") for h, f, _ in CATALOG_FILES[:4]]
         data = _mutations(ch, corpus.data(rel), structural, others)
-        mode = ch.weighted((("fast", 96), ("full", 3), ("images", 1)))
+        mode = ch.weighted((("fast", 97), ("full", 2.5), ("images", 0.5)))
         return Input(self.name, rel, {rel: data}, mode, {"pack": compiled})
 
     def execute(self, ctx: Ctx, inp: Input) -> Outcome:
