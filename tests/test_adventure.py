@@ -355,6 +355,14 @@ def test_a_misplaced_effect_beside_the_lose_is_its_one_error():
     assert adventures["coop"].events == ()
 
 
+def test_a_condition_on_an_adventure_event_is_an_error_not_dropped():
+    """Issue 31's conditions are not evaluated on a cooperative quest's own events: an
+    `if` there is C0527 (it was dropped silently, the event firing in every case)."""
+    adventures, sink = check(quest(events='on doom_reaches_fate if heroes 4 { lose "x" }\n  on doom_reaches_fate { lose "y" }'))
+    assert found(sink) == [("C0527", 13)]
+    assert [e.index for e in adventures["coop"].events] == [1]
+
+
 def test_peril_deck_never_drawn():
     _, sink = check(quest(track=TRACK.replace("    draw peril on fate_step\n", "")))
     assert found(sink) == [("C0526", 6)]

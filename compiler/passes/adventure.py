@@ -222,6 +222,9 @@ def check_events(quest: ast.Quest, sink: Sink) -> list[ast.EventDecl]:
         if ev.trigger.kind not in ADVENTURE_TRIGGERS:
             sink.report("C0524", ev.trigger.span, quest=quest.id, trigger=ev.trigger.kind.replace("_", " "))
             good = False
+        if ev.condition is not None:
+            sink.report("C0527", ev.condition.span, quest=quest.id)
+            good = False
         for e in ev.effects:
             if e.kind not in ADVENTURE_EFFECTS:
                 sink.report("C0525", e.span, quest=quest.id, effect=e.kind.replace("_", " "))
