@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import re
 from contextlib import redirect_stderr
-from pathlib import Path
 
 import pytest
 
