@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # plugins/, installed beside questc so that `--plugin NAME` finds it.
 PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 
-.PHONY: build test test-fast bench install clean docs mutate chromium fuzz
+.PHONY: build test test-fast lint bench install clean docs mutate chromium fuzz
 
 $(STAMP): pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,14 @@ install: $(STAMP)
 build: $(STAMP)
 	$(BIN)/questc build content -o build
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium lint
 	$(BIN)/python -m pytest
+
+# The static checks, part of `make test`: ruff (pyproject.toml [tool.ruff]) over the whole
+# tree, mypy --strict (pyproject.toml [tool.mypy]) over compiler/ and plugins/. Both at 0.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # The quick loop while editing: everything but the browser, the slow and the plugins'
 # tests (markers in pyproject.toml, given by tests/conftest.py). `make test` runs all.
