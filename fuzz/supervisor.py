@@ -219,6 +219,9 @@ class Supervisor:
         if args.replay:
             for path in args.replay:
                 self.queue.append([f"x:{Path(path).resolve()}"])
+        elif args.only:
+            for item in args.only.split(","):
+                self.queue.append([item if item.startswith(("r:", "d:")) else f"r:{int(item)}"])
         else:
             if not args.no_directed:
                 for name in self.registry.directed_names():
@@ -228,7 +231,7 @@ class Supervisor:
                 self.queue.append([f"r:{k}" for k in range(a, min(args.n, a + args.chunk))])
         self.expected = sum(len(j) for j in self.queue)
         setup = time.monotonic() - t0
-        what = f"{len(args.replay)} saved input(s)" if args.replay else f"{self.expected:,} inputs ({args.n:,} random)"
+        what = f"{len(args.replay)} saved input(s)" if args.replay else f"{self.expected:,} inputs" + ("" if args.only else f" ({args.n:,} random)")
         print(f"fuzz: seed {self.seed}, {what}, {args.jobs} workers, "
               f"{self.timeout:g} s per input ({args.directed_timeout:g} s per directed one); corpus made in {setup:.1f} s; findings in {self.out}", flush=True)
         workers = self.workers = [Worker(self, i) for i in range(min(args.jobs, max(1, len(self.queue))))]
@@ -461,6 +464,7 @@ def parse_args(argv: list[str] | None = None):
     p.add_argument("--registry", default="fuzz.targets", help=argparse.SUPPRESS)  # fuzz.selftest tests the harness
     p.add_argument("--keep-work", action="store_true", help="keep the temporary work folder (corpus, workspaces, logs)")
     p.add_argument("--replay", nargs="+", metavar="FINDING", help="run these saved inputs again (finding folders)")
+    p.add_argument("--only", default="", metavar="ITEMS", help="run only these inputs of the seed: `r:47101,d:tmj-fifo` (or bare numbers)")
     args = p.parse_args(argv)
     if args.seed is None:
         args.seed = str(int.from_bytes(os.urandom(4), "big"))
