@@ -206,18 +206,25 @@ def _build(toks: list[_Tok], i: int, top: bool) -> tuple[_Block, int]:
             stmt.parts.append(t)
             last = stmt
             if t.text == "," and i < len(toks) and toks[i].cont:
-                brk, seen_nl = _Break(), False
-                while i < len(toks) and toks[i].cont:
-                    if toks[i].kind == "NL":
-                        seen_nl = True
-                    elif seen_nl:
-                        brk.comments.append(toks[i].text)
-                    else:
-                        brk.trailing = toks[i].text
-                    i += 1
+                brk, i = _break(toks, i)
                 block.one_line = False
                 stmt.parts.append(brk)
     return block, i
+
+
+def _break(toks: list[_Tok], i: int) -> tuple[_Break, int]:
+    """The line break after a comma, from the continuation tokens at toks[i] (the comment on
+    the comma's line, then own-line comments), and the index after them."""
+    brk, seen_nl = _Break(), False
+    while i < len(toks) and toks[i].cont:
+        if toks[i].kind == "NL":
+            seen_nl = True
+        elif seen_nl:
+            brk.comments.append(toks[i].text)
+        else:
+            brk.trailing = toks[i].text
+        i += 1
+    return brk, i
 
 
 # ---------------------------------------------------------------- layout
