@@ -8,14 +8,17 @@ A plugin is a Python package that registers one object under the entry-point gro
     house = "questc_house:plugin"
 
     # questc_house/__init__.py
-    from compiler.plugins import Plugin, PluginPass
-    plugin = Plugin(prefix="HR", codes=Path(__file__).with_name("codes.yaml"), passes=(PluginPass("tile_limit", tile_limit_pass),))
+    from compiler.plugins.api import Plugin, PluginPass
+    plugin = Plugin(prefix="HR", api="1.0", codes=Path(__file__).with_name("codes.yaml"), passes=(PluginPass("tile_limit", tile_limit_pass),))
 
 It can bring importers (`questc import NAME`), exporters (`questc export NAME`), passes
 (run after the built-in ones, with their signature `(model, sink) -> model`) and whole
 commands. Nothing of a plugin runs unless the user enabled it (`--plugin NAME` or
 `plugins = [...]` in the configuration); a content pack can only ask for one.
 `compiler/plugins/loader.py` finds, checks, enables and guards them.
+
+This module declares the registration types; a plugin imports them, and everything else
+it uses of questc, from the public API `compiler.plugins.api` (versioned; docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from compiler.diagnostics import Sink
 from compiler import frozen
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from compiler.diagnostics.model import Diagnostic
     from compiler.model import Model
     from compiler.options import Options
@@ -105,16 +110,19 @@ class Plugin:
     `prefix` (two to four capital letters) starts every diagnostic code the plugin
     reports; `codes` are its catalogue entries (code -> {severity, message,
     explanation, example, fix}, as in compiler/diagnostics/codes/), given as a mapping
-    or the path of a YAML file. Besides its own codes a plugin may report the shared
-    converter codes in `SHARED_CODES`."""
+    or a YAML file (a path, or a resource of the plugin's package). Besides its own codes a plugin may report the shared
+    converter codes in `SHARED_CODES`. `api` is the plugin API version it needs
+    (MAJOR.MINOR, `compiler.plugins.api.API_VERSION`): the loader refuses it (E0102) when
+    this questc gives another major version or an earlier minor one; empty: not checked."""
 
     prefix: str = ""
-    codes: Mapping[str, Mapping[str, str]] | Path | str = field(default_factory=dict)
+    codes: Mapping[str, Mapping[str, str]] | Path | str | Traversable = field(default_factory=dict)  # a Traversable: importlib.resources.files(…) / "codes.yaml"
     importers: tuple[Importer, ...] = ()
     exporters: tuple[Exporter, ...] = ()
     passes: tuple[PluginPass, ...] = ()
     commands: tuple[Command, ...] = ()
     description: str = ""
+    api: str = ""
 
 
 # Codes of the core catalogue any plugin may report: a file that cannot be read or

@@ -18,7 +18,7 @@ import re
 import traceback
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Collection, Mapping, TypeVar
+from typing import TYPE_CHECKING, Callable, Collection, Mapping, TypeVar, cast
 
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.model import Diagnostic
@@ -26,6 +26,8 @@ from compiler import frozen
 from compiler.plugins import GROUP, SHARED_CODES, Command, Exporter, Importer, Plugin
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from compiler.diagnostics.catalogue import Entry
     from compiler.model import Model
 
@@ -154,7 +156,7 @@ def _entries(plugin: Plugin) -> dict[str, Entry]:
         from compiler.catalogs.yamlload import load_plain  # nested too deep: TooDeep, a ValueError
         from compiler.resources import packaged_text  # a plugin's own table: part of the installed plugin
 
-        raw = load_plain(packaged_text(Path(raw) if isinstance(raw, (str, Path)) else raw)) or {}
+        raw = load_plain(packaged_text(Path(raw) if isinstance(raw, (str, Path)) else cast("Traversable", raw))) or {}
     if not isinstance(raw, Mapping):
         raise ValueError("it is not a mapping of code -> entry")
     return {str(code): entry_of(str(code), entry) for code, entry in raw.items()}
@@ -165,6 +167,12 @@ def _declaration_problem(name: str, plugin: Plugin, entries: dict[str, Entry], b
 
     if not NAME.fullmatch(name):
         return f"`{name}` is not a plugin name (letters, digits, `-`, `_`, `.`)"
+    if plugin.api:  # the plugin API version it needs (docs/plugins.md, "The API and its version")
+        from compiler.plugins.api import version_problem
+
+        wrong = version_problem(str(plugin.api))
+        if wrong:
+            return wrong
     if entries or plugin.passes:
         if not PREFIX.fullmatch(plugin.prefix or ""):
             return f"its code prefix `{plugin.prefix}` is not two to four capital letters"

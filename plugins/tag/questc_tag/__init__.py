@@ -14,8 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable, cast
 
-from compiler.diagnostics import Sink, Span
-from compiler.plugins import Importer, Plugin
+from compiler.plugins.api import Importer, Plugin, Sink, Span
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024  # a TAG data file named on the command line
 
@@ -41,18 +40,18 @@ def _json_importer(source: str) -> Callable[[argparse.Namespace, Sink], str | No
 
 def convert_json(source: str, file: str, sink: Sink) -> str | None:
     """dice.json or monsters.json -> catalog text, or None after reporting M0402."""
-    from compiler import reader
+    from compiler.plugins.api import Refused, load_json, read_reported, refuse
     from questc_tag import tag_dice, tag_monsters
 
     convert = {"tag-dice": tag_dice.convert, "tag-monsters": tag_monsters.convert}[source]
     # the guarded reader: a regular file, bounded, UTF-8; nested at most reader.MAX_DEPTH
     # deep, checked before json recurses; accepted text is what the renderer shows
-    text = reader.read_reported(file, sink, "M0402", name=str(file), max_bytes=MAX_INPUT_BYTES, path=str(file))
+    text = read_reported(file, sink, "M0402", name=str(file), max_bytes=MAX_INPUT_BYTES, path=str(file))
     if text is None:
         return None
-    data = reader.load_json(text)
-    if isinstance(data, reader.Refused):
-        reader.refuse(str(file), data, sink, "M0402", "problem", path=str(file))
+    data = load_json(text)
+    if isinstance(data, Refused):
+        refuse(str(file), data, sink, "M0402", "problem", path=str(file))
         return None
     try:
         # any JSON: the converters read the shape they expect as they go, and another
@@ -64,6 +63,7 @@ def convert_json(source: str, file: str, sink: Sink) -> str | None:
 
 
 plugin = Plugin(
+    api="1.0",  # the plugin API version it needs (compiler/plugins/api.py)
     description="TabletopGames (TAG) descent2e data: tiles, dice, monsters",
     importers=(
         Importer("tag-tiles", ("json",), "TabletopGames (TAG) descent2e tiles.json -> a tiles catalog", _tiles, _configure_tiles),

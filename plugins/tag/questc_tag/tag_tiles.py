@@ -30,8 +30,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from compiler import reader
-from compiler.diagnostics import Sink, Span
+from compiler.plugins.api import Refused, Sink, Span, load_json, read_reported, refuse
 
 TERRAIN_SYMBOL = {"plain": ".", "water": "~", "block": "#", "pit": "o", "lava": "^"}
 MARGIN = ("null", "open")
@@ -192,7 +191,7 @@ def _join_parts(code: str, parts: dict[str, Shape]) -> Joined:
             if nb in owner and owner[nb] != k and e not in joined:
                 walls.append([list(e[0]), list(e[1])])
     openings: Openings = {}
-    for k, (sq, ops, pw, ph, (ox, oy), used) in enumerate(placed):
+    for _squares, ops, pw, ph, (ox, oy), used in placed:
         for side, runs in ops.items():
             for i, (off, width) in enumerate(runs):
                 if (side, i) == used:
@@ -351,7 +350,7 @@ def read_valkyrie_sides(path: str | Path, sink: Sink) -> dict[str, str] | None:
 
     p = Path(path)
     # the guarded reader: a regular file, bounded, UTF-8; accepted text is what the renderer shows
-    text = reader.read_reported(p, sink, "M0402", name=str(p), max_bytes=MAX_INPUT_BYTES, path=str(p))
+    text = read_reported(p, sink, "M0402", name=str(p), max_bytes=MAX_INPUT_BYTES, path=str(p))
     if text is None:
         return None
     errors = sink.errors
@@ -372,12 +371,12 @@ def import_file(path: str | Path, sink: Sink, valkyrie: str | Path | None = None
             return None
     # the guarded reader: a regular file, bounded, UTF-8, nested at most reader.MAX_DEPTH
     # deep (checked before json recurses); accepted text is what the renderer shows
-    text = reader.read_reported(p, sink, "M0402", name=str(p), max_bytes=MAX_INPUT_BYTES, path=str(p))
+    text = read_reported(p, sink, "M0402", name=str(p), max_bytes=MAX_INPUT_BYTES, path=str(p))
     if text is None:
         return None
-    records = reader.load_json(text)
-    if isinstance(records, reader.Refused):
-        reader.refuse(str(p), records, sink, "M0402", "problem", path=str(p))
+    records = load_json(text)
+    if isinstance(records, Refused):
+        refuse(str(p), records, sink, "M0402", "problem", path=str(p))
         return None
     try:
         return render(convert(records, sides), with_valkyrie=sides is not None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from compiler.plugins import Command, Exporter, Plugin, PluginPass
+from compiler.plugins.api import Command, Exporter, Plugin, PluginPass
 
 LIMIT = 8
 
@@ -40,8 +40,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _house_tiles(args) -> int:
-    from compiler.options import Options
-    from compiler.pipeline import compile_paths
+    from compiler.plugins.api import Options, compile_paths
 
     result = compile_paths([args.pack], Options())
     for q, n, b in _maps(result.model):
@@ -51,6 +50,7 @@ def _house_tiles(args) -> int:
 
 plugin = Plugin(
     prefix="HR",
+    api="1.0",  # the plugin API version it is written against (docs/plugins.md)
     codes=Path(__file__).with_name("codes.yaml"),
     passes=(PluginPass("tile_limit", tile_limit_pass, needs=("quest",)),),
     exporters=(Exporter("tile-count", ("csv",), "tiles used by each map, as CSV", export_counts),),

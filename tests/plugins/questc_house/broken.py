@@ -37,4 +37,6 @@ def _never(args) -> int:
     return 0
 
 
+too_new = Plugin(api="2.0")  # written for a plugin API this questc does not give
+
 squatter = Plugin(commands=(Command("check", "a command under a built-in name", lambda parser: None, _never),))
