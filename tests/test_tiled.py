@@ -172,7 +172,7 @@ def _bad(tmp_path, edit):
 
 def _line_of_object(tmj, oid):
     lines = tmj.read_text(encoding="utf-8").splitlines()
-    return next(i for i, line in enumerate(lines, 1) if re.fullmatch(rf'\s*"id": {oid},?', line)) 
+    return next(i for i, line in enumerate(lines, 1) if re.fullmatch(rf'\s*"id": {oid},?', line))
 
 
 def test_an_unrelated_map(tmp_path):
@@ -180,6 +180,22 @@ def test_an_unrelated_map(tmp_path):
         data["properties"] = [{"name": "author", "type": "string", "value": "someone"}]
     r, _ = _bad(tmp_path, edit)
     assert "error[TLD0102]" in r.err and "it has no questc.pack" in r.err
+
+
+@pytest.mark.parametrize("name, value, kind", [
+    ("questc.origin_x", "3", "a whole number"), ("questc.encounter", True, "a whole number"), ("questc.quest", 7, "text")])
+def test_a_questc_property_of_the_wrong_kind_is_located(tmp_path, name, value, kind):
+    # found typing the plugin (mypy --strict): a property of the wrong kind (an origin
+    # written as text) went into the arithmetic: TypeError, E0103
+    def edit(data, tmj):
+        prop = next(p for p in data["properties"] if p["name"] == name)
+        prop.update(type={str: "string", bool: "bool", int: "int"}[type(value)], value=value)
+    r, tmj = _bad(tmp_path, edit)
+    assert "E0103" not in r.err and r.err.count("error[") == 1, r.err
+    assert "error[TLD0102]" in r.err and f"its `{name}` property is `{json.dumps(value)}`, not {kind}" in r.err, r.err
+    lines = tmj.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if f'"name": "{name}"' in text)  # its value is a line or two away
+    assert any(f"{tmj}:{n}:" in r.err or f"{tmj.name}:{n}:" in r.err for n in range(line - 3, line + 4)), r.err
 
 
 def test_a_file_that_is_not_a_tiled_map(tmp_path):

@@ -10,13 +10,20 @@ that corner clockwise by the placement's rotation.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Mapping
 from xml.sax.saxutils import quoteattr
 
-from compiler.syntax import ast
+from compiler.plugins.api import Sink, ast
+
+if TYPE_CHECKING:
+    from compiler.plugins.api import AssembledMap, Cell, Model, Tile
+
+JsonObject = dict[str, object]  # an object of the .tmj file
 
 SQUARE = 32  # pixels per square
 FORMAT = 1  # questc.format: the layout of questc's properties in the map
@@ -24,12 +31,12 @@ TILED_VERSION = "1.10"  # the JSON format version written
 LAYERS = ("tiles", "doors", "starts", "tokens", "spawns")
 
 
-def configure(parser) -> None:
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quest", required=True, metavar="ID", help="quest (or top-level encounter) id")
     parser.add_argument("--encounter", type=int, default=None, metavar="N", help="encounter number of a multi-encounter quest (default: the first)")
 
 
-def map_source(model, quest: str, number: int | None):
+def map_source(model: Model, quest: str, number: int | None) -> tuple[ast.Quest | ast.Encounter, ast.EncounterBody, int] | None:
     """(declaration, encounter body, encounter number or 0) of a map, from the AST."""
     symbols = model.symbols or {}
     decl = (symbols.get("quest") or {}).get(quest)
@@ -44,8 +51,8 @@ def map_source(model, quest: str, number: int | None):
     return None
 
 
-def export(model, args, sink):
-    from compiler.commands.mapquery import choose_map
+def export(model: Model, args: argparse.Namespace, sink: Sink) -> dict[str, bytes] | None:
+    from compiler.plugins.api import choose_map
 
     choice = choose_map(args, model, sink)
     if choice is None:
@@ -72,13 +79,13 @@ def export(model, args, sink):
     return files
 
 
-def _natural(code: str):
+def _natural(code: str) -> list[int | str]:
     import re
 
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", code)]
 
 
-def _prop(name: str, value) -> dict:
+def _prop(name: str, value: str | int | bool) -> JsonObject:
     kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "string"
     return {"name": name, "type": kind, "value": value}
 
@@ -97,7 +104,8 @@ def top_left_of(x: float, y: float, size: tuple[float, float], rotation: int) ->
     return {0: (x, y - h), 90: (x, y), 180: (x - w, y), 270: (x - h, y - w)}[rotation % 360]
 
 
-def map_json(model, amap, body: ast.EncounterBody, decl, number: int, codes: list[str], tileset: str, *, pack_dir: str, quest_file: str) -> dict:
+def map_json(model: Model, amap: AssembledMap, body: ast.EncounterBody, decl: ast.Quest | ast.Encounter, number: int, codes: list[str], tileset: str, *,
+             pack_dir: str, quest_file: str) -> JsonObject:
     cells = [c for t in amap.tiles for c in t.local_of]
     ox, oy = min(c[0] for c in cells) - 1, min(c[1] for c in cells) - 1
     width = max(c[0] for c in cells) - ox + 2
@@ -106,18 +114,18 @@ def map_json(model, amap, body: ast.EncounterBody, decl, number: int, codes: lis
     gid = {code: i + 1 for i, code in enumerate(codes)}
     next_id = [1]
 
-    def obj(name: str, kind: str, x, y, w, h, props: list, *, gid_=None, rotation=0) -> dict:
-        o = {"id": next_id[0], "name": name, "type": kind, "x": x, "y": y, "width": w, "height": h,
+    def obj(name: str, kind: str, x: int, y: int, w: int, h: int, props: list[JsonObject], *, gid_: int | None = None, rotation: int = 0) -> JsonObject:
+        o: JsonObject = {"id": next_id[0], "name": name, "type": kind, "x": x, "y": y, "width": w, "height": h,
              "rotation": rotation, "visible": True, "properties": props}
         if gid_ is not None:
             o["gid"] = gid_
         next_id[0] += 1
         return o
 
-    def square(cell, w=1, h=1, **kw):
+    def square(cell: Cell, w: int = 1, h: int = 1) -> tuple[int, int, int, int]:
         return ((cell[0] - ox) * S, (cell[1] - oy) * S, w * S, h * S)
 
-    layers: dict[str, list] = {name: [] for name in LAYERS}
+    layers: dict[str, list[JsonObject]] = {name: [] for name in LAYERS}
     for placed in amap.tiles:
         tile = placed.tile
         top_left = ((placed.at[0] - ox) * S, (placed.at[1] - oy) * S)
@@ -198,7 +206,7 @@ def map_json(model, amap, body: ast.EncounterBody, decl, number: int, codes: lis
     }
 
 
-def tileset_xml(pack_id: str, codes: list[str], tiles) -> str:
+def tileset_xml(pack_id: str, codes: list[str], tiles: Mapping[str, Tile]) -> str:
     """A Tiled tileset of single images (a collection of images), one tile per face, tile
     id = index in code order, each with its `code` and size in squares as properties."""
     S = SQUARE
@@ -220,26 +228,14 @@ def tileset_xml(pack_id: str, codes: list[str], tiles) -> str:
     return "\n".join(out) + "\n"
 
 
-def tile_png(tile, model) -> bytes:
+def tile_png(tile: Tile, model: Model) -> bytes:
     """One tile face as questc draws it, cropped to its bounding box; squares it lacks are transparent."""
     from PIL import Image
 
-    from compiler.catalogs.terrain import PLAIN
-    from compiler.emit.images.map import map_layout, render_map
-    from compiler.emit.images.outputs import tile_card
-    from compiler.emit.images.pictures import MapPicture
-    from compiler.emit.images.sheet import tile_board
+    from compiler.plugins.api import tile_image
 
     S = SQUARE
-    rules = {"plain": PLAIN, **(model.terrain or {})}
-    symbols = {r.symbol: tid for tid, r in sorted(rules.items())}
-    card = tile_card(tile, symbols)
-    board = tile_board(card, rules)
-    picture = MapPicture(board=board, openings=card.openings, legend=False, coordinates=False)
-    image = render_map(picture, scale=S)
-    layout = map_layout(picture, S)
-    left, top = layout.point((0, 0))
-    face = image.crop((left, top, left + tile.width * S, top + tile.height * S)).convert("RGBA")
+    face = tile_image(tile, model.terrain, scale=S).convert("RGBA")
     mask = Image.new("L", face.size, 0)
     for (c, r) in tile.squares:
         mask.paste(255, (c * S, r * S, (c + 1) * S, (r + 1) * S))

@@ -10,24 +10,89 @@ spelling). Each problem of the map is a located TLD diagnostic (file and object 
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NotRequired, TypedDict, cast
 
-from compiler.diagnostics import Sink, Span
-from compiler.syntax import ast
+from compiler.plugins.api import Sink, Span, ast
 
 from questc_tiled.export import LAYERS, map_source, top_left_of
-from questc_tiled.jsonpos import line_col, positions
+from questc_tiled.jsonpos import JsonPath, line_col, positions
+
+if TYPE_CHECKING:
+    from compiler.plugins.api import AssembledMap, Cell, Model, Related, Severity, Tile
 
 FLIPS = 0xE0000000  # Tiled keeps horizontal, vertical and diagonal flips in a gid's top bits
 MAX_MAP_BYTES = 16 * 1024 * 1024  # a .tmj, a .tsx or the quest file read back
-NEEDED = ("questc.pack", "questc.quest", "questc.encounter", "questc.origin_x", "questc.origin_y", "questc.square")
+# the map properties questc export writes, each with the kind of value it holds
+NEEDED: dict[str, type] = {"questc.pack": str, "questc.quest": str, "questc.encounter": int, "questc.origin_x": int,
+                           "questc.origin_y": int, "questc.square": int}
 
 
-def configure(parser) -> None:
+# The parts of a Tiled JSON map questc reads, in the shape tiled-map.schema.json checks
+# (`_valid`) before anything else reads them.
+class TiledProperty(TypedDict):
+    name: str
+    value: object
+    type: NotRequired[str]
+
+
+class TiledObject(TypedDict):
+    id: int
+    name: str
+    type: str  # the object's class
+    x: float
+    y: float
+    width: float
+    height: float
+    rotation: float
+    gid: NotRequired[int]
+    properties: NotRequired[list[TiledProperty]]
+
+
+class TiledLayer(TypedDict):
+    type: str
+    name: str
+    objects: NotRequired[list[TiledObject]]
+
+
+class TiledTilesetRef(TypedDict):
+    firstgid: int
+    source: NotRequired[str]
+    tiles: NotRequired[list[dict[str, Any]]]  # an embedded tileset's tiles: the schema leaves them unchecked
+
+
+class TiledMap(TypedDict):
+    orientation: str
+    tilewidth: int
+    tileheight: int
+    infinite: bool
+    layers: list[TiledLayer]
+    tilesets: list[TiledTilesetRef]
+    properties: NotRequired[list[TiledProperty]]
+
+
+@dataclass(frozen=True)
+class MapProperties:
+    """The questc properties of an exported map (NEEDED), checked."""
+
+    pack: str
+    quest: str
+    encounter: int  # 0: a top-level encounter
+    origin: tuple[int, int]  # the world cell of the map grid's (0, 0)
+    square: int  # pixels per square
+    pack_dir: str | None  # the pack folder, relative to the map's folder
+
+
+Located = tuple[TiledObject, JsonPath]  # an object of the map and where it is in the file
+Placed = tuple[TiledObject, JsonPath, "Cell"]  # … and the square it stands on
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pack", default=None, metavar="PACK",
                         help="the pack folder or id (default: the folder the map names, else its pack id on the search path)")
     parser.add_argument("--in-place", action="store_true", help="rewrite the quest file instead of writing the result to -o or standard output")
@@ -41,14 +106,14 @@ class NewTile:
     at: tuple[int, int]
     rotation: int
     hidden: bool
-    tile: object  # compiler.geometry.tiles.Tile
+    tile: Tile
 
-    def cells(self) -> dict:
+    def cells(self) -> dict[Cell, Cell]:
         """world cell -> printed (col, row)."""
         ax, ay = self.at
         return {(c + ax, r + ay): local for (c, r), local in self.tile.turned_cells(self.rotation)}
 
-    def to_world(self, local):
+    def to_world(self, local: Cell) -> Cell:
         c, r = self.tile.orient(self.rotation).cell(local)
         return (c + self.at[0], r + self.at[1])
 
@@ -59,58 +124,62 @@ class _Reader:
         self.pos = positions(text)
         self.failed = False
 
-    def span(self, path: tuple) -> Span:
+    def span(self, path: JsonPath) -> Span:
         while path and path not in self.pos:
             path = path[:-1]
         line, col = line_col(self.text, self.pos.get(path, 0))
         return Span(self.file, line, col, line, col + 1)
 
-    def report(self, code: str, path: tuple, **args) -> None:
-        diag = self.sink.report(code, self.span(path), **args)
+    def report(self, code: str, path: JsonPath, /, related: tuple[Related, ...] = (), fix: str | None = None,
+               severity: Severity | None = None, **args: object) -> None:
+        diag = self.sink.report(code, self.span(path), related=related, fix=fix, severity=severity, **args)
         if diag.severity.value == "error":
             self.failed = True
 
 
-def import_tiled(args, sink: Sink):
-    from compiler import reader
+def import_tiled(args: argparse.Namespace, sink: Sink) -> str | dict[str, str] | None:
+    from compiler.plugins.api import Refused, load_json, read_reported, refuse
 
     file = str(args.file)
     # the guarded reader: a regular file (a FIFO is refused at once), bounded, UTF-8,
     # nested at most reader.MAX_DEPTH deep, checked before json recurses
-    text = reader.read_reported(file, sink, "M0402", name=file, max_bytes=MAX_MAP_BYTES, path=file)
+    text = read_reported(file, sink, "M0402", name=file, max_bytes=MAX_MAP_BYTES, path=file)
     if text is None:
         return None
-    data = reader.load_json(text)
-    if isinstance(data, reader.Refused):
-        reader.refuse(file, data, sink, "M0402", "problem", path=file)
+    data = load_json(text)
+    if isinstance(data, Refused):
+        refuse(file, data, sink, "M0402", "problem", path=file)
         return None
     r = _Reader(file, text, sink)
-    if not _finite(r, data) or not _valid(r, data):
+    if not _finite(r, data):
         return None
-    props = {p["name"]: p["value"] for p in data.get("properties", [])}
-    missing = [n for n in NEEDED if n not in props]
-    if missing:
-        r.report("TLD0102", ("properties",) if "properties" in data else (), file=file,
-                 problem=f"it has no {', '.join(missing)} propert{'y' if len(missing) == 1 else 'ies'} (export it with `questc export tiled`)")
+    tmap = _valid(r, data)
+    if tmap is None:
         return None
-    square = props["questc.square"]
-    if data["orientation"] != "orthogonal" or data["tilewidth"] != square or data["tileheight"] != square or data["infinite"]:
+    props = _properties(r, tmap)
+    if props is None:
+        return None
+    square = props.square
+    if tmap["orientation"] != "orthogonal" or tmap["tilewidth"] != square or tmap["tileheight"] != square or tmap["infinite"]:
         r.report("TLD0102", ("orientation",), file=file, problem=f"it is not a finite orthogonal map with {square}-pixel squares")
         return None
     model = _model(r, args, props)
     if model is None:
         return None
-    found = map_source(model, props["questc.quest"], props["questc.encounter"] or None)
+    found = map_source(model, props.quest, props.encounter or None)
     amap = _amap(model, props)
     if found is None or amap is None:
-        r.report("TLD0109", ("properties",), quest=props["questc.quest"], number=props["questc.encounter"], pack=model.pack.id)
+        r.report("TLD0109", ("properties",), quest=props.quest, number=props.encounter, pack=model.pack.id)
         return None
     decl, body, _ = found
-    gids = _tilesets(r, data, model, square)
+    block = body.map
+    if block is None:  # map_source gives only an encounter with a map block
+        return None
+    gids = _tilesets(r, tmap, model, square)
     if gids is None:
         return None
-    layers = _layers(r, data)
-    origin = (props["questc.origin_x"], props["questc.origin_y"])
+    layers = _layers(r, tmap)
+    origin = props.origin
     tiles = _tiles(r, layers.get("tiles", []), gids, origin, square, model.tiles or {})
     if r.failed or tiles is None:
         return None
@@ -120,17 +189,17 @@ def import_tiled(args, sink: Sink):
         return None
     edits = _Edits(source)
     layout = {t.name: t for t in tiles}
-    _splice_map(edits, body, amap, layout)
+    _splice_map(edits, block, amap, layout)
     objects = _Objects(r, layers, origin, square)
-    _splice_tokens(edits, body, amap, layout, objects)
-    _splice_spawns(edits, body, amap, layout, objects)
-    _splice_start(edits, body, amap, layout, objects)
-    _splice_doors(edits, body, layers.get("doors", []), r)
+    _splice_tokens(edits, body, block, layout, objects)
+    _splice_spawns(edits, body, block, layout, objects)
+    _splice_start(edits, body, layout, objects)
+    _splice_doors(edits, block, layers.get("doors", []), r)
     if r.failed:
         return None
     result = edits.apply()
     check = Sink()
-    from compiler.syntax.parse import parse_module
+    from compiler.plugins.api import parse_module
 
     parse_module(result, str(quest_file), check)
     if check.errors:
@@ -144,14 +213,14 @@ def import_tiled(args, sink: Sink):
 MAX_NUMBER = 2**53  # Tiled writes doubles: every number it writes is within ±2^53 or fractional below it
 
 
-def _finite(r: _Reader, data) -> bool:
+def _finite(r: _Reader, data: object) -> bool:
     """Every number of the map is one Tiled can have written: Python's json reads `NaN`,
     `Infinity` and `1e400` as floats no coordinate, size or rotation can be, and `10**400`
     as an integer no float division takes (they made `int()` or `/` fail deep in the
     reading: an internal error). The first one, in the file's order, is TLD0102 at the
     value. A loop over a stack: the map is at most reader.MAX_DEPTH deep anyway, but
     nothing here needs that to hold."""
-    todo: list[tuple[tuple, object]] = [((), data)]
+    todo: list[tuple[JsonPath, object]] = [((), data)]
     while todo:
         path, value = todo.pop()
         if isinstance(value, (int, float)) and not isinstance(value, bool) and not (-MAX_NUMBER <= value <= MAX_NUMBER):
@@ -170,53 +239,77 @@ def _finite(r: _Reader, data) -> bool:
     return True
 
 
-def _valid(r: _Reader, data) -> bool:
+def _valid(r: _Reader, data: object) -> TiledMap | None:
+    """The map, when it is a Tiled JSON map as tiled-map.schema.json describes one; else
+    TLD0102 at the first place it is not."""
     import jsonschema
     from importlib import resources
 
-    from compiler.resources import packaged_text
+    from compiler.plugins.api import packaged_text
 
     schema = json.loads(packaged_text(resources.files("questc_tiled") / "tiled-map.schema.json"))
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     if not errors:
-        return True
+        return cast(TiledMap, data)  # the shape the schema has just checked
     e = errors[0]  # one mistake, one diagnostic: the first in document order
     where = "/".join(str(p) for p in e.absolute_path) or "the map"
     r.report("TLD0102", tuple(e.absolute_path), file=r.file, problem=f"not a Tiled JSON map as documented: at {where}: {e.message[:200]}")
-    return False
+    return None
 
 
-def _model(r: _Reader, args, props):
-    from compiler.options import Options
-    from compiler.pipeline import compile_paths
+def _properties(r: _Reader, data: TiledMap) -> MapProperties | None:
+    """The questc properties of the map (NEEDED), each of its kind; else TLD0102 at the
+    properties (a missing one) or at the first of the wrong kind."""
+    given = data.get("properties", [])
+    props = {p["name"]: p["value"] for p in given}
+    missing = [n for n in NEEDED if n not in props]
+    if missing:
+        r.report("TLD0102", ("properties",) if "properties" in data else (), file=r.file,
+                 problem=f"it has no {', '.join(missing)} propert{'y' if len(missing) == 1 else 'ies'} (export it with `questc export tiled`)")
+        return None
+    strings = {n: v for n, v in props.items() if isinstance(v, str)}
+    numbers = {n: v for n, v in props.items() if isinstance(v, int) and not isinstance(v, bool)}
+    for name, kind in NEEDED.items():
+        if name not in (strings if kind is str else numbers):
+            at = max(i for i, p in enumerate(given) if p["name"] == name)  # the one the map keeps: the last
+            shown = json.dumps(props[name])
+            shown = shown if len(shown) <= 24 else f"{shown[:12]}… ({len(shown)} characters)"
+            r.report("TLD0102", ("properties", at, "value"), file=r.file,
+                     problem=f"its `{name}` property is `{shown}`, not {'text' if kind is str else 'a whole number'}")
+            return None
+    return MapProperties(strings["questc.pack"], strings["questc.quest"], numbers["questc.encounter"],
+                         (numbers["questc.origin_x"], numbers["questc.origin_y"]), numbers["questc.square"],
+                         strings.get("questc.pack_dir"))
+
+
+def _model(r: _Reader, args: argparse.Namespace, props: MapProperties) -> Model | None:
+    from compiler.plugins.api import Options, compile_paths
 
     given = args.pack
     if given is None:
-        hint = props.get("questc.pack_dir")
-        folder = (Path(r.file).parent / hint) if isinstance(hint, str) else None
-        given = str(folder) if folder is not None and (folder / "pack.yaml").is_file() else str(props["questc.pack"])
+        folder = (Path(r.file).parent / props.pack_dir) if props.pack_dir is not None else None
+        given = str(folder) if folder is not None and (folder / "pack.yaml").is_file() else props.pack
     result = compile_paths([given], Options(images=False, sight=False))
     model = result.model
-    if model is None or model.pack.id != props["questc.pack"]:
+    if model is None or model.pack.id != props.pack:
         found = model.pack.id if model is not None else None
-        r.report("TLD0110", ("properties",), pack=props["questc.pack"],
+        r.report("TLD0110", ("properties",), pack=props.pack,
                  problem=f"`{given}` is pack `{found}`" if found else f"`{given}` is not a pack that loads")
         return None
     return model
 
 
-def _amap(model, props):
+def _amap(model: Model, props: MapProperties) -> AssembledMap | None:
     maps = model.maps
     if maps is None:
         return None
-    number = props["questc.encounter"]
-    if number:
-        return (maps.quests.get(props["questc.quest"]) or {}).get(number)
-    return maps.encounters.get(props["questc.quest"])
+    if props.encounter:
+        return (maps.quests.get(props.quest) or {}).get(props.encounter)
+    return maps.encounters.get(props.quest)
 
 
-def _tilesets(r: _Reader, data, model, square: int) -> dict | None:
+def _tilesets(r: _Reader, data: TiledMap, model: Model, square: int) -> dict[int, tuple[str, int, int]] | None:
     """gid -> (tile code, image width, image height) over the map's tilesets."""
     gids: dict[int, tuple[str, int, int]] = {}
     tiles = model.tiles or {}
@@ -232,7 +325,7 @@ def _tilesets(r: _Reader, data, model, square: int) -> dict | None:
                 continue
             tile = tiles.get(code)
             if tile is None:
-                from compiler.diagnostics.hints import did_you_mean
+                from compiler.plugins.api import did_you_mean
 
                 guess = did_you_mean(code, list(tiles))
                 r.report("TLD0106", path, tileset=where, pack=model.pack.id,
@@ -246,22 +339,22 @@ def _tilesets(r: _Reader, data, model, square: int) -> dict | None:
     return None if r.failed else gids
 
 
-def _tileset_entries(r: _Reader, ts: dict, path: tuple):
+def _tileset_entries(r: _Reader, ts: TiledTilesetRef, path: JsonPath) -> list[tuple[int, str | None, int, int]] | None:
     """(tile id, code, image width, image height) of each tile of one tileset."""
     if "source" not in ts:
-        out = []
+        out: list[tuple[int, str | None, int, int]] = []
         for t in ts.get("tiles", []):
             code = next((p.get("value") for p in t.get("properties", []) if p.get("name") == "code"), None)
-            out.append((t.get("id", 0), code, t.get("imagewidth", 0), t.get("imageheight", 0)))
+            out.append((t.get("id", 0), None if code is None else str(code), t.get("imagewidth", 0), t.get("imageheight", 0)))
         return out
     import xml.etree.ElementTree as ET
 
-    from compiler import reader
+    from compiler.plugins.api import Refused, read_text
 
     where = Path(r.file).parent / ts["source"]
     # the guarded reader: `source: /dev/zero` or a FIFO is refused at once, by kind
-    text = reader.read_text(where, max_bytes=MAX_MAP_BYTES)
-    if isinstance(text, reader.Refused):
+    text = read_text(where, max_bytes=MAX_MAP_BYTES)
+    if isinstance(text, Refused):
         r.report("TLD0106", path, tileset=ts["source"], pack="?", problem=f"it cannot be read ({text.problem})")
         return None
     try:
@@ -270,23 +363,23 @@ def _tileset_entries(r: _Reader, ts: dict, path: tuple):
         r.report("TLD0106", path, tileset=ts["source"], pack="?", problem=f"it cannot be read ({exc})")
         return None
     out = []
-    for t in root.iter("tile"):
-        code = next((p.get("value") for p in t.iter("property") if p.get("name") == "code"), None)
-        image = t.find("image")
+    for el in root.iter("tile"):  # tile id, code, image width and height of an external tileset
+        code = next((p.get("value") for p in el.iter("property") if p.get("name") == "code"), None)
+        image = el.find("image")
         w, h = (int(image.get("width", 0)), int(image.get("height", 0))) if image is not None else (0, 0)
-        out.append((int(t.get("id", 0)), code, w, h))
+        out.append((int(el.get("id", 0)), code, w, h))
     return out
 
 
-def _layers(r: _Reader, data) -> dict[str, list]:
+def _layers(r: _Reader, data: TiledMap) -> dict[str, list[Located]]:
     """layer name -> [(object, path)] for questc's object layers; others are warned about."""
-    out: dict[str, list] = {}
+    out: dict[str, list[Located]] = {}
     for i, layer in enumerate(data["layers"]):
         name = layer["name"]
         if layer["type"] != "objectgroup" or name not in LAYERS:
             r.report("TLD0111", ("layers", i), what=f"layer `{name}`", why=f"questc reads only the object layers {', '.join(LAYERS)}")
             continue
-        out.setdefault(name, []).extend((o, ("layers", i, "objects", j)) for j, o in enumerate(layer["objects"]))
+        out.setdefault(name, []).extend((o, ("layers", i, "objects", j)) for j, o in enumerate(layer.get("objects", [])))  # the schema requires them
     return out
 
 
@@ -295,7 +388,8 @@ def _whole(value: float) -> int | None:
     return n if abs(value - n) < 1e-6 else None
 
 
-def _tiles(r: _Reader, objs, gids, origin, square, catalog) -> list[NewTile] | None:
+def _tiles(r: _Reader, objs: list[Located], gids: Mapping[int, tuple[str, int, int]], origin: tuple[int, int], square: int,
+           catalog: Mapping[str, Tile]) -> list[NewTile] | None:
     out: list[NewTile] = []
     names: dict[str, int] = {}
     for o, path in objs:
@@ -339,8 +433,8 @@ def _tiles(r: _Reader, objs, gids, origin, square, catalog) -> list[NewTile] | N
         names[name] = oid
         hidden = bool(next((p["value"] for p in o.get("properties", []) if p["name"] == "hidden"), False))
         out.append(NewTile(oid, name, code, (col + origin[0], row + origin[1]), rotation, hidden, catalog[code]))
-    owner: dict = {}
-    reported: set = set()
+    owner: dict[Cell, NewTile] = {}
+    reported: set[tuple[int, int]] = set()
     for t in out:
         for cell in sorted(t.cells()):
             other = owner.get(cell)
@@ -356,11 +450,11 @@ def _tiles(r: _Reader, objs, gids, origin, square, catalog) -> list[NewTile] | N
 class _Objects:
     """The tokens, spawns and starts layers' objects with the square each stands on."""
 
-    def __init__(self, r: _Reader, layers, origin, square):
+    def __init__(self, r: _Reader, layers: Mapping[str, list[Located]], origin: tuple[int, int], square: int):
         self.r = r
-        self.by_layer = {}
+        self.by_layer: dict[str, list[tuple[TiledObject, JsonPath, Cell, int | None]]] = {}
         for name in ("tokens", "spawns", "starts"):
-            items = []
+            items: list[tuple[TiledObject, JsonPath, Cell, int | None]] = []
             for o, path in layers.get(name, []):
                 cx = o["x"] + (o["width"] or 0) / 2 if name != "spawns" else o["x"] + min(o["width"], square) / 2
                 cy = o["y"] + (o["height"] or 0) / 2 if name != "spawns" else o["y"] + min(o["height"], square) / 2
@@ -369,10 +463,11 @@ class _Objects:
                 items.append((o, path, cell, stmt if isinstance(stmt, int) else None))
             self.by_layer[name] = sorted(items, key=lambda it: it[0]["id"])
 
-    def matched(self, layer: str, count: int):
+    def matched(self, layer: str, count: int) -> tuple[dict[int, Placed], list[Placed]]:
         """(statement index -> (object, path, cell)), [new objects]: an object whose `stmt`
         names a statement no earlier object took is that statement; the rest are new."""
-        taken, new = {}, []
+        taken: dict[int, Placed] = {}
+        new: list[Placed] = []
         for o, path, cell, stmt in self.by_layer[layer]:
             if stmt is not None and 0 <= stmt < count and stmt not in taken:
                 taken[stmt] = (o, path, cell)
@@ -381,15 +476,15 @@ class _Objects:
         return taken, new
 
 
-def _prop(o, name, default=None):
+def _prop(o: TiledObject, name: str, default: object = None) -> object:
     return next((p["value"] for p in o.get("properties", []) if p["name"] == name), default)
 
 
 def _quest_text(r: _Reader, quest_file: Path) -> str | None:
-    from compiler import reader
+    from compiler.plugins.api import Refused, read_text
 
-    text = reader.read_text(quest_file, max_bytes=MAX_MAP_BYTES)  # the guarded reader, line ends made LF
-    if isinstance(text, reader.Refused):
+    text = read_text(quest_file, max_bytes=MAX_MAP_BYTES)  # the guarded reader, line ends made LF
+    if isinstance(text, Refused):
         r.report("TLD0112", (), file=str(quest_file), problem=f"it cannot be read ({text.problem})")
         return None
     return text
@@ -451,8 +546,8 @@ def _tile_statement(t: NewTile) -> str:
     return f"tile {t.code}{named} at ({t.at[0]}, {t.at[1]}) rotate {t.rotation}" + (" hidden" if t.hidden else "")
 
 
-def _splice_map(edits: _Edits, body: ast.EncounterBody, amap, layout: dict[str, NewTile]) -> None:
-    statements = {s.name: s for s in body.map.tiles}
+def _splice_map(edits: _Edits, block: ast.MapBlock, amap: AssembledMap, layout: dict[str, NewTile]) -> None:
+    statements = {s.name: s for s in block.tiles}
     kept: dict[str, bool] = {}
 
     def keeps(name: str) -> bool:
@@ -462,9 +557,9 @@ def _splice_map(edits: _Edits, body: ast.EncounterBody, amap, layout: dict[str, 
         chain: list[str] = []
         while name not in kept:
             stmt, new, old = statements.get(name), layout.get(name), amap.by_name.get(name)
-            ok = stmt is not None and new is not None and old is not None and name not in chain
-            ok = ok and (old.code, old.at, old.rotation % 360, bool(old.hidden)) == (new.code, new.at, new.rotation, new.hidden)
-            if not ok or stmt is None or stmt.attach is None:
+            ok = (stmt is not None and new is not None and old is not None and name not in chain
+                  and (old.code, old.at, old.rotation % 360, bool(old.hidden)) == (new.code, new.at, new.rotation, new.hidden))
+            if not ok or stmt is None or stmt.attach is None or stmt.attach.to.tile is None:
                 kept[name] = ok
                 break
             chain.append(name)
@@ -473,21 +568,21 @@ def _splice_map(edits: _Edits, body: ast.EncounterBody, amap, layout: dict[str, 
             kept[link] = kept[name]
         return kept[name]
 
-    for stmt in body.map.tiles:
+    for stmt in block.tiles:
         if stmt.name not in layout:
             edits.delete_statement(stmt.span)
         elif not keeps(stmt.name):
             edits.replace(stmt.span, _tile_statement(layout[stmt.name]))
-    anchor = body.map.tiles[-1].span if body.map.tiles else None
+    anchor = block.tiles[-1].span if block.tiles else None
     for t in sorted(layout.values(), key=lambda t: t.obj):
         if t.name not in statements:
             if anchor is not None:
                 edits.insert_after(anchor, _tile_statement(t))
             else:  # an empty map block: the tiles go inside its braces
-                edits.replace(body.map.span, "map {\n    " + _tile_statement(t) + "\n  }")
+                edits.replace(block.span, "map {\n    " + _tile_statement(t) + "\n  }")
 
 
-def _resolve(ref, body: ast.EncounterBody, layout: dict[str, NewTile], depth: int = 0):
+def _resolve(ref: ast.SpaceRef, body: ast.EncounterBody, layout: dict[str, NewTile], depth: int = 0) -> Cell | None:
     """The world cell a space reference names on the edited map (None when it names none)."""
     if isinstance(ref, ast.WorldSpace):
         return (ref.x, ref.y)
@@ -500,7 +595,7 @@ def _resolve(ref, body: ast.EncounterBody, layout: dict[str, NewTile], depth: in
     return None
 
 
-def _space_text(cell, layout: dict[str, NewTile], prefer=None) -> str:
+def _space_text(cell: Cell, layout: dict[str, NewTile], prefer: str | None = None) -> str:
     """`T(c,r)` on the tile the square lies on (`prefer` first), else world `(x, y)`."""
     order = sorted(layout.values(), key=lambda t: (t.name != prefer, t.obj))
     for t in order:
@@ -510,17 +605,22 @@ def _space_text(cell, layout: dict[str, NewTile], prefer=None) -> str:
     return f"({cell[0]}, {cell[1]})"
 
 
-def _moved(edits: _Edits, ref, cell, body, layout) -> None:
+def _tile_of(ref: ast.SpaceRef) -> str | None:
+    """The tile a space reference is written on (`T(c,r)`), else None."""
+    return ref.tile if isinstance(ref, ast.TileSpace) else None
+
+
+def _moved(edits: _Edits, ref: ast.SpaceRef, cell: Cell, body: ast.EncounterBody, layout: dict[str, NewTile]) -> None:
     if _resolve(ref, body, layout) != cell:
-        edits.replace(ref.span, _space_text(cell, layout, getattr(ref, "tile", None)))
+        edits.replace(ref.span, _space_text(cell, layout, _tile_of(ref)))
 
 
-def _last(spans, fallback):
-    spans = [s for s in spans if s is not None]
-    return max(spans, key=lambda s: (s.end_line, s.end_column)) if spans else fallback
+def _last(spans: Iterable[Span | None], fallback: Span) -> Span:
+    found = [s for s in spans if s is not None]
+    return max(found, key=lambda s: (s.end_line, s.end_column)) if found else fallback
 
 
-def _splice_tokens(edits, body, amap, layout, objects: _Objects) -> None:
+def _splice_tokens(edits: _Edits, body: ast.EncounterBody, block: ast.MapBlock, layout: dict[str, NewTile], objects: _Objects) -> None:
     taken, new = objects.matched("tokens", len(body.tokens))
     for i, tok in enumerate(body.tokens):
         if i not in taken:
@@ -532,21 +632,21 @@ def _splice_tokens(edits, body, amap, layout, objects: _Objects) -> None:
         if same:
             _moved(edits, tok.at, cell, body, layout)
         elif _token_ok(objects.r, o, path):
-            edits.replace(tok.span, _token_statement(o, cell, layout, getattr(tok.at, "tile", None)))
-    anchor = _last([t.span for t in body.tokens] or [body.map.span], body.map.span)
+            edits.replace(tok.span, _token_statement(o, cell, layout, _tile_of(tok.at)))
+    anchor = _last([t.span for t in body.tokens] or [block.span], block.span)
     for o, path, cell in new:
         if _token_ok(objects.r, o, path):
             edits.insert_after(anchor, _token_statement(o, cell, layout))
 
 
-def _token_ok(r: _Reader, o, path) -> bool:
+def _token_ok(r: _Reader, o: TiledObject, path: JsonPath) -> bool:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", o["type"] or ""):
         r.report("TLD0108", path, id=o["id"], problem="a token needs its kind (search, objective, …) as the object's class")
         return False
     return True
 
 
-def _token_statement(o, cell, layout, prefer=None) -> str:
+def _token_statement(o: TiledObject, cell: Cell, layout: dict[str, NewTile], prefer: str | None = None) -> str:
     parts = ["token", o["type"]]
     if _prop(o, "colour"):
         parts.append(str(_prop(o, "colour")))
@@ -563,7 +663,7 @@ def _guard_text(g: ast.HeroGuard) -> str:
     return f"heroes {g.low}+" if g.high == 4 else f"heroes {g.low}..{g.high}"
 
 
-def _splice_spawns(edits, body, amap, layout, objects: _Objects) -> None:
+def _splice_spawns(edits: _Edits, body: ast.EncounterBody, block: ast.MapBlock, layout: dict[str, NewTile], objects: _Objects) -> None:
     taken, new = objects.matched("spawns", len(body.spawns))
     for i, spawn in enumerate(body.spawns):
         if i not in taken:
@@ -576,20 +676,20 @@ def _splice_spawns(edits, body, amap, layout, objects: _Objects) -> None:
             _moved(edits, spawn.at, cell, body, layout)
         elif _spawn_ok(objects.r, o, path):
             edits.replace(spawn.span, _spawn_statement(o, cell, layout, spawn))
-    anchor = _last([s.span for s in body.spawns] or [t.span for t in body.tokens] or [body.map.span], body.map.span)
+    anchor = _last([s.span for s in body.spawns] or [t.span for t in body.tokens] or [block.span], block.span)
     for o, path, cell in new:
         if _spawn_ok(objects.r, o, path):
             edits.insert_after(anchor, _spawn_statement(o, cell, layout))
 
 
-def _spawn_ok(r: _Reader, o, path) -> bool:
+def _spawn_ok(r: _Reader, o: TiledObject, path: JsonPath) -> bool:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", o["type"] or ""):
         r.report("TLD0108", path, id=o["id"], problem="a spawn needs its monster group as the object's class")
         return False
     return True
 
 
-def _spawn_statement(o, cell, layout, old: ast.SpawnDecl | None = None) -> str:
+def _spawn_statement(o: TiledObject, cell: Cell, layout: dict[str, NewTile], old: ast.SpawnDecl | None = None) -> str:
     parts = ["spawn", o["type"]] + (["as", o["name"]] if o["name"] else []) + ["at", _space_text(cell, layout)]
     if old is not None:
         if old.size:
@@ -603,7 +703,7 @@ def _spawn_statement(o, cell, layout, old: ast.SpawnDecl | None = None) -> str:
     return " ".join(parts)
 
 
-def _splice_start(edits, body, amap, layout, objects: _Objects) -> None:
+def _splice_start(edits: _Edits, body: ast.EncounterBody, layout: dict[str, NewTile], objects: _Objects) -> None:
     start = body.start
     if start is None or start.tile is not None:
         return  # `start heroes on TILE` follows its tile (docs/tiled.md)
@@ -619,9 +719,9 @@ def _splice_start(edits, body, amap, layout, objects: _Objects) -> None:
         edits.delete_statement(start.span)
 
 
-def _splice_doors(edits, body, objs, r: _Reader) -> None:
-    doors = {d.name: d for d in body.map.doors}
-    seen = set()
+def _splice_doors(edits: _Edits, block: ast.MapBlock, objs: list[Located], r: _Reader) -> None:
+    doors = {d.name: d for d in block.doors}
+    seen: set[str] = set()
     for o, path in objs:
         name, on = o["name"], _prop(o, "on")
         if not name or not isinstance(on, str) or not re.fullmatch(r"[0-9]*[A-Za-z_]\w*\.(north|east|south|west)(\.\d+)?", on):
@@ -631,7 +731,7 @@ def _splice_doors(edits, body, objs, r: _Reader) -> None:
         text = f"door {name} on {on}" + (f" {_prop(o, 'colour')}" if _prop(o, "colour") else "") + (" open" if _prop(o, "open") else "")
         old = doors.get(name)
         if old is None:
-            edits.insert_after(_last([d.span for d in body.map.doors] or [t.span for t in body.map.tiles], body.map.span), text)
+            edits.insert_after(_last([d.span for d in block.doors] or [t.span for t in block.tiles], block.span), text)
             continue
         old_on = f"{old.on.tile}.{old.on.side}" + (f".{old.on.index}" if old.on.index else "")
         if (old_on, old.colour, bool(old.open)) != (on, _prop(o, "colour"), bool(_prop(o, "open"))):
