@@ -308,3 +308,19 @@ def test_ten_thousand_misspelt_events_spend_the_suggestion_budget_once(tmp_path,
     assert len(missing) == n
     assert sum("did you mean" in d.message for d in missing) < 20  # the first ones only; every one is reported
     assert sink.comparisons_left >= 0
+
+
+@pytest.mark.parametrize("section, kind", [("UIHint", "UI"), ("QItemSword", "QItem"), ("MPlaceA", "MPlace"), ("PuzzleCode", "Puzzle")])
+def test_an_event_adding_a_ui_or_item_is_vk0303_not_a_crash(tmp_path, section, kind):
+    # found typing the plugin (mypy --strict): the component's kind was `re.match(r"[A-Z][a-z]+",
+    # name).group(0)`, None for `UIHint` or `QItemSword` (no lower case after the first
+    # capital), so adding one raised AttributeError (E0103, the import lost)
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES,
+        "other.ini": f"[{section}]\nxposition=0\nyposition=0\n",
+        "events.ini": f"[EventStart]\ntrigger=EventStart\nbuttons=1\nadd={section}\n",
+    })
+    sink = Sink()
+    assert import_quest(q, sink) is not None
+    said = [d.message for d in sink.items if d.code == "VK0303"]
+    assert said == [f"[EventStart] add: questc cannot express adding `{section}` (a {kind} component); it is left out"], said

@@ -16,16 +16,19 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from compiler.diagnostics import Sink, Span
-from compiler.plugins import Exporter, Importer, Plugin
+from compiler.plugins.api import Exporter, Importer, Plugin, Sink, Span
+
+if TYPE_CHECKING:
+    from compiler.plugins.api import Diagnostic, Model, Options
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quest", default=None, help="the quest id to write (default: from the folder name, e.g. first_blood)")
 
 
-def _run(args: argparse.Namespace, sink: Sink):
+def _run(args: argparse.Namespace, sink: Sink) -> dict[str, str] | None:
     """The pack's files (path -> text) under -o PACK_DIR (default: a folder named after the
     quest id); None, writing nothing, when the quest has errors."""
     from questc_valkyrie.run import import_quest
@@ -46,13 +49,13 @@ def _claims(path: str) -> bool:
     return is_valkyrie(path)
 
 
-def _check(path: str, options, sink: Sink) -> list:
+def _check(path: str, options: Options, sink: Sink) -> list[Diagnostic]:
     from questc_valkyrie.run import check_quest
 
     return check_quest(path, options, sink)
 
 
-def _export(model, args, sink: Sink):
+def _export(model: Model, args: argparse.Namespace, sink: Sink) -> dict[str, bytes] | None:
     from questc_valkyrie.exporter import export
 
     return export(model, args, sink)
@@ -66,6 +69,7 @@ def _configure_export(parser: argparse.ArgumentParser) -> None:
 
 plugin = Plugin(
     prefix="VK",
+    api="1.0",  # the plugin API version it needs (compiler/plugins/api.py)
     codes=Path(__file__).with_name("codes.yaml"),
     description="Valkyrie quests: import as a questc pack, check in place, export a quest",
     importers=(

@@ -30,16 +30,20 @@ The export is the inverse of the importer (importer.py): everything is written s
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import io
 import zipfile
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
 
-from compiler.diagnostics import Sink, Span
-from compiler.syntax import ast
+from compiler.plugins.api import Sink, Span, ast
 from questc_valkyrie.importer import snake
 from questc_valkyrie.ini import write_ini, write_localization
 from questc_valkyrie.tiles import valkyrie_squares
+
+if TYPE_CHECKING:
+    from compiler.plugins.api import AssembledMap, Model
 
 FORMAT = 7  # the quest format of the published packages' quest.ini (Valkyrie 1.4.2)
 SAVED_BY = "questc export valkyrie"
@@ -57,7 +61,7 @@ ENTERS_COMMENT = "questc: on enters "  # + the tile or space; the importer reads
 LABEL_COMMENT = "questc: the text is the token's label"  # the importer reads the token's text as its label
 
 
-def configure(parser) -> None:
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quest", default=None, metavar="ID", help="the quest to export (default: the pack's only quest)")
 
 
@@ -76,15 +80,25 @@ class _Sec:
     file: str
     pairs: list[tuple[str, str]] = field(default_factory=list)
 
-    def set(self, key: str, value) -> None:
+    def set(self, key: str, value: object) -> None:
         self.pairs = [(k, v) for k, v in self.pairs if k != key] + [(key, str(value))]
 
     def get(self, key: str) -> str | None:
         return next((v for k, v in self.pairs if k == key), None)
 
 
+class _Tail(TypedDict):
+    """The end of one written event chain, which a check or an `on encounter start` may follow."""
+
+    k: int  # the encounter
+    tail: _Sec  # its last section
+    changed: set[str]  # the variables the chain sets or advances
+    enters: set[int]  # the encounter its `next` enters
+    free: bool  # its last section names no next event yet
+
+
 class Exporter:
-    def __init__(self, model, quest: ast.Quest, sink: Sink):
+    def __init__(self, model: Model, quest: ast.Quest, sink: Sink):
         self.model = model
         self.quest = quest
         self.sink = sink
@@ -109,7 +123,7 @@ class Exporter:
         self.token_of: dict[int, _Sec] = {}  # id(token declaration) -> its section
         self.kind_count: dict[tuple[int, str], int] = {}  # unnamed tokens' ids (`search_2`), for their labels' string ids
         self.description: str | None = None  # the first encounter's flavor text
-        self.flavors: dict[int, str] = {}  # encounter k >= 2 -> its flavor, the text of the events entering k
+        self.flavors: dict[int, ast.Text] = {}  # encounter k >= 2 -> its flavor, the text of the events entering k
         self.string_ids: dict[str, str] = {}  # localisation key -> questc string id (translations)
         self.start_taken = False  # the first `on start` is the start event itself
         self.entered: set[int] = set()  # encounters an entry event already adds (its setup spawns follow the first)
@@ -143,7 +157,7 @@ class Exporter:
     def cannot(self, span: Span, what: str) -> None:
         self.sink.report("VK0308", span, what=what)
 
-    def pos(self, k: int, amap, ref, span: Span) -> tuple[int, int] | None:
+    def pos(self, k: int, amap: AssembledMap, ref: ast.SpaceRef, span: Span) -> tuple[int, int] | None:
         cell = amap.space(ref)
         if cell is None:
             self.cannot(span, "a position the map does not resolve")
@@ -188,7 +202,7 @@ class Exporter:
                 for ef in ev.effects:
                     if ef.kind == "place_token" and ef.token is not None:
                         self.placed[id(ef)] = self.token(e.number, ef.token, ef.span)
-        self.tails: list[dict] = []  # every event chain's end (see `chain`)
+        self.tails: list[_Tail] = []  # every event chain's end (see `chain`)
         self.later: list[tuple[int, int, ast.EventDecl]] = []  # `on encounter start` / `on variable`, after the rest
         for e in encs:
             self.events_of(e)
@@ -200,7 +214,7 @@ class Exporter:
             if k not in self.entered:
                 self.cannot(text.span if text.span != ast.NOWHERE else self.quest.span,
                             f"the flavor text of encounter {k}, which no `next` enters (it is the text of the entering event)")
-        for (k, name), (sp, s) in self.spawns.items():
+        for (_k, name), (sp, s) in self.spawns.items():
             if s.name not in self.spawn_used:  # only events that are not exported spawn it
                 self.cannot(sp.span, f"spawn `{name}`: no exported event spawns it")
         self.never_shown()
@@ -240,15 +254,18 @@ class Exporter:
             if rot:
                 s.pairs.append(("rotation", str(rot)))
             self.tile_secs[(k, t.name)] = s
-        for d in e.body.map.doors:
+        block = e.body.map
+        if block is None:  # run exports only encounters with a map block
+            return
+        for d in block.doors:
             self.door(k, amap, d)
-        for what, items in (("marks", e.body.map.marks), ("edges", e.body.map.edges), ("markers", e.body.map.markers),
-                            ("stairs", e.body.map.stairs), ("gateways", e.body.map.gateways), ("glyphs", e.body.map.glyphs),
-                            ("portals", e.body.map.portals), ("areas", e.body.map.areas), ("chests", e.body.map.chests)):
+        for what, items in (("marks", block.marks), ("edges", block.edges), ("markers", block.markers),
+                            ("stairs", block.stairs), ("gateways", block.gateways), ("glyphs", block.glyphs),
+                            ("portals", block.portals), ("areas", block.areas), ("chests", block.chests)):
             for item in items:
                 self.cannot(getattr(item, "span", e.span), f"map {what} (Valkyrie has no such component)")
 
-    def door(self, k: int, amap, d: ast.DoorDecl) -> None:
+    def door(self, k: int, amap: AssembledMap, d: ast.DoorDecl) -> None:
         placed = amap.by_name.get(d.on.tile or "")
         if placed is None:
             self.cannot(d.span, f"door `{d.name}` on a tile the map lacks")
@@ -372,7 +389,7 @@ class Exporter:
         k = e.number
         adds = [name for t in self.maps[k].tiles if not t.hidden and (k, t.name) in self.tile_secs
                 for name in self.with_markers(k, t.name, self.tile_secs[(k, t.name)].name)]
-        adds += [self.doors[(k, d.name)].name for d in e.body.map.doors if (k, d.name) in self.doors]
+        adds += [self.doors[(k, d.name)].name for d in (e.body.map.doors if e.body.map is not None else ()) if (k, d.name) in self.doors]
         adds += [self.token_of[id(t)].name for t in e.body.tokens if id(t) in self.token_of]
         root.set("add", " ".join(adds))
         ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value]
@@ -402,7 +419,7 @@ class Exporter:
             self.here = ("quest", self.quest.id, f"e{k}", "event", index)  # the string ids (compiler/emit/strings.py)
             self.chain(k, root, ev)
 
-    def root_of(self, k: int, e, ev: ast.EventDecl) -> _Sec | None:
+    def root_of(self, k: int, e: ast.InlineEncounter, ev: ast.EventDecl) -> _Sec | None:
         t = ev.trigger
         kind = t.kind
         if kind == "start" and k == self.encs[0].number and not self.start_taken:
@@ -420,6 +437,7 @@ class Exporter:
             tok.set("event1", root.name)
             self.token_order.append(tok.name)
             return root
+        trig: str | None
         if kind == "start" and k == self.encs[0].number:
             trig = "EventStart"
         elif kind == "morale_zero":
@@ -476,7 +494,7 @@ class Exporter:
             if isinstance(t.space, ast.TileSpace):
                 subject, where = f"{t.space.tile}({t.space.col},{t.space.row})", "space"
             else:
-                subject, where = (f"{placed.name}{placed.local_of[cell]}".replace(" ", "") if placed else ""), "space"
+                subject, where = (f"{placed.name}{placed.local_of[cell]}".replace(" ", "") if placed and cell is not None else ""), "space"
         else:
             placed = amap.by_name.get(t.subject or "")
             cell = next((c for c in placed.cells if amap.owner.get(c) is placed), None) if placed else None
@@ -671,7 +689,7 @@ class Exporter:
         self.entered.add(e.number)
         tail_holder = self.setup_tail
         self.setup(e, s)
-        tail = self.setup_tail if first_entry else s
+        tail = (self.setup_tail or s) if first_entry else s  # setup has just set setup_tail
         if not first_entry:
             s.set("event1", "")
         self.setup_tail = tail_holder
@@ -746,7 +764,7 @@ def zip_bytes(files: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-def export(model, args, sink: Sink) -> dict[str, bytes] | None:
+def export(model: Model, args: argparse.Namespace, sink: Sink) -> dict[str, bytes] | None:
     symbols = (model.symbols or {}).get("quest") or {}
     own = [d for d in model.declarations(ast.Quest)]
     if args.quest:

@@ -17,14 +17,17 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Mapping, TypeVar
 
-from compiler.diagnostics import Sink, Span
-from compiler.diagnostics.hints import did_you_mean
-from compiler.geometry.tiles import Tile
+from compiler.plugins.api import Related, Sink, Span, Tile, did_you_mean
 from questc_valkyrie.ini import Section
 from questc_valkyrie.source import QuestFiles
 from questc_valkyrie.tiles import Placement, clusters, placements_of
+
+if TYPE_CHECKING:
+    from compiler.plugins.api import Cell
+
+T = TypeVar("T")
 
 _EVENT_KEY = re.compile(r"event([1-9][0-9]{0,8})")  # event1, event2…: the events of each button
 
@@ -40,7 +43,7 @@ AUDIO_WIN, AUDIO_LOSE = "AudioBLVictory", "AudioBLDefeat"
 # what the export writes where Valkyrie has no field of its own (exporter.py, docs/valkyrie.md "Export")
 ENTERS_COMMENT = "questc: on enters "  # a marker token standing for `on enters TILE` / `on enters SPACE`
 LABEL_COMMENT = "questc: the text is the token's label"
-HERO_OPS = {"==": lambda n: (n, n), ">": lambda n: (n + 1, 4), ">=": lambda n: (n, 4), "<": lambda n: (1, n - 1), "<=": lambda n: (1, n)}
+HERO_OPS: dict[str, Callable[[int], tuple[int, int]]] = {"==": lambda n: (n, n), ">": lambda n: (n + 1, 4), ">=": lambda n: (n, 4), "<": lambda n: (1, n - 1), "<=": lambda n: (1, n)}
 
 
 @dataclass
@@ -81,7 +84,8 @@ class Importer:
         self.quest_id = quest_id or quest_id_of(files.name)
         self.comp: dict[str, Section] = {}
         self.warned: set[tuple[str, str]] = set()
-        lang = (files.quest.section("Quest").get("defaultlanguage") or "English") if files.quest.section("Quest") else "English"
+        quest_section = files.quest.section("Quest")
+        lang = (quest_section.get("defaultlanguage") or "English") if quest_section else "English"
         self.language = lang
         self.text: dict[str, str] = {}
         for loc in files.texts:
@@ -110,8 +114,6 @@ class Importer:
                     continue
                 if sec.name in self.comp:
                     first = self.comp[sec.name]
-                    from compiler.diagnostics import Related
-
                     self.sink.report("VK0104", sec.span, section=sec.name, related=(Related(first.span, "first given here"),))
                     continue
                 self.comp[sec.name] = sec
@@ -193,11 +195,12 @@ class Importer:
                 if any(owner.get(c, pl) is not pl for c in squares):
                     continue
                 if not self._blocked(tile, pl.at, rot, pl, owner) and self._joined(tile, pl.at, rot, pl, owner):
-                    self.sink.report("VK0305", pl.span, section=pl.section, side=tile.valkyrie or pl.code, count=bad,
+                    self.sink.report("VK0305", pl.span or Span.whole_file(self.q.shown("quest.ini")), section=pl.section, side=tile.valkyrie or pl.code, count=bad,
                                      turn=f"{turn} degrees clockwise")
                     break
 
-    def _openings(self, tile: Tile, at, rot):
+    def _openings(self, tile: Tile, at: Cell, rot: int) -> Iterator[tuple[Cell, Cell]]:
+        """(inside, outside) of each opening square of `tile` turned `rot` with its top-left at `at`."""
         o = tile.orient(rot)
         for op in tile.all_openings():
             for c, r in tile.opening_cells(op):
@@ -205,7 +208,7 @@ class Importer:
                 dx, dy = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}[o.side(op.side)]
                 yield (at[0] + cx, at[1] + cy), (at[0] + cx + dx, at[1] + cy + dy)
 
-    def _blocked(self, tile, at, rot, pl, owner) -> int:
+    def _blocked(self, tile: Tile, at: Cell, rot: int, pl: Placement, owner: Mapping[Cell, Placement]) -> int:
         """Openings of the tile that face a neighbour's square which is not an opening facing back."""
         facing = self._facing(owner, pl)
         count = 0
@@ -215,16 +218,17 @@ class Importer:
                 count += 1
         return count
 
-    def _joined(self, tile, at, rot, pl, owner) -> bool:
+    def _joined(self, tile: Tile, at: Cell, rot: int, pl: Placement, owner: Mapping[Cell, Placement]) -> bool:
         facing = self._facing(owner, pl)
         return any((outside, inside) in facing for inside, outside in self._openings(tile, at, rot))
 
-    def _facing(self, owner, pl) -> set:
+    def _facing(self, owner: Mapping[Cell, Placement], pl: Placement) -> set[tuple[Cell, Cell]]:
+        """The (inside, outside) opening squares of every tile but `pl`, kept per tile."""
         key = id(pl)
-        cache = getattr(self, "_facing_cache", {})
+        cache: dict[int, set[tuple[Cell, Cell]]] = getattr(self, "_facing_cache", {})
         self._facing_cache = cache
         if key not in cache:
-            out = set()
+            out: set[tuple[Cell, Cell]] = set()
             for other in {id(p): p for p in owner.values()}.values():
                 if other is pl:
                     continue
@@ -248,7 +252,7 @@ class Importer:
         col, row = o.local((x - pl.at[0], -y - pl.at[1]))
         return k, f"{pl.name}({col},{row})"
 
-    def quietly(self, find, sec: Section):
+    def quietly(self, find: Callable[[Section], T], sec: Section) -> T:
         """`find(sec)` (where, door_place, monster_of) without reporting: a look ahead, not the reading
         that reports."""
         sink, self.sink = self.sink, Sink()
@@ -366,7 +370,7 @@ class Importer:
                 self.placed_at_setup.add(nxt[0])
                 nxt = self.names(self.comp[nxt[0]], "event1")
         # tiles nobody adds are on the table from the start; tiles added later are hidden
-        for k, g in enumerate(self.groups, start=1):
+        for g in self.groups:
             for pl in g:
                 if pl.section not in self.placed_at_setup and pl.section in added_by:
                     self.hidden.add(pl.section)
@@ -481,13 +485,13 @@ class Importer:
                     or self.names(head, "conditions") or head.get("trigger"):
                 continue
             candidates[sec.name] = (head.name, m1.group(1), int(m1.group(2)))
-        for check, (head, var, value) in candidates.items():
+        for check, (head_name, var, value) in candidates.items():
             guard = self.names(self.comp[check], "conditions")[1].split(",")[0]
-            if setters.get(guard) != [head] or not all(t in candidates and candidates[t][0] == head for t in testers.get(guard, [])):
+            if setters.get(guard) != [head_name] or not all(t in candidates and candidates[t][0] == head_name for t in testers.get(guard, [])):
                 continue
             self.checks.add(check)
             self.guards.add(guard)
-            self.watch_heads[head] = (snake(var), value)
+            self.watch_heads[head_name] = (snake(var), value)
 
     def enc_of(self, sec: Section) -> int:
         x, y = self.number(sec, "xposition"), self.number(sec, "yposition")
@@ -577,7 +581,7 @@ class Importer:
         place = self.quietly(self.door_place, door)
         return self.local_name(raw, place[0], {}) if place else raw
 
-    def local_name(self, raw: str, k: int, names: dict[str, str], extra: set[str] = frozenset()) -> str:
+    def local_name(self, raw: str, k: int, names: dict[str, str], extra: AbstractSet[str] = frozenset()) -> str:
         """A questc name from a section name. The export gives a name another encounter took the
         suffix `InEncounter<k>` (exporter.py `named`): stripped again for a component of
         encounter k, the name then unique in its encounter; other names unique in the quest."""
@@ -594,7 +598,7 @@ class Importer:
 
     def _twins(self) -> dict[str, Section]:
         if getattr(self, "_twin_map", None) is None:
-            groups: dict[tuple, list[Section]] = {}
+            groups: dict[tuple[str, ...], list[Section]] = {}
             for sp in self.of("Spawn"):
                 conds = self.names(sp, "conditions")
                 if not conds or not all(c.startswith("#heroes,") for c in conds):
@@ -635,9 +639,10 @@ class Importer:
     # one event ------------------------------------------------------------
     def event(self, root: Section, trigger: str, enc_hint: int | None = None, origin: Section | None = None) -> None:
         effects: list[_Line] = []
-        if origin is not None and origin.name not in self.labelled and origin.name not in self.markers and self.string(origin, "text") \
+        said = self.string(origin, "text") if origin is not None else None
+        if origin is not None and origin.name not in self.labelled and origin.name not in self.markers and said \
                 and (origin.get("display") or "true").lower() != "false":
-            effects.append(_Line(f"say {quote(self.string(origin, 'text'))}", origin.span))
+            effects.append(_Line(f"say {quote(said)}", origin.span))
         enc = [enc_hint or self.event_enc(root)]
         entered: list[int] = []
         self._walk(root, effects, enc, entered, set(), top=True)
@@ -715,16 +720,16 @@ class Importer:
                 line = self.token_line(c, placed=name not in self.placed_at_setup)
                 if line is not None:
                     self.added_by_walk.add(name)
-                    k, text = line
+                    k, token_text = line
                     if name in self.placed_at_setup:
-                        if all(ln.text != text for ln in self.setup[k]):  # an entry walked again
-                            self.setup[k].append(_Line(text, c.span))
+                        if all(ln.text != token_text for ln in self.setup[k]):  # an entry walked again
+                            self.setup[k].append(_Line(token_text, c.span))
                     else:
-                        out.append(_Line("place " + text, sec.span_of("add")))
+                        out.append(_Line("place " + token_text, sec.span_of("add")))
             elif name.startswith("Door"):
                 pass  # doors stand on the map from the start in questc (docs/valkyrie.md)
             else:
-                self.cannot(sec, "add", f"adding `{name}` (a {re.match(r'[A-Z][a-z]+', name).group(0)} component)")
+                self.cannot(sec, "add", f"adding `{name}` (a {_component_kind(name)} component)")
         if reveals:
             out.append(_Line("reveal " + ", ".join(reveals), sec.span_of("add")))
         for name in self.names(sec, "remove"):
@@ -788,11 +793,12 @@ class Importer:
         k_entered = next((k for k in entered if sec.name in self.entry_copies.get(k, ())), None)
         # the export's entry event: its text is the flavor of the encounter it enters
         entry_flavor = bool(not outcome and text and display and k_entered and re.fullmatch(rf"EventEnterEncounter{k_entered}(_\d+)?", sec.name))
-        if entry_flavor:
+        if entry_flavor and k_entered is not None and text:
             self.flavors.setdefault(k_entered, text)
         if outcome:
             out.append(_Line(f"{outcome} {quote(text)}" if text and display else outcome, sec.span))
-        elif text and display and not sec.name.startswith("Spawn") and not (entry_flavor and self.flavors[k_entered] == text):
+        elif text and display and not sec.name.startswith("Spawn") \
+                and not (entry_flavor and k_entered is not None and self.flavors[k_entered] == text):
             out.append(_Line(f"say {quote(text)}", sec.span))
         for key in ("audio",):
             if sec.get(key) and sec.get(key) not in (AUDIO_WIN, AUDIO_LOSE, "AudioButton1", "AudioMonsterActivation"):
@@ -859,14 +865,14 @@ class Importer:
         if colour:
             parts.append(colour)
         if tok.name in self.labelled:
-            parts.append(quote(self.string(tok, "text")))
+            parts.append(quote(self.string(tok, "text") or ""))  # a labelled token has its text
         name = self.token_name(tok)
         referenced = self.names(tok, "event1") or any(tok.name in self.names(c, "remove") for c in self.comp.values())
         # a token the export wrote for an unnamed one (`Token<Kind>Unnamed<n>`) that nothing names stays unnamed
         parts.append(f"at {at[1]}" if re.fullmatch(r"\w+_unnamed_?\d+", name) and not referenced else f"as {name} at {at[1]}")
         return at[0], " ".join(parts)
 
-    def spawn(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], heroes) -> None:
+    def spawn(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], heroes: tuple[int, int] | None) -> None:
         first = self.merged(sec)
         if first is not sec or sec.name in self._twins():
             name = self.spawn_name(sec)
@@ -991,7 +997,8 @@ class Importer:
         self.lines.append(_Line(text, origin))
 
     def render(self) -> str:
-        qsec = self.q.quest.section("Quest")
+        # load_quest reads no quest without its [Quest] section; an empty one stands in otherwise
+        qsec = self.q.quest.section("Quest") or Section("Quest", self.q.quest.path, Span.whole_file(self.q.quest.path))
         name = self.text.get("quest.name") or self.q.name
         lo = max(1, min(4, self.number(qsec, "minhero", 2) or 2))
         hi = max(lo, min(4, self.number(qsec, "maxhero", 4) or 4))
@@ -1021,7 +1028,7 @@ class Importer:
             start = next((pl.name for pl in g if self.tiles[pl.code].kind == "entrance"), g[0].name)
             self.emit(f"{ind}start heroes on {start}")
             if k == 1 and self.text.get("quest.description"):  # the export writes the first encounter's flavor there
-                self.emit(f"{ind}flavor {quote(self.text['quest.description'])}", self.q.quest.section("Quest").span)
+                self.emit(f"{ind}flavor {quote(self.text['quest.description'])}", qsec.span)
             elif k in self.flavors:  # and a later one's as the text of the event entering it
                 self.emit(f"{ind}flavor {quote(self.flavors[k])}", self.comp[self.entry[k]].span_of("add"))
             for var, span in sorted(self.variables[k].items()):
@@ -1054,6 +1061,12 @@ class Importer:
             "requires: [d2e-base]",
             "ruleset: d2e",
         ]) + "\n"
+
+
+def _component_kind(name: str) -> str:
+    """What kind of Valkyrie component a section is, from its name (`Puzzle`, `UI`, `MPlace`…)."""
+    m = re.match(r"[A-Z][a-z]+", name)
+    return m.group(0) if m else next((p for p in PREFIXES if name.startswith(p)), name)
 
 
 def quote(text: str) -> str:

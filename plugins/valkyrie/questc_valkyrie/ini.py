@@ -21,8 +21,9 @@ import csv
 import io
 import re
 from dataclasses import dataclass, field
+from typing import Sequence
 
-from compiler.diagnostics import Related, Sink, Span
+from compiler.plugins.api import Related, Sink, Span
 
 # Sections whose lines are names, not key=value pairs (quest.ini's file lists).
 LIST_SECTIONS = frozenset({"QuestData", "QuestText"})
@@ -120,7 +121,7 @@ def _shown(line: str) -> str:
     return line if len(line) <= 60 else line[:57] + "…"
 
 
-def write_ini(sections: list[tuple[str, list[tuple[str, str]]]], header: str | None = None) -> str:
+def write_ini(sections: Sequence[tuple[str, Sequence[tuple[str, str | None]]]], header: str | None = None) -> str:
     """Sections as Valkyrie writes them: `[Name]`, `key=value` lines (a value of None writes
     the bare key, for quest.ini's file lists), a blank line between sections, CRLF-free."""
     out: list[str] = []

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 
 @lru_cache(maxsize=1)
-def load_table() -> dict:
-    from compiler.catalogs.yamlload import load_plain
-    from compiler.resources import packaged_text
+def load_table() -> dict[str, dict[str, Any]]:
+    """Side name -> its entry in offsets.yaml (`offset`, `evidence`), as the YAML has it."""
+    from compiler.plugins.api import load_plain, packaged_text
 
     text = packaged_text(resources.files("questc_valkyrie") / "offsets.yaml")
     return (load_plain(text) or {}).get("sides") or {}

@@ -8,10 +8,14 @@ import os
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from compiler.diagnostics import Related, Sink, Span
+from compiler.plugins.api import Related, Sink, Span
 from questc_valkyrie.importer import Generated, Importer
 from questc_valkyrie.source import QuestFiles, load_quest
+
+if TYPE_CHECKING:
+    from compiler.plugins.api import Diagnostic, Options, Tile
 
 
 def is_valkyrie(path: str | Path) -> bool:
@@ -22,12 +26,11 @@ def is_valkyrie(path: str | Path) -> bool:
     return p.is_dir() and (p / "quest.ini").is_file() and not (p / "pack.yaml").exists()
 
 
-def library(sink: Sink):
+def library(sink: Sink) -> tuple[dict[str, Tile] | None, set[str], dict[str, int]]:
     """The d2e-base tiles, the monster ids and the orientation offsets the importer uses."""
-    from compiler.catalogs.yamlload import load_plain
+    from compiler.plugins.api import content_dir, load_plain, packaged_text
     from questc_valkyrie.offsets import load_offsets
     from questc_valkyrie.tiles import load_library
-    from compiler.resources import content_dir, packaged_text
 
     tiles = load_library(None, sink)
     monsters = set((load_plain(packaged_text(content_dir() / "d2e-base" / "monsters.yaml")) or {}).get("monsters") or {})
@@ -47,7 +50,7 @@ def import_quest(path: str | Path, sink: Sink, quest_id: str | None = None) -> t
 
 def write_pack(gen: Generated, out: str | Path, sink: Sink) -> bool:
     """The pack's files into `out` (created if missing), each written whole then renamed in."""
-    from compiler.emit.files import linked_folder, write_atomic
+    from compiler.plugins.api import linked_folder, write_atomic
 
     root = Path(out)
     try:
@@ -65,10 +68,10 @@ def write_pack(gen: Generated, out: str | Path, sink: Sink) -> bool:
     return True
 
 
-def check_quest(path: str | Path, options, sink: Sink) -> list:
+def check_quest(path: str | Path, options: Options, sink: Sink) -> list[Diagnostic]:
     """Every questc check on a Valkyrie quest: the importer's own findings go to `sink`;
     the compiler's are returned, each moved to the Valkyrie file and line it comes from."""
-    from compiler.pipeline import compile_paths
+    from compiler.plugins.api import compile_paths
 
     done = import_quest(path, sink)
     if done is None:
@@ -81,7 +84,8 @@ def check_quest(path: str | Path, options, sink: Sink) -> list:
         inner = Sink()
         compile_paths([str(pack)], options, inner)
         quest_file = str(pack / gen.quest_file)
-        fallback = files.quest.section("Quest").span
+        quest_section = files.quest.section("Quest")  # load_quest reads no quest.ini without one
+        fallback = quest_section.span if quest_section is not None else Span.whole_file(files.shown("quest.ini"))
         moved = []
         for d in inner.items:
             span = _moved(d.span, pack, quest_file, gen, fallback)

@@ -20,9 +20,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from compiler import reader
-from compiler.diagnostics import Sink, Span
-from compiler.diagnostics.render import accept_source
+from compiler.plugins.api import LINE_BREAK, Refused, Sink, Span, accept_source, read_bytes, refuse, text_of
 from questc_valkyrie.ini import IniFile, Localization, read_ini, read_localization
 
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
@@ -50,6 +48,7 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
     p = Path(path)
     if p.is_file() and p.name == "quest.ini":
         p = p.parent
+    files: _FolderFiles | _ZipFiles | None
     if p.is_dir():
         files = _FolderFiles(p)
         root, name = str(p), p.name
@@ -99,11 +98,11 @@ def _safe(name: str) -> bool:
 
 
 def _decode(data: bytes, shown: str, sink: Sink) -> str | None:
-    text = reader.text_of(data)  # UTF-8 without NUL, or a refusal located at the bad byte
-    if isinstance(text, reader.Refused):
-        reader.refuse(shown, text, sink, "VK0201", "problem", path=shown)
+    text = text_of(data)  # UTF-8 without NUL, or a refusal located at the bad byte
+    if isinstance(text, Refused):
+        refuse(shown, text, sink, "VK0201", "problem", path=shown)
         return None
-    text = reader.LINE_BREAK.sub("\n", text.removeprefix("\ufeff"))
+    text = LINE_BREAK.sub("\n", text.removeprefix("\ufeff"))
     accept_source(shown, text)  # the renderer shows lines only of accepted text
     return text
 
@@ -132,12 +131,12 @@ class _FolderFiles:
             return None
         # the guarded reader, at the resolved path (no link followed there): a regular
         # file, kind and size checked on the open descriptor, at most MAX_ENTRY_BYTES read
-        data = reader.read_bytes(real, max_bytes=MAX_ENTRY_BYTES, links=False)
-        if isinstance(data, reader.Refused):
+        data = read_bytes(real, max_bytes=MAX_ENTRY_BYTES, links=False)
+        if isinstance(data, Refused):
             if data.why == "size":
                 sink.report("VK0202", Span.whole_file(shown), entry=rel, problem=f"larger than {MAX_ENTRY_BYTES} bytes")
             else:
-                reader.refuse(shown, data, sink, "VK0201", "problem", path=shown)
+                refuse(shown, data, sink, "VK0201", "problem", path=shown)
             return None
         return _decode(data, shown, sink)
 
@@ -158,9 +157,9 @@ def _zip_files(p: Path, sink: Sink) -> _ZipFiles | None:
     shown = str(p)
     # The package is read whole by the guarded reader (a regular file of at most
     # MAX_PACKAGE_BYTES: a FIFO or a device is refused at once), then opened in memory.
-    packed = reader.read_bytes(p, max_bytes=MAX_PACKAGE_BYTES)
-    if isinstance(packed, reader.Refused):
-        reader.refuse(shown, packed, sink, "VK0201", "problem", path=shown)
+    packed = read_bytes(p, max_bytes=MAX_PACKAGE_BYTES)
+    if isinstance(packed, Refused):
+        refuse(shown, packed, sink, "VK0201", "problem", path=shown)
         return None
     try:
         zf = zipfile.ZipFile(io.BytesIO(packed))

@@ -17,10 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
-from compiler.diagnostics import Sink, Span
-from compiler.geometry.tiles import Tile
+from compiler.plugins.api import Sink, Span, Tile
+
+if TYPE_CHECKING:
+    from questc_valkyrie.ini import Section
 
 MAX_INPUT_BYTES = 8 * 1024 * 1024  # a tiles.ini or a tiles.yaml named on the command line
 
@@ -66,13 +68,12 @@ def valkyrie_squares(tile: Tile, x: int, y: int, rotation: int) -> frozenset[tup
 
 def read_placements(path: str | Path, tiles: Mapping[str, Tile], sink: Sink) -> list[Placement]:
     """The tile placements of one `tiles.ini` file (the maps-only converter's entry)."""
+    from compiler.plugins.api import read_reported
     from questc_valkyrie.ini import read_ini
-
-    from compiler import reader
 
     p = Path(path)
     # the guarded reader: a regular file, bounded, UTF-8; accepted text is what the renderer shows
-    text = reader.read_reported(p, sink, "M0402", name=str(p), max_bytes=MAX_INPUT_BYTES, path=str(p))
+    text = read_reported(p, sink, "M0402", name=str(p), max_bytes=MAX_INPUT_BYTES, path=str(p))
     if text is None:
         return []
     ini = read_ini(text, str(p), sink)
@@ -89,7 +90,7 @@ def side_codes(tiles: Mapping[str, Tile]) -> dict[str, str]:
     return out
 
 
-def placements_of(sections, tiles: Mapping[str, Tile], sink: Sink, offsets: Mapping[str, int] | None = None) -> list[Placement]:
+def placements_of(sections: Iterable[Section], tiles: Mapping[str, Tile], sink: Sink, offsets: Mapping[str, int] | None = None) -> list[Placement]:
     """Placements of `[Tile…]` sections (compiler/importers/valkyrie/ini.py), in file order.
     `offsets`: side name -> extra clockwise quarter turns of the image (offsets.yaml)."""
     by_side = side_codes(tiles)
@@ -204,28 +205,20 @@ def import_quest(path: str | Path, quest_id: str, name: str, sink: Sink, tiles_p
 
 def load_library(tiles_path: str | None, sink: Sink) -> dict[str, Tile] | None:
     """Tiles from a tiles.yaml (default: the d2e-base pack shipped with questc)."""
-    from compiler.catalogs.document import Document, Entry
-    from compiler.catalogs.yamlload import TooDeep, load_plain
-    from compiler.passes.tiles import read_tiles
-
-    from compiler.resources import content_dir
-
-    from compiler import reader
-    from compiler.resources import packaged_text
+    from compiler.plugins.api import TooDeep, content_dir, load_plain, packaged_text, read_reported, read_tile_catalog
 
     path = Path(tiles_path) if tiles_path else content_dir() / "d2e-base" / "tiles.yaml"
+    text: str | None = None
     if tiles_path:  # a file the user named: the guarded reader
-        text = reader.read_reported(path, sink, "M0402", name=str(path), max_bytes=MAX_INPUT_BYTES, path=str(path))
+        text = read_reported(path, sink, "M0402", name=str(path), max_bytes=MAX_INPUT_BYTES, path=str(path))
         if text is None:
             return None
     try:
-        if not tiles_path:  # the catalog shipped with questc
+        if text is None:  # the catalog shipped with questc
             text = packaged_text(path)
         data = (load_plain(text) or {}).get("tiles") or {}  # nesting bounded before ruamel recurses
     except Exception as exc:  # noqa: BLE001 - any unreadable library is one diagnostic
         at = Span(str(path), exc.line, exc.column) if isinstance(exc, TooDeep) else Span(str(path))
         sink.report("M0402", at, path=str(path), problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         return None
-    doc = Document(str(path), {"tiles": data})
-    entries = {k: Entry("tiles", k, v, doc, ("tiles", k), "d2e-base") for k, v in data.items()}
-    return read_tiles(entries, set(".~#o^"), sink)
+    return read_tile_catalog(data, str(path), sink, pack="d2e-base", terrain_symbols=set(".~#o^"))
