@@ -21,11 +21,13 @@ from compiler.commands.common import add_pack_arguments, compile_args, finish
 from compiler.diagnostics import Sink
 
 if TYPE_CHECKING:
-    from compiler.catalogs.document import Document
+    from compiler.catalogs.document import Document, Path as DocPath
+    from compiler.commands.mapquery import MapChoice
     from compiler.emit.shared import JSONObject
     from compiler.geometry.lattice import Cell
     from compiler.model import Model
-    from compiler.model.activation import CardOutcome
+    from compiler.model.activation import CardActivation, CardOutcome, Situation
+    from compiler.syntax import ast
 
 SUFFIX = ".activation-test"
 SCHEMA = "activation-test.schema.json"
@@ -92,35 +94,68 @@ def claim_words(claim: JSONObject) -> str:
 
 def run_test(model: Model, doc: Document, i: int, sink: Sink) -> bool | None:
     """One test of a file: True passed, False failed, None could not run (reported)."""
-    from dataclasses import replace
-
-    from compiler.commands.activate import cooperative, encounter_defaults, read_state_at
-    from compiler.commands.mapquery import MapChoice
-    from compiler.diagnostics.hints import hint
+    from compiler.commands.state import encounter_defaults, read_state_at
     from compiler.model import activation as act
 
     path = ("tests", i)
     t = doc.get(path)
-    name = t["name"]
+    choice = _map_of(model, doc, path, sink)
+    if choice is None:
+        return None
+    card = _card_of(model, doc, path, sink)
+    if card is None:
+        return None
+    ok = _names_known(t, card, choice, doc, path, sink)
+    sit = read_state_at(doc, path + ("state",), choice.amap.board, model.monsters or {}, sink, label=choice.label,
+                        defaults=encounter_defaults(model, choice.quest, choice.number))
+    if sit is None or not ok:
+        return None
+    sit = _as_asked(t, sit, model, choice)
+    if not _claims_known(t, sit, doc, path, sink):
+        return None
+    result = act.activate_card(sit, card, t.get("groups"))
+    return _judge(t, result, doc, path, sink)
+
+
+def _map_of(model: Model, doc: Document, path: DocPath, sink: Sink) -> MapChoice | None:
+    """The map the test names (a quest's encounter or a top-level encounter), or None after A0202."""
+    from compiler.commands.mapquery import MapChoice
+    from compiler.diagnostics.hints import hint
+
+    t = doc.get(path)
     quests = model.maps.quests if model.maps is not None else {}
     encounters = model.maps.encounters if model.maps is not None else {}
     qid, number = t["quest"], t.get("encounter")
     if qid in quests and (number or min(quests[qid], default=1)) in quests[qid]:
         number = number or min(quests[qid])
-        choice = MapChoice(qid, number, quests[qid][number], len(quests[qid]) == 1)
-    elif qid in encounters and number in (None, 1):
-        choice = MapChoice(qid, None, encounters[qid], True)
-    else:
-        known = sorted(set(quests) | set(encounters))
-        sink.report("A0202", doc.span(path + ("quest",)), test=name, what="map", name=qid + (f" encounter {number}" if number else ""),
-                    where=f"pack `{model.pack.id}`", hint=hint(qid, known))
-        return None
+        return MapChoice(qid, number, quests[qid][number], len(quests[qid]) == 1)
+    if qid in encounters and number in (None, 1):
+        return MapChoice(qid, None, encounters[qid], True)
+    known = sorted(set(quests) | set(encounters))
+    sink.report("A0202", doc.span(path + ("quest",)), test=t["name"], what="map", name=qid + (f" encounter {number}" if number else ""),
+                where=f"pack `{model.pack.id}`", hint=hint(qid, known))
+    return None
+
+
+def _card_of(model: Model, doc: Document, path: DocPath, sink: Sink) -> ast.ActivationCard | None:
+    """The activation card the test names, or None after A0202."""
+    from compiler.diagnostics.hints import hint
+
+    t = doc.get(path)
     cards = model.cards.activation if model.cards is not None else {}
     card = cards.get(t["card"])
     if card is None:
-        sink.report("A0202", doc.span(path + ("card",)), test=name, what="activation card", name=t["card"],
+        sink.report("A0202", doc.span(path + ("card",)), test=t["name"], what="activation card", name=t["card"],
                     where=f"pack `{model.pack.id}`", hint=hint(t["card"], cards))
-        return None
+    return card
+
+
+def _names_known(t: JSONObject, card: ast.ActivationCard, choice: MapChoice, doc: Document, path: DocPath,
+                 sink: Sink) -> bool:
+    """Whether each of the test's `groups` is on the card and each door it opens is on the map (A0202 for each not)."""
+    from compiler.diagnostics.hints import hint
+
+    name = t["name"]
     on_card = [g.group for g in card.groups]
     ok = True
     for k, g in enumerate(t.get("groups") or ()):
@@ -134,34 +169,48 @@ def run_test(model: Model, doc: Document, i: int, sink: Sink) -> bool | None:
             sink.report("A0202", doc.span(path + ("open", k)), test=name, what="door", name=d, where=choice.label,
                         hint=hint(d, doors))
             ok = False
-    sit = read_state_at(doc, path + ("state",), choice.amap.board, model.monsters or {}, sink, label=choice.label,
-                        defaults=encounter_defaults(model, choice.quest, choice.number))
-    if sit is None or not ok:
-        return None
+    return ok
+
+
+def _as_asked(t: JSONObject, sit: Situation, model: Model, choice: MapChoice) -> Situation:
+    """The state under the test's rules (else the state's, else the pack's default) with the doors it opens."""
+    from dataclasses import replace
+
+    from compiler.commands.state import cooperative
+
     rules = t.get("rules") or sit.rules or ("coop" if cooperative(model) else "app")
     opened = frozenset(t.get("open") or ())
     if opened:
         start = sit.open_doors if sit.open_doors is not None else frozenset(d.id for d in choice.amap.board.doors if d.open)
         sit = replace(sit, open_doors=start | opened)
-    sit = replace(sit, rules=rules)
+    return replace(sit, rules=rules)
+
+
+def _claims_known(t: JSONObject, sit: Situation, doc: Document, path: DocPath, sink: Sink) -> bool:
+    """Whether every claim names a monster of the state (A0202 for each that does not)."""
+    from compiler.diagnostics.hints import hint
+
     ids = {m.id for m in sit.monsters}
-    expect = t["expect"]
+    ok = True
     for kind in ("every", "some", "none"):
-        for k, claim in enumerate(expect.get(kind) or ()):
+        for k, claim in enumerate(t["expect"].get(kind) or ()):
             if claim["monster"] not in ids:
-                sink.report("A0202", doc.span(path + ("expect", kind, k, "monster")), test=name, what="monster",
+                sink.report("A0202", doc.span(path + ("expect", kind, k, "monster")), test=t["name"], what="monster",
                             name=claim["monster"], where="the test's state", hint=hint(claim["monster"], ids))
                 ok = False
-    if not ok:
-        return None
-    result = act.activate_card(sit, card, t.get("groups"))
+    return ok
+
+
+def _judge(t: JSONObject, result: CardActivation, doc: Document, path: DocPath, sink: Sink) -> bool:
+    """Whether the outcomes are what the test expects; A0201 on each claim that does not hold."""
+    expect = t["expect"]
     outcomes = result.outcomes
     passed = True
 
     def fail(where: tuple[str | int, ...], failure: str) -> None:
         nonlocal passed
         passed = False
-        sink.report("A0201", doc.span(path + where), test=name, failure=failure)
+        sink.report("A0201", doc.span(path + where), test=t["name"], failure=failure)
 
     if "outcomes" in expect and expect["outcomes"] != len(outcomes):
         fail(("expect", "outcomes"), f"expected {expect['outcomes']} outcome(s), the rules allow {len(outcomes)}"
