@@ -322,183 +322,199 @@ def guarded(default: Callable[[], object] | None = None) -> Callable[[Handler], 
 
 
 def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -> QuestServer:
+    """A server with its handlers registered, each a function of its own below: the
+    documents' life (open, change, save, close: each schedules a check), the map preview
+    command, and one handler per language feature."""
     server = QuestServer(debounce, pack_path)
+    server.feature(types.TEXT_DOCUMENT_DID_OPEN)(did_open)
+    server.feature(types.TEXT_DOCUMENT_DID_CHANGE)(did_change)
+    server.feature(types.TEXT_DOCUMENT_DID_SAVE)(did_save)
+    server.command(PREVIEW_COMMAND)(preview_map)
+    server.feature(types.TEXT_DOCUMENT_DID_CLOSE)(did_close)
+    server.feature(types.TEXT_DOCUMENT_HOVER)(hover)
+    server.feature(types.TEXT_DOCUMENT_DEFINITION)(definition)
+    server.feature(types.TEXT_DOCUMENT_REFERENCES)(references)
+    server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)(prepare_rename)
+    server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))(rename)
+    server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" "]))(completion)
+    server.feature(types.TEXT_DOCUMENT_FORMATTING)(formatting)
+    server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                   types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))(code_action)
+    return server
 
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    @guarded()
-    def did_open(ls: QuestServer, params: types.DidOpenTextDocumentParams) -> None:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return
-        ls.engine.open(path, params.text_document.text)
+
+# ---------------------------------------------------------------- handlers
+@guarded()
+def did_open(ls: QuestServer, params: types.DidOpenTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return
+    ls.engine.open(path, params.text_document.text)
+    ls.schedule(path, 0)
+
+
+@guarded()
+def did_change(ls: QuestServer, params: types.DidChangeTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return
+    doc = ls.workspace.get_text_document(params.text_document.uri)  # pygls applied the changes
+    ls.engine.change(path, doc.source)
+    ls.schedule(path, ls.debounce)
+
+
+@guarded()
+def did_save(ls: QuestServer, params: types.DidSaveTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    if path is not None:
+        root = pack_root(path)
+        if root is not None and any(r == root for r, _ in ls.previews):
+            ls.saved.add(root)
         ls.schedule(path, 0)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    @guarded()
-    def did_change(ls: QuestServer, params: types.DidChangeTextDocumentParams) -> None:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return
-        doc = ls.workspace.get_text_document(params.text_document.uri)  # pygls applied the changes
-        ls.engine.change(path, doc.source)
-        ls.schedule(path, ls.debounce)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    @guarded()
-    def did_save(ls: QuestServer, params: types.DidSaveTextDocumentParams) -> None:
-        path = uri_to_path(params.text_document.uri)
-        if path is not None:
-            root = pack_root(path)
-            if root is not None and any(r == root for r, _ in ls.previews):
-                ls.saved.add(root)
-            ls.schedule(path, 0)
+def preview_map(ls: QuestServer, *args: object) -> dict[str, object]:
+    """Arguments: the document's URI and a position ({line, character}) inside a quest or
+    encounter, optionally a folder for the PNG. Answers {uri, map, quest, encounter}
+    and, after each save of the pack, sends questc/previewUpdated with the same."""
+    try:
+        uri = args[0] if args else None
+        where = args[1] if len(args) > 1 else {}
+        folder = args[2] if len(args) > 2 else None
+        path = uri_to_path(uri) if isinstance(uri, str) else None
+        position = where if isinstance(where, dict) else {}
+        line = position.get("line")
+        if path is None or not isinstance(line, int) or line < 0 or (folder is not None and not isinstance(folder, str)):
+            raise JsonRpcInvalidParams(f"{PREVIEW_COMMAND} takes a document URI, a position and optionally a folder")
+        got = ls.engine.preview(path, line, position.get("character", 0), Path(folder) if folder else None)
+    except JsonRpcException:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        ls.log_error(PREVIEW_COMMAND, exc)
+        raise RequestFailed(f"the preview failed: {exc}") from None
+    if isinstance(got, str):
+        raise RequestFailed(got)
+    ls.previews[(got.root, got.map_id)] = got
+    return ls.preview_params(got)
 
-    @server.command(PREVIEW_COMMAND)
-    def preview_map(ls: QuestServer, *args: object) -> dict[str, object]:
-        """Arguments: the document's URI and a position ({line, character}) inside a quest or
-        encounter, optionally a folder for the PNG. Answers {uri, map, quest, encounter}
-        and, after each save of the pack, sends questc/previewUpdated with the same."""
-        try:
-            uri = args[0] if args else None
-            where = args[1] if len(args) > 1 else {}
-            folder = args[2] if len(args) > 2 else None
-            path = uri_to_path(uri) if isinstance(uri, str) else None
-            position = where if isinstance(where, dict) else {}
-            line = position.get("line")
-            if path is None or not isinstance(line, int) or line < 0 or (folder is not None and not isinstance(folder, str)):
-                raise JsonRpcInvalidParams(f"{PREVIEW_COMMAND} takes a document URI, a position and optionally a folder")
-            got = ls.engine.preview(path, line, position.get("character", 0), Path(folder) if folder else None)
-        except JsonRpcException:
-            raise
-        except Exception as exc:  # noqa: BLE001
-            ls.log_error(PREVIEW_COMMAND, exc)
-            raise RequestFailed(f"the preview failed: {exc}") from None
-        if isinstance(got, str):
-            raise RequestFailed(got)
-        ls.previews[(got.root, got.map_id)] = got
-        return ls.preview_params(got)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    @guarded()
-    def did_close(ls: QuestServer, params: types.DidCloseTextDocumentParams) -> None:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return
-        ls.engine.close(path)
-        ls.schedule(path, 0)  # the file on disk counts again
+@guarded()
+def did_close(ls: QuestServer, params: types.DidCloseTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return
+    ls.engine.close(path)
+    ls.schedule(path, 0)  # the file on disk counts again
 
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    @guarded()
-    def hover(ls: QuestServer, params: types.HoverParams) -> types.Hover | None:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return None
-        text = ls.engine.hover(path, params.position.line, params.position.character)
-        if not text:
-            return None
-        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
 
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    @guarded(list)
-    def definition(ls: QuestServer, params: types.DefinitionParams) -> list[types.Location]:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return []
-        places = ls.engine.definition(path, params.position.line, params.position.character)
-        return [types.Location(uri=path_to_uri(p.path), range=lsp_range(p)) for p in places]
+@guarded()
+def hover(ls: QuestServer, params: types.HoverParams) -> types.Hover | None:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return None
+    text = ls.engine.hover(path, params.position.line, params.position.character)
+    if not text:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
 
-    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    @guarded(list)
-    def references(ls: QuestServer, params: types.ReferenceParams) -> list[types.Location]:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return []
-        places = ls.engine.references(path, params.position.line, params.position.character,
-                                      params.context.include_declaration)
-        return [types.Location(uri=path_to_uri(p.path), range=lsp_range(p)) for p in places]
 
-    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
-    @guarded()
-    def prepare_rename(ls: QuestServer, params: types.PrepareRenameParams) -> types.Range | None:
-        from compiler.commands.editor.symbols import RenameError
+@guarded(list)
+def definition(ls: QuestServer, params: types.DefinitionParams) -> list[types.Location]:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return []
+    places = ls.engine.definition(path, params.position.line, params.position.character)
+    return [types.Location(uri=path_to_uri(p.path), range=lsp_range(p)) for p in places]
 
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return None
-        try:
-            return lsp_range(ls.engine.prepare_rename(path, params.position.line, params.position.character))
-        except RenameError as exc:
-            raise RequestFailed(str(exc)) from None
 
-    @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
-    @guarded()
-    def rename(ls: QuestServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-        from compiler.commands.editor.symbols import RenameError
+@guarded(list)
+def references(ls: QuestServer, params: types.ReferenceParams) -> list[types.Location]:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return []
+    places = ls.engine.references(path, params.position.line, params.position.character,
+                                  params.context.include_declaration)
+    return [types.Location(uri=path_to_uri(p.path), range=lsp_range(p)) for p in places]
 
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return None
-        try:
-            edits = ls.engine.rename(path, params.position.line, params.position.character, params.new_name)
-        except RenameError as exc:
-            raise RequestFailed(str(exc)) from None
-        return types.WorkspaceEdit(changes={
-            path_to_uri(p): [types.TextEdit(range=lsp_range(place), new_text=text) for place, text in items]
-            for p, items in edits.items()})
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" "]))
-    @guarded(list)
-    def completion(ls: QuestServer, params: types.CompletionParams) -> types.CompletionList | list[types.CompletionItem]:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return []
-        items = ls.engine.completion(path, params.position.line, params.position.character)
-        return types.CompletionList(is_incomplete=False, items=[
-            types.CompletionItem(label=label, kind=KIND.get(kind, types.CompletionItemKind.Value),
-                                 detail=detail or kind)
-            for label, kind, detail in items
-        ])
+@guarded()
+def prepare_rename(ls: QuestServer, params: types.PrepareRenameParams) -> types.Range | None:
+    from compiler.commands.editor.symbols import RenameError
 
-    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
-    @guarded(list)
-    def formatting(ls: QuestServer, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return []
-        text = ls.engine.text(path)
-        formatted = ls.engine.format(path)
-        if text is None or formatted is None or formatted == text:
-            return []
-        lines = text.split("\n")
-        end = types.Position(len(lines) - 1, len(lines[-1].encode("utf-16-le")) // 2)
-        return [types.TextEdit(range=types.Range(types.Position(0, 0), end), new_text=formatted)]
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return None
+    try:
+        return lsp_range(ls.engine.prepare_rename(path, params.position.line, params.position.character))
+    except RenameError as exc:
+        raise RequestFailed(str(exc)) from None
 
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
-    @guarded(list)
-    def code_action(ls: QuestServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return []
-        wanted = params.range
-        actions: list[types.CodeAction] = []
-        for d, place in ls.engine.fixes(path):
-            diag_place = ls.engine.place(d.span)
-            fix = d.fix  # every diagnostic `fixes` gives has one
-            if fix is None or diag_place is None or not _overlaps(lsp_range(diag_place), wanted):
-                continue
-            sent = [c for c in params.context.diagnostics if c.code == d.code and c.range == lsp_range(diag_place)]
-            edit = types.TextEdit(range=lsp_range(place), new_text=fix)
-            actions.append(types.CodeAction(
-                title=f"Replace with `{d.fix}` ({d.code})",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=sent or None,
-                is_preferred=True,
-                edit=types.WorkspaceEdit(changes={params.text_document.uri: [edit]}),
-            ))
-        return actions
 
-    return server
+@guarded()
+def rename(ls: QuestServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    from compiler.commands.editor.symbols import RenameError
+
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return None
+    try:
+        edits = ls.engine.rename(path, params.position.line, params.position.character, params.new_name)
+    except RenameError as exc:
+        raise RequestFailed(str(exc)) from None
+    return types.WorkspaceEdit(changes={
+        path_to_uri(p): [types.TextEdit(range=lsp_range(place), new_text=text) for place, text in items]
+        for p, items in edits.items()})
+
+
+@guarded(list)
+def completion(ls: QuestServer, params: types.CompletionParams) -> types.CompletionList | list[types.CompletionItem]:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return []
+    items = ls.engine.completion(path, params.position.line, params.position.character)
+    return types.CompletionList(is_incomplete=False, items=[
+        types.CompletionItem(label=label, kind=KIND.get(kind, types.CompletionItemKind.Value),
+                             detail=detail or kind)
+        for label, kind, detail in items
+    ])
+
+
+@guarded(list)
+def formatting(ls: QuestServer, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return []
+    text = ls.engine.text(path)
+    formatted = ls.engine.format(path)
+    if text is None or formatted is None or formatted == text:
+        return []
+    lines = text.split("\n")
+    end = types.Position(len(lines) - 1, len(lines[-1].encode("utf-16-le")) // 2)
+    return [types.TextEdit(range=types.Range(types.Position(0, 0), end), new_text=formatted)]
+
+
+@guarded(list)
+def code_action(ls: QuestServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return []
+    wanted = params.range
+    actions: list[types.CodeAction] = []
+    for d, place in ls.engine.fixes(path):
+        diag_place = ls.engine.place(d.span)
+        fix = d.fix  # every diagnostic `fixes` gives has one
+        if fix is None or diag_place is None or not _overlaps(lsp_range(diag_place), wanted):
+            continue
+        sent = [c for c in params.context.diagnostics if c.code == d.code and c.range == lsp_range(diag_place)]
+        edit = types.TextEdit(range=lsp_range(place), new_text=fix)
+        actions.append(types.CodeAction(
+            title=f"Replace with `{d.fix}` ({d.code})",
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=sent or None,
+            is_preferred=True,
+            edit=types.WorkspaceEdit(changes={params.text_document.uri: [edit]}),
+        ))
+    return actions
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
