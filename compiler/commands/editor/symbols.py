@@ -108,31 +108,49 @@ def _place(path: Path, text_lines: list[str], span: Span) -> Place:
                  utf16_len(row[: span.end_column - 1]))
 
 
+# (path, the file's lines, every name written in it)
+_File = tuple[Path, list[str], tuple["NameUse", ...]]
+# local names declared, by scope: (kind, name) -> the symbol
+_Locals = dict[Scope, dict[tuple[str, str], Symbol]]
+# a name that refers: (path, lines, the use, its place, its scope)
+_Pending = tuple[Path, list[str], "NameUse", Place, Scope]
+
+
 def build_index(engine: Engine, model: Model) -> Index:
     """Every name of the pack's quest files, resolved; the catalog keys of the tiles and
-    monsters they name."""
+    monsters they name. Declarations first (every file), then the references, then the
+    catalog entries."""
+    index = Index()
+    local, pending = _declare(index, _files(engine, model))
+    _refer(index, local, pending, model)
+    _catalog_keys(index, engine, model)
+    return index
+
+
+def _files(engine: Engine, model: Model) -> list[_File]:
+    """The pack's quest files as the editor has them (an open document's text, else the file's)."""
     from compiler.commands.editor.engine import span_path
 
-    index = Index()
-    pack_id = model.pack.id
-    files: list[tuple[Path, list[str], tuple[NameUse, ...]]] = []
+    files: list[_File] = []
     for module in model.modules:
         path = span_path(module.file)
         text = engine.text(path) if path is not None else None
         if path is None or text is None:
             continue
         files.append((path, text.split("\n"), _uses(text, module.file)))
+    return files
 
-    def scope_of(path: Path, use: NameUse) -> Scope:
-        return (path, *use.scope)
 
-    # declarations first: local names per scope, pack-wide names
-    local: dict[Scope, dict[tuple[str, str], Symbol]] = {}
-    pending: list[tuple[Path, list[str], NameUse, Place, Scope]] = []  # (path, lines, use, its place, its scope)
+def _declare(index: Index, files: list[_File]) -> tuple[_Locals, list[_Pending]]:
+    """Add every declaration to the index (pack-wide names, local names per scope, a tile's
+    code and the placed tile it implicitly names); the local names, and the uses left to
+    resolve."""
+    local: _Locals = {}
+    pending: list[_Pending] = []
     for path, lines, uses in files:
         for u in uses:
             place = _place(path, lines, u.span)
-            scope = scope_of(path, u)
+            scope: Scope = (path, *u.scope)
             if u.rule in GLOBAL_DECL:
                 if u.index == 0:
                     sym = Symbol(GLOBAL_DECL[u.rule], u.name)
@@ -156,22 +174,28 @@ def build_index(engine: Engine, model: Model) -> Index:
                     index.declared.setdefault(sym, []).append(occ)
             else:
                 pending.append((path, lines, u, place, scope))
+    return local, pending
 
-    def find_local(kind: str, name: str, scope: Scope) -> Symbol | None:
-        got = local.get(scope, {}).get((kind, name))
+
+def _find_local(local: _Locals, kind: str, name: str, scope: Scope) -> Symbol | None:
+    """The local name looked up in its own scope, then the rest of its declaration, then anywhere."""
+    got = local.get(scope, {}).get((kind, name))
+    if got is not None:
+        return got
+    same_decl = [s for s in local if s[:3] == scope[:3]]
+    for s in sorted(same_decl, key=lambda s: (s[3] is not None, s[3] or 0)):
+        got = local[s].get((kind, name))
         if got is not None:
             return got
-        same_decl = [s for s in local if s[:3] == scope[:3]]
-        for s in sorted(same_decl, key=lambda s: (s[3] is not None, s[3] or 0)):
-            got = local[s].get((kind, name))
-            if got is not None:
-                return got
-        for s in local:
-            got = local[s].get((kind, name))
-            if got is not None:
-                return got
-        return None
+    for s in local:
+        got = local[s].get((kind, name))
+        if got is not None:
+            return got
+    return None
 
+
+def _refer(index: Index, local: _Locals, pending: list[_Pending], model: Model) -> None:
+    """Add each use that refers to something, resolved to what it names."""
     monsters = getattr(model, "monsters", None) or {}
     catalog_monsters = (model.catalogs or {}).get("monsters") or {}
     for _path, _lines, u, place, scope in pending:
@@ -181,15 +205,15 @@ def build_index(engine: Engine, model: Model) -> Index:
         elif u.rule == "spawn":
             bare = u.parent == "e_spawn" and not ({"spawn_at", "spawn_points"} & u.options)
             if bare:
-                ref = find_local("spawn", u.name, scope) or Symbol("monster", u.name)
+                ref = _find_local(local, "spawn", u.name, scope) or Symbol("monster", u.name)
             else:
                 ref = Symbol("monster", u.name)
         elif u.rule in LOCAL_REF:
             kind = LOCAL_REF[u.rule]
             if kind == "area":
-                ref = find_local("placed", u.name, scope) or find_local("mark", u.name, scope)
+                ref = _find_local(local, "placed", u.name, scope) or _find_local(local, "mark", u.name, scope)
             elif kind == "group":
-                ref = find_local("spawn", u.name, scope)
+                ref = _find_local(local, "spawn", u.name, scope)
                 if ref is None and (u.name in monsters or u.name in catalog_monsters):
                     ref = Symbol("monster", u.name)
                 if ref is None and Symbol("figure", u.name) in index.declared:
@@ -197,11 +221,15 @@ def build_index(engine: Engine, model: Model) -> Index:
                 if ref is None:
                     ref = Symbol("monster", u.name)
             else:
-                ref = find_local(kind, u.name, scope)
+                ref = _find_local(local, kind, u.name, scope)
         if ref is not None:
             index.occurrences.append(Occurrence(ref, place))
 
-    # catalog entries of the tiles and monsters named (their keys are the declarations)
+
+def _catalog_keys(index: Index, engine: Engine, model: Model) -> None:
+    """Add the catalog entries of the tiles and monsters: their keys are the declarations
+    (a required pack's entry only when the pack names it)."""
+    pack_id = model.pack.id
     named = {o.symbol for o in index.occurrences if o.symbol.kind in CATALOG}
     for kind, catalog_kind in CATALOG.items():
         for entry_id, entry in ((model.catalogs or {}).get(catalog_kind) or {}).items():
@@ -216,7 +244,6 @@ def build_index(engine: Engine, model: Model) -> Index:
             occ = Occurrence(sym, key_place, declares=True, catalog=True)
             index.occurrences.append(occ)
             index.declared.setdefault(sym, []).append(occ)
-    return index
 
 
 # ---------------------------------------------------------------- answers
