@@ -26,7 +26,7 @@ import argparse
 import difflib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Literal
 
 from compiler.config import FORMATS
 from compiler.emit.files import write_atomic
@@ -91,13 +91,13 @@ def unified_diff(name: str, before: str, after: str) -> str:
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
+_Outcome = Literal["changed", "unchanged", "failed", "internal"]  # what became of one file
+
+
 def run(args: argparse.Namespace) -> int:
-    from compiler.diagnostics import Sink, Span
+    from compiler.diagnostics import Sink
     from compiler.diagnostics.render import print_diagnostics, visible
     from compiler.options import Options
-    from compiler.sources import display_name, read_source
-    from compiler.syntax.format import FormatError, format_source, strip_spans
-    from compiler.syntax.parse import parse_module
 
     sink = Sink()
     conf = getattr(args, "_config", None)
@@ -107,62 +107,68 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"questc fmt: error: {visible(str(exc))}\n")
         return 2
 
-    changed: list[str] = []
-    unchanged = failed = 0
-    internal = False
     write = not (args.check or args.diff)
     limit = Options().max_file_bytes
+    counts: dict[_Outcome, int] = {"changed": 0, "unchanged": 0, "failed": 0, "internal": 0}
     for path in files:
-        src = read_source(path.parent, path, sink, max_bytes=limit)
-        if src is None:
-            failed += 1
-            continue
-        name = display_name(path)
-        parsed = Sink()
-        module = parse_module(src.text, name, parsed)
-        if parsed.errors:  # not formatted: the parser's diagnostics say why
-            sink.extend(parsed.items)
-            failed += 1
-            continue
-        try:
-            formatted = format_source(src.text)
-        except FormatError as exc:  # parse_module accepted what the formatter's parse did not: a bug
-            sys.stderr.write(f"questc fmt: internal error: cannot format {visible(name)} ({exc}); the file is left as it is\n")
-            internal = True
-            continue
-        if formatted == src.text:
-            unchanged += 1
-            continue
-        again = parse_module(formatted, name, Sink())
-        if strip_spans(again) != strip_spans(module):
-            sys.stderr.write(f"questc fmt: internal error: formatting {visible(name)} would change its meaning; "
-                             "the file is left as it is (please report this)\n")
-            internal = True
-            continue
-        if args.diff:
-            sys.stdout.write(unified_diff(name, src.text, formatted))
-        if write:
-            try:
-                write_atomic(path, formatted.replace("\n", src.newline), follow_link=True)  # read inside the pack
-            except OSError as exc:
-                sink.report("I0003", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
-                failed += 1
-                continue
-        changed.append(name)
-        sys.stderr.write(f"{'reformatted' if write else 'would reformat'} {visible(name)}\n")
+        counts[_format_file(path, args, write, limit, sink)] += 1
 
     if sink.items:
         print_diagnostics(sink, args.format)
     verb = "reformatted" if write else "would be reformatted"
-    parts = [f"{_count(len(changed))} {verb}", f"{_count(unchanged)} unchanged"]
-    if failed:
-        parts.append(f"{_count(failed)} not formatted (errors)")
+    parts = [f"{_count(counts['changed'])} {verb}", f"{_count(counts['unchanged'])} unchanged"]
+    if counts["failed"]:
+        parts.append(f"{_count(counts['failed'])} not formatted (errors)")
     sys.stderr.write(", ".join(parts) + "\n")
-    if internal:
+    if counts["internal"]:
         return 3
-    if failed or sink.errors or (args.check and changed):
+    if counts["failed"] or sink.errors or (args.check and counts["changed"]):
         return 1
     return 0
+
+
+def _format_file(path: Path, args: argparse.Namespace, write: bool, limit: int, sink: Sink) -> _Outcome:
+    """Format one file: read it, parse it, lay it out, make sure the layout means the same,
+    then show the diff (--diff) and write it (unless --check or --diff). `failed`: the file
+    cannot be read, parsed or written (diagnostics in `sink`); `internal`: a formatter bug
+    (said on stderr)."""
+    from compiler.diagnostics import Sink, Span
+    from compiler.diagnostics.render import visible
+    from compiler.sources import display_name, read_source
+    from compiler.syntax.format import FormatError, format_source, strip_spans
+    from compiler.syntax.parse import parse_module
+
+    src = read_source(path.parent, path, sink, max_bytes=limit)
+    if src is None:
+        return "failed"
+    name = display_name(path)
+    parsed = Sink()
+    module = parse_module(src.text, name, parsed)
+    if parsed.errors:  # not formatted: the parser's diagnostics say why
+        sink.extend(parsed.items)
+        return "failed"
+    try:
+        formatted = format_source(src.text)
+    except FormatError as exc:  # parse_module accepted what the formatter's parse did not: a bug
+        sys.stderr.write(f"questc fmt: internal error: cannot format {visible(name)} ({exc}); the file is left as it is\n")
+        return "internal"
+    if formatted == src.text:
+        return "unchanged"
+    again = parse_module(formatted, name, Sink())
+    if strip_spans(again) != strip_spans(module):
+        sys.stderr.write(f"questc fmt: internal error: formatting {visible(name)} would change its meaning; "
+                         "the file is left as it is (please report this)\n")
+        return "internal"
+    if args.diff:
+        sys.stdout.write(unified_diff(name, src.text, formatted))
+    if write:
+        try:
+            write_atomic(path, formatted.replace("\n", src.newline), follow_link=True)  # read inside the pack
+        except OSError as exc:
+            sink.report("I0003", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
+            return "failed"
+    sys.stderr.write(f"{'reformatted' if write else 'would reformat'} {visible(name)}\n")
+    return "changed"
 
 
 def _count(n: int) -> str:
