@@ -18,6 +18,7 @@ from compiler.commands.common import add_pack_arguments, compile_args
 if TYPE_CHECKING:
     from compiler.diagnostics.model import Sink, Span
     from compiler.emit.shared import JSONObject
+    from compiler.model import Model
     from compiler.model.world import World
 
 CLI_FILE = "<command line>"
@@ -69,8 +70,7 @@ def _fail(sink: Sink, args: argparse.Namespace, code: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from compiler.emit import worlds as WE
-    from compiler.model.world import hint_location, hint_world
+    from compiler.model.world import hint_location
 
     # the command line as typed (cli.main keeps it), to locate a bad argument on it
     argv = ["questc", *getattr(args, "_argv", ["world", *args.paths, *(["--from", args.location] if args.location else [])])]
@@ -82,39 +82,67 @@ def run(args: argparse.Namespace) -> int:
         return _fail(sink, args, 2)
     if model is None:
         return _fail(sink, args, 1)
+    world = _world(args, argv, model, sink)
+    if isinstance(world, int):
+        return _fail(sink, args, world)
+    if args.location is None:
+        args.location = world.start
+    code = _rumor_distance(args, argv, model, sink)
+    if code:
+        return _fail(sink, args, code)
+    if args.location not in world.locations:
+        hint, fix = hint_location(world, args.location)
+        sink.report("W0201", _arg_span(argv, "--from", args.location), name=args.location, world=world.id, hint=hint, fix=fix)
+        return _fail(sink, args, 2)
+    return _answer(args, world, sink)
+
+
+def _world(args: argparse.Namespace, argv: list[str], model: Model, sink: Sink) -> World | int:
+    """The world asked for (--world, else the first by id), or the exit code after its
+    diagnostics: none (W0202), an unknown --world (W0205), a world with errors (listed already)."""
+    from compiler.model.world import hint_world
+
     worlds = model.worlds or {}
     if not worlds:
         sink.report("W0202", _arg_span(argv, "world", args.paths[0]), pack=model.pack.id)
-        return _fail(sink, args, 1)
+        return 1
     if args.world is not None and args.world not in worlds:  # was silently the first world
         hint, fix = hint_world(worlds, args.world)
         known = "" if hint else f" (worlds: {', '.join(sorted(worlds))})"
         span = _arg_span(argv, "--world", args.world)
         sink.report("W0205", span, name=args.world, pack=model.pack.id, hint=hint or known, fix=fix)
-        return _fail(sink, args, 2)
+        return 2
     world = worlds[args.world or sorted(worlds)[0]]
     if not world.ok:  # its errors are listed already: no answer from a broken map, and no second error
-        return _fail(sink, args, 1)
-    if args.location is None:
-        args.location = world.start
-    if args.rumor is not None:
-        rumors = model.campaign.rumors if model.campaign is not None else {}
-        card = rumors.get(args.rumor)
-        span = _arg_span(argv, "--rumor", args.rumor)
-        if card is None:
-            from compiler.diagnostics.hints import did_you_mean
+        return 1
+    return world
 
-            guess = did_you_mean(args.rumor, rumors)
-            known = f"; did you mean `{guess}`?" if guess else (f" (rumor cards: {', '.join(sorted(rumors))})" if rumors else " (the pack has no rumor cards)")
-            sink.report("W0206", span, name=args.rumor, pack=model.pack.id, hint=known, fix=guess)
-            return _fail(sink, args, 2)
-        if card.decl.distance is None or card.decl.distance < 1:  # reported already (K0143, K0141)
-            return _fail(sink, args, 1)
-        args.rumor_distance = card.decl.distance
-    if args.location not in world.locations:
-        hint, fix = hint_location(world, args.location)
-        sink.report("W0201", _arg_span(argv, "--from", args.location), name=args.location, world=world.id, hint=hint, fix=fix)
-        return _fail(sink, args, 2)
+
+def _rumor_distance(args: argparse.Namespace, argv: list[str], model: Model, sink: Sink) -> int:
+    """With --rumor, set args.rumor_distance to the rumor card's distance; 0, or the exit code
+    after the diagnostics: an unknown card (W0206), a card without a good distance (reported already)."""
+    if args.rumor is None:
+        return 0
+    rumors = model.campaign.rumors if model.campaign is not None else {}
+    card = rumors.get(args.rumor)
+    span = _arg_span(argv, "--rumor", args.rumor)
+    if card is None:
+        from compiler.diagnostics.hints import did_you_mean
+
+        guess = did_you_mean(args.rumor, rumors)
+        known = f"; did you mean `{guess}`?" if guess else (f" (rumor cards: {', '.join(sorted(rumors))})" if rumors else " (the pack has no rumor cards)")
+        sink.report("W0206", span, name=args.rumor, pack=model.pack.id, hint=known, fix=guess)
+        return 2
+    if card.decl.distance is None or card.decl.distance < 1:  # reported already (K0143, K0141)
+        return 1
+    args.rumor_distance = card.decl.distance
+    return 0
+
+
+def _answer(args: argparse.Namespace, world: World, sink: Sink) -> int:
+    """Print the answer from --from (any diagnostics first, on stderr); the exit code they give."""
+    from compiler.diagnostics.render import exit_code
+    from compiler.emit import worlds as WE
 
     answer = WE.query(world, args.location, args.rumor_distance, explored=args.explored)
     if args.rumor is not None:
@@ -127,8 +155,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(render_answer(world, answer, args.rumor_distance, args.rumor))
-    from compiler.diagnostics.render import exit_code
-
     return exit_code(sink, args.strict)
 
 
