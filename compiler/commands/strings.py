@@ -205,58 +205,15 @@ def _write(path: Path, text: str, newline: str = "\n", follow_link: bool = False
 # ---------------------------------------------------------------- update
 def merge(old_text: str | None, texts: Iterable[PlayerText], model: Model, lang: str) -> tuple[str, dict[str, int]]:
     """The PO file of `lang` with the pack's current texts merged in, and counts of what changed."""
-    import polib
-
-    from compiler.catalogs.translations import pofile, source_hash, split_note
+    from compiler.catalogs.translations import pofile
 
     root = model.pack.root
     old = pofile(old_text, wrapwidth=78) if old_text is not None else None
-    po = polib.POFile(wrapwidth=78)
-    if old is not None:
-        po.header = old.header
-        po.metadata = dict(old.metadata)
-        po.metadata.setdefault("Language", lang)
-        po.metadata.setdefault("Content-Type", "text/plain; charset=UTF-8")
-    else:
-        po.header = f"{lang} translation of the questc pack {model.pack.id} (docs/translations.md)."
-        _header(po, model.pack, lang)
-    live: dict[str, polib.POEntry] = {}
-    gone: dict[str, polib.POEntry] = {}
-    kept: list[polib.POEntry] = []  # entries update does not own: no msgctxt, plurals, duplicates
-    for e in old or ():
-        if e.obsolete:
-            if e.msgctxt is not None:
-                gone.setdefault(e.msgctxt, e)
-        elif e.msgctxt is None or e.msgid_plural or e.msgctxt in live:
-            kept.append(e)
-        else:
-            live[e.msgctxt] = e
+    po = _po_start(old, model, lang)
+    live, gone, kept = _old_entries(old)
     counts = {"new": 0, "stale": 0, "obsolete": 0, "revived": 0}
-    current = set()
     for t in texts:
-        current.add(t.id)
-        fresh = _entry(t, root)
-        e = live.pop(t.id, None)
-        if e is None and t.id in gone:
-            e = gone.pop(t.id)
-            e.obsolete = 0
-            counts["revived"] += 1
-        if e is None:
-            po.append(fresh)
-            counts["new"] += 1
-            continue
-        _, recorded = split_note(e.comment)
-        changed = e.msgid != t.text or (recorded is not None and recorded != source_hash(t.text))
-        if changed and e.msgstr:
-            if "fuzzy" not in e.flags:
-                e.flags.append("fuzzy")
-                counts["stale"] += 1
-            if e.msgid != t.text:
-                e.previous_msgid = e.msgid
-        e.msgid = t.text
-        e.occurrences = fresh.occurrences
-        e.comment = fresh.comment
-        po.append(e)
+        po.append(_merged(t, live, gone, root, counts))
     for e in kept:
         po.append(e)
     for _sid, e in live.items():  # texts that are gone: kept, commented out
@@ -268,6 +225,70 @@ def merge(old_text: str | None, texts: Iterable[PlayerText], model: Model, lang:
         po.append(e)
     text = str(po)
     return (text if text.endswith("\n") else text + "\n"), counts
+
+
+def _po_start(old: polib.POFile | None, model: Model, lang: str) -> polib.POFile:
+    """An empty PO file with the old file's header and metadata (the language and the
+    charset added when missing), or a new file's."""
+    import polib
+
+    po = polib.POFile(wrapwidth=78)
+    if old is not None:
+        po.header = old.header
+        po.metadata = dict(old.metadata)
+        po.metadata.setdefault("Language", lang)
+        po.metadata.setdefault("Content-Type", "text/plain; charset=UTF-8")
+    else:
+        po.header = f"{lang} translation of the questc pack {model.pack.id} (docs/translations.md)."
+        _header(po, model.pack, lang)
+    return po
+
+
+def _old_entries(old: polib.POFile | None) -> tuple[dict[str, polib.POEntry], dict[str, polib.POEntry], list[polib.POEntry]]:
+    """The old file's entries sorted out: live (by text id), obsolete (by text id), and those
+    update does not own (no msgctxt, plurals, duplicates), kept as they are."""
+    live: dict[str, polib.POEntry] = {}
+    gone: dict[str, polib.POEntry] = {}
+    kept: list[polib.POEntry] = []
+    for e in old or ():
+        if e.obsolete:
+            if e.msgctxt is not None:
+                gone.setdefault(e.msgctxt, e)
+        elif e.msgctxt is None or e.msgid_plural or e.msgctxt in live:
+            kept.append(e)
+        else:
+            live[e.msgctxt] = e
+    return live, gone, kept
+
+
+def _merged(t: PlayerText, live: dict[str, polib.POEntry], gone: dict[str, polib.POEntry], root: Path,
+            counts: dict[str, int]) -> polib.POEntry:
+    """The entry of text `t`: its live entry (taken out of `live`), else its obsolete one
+    revived (out of `gone`), updated to the text (a translation of a changed text marked
+    fuzzy); else a new entry. Counted in `counts`."""
+    from compiler.catalogs.translations import source_hash, split_note
+
+    fresh = _entry(t, root)
+    e = live.pop(t.id, None)
+    if e is None and t.id in gone:
+        e = gone.pop(t.id)
+        e.obsolete = 0
+        counts["revived"] += 1
+    if e is None:
+        counts["new"] += 1
+        return fresh
+    _, recorded = split_note(e.comment)
+    changed = e.msgid != t.text or (recorded is not None and recorded != source_hash(t.text))
+    if changed and e.msgstr:
+        if "fuzzy" not in e.flags:
+            e.flags.append("fuzzy")
+            counts["stale"] += 1
+        if e.msgid != t.text:
+            e.previous_msgid = e.msgid
+    e.msgid = t.text
+    e.occurrences = fresh.occurrences
+    e.comment = fresh.comment
+    return e
 
 
 def _po_path(model: Model, lang: str) -> Path:
@@ -329,21 +350,10 @@ def read_spreadsheet(path: Path, texts: Iterable[PlayerText], sink: Sink) -> dic
     from compiler.diagnostics import Span
     from compiler.diagnostics.hints import did_you_mean
 
-    from compiler.reader import Refused, read_text, refuse  # the guarded reader (`reader` is the CSV's below)
-
     name = str(path)
-    # The guarded reader: a regular file (a FIFO or /dev/zero is refused at once), at
-    # most MAX_SPREADSHEET_BYTES of UTF-8 without NUL; line ends kept (a cell may hold
-    # one). The text accepted is registered, so a row's diagnostic shows the row.
-    got = read_text(path, max_bytes=MAX_SPREADSHEET_BYTES, newlines=False)
-    if isinstance(got, Refused):
-        advice = " (save it from the spreadsheet as CSV UTF-8)" if got.why in ("utf8", "nul") else ""
-        refuse(name, Refused(got.why, got.problem + advice, got.line, got.column), sink, "T0401")
+    text = _spreadsheet_text(path, sink)
+    if text is None:
         return None
-    text = got.removeprefix("\ufeff")
-    from compiler.diagnostics.render import accept_source
-
-    accept_source(name, text)  # so that a row's diagnostic shows the row
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
@@ -384,6 +394,25 @@ def read_spreadsheet(path: Path, texts: Iterable[PlayerText], sink: Sink) -> dic
         sink.report("T0401", Span(name, reader.line_num or 1, 1), problem=f"it is not well-formed CSV ({exc})")
         return None
     return None if unfit else rows  # nothing is imported from a file with a cell it cannot keep
+
+
+def _spreadsheet_text(path: Path, sink: Sink) -> str | None:
+    """The CSV's text (a byte order mark dropped), or None after T0401. The guarded reader:
+    a regular file (a FIFO or /dev/zero is refused at once), at most MAX_SPREADSHEET_BYTES
+    of UTF-8 without NUL; line ends kept (a cell may hold one). The text accepted is
+    registered, so a row's diagnostic shows the row."""
+    from compiler.diagnostics.render import accept_source
+    from compiler.reader import Refused, read_text, refuse
+
+    name = str(path)
+    got = read_text(path, max_bytes=MAX_SPREADSHEET_BYTES, newlines=False)
+    if isinstance(got, Refused):
+        advice = " (save it from the spreadsheet as CSV UTF-8)" if got.why in ("utf8", "nul") else ""
+        refuse(name, Refused(got.why, got.problem + advice, got.line, got.column), sink, "T0401")
+        return None
+    text = got.removeprefix("\ufeff")
+    accept_source(name, text)  # so that a row's diagnostic shows the row
+    return text
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")  # where the csv module counts its lines (newline="")
