@@ -67,7 +67,7 @@ def test_the_map_holds_one_object_per_placed_tile_and_the_layers(tmp_path):
     t = tiles["8A"]  # `at (5, 0) rotate 180`: turned about its bottom-left corner
     assert t["rotation"] == 180 and (t["x"], t["y"]) == (6 * 32 + t["width"], 1 * 32)
     assert [o["type"] for o in layers["tokens"]] == ["search", "search", "search", "objective", "objective"]
-    assert [o["type"] for o in layers["spawns"]] == ["goblin_archer", "zombie"]
+    assert [o["type"] for o in layers["spawns"]] == ["goblin_archer", "zombie", "zombie"]  # the every-round reinforcement `risen` too
     assert [o["name"] for o in layers["starts"]] == ["entrance1A"]
     # the tileset: one image per tile face of the pack's catalogs, with its code
     tsx = (tmj.parent / "d2e-quests.tsx").read_text(encoding="utf-8")
