@@ -143,6 +143,8 @@ def board_json(board: Board) -> JSONObject:
             "open": bool(d.open),
             "colour": d.colour,
             "steps": sorted(map(list, {tuple(step) for step in door_steps[d.id]})),
+            **({"locked": True} if d.locked else {}),
+            **({"hidden": True} if d.hidden else {}),
         }
         for d in sorted(board.doors, key=lambda d: d.id)
     }

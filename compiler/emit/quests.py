@@ -30,6 +30,11 @@ EFFECT_FIELD = {
     "activate": ("group", True),
     "open": ("door", True),
     "close": ("door", True),
+    "remove_tile": ("tile", True),
+    "remove_door": ("door", True),
+    "remove_spawn": ("spawn", True),
+    "place_door": ("door", True),
+    "unlock": ("door", True),
     "set": ("variable", True),
     "advance": ("variable", True),
     "add": ("variable", True),
@@ -139,6 +144,8 @@ def event_json(ev: m.Event, here: tuple[str, ...], table: StringTable) -> JSONOb
     out: JSONObject = {"index": ev.index, "on": trigger_json(ev.trigger)}
     if ev.condition is not None:
         out["if"] = condition_json(ev.condition)
+    if ev.quota is not None:
+        out["quota"] = ev.quota
     out["do"] = effects_json(ev.effects, base, table, m.TextNumbers())
     out["can_fire"] = ev.can_fire
     return out
@@ -164,9 +171,12 @@ def effects_json(effects: tuple[m.Effect, ...], base: tuple[str | int, ...], tab
             d["by"] = f.number
         if (f.kind in TEXT_EFFECTS or f.kind == "ask") and f.text is not None:
             d["text"] = table.add(string_id(*base, *numbers.next(f.kind)), f.text)
+        if f.kind == "random":
+            d["options"] = [effects_json(c.effects, base, table, numbers) for c in f.choices]
         if f.kind == "ask":
             choices = []
             for c in f.choices:
+                assert c.text is not None  # a choice of `ask` has its label (only `random`'s options have none)
                 choice: JSONObject = {"text": table.add(string_id(*base, *numbers.next("choice")), c.text)}
                 if c.condition is not None:
                     choice["if"] = condition_json(c.condition)

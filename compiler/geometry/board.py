@@ -29,6 +29,13 @@ class Door:
     edges: frozenset[Edge]
     open: bool = False
     colour: str | None = None
+    locked: bool = False  # heroes cannot open it until an event unlocks it (docs/language.md, "Doors")
+    hidden: bool = False  # off the board at the start: its place is open until an event places it
+
+    @property
+    def open_at_start(self) -> bool:
+        """Does its place let figures and sight through at the start (open, or not on the board)?"""
+        return self.open or self.hidden
 
 
 @frozen
@@ -80,13 +87,13 @@ class Board:
         closed = [
             d.edges
             for d in self.doors
-            if not (d.id in open_doors if open_doors is not None else d.open)
+            if not (d.id in open_doors if open_doors is not None else d.open_at_start)
         ]
         return self.walls.union(*closed) if closed else self.walls
 
     def with_doors(self, open_doors: frozenset[str]) -> "Board":
         """The same board with exactly `open_doors` open."""
-        doors = tuple(Door(d.id, d.edges, d.id in open_doors, d.colour) for d in self.doors)
+        doors = tuple(Door(d.id, d.edges, d.id in open_doors, d.colour, d.locked) for d in self.doors)
         return Board(self.spaces, self.terrain, self.rules, self.walls, doors, self.links)
 
 

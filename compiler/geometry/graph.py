@@ -93,7 +93,7 @@ def _counting_graph(board: Board) -> nx.Graph:
 def door_state(board: Board, open_doors: Iterable[str] | None) -> frozenset[str]:
     """The open doors: `open_doors` if given, else those open at the start."""
     if open_doors is None:
-        return frozenset(d.id for d in board.doors if d.open)
+        return frozenset(d.id for d in board.doors if d.open_at_start)
     return frozenset(open_doors)
 
 

@@ -283,7 +283,7 @@ class SightEngine:
 
     def _doors_key(self, open_doors: frozenset[str] | None) -> frozenset[str]:
         if open_doors is None:
-            return frozenset(d.id for d in self.board.doors if d.open)
+            return frozenset(d.id for d in self.board.doors if d.open_at_start)
         return frozenset(open_doors) & frozenset(self._door_ids)
 
     def __getattr__(self, name: str) -> object:

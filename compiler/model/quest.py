@@ -106,18 +106,20 @@ class Condition:
 @frozen
 class Effect:
     kind: str  # as ast.Effect.kind; `subtract N from X` is `add` with number -N
-    args: tuple[str, ...] = ()  # tiles (reveal), spawn ids (spawn), token ids, variable, group, door
+    args: tuple[str, ...] = ()  # tiles (reveal, remove_tile), spawn ids (spawn, remove_spawn), token ids, variable, group, door
     number: int | None = None  # set (a number) / advance / add
     text: ast.Text | None = None  # say / win / lose; ask: the question
     span: Span = ast.NOWHERE
     source: str | None = None  # set X = Y
     random: tuple[int, int] | None = None  # set X = random A..B
-    choices: tuple[Choice, ...] = ()  # ask
+    choices: tuple[Choice, ...] = ()  # ask; random: its options
 
 
 @frozen
 class Choice:
-    text: ast.Text
+    """A choice of `ask` (with its text), or an option of `random` (text None)."""
+
+    text: ast.Text | None
     effects: tuple[Effect, ...]
     condition: Condition | None = None
     span: Span = ast.NOWHERE
@@ -133,6 +135,7 @@ class Event:
     ends: tuple[str, ...] = ()  # the win / lose / next effects as written (also in choices), even unresolved ones
     span: Span = ast.NOWHERE
     condition: Condition | None = None
+    quota: int | None = None  # `N times`: fires on its trigger's N-th occurrence (N >= 2)
 
 
 def all_effects(effects: Iterable[Effect], dead: AbstractSet[Span] = frozenset()) -> Iterator[Effect]:
@@ -164,7 +167,8 @@ def event_texts(effects: Iterable[Effect], numbers: TextNumbers | None = None) -
         if f.kind in ("say", "win", "lose", "ask") and f.text is not None:
             yield numbers.next(f.kind), f.text
         for c in f.choices:
-            yield numbers.next("choice"), c.text
+            if c.text is not None:
+                yield numbers.next("choice"), c.text
             yield from event_texts(c.effects, numbers)
 
 
@@ -242,6 +246,8 @@ class Possible:
     blocked: frozenset[int] = frozenset()  # events whose trigger can happen but whose condition never holds
     dead_choices: frozenset[Span] = frozenset()  # choices of firing events whose condition never holds
     heroes: tuple[int, int] = (1, 4)
+    # events with a quota whose trigger can happen, but fewer times: index -> how many at most
+    short: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def range_of(self, variable: str) -> Interval:
         return self.ranges.get(variable, ANY)
@@ -259,16 +265,19 @@ def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4))
     while changed:
         changed = False
         for e in enc.events:
-            if st.can_fire(e.trigger) and (e.condition is None or True in st.truths(e.condition)):
+            if st.can_fire(e.trigger) and st.occurs(e.trigger, e.quota) and (e.condition is None or True in st.truths(e.condition)):
                 changed = st.fire(e) or changed
-    blocked = frozenset(e.index for e in enc.events if e.index not in st.fired and st.can_fire(e.trigger))
+    blocked = frozenset(e.index for e in enc.events
+                        if e.index not in st.fired and st.can_fire(e.trigger) and st.occurs(e.trigger, e.quota))
     dead: set[Span] = set()
     for e in enc.events:
         if e.index in st.fired:
             st.dead_in(e.effects, dead)
+    short = {e.index: st.occurrences(e.trigger) or 0 for e in enc.events
+             if e.index not in st.fired and st.can_fire(e.trigger) and not st.occurs(e.trigger, e.quota)}
     return Possible(frozenset(st.fired), frozenset(st.groups), frozenset(st.tokens), frozenset(st.revealed),
                     frozenset(st.closable), frozenset(st.opened), MappingProxyType(dict(st.intervals())),
-                    blocked, frozenset(dead), heroes)
+                    blocked, frozenset(dead), heroes, MappingProxyType(short))
 
 
 def _bounds(c: Condition | None) -> dict[str, Interval]:
@@ -357,6 +366,47 @@ class _Growing:
         self._intervals: dict[str, Interval] | None = None
         self.doors = {d.id: d for d in enc.map.board.doors}
         self.tiles = {t.name: t for t in enc.map.tiles}
+        self.removed: set[tuple[str, str]] = set()  # (tile | door | token | spawn, name) some firing event removes
+        self.unlocked: set[str] = set()  # locked doors some firing event unlocks
+        self.placed_doors: set[str] = set()  # doors some firing event places (closed)
+        # ("door" | "token" | "spawn", name) -> the events placing it (again), closing a door included;
+        # `None` among them: a repeating event (no bound)
+        self.placers: dict[tuple[str, str], set[int | None]] = {}
+
+    def _placed(self, what: str, name: str, index: int, repeats: bool) -> None:
+        self.placers.setdefault((what, name), set()).add(None if repeats else index)
+
+    def occurrences(self, t: Trigger) -> int | None:
+        """How many times `t` can happen at most (None: no bound): once for most triggers;
+        for a door opened, a token searched or picked up, a group defeated, once per time it
+        can be on the board (at setup, and once per firing event that places it, closes the
+        door or spawns the group; without bound for a repeating event); `enters` has none."""
+        k, name = t.kind, t.subject or ""
+        if k == "enters":
+            return None
+        if k == "open":
+            key = ("door", name)
+            d = self.doors.get(name)
+            setup = 1 if d is not None and not d.open and not d.hidden else 0
+        elif k in ("searched", "picked_up"):
+            key = ("token", name)
+            setup = sum(1 for tok in self.enc.tokens if tok.id == name and tok.when == "setup")
+        elif k == "defeated":
+            key = ("spawn", name)
+            setup = sum(1 for sp in self.enc.spawns if name in (sp.id, sp.group) and sp.when == "setup")
+        else:
+            return 1
+        by = self.placers.get(key, set())
+        if None in by:
+            return None
+        return setup + len(by)
+
+    def occurs(self, t: Trigger, quota: int | None) -> bool:
+        """Can `t` happen `quota` times?"""
+        if quota is None or quota <= 1:
+            return True
+        n = self.occurrences(t)
+        return n is None or n >= quota
 
     # -------------------------------------------------- variables
     def intervals(self) -> dict[str, Interval]:
@@ -447,7 +497,7 @@ class _Growing:
             if t is None:
                 return frozenset((True, False))
             if not t.hidden:
-                return frozenset((True,))
+                return frozenset((True, False)) if ("tile", name) in self.removed else frozenset((True,))
             return frozenset((True, False)) if name in self.revealed else frozenset((False,))
         if what == "token":
             return frozenset((True, False)) if name in self.tokens else frozenset((False,))
@@ -455,7 +505,9 @@ class _Growing:
             return frozenset((True, False)) if name in self.groups else frozenset((False,))
         if what == "door":
             d = self.doors.get(name)
-            closed = d is None or not d.open or name in self.closable
+            if d is not None and d.hidden and name not in self.placed_doors:
+                return frozenset((False,))
+            closed = d is None or not d.open or name in self.closable or name in self.placed_doors
             return frozenset((True, False)) if closed else frozenset((False,))
         return frozenset((True, False))
 
@@ -469,8 +521,16 @@ class _Growing:
         if k in ("round_end", "round_start"):
             return True  # round 0 or less was reported (Q0309); the analysis takes it for a real round
         if k == "open":
-            door = self.doors.get(t.subject or "")
-            return door is not None and (not door.open or t.subject in self.closable or t.subject in self.opened)
+            name = t.subject or ""
+            door = self.doors.get(name)
+            if door is None:
+                return False
+            if name in self.opened:  # an effect opens it
+                return True
+            # heroes open it: a door on the board, closed at some time, not locked (or unlocked)
+            on_board = not door.hidden or name in self.placed_doors
+            closed = not door.open or name in self.closable or name in self.placed_doors
+            return on_board and closed and (not door.locked or name in self.unlocked)
         if k == "defeated":
             return t.subject in self.groups
         if k in ("searched", "picked_up"):
@@ -499,12 +559,14 @@ class _Growing:
     def fire(self, e: Event) -> bool:
         """Let `e` fire (again: its choices may hold now): True when anything grew."""
         before = (len(self.fired), len(self.groups), len(self.tokens), len(self.revealed), len(self.closable),
-                  len(self.opened), sum(len(w) for w in self.writes.values()))
+                  len(self.opened), len(self.removed), len(self.unlocked), len(self.placed_doors),
+                  sum(len(p) for p in self.placers.values()), sum(len(w) for w in self.writes.values()))
         self.fired.add(e.index)
         bounds = _bounds(e.condition) if e.trigger.repeats else {}
         self.apply(e.effects, e.index, (), e.trigger.repeats, bounds)
         after = (len(self.fired), len(self.groups), len(self.tokens), len(self.revealed), len(self.closable),
-                 len(self.opened), sum(len(w) for w in self.writes.values()))
+                 len(self.opened), len(self.removed), len(self.unlocked), len(self.placed_doors),
+                 sum(len(p) for p in self.placers.values()), sum(len(w) for w in self.writes.values()))
         if after[-1] != before[-1]:
             self._intervals = None
         return after != before
@@ -520,12 +582,27 @@ class _Growing:
             bound = bounds.pop(var, ANY) if var is not None else ANY
             if f.kind == "spawn":
                 self.groups.update(name for a in f.args if a in self.spawn_group for name in (a, self.spawn_group[a]))
+                for a in f.args:
+                    for name in (a, self.spawn_group.get(a, a)):
+                        self._placed("spawn", name, index, repeats)
             elif f.kind == "place_token":
                 self.tokens.update(f.args)
+                for a in f.args:
+                    self._placed("token", a, index, repeats)
             elif f.kind == "reveal":
                 self.revealed.update(f.args)
             elif f.kind == "close":
                 self.closable.update(f.args)
+                for a in f.args:
+                    self._placed("door", a, index, repeats)
+            elif f.kind == "place_door":
+                self.placed_doors.update(f.args)
+                for a in f.args:
+                    self._placed("door", a, index, repeats)
+            elif f.kind == "unlock":
+                self.unlocked.update(f.args)
+            elif f.kind in ("remove_tile", "remove_door", "remove_token", "remove_spawn"):
+                self.removed.update((f.kind.removeprefix("remove_"), a) for a in f.args)
             elif f.kind == "open":
                 self.opened.update(f.args)
             elif f.kind == "set" and f.args and f.args[0] in self.writes:

@@ -329,6 +329,7 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
     doors: list[Door] = []
     names: set[str] = set()
     used: dict[frozenset[Edge], str] = {}
+    hidden: dict[str, bool] = {}
     for d in block.doors:
         if d.name in names:
             sink.report("M0215", d.span, door=d.name, problem="another door of this map has that name")
@@ -347,12 +348,17 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
             if not broken:  # a tile that failed may be what this door was to join: reported already
                 sink.report("M0214", d.span, door=d.name, opening=_opening_label(t.name, op))
             continue
-        if join.edges in used:
-            sink.report("M0215", d.span, door=d.name, problem=f"door `{used[join.edges]}` already stands on this attachment")
+        other = used.get(join.edges)
+        if other is not None and not (d.hidden or hidden[other]):
+            sink.report("M0215", d.span, door=d.name, problem=f"door `{other}` already stands on this attachment")
             continue
-        used[join.edges] = d.name
-        graph.edges[join.a, join.b]["door"] = d.name
-        doors.append(Door(d.name, join.edges, d.open, d.colour))
+        # alternative doors (one of them `hidden`) share the place: the quests pass decides
+        # from the events whether both can be on the board at once (docs/quests.md, "Alternatives")
+        if other is None or hidden[other]:
+            used[join.edges] = d.name
+            graph.edges[join.a, join.b]["door"] = d.name
+        hidden[d.name] = d.hidden
+        doors.append(Door(d.name, join.edges, d.open, d.colour, d.locked, d.hidden))
     return doors
 
 

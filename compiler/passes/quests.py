@@ -49,6 +49,7 @@ from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
 from compiler.memo import Same, remembered_as
 from compiler.model import Model
 from compiler.model import quest as m
+from compiler.model.states import MAX_STATES, board_states, needs_search
 from compiler.passes.spaces import resolve_space
 from compiler.syntax import ast
 
@@ -76,6 +77,10 @@ EFFECT_NAMES = {
     "activate": "group",
     "open": "door",
     "close": "door",
+    "remove_tile": "tile",
+    "remove_door": "door",
+    "place_door": "door",
+    "unlock": "door",
 }
 
 
@@ -223,6 +228,7 @@ class EncounterResolver:
         self.made: dict[int, str] = {}  # id(declaration) -> the spawn or token id made from it
         self.resolved_choices: set[Span] = set()  # choices that name nothing unknown
         self.unset_read: frozenset[str] = frozenset()  # variables reported by Q0313
+        self.removed_tiles: set[str] = set()  # tiles some event removes (revealing them again is no Q0307)
 
     # -------------------------------------------------- helpers
     def where(self) -> str:
@@ -274,6 +280,7 @@ class EncounterResolver:
                 declared.setdefault(s.group, sp)
                 if s.name is not None:
                     declared[s.name] = sp
+        self.removed_tiles = {a for ev in body.events for e in _walk(ev.effects) if e.kind == "remove_tile" for a in e.args}
         # names placed by events are known to every event
         pending: list[tuple[int, ast.EventDecl]] = list(enumerate(body.events, start=1))
         for _, ev in pending:
@@ -675,13 +682,19 @@ class EncounterResolver:
                 trig = m.Trigger(t.kind, t.subject, None, area=tuple(sorted(self.index[c] for c in cells)), span=t.span)
         if t.kind in ("round_end", "round_start") and t.number is not None and t.number < 1:
             self.sink.report("Q0309", t.span, trigger=t.kind, number=t.number)
+        quota = ev.quota
+        if quota is not None and quota < 1:
+            self.sink.report("Q0318", ev.quota_span, quota=quota)
+            quota = None  # reported; the rest of the event is still checked as if it had none
+        elif quota == 1:
+            quota = None  # the first occurrence: as without a quota
         condition = None
         if ev.condition is not None:
             condition = self.condition(ev.condition)
             resolved = resolved and condition is not None
         effects, ok = self.effects(ev.effects, declared)
         ends = tuple(e.kind for e in _walk(ev.effects) if e.kind in ("win", "lose", "next"))
-        return m.Event(i, trig, effects, resolved=resolved and ok, ends=ends, span=ev.span, condition=condition)
+        return m.Event(i, trig, effects, resolved=resolved and ok, ends=ends, span=ev.span, condition=condition, quota=quota)
 
     def effects(self, written: Sequence[ast.Effect], declared: Mapping[str, m.Spawn]) -> tuple[tuple[m.Effect, ...], bool]:
         """The effects resolved, and False when one that ends the quest or the encounter (or
@@ -694,7 +707,7 @@ class EncounterResolver:
                 out.append(eff)
             elif any(f.kind in ("win", "lose", "next") for f in _walk((e,))):
                 ok = False
-            if eff is not None and eff.kind == "ask":
+            if eff is not None and eff.kind in ("ask", "random"):
                 ok = ok and all(c.span in self.resolved_choices for c in eff.choices)
         return tuple(out), ok
 
@@ -756,9 +769,22 @@ class EncounterResolver:
                 return m.Effect("spawn", (sp.id,), span=e.span)
             sid = self.made.get(id(s))
             return m.Effect("spawn", (sid,), span=e.span) if sid is not None else None
+        if e.kind == "place_token" and e.token is None:  # `place token NAME`: a declared token, again
+            name = e.args[0]
+            return m.Effect("place_token", (name,), span=e.span) if self.name_ok("token", name, e.span) else None
         if e.kind == "place_token":
             tid = self.made.get(id(e.token))
             return m.Effect("place_token", (tid,), span=e.span) if tid is not None else None
+        if e.kind == "remove_spawn":
+            name = e.args[0]
+            spawns = {**self.names.groups, **{sp.id: sp for sp in self.spawns}}
+            if name in spawns:
+                return m.Effect("remove_spawn", (name,), span=e.span)
+            if ("group", name) not in self.failed:
+                self.sink.report("Q0301", e.span, kind="spawn", name=name, where=self.where(), hint=hint(name, spawns, sink=self.sink))
+            return None
+        if e.kind == "random":
+            return self.random(e, declared)
         if e.kind == "next" and self.is_last:
             self.sink.report("Q0302", e.span, where=self.where())
             return None
@@ -769,7 +795,7 @@ class EncounterResolver:
                 return None
             if e.kind == "reveal":
                 for a in e.args:
-                    if a not in self.names.hidden:
+                    if a not in self.names.hidden and a not in self.removed_tiles:
                         self.sink.report("Q0307", e.span, tile=a)
         if e.kind == "set" and e.source is not None and not self.name_ok("variable", e.source, e.span):
             return None
@@ -785,6 +811,21 @@ class EncounterResolver:
         if kind == "subtract":
             kind, number = "add", -(number or 0)
         return m.Effect(kind, tuple(e.args), number, e.text, span=e.span, source=e.source, random=e.random)
+
+    def random(self, e: ast.Effect, declared: Mapping[str, m.Spawn]) -> m.Effect:
+        """`random { option { … } … }`: Q0317 with fewer than two options."""
+        if len(e.choices) < 2:
+            self.sink.report("Q0317", e.span, count=len(e.choices),
+                             fix="add a second `option { … }` (an empty `option { }` for \"nothing happens\"), "
+                             "or write the one option's effects without `random`" if e.choices
+                             else "add at least two `option { … }` inside `random`")
+        options = []
+        for c in e.choices:
+            effects, ok = self.effects(c.effects, declared)
+            if ok:
+                self.resolved_choices.add(c.span)
+            options.append(m.Choice(None, effects, None, span=c.span))
+        return m.Effect("random", (), None, None, span=e.span, choices=tuple(options))
 
     def ask(self, e: ast.Effect, declared: Mapping[str, m.Spawn]) -> m.Effect:
         if len(e.choices) < 2:
@@ -831,14 +872,21 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
                 if e.index in state.blocked and e.condition is not None:
                     if not said(e.condition):
                         sink.report("Q0314", e.condition.span, reason=_never_holds(e.condition, state))
+                elif e.index in state.short:
+                    sink.report("Q0303", e.trigger.span, reason=f"its trigger can happen at most {state.short[e.index]} "
+                                f"time{'s' if state.short[e.index] != 1 else ''}, fewer than its quota ({e.quota} times)")
                 else:
                     sink.report("Q0303", e.trigger.span, reason=_why_not(e.trigger, enc, state, first))
             for e in events:
                 for f in m.all_effects(e.effects, dead):
                     for c in f.choices:
-                        if c.span in dead and c.condition is not None and not said(c.condition):
+                        if c.span in dead and c.condition is not None and c.text is not None and not said(c.condition):
                             sink.report("Q0315", c.condition.span, choice=c.text.value, reason=_never_holds(c.condition, state))
         _check_reveals(enc, events, sink, dead)
+        if state is not None:
+            body = quest.encounters[enc.number - 1].body if enc.number - 1 < len(quest.encounters) else None
+            _check_board(enc, first, state, body, sink)
+            _check_cycles(events, state, sink)
         kinds = {f.kind for e in events if e.can_fire for f in m.all_effects(e.effects, dead)}
         wins |= "win" in kinds
         loses |= "lose" in kinds
@@ -861,7 +909,14 @@ def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: m.Possible, first: bool) -
     if k == "start":
         return "`on start` fires when the quest begins, in its first encounter only; write `on encounter start`"
     if k == "open":
-        return f"door `{t.subject}` starts open and nothing closes it" if t.subject in {d.id for d in enc.map.board.doors} else f"there is no door `{t.subject}`"
+        door = next((d for d in enc.map.board.doors if d.id == t.subject), None)
+        if door is None:
+            return f"there is no door `{t.subject}`"
+        if door.hidden and t.subject not in st.opened:
+            return f"door `{t.subject}` is hidden and no event that can fire places it (`place door {t.subject}`)"
+        if door.locked and not door.open:
+            return f"door `{t.subject}` is locked and no event that can fire unlocks or opens it (`unlock {t.subject}`)"
+        return f"door `{t.subject}` starts open and nothing closes it"
     if k == "defeated":
         return f"group `{t.subject}` is never on the map (only events that never fire spawn it)"
     if k in ("searched", "picked_up"):
@@ -874,6 +929,95 @@ def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: m.Possible, first: bool) -
     if k in ("round_end", "round_start"):
         return f"there is no round {t.number}"
     return "its trigger never happens"
+
+
+def _check_board(enc: m.QuestEncounter, first: bool, state: m.Possible, body: ast.EncounterBody | None, sink: Sink) -> None:
+    """Alternatives: doors sharing one place both on the board at once (M0215), a token
+    placed while it still lies on the board (Q0111), by the board-state search
+    (compiler/model/states.py); Q0319 when its bound is hit."""
+    if not needs_search(enc):
+        return
+    found = board_states(enc, first, state)
+    spans = {d.name: d.span for d in (body.map.doors if body is not None and body.map is not None else ())}
+    if not found.complete:
+        sink.report("Q0319", enc.span, limit=MAX_STATES, where=f"encounter {enc.number}")
+        return
+    for (a, b), moves in sorted(found.together.items()):
+        how = "at the start" if not moves else "after " + ", ".join(moves)
+        sink.report("M0215", spans.get(b, enc.span), door=b,
+                    problem=f"door `{a}` stands on this attachment too, and both can be on the board at once ({how})",
+                    related=(Related(spans.get(a, enc.span), f"door `{a}`"),),
+                    fix=f"Make them alternatives: remove `{a}` (`remove door {a}`) in the event that places `{b}`, "
+                        "or give the second door a place of its own.")
+    tokens = {t.id: t for t in enc.tokens}
+    for (name, span), moves in sorted(found.twice.items(), key=lambda kv: (kv[0][1].line, kv[0][1].column)):
+        first_at = tokens[name].span if name in tokens else enc.span
+        how = "at the start" if not moves else "after " + ", ".join(moves)
+        sink.report("Q0111", span, name=name,
+                    related=(Related(first_at, f"`{name}` can still lie on the board here ({how})"),),
+                    fix=f"Place it only while it is off the board (`remove token {name}` first, or `if not on_board {name}`).")
+
+
+def _check_cycles(events: Sequence[m.Event], state: m.Possible, sink: Sink) -> None:
+    """Q0320: events that trigger each other with nothing between (no round, no player
+    choice): an effect outside any `ask` opens a door that triggers the next event, or
+    writes a variable whose `variable X >= N` trigger is the next; every event on the
+    cycle can fire and every condition on it can hold (WAVE3-NOTES)."""
+    live = {e.index: e for e in events if e.can_fire}
+
+    def automatic(effects: Iterable[m.Effect]) -> Iterator[m.Effect]:
+        for f in effects:
+            yield f
+            if f.kind == "random":  # no button: a random option is picked at once
+                for c in f.choices:
+                    yield from automatic(c.effects)
+
+    edges: dict[int, list[int]] = {}
+    for e in live.values():
+        out = []
+        for f in automatic(e.effects):
+            for g in live.values():
+                t = g.trigger
+                if f.kind == "open" and t.kind == "open" and t.subject in f.args:
+                    out.append(g.index)
+                elif f.kind in ("set", "add", "advance") and t.kind == "variable" and f.args and t.subject == f.args[0] \
+                        and (f.kind == "set" or (f.number or 0) > 0):
+                    hi = state.range_of(f.args[0])[1]
+                    if hi is None or hi >= (t.number or 0):
+                        out.append(g.index)
+        edges[e.index] = sorted(set(out))
+    reported: set[int] = set()
+    for start in sorted(edges):
+        if start in reported:
+            continue
+        path = _cycle_from(start, edges)
+        if path is None:
+            continue
+        reported.update(path)
+        first = live[path[0]]
+        names = " → ".join(f"event {i}" for i in (*path, path[0]))
+        sink.report("Q0320", first.trigger.span, cycle=names,
+                    related=tuple(Related(live[i].span, f"event {i}") for i in path[1:]))
+
+
+def _cycle_from(start: int, edges: Mapping[int, list[int]]) -> list[int] | None:
+    """A shortest cycle through `start` in `edges`, or None."""
+    prev: dict[int, int] = {}
+    queue = deque([start])
+    seen = {start}
+    while queue:
+        a = queue.popleft()
+        for b in edges.get(a, ()):
+            if b == start:
+                path = [a]
+                while path[-1] != start:
+                    path.append(prev[path[-1]])
+                return list(reversed(path))
+            if b not in seen:
+                seen.add(b)
+                prev[b] = a
+                queue.append(b)
+    return None
 
 
 def _interval(iv: m.Interval) -> str:

@@ -113,6 +113,8 @@ class DoorDecl:
     span: Span = NOWHERE
     rune: bool = False  # rune-locked: opened only by a hero party holding the runekey of its colour
     divides: str | None = None  # the area it opens into (revealed when it opens)
+    locked: bool = False  # heroes cannot open it until an `unlock` effect (an effect may `open` it)
+    hidden: bool = False  # off the board until a `place door` effect puts it there (closed)
 
 
 @frozen
@@ -296,11 +298,13 @@ class Effect:
     """One statement in an event body.
 
     kind: reveal | spawn | place_token | remove_token | say | set | advance | add | subtract |
-          ask | activate | next | win | lose | open | close
-    args: names (tiles, groups, tokens, variables); number: for set / advance / add /
+          ask | activate | next | win | lose | open | close | remove_tile | remove_door |
+          remove_spawn | place_door | unlock | random
+    args: names (tiles, groups, tokens, variables, doors); number: for set / advance / add /
     subtract; text: for say / win / lose / ask (the question); spawn / token: the nested
-    declaration; source: `set X = Y` (Y); random: `set X = random A..B` ((A, B));
-    choices: `ask`'s choices.
+    declaration (`place token NAME`, a declared token placed again, has args (NAME,) and
+    no token); source: `set X = Y` (Y); random: `set X = random A..B` ((A, B));
+    choices: `ask`'s choices, or `random`'s options (choices without a text).
     """
 
     kind: str
@@ -346,9 +350,10 @@ class Condition:
 
 @frozen
 class Choice:
-    """`choice "Label" [if COND] { effects }` inside `ask`."""
+    """`choice "Label" [if COND] { effects }` inside `ask`; `option { effects }` inside
+    `random` (no text, no condition)."""
 
-    text: Text
+    text: Text | None
     effects: tuple[Effect, ...]
     condition: Condition | None = None
     span: Span = NOWHERE
@@ -360,6 +365,8 @@ class EventDecl:
     effects: tuple[Effect, ...]
     span: Span = NOWHERE
     condition: Condition | None = None
+    quota: int | None = None  # `N times`: fires on its trigger's N-th occurrence
+    quota_span: Span = NOWHERE
 
 
 # ---------------------------------------------------------------- encounters and quests

@@ -263,6 +263,12 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     def door_rune(self, meta: Meta, children: Children) -> tuple[str, bool]:
         return ("rune", True)
 
+    def door_locked(self, meta: Meta, children: Children) -> tuple[str, bool]:
+        return ("locked", True)
+
+    def door_hidden(self, meta: Meta, children: Children) -> tuple[str, bool]:
+        return ("hidden", True)
+
     def door_divides(self, meta: Meta, children: Children) -> tuple[str, str]:
         return ("divides", str(children[0]))
 
@@ -270,7 +276,8 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         extra: Fields = {}
         for key, value in children[2:]:
             if key in extra:
-                what = {"open": "`open`", "rune": "`rune`", "divides": "`divides`", "colour": "a colour"}[key]
+                what = {"open": "`open`", "rune": "`rune`", "divides": "`divides`", "colour": "a colour",
+                        "locked": "`locked`", "hidden": "`hidden`"}[key]
                 self.sink.report("S0204", self.span(meta), what=what)
                 continue
             extra[key] = value
@@ -476,8 +483,15 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     # -------------------------------------------------- events
     def event(self, meta: Meta, children: Children) -> ast.EventDecl:
         trigger, *effects = children
+        quota: tuple[int, Span] | None = effects.pop(0) if effects and isinstance(effects[0], tuple) else None
         condition = effects.pop(0) if effects and isinstance(effects[0], ast.Condition) else None
-        return ast.EventDecl(trigger, tuple(effects), self.span(meta), condition=condition)
+        if quota is None:
+            return ast.EventDecl(trigger, tuple(effects), self.span(meta), condition=condition)
+        return ast.EventDecl(trigger, tuple(effects), self.span(meta), condition=condition,
+                             quota=quota[0], quota_span=quota[1])
+
+    def quota(self, meta: Meta, children: Children) -> tuple[int, Span]:
+        return (int(children[0]), self.span(meta))
 
     # -------------------------------------------------- conditions
     def condition(self, meta: Meta, children: Children) -> ast.Condition:
@@ -563,6 +577,12 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
 
     e_reveal = _effect("reveal")
     e_remove_token = _effect("remove_token")
+    e_remove_tile = _effect("remove_tile")
+    e_remove_door = _effect("remove_door")
+    e_remove_spawn = _effect("remove_spawn")
+    e_place_again = _effect("place_token")
+    e_place_door = _effect("place_door")
+    e_unlock = _effect("unlock")
     e_say = _effect("say")
     e_set = _effect("set")
     e_advance = _effect("advance")
@@ -598,6 +618,12 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     def e_ask(self, meta: Meta, children: Children) -> ast.Effect:
         question, *choices = children
         return ast.Effect("ask", text=question, choices=tuple(choices), span=self.span(meta))
+
+    def e_random(self, meta: Meta, children: Children) -> ast.Effect:
+        return ast.Effect("random", choices=tuple(children), span=self.span(meta))
+
+    def option(self, meta: Meta, children: Children) -> ast.Choice:
+        return ast.Choice(None, tuple(children), None, self.span(meta))
 
     def choice(self, meta: Meta, children: Children) -> ast.Choice:
         label, *effects = children

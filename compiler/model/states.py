@@ -1,0 +1,284 @@
+"""The board-state search (docs/quests.md, "Alternatives: components that share a place").
+
+Which components can be on the board *at the same time* is a question the interval
+fixpoint (`compiler.model.quest.fixpoint`) cannot answer: it knows what can happen, not
+in which order. This module answers it by an explicit search, bounded by `MAX_STATES`
+states, over the encounter's board: the tiles in play, the doors on the board (closed or
+open), the tokens lying there, the spawns with figures there, the doors unlocked and
+the events already used up.
+
+- Moves: an event fires (its trigger can happen in this state, the fixpoint says it can
+  fire at all, its `if` may hold), or the heroes act without an event (open a closed,
+  unlocked door; search or pick up a token; defeat a spawn). The events of `start` and
+  `encounter start` fire first, in order.
+- Conditions on components are exact in each state; conditions on variables and the hero
+  count are taken from the fixpoint's intervals (may hold: both outcomes are followed).
+- `ask` and `random` branch: one successor per choice (whose `if` may hold) or option.
+- Quotas are not counted here (an event with a quota may fire at its trigger's first
+  occurrence): more states, never fewer, so nothing that can happen is missed.
+- Effects of one event happen together: the board is checked after each event.
+
+What it finds: pairs of doors on one place both on the board (closed) in some state, and
+tokens placed while already lying on the board; `complete` is False when the bound was
+hit (then nothing is claimed either way: the caller says so).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable, NamedTuple
+
+from compiler.diagnostics import Span
+from compiler.model.quest import ANY, Condition, Effect, Event, Interval, Possible, QuestEncounter, compare_truths
+from compiler.syntax import ast
+
+MAX_STATES = 20_000
+
+
+class State(NamedTuple):
+    board: frozenset[str]  # tile:N, door:N (closed), open:N (open, placed), token:N, spawn:ID, taken:N
+    unlocked: frozenset[str]
+    fired: frozenset[int]
+    ended: bool
+
+
+@dataclass
+class Found:
+    together: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # (door a, door b) -> the moves
+    twice: dict[tuple[str, Span], tuple[str, ...]] = field(default_factory=dict)  # (token, its place effect) -> moves
+    states: int = 0
+    complete: bool = True
+
+
+def shared_places(enc: QuestEncounter) -> list[tuple[str, str]]:
+    """Pairs of doors on one place (alternatives), in declaration order."""
+    doors = enc.map.board.doors
+    return [(a.id, b.id) for i, a in enumerate(doors) for b in doors[i + 1:] if a.edges == b.edges]
+
+
+def needs_search(enc: QuestEncounter) -> bool:
+    """Is there anything for the search to decide (doors sharing a place; a token an event
+    places while it may already lie there)?"""
+    if shared_places(enc):
+        return True
+    placed: dict[str, int] = {t.id: 1 for t in enc.tokens if t.when == "setup"}
+    for e in enc.events:
+        for f in _all(e.effects):
+            if f.kind == "place_token":
+                for a in f.args:
+                    placed[a] = placed.get(a, 0) + 1
+    return any(n > 1 for n in placed.values()) or any(
+        f.kind == "place_token" and e.trigger.repeats for e in enc.events for f in _all(e.effects))
+
+
+def _all(effects: Iterable[Effect]) -> Iterable[Effect]:
+    for f in effects:
+        yield f
+        for c in f.choices:
+            yield from _all(c.effects)
+
+
+class _Search:
+    def __init__(self, enc: QuestEncounter, first: bool, possible: Possible) -> None:
+        self.enc, self.first, self.possible = enc, first, possible
+        self.doors = {d.id: d for d in enc.map.board.doors}
+        self.group_of = {s.id: s.group for s in enc.spawns}
+        self.pairs = shared_places(enc)
+        self.found = Found()
+        self.owner = enc.map.owner
+        self.spaces = enc.map.board.spaces
+
+    # -------------------------------------------------- conditions
+    def operand(self, o: ast.Operand) -> Interval:
+        if o.kind == "number":
+            return (o.value, o.value)
+        if o.kind == "heroes":
+            return self.possible.heroes
+        return self.possible.ranges.get(o.name or "", ANY)
+
+    def on_board(self, s: State, what: str | None, name: str) -> bool:
+        if what == "spawn":
+            return any(k.startswith("spawn:") and name in (k[6:], self.group_of.get(k[6:])) for k in s.board)
+        return f"{what}:{name}" in s.board
+
+    def truths(self, c: Condition, s: State) -> frozenset[bool]:
+        k = c.kind
+        if k == "not":
+            return frozenset(not t for t in self.truths(c.parts[0], s))
+        if k in ("and", "or"):
+            sets = [self.truths(p, s) for p in c.parts]
+            if k == "and":
+                return frozenset(([True] if all(True in x for x in sets) else []) + ([False] if any(False in x for x in sets) else []))
+            return frozenset(([True] if any(True in x for x in sets) else []) + ([False] if all(False in x for x in sets) else []))
+        if k == "on_board":
+            return frozenset((self.on_board(s, c.what, c.subject or ""),))
+        if k == "compare" and c.left is not None and c.right is not None and c.op is not None:
+            return compare_truths(c.op, self.operand(c.left), self.operand(c.right))
+        if k == "heroes" and c.heroes is not None:
+            lo, hi = self.possible.heroes
+            out = set()
+            if c.heroes[0] <= hi and lo <= c.heroes[1]:
+                out.add(True)
+            if lo < c.heroes[0] or hi > c.heroes[1]:
+                out.add(False)
+            return frozenset(out)
+        return frozenset((True, False))
+
+    # -------------------------------------------------- moves
+    def start(self) -> State:
+        board = {f"tile:{t.name}" for t in self.enc.map.tiles if not t.hidden}
+        board |= {(f"open:{d.id}" if d.open else f"door:{d.id}") for d in self.doors.values() if not d.hidden}
+        board |= {f"token:{t.id}" for t in self.enc.tokens if t.when == "setup"}
+        board |= {f"spawn:{sp.id}" for sp in self.enc.spawns if sp.when == "setup"}
+        return State(frozenset(board), frozenset(), frozenset(), False)
+
+    def hero_moves(self, s: State) -> Iterable[tuple[str, set[str], str]]:
+        """(what the heroes do, the board after it, the trigger it is: `kind:name`)."""
+        for k in sorted(s.board):
+            what, _, name = k.partition(":")
+            if what == "door" and (not self.doors[name].locked or name in s.unlocked):
+                yield f"the heroes open `{name}`", set(s.board - {k}) | {f"open:{name}"}, f"open:{name}"
+            elif what == "token":
+                yield f"the heroes take `{name}`", set(s.board - {k}) | {f"taken:{name}"}, f"token:{name}"
+            elif what == "spawn":
+                group = self.group_of.get(name, name)
+                yield f"the heroes defeat `{name}`", set(s.board - {k}) | {f"taken:{name}", f"taken:{group}"}, f"spawn:{name}"
+
+    def triggered(self, e: Event, s: State, board: frozenset[str]) -> bool:
+        """Can `e`'s trigger be happening in a state with `board`?"""
+        t = e.trigger
+        k, name = t.kind, t.subject or ""
+        if k == "open":
+            return f"open:{name}" in board
+        if k in ("searched", "picked_up", "defeated"):
+            return f"taken:{name}" in board
+        if k == "enters":
+            cells = (t.space,) if t.space is not None else t.area
+            return any(i is not None and f"tile:{self.owner[self.spaces[i]].name}" in board for i in cells)
+        return k not in ("start", "encounter_start")
+
+    def fire(self, e: Event, s: State) -> list[State]:
+        if e.condition is not None and True not in self.truths(e.condition, s):
+            return []
+        fired = s.fired if e.trigger.repeats else s.fired | {e.index}
+        out = []
+        for board, unlocked, ended in self.apply(e.effects, (set(s.board), set(s.unlocked), s.ended), s):
+            out.append(State(frozenset(board), frozenset(unlocked), fired, ended))
+        return out
+
+    def apply(self, effects: Iterable[Effect], st: tuple[set[str], set[str], bool],
+              s: State) -> list[tuple[set[str], set[str], bool]]:
+        branches = [st]
+        for f in effects:
+            nxt: list[tuple[set[str], set[str], bool]] = []
+            for board, unlocked, ended in branches:
+                if f.kind in ("ask", "random"):
+                    here = State(frozenset(board), frozenset(unlocked), s.fired, ended)
+                    for c in f.choices:
+                        if c.condition is None or True in self.truths(c.condition, here):
+                            nxt.extend(self.apply(c.effects, (set(board), set(unlocked), ended), s))
+                    continue
+                board, unlocked = set(board), set(unlocked)
+                ended = self.effect(f, board, unlocked, s) or ended
+                nxt.append((board, unlocked, ended))
+            branches = nxt
+        return branches
+
+    def effect(self, f: Effect, board: set[str], unlocked: set[str], s: State) -> bool:
+        """Apply one effect to `board`; True when it ends the encounter."""
+        k = f.kind
+        for a in f.args:
+            if k == "reveal":
+                board.add(f"tile:{a}")
+            elif k == "remove_tile":
+                board.discard(f"tile:{a}")
+            elif k == "spawn":
+                board.add(f"spawn:{a}")
+            elif k == "remove_spawn":
+                board -= {x for x in board if x.startswith("spawn:") and a in (x[6:], self.group_of.get(x[6:]))}
+            elif k == "place_token":
+                if f"token:{a}" in board:
+                    self.found.twice.setdefault((a, f.span), self.moves_to(s))
+                board.add(f"token:{a}")
+            elif k == "remove_token":
+                board.discard(f"token:{a}")
+            elif k == "place_door":
+                board.discard(f"open:{a}")
+                board.add(f"door:{a}")
+            elif k == "remove_door":
+                board -= {f"door:{a}", f"open:{a}"}
+            elif k == "open" and f"door:{a}" in board:
+                board.discard(f"door:{a}")
+                board.add(f"open:{a}")
+            elif k == "close" and f"open:{a}" in board:
+                board.discard(f"open:{a}")
+                board.add(f"door:{a}")
+            elif k == "unlock":
+                unlocked.add(a)
+        return k in ("win", "lose", "next")
+
+    # -------------------------------------------------- the search
+    def moves_to(self, s: State) -> tuple[str, ...]:
+        out: list[str] = []
+        while True:
+            prev = self.parent.get(s)
+            if prev is None:
+                return tuple(reversed(out))
+            s, move = prev
+            out.append(move)
+
+    def run(self) -> Found:
+        self.parent: dict[State, tuple[State, str] | None] = {}
+        events = [e for e in self.enc.events if e.index in self.possible.fired]
+        init = self.start()
+        self.parent[init] = None
+        frontier = [init]
+        for kind in ("start", "encounter_start"):  # these fire first, in order
+            for e in events:
+                if e.trigger.kind != kind or (kind == "start" and not self.first):
+                    continue
+                nxt = []
+                for s in frontier:
+                    for after in (self.fire(e, s) or [s]):
+                        if after not in self.parent:
+                            self.parent[after] = (s, f"event {e.index}")
+                        nxt.append(after)
+                frontier = list(dict.fromkeys(nxt))
+        queue = deque(frontier)
+        for s in frontier:
+            self.check(s)
+        while queue:
+            s = queue.popleft()
+            if s.ended:
+                continue
+            moves: list[tuple[State, str]] = []
+            for move, board, _ in self.hero_moves(s):
+                moves.append((State(frozenset(board), s.unlocked, s.fired, s.ended), move))
+            for e in events:
+                if e.index in s.fired or e.trigger.kind in ("start", "encounter_start"):
+                    continue
+                if self.triggered(e, s, s.board):
+                    moves.extend((t, f"event {e.index}") for t in self.fire(e, s))
+            for t, move in moves:
+                if t in self.parent:
+                    continue
+                if len(self.parent) >= MAX_STATES:
+                    self.found.complete = False
+                    self.found.states = len(self.parent)
+                    return self.found
+                self.parent[t] = (s, move)
+                self.check(t)
+                queue.append(t)
+        self.found.states = len(self.parent)
+        return self.found
+
+    def check(self, s: State) -> None:
+        for a, b in self.pairs:
+            if f"door:{a}" in s.board and f"door:{b}" in s.board and (a, b) not in self.found.together:
+                self.found.together[(a, b)] = self.moves_to(s)
+
+
+def board_states(enc: QuestEncounter, first: bool, possible: Possible) -> Found:
+    """Search the encounter's reachable board states (see the module's doc)."""
+    return _Search(enc, first, possible).run()
