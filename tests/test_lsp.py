@@ -183,7 +183,7 @@ def test_the_editors_text_is_checked_not_the_saved_file(pack: Path, client: Clie
     """An unsaved edit is what the diagnostics describe; closing the document goes back to the disk."""
     quest = pack / QUEST
     text = quest.read_text(encoding="utf-8")
-    uri = client.open(quest, text.replace("spawn zombie", "spawn zombei"))
+    uri = client.open(quest, text.replace("spawn zombie", "spawn zombei", 1))
     assert [d["code"] for d in client.diagnostics(uri)] == ["Q0201"]
     assert quest.read_text(encoding="utf-8") == text  # nothing written
     mark = len(client.notifications)
@@ -268,7 +268,7 @@ def test_references_follow_each_kind_of_name(pack: Path, client: Client):
     assert ("tiles.yaml", 242, 2, 5) in found and (QUEST, 24, 52, 55) in found
     # a monster: its catalog entry in the required pack and every spawn in the pack
     found = refs("spawn zombie", "zombie")
-    assert [f[0] for f in found] == ["a_fat_goblin.quest", QUEST, "monsters.yaml"]
+    assert [f[0] for f in found] == ["a_fat_goblin.quest", QUEST, QUEST, "monsters.yaml"]  # first_blood spawns zombies twice: the guard and the every-round `risen`
     assert client.close() == 0
 
 
