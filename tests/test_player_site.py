@@ -262,3 +262,189 @@ def test_natures_ire_played_to_a_loss_on_the_track(page, sites):
     assert outcome(page) == "lose"
     assert "The wood folds shut" in page.page.locator("#outcome").inner_text()
     assert not page.errors
+
+
+# ---------------------------------------------------------------- conditions, rounds and choices (issue 31)
+TRIAL = """\
+quest trial "Trial of Choices" {
+  heroes 2..4
+  map {
+    tile entrance1A at (0, 6)
+    tile 9A attach west to entrance1A.north
+    tile 8A attach east to 9A.north hidden
+    door hall on 9A.north; edge 9A.east, 8A.north
+  }
+  start heroes on entrance1A
+  var gold = 0
+  var waves = 0
+  var starts = 0
+  var roll = 0
+  spawn zombie at 9A(1,1)
+  on open hall if gold >= 2 { reveal 8A; say "The hall opens onto a hoard." }
+  on round_start { add 1 to starts }
+  on round_start 2 if heroes >= 3 { say "A third hero joins the watch." }
+  on round_end { add 1 to gold }
+  on round_end if on_board zombie and not on_board 8A { add 1 to waves; say "The dead press closer." }
+  on variable waves >= 3 { lose "The dead overrun the camp." }
+  on defeated zombie {
+    ask "A chest lies where the zombie fell." {
+      choice "Open it" {
+        ask "A trap clicks. Run?" {
+          choice "Run" { win "You escape with the gold." }
+          choice "Stay" { lose "The trap springs shut." }
+        }
+      }
+      choice "Pay the toll" if gold >= 3 { subtract 3 from gold; say "The chest unlocks." }
+      choice "Leave it" { set roll = random 1..6; say "You leave it." }
+    }
+  }
+}
+"""
+
+
+def open_trial(page, sites, tmp_path_factory, heroes=2):
+    """The player on quest `trial` (TRIAL, a pack of its own on d2e-base) with `heroes` heroes."""
+    if "trial" not in sites.made:
+        folder = tmp_path_factory.mktemp("trial-pack")
+        (folder / "pack.yaml").write_text("id: trial\nname: Trial\nversion: 1.0.0\nlicence: MIT\nruleset: d2e\n"
+                                          "requires: [d2e-base]\n", encoding="utf-8")
+        (folder / "trial.quest").write_text(TRIAL, encoding="utf-8")
+        sites.view("trial", str(folder))
+    page.open(sites.url("trial", "?quest=trial"))
+    if heroes != 2:
+        page.page.select_option('[data-testid="heroes"]', str(heroes))
+    assert page.page.evaluate("questc.game.heroes") == heroes
+
+
+def var(page, name):
+    return int(page.page.locator(f'[data-var="{name}"]').inner_text())
+
+
+def choices(page):
+    """The choice buttons shown, as (index, label)."""
+    return [(int(b.get_attribute("data-testid").split("-")[1]), b.inner_text())
+            for b in page.page.locator('#ask button[data-testid^="choice-"]').all()]
+
+
+def log(page):
+    return page.page.locator("#log").inner_text()
+
+
+def test_a_choice_played_to_a_win_through_a_nested_question(page, sites, tmp_path_factory):
+    open_trial(page, sites, tmp_path_factory)
+    assert page.page.locator("#ask").count() == 0
+    click(page, "defeat-zombie")
+    assert page.page.locator("#ask-text").inner_text() == "A chest lies where the zombie fell."
+    assert choices(page) == [(0, "Open it"), (2, "Leave it")]  # "Pay the toll" needs gold >= 3
+    # play waits for the answer
+    for testid in ("end-round", "morale-zero", "var-inc-gold"):
+        assert page.page.locator(f'[data-testid="{testid}"]').is_disabled(), testid
+    click(page, "choice-0")
+    assert page.page.locator("#ask-text").inner_text() == "A trap clicks. Run?"
+    assert choices(page) == [(0, "Run"), (1, "Stay")]
+    assert outcome(page) == ""
+    click(page, "choice-0")
+    assert outcome(page) == "win"
+    assert "You escape with the gold" in page.page.locator("#outcome").inner_text()
+    assert page.page.locator("#ask").count() == 0
+    assert "→ Open it" in log(page) and "→ Run" in log(page)
+    assert not page.errors
+
+
+def test_the_other_branch_played_to_a_loss(page, sites, tmp_path_factory):
+    open_trial(page, sites, tmp_path_factory)
+    click(page, "defeat-zombie")
+    click(page, "choice-0")
+    click(page, "choice-1")
+    assert outcome(page) == "lose"
+    assert "The trap springs shut" in page.page.locator("#outcome").inner_text()
+    assert not page.errors
+
+
+def test_every_round_events_played_to_a_loss(page, sites, tmp_path_factory):
+    open_trial(page, sites, tmp_path_factory, heroes=3)
+    assert var(page, "starts") == 1  # round 1 started
+    for round_ in (1, 2):
+        click(page, "end-round")
+        assert page.page.locator("#round").inner_text() == str(round_ + 1)
+        assert (var(page, "waves"), var(page, "gold"), var(page, "starts")) == (round_, round_, round_ + 1)
+        assert outcome(page) == ""
+    assert log(page).count("The dead press closer.") == 2
+    assert "A third hero joins the watch." in log(page)  # round_start 2, three heroes
+    click(page, "end-round")
+    assert outcome(page) == "lose"
+    assert "The dead overrun the camp" in page.page.locator("#outcome").inner_text()
+    every = page.page.locator("ol.script li", has_text="round_end of every round if on_board zombie")
+    assert every.get_attribute("data-fired") == "3"
+    assert not page.errors
+
+
+def test_a_failed_condition_does_not_use_the_event_up(page, sites, tmp_path_factory):
+    open_trial(page, sites, tmp_path_factory)
+    hidden = page.page.evaluate("questc.game.hiddenSpaces.length")
+    assert hidden > 0
+    click(page, "open-hall")  # gold 0: the event does not fire
+    assert page.page.evaluate("questc.game.hiddenSpaces.length") == hidden
+    click(page, "close-hall")
+    click(page, "end-round")
+    click(page, "end-round")
+    assert var(page, "gold") == 2 and var(page, "waves") == 2
+    assert "A third hero" not in log(page)  # round_start 2 needs three heroes
+    click(page, "open-hall")  # gold 2 now: it fires
+    assert page.page.evaluate("questc.game.hiddenSpaces.length") == 0
+    assert "The hall opens onto a hoard." in log(page)
+    click(page, "end-round")  # 8A is on the board: no more waves
+    assert var(page, "waves") == 2 and var(page, "gold") == 3
+    click(page, "defeat-zombie")
+    assert choices(page) == [(0, "Open it"), (1, "Pay the toll"), (2, "Leave it")]
+    click(page, "choice-1")
+    assert var(page, "gold") == 0 and "The chest unlocks." in log(page)
+    assert page.page.locator("#ask").count() == 0 and outcome(page) == ""
+    assert not page.errors
+
+
+@pytest.mark.parametrize("seed", [0, 7, 12345])
+def test_set_random_draws_with_the_seed(page, sites, tmp_path_factory, seed):
+    open_trial(page, sites, tmp_path_factory)
+    assert page.page.locator("#seed-row").is_visible()  # the quest draws random numbers
+    page.page.fill('[data-testid="seed"]', str(seed))
+    page.page.press('[data-testid="seed"]', "Tab")  # leaving the field commits it (change)
+    assert page.page.evaluate("questc.game.seed") == seed
+    click(page, "defeat-zombie")
+    click(page, "choice-2")
+    assert var(page, "roll") == random.Random(seed).randint(1, 6)
+    assert not page.errors
+
+
+def test_first_blood_reinforcements_rise_every_round_while_the_archers_hold(page, sites):
+    sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    page.open(sites.url("d2e-quests", "?quest=first_blood"))
+    assert page.page.locator('[data-testid="defeat-risen"]').count() == 0
+    click(page, "end-round")
+    assert var(page, "risings") == 1
+    assert page.page.locator('[data-testid="defeat-risen"]').count() == 1
+    click(page, "defeat-risen")
+    click(page, "end-round")  # the dead rise again
+    assert var(page, "risings") == 2
+    assert page.page.locator('[data-testid="defeat-risen"]').count() == 1
+    click(page, "defeat-goblin_archer")
+    click(page, "defeat-risen")
+    click(page, "end-round")  # the archers are gone: no more risings
+    assert var(page, "risings") == 2
+    assert page.page.locator('[data-testid="defeat-risen"]').count() == 0
+    assert log(page).count("the dead rise again") == 2
+    assert not page.errors
+
+
+def test_a_fat_goblin_asks_when_the_cave_spider_is_defeated(page, sites):
+    sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    page.open(sites.url("d2e-quests", "?quest=a_fat_goblin"))
+    click(page, "defeat-cave_spider")
+    assert "Free him?" in page.page.locator("#ask-text").inner_text()
+    assert choices(page) == [(0, "Cut him down"), (1, "Press on")]
+    click(page, "choice-1")
+    assert "His shouts follow you" in log(page)
+    click(page, "defeat-goblin_archer")  # on to the cave: the round counter starts again
+    assert page.page.evaluate("questc.game.encounterIndex") == 1
+    assert page.page.locator("#round").inner_text() == "1"
+    assert not page.errors

@@ -3,7 +3,7 @@
 
 import { Geometry } from "./sight.js";
 import { Moves } from "./moves.js";
-import { Game } from "./play.js";
+import { Game, usesRandom, describeCondition } from "./play.js";
 import { readBundle, BundleError } from "./validate.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -125,7 +125,7 @@ function newGame() {
   const want = Number(heroes.value) || low;
   heroes.innerHTML = [2, 3, 4].filter((n) => n >= low && n <= high).map((n) => `<option value="${n}">${n}</option>`).join("");
   heroes.value = String(Math.min(high, Math.max(low, want)));
-  $("seed-row").hidden = !q.adventure;
+  $("seed-row").hidden = !q.adventure && !usesRandom(q, b);  // the seed deals the decks and draws `random` numbers
   ui.game = new Game(b, qid, { quest: q, heroes: Number(heroes.value), lang: $("lang").value || null, seed: Number($("seed").value) || 0 });
   ui.a = ui.b = null;
   ui.view = null;
@@ -340,7 +340,7 @@ function draw() {
   // the panel
   const sel = ui.a === null ? "Click a space: what it sees (yellow) and reaches (green outline); click a second space for the route."
     : `<div id="selection" data-space="${ui.a}">Selected ${esc(spaceLabel(ui.a))}: sees ${ask.seen.size - 1} space(s), reaches ${ask.reach.size - 1}.</div>`
-      + `<button data-testid="enter-space" id="enter-space">A hero enters this space</button>`;
+      + `<button data-testid="enter-space" id="enter-space"${g.waiting ? " disabled" : ""}>A hero enters this space</button>`;
   $("selection-box").innerHTML = sel + routeInfo;
   const enterBtn = $("enter-space");
   if (enterBtn) enterBtn.onclick = () => { g.moveHero("hero1", ui.a); draw(); };
@@ -355,10 +355,14 @@ function drawPanel() {
   const g = ui.game;
   const b = ui.bundle;
   const enc = g.encounter;
-  const over = !!g.outcome;
+  const over = g.waiting;  // the quest is over, or a question waits for its answer
   const parts = [];
   const name = g.adventure ? text(enc.name) : `${text(g.quest.name)}: encounter ${g.encounterIndex + 1} of ${g.encounterCount}`;
   parts.push(`<h2 id="encounter-name">${esc(name)}</h2>`);
+  if (g.asking && !g.outcome) {
+    parts.push(`<div id="ask" data-testid="ask"><p id="ask-text">${esc(text(g.asking.text))}</p>`
+      + g.asking.choices.map((c) => button(text(c.text), `choice-${c.index}`, `choice:${c.index}`)).join("") + "</div>");
+  }
   parts.push(`<div>Round <span id="round">${g.round}</span> ${button("End the round", "end-round", "end-round", over)} ${button("Morale reaches zero", "morale-zero", "morale-zero", over)}</div>`);
   const vars = Object.entries(g.variables);
   if (vars.length) {
@@ -380,8 +384,13 @@ function drawPanel() {
       + (g.openDoors.has(d) ? button("Close", `close-${d}`, `close:${d}`, over) : button("Open", `open-${d}`, `open:${d}`, over)) + "</div>").join(""));
   }
   if (g.adventure) parts.push(adventurePanel());
-  parts.push("<h3>Script</h3><ol class='script'>" + g.events.map(({ key, event }) => `<li class="${g.fired.has(key) ? "fired" : ""}${event.can_fire ? "" : " never"}" title="${event.can_fire ? "" : "the compiler proved this can never fire"}">`
-    + `on ${esc(describeTrigger(event.on))}: ${esc(event.do.map((e) => e.kind).join(", "))}</li>`).join("") + "</ol>");
+  parts.push("<h3>Script</h3><ol class='script'>" + g.events.map(({ key, event }) => {
+    const every = Game.everyRound(event.on);
+    const count = g.counts.get(key) || 0;
+    return `<li data-event="${esc(key)}" data-fired="${count}" class="${g.fired.has(key) && !every ? "fired" : ""}${event.can_fire ? "" : " never"}" title="${event.can_fire ? "" : "the compiler proved this can never fire"}">`
+      + `on ${esc(describeTrigger(event.on))}${event.if ? " if " + esc(describeCondition(event.if)) : ""}: ${esc(event.do.map((e) => e.kind).join(", "))}`
+      + `${every && count ? ` (fired ${count}×)` : ""}</li>`;
+  }).join("") + "</ol>");
   $("panel").innerHTML = parts.join("");
   $("panel").querySelectorAll("button[data-action]").forEach((btn) => { btn.onclick = () => act(btn.dataset.action); });
   $("log").innerHTML = g.log.map((l) => `<li class="${esc(l.kind)}">${esc(l.text)}</li>`).join("");
@@ -394,7 +403,7 @@ function drawPanel() {
 }
 
 function describeTrigger(on) {
-  const extra = on.door || on.token || on.group || on.variable || on.area || (on.round !== undefined ? `round ${on.round}` : "");
+  const extra = on.door || on.token || on.group || on.variable || on.area || (on.round !== undefined ? `round ${on.round}` : Game.everyRound(on) ? "of every round" : "");
   return `${on.kind}${extra ? " " + extra : ""}${on.at_least !== undefined ? " ≥ " + on.at_least : ""}`;
 }
 
@@ -402,7 +411,7 @@ function adventurePanel() {
   const g = ui.game;
   const b = ui.bundle;
   const t = g.adventure.track;
-  const over = !!g.outcome;
+  const over = g.waiting;
   const parts = [];
   if (t) {
     const cells = [];
@@ -454,6 +463,7 @@ function act(action) {
     case "hourglass": g.hourglass(); break;
     case "explore": g.explore(); break;
     case "draw-activation": g.drawActivation(); break;
+    case "choice": g.answer(Number(arg)); break;
     default: break;
   }
   draw();

@@ -2,11 +2,18 @@
 //
 // No DOM here: the page (app.js) calls the trigger methods (openDoor, search, pickUp,
 // defeat, enter, endRound, setVariable, moraleZero; for cooperative adventures also
-// fateStep, heroDefeated, figureDefeated, hourglass, explore) and redraws from the state.
+// fateStep, heroDefeated, figureDefeated, hourglass, explore), answers questions
+// (`asking`, `answer`) and redraws from the state.
 //
 // Semantics (written down in docs/bundle.md):
-// - An event fires at most once, when its trigger happens; events whose triggers happen
-//   together fire in the order written. Its effects apply in order.
+// - An event fires at most once, when its trigger happens and its `if` holds (a failed
+//   condition does not use it up); events whose triggers happen together fire in the
+//   order written. Its effects apply in order. Round events without a `round` fire at
+//   every round where their `if` holds; rounds are counted per encounter, from 1.
+// - `ask` stops the script until `answer(k)` picks one of the offered choices; the
+//   choice's effects run, then the rest of the event and of the queue.
+// - `set … random` draws with Python's `random.Random(seed).randint` (deterministic for
+//   the game's seed).
 // - Effects that cause triggers (opening a door, changing a variable) queue them; they
 //   are handled once the current event's effects are done, first in first out.
 // - `win` and `lose` end the quest at once: nothing after them happens.
@@ -14,7 +21,7 @@
 //   still queued for the old encounter are dropped.
 // - A `variable` event fires as soon as its variable is at least `at_least`.
 
-import { deal, playable } from "./deal.js";
+import { deal, playable, PythonRandom } from "./deal.js";
 
 export class Game {
   /** quest: the quest object when it is not `bundle.quests[questId]` (a top-level encounter played alone). */
@@ -30,7 +37,11 @@ export class Game {
     this.outcome = null;
     this.round = 1;
     this.fired = new Set();
+    this.counts = new Map();   // event key -> how many times it fired
     this.queue = [];
+    this.generation = 0;       // one per encounter entered: triggers of an older one are dropped
+    this.asking = null;        // the question waiting for an answer: {text, choices: [{index, text}]}
+    this.rng = new PythonRandom(seed);
     this.adventure = this.quest.adventure || null;
     if (this.adventure) this._dealAdventure();
     this._enter(0, true);
@@ -82,6 +93,9 @@ export class Game {
     this.map = map;
     this.fired = new Set([...this.fired].filter((key) => key.startsWith("adv:")));
     this.queue = [];
+    this.generation += 1;
+    this.round = 1;
+    this.gone = new Set();     // tokens searched or picked up (no longer on the board)
     this.revealed = new Set(map.tiles.filter((t) => !t.hidden).map((t) => t.name));
     this.openDoors = new Set(Object.keys(map.doors).filter((d) => map.doors[d].open));
     this.variables = { ...enc.variables };
@@ -99,6 +113,7 @@ export class Game {
     if (first) this.fire({ kind: "start" });
     this.fire({ kind: "encounter_start" });
     this.fire({ kind: "variable" });
+    this.fire({ kind: "round_start", round: 1 });
   }
 
   /** Space indices out of play: those of tiles still hidden. */
@@ -116,13 +131,18 @@ export class Game {
     return out;
   }
 
+  /** Place spawn `id`'s figures; placed again (a repeating reinforcement), only those not on the map. */
   _spawn(id) {
-    if (this.placed.has(id)) return;
     const s = this.encounter.spawns.find((x) => x.id === id);
     if (!s) return;
     this.placed.add(id);
     const figs = s.figures[String(this.heroes)] || [];
-    figs.forEach((f, k) => this.figures.push({ key: `${id}#${k}`, spawn: id, group: s.group, rank: f.rank, spaces: f.spaces, size: f.size, space: f.space }));
+    figs.forEach((f, k) => {
+      const key = `${id}#${k}`;
+      if (this.figures.some((x) => x.key === key)) return;
+      this.figures.push({ key, spawn: id, group: s.group, rank: f.rank, spaces: f.spaces, size: f.size, space: f.space });
+      this.defeatedSpawns.delete(id);
+    });
   }
 
   _say(id, kind = "say") { this.log.push({ kind, text: this.text(id), id }); }
@@ -137,7 +157,7 @@ export class Game {
   _matches(on, t) {
     if (on.kind !== t.kind) return false;
     switch (on.kind) {
-      case "round_end": return on.round === t.round;
+      case "round_start": case "round_end": return on.round === undefined || on.round === t.round;
       case "open": return on.door === t.door;
       case "defeated": return on.group === t.group;
       case "searched": case "picked_up": return on.token === t.token;
@@ -147,64 +167,149 @@ export class Game {
     }
   }
 
-  /** A trigger happens: fire every matching event not fired yet, in the order written. */
-  fire(trigger) {
-    this.queue.push(trigger);
-    if (this._busy) return;
-    this._busy = true;
-    try {
-      while (this.queue.length && !this.outcome) {
-        const t = this.queue.shift();
-        for (const { key, event } of this.events) {
-          if (this.outcome || this.fired.has(key) || !this._matches(event.on, t)) continue;
-          if (event.if) continue;  // conditions are not played yet (issue 31): such an event never fires here
-          this.fired.add(key);
-          const next = this._apply(event);
-          if (next && !this.outcome) { this._next(); break; }
+  /** The value of a comparison operand now. */
+  _operand(o) {
+    switch (o.kind) {
+      case "number": return o.value;
+      case "variable": return this.variables[o.name] ?? 0;
+      case "heroes": return this.heroes;
+      default: return 0;
+    }
+  }
+
+  /** Whether `name` (of kind `what`) is on the board now (docs/bundle.md, "Conditions"). */
+  onBoard(what, name) {
+    switch (what) {
+      case "tile": return this.revealed.has(name);
+      case "token": return this.tokens.has(name) && !this.gone.has(name);
+      case "spawn": return this.figures.some((f) => f.spawn === name || f.group === name);
+      case "door": return name in this.map.doors && !this.openDoors.has(name);
+      default: return false;
+    }
+  }
+
+  /** Whether condition `c` (a bundle `condition`) holds on the state now. */
+  holds(c) {
+    switch (c.kind) {
+      case "and": return c.parts.every((p) => this.holds(p));
+      case "or": return c.parts.some((p) => this.holds(p));
+      case "not": return !this.holds(c.parts[0]);
+      case "heroes": return this.heroes >= c.low && this.heroes <= c.high;
+      case "on_board": return this.onBoard(c.what, c.name);
+      case "compare": {
+        const a = this._operand(c.left), b = this._operand(c.right);
+        switch (c.op) {
+          case "==": return a === b;
+          case "!=": return a !== b;
+          case "<": return a < b;
+          case "<=": return a <= b;
+          case ">": return a > b;
+          case ">=": return a >= b;
+          default: return false;
         }
       }
+      default: return false;
+    }
+  }
+
+  /** Play is stopped: the quest is over or a question waits for its answer. */
+  get waiting() { return !!(this.outcome || this.asking); }
+
+  /** A trigger happens: every matching event not used up whose `if` holds fires, in the order written. */
+  fire(trigger) {
+    this.queue.push({ ...trigger, generation: this.generation });
+    this._run();
+  }
+
+  /** Run the script until the queue is empty, the quest ends or a question is asked. */
+  _run(answer) {
+    if (this._busy || (this.asking && answer === undefined)) return;  // the running loop (or the answer) takes it up
+    this._busy = true;
+    try {
+      if (!this._script) this._script = this._loop();
+      const step = this._script.next(answer);
+      this.asking = step.done ? null : step.value;
+      if (step.done) this._script = null;
     } finally {
       this._busy = false;
     }
   }
 
-  _apply(event) {
-    let next = false;
-    for (const e of event.do) {
-      if (this.outcome) break;
-      switch (e.kind) {
-        case "say": this._say(e.text); break;
-        case "win": case "lose":
-          this.outcome = { result: e.kind, text: this.text(e.text) };
-          this.log.push({ kind: e.kind, text: this.text(e.text) || (e.kind === "win" ? "The heroes win." : "The heroes lose.") });
-          break;
-        case "reveal":
-          for (const tile of e.tiles) this._reveal(tile);
-          break;
-        case "spawn": this._spawn(e.spawn); break;
-        case "place_token": {
-          const t = this.encounter.tokens.find((x) => x.id === e.token);
-          if (t) this.tokens.set(t.id, t);
-          break;
-        }
-        case "remove_token": this.tokens.delete(e.token); break;
-        case "set": {
-          let value = e.value;
-          if (e.from !== undefined) value = this.variables[e.from] ?? 0;
-          else if (e.random) value = e.random[0] + Math.floor(Math.random() * (e.random[1] - e.random[0] + 1));
-          this.variables[e.variable] = value;
-          this.queue.push({ kind: "variable" });
-          break;
-        }
-        case "advance": case "add": this.variables[e.variable] = (this.variables[e.variable] ?? 0) + e.by; this.queue.push({ kind: "variable" }); break;
-        case "activate": this.log.push({ kind: "say", text: `The ${e.group} group activates now.` }); break;
-        case "open": if (!this.openDoors.has(e.door)) { this.openDoors.add(e.door); this.queue.push({ kind: "open", door: e.door }); } break;
-        case "close": this.openDoors.delete(e.door); break;
-        case "next": next = true; break;
-        default: break;
+  /** Answer the question asked with the choice of index `k` (in the `ask`'s `choices`). */
+  answer(k) {
+    if (this.outcome || !this.asking || !this.asking.choices.some((c) => c.index === k)) return;
+    this._run(k);
+  }
+
+  static everyRound(on) { return (on.kind === "round_start" || on.kind === "round_end") && on.round === undefined; }
+
+  *_loop() {
+    while (this.queue.length && !this.outcome) {
+      const t = this.queue.shift();
+      if (t.generation !== this.generation) continue;  // for an encounter left since
+      for (const { key, event } of this.events) {
+        if (this.outcome) break;
+        const every = Game.everyRound(event.on);
+        if ((!every && this.fired.has(key)) || !this._matches(event.on, t)) continue;
+        if (event.if && !this.holds(event.if)) continue;  // not used up: it waits for its trigger again
+        this.fired.add(key);
+        this.counts.set(key, (this.counts.get(key) || 0) + 1);
+        const ctx = { next: false };
+        yield* this._effects(event.do, ctx);
+        if (ctx.next && !this.outcome) { this._next(); break; }
       }
     }
-    return next;
+  }
+
+  *_effects(list, ctx) {
+    for (const e of list) {
+      if (this.outcome) return;
+      if (e.kind !== "ask") { this._effect(e, ctx); continue; }
+      const offered = (e.choices || []).map((c, index) => ({ c, index })).filter(({ c }) => !c.if || this.holds(c.if));
+      if (!offered.length) continue;  // no choice offered: the ask does nothing
+      this.log.push({ kind: "ask", text: this.text(e.text), id: e.text });
+      const k = yield { text: e.text, choices: offered.map(({ c, index }) => ({ index, text: c.text })) };
+      const pick = offered.find((o) => o.index === k).c;
+      this.log.push({ kind: "choice", text: `→ ${this.text(pick.text)}`, id: pick.text });
+      yield* this._effects(pick.do, ctx);
+    }
+  }
+
+  _effect(e, ctx) {
+    switch (e.kind) {
+      case "say": this._say(e.text); break;
+      case "win": case "lose":
+        this.outcome = { result: e.kind, text: this.text(e.text) };
+        this.log.push({ kind: e.kind, text: this.text(e.text) || (e.kind === "win" ? "The heroes win." : "The heroes lose.") });
+        break;
+      case "reveal":
+        for (const tile of e.tiles) this._reveal(tile);
+        break;
+      case "spawn": this._spawn(e.spawn); break;
+      case "place_token": {
+        const t = this.encounter.tokens.find((x) => x.id === e.token);
+        if (t) { this.tokens.set(t.id, t); this.gone.delete(t.id); }
+        break;
+      }
+      case "remove_token": this.tokens.delete(e.token); break;
+      case "set": {
+        let value = e.value;
+        if (e.from !== undefined) value = this.variables[e.from] ?? 0;
+        else if (e.random) value = e.random[0] + this.rng.below(e.random[1] - e.random[0] + 1);  // Python's randint
+        this.variables[e.variable] = value;
+        this.queue.push({ kind: "variable", generation: this.generation });
+        break;
+      }
+      case "advance": case "add":
+        this.variables[e.variable] = (this.variables[e.variable] ?? 0) + e.by;
+        this.queue.push({ kind: "variable", generation: this.generation });
+        break;
+      case "activate": this.log.push({ kind: "say", text: `The ${e.group} group activates now.` }); break;
+      case "open": if (!this.openDoors.has(e.door)) { this.openDoors.add(e.door); this.queue.push({ kind: "open", door: e.door, generation: this.generation }); } break;
+      case "close": this.openDoors.delete(e.door); break;
+      case "next": ctx.next = true; break;
+      default: break;
+    }
   }
 
   _reveal(tile) {
@@ -224,30 +329,30 @@ export class Game {
 
   // ---------------------------------------------------------------- what players do
   openDoor(id) {
-    if (this.outcome || this.openDoors.has(id)) return;
+    if (this.waiting || this.openDoors.has(id)) return;
     this.openDoors.add(id);
     this.fire({ kind: "open", door: id });
   }
 
-  closeDoor(id) { if (!this.outcome) this.openDoors.delete(id); }
+  closeDoor(id) { if (!this.waiting) this.openDoors.delete(id); }
 
-  search(token) { if (!this.outcome && this.tokens.has(token)) this.fire({ kind: "searched", token }); }
+  search(token) { if (!this.waiting && this.tokens.has(token)) { this.gone.add(token); this.fire({ kind: "searched", token }); } }
 
-  pickUp(token) { if (!this.outcome && this.tokens.has(token)) this.fire({ kind: "picked_up", token }); }
+  pickUp(token) { if (!this.waiting && this.tokens.has(token)) { this.gone.add(token); this.fire({ kind: "picked_up", token }); } }
 
-  enter(space) { if (!this.outcome) this.fire({ kind: "enters", space }); }
+  enter(space) { if (!this.waiting) this.fire({ kind: "enters", space }); }
 
   moveHero(hero, space) {
     const h = this.heroFigures.find((x) => x.id === hero);
-    if (!h || this.outcome) return;
+    if (!h || this.waiting) return;
     h.space = space;
     this.enter(space);
   }
 
-  moraleZero() { if (!this.outcome) this.fire({ kind: "morale_zero" }); }
+  moraleZero() { if (!this.waiting) this.fire({ kind: "morale_zero" }); }
 
   setVariable(name, value) {
-    if (this.outcome) return;
+    if (this.waiting) return;
     this.variables[name] = value;
     this.fire({ kind: "variable" });
   }
@@ -255,7 +360,7 @@ export class Game {
   /** Defeat every figure of spawn `id`; `defeated` fires for a named spawn's id, and for a
    *  monster group once every spawn of that group placed so far is defeated. */
   defeat(id) {
-    if (this.outcome) return;
+    if (this.waiting) return;
     const s = this.encounter.spawns.find((x) => x.id === id);
     if (!s) return;
     this.figures = this.figures.filter((f) => f.spawn !== id);
@@ -265,12 +370,16 @@ export class Game {
     if (same.every((x) => this.defeatedSpawns.has(x.id))) this.fire({ kind: "defeated", group: s.group });
   }
 
+  /** The round ends: `round_end` of this round, the track's round-end rules, then `round_start`
+   *  of the next round (dropped when the encounter changed meanwhile). */
   endRound() {
-    if (this.outcome) return;
+    if (this.waiting) return;
     const round = this.round;
+    const generation = this.generation;
     this.round += 1;
     this.fire({ kind: "round_end", round });
     this._track("round_end");
+    if (this.generation === generation) this.fire({ kind: "round_start", round: round + 1 });
   }
 
   // ---------------------------------------------------------------- cooperative adventures
@@ -295,15 +404,15 @@ export class Game {
   get trackMet() { return this.adventure && this.adventure.track ? this.doom >= this.fate : false; }
 
   /** The Overlord phase's Fate step (while no exploration card is active). */
-  fateStep() { if (!this.outcome) this._track("fate_step"); }
+  fateStep() { if (!this.waiting) this._track("fate_step"); }
 
-  heroDefeated() { if (!this.outcome) this._track("hero_defeated"); }
+  heroDefeated() { if (!this.waiting) this._track("hero_defeated"); }
 
   /** A figure that counts as a hero (e.g. a villager token such as Desmond) is defeated. */
-  figureDefeated(figure) { if (!this.outcome) this._track("defeated", { figure }); }
+  figureDefeated(figure) { if (!this.waiting) this._track("defeated", { figure }); }
 
   /** The hourglass overlord effect of the active exploration card fills. */
-  hourglass() { if (!this.outcome && this.activeCard) this._track("hourglass", { card: this.activeCard }); }
+  hourglass() { if (!this.waiting && this.activeCard) this._track("hourglass", { card: this.activeCard }); }
 
   /** Resolve the active exploration card (it stays on the table, no longer active). */
   resolveCard() { this.activeCard = null; }
@@ -328,8 +437,32 @@ export class Game {
 
   /** Explore: draw the next exploration card and set its encounter up. */
   explore() {
-    if (this.outcome || !this.adventure || this.encounterIndex + 1 >= this.drawn.length) return;
+    if (this.waiting || !this.adventure || this.encounterIndex + 1 >= this.drawn.length) return;
     this.log.push({ kind: "info", text: `Explored: ${this.text(this.bundle.encounters[this.bundle.cards[this.drawn[this.encounterIndex + 1]].encounter].name)}.` });
     this._enter(this.encounterIndex + 1);
   }
+}
+
+/** Whether any event effect of `quest` (nested choices included) draws a random number. */
+export function usesRandom(quest, bundle = null) {
+  const inEffects = (list) => (list || []).some((e) => (e.kind === "set" && e.random) || (e.choices || []).some((c) => inEffects(c.do)));
+  const encounters = [...(quest.encounters || [])];
+  if (quest.adventure && bundle) for (const c of Object.values(bundle.cards || {})) if (c.encounter && bundle.encounters[c.encounter]) encounters.push(bundle.encounters[c.encounter]);
+  const events = [...encounters.flatMap((e) => e.events || []), ...((quest.adventure && quest.adventure.events) || [])];
+  return events.some((ev) => inEffects(ev.do));
+}
+
+/** A condition written back as in the quest language (for the script listing). */
+export function describeCondition(c, top = true) {
+  const operand = (o) => (o.kind === "number" ? String(o.value) : o.kind === "variable" ? o.name : "heroes");
+  let out;
+  switch (c.kind) {
+    case "and": case "or": out = c.parts.map((p) => describeCondition(p, false)).join(` ${c.kind} `); break;
+    case "not": return `not ${describeCondition(c.parts[0], false)}`;
+    case "compare": return `${operand(c.left)} ${c.op} ${operand(c.right)}`;
+    case "on_board": return `on_board ${c.name}`;
+    case "heroes": return `heroes ${c.low === c.high ? c.low : c.high >= 4 ? `${c.low}+` : `${c.low}..${c.high}`}`;
+    default: return c.kind;
+  }
+  return top ? out : `(${out})`;
 }
