@@ -443,8 +443,6 @@ def _import(texts: Sequence[PlayerText], model: Model, args: argparse.Namespace)
     """Merge the pack's texts into translations/<lang>.po (as `update` does), then set the
     CSV's translations: current when the row's source hash is the text's, fuzzy when the
     row was translated from an older wording (T0404)."""
-    import polib
-
     from compiler.catalogs.translations import source_hash
     from compiler.diagnostics import Sink
     from compiler.diagnostics.model import Severity
