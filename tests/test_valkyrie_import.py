@@ -102,7 +102,10 @@ def test_check_locates_compiler_findings_in_the_valkyrie_files():
     run = questc("--plugin", "valkyrie", "check", str(FIRST), "--format", "json")
     assert run.code == 0
     found = run.json()["diagnostics"]
-    assert {d["code"] for d in found} == {"VK0303"}
+    # Q0314: the round-end events on `fatigue_token_menu` 2..5 (read since the event language's
+    # first slice) wait for values only the menu's other buttons set, which are not imported yet
+    assert {d["code"] for d in found} <= {"VK0303", "Q0314"}
+    assert all("fatigue_token_menu" in d["message"] for d in found if d["code"] == "Q0314")
     by_section = {d["message"].split("]")[0].lstrip("["): (Path(d["file"]).name, d["line"]) for d in found}
     assert by_section["EventSearch9ACart"] == ("events.ini", 265)  # buttons=2
     assert by_section["CustomMonsterGoblinMessenger"] == ("monsters.ini", 17)  # activation=

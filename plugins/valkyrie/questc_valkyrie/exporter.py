@@ -59,6 +59,28 @@ TOKEN_TYPES = {"search": "TokenSearch", "unique_search": "TokenSearchSpecial", "
 ENTERS_TYPE = "TokenObjectiveGreen"
 ENTERS_COMMENT = "questc: on enters "  # + the tile or space; the importer reads the event back from it
 LABEL_COMMENT = "questc: the text is the token's label"  # the importer reads the token's text as its label
+ASK_COMMENT = "questc: ask, the choices join at "  # + the section every choice's chain ends on (the importer's join)
+MAX_GATES = 16  # an `if` is written as at most this many alternatives (conjunctions), else VK0308
+NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+# the variables the export maintains (the importer reads them back, never as quest variables)
+ENCOUNTER_VAR = "QuestcEncounter"  # the encounter being played, set by each entry event
+
+
+def round_var(k: int, n: int) -> str:
+    """The app's `#round` at the end of encounter k's round n (set by the event entering k)."""
+    return f"QuestcE{k}Round{n}"
+
+
+def on_board_var(section: str) -> str:
+    """1 while the component of that section is on the board (kept by the events adding and
+    removing it, or spawning and defeating it), else 0."""
+    return f"QuestcOnBoard{section}"
+
+
+AGAIN_COMMENT = "questc: spawn again "  # + the spawn section a copy places again (the importer reads `spawn NAME`)
+OP_COMMENT = "questc: "  # + add / subtract: the form an operation was written in
+Conj = list[str]  # `VAR,OP,VALUE` tests, all of which hold (the app's `conditions=`)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -129,6 +151,11 @@ class Exporter:
         self.entered: set[int] = set()  # encounters an entry event already adds (its setup spawns follow the first)
         self.setup_tail: _Sec | None = None  # the last section of the setup chain being written
         self.enters_tokens: dict[tuple[int, str], list[_Sec]] = {}  # (encounter, tile) -> `on enters` tokens on it
+        self.board_parts: dict[str, str] = {}  # `on_board` variable -> the tile, token or door section it follows
+        self.board_spawns: dict[str, tuple[list[_Sec], str]] = {}  # `on_board` variable -> its spawns, the defeat trigger
+        self.again: dict[str, list[_Sec]] = {}  # spawn section -> its copies (a spawn spawned by several chains)
+        self.gates: dict[str, list[_Sec]] = {}  # first gate of an `if` -> the other gates (they share its first effect)
+        self.round_marks: dict[int, set[int]] = {}  # encounter k >= 2 -> the round numbers its round events name
 
     # ------------------------------------------------------------ helpers
     def fresh(self, base: str, sep: str = "") -> str:
@@ -180,6 +207,11 @@ class Exporter:
             self.shift[e.number] = x - min(c[0] for c in cells)
             x += max(c[0] for c in cells) - min(c[0] for c in cells) + 1 + GAP
         self.encs = encs
+        self.several = len(encs) > 1  # the round events of a quest of several encounters are guarded by ENCOUNTER_VAR
+        for e in encs[1:]:
+            for ev in e.body.events:
+                if ev.trigger.kind in ("round_start", "round_end") and ev.trigger.number is not None:
+                    self.round_marks.setdefault(e.number, set()).add(ev.trigger.number)
         if not any(t.tile.valkyrie for e in encs for t in self.maps[e.number].tiles):
             # a scenario without a map, which neither Valkyrie nor the importer could read: one error
             codes = sorted({t.code for e in encs for t in self.maps[e.number].tiles})
@@ -218,6 +250,7 @@ class Exporter:
             if s.name not in self.spawn_used:  # only events that are not exported spawn it
                 self.cannot(sp.span, f"spawn `{name}`: no exported event spawns it")
         self.never_shown()
+        self.keep_board()
         return self.files()
 
     def never_shown(self) -> None:
@@ -377,6 +410,134 @@ class Exporter:
             s.set("uniquehealth", sp.extra_health or 0)
         self.spawns[(k, name)] = (sp, s)
 
+    # ------------------------------------------------------------ conditions
+    def operand(self, o: ast.Operand | None) -> str | None:
+        if o is None:
+            return None
+        if o.kind == "number":
+            return str(o.value)
+        if o.kind == "heroes":
+            return "#heroes"  # the app's hero count (Quest.cs: vars.SetValue("#heroes", heroCount))
+        return camel(o.name or "")
+
+    def dnf(self, k: int, c: ast.Condition, negate: bool = False) -> list[Conj] | str:
+        """`c` (or `not c`) as alternatives of conjunctions of the app's tests (VarManager.Test:
+        `VAR,OP,VALUE`, OP one of == != < <= > >=, VALUE a number or a variable; a list of
+        them holds when all hold). A string: what cannot be written (for VK0308)."""
+        kind = c.kind
+        if kind == "not":
+            return self.dnf(k, c.parts[0], not negate)
+        if kind in ("and", "or"):
+            parts = [self.dnf(k, p, negate) for p in c.parts]
+            bad = next((p for p in parts if isinstance(p, str)), None)
+            if bad is not None:
+                return bad
+            lists = [p for p in parts if not isinstance(p, str)]
+            if (kind == "or") != negate:
+                return [conj for p in lists for conj in p]
+            out: list[Conj] = [[]]
+            for p in lists:
+                out = [a + b for a in out for b in p]
+                if len(out) > MAX_GATES:
+                    return f"a condition of more than {MAX_GATES} alternatives once written as the app's `or` of `and`s"
+            return out
+        if kind == "heroes" and c.guard is not None:
+            lo, hi = c.guard.low, c.guard.high
+            if negate:
+                return [[f"#heroes,<,{lo}"], [f"#heroes,>,{hi}"]]
+            return [[f"#heroes,==,{lo}"]] if lo == hi else [[f"#heroes,>=,{lo}", f"#heroes,<=,{hi}"]]
+        if kind == "on_board":
+            var = self.board_var(k, c.subject or "")
+            if var is None:
+                return f"`on_board {c.subject}` (not an exported tile, token, door or spawn of this encounter)"
+            return [[f"{var},==,{0 if negate else 1}"]]
+        if kind == "compare" and c.op in NEGATED:
+            left, right, op = self.operand(c.left), self.operand(c.right), c.op
+            if left is None or right is None:
+                return "a comparison without two sides"
+            if negate:
+                op = NEGATED[op]
+            if c.left is not None and c.left.kind == "number":
+                if c.right is not None and c.right.kind == "number":  # two numbers: true or false now
+                    a, b = int(left), int(right)
+                    holds = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+                    return [[]] if holds else []
+                left, right, op = right, left, FLIPPED[op]  # the app tests a variable against a value
+            return [[f"{left},{op},{right}"]]
+        return f"the condition `{kind}`"
+
+    def board_var(self, k: int, name: str) -> str | None:
+        """The variable `on_board NAME` reads; registers what keeps it (see `keep_board`)."""
+        if (k, name) in self.spawns:
+            sp, s = self.spawns[(k, name)]
+            trig = self.defeated(k, ast.Trigger(kind="defeated", subject=name, span=sp.span))
+            if trig is None:
+                return None
+            var = on_board_var(s.name)
+            self.board_spawns.setdefault(var, ([s], trig))
+            return var
+        group = [s for (kk, _n), (sp, s) in self.spawns.items() if kk == k and sp.group == name]
+        if group:
+            var = on_board_var("Monster" + camel(name))
+            self.board_spawns.setdefault(var, (group, "DefeatedMonster" + camel(name)))
+            return var
+        for table in (self.tokens, self.doors, self.tile_secs):
+            sec = table.get((k, name))
+            if sec is not None:
+                var = on_board_var(sec.name)
+                self.board_parts[var] = sec.name
+                return var
+        return None
+
+    def keep_board(self) -> None:
+        """The `on_board` variables: 1 from the event adding the component (spawning the
+        group), 0 from the one removing it (or the app's `Defeated<monster>` trigger,
+        EventManager.MonsterEvent / RoundController: a group leaves the board when defeated)."""
+        for var, part in self.board_parts.items():
+            for s in list(self.sections.values()):
+                for key, value in (("add", 1), ("remove", 0)):
+                    if part in (s.get(key) or "").split():
+                        ops = (s.get("operations") or "").split()
+                        s.set("operations", " ".join(ops + [f"{var},=,{value}"]))
+        for var, (secs, trig) in self.board_spawns.items():
+            for s in [c for s0 in secs for c in (s0, *self.again.get(s0.name, []))]:
+                ops = (s.get("operations") or "").split()
+                s.set("operations", " ".join(ops + [f"{var},=,1"]))
+            ev = self.event_sec("EventQuestc" + var.removeprefix("Questc") + "Defeated")
+            ev.set("trigger", trig)
+            ev.set("operations", f"{var},=,0")
+            self.last_events.append(ev.name)
+
+    def gate(self, k: int, root: _Sec, ev: ast.EventDecl, fresh: bool) -> _Sec | None:
+        """Where an event's effects start, once its `if` is written: one conjunction goes on
+        the root itself (`conditions=`: the app queues no disabled event, EventManager.QueueEvent),
+        several are gate events the root names in one list (the app runs the first enabled
+        one, EventManager.EndEvent): the effects chain from the first gate, and every gate
+        names the same first effect. None: the condition cannot be written (VK0308)."""
+        if ev.condition is None:
+            return root
+        alts = self.dnf(k, ev.condition)
+        if isinstance(alts, str):
+            self.cannot(ev.condition.span, alts)
+            return None
+        if not alts:
+            self.cannot(ev.condition.span, "a condition that never holds")
+            return None
+        if len(alts) == 1 and fresh:
+            conds = (root.get("conditions") or "").split() + alts[0]
+            if conds:
+                root.set("conditions", " ".join(conds))
+            return root
+        gates = []
+        for alt in alts:
+            g = self.event_sec(root.name + "If")
+            if alt:
+                g.set("conditions", " ".join(alt))
+            gates.append(g)
+        root.set("event1", " ".join(g.name for g in gates))
+        self.gates[gates[0].name] = gates[1:]
+        return gates[0]
+
     # ------------------------------------------------------------ events
     def event_sec(self, base: str) -> _Sec:
         s = self.sec(base, "events.ini")
@@ -394,7 +555,7 @@ class Exporter:
         root.set("add", " ".join(adds))
         ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value]
         if ops:
-            root.set("operations", " ".join(ops))
+            root.set("operations", " ".join((root.get("operations") or "").split() + ops))
         spawned = {a for ev in e.body.events for ef in ev.effects if ef.kind == "spawn" for a in ef.args}
         last = root
         for sp in e.body.spawns:
@@ -416,13 +577,27 @@ class Exporter:
             root = self.root_of(k, e, ev)
             if root is None:
                 continue
+            fresh = root is not self.setup_tail or ev.trigger.kind != "start"
+            body = self.gate(k, root, ev, fresh)
+            if body is None:
+                self.drop(root)
+                continue
             self.here = ("quest", self.quest.id, f"e{k}", "event", index)  # the string ids (compiler/emit/strings.py)
-            self.chain(k, root, ev)
+            self.chain(k, body, ev)
+
+    def drop(self, root: _Sec) -> None:
+        """Undo a root whose event is not exported (its condition cannot be written)."""
+        if root is self.setup_tail or root.name not in self.sections:
+            return
+        del self.sections[root.name]
+        for other in self.sections.values():
+            if root.name in (other.get("event1") or "").split():
+                other.set("event1", " ".join(n for n in (other.get("event1") or "").split() if n != root.name))
 
     def root_of(self, k: int, e: ast.InlineEncounter, ev: ast.EventDecl) -> _Sec | None:
         t = ev.trigger
         kind = t.kind
-        if kind == "start" and k == self.encs[0].number and not self.start_taken:
+        if kind == "start" and k == self.encs[0].number and not self.start_taken and ev.condition is None:
             self.start_taken = True
             return self.setup_tail
         base = "Event" + camel(f"{kind}_{t.subject}" if t.subject else kind) + (str(t.number) if t.number is not None else "")
@@ -442,8 +617,15 @@ class Exporter:
             trig = "EventStart"
         elif kind == "morale_zero":
             trig = "NoMorale"
-        elif kind == "round_end" and t.number is not None:
-            trig = f"EndRound{t.number}"
+        elif kind in ("round_end", "round_start"):
+            trig, conds = self.round_trigger(k, t)
+            if trig is None:
+                return None
+            root = self.event_sec(base)
+            root.set("trigger", trig)
+            if conds:
+                root.set("conditions", " ".join(conds))
+            return root
         elif kind == "defeated":
             trig = self.defeated(k, t)
             if trig is None:
@@ -461,6 +643,32 @@ class Exporter:
             if shown:
                 root.set("add", shown)
         return root
+
+    def round_trigger(self, k: int, t: ast.Trigger) -> tuple[str | None, list[str]]:
+        """A round trigger of encounter k: the app's trigger and the tests that make its
+        quest-wide round behave as questc's per-encounter one (docs/valkyrie.md, "Rounds").
+        RoundController.EndRound queues `EndRound` and `EndRound<#round>` with `#round` the
+        round ending; CheckNewRound raises `#round` and queues `StartRound` (also queued at
+        the quest's start, Quest.cs, with `#round` = 1). The first encounter's rounds are the
+        app's; encounter k >= 2 began in the round its entry event ran, whose `#round` the
+        entry stored as round_var(k, n) less n - 1."""
+        first = k == self.encs[0].number
+        guard = ([f"{ENCOUNTER_VAR},<,{self.encs[1].number}"] if first else [f"{ENCOUNTER_VAR},==,{k}"]) if self.several else []
+        n = t.number
+        if t.kind == "round_end":
+            if n is None:
+                return "EndRound", guard
+            if first:
+                return f"EndRound{n}", guard
+            return "EndRound", [f"#round,==,{round_var(k, n)}"]
+        if n is None:
+            return "StartRound", guard
+        if first:
+            return "StartRound", [f"#round,==,{n}"] + guard
+        if n == 1:
+            self.cannot(t.span, f"`on round_start 1` in encounter {k} (the app's round is already under way when an event enters it)")
+            return None, []
+        return "StartRound", [f"#round,==,{round_var(k, n)}"]
 
     def clicked(self, k: int, t: ast.Trigger, base: str) -> _Sec | None:
         """`on searched/picked_up TOKEN`, `on open DOOR`: the event the component runs when
@@ -536,18 +744,13 @@ class Exporter:
 
     def chain(self, k: int, root: _Sec, ev: ast.EventDecl) -> None:
         self.seen_kinds: dict[str, int] = {}
-        last = root
         base = root.name if root.name.startswith("Event") else "EventStart"  # the start chain may end on a spawn
-        for n, ef in enumerate(ev.effects, start=1):
-            nxt = self.effect(k, base, n, ef)
-            if nxt is None:
-                continue
-            first, tail = nxt
-            last.set("event1", first.name)
-            last = tail
-        changed = {ef.args[0] for ef in ev.effects if ef.kind in ("set", "advance") and ef.args}
+        last = self.effects(k, base, root, ev.effects)
+        for g in self.gates.get(root.name, []):
+            g.set("event1", root.get("event1") or "")
+        changed = {ef.args[0] for ef in _all_effects(ev.effects) if ef.kind in ("set", "advance", "add", "subtract") and ef.args}
         later = [e.number for e in self.encs if e.number > k]
-        enters = {later[0]} if later and any(ef.kind == "next" for ef in ev.effects) else set()
+        enters = {later[0]} if later and any(ef.kind == "next" for ef in _all_effects(ev.effects)) else set()
         self.tails.append({"k": k, "tail": last, "changed": changed, "enters": enters, "free": not last.get("event1")})
 
     def encounter_start(self, k: int, index: int, ev: ast.EventDecl) -> None:
@@ -560,6 +763,7 @@ class Exporter:
             return
         head = self.event_sec(head_name)
         self.here = ("quest", self.quest.id, f"e{k}", "event", index)
+        body = self.gate(k, head, ev, True)
         if k == self.encs[0].number:
             head.set("trigger", "EventStart")
         else:
@@ -570,7 +774,8 @@ class Exporter:
                     continue
                 t["tail"].set("event1", head.name)
                 t["free"] = False
-        self.chain(k, head, ev)
+        if body is not None:
+            self.chain(k, body, ev)
 
     def on_variable(self, k: int, index: int, ev: ast.EventDecl) -> None:
         """`on variable V >= N`: the effects chained after `EventVariable<V><N>`, which sets a
@@ -590,6 +795,9 @@ class Exporter:
         head = self.event_sec(f"EventVariable{camel(var)}{n}")
         head.set("operations", f"{guard},=,1")
         self.here = ("quest", self.quest.id, f"e{k}", "event", index)
+        body = self.gate(k, head, ev, True)  # a condition on the head: a check finding it false leaves the guard unset
+        if body is None:
+            return
         for x in ends:
             if not x["free"]:
                 self.cannot(t.span, f"`on variable {var}` after an event whose chain already ends on a condition or an `on encounter start`")
@@ -599,9 +807,60 @@ class Exporter:
             check.set("event1", head.name)
             x["tail"].set("event1", check.name)
             x["free"] = False
-        self.chain(k, head, ev)
+        self.chain(k, body, ev)
+
+    def effects(self, k: int, base: str, last: _Sec, effects: tuple[ast.Effect, ...]) -> _Sec:
+        """Chain `effects` after `last` (each section's `event1` naming the next); the tail."""
+        for n, ef in enumerate(effects, start=1):
+            nxt = self.effect(k, base, n, ef)
+            if nxt is None:
+                continue
+            first, tail = nxt
+            last.set("event1", first.name)
+            last = tail
+        return last
+
+    def choices(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
+        """`ask` and `random`: one section offering the branches, a chain per branch, and a
+        join section every branch ends on (the rest of the event follows the join).
+        `ask`: the question is the section's text, choice i its `button<i>` (label in the
+        localisation file) and `event<i>` (QuestData.Event reads `buttons`, `event<i>`;
+        DialogWindow shows one button each); a choice's `if` is `event<i>Condition` with
+        `event<i>ConditionAction=hide` (QuestButtonData: a VarTests list, the button hidden
+        while it fails). `random`: `randomevents=true` and the options' first sections in
+        `event1` (EventManager.EndEvent runs one enabled event of the list at random)."""
+        s = self.event_sec(f"{base}_{n}")
+        join = self.event_sec(f"{s.name}Join")
+        heads = []
+        for i, ch in enumerate(ef.choices, start=1):
+            head = self.event_sec(f"{s.name}Choice{i}")
+            tail = self.effects(k, f"{s.name}Choice{i}", head, ch.effects)
+            tail.set("event1", join.name)
+            heads.append((head, ch))
+        if ef.kind == "random":
+            s.set("randomevents", "true")
+            s.set("event1", " ".join(h.name for h, _ in heads))
+            s.set("comment", ASK_COMMENT + join.name)
+            return s, join
+        s.pairs = [("buttons", str(len(heads)))]
+        self.texts.append((f"{s.name}.text", ef.text.value if ef.text is not None else ""))
+        for i, (head, ch) in enumerate(heads, start=1):
+            s.set(f"event{i}", head.name)
+            self.texts.append((f"{s.name}.button{i}", ch.text.value if ch.text is not None else f"Choice {i}"))
+            if ch.condition is not None:
+                alts = self.dnf(k, ch.condition)
+                if isinstance(alts, str) or not alts:
+                    self.cannot(ch.condition.span, alts if isinstance(alts, str) else "a condition that never holds")
+                    continue
+                if all(alts):  # an alternative with no test always holds
+                    s.set(f"event{i}Condition", vartests(alts))
+                    s.set(f"event{i}ConditionAction", "hide")
+        s.set("comment", ASK_COMMENT + join.name)
+        return s, join
 
     def effect(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
+        if ef.kind in ("ask", "random") and ef.choices:
+            return self.choices(k, base, n, ef)
         if ef.kind == "spawn":
             secs = []
             for name in ef.args:
@@ -611,8 +870,12 @@ class Exporter:
                     continue
                 s = hit[1]
                 if s.name in self.spawn_used:
-                    self.cannot(ef.span, f"spawning `{name}` a second time (a Valkyrie spawn event has one place in one chain)")
-                    continue
+                    # a spawn section has one next event: a second chain spawning it gets a copy
+                    copy = self.sec(s.name + "Again", "spawns.ini")
+                    copy.pairs = [(key, v) for key, v in s.pairs if key not in ("event1", "comment")] + [("comment", AGAIN_COMMENT + s.name)]
+                    copy.set("event1", "")
+                    self.again.setdefault(s.name, []).append(copy)
+                    s = copy
                 self.spawn_used.add(s.name)
                 secs.append(s)
             if not secs:
@@ -635,12 +898,22 @@ class Exporter:
             if ef.text is not None:
                 s.pairs = [(kk, v) for kk, v in s.pairs if kk != "display"]
                 self.text(s, ef.text)
-        elif ef.kind in ("set", "advance"):
+        elif ef.kind in ("set", "advance", "add", "subtract"):
+            # VarManager.Perform: `=`, `+`, `-` with a number, a variable, or `#rand<N>` (1..N)
             var = camel(ef.args[0])
-            if ef.kind == "set":
+            number = -(ef.number or 0) if ef.kind == "subtract" else (ef.number if ef.number is not None else 1)
+            if ef.kind == "set" and ef.random is not None:
+                lo, hi = ef.random
+                ops = [f"{var},=,#rand{hi - lo + 1}"] + ([f"{var},+,{lo - 1}"] if lo > 1 else [f"{var},-,{1 - lo}"] if lo < 1 else [])
+                s.set("operations", " ".join(ops))
+            elif ef.kind == "set" and ef.source is not None:
+                s.set("operations", f"{var},=,{camel(ef.source)}")
+            elif ef.kind == "set":
                 s.set("operations", f"{var},=,{ef.number}")
             else:
-                s.set("operations", f"{var},+,{ef.number}" if (ef.number or 0) >= 0 else f"{var},-,{-(ef.number or 0)}")
+                s.set("operations", f"{var},+,{number}" if number >= 0 else f"{var},-,{-number}")
+                if ef.kind in ("add", "subtract"):  # the importer reads a bare `+`/`-` as `advance`
+                    s.set("comment", OP_COMMENT + ef.kind)
         elif ef.kind == "reveal":
             names = [name for a in ef.args if (k, a) in self.tile_secs for name in self.with_markers(k, a, self.tile_secs[(k, a)].name)]
             if not names:
@@ -685,6 +958,10 @@ class Exporter:
             self.text(s, self.flavors[e.number])
             self.string_ids[f"{s.name}.text"] = f"quest.{self.quest.id}.e{e.number}.flavor"
         self.entries.append(s.name)
+        ops = [f"{ENCOUNTER_VAR},=,{e.number}"]  # the encounter being played (round_trigger's guards)
+        for n in sorted(self.round_marks.get(e.number, ())):  # #round at the end of its round n
+            ops += [f"{round_var(e.number, n)},=,#round"] + ([f"{round_var(e.number, n)},+,{n - 1}"] if n > 1 else [])
+        s.set("operations", " ".join(ops))
         first_entry = e.number not in self.entered
         self.entered.add(e.number)
         tail_holder = self.setup_tail
@@ -748,6 +1025,38 @@ class Exporter:
                                          ("name.English", q.name.value.replace("\n", " "))])])
         files[f"{folder}.ini"] = manifest.encode("utf-8")
         return files
+
+
+def _all_effects(effects: tuple[ast.Effect, ...]) -> list[ast.Effect]:
+    """The effects and those of every choice in them."""
+    out: list[ast.Effect] = []
+    todo = list(effects)
+    while todo:
+        ef = todo.pop()
+        out.append(ef)
+        for ch in ef.choices:
+            todo.extend(ch.effects)
+    return out
+
+
+def vartests(alts: list[Conj]) -> str:
+    """Alternatives of conjunctions as the app's VarTests list (VarTests.Add: `VarOperation:…`,
+    `VarTestsLogicalOperator:AND|OR`, `VarTestsParenthesis:(|)`; VarManager evaluates it left to
+    right, a parenthesis as one operand)."""
+    parts = []
+    for i, conj in enumerate(alts):
+        if i:
+            parts.append("VarTestsLogicalOperator:OR")
+        group = len(alts) > 1 and len(conj) > 1
+        if group:
+            parts.append("VarTestsParenthesis:(")
+        for j, test in enumerate(conj):
+            if j:
+                parts.append("VarTestsLogicalOperator:AND")
+            parts.append("VarOperation:" + test)
+        if group:
+            parts.append("VarTestsParenthesis:)")
+    return " ".join(parts)
 
 
 def zip_bytes(files: dict[str, bytes]) -> bytes:

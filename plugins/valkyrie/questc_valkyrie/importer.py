@@ -43,6 +43,13 @@ AUDIO_WIN, AUDIO_LOSE = "AudioBLVictory", "AudioBLDefeat"
 # what the export writes where Valkyrie has no field of its own (exporter.py, docs/valkyrie.md "Export")
 ENTERS_COMMENT = "questc: on enters "  # a marker token standing for `on enters TILE` / `on enters SPACE`
 LABEL_COMMENT = "questc: the text is the token's label"
+ASK_COMMENT = "questc: ask, the choices join at "  # + the section every branch of an `ask` / `random` ends on
+AGAIN_COMMENT = "questc: spawn again "  # + the spawn section this copy places again (a second `spawn X` in another chain)
+OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operation was written
+# the variables the export maintains: the encounter played, a later encounter's round marks,
+# whether a component is on the board (read back as conditions, never as quest variables)
+_INTERNAL = re.compile(r"Questc(Encounter|E\d+Round\d+|OnBoard\w+)")
+_TEST = re.compile(r"([#$%]?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d+|#?[A-Za-z_]\w*)")
 HERO_OPS: dict[str, Callable[[int], tuple[int, int]]] = {"==": lambda n: (n, n), ">": lambda n: (n + 1, 4), ">=": lambda n: (n, 4), "<": lambda n: (1, n - 1), "<=": lambda n: (1, n)}
 
 
@@ -455,6 +462,8 @@ class Importer:
         self.evented: set[str] = set()  # tokens whose click event is imported
         self.flavors: dict[int, str] = {}  # encounter k >= 2 -> the text of the export's entry event
         self.enc_starts: dict[str, int] = {}
+        self.cond_done: set[str] = set()  # sections whose conditions an event's `if` says (root_condition)
+        self.gate_of: dict[str, str] = {}  # a root of gates -> the gate its effects are read from
         for sec in self.comp.values():
             m = re.fullmatch(r"EventEncounterStart(\d+)", sec.name)
             allowed = ("", "EventStart") if m and m.group(1) == "1" else ("",)
@@ -548,6 +557,8 @@ class Importer:
         m = re.fullmatch(r"(End|Start)Round(\d+)", trig)
         if m and m.group(1) == "End":
             return f"round_end {m.group(2)}"
+        if trig in ("EndRound", "StartRound"):  # every round (RoundController.EndRound / CheckNewRound)
+            return "round_end" if trig == "EndRound" else "round_start"
         self.cannot(sec, "trigger", f"the trigger `{trig}`")
         return None
 
@@ -613,8 +624,13 @@ class Importer:
         return {name: self.hero_guard(self.comp[name], self.names(self.comp[name], "conditions")) or (2, 4)
                 for name, f in self._twins().items() if f is first}
 
+    def again_of(self, sp: Section) -> Section:
+        """The spawn an export's copy places again (AGAIN_COMMENT), else `sp`."""
+        comment = sp.get("comment") or ""
+        return self.comp.get(comment[len(AGAIN_COMMENT):], sp) if comment.startswith(AGAIN_COMMENT) else sp
+
     def spawn_name(self, sp: Section) -> str:
-        sp = self.merged(sp)
+        sp = self.merged(self.again_of(sp))
         if sp.name not in self.spawn_names:
             own = self.monster_quiet_name((self.names(sp, "monster") or [""])[0])
             base = sp.name.removeprefix("Spawn")
@@ -643,10 +659,18 @@ class Importer:
         if origin is not None and origin.name not in self.labelled and origin.name not in self.markers and said \
                 and (origin.get("display") or "true").lower() != "false":
             effects.append(_Line(f"say {quote(said)}", origin.span))
-        enc = [enc_hint or self.event_enc(root)]
+        cond, k_cond, number = self.root_condition(root, trigger)
+        if number is not None:
+            trigger += f" {number}"
+        if cond:
+            trigger += f" if {cond}"
+        k_own = enc_hint or k_cond or self.event_enc(root)
+        if not enc_hint and not k_cond and trigger.startswith(("round_", "defeated")):
+            k_own = self.chain_enc(root) or k_own  # a round event placing a later encounter's tiles belongs to it
+        enc = [k_own]
         entered: list[int] = []
         self._walk(root, effects, enc, entered, set(), top=True)
-        start_enc = enc_hint or self.event_enc(root)
+        start_enc = k_own
         if trigger == "start" and start_enc != 1:
             trigger = "encounter start"
         if not effects:
@@ -654,6 +678,114 @@ class Importer:
         org = (origin or root)
         head = _Line(f"on {trigger} {{", org.span_of("trigger") if origin is None else org.span_of("event1"))
         self.events[start_enc].append([head, *effects, _Line("}", None)])
+
+    def root_condition(self, root: Section, trigger: str) -> tuple[str | None, int | None, int | None]:
+        """An event root's `conditions=` as questc's `if`, with what the export's round guards
+        say (exporter.round_trigger): the encounter (ENCOUNTER_VAR) and the round number
+        (`#round` against a number or a later encounter's mark). Gates (a root naming several
+        conditioned sections with one same next event, exporter.gate) are its `or`. None when
+        there is no condition or it is not all questc can read (VK0303 as before)."""
+        if self.names(root, "vartests"):
+            return None, None, None
+        k: int | None = None
+        n: int | None = None
+        rest = []
+        for c in self.names(root, "conditions"):
+            m = _TEST.fullmatch(c)
+            if m and m.group(1) == "QuestcEncounter":
+                k = int(m.group(3)) if m.group(2) == "==" and m.group(3).isdigit() else 1
+                continue
+            if m and m.group(1) == "#round" and m.group(2) == "==" and trigger.startswith("round_"):
+                mark = re.fullmatch(r"QuestcE(\d+)Round(\d+)", m.group(3))
+                if mark:
+                    k, n = int(mark.group(1)), int(mark.group(2))
+                    continue
+                if m.group(3).isdigit() and trigger == "round_start":
+                    n = int(m.group(3))
+                    continue
+            rest.append(c)
+        if rest:
+            text = self.conj_text(rest)
+            if text is None:
+                return None, k, n
+            self.cond_done.add(root.name)
+            return text, k, n
+        self.cond_done.add(root.name)  # only guards: read
+        nxt = [self.comp.get(x) for x in self.names(root, "event1")]
+        gates = [g for g in nxt if g is not None]
+        if len(gates) >= 2 and len(gates) == len(nxt) and all(
+                self.names(g, "conditions") and not g.get("trigger") and not self.names(g, "vartests")
+                and g.get("event1") == gates[0].get("event1")
+                and not any(g.get(key) for key in ("add", "remove", "operations")) for g in gates):
+            texts = [self.conj_text(self.names(g, "conditions")) for g in gates]
+            if all(texts):
+                for g in gates:
+                    self.cond_done.add(g.name)
+                self.gate_of[root.name] = gates[0].name
+                return " or ".join(t for t in texts if t), k, n
+        return None, k, n
+
+    def conj_text(self, conds: list[str]) -> str | None:
+        parts = [self.test_text(c) for c in conds]
+        return " and ".join(p for p in parts if p) if all(parts) else None
+
+    def test_text(self, c: str) -> str | None:
+        """One of the app's tests (`VAR,OP,VALUE`) in questc's words, or None."""
+        m = _TEST.fullmatch(c)
+        if m is None:
+            return None
+        var, op, value = m.groups()
+        board = re.fullmatch(r"QuestcOnBoard(\w+)", var)
+        if board:
+            name = self.board_name(board.group(1))
+            if name is None or op not in ("==", "!=") or value not in ("0", "1"):
+                return None
+            return f"on_board {name}" if (op == "==") == (value == "1") else f"not on_board {name}"
+        def side(x: str) -> str | None:
+            if re.fullmatch(r"-?\d+", x):
+                return x
+            if x == "#heroes":
+                return "heroes"
+            if x[0] in "#$%" or _INTERNAL.fullmatch(x):
+                return None
+            return snake(x)
+        left, right = side(var), side(value)
+        if left is None or right is None:
+            return None
+        return f"{left} {op} {right}"
+
+    def board_name(self, section: str) -> str | None:
+        """The questc name of the component an `on_board` variable of the export follows."""
+        if section.startswith("Monster"):
+            return snake(section.removeprefix("Monster"))
+        c = self.comp.get(section)
+        if c is None:
+            return None
+        if section.startswith("Spawn"):
+            return self.spawn_name(c)
+        if section.startswith("Token"):
+            return self.token_name(c)
+        if section.startswith("Door"):
+            return self.door_name(c)
+        if section.startswith("Tile"):
+            return self.tile_name(section)
+        return None
+
+    def chain_enc(self, root: Section) -> int | None:
+        """The encounter of the first tile the chain from `root` adds (not through an entry), if any."""
+        seen: set[str] = set()
+        todo = [root]
+        while todo:
+            sec = todo.pop(0)
+            if sec.name in seen:
+                continue
+            seen.add(sec.name)
+            for name in self.names(sec, "add"):
+                k = self.tile_enc.get(name)
+                if k is not None:
+                    return None if any(sec.name in copies for copies in self.entry_copies.values()) else k
+            todo += [self.comp[n] for n in self.names(sec, "event1") if n in self.comp and not self.comp[n].get("trigger")]
+        return None
 
     def event_enc(self, sec: Section) -> int:
         for name in self.names(sec, "add") + self.names(sec, "remove"):
@@ -686,7 +818,7 @@ class Importer:
         seen.add(sec.name)
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
         heroes = None
-        if conds:
+        if conds and sec.name not in self.cond_done:
             if all(c.startswith("#heroes,") for c in conds) and sec.name.startswith("Spawn"):
                 heroes = self.hero_guard(sec, conds)
             else:
@@ -694,6 +826,9 @@ class Importer:
                 self.cannot(sec, "conditions" if sec.get("conditions") else "vartests",
                             f"a condition on {what} (the event's own effects are left out, the events after it are followed)")
                 return self._follow(sec)
+        choice = self.choices(sec, out, enc, entered, seen)
+        if choice is not None:
+            return choice
         for key in ("randomevents", "quota", "hero", "minhero", "maxhero", "music"):
             if sec.get(key) not in (None, "", "false", "False", "0"):
                 self.cannot(sec, key, f"`{key}`")
@@ -754,25 +889,51 @@ class Importer:
             self.spawn(sec, out, enc, entered, heroes)
         # variables
         ended = False
-        for op in self.names(sec, "operations"):
+        ops = self.names(sec, "operations")
+        skip_next = False
+        for i, op in enumerate(ops):
+            after = ops[i + 1].split(",") if i + 1 < len(ops) else []
+            random_shift = (after[0], int(after[2]) * (1 if after[1] == "+" else -1)) \
+                if len(after) == 3 and after[1] in ("+", "-") and re.fullmatch(r"\d+", after[2]) else None
             parts = op.split(",")
             if len(parts) != 3:
                 self.sink.report("VK0304", sec.span_of("operations"), section=sec.name, key="operations", value=op, expected="`variable,operator,value`")
                 continue
             var, oper, value = parts
-            if var in self.guards:
-                continue  # the once-only guard of an exported `on variable` (find_exported_patterns)
+            if var in self.guards or _INTERNAL.fullmatch(var):
+                continue  # the once-only guard of an exported `on variable` (find_exported_patterns), the export's own variables
             if var == "$end":
                 ended = True
+                continue
+            name = snake(var)
+            if oper == "=" and re.fullmatch(r"#rand[1-9]\d{0,8}", value) and not var.startswith(("#", "$", "%")):
+                # VarManager: `#rand<N>` is 1..N; an `X,+,M` / `X,-,M` right after it shifts the range
+                hi = int(value[5:])
+                shift = 0
+                if random_shift is not None and random_shift[0] == var:
+                    shift = random_shift[1]
+                self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
+                out.append(_Line(f"set {name} = random {1 + shift}..{hi + shift}", sec.span_of("operations")))
+                skip_next = shift != 0
+                continue
+            if skip_next:
+                skip_next = False
+                continue
+            if re.fullmatch(r"[A-Za-z_]\w*", value) and oper == "=" and not var.startswith(("#", "$", "%")):
+                self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
+                self.variables[enc[0]].setdefault(snake(value), sec.span_of("operations"))
+                out.append(_Line(f"set {name} = {snake(value)}", sec.span_of("operations")))
                 continue
             if not re.fullmatch(r"-?\d+", value) or var.startswith(("#", "$", "%")) or oper not in ("=", "+", "-"):
                 self.cannot(sec, "operations", f"the operation `{op}`")
                 continue
-            name = snake(var)
             self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
             n = int(value)
+            form = (sec.get("comment") or "").removeprefix(OP_COMMENT) if (sec.get("comment") or "").startswith(OP_COMMENT) else ""
             if oper == "=":
                 out.append(_Line(f"set {name} = {n}", sec.span_of("operations")))
+            elif form in ("add", "subtract") and n >= 0:
+                out.append(_Line(f"add {n} to {name}" if oper == "+" else f"subtract {n} from {name}", sec.span_of("operations")))
             else:
                 out.append(_Line(f"advance {name} by {n if oper == '+' else -n}", sec.span_of("operations")))
         text = self.string(sec, "text")
@@ -805,6 +966,67 @@ class Importer:
                 self.cannot(sec, key, f"the sound `{sec.get(key)}`")
         return self._follow(sec)
 
+    def choices(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> Iterator[Section] | None:
+        """An export's `ask` (buttons, each `event<i>` the head of a choice's chain, labels
+        `button<i>`, conditions `event<i>Condition`) or `random` (`randomevents=true`, the
+        options in `event1`): every branch read up to the join section its comment names
+        (ASK_COMMENT), then the rest of the event from the join. None: not such a section."""
+        comment = sec.get("comment") or ""
+        join = self.comp.get(comment[len(ASK_COMMENT):]) if comment.startswith(ASK_COMMENT) else None
+        if join is None:
+            return None
+        is_random = (sec.get("randomevents") or "").lower() == "true"
+        if is_random:
+            heads = self.names(sec, "event1")
+            lines = [_Line("random {", sec.span_of("randomevents"))]
+        else:
+            count = min(self.number(sec, "buttons", 1) or 1, 64)
+            heads = [(self.names(sec, f"event{i}") or [""])[0] for i in range(1, count + 1)]
+            lines = [_Line(f"ask {quote(self.string(sec, 'text') or '')} {{", sec.span)]
+        for i, name in enumerate(heads, start=1):
+            branch: list[_Line] = []
+            head = self.comp.get(name)
+            if head is not None and head.name != join.name:
+                inner = seen | {join.name}
+                self._walk(head, branch, enc, entered, inner)
+                seen.update(inner - {join.name})
+            if is_random:
+                head_line = _Line("  option {", sec.span_of("event1"))
+            else:
+                cond = self.vartests_text(sec.get(f"event{i}Condition") or "")
+                if cond is None:
+                    self.cannot(sec, f"event{i}Condition", "a choice condition questc cannot read (the choice is kept without it)")
+                label = quote(self.string(sec, f"button{i}") or f"Choice {i}")
+                head_line = _Line(f"  choice {label}{' if ' + cond if cond else ''} {{", sec.span_of(f"event{i}"))
+            if all("{" not in ln.text for ln in branch):  # one line, as `questc fmt` writes a short block
+                lines.append(_Line(head_line.text + (" " + "; ".join(ln.text for ln in branch) + " }" if branch else "}"), head_line.origin))
+                continue
+            lines.append(head_line)
+            lines += [_Line("    " + ln.text, ln.origin) for ln in branch]
+            lines.append(_Line("  }", None))
+        lines.append(_Line("}", None))
+        out.extend(lines)
+        return iter([join])
+
+    def vartests_text(self, tests: str) -> str | None:
+        """The app's VarTests list (QuestButtonData, `event<i>Condition`) in questc's words:
+        "" for none, None when a part cannot be read."""
+        words = []
+        for part in tests.split():
+            kind, _, value = part.partition(":")
+            if kind == "VarOperation":
+                text = self.test_text(value)
+                if text is None:
+                    return None
+                words.append(text)
+            elif kind == "VarTestsLogicalOperator" and value in ("AND", "OR"):
+                words.append(value.lower())
+            elif kind == "VarTestsParenthesis" and value in ("(", ")"):
+                words.append(value)
+            else:
+                return None
+        return " ".join(words).replace("( ", "(").replace(" )", ")")
+
     def _conditional(self, sec: Section) -> bool:
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
         return bool(conds) and not (sec.name.startswith("Spawn") and all(c.startswith("#heroes,") for c in conds))
@@ -814,6 +1036,11 @@ class Importer:
         whole (`_walk`). Events whose condition questc cannot express are read as
         alternatives: only the first of them is followed (VK0303 on the others)."""
         taken = False
+        if sec.name in self.gate_of:  # the gates of an `if` with `or`: the effects follow the first
+            nxt = self.comp.get(self.gate_of[sec.name])
+            if nxt is not None:
+                yield nxt
+            return
         for name in self.next_events(sec):
             nxt = self.comp.get(name)
             if nxt is None or nxt.get("trigger") or name in self.checks or name in self.enc_starts:
@@ -873,6 +1100,9 @@ class Importer:
         return at[0], " ".join(parts)
 
     def spawn(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], heroes: tuple[int, int] | None) -> None:
+        if self.again_of(sec) is not sec:  # the export's copy of a spawn placed again: `spawn NAME` only
+            out.append(_Line(f"spawn {self.spawn_name(sec)}", sec.span))
+            return
         first = self.merged(sec)
         if first is not sec or sec.name in self._twins():
             name = self.spawn_name(sec)
