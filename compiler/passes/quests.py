@@ -884,7 +884,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
                             sink.report("Q0315", c.condition.span, choice=c.text.value, reason=_never_holds(c.condition, state))
         _check_reveals(enc, events, sink, dead)
         if state is not None:
-            body = quest.encounters[enc.number - 1].body if enc.number - 1 < len(quest.encounters) else None
+            body = next((e.body for e in quest.encounters if e.number == enc.number), None)
             _check_board(enc, first, state, body, sink)
             _check_cycles(events, state, sink)
         kinds = {f.kind for e in events if e.can_fire for f in m.all_effects(e.effects, dead)}
@@ -982,7 +982,13 @@ def _check_cycles(events: Sequence[m.Event], state: m.Possible, sink: Sink) -> N
                     out.append(g.index)
                 elif f.kind in ("set", "add", "advance") and t.kind == "variable" and f.args and t.subject == f.args[0] \
                         and (f.kind == "set" or (f.number or 0) > 0):
-                    hi = state.range_of(f.args[0])[1]
+                    # what the write can leave the variable at: a set's value, or its interval after an add
+                    if f.kind == "set" and f.source is not None:
+                        hi = state.range_of(f.source)[1]
+                    elif f.kind == "set":
+                        hi = f.random[1] if f.random is not None else f.number
+                    else:
+                        hi = state.range_of(f.args[0])[1]
                     if hi is None or hi >= (t.number or 0):
                         out.append(g.index)
         edges[e.index] = sorted(set(out))
