@@ -327,3 +327,26 @@ def test_an_event_adding_a_ui_or_item_is_vk0303_not_a_crash(tmp_path, section, k
     assert import_quest(q, sink) is not None
     said = [d.message for d in sink.items if d.code == "VK0303"]
     assert said == [f"[EventStart] add: questc cannot express adding `{section}` (a {kind} component); it is left out"], said
+
+
+def test_the_apps_round_triggers_conditions_and_operations_are_read(tmp_path):
+    """Written in the app's own keys (RoundController's `EndRound` / `StartRound`, VarManager's
+    tests and operations, `#heroes`, `#rand<N>`): every-round events with `if`, a variable set
+    from another and from a random draw; no VK0303 for any of them."""
+    events = (
+        "[EventStart]\ntrigger=EventStart\nbuttons=1\nevent1=\ndisplay=false\n"
+        "[EventTick]\ntrigger=StartRound\ndisplay=false\nbuttons=1\nevent1=\noperations=Clock,+,1\n"
+        "[EventLate]\ntrigger=EndRound\ndisplay=false\nbuttons=1\nevent1=EventLate2\n"
+        "conditions=Clock,>=,3 #heroes,<,4 Clock,!=,Limit\n"
+        "[EventLate2]\ndisplay=false\nbuttons=1\nevent1=\noperations=Limit,=,Clock Dice,=,#rand6 Dice,+,2\n"
+        "[EventEight]\ntrigger=EndRound8\ndisplay=false\nbuttons=1\nevent1=\noperations=Clock,-,2\n")
+    q = write_quest(tmp_path / "q", {"tiles.ini": TILES, "events.ini": events})
+    sink = Sink()
+    got = import_quest(q, sink)
+    assert got is not None
+    assert [d.message for d in sink.items if d.code == "VK0303"] == []
+    quest = next(text for name, text in got[1].files.items() if name.endswith(".quest"))
+    assert "on round_start {\n      advance clock by 1\n    }" in quest
+    assert "on round_end if clock >= 3 and heroes < 4 and clock != limit {" in quest
+    assert "set limit = clock" in quest and "set dice = random 3..8" in quest  # #rand6 is 1..6, then + 2
+    assert "on round_end 8 {\n      advance clock by -2\n    }" in quest
