@@ -79,6 +79,9 @@ def on_board_var(section: str) -> str:
 
 
 AGAIN_COMMENT = "questc: spawn again "  # + the spawn section a copy places again (the importer reads `spawn NAME`)
+DOOR_STATES = ("locked", "hidden")  # `comment=questc: locked hidden`: a door's declared states, read back by the importer
+DOOR_COMMENT = "questc: door "  # + its states
+REMOVE_DOOR_COMMENT = "questc: remove door"  # an event's `remove=Door…` that is `remove door`, not `open`
 OP_COMMENT = "questc: "  # + add / subtract: the form an operation was written in
 Conj = list[str]  # `VAR,OP,VALUE` tests, all of which hold (the app's `conditions=`)
 
@@ -316,6 +319,10 @@ class Exporter:
         if placed.orientation.side(op.side) in ("east", "west"):  # a door across a vertical join
             s.set("rotation", 90)
         self.doors[(k, d.name)] = s
+        states = [st for st in DOOR_STATES if getattr(d, st, False)]
+        if states:  # Valkyrie has no door states of its own: a locked door is one whose event does not remove it,
+            # a hidden one a door no setup adds; the comment says which (docs/valkyrie.md)
+            s.set("comment", DOOR_COMMENT + " ".join(states))
         for flag, what in ((d.open, "an open door"), (getattr(d, "rune", False), "a rune door")):
             if flag:
                 self.cannot(d.span, what)
@@ -550,7 +557,8 @@ class Exporter:
         k = e.number
         adds = [name for t in self.maps[k].tiles if not t.hidden and (k, t.name) in self.tile_secs
                 for name in self.with_markers(k, t.name, self.tile_secs[(k, t.name)].name)]
-        adds += [self.doors[(k, d.name)].name for d in (e.body.map.doors if e.body.map is not None else ()) if (k, d.name) in self.doors]
+        adds += [self.doors[(k, d.name)].name for d in (e.body.map.doors if e.body.map is not None else ())
+                 if (k, d.name) in self.doors and not getattr(d, "hidden", False)]  # a hidden door comes with `place door`
         adds += [self.token_of[id(t)].name for t in e.body.tokens if id(t) in self.token_of]
         root.set("add", " ".join(adds))
         ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value]
@@ -930,12 +938,14 @@ class Exporter:
                 self.cannot(ef.span, "removing a token that is not exported")
                 return None
             s.set("remove", " ".join(names))
-        elif ef.kind == "open":
+        elif ef.kind in ("open", "remove_door", "place_door"):
             names = [self.doors[(k, a)].name for a in ef.args if (k, a) in self.doors]
             if not names:
-                self.cannot(ef.span, "opening a door that is not exported")
+                self.cannot(ef.span, "a door that is not exported")
                 return None
-            s.set("remove", " ".join(names))
+            s.set("add" if ef.kind == "place_door" else "remove", " ".join(names))  # EventManager: add / remove components
+            if ef.kind == "remove_door":
+                s.set("comment", REMOVE_DOOR_COMMENT)
         else:
             self.cannot(ef.span, f"the effect `{ef.kind}`")
             del self.sections[s.name]

@@ -45,6 +45,8 @@ ENTERS_COMMENT = "questc: on enters "  # a marker token standing for `on enters 
 LABEL_COMMENT = "questc: the text is the token's label"
 ASK_COMMENT = "questc: ask, the choices join at "  # + the section every branch of an `ask` / `random` ends on
 AGAIN_COMMENT = "questc: spawn again "  # + the spawn section this copy places again (a second `spawn X` in another chain)
+DOOR_COMMENT = "questc: door "  # + the door's states (`locked`, `hidden`) as the export writes them
+REMOVE_DOOR_COMMENT = "questc: remove door"
 OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operation was written
 # the variables the export maintains: the encounter played, a later encounter's round marks,
 # whether a component is on the board (read back as conditions, never as quest variables)
@@ -771,6 +773,10 @@ class Importer:
             return self.tile_name(section)
         return None
 
+    def door_states(self, door: Section) -> list[str]:
+        comment = door.get("comment") or ""
+        return [st for st in comment[len(DOOR_COMMENT):].split() if st in ("locked", "hidden")] if comment.startswith(DOOR_COMMENT) else []
+
     def chain_enc(self, root: Section) -> int | None:
         """The encounter of the first tile the chain from `root` adds (not through an entry), if any."""
         seen: set[str] = set()
@@ -862,7 +868,9 @@ class Importer:
                     else:
                         out.append(_Line("place " + token_text, sec.span_of("add")))
             elif name.startswith("Door"):
-                pass  # doors stand on the map from the start in questc (docs/valkyrie.md)
+                if "hidden" in self.door_states(c):
+                    out.append(_Line(f"place door {self.door_name(c)}", sec.span_of("add")))
+                # else: doors stand on the map from the start in questc (docs/valkyrie.md)
             else:
                 self.cannot(sec, "add", f"adding `{name}` (a {_component_kind(name)} component)")
         if reveals:
@@ -881,7 +889,8 @@ class Importer:
                     out.append(_Line(f"remove token {self.token_name(c)}", sec.span_of("remove")))
                 # else: the token is never on the board, so removing it does nothing in Valkyrie either
             elif name.startswith("Door"):
-                out.append(_Line(f"open {self.door_name(c)}", sec.span_of("remove")))
+                verb = "remove door" if sec.get("comment") == REMOVE_DOOR_COMMENT else "open"
+                out.append(_Line(f"{verb} {self.door_name(c)}", sec.span_of("remove")))
             else:
                 self.cannot(sec, "remove", f"removing `{name}`")
         # a spawn
@@ -1253,7 +1262,8 @@ class Importer:
                     continue
                 colour = door.get("color") or ""
                 colour = colour.strip('"').lower()
-                self.emit(f"{ind}  door {self.door_name(door)} on {place[1]}{' ' + colour if colour else ''}  # [{door.name}]", door.span)
+                states = "".join(" " + st for st in self.door_states(door))
+                self.emit(f"{ind}  door {self.door_name(door)} on {place[1]}{' ' + colour if colour else ''}{states}  # [{door.name}]", door.span)
             self.emit(f"{ind}}}")
             start = next((pl.name for pl in g if self.tiles[pl.code].kind == "entrance"), g[0].name)
             self.emit(f"{ind}start heroes on {start}")
