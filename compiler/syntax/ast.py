@@ -428,6 +428,7 @@ class InlineEncounter:
     number: int
     body: EncounterBody
     span: Span = NOWHERE
+    number_span: Span = NOWHERE  # the number itself: where a wrong number is reported (S0212)
 
 
 # ---------------------------------------------------------------- cooperative quests

@@ -30,7 +30,7 @@ from compiler import frozen
 from compiler.syntax import ast, recovery
 from compiler.syntax.errors import lexed_span
 from compiler.syntax.lengths import check_lengths
-from compiler.syntax.numbers import bound_numbers
+from compiler.syntax.numbers import MAX_NUMBER, bound_numbers
 
 
 # ---------------------------------------------------------------- the Lark parser (built once)
@@ -678,7 +678,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     def inline_encounter(self, meta: Meta, children: Children) -> ast.InlineEncounter:
         number, *items = children
         span = self.span(meta)
-        return ast.InlineEncounter(int(number), self.body(items, span), span)
+        return ast.InlineEncounter(int(number), self.body(items, span), span, self.tspan(number))
 
     def encounter(self, meta: Meta, children: Children) -> ast.Encounter:
         ident, *rest = children
@@ -731,8 +731,10 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
             body_span = _cover(spans) if spans else span
             encounters = [ast.InlineEncounter(1, self.body(loose, body_span), body_span)]
         for expected, enc in enumerate(encounters, start=1):
-            if enc.number != expected:
-                self.sink.report("S0212", enc.span, number=enc.number, expected=expected)
+            if enc.number != expected and abs(enc.number) <= MAX_NUMBER:  # beyond it: S0215, at the number
+                # at the number, not the encounter: the encounter's own faults (Q0101) start there
+                self.sink.report("S0212", enc.number_span if enc.number_span != ast.NOWHERE else enc.span,
+                                 number=enc.number, expected=expected)
                 break
         return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure)
 
