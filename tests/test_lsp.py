@@ -254,18 +254,18 @@ def test_references_follow_each_kind_of_name(pack: Path, client: Client):
         line, char = find(needle, word)
         return spots(client.request("textDocument/references", {**at(uri, line, char), "context": {"includeDeclaration": decl}}))
 
-    # a token: `as grain_west`, `on picked_up grain_west`, `remove token grain_west` (hand-read lines 25 and 30)
+    # a token: `as grain_west`, `on picked_up grain_west`, `remove token grain_west` (hand-read lines 29 and 34)
     assert refs("on picked_up grain_west", "grain_west") == [
-        (QUEST, 24, 38, 48), (QUEST, 29, 15, 25), (QUEST, 29, 41, 51)]
-    assert refs("as grain_west", "grain_west", decl=False) == [(QUEST, 29, 15, 25), (QUEST, 29, 41, 51)]
+        (QUEST, 28, 38, 48), (QUEST, 33, 15, 25), (QUEST, 33, 41, 51)]
+    assert refs("as grain_west", "grain_west", decl=False) == [(QUEST, 33, 15, 25), (QUEST, 33, 41, 51)]
     # a variable: declared once, advanced twice, tested once
-    assert [s[1] for s in refs("var sacks_saved", "sacks_saved")] == [23, 29, 30, 31]
-    # a placed tile named by its code: `tile 12A`, `12A(4,0)` and the two expectations (lines 36, 38);
+    assert [s[1] for s in refs("var sacks_saved", "sacks_saved")] == [27, 33, 34, 35]
+    # a placed tile named by its code: `tile 12A`, `12A(4,0)` and the two expectations (lines 40, 42);
     # the catalog entry is the tile's
     found = refs("grain_west at 12A", "12A")
-    assert found == [(QUEST, 6, 9, 12), (QUEST, 24, 52, 55), (QUEST, 35, 33, 36), (QUEST, 37, 18, 21)]
+    assert found == [(QUEST, 6, 9, 12), (QUEST, 28, 52, 55), (QUEST, 39, 33, 36), (QUEST, 41, 18, 21)]
     found = refs("tile 12A", "12A")
-    assert ("tiles.yaml", 242, 2, 5) in found and (QUEST, 24, 52, 55) in found
+    assert ("tiles.yaml", 242, 2, 5) in found and (QUEST, 28, 52, 55) in found
     # a monster: its catalog entry in the required pack and every spawn in the pack
     found = refs("spawn zombie", "zombie")
     assert [f[0] for f in found] == ["a_fat_goblin.quest", QUEST, QUEST, "monsters.yaml"]  # first_blood spawns zombies twice: the guard and the every-round `risen`

@@ -122,7 +122,7 @@ def test_a_scripted_edit_shows_in_the_quest_which_still_checks_clean(tmp_path):
     text = quest_file(copy, "first_blood").read_text(encoding="utf-8")
     assert "tile 16A at (7, 5) rotate 180  # [Tile16AIntersection]" in text  # turned, moved, its comment kept
     assert "tile 12A at (2, 4) rotate 180  # [Tile12AWater]" in text
-    assert "token search at 9A(0,0)" in text  # moved with its tile: the same text
+    assert "token search as cart_key at 9A(0,0)" in text  # moved with its tile: the same text
     assert "spawn goblin_archer at 16A(2,2)" in text  # 16A turned half round under it: (1,1) of a 4x4 tile is now (2,2)
     new_token = re.search(r"token search at (26A\(\d,\d\))\n", text)
     assert new_token, text
