@@ -469,6 +469,34 @@ def test_import_marks_rows_of_an_older_wording_fuzzy_and_keeps_what_the_sheet_le
     assert "T0202" in _codes(check)  # the fuzzy entry is stale until a translator clears it
 
 
+def test_fifty_thousand_misspelt_rows_spend_the_suggestion_budget_once(tmp_path, monkeypatch):
+    # make fuzz: a spreadsheet of 50,000 rows naming no text of the pack compared each id
+    # with every text id (did-you-mean without the Sink's budget): 19 s for 7 texts, hours
+    # for a pack of thousands. Every row is still reported; only the first get a suggestion.
+    # A regression fails at the 10,000th search instead of taking minutes.
+    from compiler.diagnostics import hints
+
+    searches = []
+    closest = hints._closest
+
+    def counted(word, choices):
+        searches.append(word)
+        assert len(searches) < 10_000, "a did-you-mean search for every misspelt row"
+        return closest(word, choices)
+
+    monkeypatch.setattr(hints, "_closest", counted)
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    rows = _extracted_csv(tmp_path, pack)
+    head, first = rows[0], rows[1]
+    i = head.index("id")
+    n = 50_000
+    _write_csv(tmp_path / "typos.csv", [head] + [first[:i] + [f"{first[i]}x{k}"] + first[i + 1:] for k in range(n)])
+    r = questc("strings", "import", pack, tmp_path / "typos.csv", "--lang", "fr", "--format", "json")
+    typos = [d for d in _diags(r) if d["code"] == "T0402"]
+    assert len(typos) == n and "did you mean" in typos[0]["message"] and "did you mean" not in typos[-1]["message"]
+
+
 def test_import_reports_bad_rows_where_they_are(tmp_path):
     pack = tmp_path / "p"
     shutil.copytree(PACK, pack)
