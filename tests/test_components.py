@@ -168,6 +168,27 @@ def test_the_search_bound_is_reported_not_guessed(monkeypatch):
     assert codes(sink) == ["Q0319"]
 
 
+def test_the_search_looks_only_at_what_can_matter(monkeypatch):
+    """The cone of influence: twelve tokens the door swap never reads leave the
+    search as small as without them (2^12 orders of taking them were searched before), and
+    a planted fault inside the cone is still found."""
+    found: list[states.Found] = []
+    real = states.board_states
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        found.append(real(*args))
+        return found[-1]
+
+    import compiler.passes.quests as qp
+    monkeypatch.setattr(qp, "board_states", spy)
+    spots = [(x, y) for y in range(4) for x in range(4) if (x, y) != (1, 1)][:12]
+    noise = "".join(f"  token search at 9A({x}, {y})\n" for x, y in spots)
+    _, sink = run(quest(ALTERNATIVES + noise + "  on searched key { remove door barred; place door hall }\n"))
+    assert codes(sink) == [] and found[-1].complete and found[-1].states < 20
+    _, sink = run(quest(ALTERNATIVES + noise + "  on searched key { place door hall }\n"))
+    assert codes(sink) == ["M0215"] and found[-1].states < 20
+
+
 def test_the_bundle_carries_door_states_removals_options_and_quotas():
     model, sink = run(quest(ALTERNATIVES + "  on searched key { remove door barred; place door hall; unlock hall }\n"
                                           "  on enters 9A 2 times { random { option { remove tile 8A }; option { reveal 8A } } }\n"))

@@ -17,6 +17,13 @@ the events already used up.
 - Quotas are not counted here (an event with a quota may fire at its trigger's first
   occurrence): more states, never fewer, so nothing that can happen is missed.
 - Effects of one event happen together: the board is checked after each event.
+- Only what can matter is searched (a cone of influence): the components the question is
+  about (the doors sharing a place, the tokens placed more than once), the events whose
+  effects touch one of them, and, again and again, what those events' triggers and
+  conditions read. Another event cannot change any of these components nor whether such
+  an event can fire, and every move is optional in the search, so leaving the rest out
+  changes no answer; it keeps First Blood's barn doors to a few dozen states instead of
+  thousands (the whole farm's tokens and spawns in every order).
 
 What it finds: pairs of doors on one place both on the board (closed) in some state, and
 tokens placed while already lying on the board; `complete` is False when the bound was
@@ -88,6 +95,81 @@ class _Search:
         self.found = Found()
         self.owner = enc.map.owner
         self.spaces = enc.map.board.spaces
+        self.kept, self.events = self.relevant()
+
+    # -------------------------------------------------- what can matter
+    def spawns_named(self, name: str) -> set[str]:
+        return {f"spawn:{sp}" for sp, group in self.group_of.items() if name in (sp, group)} or {f"spawn:{name}"}
+
+    def touched(self, f: Effect) -> set[str]:
+        """The components (`kind:name`) one effect changes."""
+        k = f.kind
+        out: set[str] = set()
+        for a in f.args:
+            if k in ("reveal", "remove_tile"):
+                out.add(f"tile:{a}")
+            elif k in ("spawn", "remove_spawn"):
+                out |= self.spawns_named(a)
+            elif k in ("place_token", "remove_token"):
+                out.add(f"token:{a}")
+            elif k in ("place_door", "remove_door", "open", "close", "unlock"):
+                out.add(f"door:{a}")
+        return out
+
+    def read(self, e: Event) -> set[str]:
+        """The components whose state decides whether `e` fires (its trigger, its `if`, the
+        `if`s of its choices)."""
+        t = e.trigger
+        name = t.subject or ""
+        out: set[str] = set()
+        if t.kind == "open":
+            out.add(f"door:{name}")
+        elif t.kind in ("searched", "picked_up"):
+            out.add(f"token:{name}")
+        elif t.kind == "defeated":
+            out |= self.spawns_named(name)
+        elif t.kind == "enters":
+            cells = (t.space,) if t.space is not None else t.area
+            out |= {f"tile:{self.owner[self.spaces[i]].name}" for i in cells if i is not None}
+        conditions = [e.condition] + [c.condition for f in _all(e.effects) for c in f.choices]
+        while conditions:
+            c = conditions.pop()
+            if c is None:
+                continue
+            conditions.extend(c.parts)
+            if c.kind == "on_board" and c.subject is not None:
+                out |= self.spawns_named(c.subject) if c.what == "spawn" else {f"{c.what}:{c.subject}"}
+        return out
+
+    def relevant(self) -> tuple[set[str], list[Event]]:
+        """The components and the events the search needs (the module's doc)."""
+        kept = {f"door:{d}" for pair in self.pairs for d in pair}
+        placed: dict[str, int] = {t.id: 1 for t in self.enc.tokens if t.when == "setup"}
+        events = [e for e in self.enc.events if e.index in self.possible.fired]
+        for e in events:
+            for f in _all(e.effects):
+                if f.kind == "place_token":
+                    for a in f.args:
+                        placed[a] = placed.get(a, 0) + (2 if e.trigger.repeats else 1)
+        kept |= {f"token:{t}" for t, n in placed.items() if n > 1}
+        chosen: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            for e in events:
+                if e.index not in chosen and any(self.touched(f) & kept for f in _all(e.effects)):
+                    chosen.add(e.index)
+                    kept |= self.read(e)
+                    changed = True
+        return kept, [e for e in events if e.index in chosen]
+
+    def keep(self, key: str) -> bool:
+        what, _, name = key.partition(":")
+        if what == "open":
+            what = "door"
+        if what == "taken":
+            return f"token:{name}" in self.kept or bool(self.spawns_named(name) & self.kept)
+        return f"{what}:{name}" in self.kept
 
     # -------------------------------------------------- conditions
     def operand(self, o: ast.Operand) -> Interval:
@@ -131,7 +213,7 @@ class _Search:
         board |= {(f"open:{d.id}" if d.open else f"door:{d.id}") for d in self.doors.values() if not d.hidden}
         board |= {f"token:{t.id}" for t in self.enc.tokens if t.when == "setup"}
         board |= {f"spawn:{sp.id}" for sp in self.enc.spawns if sp.when == "setup"}
-        return State(frozenset(board), frozenset(), frozenset(), False)
+        return State(frozenset(k for k in board if self.keep(k)), frozenset(), frozenset(), False)
 
     def hero_moves(self, s: State) -> Iterable[tuple[str, set[str], str]]:
         """(what the heroes do, the board after it, the trigger it is: `kind:name`)."""
@@ -164,7 +246,7 @@ class _Search:
         fired = s.fired if e.trigger.repeats else s.fired | {e.index}
         out = []
         for board, unlocked, ended in self.apply(e.effects, (set(s.board), set(s.unlocked), s.ended), s):
-            out.append(State(frozenset(board), frozenset(unlocked), fired, ended))
+            out.append(State(frozenset(k for k in board if self.keep(k)), frozenset(unlocked), fired, ended))
         return out
 
     def apply(self, effects: Iterable[Effect], st: tuple[set[str], set[str], bool],
@@ -230,7 +312,7 @@ class _Search:
 
     def run(self) -> Found:
         self.parent: dict[State, tuple[State, str] | None] = {}
-        events = [e for e in self.enc.events if e.index in self.possible.fired]
+        events = self.events
         init = self.start()
         self.parent[init] = None
         frontier = [init]
