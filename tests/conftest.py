@@ -106,7 +106,9 @@ BROWSER_FIXTURES = {"browser", "page", "sites"}
 SLOW_MODULES = {
     "test_install", "test_watch", "test_verify_sight", "test_activation_shipped", "test_pipeline_fuzz",
     "test_hostile_parse", "test_hostile_files", "test_hostile_builds", "test_content", "test_lsp",
-    "test_golden_corpus", "test_sight_properties", "test_fuzz",
+    "test_golden_corpus", "test_sight_properties", "test_fuzz", "test_depth_limits", "test_readers",
+    "test_bounded_output", "test_player_commands", "test_verdicts", "test_incremental", "test_report_calls",
+    "test_markers",
 }
 SLOW_TESTS = {
     "test_a_warm_run_reports_and_builds_exactly_what_a_cold_run_does",
@@ -118,6 +120,9 @@ SLOW_TESTS = {
     "test_recombined_declarations_keep_their_meaning_and_format_idempotently",
     "test_equality_hash_and_repr_are_those_of_a_frozen_dataclass",
     "test_alias_bomb_is_rejected_not_expanded",
+    "test_fifty_thousand_misspelt_rows_spend_the_suggestion_budget_once",
+    "test_readme_command_runs",
+    "test_bytes_do_not_depend_on_hash_seed",
 }
 
 
