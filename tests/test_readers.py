@@ -21,12 +21,12 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO, questc, write_pack
+from test_hostile_files import within_deadline  # one deadline helper for FIFO tests
 
 DEADLINE = 120  # seconds, for a loaded 2-core machine: a regression hangs forever
 SECRET = "questc-secret-3f9a1c"  # what a linked or refused file holds: never on the terminal
@@ -169,38 +169,12 @@ def test_the_rule_passes_over_what_opens_nothing():
 
 
 # ---------------------------------------------------------------- the reader itself
-def within_deadline(fn, *fifos):
-    """fn() in a thread; past the deadline, unblock any reader of `fifos` and fail."""
-    box: dict = {}
-
-    def target():
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
-            box["error"] = exc
-
-    worker = threading.Thread(target=target, daemon=True)
-    worker.start()
-    worker.join(DEADLINE)
-    if worker.is_alive():
-        for fifo in fifos:
-            try:
-                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
-        worker.join(10)
-        pytest.fail(f"still running after {DEADLINE} s: blocked on a FIFO?")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
 def test_the_reader_refuses_by_kind_size_link_encoding_and_nul(tmp_path):
     from compiler import reader
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    got = within_deadline(lambda: reader.read_bytes(fifo, max_bytes=10), fifo)
+    got = within_deadline(lambda: reader.read_bytes(fifo, max_bytes=10), fifos=(fifo,))
     assert got.why == "kind" and got.kind == "a named pipe (FIFO)"
     assert reader.read_bytes("/dev/zero", max_bytes=10).kind == "a character device"
     assert reader.read_bytes(tmp_path, max_bytes=10).kind == "a folder"
@@ -361,7 +335,7 @@ STATE_ARGS = ("activate", str(REPO / "content" / "natures-ire"), "--quest", "bey
 def test_activate_with_a_fifo_as_state_answers_at_once(tmp_path):
     fifo = tmp_path / "state.json"
     os.mkfifo(fifo)
-    r = within_deadline(lambda: questc(*STATE_ARGS, "--state", str(fifo)), fifo)
+    r = within_deadline(lambda: questc(*STATE_ARGS, "--state", str(fifo)), fifos=(fifo,))
     assert r.code == 1 and "A0100" in r.err and "named pipe" in r.err, r.err
 
 
@@ -400,7 +374,7 @@ def test_strings_import_of_a_device_or_a_fifo_is_t0401_at_once(tmp_path):
     assert r.returncode == 1 and "T0401" in r.stderr and "character device" in r.stderr, r.stderr[-500:]
     fifo = tmp_path / "rows.csv"
     os.mkfifo(fifo)
-    r = within_deadline(lambda: questc("strings", "import", pack, fifo, "--lang", "fr"), fifo)
+    r = within_deadline(lambda: questc("strings", "import", pack, fifo, "--lang", "fr"), fifos=(fifo,))
     assert r.code == 1 and "T0401" in r.err and "named pipe" in r.err, r.err
 
 
@@ -428,7 +402,7 @@ def test_a_tiled_tileset_of_dev_zero_or_a_fifo_is_refused_at_once(tmp_path):
     os.mkfifo(tsx)
     data["tilesets"][0]["source"] = "d2e-quests.tsx"
     tmj.write_text(json.dumps(data), encoding="utf-8")
-    r = within_deadline(lambda: questc("--plugin", "tiled", "import", "tiled", tmj), tsx)
+    r = within_deadline(lambda: questc("--plugin", "tiled", "import", "tiled", tmj), fifos=(tsx,))
     assert r.code == 1 and "TLD0106" in r.err and "named pipe" in r.err, r.err
 
 
@@ -436,7 +410,7 @@ def test_a_tiled_tileset_of_dev_zero_or_a_fifo_is_refused_at_once(tmp_path):
 def test_a_tiled_map_that_is_a_fifo_or_nested_100000_deep_is_m0402(tmp_path):
     fifo = tmp_path / "map.tmj"
     os.mkfifo(fifo)
-    r = within_deadline(lambda: questc("--plugin", "tiled", "import", "tiled", fifo), fifo)
+    r = within_deadline(lambda: questc("--plugin", "tiled", "import", "tiled", fifo), fifos=(fifo,))
     assert r.code == 1 and "M0402" in r.err and "named pipe" in r.err, r.err
     deep = tmp_path / "deep.tmj"
     deep.write_text(DEEP, encoding="utf-8")
@@ -452,7 +426,7 @@ def test_tag_data_nested_100000_deep_or_a_fifo_is_m0402(tmp_path):
     assert r.code == 1 and "M0402" in r.err and "nested more than 100 levels" in r.err, r.err
     fifo = tmp_path / "tiles.json"
     os.mkfifo(fifo)
-    r = within_deadline(lambda: questc("--plugin", "tag", "import", "tag-tiles", fifo, "-o", tmp_path / "t.yaml"), fifo)
+    r = within_deadline(lambda: questc("--plugin", "tag", "import", "tag-tiles", fifo, "-o", tmp_path / "t.yaml"), fifos=(fifo,))
     assert r.code == 1 and "M0402" in r.err and "named pipe" in r.err, r.err
 
 
@@ -473,20 +447,20 @@ def _valkyrie_fifos(tmp_path, Sink, load_quest):
     package = tmp_path / "q.valkyrie"
     os.mkfifo(package)
     sink = Sink()
-    assert within_deadline(lambda: load_quest(package, sink), package) is None
+    assert within_deadline(lambda: load_quest(package, sink), fifos=(package,)) is None
     assert [d.code for d in sink.items] == ["VK0201"] and "named pipe" in sink.items[0].message
     folder = tmp_path / "quest"
     folder.mkdir()
     os.mkfifo(folder / "quest.ini")
     sink = Sink()
-    assert within_deadline(lambda: load_quest(folder, sink), folder / "quest.ini") is None
+    assert within_deadline(lambda: load_quest(folder, sink), fifos=(folder / "quest.ini",)) is None
     assert [d.code for d in sink.items] == ["VK0201"] and "named pipe" in sink.items[0].message
 
 
 def test_view_of_a_bundle_that_is_a_fifo_is_x0108_at_once(tmp_path):
     fifo = tmp_path / "bundle.json"
     os.mkfifo(fifo)
-    r = within_deadline(lambda: questc("view", str(fifo), "-o", str(tmp_path / "site")), fifo)
+    r = within_deadline(lambda: questc("view", str(fifo), "-o", str(tmp_path / "site")), fifos=(fifo,))
     assert r.code == 1 and "X0108" in r.err + r.out and "named pipe" in r.err + r.out
 
 
