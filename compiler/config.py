@@ -134,6 +134,11 @@ def read(path: Path, pyproject: bool, sink: Sink, *, found: bool = False) -> Con
     accept_source(name, text)
     import tomllib
 
+    beyond = _beyond_limits(text)
+    if beyond is not None:  # what Python's TOML reader cannot take: a crash, or memory without end
+        line, col, problem = beyond
+        sink.report("F0101", Span(name, line, col, line, col + 1), path=name, problem=problem)
+        return Config()
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -154,6 +159,52 @@ def read(path: Path, pyproject: bool, sink: Sink, *, found: bool = False) -> Con
     return reading.config(table)
 
 
+# Limits before tomllib (issue 38, found by `make fuzz`): a configuration file is a page of
+# settings; nothing real comes near these.
+MAX_DIGITS = 4_000  # Python refuses to read an integer of more than 4,300 digits (ValueError)
+MAX_NESTING = 100  # arrays and inline tables: tomllib recurses once per level
+MAX_KEY_PARTS = 100  # a dotted key is one table per part
+_DIGITS = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
+_DOTTED = re.compile(r"^\s*\[*\s*((?:[\w-]+|\"[^\"\n]*\"|'[^'\n]*')(?:\s*\.\s*(?:[\w-]+|\"[^\"\n]*\"|'[^'\n]*'))*)", re.M)
+
+
+def _beyond_limits(text: str) -> tuple[int, int, str] | None:
+    """(line, column, problem) of the first place past MAX_DIGITS, MAX_NESTING or
+    MAX_KEY_PARTS; strings and comments are not looked inside for brackets."""
+    m = _DIGITS.search(text)
+    if m is not None:
+        return (*_line_col(text, m.start()), f"a number of more than {MAX_DIGITS:,} digits")
+    for k in _DOTTED.finditer(text):
+        if k.group(1).count(".") >= MAX_KEY_PARTS:
+            return (*_line_col(text, k.start(1)), f"a key of more than {MAX_KEY_PARTS} dotted parts")
+    depth, quote, i, n = 0, "", 0, len(text)
+    while i < n:
+        c = text[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote or c == "\n":
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return (*_line_col(text, i), f"arrays or tables nested more than {MAX_NESTING} deep")
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return None
+
+
+def _line_col(text: str, at: int) -> tuple[int, int]:
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
 def _display(path: Path) -> str:
     try:
         return os.path.relpath(path) if path.is_absolute() else str(path)
@@ -165,10 +216,14 @@ class _Reader:
     def __init__(self, name: str, text: str, table: str, root: Path, sink: Sink):
         self.name, self.lines, self.table, self.root, self.sink = name, text.split("\n"), table, root, sink
         self.bad = False
+        self._keys: dict[tuple[str, str], tuple[int, int]] | None = None
 
     def span(self, table: str, key: str, needle: str | None = None) -> Span:
         """Where `key` of `[table]` is written (or `needle` on or after that line); the
         key anywhere (an inline table), or the file's start, when it cannot be told."""
+        found = self._index().get((table, key))
+        if found is not None:
+            return self._at(found[0], found[1], key, needle)
         key_re = r"(?:\"" + re.escape(key) + r"\"|'" + re.escape(key) + r"'|(?<![\w-])" + re.escape(key) + r")\s*="
         current = ""
         for strict in (True, False):
@@ -181,6 +236,23 @@ class _Reader:
                 if m and (current == table or not strict):
                     return self._at(i, line.index(key) if key in line else 0, key, needle)
         return Span(self.name, 1, 1, 1, 1)
+
+    def _index(self) -> dict[tuple[str, str], tuple[int, int]]:
+        """(table, key) -> (line, column) of the first `key =` line under `[table]`, read in
+        one pass: a file of 16,000 unknown keys made `span` read every line for each."""
+        if self._keys is None:
+            self._keys = {}
+            current = ""
+            for i, line in enumerate(self.lines, 1):
+                head = re.match(r"^\s*\[\s*([^\]]*?)\s*\]", line)
+                if head:
+                    current = re.sub(r"\s+", "", head[1]).replace('"', "")
+                    continue
+                m = re.match(r"^\s*(?:\"([^\"]*)\"|'([^']*)'|([\w-]+))\s*=", line)
+                if m:
+                    key = m[1] if m[1] is not None else m[2] if m[2] is not None else m[3]
+                    self._keys.setdefault((current, key), (i, line.index(key)))
+        return self._keys
 
     def _at(self, line_no: int, col: int, key: str, needle: str | None) -> Span:
         if needle is None:

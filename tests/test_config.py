@@ -4,9 +4,12 @@ file and per pack, and a broken file is a located diagnostic with exit 2."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
+from compiler import config as cfg
+from compiler.diagnostics import Sink
 from conftest import questc, write_pack
 
 # Y0206 (a warning): a movement-blocking terrain with an enter cost
@@ -227,3 +230,33 @@ def test_fmt_refuses_a_broken_configuration_with_exit_2(tmp_path, text, code, li
     (d,) = json.loads(r.out)["diagnostics"]
     assert (d["code"], d["line"], d["column"]) == (code, line, column)
     assert (root / "content/mine/q.quest").read_text() == UGLY
+
+
+@pytest.mark.parametrize("text, where, problem", [
+    ("strict = " + "9" * 5000 + "\n", (1, 10), "more than 4,000 digits"),
+    ("ignore = " + "[" * 100_000 + "]" * 100_000 + "\n", (1, 110), "nested more than 100 deep"),
+    ("ignore = [\n" + "[\n" * 200 + "]\n" * 200 + "]\n", (101, 1), "nested more than 100 deep"),
+    ("a" + ".a" * 40_000 + " = 1\n", (1, 1), "more than 100 dotted parts"),
+])
+def test_what_pythons_toml_reader_cannot_take_is_f0101_not_a_crash(tmp_path, text, where, problem):
+    """Found by make fuzz (issue 38): a 5,000-digit integer (ValueError), an array 100,000
+    deep (RecursionError), a key of 40,000 dotted parts (memory) crashed questc."""
+    (tmp_path / "questc.toml").write_text(text, encoding="utf-8")
+    sink = Sink()
+    cfg.load(None, False, sink, cwd=tmp_path)
+    [d] = sink.items
+    assert d.code == "F0101" and (d.span.line, d.span.column) == where and problem in d.message
+
+
+def test_sixteen_thousand_unknown_keys_are_located_in_one_pass(tmp_path, monkeypatch):
+    """Found by make fuzz: each F0102 read every line of the file again (16,000 keys: a
+    hang). Locating them now reads the lines once."""
+    (tmp_path / "questc.toml").write_text("".join(f"k{i} = 1\n" for i in range(16_000)), encoding="utf-8")
+    calls = []
+    real = re.match
+    monkeypatch.setattr(cfg.re, "match", lambda *a, **k: calls.append(1) or real(*a, **k))
+    sink = Sink()
+    cfg.load(None, False, sink, cwd=tmp_path)
+    assert len(sink.items) == 16_000 and {d.code for d in sink.items} == {"F0102"}
+    assert sink.items[-1].span.line == 16_000
+    assert len(calls) < 100_000  # one pass: 2 per line; before, 16,000 x 16,000
