@@ -22,6 +22,7 @@ pipeline is covered while 100,000 inputs still fit in well under an hour on two 
 
 from __future__ import annotations
 
+import abc
 import functools
 import io
 import json
@@ -195,7 +196,9 @@ def _mutations(ch: mu.Chooser, data: bytes, structural, others: list[bytes], p_s
     return data
 
 
-class Target:
+class Target(abc.ABC):
+    """One kind of input: how to make one from the corpus and how to run it."""
+
     name = ""
     weight = 1.0
 
@@ -203,8 +206,9 @@ class Target:
         """False when the corpus could not be given its seeds (said when it was made)."""
         return True
 
+    @abc.abstractmethod
     def make(self, corpus: Corpus, ch: mu.Chooser) -> Input:
-        raise NotImplementedError
+        """A new input, its choices drawn from `ch`."""
 
     def run(self, ctx: Ctx, inp: Input) -> Outcome:
         saved = write_files(ctx.ws, inp.files)
@@ -213,8 +217,9 @@ class Target:
         finally:
             restore(saved)
 
+    @abc.abstractmethod
     def execute(self, ctx: Ctx, inp: Input) -> Outcome:
-        raise NotImplementedError
+        """Run `inp`, its files written into the workspace, and judge what came out."""
 
 
 FORMATS = (("human",), ("human", "json", "sarif", "github"))  # rendered in fast and in full runs
