@@ -122,7 +122,7 @@ def assemble_map(
 
     `referenced`: the tile names the encounter uses (references, reveals); a misspelt code
     is matched against them first, as the designer meant a tile the rest of the file names.
-    `ruleset`: the compiled pack's; it decides how outdoor and indoor faces may meet (M0210, M0224)."""
+    `ruleset`: the compiled pack's; it decides whether outdoor and indoor faces may meet (M0210)."""
     placed, attached, broken = _place_tiles(block, tiles, sink, invalid, referenced)
     if not placed:
         return None
@@ -130,7 +130,7 @@ def assemble_map(
     overlapping = _check_overlaps(order, sink)
     joins = find_joins(order, attached)
     misplaced = _check_pieces(order, sink)
-    _check_settings(order, joins, tiles, ruleset, misplaced, sink)
+    _check_settings(order, ruleset, misplaced, sink)
     graph = tile_graph(order, joins)
     broken |= overlapping  # placed, but not where it was meant: how the map joins says nothing more
     if not broken:  # a missing tile may be the link
@@ -273,32 +273,19 @@ def _check_overlaps(order: list[PlacedTile], sink: Sink) -> set[str]:
     return later
 
 
-def _check_settings(order: list[PlacedTile], joins: list[Join], tiles: Mapping[str, Tile], ruleset: str,
-                    misplaced: set[str], sink: Sink) -> None:
-    """Outdoor and indoor faces (Tile.face). 1st edition: never in one map (M0210). 2nd
-    edition: they meet only through a piece that is both, the transition (M0224, per join).
-    A tile already reported as a piece that is not in the box (`misplaced`) is left out."""
-    order = [t for t in order if t.name not in misplaced]
-    if ruleset == "d1e":
-        outdoor = [t for t in order if t.tile.face == "outdoor"]
-        dungeon = [t for t in order if t.tile.face == "indoor"]
-        if outdoor and dungeon:
-            sink.report("M0210", outdoor[0].span if outdoor[0].span.line >= dungeon[0].span.line else dungeon[0].span,
-                        outdoor=", ".join(t.name for t in outdoor), dungeon=", ".join(t.name for t in dungeon))
+def _check_settings(order: list[PlacedTile], ruleset: str, misplaced: set[str], sink: Sink) -> None:
+    """Outdoor and indoor faces (Tile.face). 1st edition: never in one map (M0210). The 2nd
+    edition has no such rule: a published 2nd-edition campaign map joins an outdoor piece
+    straight to an indoor one (docs/rules.md). A tile already reported as a piece that is
+    not in the box (`misplaced`) is left out."""
+    if ruleset != "d1e":
         return
-    by_name = {t.name: t for t in order}
-    position = {t.name: i for i, t in enumerate(order)}
-    transition = next((code for code in sorted(tiles) if tiles[code].face == "both"), None)
-    for j in joins:
-        a, b = by_name.get(j.a), by_name.get(j.b)
-        if a is None or b is None or {a.tile.face, b.tile.face} != {"outdoor", "indoor"}:
-            continue
-        first, later = (a, b) if position[a.name] <= position[b.name] else (b, a)
-        first_op = j.a_opening if first is a else j.b_opening
-        via = f"`tile {transition} attach north to {first.name}.{first_op.label}`, then attach `{later.name}` to `{transition}.south`" if transition else "a transition piece between them"
-        sink.report("M0224", later.span, a=later.name, a_face=later.tile.face, b=first.name, b_face=first.tile.face,
-                    related=(Related(first.span, f"`{first.name}` ({first.tile.face}) placed here"),),
-                    fix=f"Join them through a transition piece: {via}.")
+    order = [t for t in order if t.name not in misplaced]
+    outdoor = [t for t in order if t.tile.face == "outdoor"]
+    dungeon = [t for t in order if t.tile.face == "indoor"]
+    if outdoor and dungeon:
+        sink.report("M0210", outdoor[0].span if outdoor[0].span.line >= dungeon[0].span.line else dungeon[0].span,
+                    outdoor=", ".join(t.name for t in outdoor), dungeon=", ".join(t.name for t in dungeon))
 
 
 def _check_pieces(order: list[PlacedTile], sink: Sink) -> set[str]:
