@@ -583,8 +583,10 @@ def test_rounds_in_valkyrie_terms(tmp_path):
             by_trigger.setdefault(s.get("trigger"), []).append(s.get("conditions") or "")
     assert "QuestcEncounter,<,2" in by_trigger["StartRound"]  # on round_start (encounter 1)
     assert "#round,==,2 QuestcEncounter,<,2" in by_trigger["StartRound"]  # on round_start 2
-    assert "#round,==,QuestcE2Round3" in by_trigger["StartRound"]  # encounter 2's round_start 3
-    assert "#round,==,QuestcE2Round4 Tide,>=,4" in by_trigger["EndRound"]
+    # encounter 2's round_start 3 and round_end 4: the mark and the encounter (a third encounter entered later
+    # reaches the mark's round too)
+    assert "#round,==,QuestcE2Round3 QuestcEncounter,==,2" in by_trigger["StartRound"]
+    assert "#round,==,QuestcE2Round4 QuestcEncounter,==,2 Tide,>=,4" in by_trigger["EndRound"]
     assert "QuestcEncounter,==,2" in by_trigger["EndRound"]  # encounter 2's every round
     assert by_trigger["EndRound6"] == ["QuestcEncounter,<,2 Gold,>=,3"]  # `not (gold < 3)`
     entry = secs["EventEnterEncounter2"]
@@ -646,3 +648,46 @@ def test_a_condition_too_long_for_valkyrie_is_reported_and_the_event_left_out(tm
     found = re.findall(r"warning\[VK0308\]: Valkyrie cannot express (.*?); the export leaves it out", r.err)
     assert found == ["a condition of more than 16 alternatives once written as the app's `or` of `and`s",
                      "spawn `ettin`: no exported event spawns it"]  # only the left-out `next` entered encounter 2
+
+
+# ---------------------------------------------------------------- no empty dialogs (issue 32)
+def displayed_without_text(folder: Path) -> list[str]:
+    """What the app's loader reports as an empty dialog or a raw-key button (QuestData.Event:
+    `display` defaults to true and a displayed event has at least one button; a text or label
+    with no localisation row is shown empty or as its key), read from the exported files."""
+    loc = read_localization((folder / "Localization.English.txt").read_text(), "l", Sink()).texts["English"]
+    bad = []
+    for f in sorted(folder.glob("*.ini")):
+        for s in read_ini(f.read_text(), f.name, Sink()).sections:
+            if not s.name.startswith(("Event", "Token", "Spawn", "Door")) or (s.get("display") or "true").lower() == "false":
+                continue
+            if not (loc.get(f"{s.name}.text") and loc[f"{s.name}.text"].text):
+                bad.append(f"{s.name}: displayed with no text")
+            for i in range(1, max(1, int(s.get("buttons") or "1")) + 1):
+                if f"{s.name}.button{i}" not in loc:
+                    bad.append(f"{s.name}: button{i} has no label")
+    return bad
+
+
+@pytest.mark.parametrize("quest", ["first_blood", "a_fat_goblin"])
+def test_no_export_shows_an_empty_dialog(tmp_path, quest):
+    """Tokens and doors without a text are not displayed (`display=false`); a spawn's dialog
+    tells the players to place its group; every displayed button has a label. Before: First
+    Blood showed 8 empty dialogs, A Fat Goblin 9 (the app's loader)."""
+    assert export(QUESTS, tmp_path / "out", "--quest", quest).code == 0
+    folder = next((tmp_path / "out").glob("*/quest.ini")).parent
+    assert displayed_without_text(folder) == []
+    secs = {s.name: s for f in folder.glob("*.ini") for s in read_ini(f.read_text(), f.name, Sink()).sections}
+    loc = read_localization((folder / "Localization.English.txt").read_text(), "l", Sink()).texts["English"]
+    spawns = [n for n in secs if n.startswith("Spawn")]
+    assert spawns and all(loc[f"{n}.text"].text.startswith("Place the ") for n in spawns)
+    quiet = [n for n, s in secs.items() if n.startswith(("Token", "Door")) and f"{n}.text" not in loc]
+    assert quiet and all(secs[n].get("display") == "false" for n in quiet)
+    if quest == "first_blood":
+        assert "Place the Goblin Archer group" in loc["SpawnGoblinArcher.text"].text
+        assert {n for n in quiet if n.startswith("Door")} == {"DoorBarnBar", "DoorBarnDoor"}
+
+
+def test_every_construct_shows_no_empty_dialog(tmp_path):
+    every_construct_sections(tmp_path)
+    assert displayed_without_text(tmp_path / "out" / "EveryConstruct") == []

@@ -254,7 +254,40 @@ class Exporter:
                 self.cannot(sp.span, f"spawn `{name}`: no exported event spawns it")
         self.never_shown()
         self.keep_board()
+        self.no_empty_dialogs()
         return self.files()
+
+    def no_empty_dialogs(self) -> None:
+        """Every event the app would display has a text and a label for each button
+        (QuestData.Event: `display` defaults to true for a section read from a file, and a
+        displayed event has at least one button; a key with no localisation row shows empty,
+        a label with none shows the raw key). A spawn with no text gets one telling the
+        players to place the group (the importer reads no text of a spawn); a token or door
+        with no text is not displayed (`display=false`: clicking it runs its events at once,
+        and the importer reads nothing from it)."""
+        have = {key for key, _ in self.texts}
+        for s in self.sections.values():
+            if not s.name.startswith(("Event", "Token", "Spawn", "Door")) or (s.get("display") or "true").lower() == "false":
+                continue
+            if f"{s.name}.text" not in have:
+                if s.name.startswith("Spawn"):
+                    self.texts.append((f"{s.name}.text", self.spawn_text(s)))
+                else:
+                    s.set("display", "false")
+                    continue
+            for i in range(1, max(1, int(s.get("buttons") or "1")) + 1):
+                if f"{s.name}.button{i}" not in have:
+                    self.texts.append((f"{s.name}.button{i}", "Continue"))
+
+    def spawn_text(self, s: _Sec) -> str:
+        """What a spawn's dialog says: place its monsters (by the catalog's name)."""
+        group = snake((s.get("monster") or "").removeprefix("Monster"))
+        if group.startswith("custom_monster"):  # the custom monster standing for a named spawn: its base's group
+            custom = self.sections.get(s.get("monster") or "")
+            group = snake(((custom.get("base") if custom else None) or "").removeprefix("Monster"))
+        monster = (self.model.monsters or {}).get(group)
+        name = monster.name if monster is not None else group.replace("_", " ")
+        return f"Place the {name} group on the map as shown."
 
     def never_shown(self) -> None:
         """Hidden tiles no `reveal` names: added by an event nothing triggers, so Valkyrie
@@ -668,7 +701,7 @@ class Exporter:
                 return "EndRound", guard
             if first:
                 return f"EndRound{n}", guard
-            return "EndRound", [f"#round,==,{round_var(k, n)}"]
+            return "EndRound", [f"#round,==,{round_var(k, n)}"] + guard  # the mark alone would hold in a later encounter too
         if n is None:
             return "StartRound", guard
         if first:
@@ -676,7 +709,7 @@ class Exporter:
         if n == 1:
             self.cannot(t.span, f"`on round_start 1` in encounter {k} (the app's round is already under way when an event enters it)")
             return None, []
-        return "StartRound", [f"#round,==,{round_var(k, n)}"]
+        return "StartRound", [f"#round,==,{round_var(k, n)}"] + guard
 
     def clicked(self, k: int, t: ast.Trigger, base: str) -> _Sec | None:
         """`on searched/picked_up TOKEN`, `on open DOOR`: the event the component runs when
