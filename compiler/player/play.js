@@ -20,6 +20,18 @@
 // - `next` moves on to the next encounter once the event's effects are done; triggers
 //   still queued for the old encounter are dropped.
 // - A `variable` event fires as soon as its variable is at least `at_least`.
+// - Doors have states: on the board or not (`hidden` at the start, `remove_door`,
+//   `place_door`), open or closed, locked or not (`unlock`). Heroes open only a closed,
+//   unlocked door on the board; the `open` effect opens a closed door on the board, locked
+//   or not. A door off the board lets figures and sight through its place.
+// - `remove_tile` takes a tile out of play with the tokens and figures on it (not
+//   defeated); `reveal` puts it back, bare: setup tokens and spawns come with a tile's
+//   first reveal only. `remove_spawn` takes a spawn's (or a group's) figures off the map,
+//   not defeated: the spawn counts as not placed until a `spawn` places it again.
+// - `random` does one of its options, drawn as Python's `randint(1, n)` from the same
+//   seeded stream as `set … random`.
+// - A quota (`quota: N`) counts every occurrence of the event's trigger, whether its `if`
+//   holds or not; from the N-th on the event fires at the first where its `if` holds.
 
 import { deal, playable, PythonRandom } from "./deal.js";
 
@@ -38,6 +50,7 @@ export class Game {
     this.round = 1;
     this.fired = new Set();
     this.counts = new Map();   // event key -> how many times it fired
+    this.occurrences = new Map();  // event key -> how often its trigger happened (quotas)
     this.queue = [];
     this.generation = 0;       // one per encounter entered: triggers of an older one are dropped
     this.asking = null;        // the question waiting for an answer: {text, choices: [{index, text}]}
@@ -97,7 +110,11 @@ export class Game {
     this.round = 1;
     this.gone = new Set();     // tokens searched or picked up (no longer on the board)
     this.revealed = new Set(map.tiles.filter((t) => !t.hidden).map((t) => t.name));
-    this.openDoors = new Set(Object.keys(map.doors).filter((d) => map.doors[d].open));
+    this.everRevealed = new Set(this.revealed);  // setup tokens and spawns come with a tile's first reveal only
+    const doors = Object.keys(map.doors);
+    this.offBoard = new Set(doors.filter((d) => map.doors[d].hidden));  // doors not on the board now
+    this.openDoors = new Set(doors.filter((d) => map.doors[d].open && !map.doors[d].hidden));
+    this.locked = new Set(doors.filter((d) => map.doors[d].locked));
     this.variables = { ...enc.variables };
     this.tokens = new Map();
     for (const t of enc.tokens) if (t.when === "setup" && this.revealed.has(t.tile)) this.tokens.set(t.id, t);
@@ -110,6 +127,7 @@ export class Game {
     const starts = [...enc.start];
     this.heroFigures = starts.slice(0, this.heroes).map((space, i) => ({ id: `hero${i + 1}`, space }));
     if (enc.flavor) this._say(enc.flavor, "flavor");
+    if (enc.setup) this._say(enc.setup, "setup");
     if (first) this.fire({ kind: "start" });
     this.fire({ kind: "encounter_start" });
     this.fire({ kind: "variable" });
@@ -121,6 +139,17 @@ export class Game {
     const out = [];
     this.map.spaces.forEach((s, i) => { if (!this.revealed.has(s.tile)) out.push(i); });
     return out;
+  }
+
+  /** Door ids whose place lets figures and sight through now: open, or off the board (for
+   *  sight.js and moves.js, which shut every door not listed; a closed door sharing the place shuts it). */
+  get passableDoors() { return [...this.openDoors, ...this.offBoard]; }
+
+  /** A door's state now: "off" (not on the board), "open", "locked" (closed) or "closed". */
+  doorState(id) {
+    if (this.offBoard.has(id)) return "off";
+    if (this.openDoors.has(id)) return "open";
+    return this.locked.has(id) ? "locked" : "closed";
   }
 
   /** Space indices holding a figure (monsters and heroes). */
@@ -183,7 +212,7 @@ export class Game {
       case "tile": return this.revealed.has(name);
       case "token": return this.tokens.has(name) && !this.gone.has(name);
       case "spawn": return this.figures.some((f) => f.spawn === name || f.group === name);
-      case "door": return name in this.map.doors && !this.openDoors.has(name);
+      case "door": return name in this.map.doors && !this.offBoard.has(name) && !this.openDoors.has(name);
       default: return false;
     }
   }
@@ -251,6 +280,11 @@ export class Game {
         if (this.outcome) break;
         const every = Game.everyRound(event.on);
         if ((!every && this.fired.has(key)) || !this._matches(event.on, t)) continue;
+        if (event.quota) {  // every occurrence counts, whether `if` holds or not
+          const seen = (this.occurrences.get(key) || 0) + 1;
+          this.occurrences.set(key, seen);
+          if (seen < event.quota) continue;
+        }
         if (event.if && !this.holds(event.if)) continue;  // not used up: it waits for its trigger again
         this.fired.add(key);
         this.counts.set(key, (this.counts.get(key) || 0) + 1);
@@ -264,6 +298,14 @@ export class Game {
   *_effects(list, ctx) {
     for (const e of list) {
       if (this.outcome) return;
+      if (e.kind === "random") {
+        const options = e.options || [];
+        if (!options.length) continue;
+        const k = this.rng.below(options.length);  // Python's randint(1, n) - 1
+        this.log.push({ kind: "random", text: `(random: option ${k + 1} of ${options.length})`, option: k });
+        yield* this._effects(options[k], ctx);
+        continue;
+      }
       if (e.kind !== "ask") { this._effect(e, ctx); continue; }
       const offered = (e.choices || []).map((c, index) => ({ c, index })).filter(({ c }) => !c.if || this.holds(c.if));
       if (!offered.length) continue;  // no choice offered: the ask does nothing
@@ -305,8 +347,19 @@ export class Game {
         this.queue.push({ kind: "variable", generation: this.generation });
         break;
       case "activate": this.log.push({ kind: "say", text: `The ${e.group} group activates now.` }); break;
-      case "open": if (!this.openDoors.has(e.door)) { this.openDoors.add(e.door); this.queue.push({ kind: "open", door: e.door, generation: this.generation }); } break;
+      case "open":  // a closed door on the board opens, locked or not
+        if (e.door in this.map.doors && ["closed", "locked"].includes(this.doorState(e.door))) { this.openDoors.add(e.door); this.queue.push({ kind: "open", door: e.door, generation: this.generation }); }
+        break;
       case "close": this.openDoors.delete(e.door); break;
+      case "unlock": this.locked.delete(e.door); break;
+      case "place_door":
+        if (e.door in this.map.doors) { this.offBoard.delete(e.door); this.openDoors.delete(e.door); }
+        break;
+      case "remove_door":
+        if (e.door in this.map.doors) { this.offBoard.add(e.door); this.openDoors.delete(e.door); }
+        break;
+      case "remove_tile": this._removeTile(e.tile); break;
+      case "remove_spawn": this._removeSpawn(e.spawn); break;
       case "next": ctx.next = true; break;
       default: break;
     }
@@ -315,8 +368,30 @@ export class Game {
   _reveal(tile) {
     if (this.revealed.has(tile)) return;
     this.revealed.add(tile);
+    if (this.everRevealed.has(tile)) return;  // put back after remove_tile: the tile alone
+    this.everRevealed.add(tile);
     for (const t of this.encounter.tokens) if (t.when === "setup" && t.tile === tile) this.tokens.set(t.id, t);
     for (const s of this.encounter.spawns) if (s.when === "setup" && s.tile === tile) this._spawn(s.id);
+  }
+
+  /** Tile `tile` leaves play with the tokens and monster figures on it (not defeated). */
+  _removeTile(tile) {
+    if (!this.revealed.delete(tile)) return;
+    for (const [id, t] of this.tokens) if (this.map.spaces[t.space] && this.map.spaces[t.space].tile === tile) this.tokens.delete(id);
+    const on = (f) => f.spaces.some((i) => this.map.spaces[i] && this.map.spaces[i].tile === tile);
+    const touched = new Set(this.figures.filter(on).map((f) => f.spawn));
+    this.figures = this.figures.filter((f) => !on(f));
+    for (const id of touched) if (!this.figures.some((f) => f.spawn === id)) this.placed.delete(id);
+  }
+
+  /** Every figure of spawn `name` (a spawn id, or a monster group: all its spawns) leaves the
+   *  map, not defeated: no `defeated` trigger, and the spawn counts as not placed. */
+  _removeSpawn(name) {
+    for (const s of this.encounter.spawns) {
+      if (s.id !== name && s.group !== name) continue;
+      this.figures = this.figures.filter((f) => f.spawn !== s.id);
+      this.placed.delete(s.id);
+    }
   }
 
   _next() {
@@ -328,17 +403,19 @@ export class Game {
   }
 
   // ---------------------------------------------------------------- what players do
+  /** Heroes open a closed door on the board that is not locked. */
   openDoor(id) {
-    if (this.waiting || this.openDoors.has(id)) return;
+    if (this.waiting || !(id in this.map.doors) || this.doorState(id) !== "closed") return;
     this.openDoors.add(id);
     this.fire({ kind: "open", door: id });
   }
 
   closeDoor(id) { if (!this.waiting) this.openDoors.delete(id); }
 
-  search(token) { if (!this.waiting && this.tokens.has(token)) { this.gone.add(token); this.fire({ kind: "searched", token }); } }
+  /** Heroes search (pick up) a token on the board: it leaves the board. */
+  search(token) { if (!this.waiting && this.tokens.has(token)) { this.tokens.delete(token); this.gone.add(token); this.fire({ kind: "searched", token }); } }
 
-  pickUp(token) { if (!this.waiting && this.tokens.has(token)) { this.gone.add(token); this.fire({ kind: "picked_up", token }); } }
+  pickUp(token) { if (!this.waiting && this.tokens.has(token)) { this.tokens.delete(token); this.gone.add(token); this.fire({ kind: "picked_up", token }); } }
 
   enter(space) { if (!this.waiting) this.fire({ kind: "enters", space }); }
 
@@ -445,7 +522,8 @@ export class Game {
 
 /** Whether any event effect of `quest` (nested choices included) draws a random number. */
 export function usesRandom(quest, bundle = null) {
-  const inEffects = (list) => (list || []).some((e) => (e.kind === "set" && e.random) || (e.choices || []).some((c) => inEffects(c.do)));
+  const inEffects = (list) => (list || []).some((e) => (e.kind === "set" && e.random) || e.kind === "random"
+    || (e.choices || []).some((c) => inEffects(c.do)));
   const encounters = [...(quest.encounters || [])];
   if (quest.adventure && bundle) for (const c of Object.values(bundle.cards || {})) if (c.encounter && bundle.encounters[c.encounter]) encounters.push(bundle.encounters[c.encounter]);
   const events = [...encounters.flatMap((e) => e.events || []), ...((quest.adventure && quest.adventure.events) || [])];
