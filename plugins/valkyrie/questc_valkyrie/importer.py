@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Mapping, TypeVar
 
 from compiler.plugins.api import Related, Sink, Span, Tile, did_you_mean
+from questc_valkyrie.doors import from_valkyrie, opening_at, opening_place
 from questc_valkyrie.ini import Section
 from questc_valkyrie.source import QuestFiles
 from questc_valkyrie.tiles import Placement, clusters, placements_of
@@ -52,6 +53,13 @@ OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operatio
 # whether a component is on the board (read back as conditions, never as quest variables)
 _INTERNAL = re.compile(r"Questc(Encounter|E\d+Round\d+|OnBoard\w+)")
 _TEST = re.compile(r"([#$%]?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d+|#?[A-Za-z_]\w*)")
+MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search over the suspect tiles)
+
+
+def _around(c: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    return ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1))
+
+
 HERO_OPS: dict[str, Callable[[int], tuple[int, int]]] = {"==": lambda n: (n, n), ">": lambda n: (n + 1, 4), ">=": lambda n: (n, 4), "<": lambda n: (1, n - 1), "<=": lambda n: (1, n)}
 
 
@@ -189,24 +197,97 @@ class Importer:
                             self.missing(sec, key, name)
 
     def check_orientation(self, placements: list[Placement]) -> None:
-        """VK0305: a tile whose openings meet walls where a quarter turn in place joins them all."""
+        """VK0305: where openings of the map face walls, the quarter turn in place of one tile
+        that makes the most of them join, at that tile's section (the tile really wrong:
+        a transition turned wrong leaves its neighbours' openings facing its walls, while
+        its own doorways face empty table). Repeated while a turn still joins more (at most
+        MAX_TURNS_PROPOSED times). Only tiles on either side of an opening that meets a
+        wall are tried, each scored by the joints it takes part in."""
         from questc_valkyrie.tiles import placed_squares
 
+        rot = {id(pl): pl.rotate for pl in placements}
         owner = {c: pl for pl in placements for c in pl.squares}
+        ends = {id(pl): set(self._openings(self.tiles[pl.code], pl.at, pl.rotate)) for pl in placements}
+        order = {id(pl): i for i, pl in enumerate(placements)}
+        for _ in range(MAX_TURNS_PROPOSED):
+            suspects = self._suspects(placements, ends, owner)
+            best: tuple[int, int, int, int, Placement, frozenset[Cell], set[tuple[Cell, Cell]]] | None = None
+            for pl in sorted(suspects.values(), key=lambda p: order[id(p)]):
+                tile = self.tiles[pl.code]
+                before = self._score(pl, ends[id(pl)], pl.squares, ends, owner)
+                for turn in (90, 270, 180):
+                    turned = (rot[id(pl)] + turn) % 360
+                    squares = placed_squares(tile, pl.at, turned)
+                    if any(owner.get(c, pl) is not pl for c in squares):
+                        continue  # turned in place it would cover another tile
+                    mine = set(self._openings(tile, pl.at, turned))
+                    trial = owner if squares == self._squares(pl, owner) else {c: o for c, o in owner.items() if o is not pl} | dict.fromkeys(squares, pl)
+                    after = self._score(pl, mine, squares, ends, trial)
+                    gained, freed = after[1] - before[1], before[0] - after[0]
+                    if gained > 0 and freed > 0 and (best is None or (-gained, -freed, order[id(pl)], turn) < best[:4]):
+                        best = (-gained, -freed, order[id(pl)], turn, pl, squares, mine)
+            if best is None:
+                return
+            _, freed_neg, _, turn, pl, squares, mine = best
+            blocked = self._blocked_total(placements, ends, owner)
+            side = self.tiles[pl.code].valkyrie or pl.code
+            self.sink.report("VK0305", pl.span or Span.whole_file(self.q.shown("quest.ini")), section=pl.section, side=side,
+                             count=blocked, turn=f"{turn} degrees clockwise", joined=-freed_neg,
+                             fix=f"Turn [{pl.section}] {turn} degrees clockwise in place: if every quest placing `{side}` needs it, "
+                                 f"give `{side}` `offset: {(self.offsets.get(side, 0) + turn) % 360}` in offsets.yaml with this quest "
+                                 f"as its evidence (docs/valkyrie.md, \"Orientation offsets\"); if only this quest, correct its `rotation`.")
+            rot[id(pl)] = (rot[id(pl)] + turn) % 360
+            owner = {c: o for c, o in owner.items() if o is not pl} | dict.fromkeys(squares, pl)
+            ends[id(pl)] = mine
+
+    @staticmethod
+    def _squares(pl: Placement, owner: Mapping[Cell, Placement]) -> frozenset[Cell]:
+        return frozenset(c for c, o in owner.items() if o is pl)
+
+    def _suspects(self, placements: list[Placement], ends: Mapping[int, set[tuple[Cell, Cell]]],
+                  owner: Mapping[Cell, Placement]) -> dict[int, Placement]:
+        """The tiles on either side of an opening square that faces another tile's wall."""
+        out: dict[int, Placement] = {}
         for pl in placements:
-            tile = self.tiles[pl.code]
-            bad = self._blocked(tile, pl.at, pl.rotate, pl, owner)
-            if not bad:
+            for inside, outside in ends[id(pl)]:
+                other = owner.get(outside)
+                if other is not None and other is not pl and (outside, inside) not in ends[id(other)]:
+                    out[id(pl)] = pl
+                    out[id(other)] = other
+        return out
+
+    def _blocked_total(self, placements: list[Placement], ends: Mapping[int, set[tuple[Cell, Cell]]],
+                       owner: Mapping[Cell, Placement]) -> int:
+        count = 0
+        for pl in placements:
+            for inside, outside in ends[id(pl)]:
+                other = owner.get(outside)
+                count += other is not None and other is not pl and (outside, inside) not in ends[id(other)]
+        return count
+
+    def _score(self, pl: Placement, mine: set[tuple[Cell, Cell]], squares: frozenset[Cell],
+               ends: Mapping[int, set[tuple[Cell, Cell]]], owner: Mapping[Cell, Placement]) -> tuple[int, int]:
+        """(blocked, joined) opening squares of the joints `pl` takes part in, its own
+        openings being `mine` and its squares `squares`: its openings facing other tiles,
+        and other tiles' openings facing its squares."""
+        blocked = joined = 0
+        for inside, outside in mine:
+            other = owner.get(outside)
+            if other is None or other is pl:
                 continue
-            for turn in (90, 270, 180):
-                rot = (pl.rotate + turn) % 360
-                squares = placed_squares(tile, pl.at, rot)
-                if any(owner.get(c, pl) is not pl for c in squares):
-                    continue
-                if not self._blocked(tile, pl.at, rot, pl, owner) and self._joined(tile, pl.at, rot, pl, owner):
-                    self.sink.report("VK0305", pl.span or Span.whole_file(self.q.shown("quest.ini")), section=pl.section, side=tile.valkyrie or pl.code, count=bad,
-                                     turn=f"{turn} degrees clockwise")
-                    break
+            if (outside, inside) in ends[id(other)]:
+                joined += 1
+            else:
+                blocked += 1
+        near = {owner[c] for sq in squares for c in _around(sq) if c in owner and owner[c] is not pl}
+        for other in near:
+            for inside, outside in ends[id(other)]:
+                if outside in squares:
+                    if (outside, inside) in mine:
+                        joined += 1
+                    else:
+                        blocked += 1
+        return blocked, joined
 
     def _openings(self, tile: Tile, at: Cell, rot: int) -> Iterator[tuple[Cell, Cell]]:
         """(inside, outside) of each opening square of `tile` turned `rot` with its top-left at `at`."""
@@ -216,34 +297,6 @@ class Importer:
                 cx, cy = o.cell((c, r))
                 dx, dy = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}[o.side(op.side)]
                 yield (at[0] + cx, at[1] + cy), (at[0] + cx + dx, at[1] + cy + dy)
-
-    def _blocked(self, tile: Tile, at: Cell, rot: int, pl: Placement, owner: Mapping[Cell, Placement]) -> int:
-        """Openings of the tile that face a neighbour's square which is not an opening facing back."""
-        facing = self._facing(owner, pl)
-        count = 0
-        for inside, outside in self._openings(tile, at, rot):
-            other = owner.get(outside)
-            if other is not None and other is not pl and (outside, inside) not in facing:
-                count += 1
-        return count
-
-    def _joined(self, tile: Tile, at: Cell, rot: int, pl: Placement, owner: Mapping[Cell, Placement]) -> bool:
-        facing = self._facing(owner, pl)
-        return any((outside, inside) in facing for inside, outside in self._openings(tile, at, rot))
-
-    def _facing(self, owner: Mapping[Cell, Placement], pl: Placement) -> set[tuple[Cell, Cell]]:
-        """The (inside, outside) opening squares of every tile but `pl`, kept per tile."""
-        key = id(pl)
-        cache: dict[int, set[tuple[Cell, Cell]]] = getattr(self, "_facing_cache", {})
-        self._facing_cache = cache
-        if key not in cache:
-            out: set[tuple[Cell, Cell]] = set()
-            for other in {id(p): p for p in owner.values()}.values():
-                if other is pl:
-                    continue
-                out.update(self._openings(self.tiles[other.code], other.at, other.rotate))
-            cache[key] = out
-        return cache[key]
 
     # ------------------------------------------------------------ positions
     def where(self, sec: Section) -> tuple[int, str] | None:
@@ -271,26 +324,34 @@ class Importer:
             self.sink = sink
 
     def door_place(self, sec: Section) -> tuple[int, str] | None:
-        """(encounter, `TILE.side[.n]`) of the join a door stands on: the opening nearest its position."""
-        x, y = self.number(sec, "xposition"), self.number(sec, "yposition")
-        if x is None or y is None:
+        """(encounter, `TILE.side[.n]`) of the join a door stands on: the opening the app draws
+        it across (doors.from_valkyrie, the inverse of the export's), else the opening whose
+        middle is nearest its centre, one square at most."""
+        x, y, rot = self.number(sec, "xposition"), self.number(sec, "yposition"), self.number(sec, "rotation")
+        if x is None or y is None or rot is None:
             return None
-        best = None
+        place = from_valkyrie(x, y, rot)
+        if place is None:
+            self.sink.report("VK0304", sec.span_of("rotation"), section=sec.name, key="rotation", value=str(rot), expected="a multiple of 90")
+            return None
+        openings = []
         for k, g in enumerate(self.groups, start=1):
             for pl in g:
                 tile = self.tiles[pl.code]
                 o = tile.orient(pl.rotate)
                 for op in tile.all_openings():
-                    for c, r in tile.opening_cells(op):
-                        cx, cy = o.cell((c, r))
-                        d = abs(pl.at[0] + cx - x) + abs(pl.at[1] + cy + y)
-                        cand = (d, k, f"{pl.name}.{op.label}")
-                        if best is None or cand[0] < best[0]:
-                            best = cand
+                    edges = [((a[0] + pl.at[0], a[1] + pl.at[1]), (b[0] + pl.at[0], b[1] + pl.at[1])) for a, b in o.opening_edges(op)]
+                    openings.append(((k, f"{pl.name}.{op.label}"), edges, o.side(op.side)))
+        hit = opening_at(place, openings)
+        if hit is not None:
+            return hit
+        near = [(abs(p.centre[0] - place.centre[0]) + abs(p.centre[1] - place.centre[1]), where) for where, es, f in openings
+                for p in [opening_place(es, f)] if p is not None]
+        best = min(near, key=lambda d: d[0], default=None)
         if best is None or best[0] > 1:
             self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
             return None
-        return best[1], best[2]
+        return best[1]
 
     # ------------------------------------------------------------ monsters
     def monster_of(self, sec: Section) -> str | None:
