@@ -53,19 +53,29 @@ def test_resolved_spawns_respect_group_limits_and_footprints():
     terrain = {tid: t for tid, t in b["terrain"].items()}
     checked = 0
     for q in b["quests"].values():
+        custom = q.get("monsters", {})
+
+        def catalog_id(group: str) -> str:  # a custom monster's figures are its base's
+            while group in custom:
+                group = custom[group]["base"]
+            return group
+
         for enc in q["encounters"]:
             spaces = enc["map"]["spaces"]
             for h in ("2", "3", "4"):
                 taken: list[int] = []
                 for sp in enc["spawns"]:
                     figs = sp["figures"][h]
-                    limits = monsters[sp["group"]]["group_limits"][h]
+                    monster = monsters[catalog_id(sp["group"])]
                     ranks = [f["rank"] for f in figs]
                     assert ranks == sorted(ranks, key=lambda r: r != "master")
                     if not sp["unique"]:
+                        limits = monster["group_limits"][h]
                         assert ranks.count("master") <= limits["masters"]
                         assert ranks.count("minion") <= limits["minions"]
-                    w, hh = (int(n) for n in monsters[sp["group"]]["size"].split("x"))
+                    else:
+                        assert ranks == (["lieutenant"] if monster.get("lieutenant") else ["master"])
+                    w, hh = (int(n) for n in monster["size"].split("x"))
                     for f in figs:
                         xs = {spaces[i]["x"] for i in f["spaces"]}
                         ys = {spaces[i]["y"] for i in f["spaces"]}
@@ -97,10 +107,21 @@ def test_events_are_data_with_known_kinds():
     assert {"win", "lose", "next", "spawn", "say", "advance", "remove_token"} <= seen
 
 
-def test_fat_goblin_encounter_two_unique_and_deferred_ettin():
-    enc = content_bundle()["quests"]["a_fat_goblin"]["encounters"][1]
+def test_fat_goblin_encounter_two_custom_lieutenant_and_deferred_ettin():
+    b = content_bundle()
+    quest = b["quests"]["a_fat_goblin"]
+    enc = quest["encounters"][1]
     by_id = {s["id"]: s for s in enc["spawns"]}
-    assert by_id["goblin_archer"]["unique"] and by_id["goblin_archer"]["health"] == 4 + 6
+    # Splig: the lieutenant `splig` of d2e-base as the quest's custom monster, one more health per hero
+    assert quest["monsters"]["splig_the_king"]["base"] == "splig"
+    splig = b["monsters"]["splig"]["act1"]["lieutenant"]["heroes"]
+    king = by_id["splig_the_king"]
+    assert king["unique"] and king["lieutenant"]
+    assert king["healths"] == {h: splig[h]["health"] + int(h) for h in ("2", "3", "4")}
+    assert quest["monsters"]["splig_the_king"]["health"] == king["healths"]
+    assert [f["rank"] for f in king["figures"]["4"]] == ["lieutenant"]
+    ends = [ev for ev in enc["events"] if ev["on"] == {"kind": "defeated", "group": "splig_the_king"}]
+    assert ends and ends[0]["do"][0]["kind"] == "win" and ends[0]["can_fire"]
     assert by_id["ettin"]["when"] == "event"
     assert any(d == {"kind": "spawn", "spawn": "ettin"} for ev in enc["events"] for d in ev["do"])
 

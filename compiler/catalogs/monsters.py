@@ -10,6 +10,7 @@ the pool, everything else is kept so later stages can still run.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,7 +20,7 @@ from compiler.diagnostics.hints import did_you_mean
 from compiler import frozen
 
 HERO_COUNTS = (2, 3, 4)
-RANKS = ("minion", "master")
+RANKS = ("minion", "master", "lieutenant")  # a lieutenant (2nd edition) is a rank of its own: one figure
 ACTS = ("act1", "act2")
 SIZE = re.compile(r"([1-9])x([1-9])")
 # Which die kinds may appear in which pool.
@@ -27,7 +28,7 @@ POOL_KINDS = {"attack": frozenset({"attack", "power"}), "defense": frozenset({"d
 
 
 # the optional keys of a monster entry and of one rank's numbers (schemas/catalogs/monsters.schema.json)
-MONSTER_OPTIONAL = ("traits", "group_limits", "limits_source", "category", "expansion", "source")
+MONSTER_OPTIONAL = ("traits", "group_limits", "limits_source", "category", "expansion", "source", "lieutenant", "attributes")
 STATS_OPTIONAL = ("abilities", "actions", "surges")
 
 
@@ -41,6 +42,13 @@ class Stats:
     actions: tuple[str, ...] = ()
     surges: tuple[str, ...] = ()
     written: frozenset[str] = frozenset()  # the optional keys its entry writes (STATS_OPTIONAL)
+    # a lieutenant's speed, health and defense by hero count (the rest as above); a custom
+    # monster's health by hero count (`health 4 per hero`). Empty: the same for every count.
+    per_heroes: tuple[tuple[int, Stats], ...] = ()
+
+    def for_heroes(self, heroes: int) -> Stats:
+        """These numbers for `heroes` heroes."""
+        return dict(self.per_heroes).get(heroes, self)
 
 
 @frozen
@@ -68,6 +76,10 @@ class Monster:
     expansion: str = ""  # 1st edition: the expansion the figures come in ("" = the base game)
     source: str = ""  # where the entry's facts come from (`rulebook`, `illustrative`, a data file)
     written: frozenset[str] = frozenset()  # the optional keys its entry writes (MONSTER_OPTIONAL)
+    lieutenant: bool = False  # a 2nd-edition lieutenant: one figure, numbers by hero count (rank `lieutenant`)
+    attributes: tuple[tuple[str, int], ...] = ()  # a lieutenant's might, knowledge, willpower, awareness
+    base: str = ""  # a quest's custom monster: the catalog monster it is based on ("" for a catalog entry)
+    unique: bool = False  # a custom monster written `unique`: every spawn of it is one named figure
 
     @property
     def large(self) -> bool:
@@ -123,6 +135,8 @@ def read_monsters(entries: Mapping[str, Entry], dice: Mapping[str, Any], sink: S
             expansion=str(data.get("expansion", "")),
             source=str(data.get("source", "")),
             written=frozenset(k for k in MONSTER_OPTIONAL if k in data),
+            lieutenant=bool(data.get("lieutenant", False)),
+            attributes=tuple(sorted((str(k), int(v)) for k, v in (data.get("attributes") or {}).items())),
         )
     return monsters
 
@@ -150,12 +164,12 @@ def _limits(mid: str, raw: Any, entry: Entry, sink: Sink) -> tuple[tuple[int, Li
     return tuple(sorted(out.items()))
 
 
-def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entry, dice: Mapping[str, Any], sink: Sink) -> Stats:
+def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, ...], entry: Entry, dice: Mapping[str, Any], sink: Sink) -> Stats:
     pools = {}
     for pool in ("attack", "defense"):
         kept = []
         for i, die in enumerate(raw.get(pool) or ()):
-            place = f"{where[0]}.{where[1]}.{pool}"
+            place = ".".join((*map(str, where), pool))
             if die not in dice:
                 guess = did_you_mean(str(die), sorted(dice))
                 sink.report(
@@ -173,6 +187,19 @@ def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entr
                 sink.report("Y0406", entry.span(*where, pool, i), id=mid, die=die, where=place, kind=kind)
             kept.append(die)
         pools[pool] = tuple(kept)
+    per_heroes = []
+    for key, numbers in sorted((raw.get("heroes") or {}).items()):  # a lieutenant's (the schema checks the keys)
+        if isinstance(numbers, dict) and str(key).isdigit():
+            own = _stats(mid, numbers, (*where, "heroes", key), entry, dice, sink)
+            per_heroes.append((int(key), own))
+    if per_heroes and "speed" not in raw:  # the card's numbers for the fewest heroes stand for it
+        first = per_heroes[0][1]
+        raw = {**raw, "speed": first.speed, "health": first.health}
+        pools["defense"] = first.defense
+    if per_heroes:
+        shared = {"attack": pools["attack"], "abilities": tuple(raw.get("abilities") or ()),
+                  "actions": tuple(raw.get("actions") or ()), "surges": tuple(raw.get("surges") or ())}
+        per_heroes = [(h, replace(st, **shared)) for h, st in per_heroes]  # type: ignore[arg-type]  # the fields' own types
     return Stats(
         speed=int(raw.get("speed", 0)),
         health=int(raw.get("health", 1)),
@@ -182,4 +209,5 @@ def _stats(mid: str, raw: Mapping[str, Any], where: tuple[str, str], entry: Entr
         actions=tuple(raw.get("actions") or ()),
         surges=tuple(raw.get("surges") or ()),
         written=frozenset(k for k in STATS_OPTIONAL if k in raw),
+        per_heroes=tuple(per_heroes),
     )

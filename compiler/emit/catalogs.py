@@ -66,6 +66,8 @@ def monster_json(monster: Monster) -> JSONObject:
         "category": monster.category,
         "expansion": monster.expansion,
         "source": monster.source,
+        "lieutenant": monster.lieutenant,
+        "attributes": dict(monster.attributes),
     }
     out.update((k, v) for k, v in optional.items() if k in monster.written)
     for act, ranks in monster.acts:
@@ -74,7 +76,11 @@ def monster_json(monster: Monster) -> JSONObject:
 
 
 def _stats_json(stats: Stats) -> JSONObject:
-    out: JSONObject = {"speed": stats.speed, "health": stats.health, "attack": list(stats.attack), "defense": list(stats.defense)}
+    if stats.per_heroes:  # a lieutenant's card: speed, health and defense by hero count
+        out: JSONObject = {"attack": list(stats.attack), "heroes": {
+            str(h): {"speed": st.speed, "health": st.health, "defense": list(st.defense)} for h, st in stats.per_heroes}}
+    else:
+        out = {"speed": stats.speed, "health": stats.health, "attack": list(stats.attack), "defense": list(stats.defense)}
     optional: JSONObject = {"abilities": list(stats.abilities), "actions": list(stats.actions), "surges": list(stats.surges)}
     out.update((k, v) for k, v in optional.items() if k in stats.written)
     return out

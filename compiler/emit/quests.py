@@ -56,11 +56,29 @@ def quests_section(model: Model, table: StringTable) -> JSONObject | None:
 
 def quest_json(q: m.ResolvedQuest, table: StringTable, *, sight: bool = True) -> JSONObject:
     base = ("quest", q.id)
-    return {
+    out: JSONObject = {
         "name": table.add(string_id(*base, "name"), q.name),
         "heroes": [q.heroes[0], q.heroes[1]],
         "encounters": [encounter_json(e, base, q.hero_counts, table, sight=sight) for e in q.encounters],
     }
+    if q.monsters:
+        out["monsters"] = {c.id: custom_monster_json(c, base, q.hero_counts, table) for c in q.monsters}
+    return out
+
+
+def custom_monster_json(c: m.CustomMonster, base: tuple[str, ...], counts: tuple[int, ...], table: StringTable) -> JSONObject:
+    out: JSONObject = {"base": c.base, "unique": c.unique, "lieutenant": c.lieutenant}
+    sid = table.add(string_id(*base, "monster", c.id, "name"), c.name)
+    if sid is not None:
+        out["name"] = sid
+    if c.healths:
+        out["health"] = {str(h): c.healths[h] for h in counts}
+    if c.speed is not None:
+        out["speed"] = c.speed
+    for key in ("attack", "defense", "traits"):
+        if getattr(c, key):
+            out[key] = list(getattr(c, key))
+    return out
 
 
 def encounter_json(
@@ -118,6 +136,13 @@ def spawn_json(s: m.Spawn, counts: tuple[int, ...]) -> JSONObject:
         out["extra_health"] = s.extra_health
         if s.health is not None:
             out["health"] = s.health
+        if s.healths:
+            out["healths"] = {str(h): s.healths[h] for h in counts if h in s.healths}
+    if s.lieutenant:
+        out["lieutenant"] = True
+    if s.pool:
+        out["pool"] = list(s.pool)
+        out["traits"] = list(s.traits)
     return out
 
 

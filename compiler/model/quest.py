@@ -50,6 +50,29 @@ class Spawn:
     size: tuple[int, int] = (1, 1)
     tile: str | None = None  # the placed tile of its given space (or first point)
     span: Span = ast.NOWHERE
+    # a unique figure's or lieutenant's health by hero count (its base's, the custom monster's
+    # `health … per hero`, plus `health +N` of the spawn); empty for an ordinary group
+    healths: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    lieutenant: bool = False  # a 2nd-edition lieutenant: one figure of rank `lieutenant`
+    pool: tuple[str, ...] = ()  # `spawn open group traits …`: the monsters the group may be (its figures: `group`'s)
+    traits: tuple[str, ...] = ()  # the traits the pool was drawn by
+
+
+@frozen
+class CustomMonster:
+    """A quest's `monster ID based on BASE { … }`, resolved: what changes from the base."""
+
+    id: str
+    base: str  # the catalog monster (or an earlier custom monster of the quest)
+    name: ast.Text | None = None
+    unique: bool = False
+    lieutenant: bool = False  # based on a lieutenant
+    healths: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # hero count -> its (master's) health; empty: the base's
+    speed: int | None = None
+    attack: tuple[str, ...] = ()
+    defense: tuple[str, ...] = ()
+    traits: tuple[str, ...] = ()
+    span: Span = ast.NOWHERE
 
 
 @frozen
@@ -197,6 +220,7 @@ class QuestEncounter:
     reachable: bool = True
     span: Span = ast.NOWHERE
     runekeys: tuple[Runekey, ...] = ()
+    broken_spawns: bool = False  # a spawn statement did not resolve (reported): its monster may be the one on the map
 
 
 @frozen
@@ -207,6 +231,7 @@ class ResolvedQuest:
     encounters: tuple[QuestEncounter, ...]
     doc: str | None = None
     span: Span = ast.NOWHERE
+    monsters: tuple[CustomMonster, ...] = ()  # its custom monsters, as declared
 
     @property
     def hero_counts(self) -> tuple[int, ...]:
@@ -382,8 +407,8 @@ class _Growing:
         can be on the board (at setup, and once per firing event that places it, closes the
         door or spawns the group; without bound for a repeating event); `enters` has none."""
         k, name = t.kind, t.subject or ""
-        if k == "enters":
-            return None
+        if k in ("enters", "hero_defeated", "all_heroes_defeated"):
+            return None  # heroes stand up again and can be defeated again, without bound
         if k == "open":
             key = ("door", name)
             d = self.doors.get(name)
@@ -518,6 +543,10 @@ class _Growing:
             return self.first
         if k in ("encounter_start", "morale_zero"):
             return True
+        if k in ("hero_defeated", "all_heroes_defeated"):
+            # heroes are defeated by monsters: one must be on the map at some time
+            # (every hero at once is the same condition: each figure can attack any hero)
+            return bool(self.groups) or self.enc.broken_spawns
         if k in ("round_end", "round_start"):
             return True  # round 0 or less was reported (Q0309); the analysis takes it for a real round
         if k == "open":

@@ -39,7 +39,7 @@ from types import MappingProxyType
 from functools import cached_property
 from typing import AbstractSet, Collection, Iterable, Iterator, Mapping, Sequence
 
-from compiler.catalogs.monsters import Monster
+from compiler.catalogs.monsters import Monster, Stats
 from compiler.diagnostics import Related, Severity, Sink, Span
 from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.geometry.assemble import AssembledMap, PlacedTile
@@ -91,6 +91,7 @@ def quests_pass(model: Model, sink: Sink) -> Model:
     if not quests:
         return model
     monsters = model.monsters or {}
+    dice = model.dice
     if model.maps is None:
         return model  # no tile catalog or maps pass: nothing to place things on
     maps = encounter_maps(model)
@@ -102,8 +103,8 @@ def quests_pass(model: Model, sink: Sink) -> Model:
         if q.adventure is not None:
             continue  # a cooperative quest: its maps are the dealt encounters (compiler/passes/adventure.py)
         here = maps.get(q.id, ())
-        key = ("quest", q, tuple(Same(amap) for amap in here), Same(monsters))
-        resolved = remembered_as(key, lambda local: resolve_quest(q, here, monsters, local, maps_checked=True), sink)
+        key = ("quest", q, tuple(Same(amap) for amap in here), Same(monsters), Same(dice))
+        resolved = remembered_as(key, lambda local: resolve_quest(q, here, monsters, local, maps_checked=True, dice=dice), sink)
         if resolved is not None:
             out[q.id] = resolved
     return model.with_(quests=MappingProxyType(dict(sorted(out.items()))))
@@ -122,17 +123,22 @@ def encounter_maps(model: Model) -> dict[str, tuple[AssembledMap | None, ...]]:
 # ---------------------------------------------------------------- one quest
 def resolve_quest(
     quest: ast.Quest, maps: Sequence[AssembledMap | None], monsters: Mapping[str, Monster], sink: Sink, *,
-    maps_checked: bool = False
+    maps_checked: bool = False, dice: Mapping[str, object] | None = None
 ) -> m.ResolvedQuest | None:
     """Resolve one quest. `maps_checked`: the maps pass already reported the spaces the
     encounter bodies name (start, tokens, spawn points: M0207/M0216/M0220), so those
-    are resolved quietly here; spaces inside events are always reported here."""
+    are resolved quietly here; spaces inside events are always reported here. `dice`:
+    the dice catalog a custom monster's `attack` and `defense` name (None: not checked)."""
     low, high = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     counts = tuple(h for h in HERO_COUNTS if low <= h <= high)
     if not counts:
         if 1 <= low <= high <= 4:  # otherwise the parser reported the guard (S0202/S0203)
             sink.report("Q0106", quest.heroes.span if quest.heroes else quest.span, quest=quest.id, low=low, high=high)
         return None
+    customs: tuple[m.CustomMonster, ...] = ()
+    broken: frozenset[str] = frozenset()
+    if quest.monsters:
+        monsters, customs, broken = custom_monsters(quest.monsters, monsters, dice, sink)
     encounters: list[m.QuestEncounter] = []
     unset: dict[int, frozenset[str]] = {}  # encounter number -> variables read but never set (Q0313)
     last = len(quest.encounters)
@@ -148,6 +154,7 @@ def resolve_quest(
             continue
         r = EncounterResolver(quest, enc, amap, monsters, counts, sink, is_last=enc.number == last,
                                maps_checked=maps_checked)
+        r.failed |= {("group", name) for name in broken}  # a custom monster already reported (Q0210, Q0211)
         encounters.append(r.resolve())
         unset[enc.number] = r.unset_read
     if not ok or not encounters:
@@ -160,7 +167,112 @@ def resolve_quest(
         encounters=tuple(encounters),
         doc=quest.doc,
         span=quest.span,
+        monsters=customs,
     )
+
+
+# ---------------------------------------------------------------- custom monsters
+def custom_monsters(
+    declared: Sequence[ast.CustomMonster], catalog: Mapping[str, Monster], dice: Mapping[str, object] | None, sink: Sink
+) -> tuple[dict[str, Monster], tuple[m.CustomMonster, ...], frozenset[str]]:
+    """The quest's custom monsters (docs/language.md, "Custom monsters") added to the
+    catalog: each is its base with the changes written. Returns the merged table, the
+    resolved declarations, and the ids of those reported (Q0210, Q0211), so that spawns
+    and events naming them are not reported again."""
+    table = dict(catalog)
+    out: list[m.CustomMonster] = []
+    broken: set[str] = set()
+    for c in declared:
+        if c.id in table:
+            taken = "a monster of the catalog" if c.id in catalog else "another custom monster of this quest"
+            sink.report("Q0211", c.span, monster=c.id, problem=f"its id `{c.id}` is taken: it is {taken}",
+                        fix="Give the custom monster an id of its own (`monster my_goblin based on goblin_archer`).")
+            continue
+        base = table.get(c.base)
+        if base is None or not base.acts:
+            broken.add(c.id)
+            known = sorted(k for k, v in table.items() if v.acts)
+            guess = did_you_mean(c.base, known, sink=sink)
+            sink.report("Q0210", c.base_span, monster=c.id, base=c.base,
+                        hint=f"; did you mean `{guess}`?" if guess else "",
+                        fix=f"Write `based on {guess}`." if guess else "Base it on a monster of the quest's packs (`questc monsters` lists them).")
+            continue
+        problems = []
+        if dice is not None:
+            for die, span in c.dice_spans:
+                if die not in dice:
+                    guess = did_you_mean(die, sorted(dice), sink=sink)
+                    problems.append((span, f"there is no die `{die}`" + (f"; did you mean `{guess}`?" if guess else ""),
+                                     f"Write `{guess}`." if guess else "Name dice of the dice catalog (blue, red, yellow, …)."))
+        healths = _custom_healths(c, base)
+        low = [h for h, n in healths.items() if n < 1]
+        if low and c.health is not None:
+            problems.append((c.health.span, f"its health would be {healths[low[0]]} with {low[0]} heroes (it must be 1 or more)",
+                             "Give it a health of 1 or more for every hero count."))
+        for span, problem, fix in problems:
+            sink.report("Q0211", span, monster=c.id, problem=problem, fix=fix)
+        if problems:
+            broken.add(c.id)
+            continue
+        table[c.id] = _custom_monster(c, base)
+        out.append(m.CustomMonster(
+            id=c.id, base=c.base, name=c.name, unique=c.unique, lieutenant=base.lieutenant,
+            healths=MappingProxyType(healths) if c.health is not None else MappingProxyType({}),
+            speed=c.speed, attack=c.attack, defense=c.defense, traits=c.traits, span=c.span))
+    return table, tuple(out), frozenset(broken)
+
+
+def _rank(monster: Monster) -> str:
+    """The rank whose health a unique figure of `monster` has."""
+    return "lieutenant" if monster.lieutenant else "master"
+
+
+def _custom_healths(c: ast.CustomMonster, base: Monster) -> dict[int, int]:
+    """Hero count -> the custom monster's health (its master's, or its lieutenant's)."""
+    stats = base.stats("act1", _rank(base))
+    out = {}
+    for h in HERO_COUNTS:
+        own = stats.for_heroes(h).health if stats is not None else 0
+        if c.health is None:
+            out[h] = own
+        else:
+            out[h] = (own if c.health.added else 0) + c.health.base + c.health.per_hero * h
+    return out
+
+
+def _custom_monster(c: ast.CustomMonster, base: Monster) -> Monster:
+    """The catalog entry a custom monster stands for: its base with the written changes;
+    `health` changes every rank (by the same amount, with `+`)."""
+
+    def changed(st: Stats, h: int | None) -> Stats:
+        out = replace(st, speed=c.speed if c.speed is not None else st.speed,
+                      attack=c.attack or st.attack, defense=c.defense or st.defense)
+        if c.health is not None and h is not None:
+            own = st.health
+            out = replace(out, health=(own if c.health.added else 0) + c.health.base + c.health.per_hero * h)
+        return out
+
+    acts = []
+    for act, ranks in base.acts:
+        new_ranks = []
+        for rank, st in ranks:
+            per = tuple((h, changed(st.for_heroes(h), h)) for h in HERO_COUNTS) if c.health is not None or st.per_heroes else ()
+            first = changed(st, None)
+            if per:
+                first = replace(first, health=per[0][1].health, per_heroes=per)
+            new_ranks.append((rank, first))
+        acts.append((act, tuple(new_ranks)))
+    return replace(base, id=c.id, name=c.name.value if c.name is not None else base.name,
+                   traits=c.traits or base.traits, acts=tuple(acts), base=base.id, unique=c.unique)
+
+
+def _in_pool(monster: Monster, traits: Collection[str]) -> bool:
+    """May an open group with `traits` be `monster`'s? A monster group of the game (not a
+    lieutenant, not a custom monster, with its act cards) with one of the traits; with
+    no traits given: any such group."""
+    if monster.lieutenant or monster.base or not monster.acts:
+        return False
+    return not traits or any(t in monster.traits for t in traits)
 
 
 def _guard_counts(guard: ast.HeroGuard | None, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -304,6 +416,7 @@ class EncounterResolver:
             setup=body.setup,
             span=self.enc.span,
             runekeys=runekeys,
+            broken_spawns=any(ns == "group" for ns, _ in self.failed),
         )
 
     def area_events(self, before: int) -> tuple[m.Event, ...]:
@@ -429,7 +542,13 @@ class EncounterResolver:
     def spawn(self, s: ast.SpawnDecl, when: str, body: bool = True) -> m.Spawn | None:
         """Place one spawn statement (`body`: written in the encounter, not inside an event)."""
         space_sink = self.body_sink if body else self.sink
-        monster = self.monsters.get(s.group)
+        monster = self.pool_monster(s) if s.pool else self.monsters.get(s.group)
+        if monster is None and s.pool:
+            self.failed |= {("group", g) for g in (s.group, s.name) if g}
+            return None  # reported (Q0212)
+        if monster is None and ("group", s.group) in self.failed:
+            self.failed.add(("group", s.name or s.group))
+            return None  # a custom monster already reported (Q0210, Q0211)
         if monster is None:
             # what the events may call it: the name as written, its own name, or the monster it meant
             self.failed |= {("group", g) for g in (s.group, s.name, did_you_mean(s.group, self.monsters)) if g}
@@ -456,6 +575,8 @@ class EncounterResolver:
         tile = None
         points = []
         for p in sorted(s.points, key=lambda p: p.rank != "master"):
+            if monster.lieutenant:
+                p = replace(p, rank="lieutenant")  # a lieutenant's one figure, however its point is written
             for ref in p.at:
                 c = self.cell(ref, space_sink)
                 if c is not None and not (body and self.maps_checked and self.maps_rejected(c)):
@@ -494,8 +615,8 @@ class EncounterResolver:
             return None
         figures: dict[int, tuple[m.Figure, ...]] = {}
         for h in counts:
-            if s.unique:
-                ranks = ["master"]
+            if s.unique or monster.unique or monster.lieutenant:
+                ranks = [_rank(monster)]
             else:
                 lim = monster.limit(h)
                 if lim is None:
@@ -518,20 +639,28 @@ class EncounterResolver:
             s = replace(s, name=None)
         n = sum(1 for sp in self.spawns if sp.group == s.group)
         health = None
-        if s.unique:
-            stats = monster.stats("act1", "master") if hasattr(monster, "stats") else None
-            health = (stats.health if stats is not None else 0) + s.extra_health
+        healths: dict[int, int] = {}
+        unique = s.unique or monster.unique or monster.lieutenant
+        if unique:
+            stats = monster.stats("act1", _rank(monster)) if hasattr(monster, "stats") else None
+            healths = {h: (stats.for_heroes(h).health if stats is not None else 0) + s.extra_health for h in self.counts}
+            health = healths[self.counts[0]]
+        pool = tuple(sorted(k for k, v in self.monsters.items() if _in_pool(v, s.pool))) if s.pool else ()
         sp = m.Spawn(
             id=s.name or (s.group if n == 0 else f"{s.group}.{n + 1}"),
             group=s.group,
             when=when,
             figures=MappingProxyType(figures),
-            unique=s.unique,
+            unique=unique,
             extra_health=s.extra_health,
             health=health,
             size=size,
             tile=tile,
             span=s.span,
+            healths=MappingProxyType(healths),
+            lieutenant=monster.lieutenant,
+            pool=pool,
+            traits=s.pool,
         )
         self.spawns.append(sp)
         self.names.groups.setdefault(s.group, sp)
@@ -539,6 +668,29 @@ class EncounterResolver:
             self.names.groups[s.name] = sp
         self.made[id(declared)] = sp.id
         return sp
+
+    def pool_monster(self, s: ast.SpawnDecl) -> Monster | None:
+        """`spawn open group traits A, B`: the monster whose figures stand for the group in
+        the checks (the pool's smallest base, then its largest group, then the first id:
+        a group the players may choose must not be reported as not fitting);
+        None, with Q0212, when no monster of the quest's packs has one of the traits."""
+        pool = [v for v in self.monsters.values() if _in_pool(v, s.pool)]
+        if pool:
+            def weight(v: Monster) -> tuple[int, int, str]:
+                lim = v.limit(max(self.counts))
+                return (v.size[0] * v.size[1], -(lim.total if lim is not None else 0), v.id)
+            return sorted(pool, key=weight)[0]
+        known = sorted({t for v in self.monsters.values() if _in_pool(v, ()) for t in v.traits})
+        unknown = [t for t in s.pool if t not in known]
+        if unknown:
+            guess = did_you_mean(unknown[0], known, sink=self.sink)
+            problem = f"no monster has the trait `{unknown[0]}`" + (f"; did you mean `{guess}`?" if guess else "")
+            fix = f"Write `{guess}`." if guess else f"Name traits the monsters have: {', '.join(known) or 'none'}."
+        else:
+            problem = "no monster of the quest's packs has one of these traits"
+            fix = "Add a pack with such monsters to `requires`, or name other traits."
+        self.sink.report("Q0212", s.span, traits=", ".join(s.pool), problem=problem, fix=fix)
+        return None
 
     def maps_rejected(self, c: Cell) -> bool:
         """True when the maps pass already reported this spawn space (M0220: movement-blocking)."""
@@ -928,6 +1080,8 @@ def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: m.Possible, first: bool) -
         return f"variable `{t.subject}` never reaches {t.number} (at most {reached})"
     if k in ("round_end", "round_start"):
         return f"there is no round {t.number}"
+    if k in ("hero_defeated", "all_heroes_defeated"):
+        return "no monster is ever on the map to defeat a hero"
     return "its trigger never happens"
 
 

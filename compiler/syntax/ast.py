@@ -272,6 +272,40 @@ class SpawnDecl:
     extra_health: int = 0
     span: Span = NOWHERE
     name: str | None = None
+    pool: tuple[str, ...] = ()  # `spawn open group traits A, B …`: the traits (group is then OPEN_GROUP)
+
+
+OPEN_GROUP = "open_group"  # the group of a spawn drawn from a trait pool, and its default name
+
+
+@frozen
+class CustomHealth:
+    """`health N`, `health +N`, `health N per hero`, `health N + M per hero` of a custom monster:
+    `added` (written with `+`: on top of the base monster's health), `base` and `per_hero`."""
+
+    base: int
+    per_hero: int = 0
+    added: bool = False
+    span: Span = NOWHERE
+
+
+@frozen
+class CustomMonster:
+    """`monster ID based on BASE { … }` in a quest: the catalog monster BASE under a new id,
+    with the changes written (None / () where the base's own value stands)."""
+
+    id: str
+    base: str
+    name: Text | None = None
+    unique: bool = False
+    health: CustomHealth | None = None
+    speed: int | None = None
+    attack: tuple[str, ...] = ()
+    defense: tuple[str, ...] = ()
+    traits: tuple[str, ...] = ()
+    span: Span = NOWHERE
+    base_span: Span = NOWHERE  # the base's name, where an unknown base is reported
+    dice_spans: tuple[tuple[str, Span], ...] = ()  # (die, where written) for attack / defense
 
 
 # ---------------------------------------------------------------- events
@@ -280,7 +314,8 @@ class Trigger:
     """What fires an event.
 
     kind: start | encounter_start | round_start | round_end | open | defeated | searched |
-          picked_up | enters | morale_zero | variable | doom_reaches_fate (cooperative quests)
+          picked_up | enters | morale_zero | hero_defeated | all_heroes_defeated | variable |
+          doom_reaches_fate (cooperative quests)
     subject: the door / group / token / variable / area named (None where none);
     number: N for round_start / round_end (None: every round), threshold for
     `variable X >= N`; space: for `enters SPACE`.
@@ -509,6 +544,7 @@ class Quest:
     doc: str | None = None
     span: Span = NOWHERE
     adventure: Adventure | None = None
+    monsters: tuple[CustomMonster, ...] = ()  # `monster ID based on BASE { … }`: the quest's custom monsters
 
 
 @frozen

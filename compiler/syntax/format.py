@@ -63,7 +63,7 @@ class _Tok:
     type: str = ""  # the lark terminal type (ID, INT, AT, LPAR, …)
     line: int = 0
     cont: bool = False  # a new line or comment that follows a comma (continues the statement)
-    style: str = ""  # for `+`: "prefix" (`health +5`), "infix" (`3 + main 1`), "postfix" (`3+`)
+    style: str = ""  # for `+`: "prefix" (`health +5`), "infix" (`3 + main 1`, `6 + 2 per hero`), "postfix" (`3+`)
 
 
 _PUNCT = frozenset(("{", "}", "(", ")", "@", "=", "+", ".", "..", ">=", ","))
@@ -114,6 +114,8 @@ def _lex(text: str) -> list[_Tok]:
                 tok.style = "prefix"
             elif after is not None and after.type == "MAIN":
                 tok.style = "infix"
+            elif after is not None and after.type == "INT" and i + 2 < len(code) and code[i + 2].type == "PER":
+                tok.style = "infix"  # a custom monster's `health 6 + 2 per hero`
             else:
                 tok.style = "postfix"
     return toks

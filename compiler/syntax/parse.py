@@ -480,6 +480,73 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
             self.sink.report("S0208", seen["extra_health"], group=group)
         return ast.SpawnDecl(group=group, span=span, **fields)
 
+    def spawn_pool(self, meta: Meta, children: Children) -> ast.SpawnDecl:
+        """`spawn open group traits A, B … [options]`: a group drawn from the monsters with one of the traits."""
+        traits = tuple(str(c) for c in children if isinstance(c, Token))
+        options = [c for c in children if not isinstance(c, Token)]
+        spawn = self.spawn(meta, [Token("ID", ast.OPEN_GROUP), *options])
+        return dataclasses.replace(spawn, pool=traits)
+
+    # -------------------------------------------------- custom monsters
+    def cm_name(self, meta: Meta, children: Children) -> tuple[str, ast.Text, Span]:
+        return ("name", children[0], self.span(meta))
+
+    def cm_unique(self, meta: Meta, children: Children) -> tuple[str, bool, Span]:
+        return ("unique", True, self.span(meta))
+
+    def cm_plus(self, meta: Meta, children: Children) -> str:
+        return "+"
+
+    def cm_per_hero(self, meta: Meta, children: Children) -> str:
+        return "per_hero"
+
+    def cm_more(self, meta: Meta, children: Children) -> int:
+        return int(children[0])
+
+    def cm_health(self, meta: Meta, children: Children) -> tuple[str, ast.CustomHealth, Span]:
+        span = self.span(meta)
+        added = "+" in children
+        number = next(int(c) for c in children if isinstance(c, Token))
+        if "per_hero" in children:
+            health = ast.CustomHealth(0, number, added, span)
+        else:
+            more = next((c for c in children if isinstance(c, int) and not isinstance(c, Token)), 0)
+            health = ast.CustomHealth(number, more, added, span)
+        return ("health", health, span)
+
+    def cm_speed(self, meta: Meta, children: Children) -> tuple[str, int, Span]:
+        return ("speed", int(children[0]), self.span(meta))
+
+    def _cm_names(self, key: str, meta: Meta, children: Children) -> tuple[str, tuple[tuple[str, Span], ...], Span]:
+        return (key, tuple((str(c), self.tspan(c)) for c in children), self.span(meta))
+
+    def cm_attack(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[str, Span], ...], Span]:
+        return self._cm_names("attack", meta, children)
+
+    def cm_defense(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[str, Span], ...], Span]:
+        return self._cm_names("defense", meta, children)
+
+    def cm_traits(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[str, Span], ...], Span]:
+        return self._cm_names("traits", meta, children)
+
+    def custom_monster(self, meta: Meta, children: Children) -> ast.CustomMonster:
+        ident, base, *items = children
+        fields: Fields = {}
+        seen: dict[str, Span] = {}
+        dice: list[tuple[str, Span]] = []
+        for key, value, span in items:
+            if key in seen:
+                self.sink.report("S0210", span, what=f"`{key}`")
+            else:
+                seen[key] = span
+                if key in ("attack", "defense"):
+                    dice.extend(value)
+                if key in ("attack", "defense", "traits"):
+                    value = tuple(name for name, _ in value)
+                fields[key] = value
+        return ast.CustomMonster(str(ident), str(base), span=self.span(meta), base_span=self.tspan(base),
+                                 dice_spans=tuple(dice), **fields)
+
     # -------------------------------------------------- events
     def event(self, meta: Meta, children: Children) -> ast.EventDecl:
         trigger, *effects = children
@@ -554,6 +621,8 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     t_enters_space = _trigger("enters", "space")
     t_enters_area = _trigger("enters", "subject")
     t_morale_zero = _trigger("morale_zero")
+    t_hero_defeated = _trigger("hero_defeated")
+    t_all_heroes_defeated = _trigger("all_heroes_defeated")
     t_variable = _trigger("variable", "subject number")
     t_doom_reaches_fate = _trigger("doom_reaches_fate")
     del _trigger
@@ -694,8 +763,11 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         loose: Children = []
         decks: list[ast.DeckUse] = []
         track: ast.Track | None = None
+        monsters: list[ast.CustomMonster] = []
         for item in items:
-            if isinstance(item, ast.HeroGuard):
+            if isinstance(item, ast.CustomMonster):
+                monsters.append(item)
+            elif isinstance(item, ast.HeroGuard):
                 if heroes is not None:
                     self.sink.report("S0210", item.span, what="`heroes`")
                 else:
@@ -722,7 +794,8 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
             parts = [d.span for d in decks] + ([track.span] if track is not None else []) + [e.span for e in events]
             adventure = ast.Adventure(tuple(decks), track, events, _cover(parts))
             if not loose:
-                return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure)
+                return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure,
+                                 monsters=tuple(monsters))
         if encounters and loose:
             first = loose[0]
             self.sink.report("S0206", first.span if hasattr(first, "span") else first[2], quest=str(ident))
@@ -736,7 +809,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
                 self.sink.report("S0212", enc.number_span if enc.number_span != ast.NOWHERE else enc.span,
                                  number=enc.number, expected=expected)
                 break
-        return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure)
+        return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure, monsters=tuple(monsters))
 
     # -------------------------------------------------- cooperative quests
     def deck_use(self, meta: Meta, children: Children) -> ast.DeckUse:
