@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
+from questc_valkyrie.doors import DoorPlace, opening_place, to_valkyrie
 from questc_valkyrie.importer import snake
 from questc_valkyrie.ini import write_ini, write_localization
 from questc_valkyrie.tiles import valkyrie_squares
@@ -344,13 +345,17 @@ class Exporter:
         if op is None:
             self.cannot(d.span, f"door `{d.name}` on an opening the tile lacks")
             return
-        cell = placed.to_world(placed.tile.opening_cells(op)[0])
+        place = opening_place(placed.opening_edges(op), placed.orientation.side(op.side))
+        if place is None:
+            self.cannot(d.span, f"door `{d.name}` on an opening not two squares wide (the app's door covers two)")
+            return
+        x, y, rotation = to_valkyrie(DoorPlace((place.centre[0] + self.shift[k], place.centre[1]), place.facing))
         s = self.named("Door", d.name, k, "other.ini")
-        s.pairs = [("xposition", str(cell[0] + self.shift[k])), ("yposition", str(-cell[1]))]
+        s.pairs = [("xposition", str(x)), ("yposition", str(y))]
         if d.colour:
             s.set("color", d.colour)
-        if placed.orientation.side(op.side) in ("east", "west"):  # a door across a vertical join
-            s.set("rotation", 90)
+        if rotation:  # across the opening, turned to name its tile (doors.py)
+            s.set("rotation", rotation)
         self.doors[(k, d.name)] = s
         states = [st for st in DOOR_STATES if getattr(d, st, False)]
         if states:  # Valkyrie has no door states of its own: a locked door is one whose event does not remove it,
