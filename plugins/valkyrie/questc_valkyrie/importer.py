@@ -430,7 +430,7 @@ class Importer:
             for k, ev in self.entry.items()}
         for k, ev in self.entry.items():
             for name in self.names(self.comp[ev], "add"):
-                if self.tile_enc.get(name) == k or (name.startswith("Token") and name in self.comp and self.enc_of(self.comp[name]) == k):
+                if self.tile_enc.get(name) == k or (name.startswith(("Token", "Door")) and name in self.comp and self.enc_of(self.comp[name]) == k):
                     self.placed_at_setup.add(name)
         # the spawns chained right after an entry (what the export writes for k's setup spawns)
         for k, ev in self.entry.items():
@@ -581,9 +581,7 @@ class Importer:
                 continue
             seen.add(sec.name)
             for name in self.names(sec, "add"):
-                if name.startswith("Tile"):
-                    self.placed_at_setup.add(name)
-                elif name.startswith("Token"):
+                if name.startswith(("Tile", "Token", "Door")):
                     self.placed_at_setup.add(name)
             if sec.name.startswith("Spawn"):
                 self.placed_at_setup.add(sec.name)
@@ -835,8 +833,15 @@ class Importer:
         return None
 
     def door_states(self, door: Section) -> list[str]:
+        """`locked` / `hidden` as the export's comment writes them; and `hidden` for a door
+        that only a later event adds (the app puts on the board only what an event adds:
+        a locked door at setup and its unlocked twin added, at the same place, by the event
+        that removes the first are alternatives, not two doors at once)."""
         comment = door.get("comment") or ""
-        return [st for st in comment[len(DOOR_COMMENT):].split() if st in ("locked", "hidden")] if comment.startswith(DOOR_COMMENT) else []
+        states = [st for st in comment[len(DOOR_COMMENT):].split() if st in ("locked", "hidden")] if comment.startswith(DOOR_COMMENT) else []
+        if "hidden" not in states and door.name in self.added_by and door.name not in self.placed_at_setup:
+            states.append("hidden")
+        return states
 
     def chain_enc(self, root: Section) -> int | None:
         """The encounter of the first tile the chain from `root` adds (not through an entry), if any."""
