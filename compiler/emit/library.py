@@ -88,6 +88,14 @@ def monster_text(monster: Monster) -> str:
         for heroes, limit in monster.limits:
             lines.append(f"- {heroes} heroes: {limit.masters} master{'s' if limit.masters != 1 else ''}, "
                          f"{limit.minions} minion{'s' if limit.minions != 1 else ''}")
+    if monster.lieutenant:
+        lines += ["", "a lieutenant: one figure; speed, health and defense by hero count:"]
+        for act, ranks in monster.acts:
+            for _rank, st in ranks:
+                lines += [f"- {act} {h} heroes: speed {x.speed}, health {x.health}, defense {'/'.join(x.defense) or '-'}"
+                          for h, x in st.per_heroes]
+    if monster.base:
+        lines += ["", f"the quest's custom monster, based on `{monster.base}`" + (" (unique)" if monster.unique else "")]
     if monster.pack:
         lines += ["", f"from pack `{monster.pack}`"]
     return "\n".join(lines)
@@ -167,6 +175,8 @@ def monster_plain(monster: Monster) -> str:
             extra = f", {', '.join(st.abilities)}" if st.abilities else ""
             lines.append(f"  {act} {rank}: speed {st.speed}, health {st.health}, "
                          f"attack {'/'.join(st.attack) or '-'}, defense {'/'.join(st.defense) or '-'}{extra}")
+            lines += [f"    {h} heroes: speed {x.speed}, health {x.health}, defense {'/'.join(x.defense) or '-'}"
+                      for h, x in st.per_heroes]
     return "\n".join(lines)
 
 

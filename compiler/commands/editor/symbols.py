@@ -8,7 +8,7 @@ the ID tokens with the grammar rule each stands in) is classified and resolved t
 |---|---|---|---|
 | quest, encounter, card, deck | `quest ID`, `encounter ID`, `*_card ID`, `deck K ID` | `encounter ID` on an exploration card; a deck's `start` / `card`, `hourglass A, B`; a quest's `exploration ID` / `activation ID` / `peril ID` | the pack |
 | tile (a code) | its catalog entry (YAML key) | `tile CODE` | the pack and the packs it requires |
-| monster | its catalog entry | `spawn G`, `group G` on an activation card, `on defeated G`, `activate G`, `defeated G` on the track | as tile |
+| monster | its catalog entry, or a quest's `monster ID based on BASE` (pack-wide here, though the compiler scopes it to its quest) | `based on G`, `spawn G`, `group G` on an activation card, `on defeated G`, `activate G`, `defeated G` on the track | as tile |
 | placed (a tile on one map) | `tile CODE as NAME`, or `tile CODE` itself (the name is the code) | `NAME(c,r)`, `NAME.side`, `start heroes on NAME`, `reveal NAME`, `enters NAME` | one encounter |
 | door, mark, token, variable, spawn | `door NAME`, `mark NAME`, `token … as NAME`, `var NAME`, `spawn G as NAME` | `on open`, `open`, `close`; `@NAME`, `enters NAME`; `searched`, `picked_up`, `remove token`; `variable NAME >=`, `set`, `advance`; `on defeated NAME`, `activate NAME`, a bare `spawn NAME` | one encounter |
 | figure | `hero_figure NAME` | `defeated NAME` (events and the overlord track) | the pack |
@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 ID = re.compile(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*")
 
 GLOBAL_DECL = {"quest": "quest", "encounter": "encounter", "exploration_card": "card", "peril_card": "card",
-               "activation_card": "card", "deck": "deck", "hero_figure": "figure"}
+               "activation_card": "card", "deck": "deck", "hero_figure": "figure",
+               "custom_monster": "monster"}  # `monster ID based on BASE`: ID a monster like a catalog one; BASE a reference
 GLOBAL_REF = {"xc_encounter": "encounter", "d_start": "card", "d_cards": "card", "src_hourglass": "card",
               "deck_use": "deck", "group_activation": "monster"}
 LOCAL_DECL = {"tile_as": "placed", "door": "door", "mark": "mark", "token_as": "token", "var": "variable",
@@ -152,6 +153,8 @@ def _declare(index: Index, files: list[_File]) -> tuple[_Locals, list[_Pending]]
             place = _place(path, lines, u.span)
             scope: Scope = (path, *u.scope)
             if u.rule in GLOBAL_DECL:
+                if u.rule == "custom_monster" and u.index == 1:
+                    pending.append((path, lines, u, place, scope))  # the base monster
                 if u.index == 0:
                     sym = Symbol(GLOBAL_DECL[u.rule], u.name)
                     occ = Occurrence(sym, place, declares=True)
@@ -202,6 +205,8 @@ def _refer(index: Index, local: _Locals, pending: list[_Pending], model: Model) 
         ref: Symbol | None = None
         if u.rule in GLOBAL_REF:
             ref = Symbol(GLOBAL_REF[u.rule], u.name)
+        elif u.rule == "custom_monster":  # its base
+            ref = Symbol("monster", u.name)
         elif u.rule == "spawn":
             bare = u.parent == "e_spawn" and not ({"spawn_at", "spawn_points"} & u.options)
             if bare:
