@@ -111,6 +111,8 @@ def _walk(node: object, out: list[Decl]) -> None:
         out.append(Decl(node.id, type(node).__name__.lower(), node.span))
     elif isinstance(node, (ast.ExplorationCard, ast.PerilCard, ast.ActivationCard)):
         out.append(Decl(node.id, "card", node.span))
+    elif isinstance(node, ast.CustomMonster):
+        out.append(Decl(node.id, "monster", node.span, f"custom monster based on {node.base}" + (", unique" if node.unique else "")))
     for f in fields(node):
         if f.name != "span":
             _walk(getattr(node, f.name), out)
@@ -504,8 +506,14 @@ class Engine:
         named = re.search(r"\btile\s+(\w+)(?:\s+as\s+\w+)?(?:\s+rotate\s+\d+)?\s+attach\s+\w*$", before)
         if named and named.group(1) in tiles:
             return side_items(tiles[named.group(1)])
+        custom = [(d.name, "monster", d.detail) for d in declarations(model.modules) if d.kind == "monster"] if model is not None else []
+        if re.search(r"\bbased\s+on\s+\w*$", before):
+            return monster_items + custom
+        if re.search(r"\bspawn\s+open\s+group\s+traits\s+(?:\w+\s*,\s*)*\w*$", before):
+            traits = sorted({t for x in monsters.values() for t in x.traits})
+            return [(t, "trait", f"{sum(t in x.traits for x in monsters.values())} monsters") for t in traits]
         if re.search(r"\bspawn\s+\w*$", before):
-            return monster_items
+            return monster_items + custom
         items = [(k, "keyword", "") for k in keywords()] + tile_items + monster_items
         if model is not None:
             items += [(t, "terrain", "terrain") for t in self._catalog(model, "terrain")]
