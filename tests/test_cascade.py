@@ -93,6 +93,6 @@ def test_a_missing_brace_mid_quest_is_one_error_at_the_brace(tmp_path):
     (d,) = r.json()["diagnostics"]
     assert (d["code"], d["line"], d["column"]) == ("S0106", 3, 7)
     assert d["fix"] == "Add `}` at the end of line 7, where the block's indented lines end."
-    assert [(x["line"], x["message"]) for x in d["related"]] == [(15, "the file ends here with the block still open")]
+    assert [(x["line"], x["message"]) for x in d["related"]] == [(7, "by its indentation, the block ends here")]
     human = questc("check", pack)
     assert "  map {" in human.err  # the source line of the brace is shown

@@ -153,7 +153,8 @@ def test_an_unclosed_block_points_at_its_brace_with_notes():
         (1, 13, "this `{` is not closed either"),
         (4, 1, "the file ends here with the block still open"),
     ]
-    assert d.fix == "Add the missing `}`s where the blocks should end."
+    assert d.fix == "Add the missing `}`s at the end of the file."
+    assert d.edit is not None and (d.edit.span.line, d.edit.span.column, d.edit.text) == (3, 8, "\n}\n}")
 
 
 def test_sixty_thousand_unclosed_braces_give_ten_notes_not_sixty_thousand():

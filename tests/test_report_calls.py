@@ -20,7 +20,7 @@ from compiler.diagnostics.catalogue import CATALOGUE, Entry, entry_of
 ROOT = Path(__file__).resolve().parent.parent
 CODE = re.compile(r"^[A-Z]{1,4}\d{4}$")
 # keywords of Sink.report (and of the passes' helpers) that are not message arguments
-NOT_MESSAGE = {"related", "fix", "severity"}
+NOT_MESSAGE = {"related", "fix", "severity", "edit"}
 
 
 def _catalogue() -> dict[str, Entry]:

@@ -7,7 +7,10 @@ differently is an internal error (I0006) naming the pair and both answers."""
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, cast
+
+from pathlib import Path
 
 from compiler.commands.common import add_pack_arguments, compile_args, finish
 
@@ -24,6 +27,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="also compute every map's line of sight with the shapely witness and report any pair it disagrees on (slow)",
     )
     parser.add_argument(
+        "--fix", action="store_true",
+        help="apply every fix that is an edit (the `help:` lines that say what to replace or insert) to the files, then check again",
+    )
+    parser.add_argument("--diff", action="store_true", help="with --fix: write nothing; print the fixes as a unified diff")
+    parser.add_argument(
         "--sourced-only", action="store_true",
         help="report every illustrative fact (not from a published source) that reaches a bundle, as an error (K0301)",
     )
@@ -38,6 +46,11 @@ def run(args: argparse.Namespace) -> int:
                 if (claims := imp.claims) and (check := imp.check)]
     found = {p: next(((ld, name, check) for ld, name, claims, check in checkers if claims(str(p))), None) for p in args.paths}
     claimed = {p: c for p, c in found.items() if c is not None}
+    if args.diff and not args.fix:
+        sys.stderr.write("questc check: error: --diff goes with --fix\n")
+        return 2
+    if args.fix and not claimed and not args.verify_sight:
+        return fix(args)
     if not claimed:
         if args.verify_sight:
             result = compile_args(args, images=False, sourced_only=args.sourced_only)
@@ -58,6 +71,57 @@ def run(args: argparse.Namespace) -> int:
         _, moved = guard(loaded, f"importer `{name}`", sink, Span.whole_file(str(path)), check, str(path), options)
         sink.items.extend(moved or ())
     return finish(sink, args)
+
+
+MAX_FIX_ROUNDS = 5  # a fix may uncover another (a `}` put back, then a misspelt name inside the block)
+
+
+def fix(args: argparse.Namespace) -> int:
+    """`--fix`: check, apply the fixes of the files checked (compiler/diagnostics/fixes.py,
+    the same edits SARIF and the language server offer), check again, up to
+    MAX_FIX_ROUNDS times; then print what is left as a plain check does. `--diff` writes
+    nothing and prints the changes of one round as a unified diff."""
+    from compiler.commands.fmt import unified_diff
+    from compiler.diagnostics import Span
+    from compiler.diagnostics.fixes import apply, edit_of
+    from compiler.diagnostics.model import Edit
+    from compiler.diagnostics.render import accepted, visible
+    from compiler.emit.files import write_atomic
+    from compiler.reader import read_bytes
+
+    for _ in range(MAX_FIX_ROUNDS):
+        sink = checked(args)
+        by_file: dict[str, list[Edit]] = {}
+        for d in sink.sorted():
+            text = accepted(d.span.file)
+            e = edit_of(d, text) if text is not None else None
+            if e is not None:
+                by_file.setdefault(d.span.file, []).append(e)
+        changed = 0
+        for name, edits in sorted(by_file.items()):
+            before = accepted(name)
+            assert before is not None  # only files with accepted text have edits
+            after, done = apply(before, edits)
+            if after == before:
+                continue
+            if args.diff:
+                sys.stdout.write(unified_diff(name, before, after))
+                changed += 1
+                continue
+            raw = read_bytes(name, max_bytes=len(before.encode()) * 4 + 1024, links=True)
+            newline = "\r\n" if isinstance(raw, bytes) and b"\r\n" in raw else "\n"
+            try:
+                write_atomic(Path(name), after.replace("\n", newline), follow_link=True)  # a pack file, read inside its pack
+            except OSError as exc:
+                sink.report("I0003", Span.whole_file(name), path=name, problem=exc.strerror or str(exc))
+                return finish(sink, args)
+            sys.stderr.write(f"fixed {len(done)} problem{'s' * (len(done) != 1)} in {visible(name)}\n")
+            changed += 1
+        if not changed or args.diff:
+            break
+    if args.diff:
+        return 1 if changed else 0
+    return finish(checked(args), args)
 
 
 def checked(args: argparse.Namespace) -> Sink:

@@ -45,6 +45,16 @@ class Related:
 
 
 @frozen
+class Edit:
+    """A fix as data: replace the text of `span` with `text` (an empty span, end equal to
+    start, inserts). compiler/diagnostics/fixes.py applies edits; SARIF, the language
+    server's quick fix, the `help:` line and `questc check --fix` all read this one value."""
+
+    span: Span
+    text: str
+
+
+@frozen
 class Diagnostic:
     code: str
     severity: Severity
@@ -52,6 +62,7 @@ class Diagnostic:
     span: Span
     related: tuple[Related, ...] = ()
     fix: str | None = None  # one token = a replacement for the span; otherwise a sentence ("help:")
+    edit: Edit | None = None  # the fix as an edit of the file, when the reporter knows it exactly
 
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:
@@ -101,6 +112,12 @@ class Sink:
         """Report `code` at `span`; the message is the catalogue's template filled with `args`."""
         from compiler.diagnostics.catalogue import CATALOGUE
 
+        # `edit=` (the fix as an Edit) is taken from the keywords rather than declared, so
+        # callers that pass their message fields as `**dict[str, object]` still type-check
+        edit = args.pop("edit", None)
+        if edit is not None and not isinstance(edit, Edit):
+            raise TypeError(f"edit= takes an Edit, not {type(edit).__name__}")
+
         entry = CATALOGUE.get(code)
         if entry is None:  # a programming error, not a user error: fail loudly in tests
             raise KeyError(f"diagnostic code {code} is not in the catalogue")
@@ -111,6 +128,7 @@ class Sink:
             span=span,
             related=tuple(related),
             fix=fix if fix is None or len(fix) <= FIELD_MAX else None,  # a replacement cut short is wrong
+            edit=edit if edit is None or len(edit.text) <= FIELD_MAX else None,
         )
         self.items.append(diag)
         return diag
@@ -168,5 +186,5 @@ def fold_same_place(items: list[Diagnostic]) -> list[Diagnostic]:
             out.append(d)
     for i, more in notes.items():
         held = out[i]
-        out[i] = Diagnostic(held.code, held.severity, held.message, held.span, held.related + tuple(more), held.fix)
+        out[i] = Diagnostic(held.code, held.severity, held.message, held.span, held.related + tuple(more), held.fix, held.edit)
     return out

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from compiler import __version__
-from compiler.diagnostics.model import Diagnostic, Severity, Sink, bounded
+from compiler.diagnostics import fixes
+from compiler.diagnostics.model import Diagnostic, Edit, Severity, Sink, bounded
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -82,6 +83,29 @@ def visible_lines(text: str) -> str:
 def _help(fix: str) -> str:
     """A fix is either a replacement for the underlined text (one token) or a sentence."""
     return f"replace with `{fix}`" if fix and not any(ch.isspace() for ch in fix) else fix
+
+
+def _edit(d: Diagnostic) -> Edit | None:
+    """The fix of `d` as an edit (fixes.edit_of) in the text the loader accepted."""
+    return fixes.edit_of(d, _ACCEPTED.get(d.span.file))
+
+
+def _help_of(d: Diagnostic) -> str:
+    """The `help:` line: a sentence of advice as it is; an edit said with where it goes
+    when the underline is wider than the text it replaces (a whole statement)."""
+    if not d.fix:
+        return ""
+    if any(ch.isspace() for ch in d.fix):
+        return d.fix
+    e = _edit(d)
+    if e is None or (e.span.line, e.span.column, e.span.end_column) == (d.span.line, d.span.column, d.span.end_column):
+        return _help(d.fix)
+    return f"replace `{_replaced(e)}` with `{e.text}` (line {e.span.line}, column {e.span.column})"
+
+
+def _replaced(e: Edit) -> str:
+    text = _ACCEPTED.get(e.span.file) or ""
+    return text[fixes.offset(text, e.span.line, e.span.column): fixes.offset(text, e.span.end_line, e.span.end_column)]
 
 
 # ANSI styles of human output on a colour terminal (compiler/console.py decides when).
@@ -179,8 +203,9 @@ def render_human(diags: list[Diagnostic], summary: dict[str, int], colour: bool 
             out.append(f"  note: {visible(str(bounded(r.message)))} at {visible(r.span.file)}:{r.span.line}:{r.span.column}")
         if len(d.related) > NOTES:
             out.append(f"  note: {CUT} and {len(d.related) - NOTES} more")
-        if d.fix:
-            out.append(f"  help: {visible(_help(d.fix))}")
+        help_line = _help_of(d)
+        if help_line:
+            out.append(f"  help: {visible(help_line)}")
         out.append("")
     if len(diags) > shown:
         out.append(_not_shown(diags[shown:]))
@@ -219,6 +244,10 @@ def _as_dict(d: Diagnostic) -> dict[str, object]:
     }
     if d.fix:
         out["fix"] = d.fix
+    e = _edit(d)
+    if e is not None:
+        out["edit"] = {"line": e.span.line, "column": e.span.column, "end_line": e.span.end_line,
+                       "end_column": e.span.end_column, "text": e.text}
     return out
 
 
@@ -265,18 +294,20 @@ def _sarif_rule(code: str) -> dict[str, object]:
 
 
 def _sarif_fix(d: Diagnostic) -> list[dict[str, object]]:
-    """A one-token fix replaces the underlined text: a SARIF fix with one replacement.
-    A sentence is advice, not an edit, and stays in the message."""
-    if not d.fix or any(ch.isspace() for ch in d.fix) or d.span.end_line != d.span.line:
+    """The fix's edit (fixes.edit_of: only the wrong word, not the statement underlined)
+    as a SARIF fix with one replacement. A sentence is advice, not an edit, and stays in
+    the message."""
+    e = _edit(d)
+    if e is None:
         return []
-    s = d.span
+    s = e.span
     return [{
-        "description": {"text": f"Replace with `{d.fix}`"},
+        "description": {"text": f"Replace with `{e.text}`" if d.fix and e.text == d.fix else d.fix or f"Insert `{e.text.strip()}`"},
         "artifactChanges": [{
             "artifactLocation": {"uri": Path(s.file).as_posix()},
             "replacements": [{
                 "deletedRegion": {"startLine": s.line, "startColumn": s.column, "endLine": s.end_line, "endColumn": s.end_column},
-                "insertedContent": {"text": d.fix},
+                "insertedContent": {"text": e.text},
             }],
         }],
     }]
@@ -294,16 +325,16 @@ def render_sarif(diags: list[Diagnostic], summary: dict[str, int]) -> str:
 
     results: list[dict[str, object]] = []
     for d in diags:
-        fixes = _sarif_fix(d)
+        sarif_fixes = _sarif_fix(d)
         r: dict[str, object] = {
             "ruleId": d.code,
             "ruleIndex": codes.index(d.code),
             "level": _SARIF_LEVEL[d.severity],
-            "message": {"text": d.message + (f" (help: {d.fix})" if d.fix and not fixes else "")},
+            "message": {"text": d.message + (f" (help: {d.fix})" if d.fix and not sarif_fixes else "")},
             "locations": [loc(d.span.file, d.span.line, d.span.column, d.span.end_line, d.span.end_column)],
         }
-        if fixes:
-            r["fixes"] = fixes
+        if sarif_fixes:
+            r["fixes"] = sarif_fixes
         if d.related:
             r["relatedLocations"] = [
                 {"id": i, "message": {"text": bounded(x.message)}, **loc(x.span.file, x.span.line, x.span.column)}

@@ -19,7 +19,7 @@ from typing import Protocol, cast
 from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from compiler.diagnostics import Related, Sink, Span
+from compiler.diagnostics import Edit, Related, Sink, Span
 from compiler import frozen
 
 # ---------------------------------------------------------------- syntax errors by example
@@ -403,14 +403,25 @@ def complete_at_eof(exc: UnexpectedToken) -> Tree[Token] | None:
 @frozen
 class MissingClose:
     open_at: int  # the `{` never closed
-    insert_at: int | None  # where indentation says its `}` belongs (None: no guess)
+    insert_at: int | None  # where the parse puts its `}` back (None: no guess; the end of the file)
     outer: tuple[int, ...] = ()  # further `{` still open around it at the end of the file
+    # the fix: `fix_text` inserted at `fix_at` (the parse's `}` goes before a trailing
+    # comment, to keep every line where it is; the fix puts it on a line of its own)
+    fix_at: int | None = None
+    fix_text: str = "}"
 
 
 def _indent(text: str, pos: int) -> int:
     start = text.rfind("\n", 0, pos) + 1
     line = text[start:pos]
     return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip(" \t"))
+
+
+def _indent_text(text: str, pos: int) -> str:
+    """The white space that starts the line holding `pos`."""
+    start = text.rfind("\n", 0, pos) + 1
+    line = text[start:pos]
+    return line[: len(line) - len(line.lstrip(" \t"))]
 
 
 def _code_lines(text: str) -> list[tuple[int, int, int]]:
@@ -446,33 +457,81 @@ def _brace_pairs(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     return pairs, stack
 
 
+def unclosed(text: str) -> int:
+    """How many `{` (outside strings and comments) the text never closes."""
+    return len(_brace_pairs(text)[1])
+
+
 def innermost_unclosed(text: str) -> MissingClose | None:
     _, still_open = _brace_pairs(text)
-    return MissingClose(still_open[-1], None, tuple(reversed(still_open[:-1]))) if still_open else None
+    if not still_open:
+        return None
+    end = len(text.rstrip(" \t\r\n"))
+    # the fix closes them all, innermost first, each on a line of its own (a few: a file
+    # of 60,000 `{` gets no fix)
+    fix_text = "".join("\n" + _indent_text(text, p) + "}" for p in reversed(still_open)) if len(still_open) <= 16 else ""
+    return MissingClose(still_open[-1], None, tuple(reversed(still_open[:-1])), end if fix_text else None, fix_text)
+
+
+def _line_end(text: str, pos: int) -> int:
+    """The end of the line holding `pos` (before its new line and any `\r`)."""
+    end = text.find("\n", pos)
+    end = len(text) if end < 0 else end
+    return end - 1 if end > 0 and text[end - 1] == "\r" else end
 
 
 def guess_missing_close(text: str) -> MissingClose | None:
-    """The first `{` whose `}` (by nesting) sits on a line indented less than the line
-    that opens it: that `}` closes an outer block, so this block lost its own. Its `}`
-    belongs at the end of the block's last line indented more than the opening line.
-    None when indentation tells nothing (a flush-left file, or nothing out of line)."""
-    pairs, _ = _brace_pairs(text)
+    """The first block whose indentation says it ends before its `}` (by nesting) does:
+    that `}` belongs to an outer block, so this block lost its own.
+
+    - An indented block (the line after the `{` indented more than the line holding it)
+      ends at its last line indented more. Its `}` is missing when its `}` by nesting is
+      not the first thing on the next line at the opening line's indentation: that line
+      is indented less (an outer block's `}`) or is a statement.
+    - A one-line block (code after the `{` on its line, the next line not indented more)
+      ends with its line; its `}` is missing when its `}` by nesting is on a later line.
+      So does an empty block (nothing after the `{`, the next line not indented more), in
+      a file that indents anything at all.
+
+    The parse's `}` goes at the end of the block's last line of code (`insert_at`); the
+    fix's on a line of its own after it, indented as the opening line (or after the code
+    of a one-line block). None when indentation tells nothing (a flush-left file)."""
+    pairs, still_open = _brace_pairs(text)
+    closes = dict(pairs)
     lines = _code_lines(text)
     starts = [first for first, _, _ in lines]
-    for open_at, close_at in sorted(pairs):
-        first = starts[bisect.bisect_right(starts, close_at) - 1] if starts else 0
-        if first != close_at:  # the `}` is not the first thing on its line: no evidence
+    # A block around the one that lost its `}` looks as if it lost its own too (its `}` by
+    # nesting is the next one out): of the blocks that look so, the innermost is the one.
+    found: list[tuple[int, int, MissingClose]] = []  # (opening, end of the block's code, guess)
+    indented = any(indent for _, _, indent in lines)  # a flush-left file says nothing of empty blocks
+    for open_at in sorted([*closes, *still_open]):
+        close_at = closes.get(open_at, len(text))
+        here = bisect.bisect_right(starts, open_at) - 1  # the line holding the `{`
+        if here < 0:
             continue
-        opening = _indent(text, open_at)
-        if _indent(text, close_at) >= opening:
-            continue
-        after = bisect.bisect_right(starts, open_at)  # the first line after the opening one
-        if after >= len(lines) or lines[after][2] <= opening:
-            continue  # the block's lines are not indented: indentation tells nothing
-        last = after
-        while last + 1 < len(lines) and lines[last + 1][2] > opening and lines[last + 1][0] < close_at:
-            last += 1
-        return MissingClose(open_at, lines[last][1])
+        opening = lines[here][2]
+        line_end = lines[here][1]
+        if close_at < line_end:
+            continue  # closed on its own line
+        after = here + 1
+        if after < len(lines) and lines[after][2] > opening:  # an indented block
+            last = after
+            while last + 1 < len(lines) and lines[last + 1][2] > opening:
+                last += 1
+            if close_at < lines[last][1]:
+                continue  # its `}` ends one of its indented lines
+            nxt = last + 1
+            if nxt == len(lines):
+                continue  # open to the end of the file: closed there (innermost_unclosed)
+            if lines[nxt][0] == close_at and lines[nxt][2] == opening:
+                continue  # closed where indentation says
+            end = lines[last][1]
+            found.append((open_at, end, MissingClose(open_at, end, fix_at=_line_end(text, end), fix_text="\n" + _indent_text(text, open_at) + "}")))
+        elif after < len(lines) and (line_end > open_at + 1 or indented):  # a one-line block (or an empty one, in an indented file)
+            found.append((open_at, line_end, MissingClose(open_at, line_end, fix_at=line_end, fix_text=" }")))
+    for i, (_, end, guess) in enumerate(found):  # sorted by opening: the next one is the first that may lie inside
+        if i + 1 == len(found) or found[i + 1][0] > end:
+            return guess
     return None
 
 
@@ -491,10 +550,21 @@ def report_unclosed(miss: MissingClose, text: str, original: str, file: str, sin
     notes = [Related(Span(file, *at), "this `{` is not closed either") for at in outer]
     if len(miss.outer) > len(outer):
         notes[-1] = Related(Span(file, *outer[-1]), f"this `{{` is not closed either, nor are {len(miss.outer) - len(outer):,} more before it")
-    related = (*notes, Related(Span(file, end_line, end_col), "the file ends here with the block still open"))
+    if miss.insert_at is not None:  # indentation says where the block ends: there, not the file's end
+        at_line, at_col = _line_col(original, miss.insert_at)
+        related = (*notes, Related(Span(file, at_line, at_col), "by its indentation, the block ends here"))
+    else:
+        related = (*notes, Related(Span(file, end_line, end_col), "the file ends here with the block still open"))
+    edit = None
+    if miss.fix_at is not None:
+        at_line, at_col = _line_col(original, miss.fix_at)
+        edit = Edit(Span(file, at_line, at_col, at_line, at_col), miss.fix_text)
     if miss.insert_at is not None:
-        at_line, _ = _line_col(text, miss.insert_at)
-        fix = f"Add `}}` at the end of line {at_line}, where the block's indented lines end."
+        at_line, _ = _line_col(original, miss.insert_at)
+        where = "where the block's indented lines end" if miss.fix_text.startswith("\n") else "after the block's statements"
+        fix = f"Add `}}` at the end of line {at_line}, {where}."
+    elif miss.fix_at is not None:
+        fix = "Add `}` at the end of the file." if not miss.outer else "Add the missing `}`s at the end of the file."
     else:
         fix = "Add the missing `}` where the block should end." if not miss.outer else "Add the missing `}`s where the blocks should end."
-    sink.report("S0106", Span(file, line, col), related=related, fix=fix)
+    sink.report("S0106", Span(file, line, col), related=related, fix=fix, edit=edit)

@@ -68,32 +68,49 @@ def parse_recovering(text: str, file: str, sink: Sink, parser: Lark) -> Tree[Tok
     """The tree of `text` with every broken statement blanked out (each reported to
     `sink`), or None when too much is broken. `parser` is the Lark LALR parser.
 
-    A file that ends inside a block is one mistake, a `}` left out, however many
-    statements after it the parser then misreads. Indentation says where it is missing
-    (errors.guess_missing_close): the `}` is put back at the end of the last line of the
-    block and the file parsed again, so the statements after it are read as the designer
-    meant them; the one diagnostic (S0106) points at the `{` that is never closed, with
-    the end of the file as a note. Only the end of a line is changed (nothing after it on
-    that line but a comment), so every other position stays put."""
+    A `{` never closed is one mistake, a `}` left out, however many statements after it
+    the parser would misread. Before parsing, while the file opens more blocks than it
+    closes, indentation says which block lost its `}` (errors.guess_missing_close): the
+    `}` is put back at the end of that block's last line and the file parsed with it, so
+    the statements after it are read as the designer meant them; the one diagnostic
+    (S0106) points at the `{` that is never closed, with the fix (an edit putting the `}`
+    on a line of its own) and the end of the file as a note. Only the end of a line is
+    changed (nothing after it on that line but a comment), so every other position stays
+    put. Without a guess the parse closes the blocks at the end of the file."""
     work = text
-    guessed: list[tuple[errors.MissingClose | None, str]] = []  # each with the text it was found in
-    for _ in range(MAX_GUESSED_BRACES + 1):
-        local = Sink(comparisons_left=sink.comparisons_left)
-        tree, unclosed = parse_once(work, file, local, parser)
-        if not unclosed:
+    inserted: list[int] = []  # where `}` were put in `work` (positions in `work`)
+    guessed: list[errors.MissingClose] = []  # positions in `text`
+    while len(guessed) < MAX_GUESSED_BRACES and errors.unclosed(work):
+        guess = errors.guess_missing_close(work)
+        if guess is None or guess.insert_at is None:
             break
-        guess = errors.guess_missing_close(work) if len(guessed) < MAX_GUESSED_BRACES else None
-        if guess is None:
-            guessed.append((errors.innermost_unclosed(work), work))
-            break
-        guessed.append((guess, work))
-        work = work[: guess.insert_at] + "}" + work[guess.insert_at :]
-    for miss, found_in in guessed:
+        guessed.append(_in_original(guess, inserted))
+        at = guess.insert_at
+        inserted = [p + (p >= at) for p in inserted] + [at]
+        work = work[:at] + "}" + work[at:]
+    local = Sink(comparisons_left=sink.comparisons_left)
+    tree, unclosed = parse_once(work, file, local, parser)
+    if unclosed:
+        miss = errors.innermost_unclosed(work)
         if miss is not None:
-            errors.report_unclosed(miss, found_in, text, file, local)
+            guessed.append(_in_original(miss, inserted))
+    for miss in guessed:
+        errors.report_unclosed(miss, text, text, file, local)
     sink.comparisons_left = local.comparisons_left
     sink.extend(local.items)
     return tree
+
+
+def _in_original(miss: errors.MissingClose, inserted: list[int]) -> errors.MissingClose:
+    """`miss` with its positions (in the text with `}` put back at `inserted`) moved to
+    the text as written."""
+    def back(pos: int) -> int:
+        return pos - sum(1 for p in inserted if p < pos)
+
+    def maybe(pos: int | None) -> int | None:
+        return None if pos is None else back(pos)
+
+    return errors.MissingClose(back(miss.open_at), maybe(miss.insert_at), tuple(back(p) for p in miss.outer), maybe(miss.fix_at), miss.fix_text)
 
 
 def parse_once(text: str, file: str, sink: Sink, parser: Lark) -> tuple[Tree[Token] | None, bool]:

@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from compiler.diagnostics import Diagnostic, Sink, Span
+from compiler.diagnostics import Diagnostic, Edit, Sink, Span
 from compiler import frozen
 from compiler.sources import drop_overlay, set_overlay
 
@@ -566,31 +566,25 @@ class Engine:
         return got if got is not None else f"the map of `{where[0]}` has errors: it cannot be drawn"
 
     # ---- fixes
-    def fixes(self, path: Path) -> list[tuple[Diagnostic, Place]]:
-        """The diagnostics of `path` (last check) whose fix is one token, each with the
-        range the token replaces: the span itself when it underlines one word, else the
-        word inside a one-line span most like the fix (a statement's span, as in
-        `tile 12X at (0, 3)` with the fix `12A`, must not be replaced whole)."""
-        import difflib
+    def fixes(self, path: Path) -> list[tuple[Diagnostic, Edit, Place]]:
+        """The diagnostics of `path` (last check) whose fix is an edit, each with the edit
+        (compiler/diagnostics/fixes.py: the one routine SARIF, `questc check --fix` and the
+        `help:` line use; a statement's span, as in `tile 12X at (0, 3)` with the fix
+        `12A`, replaces the word, not the statement) and the range it replaces."""
+        from compiler.diagnostics.fixes import edit_of
 
         path = Path(path).resolve()
         root = pack_root(path)
         checked = self.checked.get(root) if root else None
         text = self.text(path) or ""
-        out: list[tuple[Diagnostic, Place]] = []
+        out: list[tuple[Diagnostic, Edit, Place]] = []
         for d in (checked.by_file.get(path, []) if checked else []):
-            fix = d.fix
-            if not fix or any(ch.isspace() for ch in fix) or d.span.end_line != d.span.line:
+            edit = edit_of(d, text)
+            if edit is None:
                 continue
-            row = line_of(text, d.span.line - 1)
-            start, end = d.span.column - 1, min(d.span.end_column - 1, len(row))
-            words = [m for m in WORD.finditer(row, start, end) if m.group() != fix]
-            if not words:
-                continue
-            if len(words) > 1 or words[0].span() != (start, end):
-                best = max(words, key=lambda m: difflib.SequenceMatcher(None, m.group(), fix).ratio())
-                start, end = best.span()
-            out.append((d, Place(path, d.span.line - 1, utf16_len(row[:start]), d.span.line - 1, utf16_len(row[:end]))))
+            s = edit.span
+            row, end_row = line_of(text, s.line - 1), line_of(text, s.end_line - 1)
+            out.append((d, edit, Place(path, s.line - 1, utf16_len(row[: s.column - 1]), s.end_line - 1, utf16_len(end_row[: s.end_column - 1]))))
         return out
 
 

@@ -500,15 +500,15 @@ def code_action(ls: QuestServer, params: types.CodeActionParams) -> list[types.C
         return []
     wanted = params.range
     actions: list[types.CodeAction] = []
-    for d, place in ls.engine.fixes(path):
+    for d, fix, place in ls.engine.fixes(path):
         diag_place = ls.engine.place(d.span)
-        fix = d.fix  # every diagnostic `fixes` gives has one
-        if fix is None or diag_place is None or not _overlaps(lsp_range(diag_place), wanted):
+        if diag_place is None or not _overlaps(lsp_range(diag_place), wanted):
             continue
         sent = [c for c in params.context.diagnostics if c.code == d.code and c.range == lsp_range(diag_place)]
-        edit = types.TextEdit(range=lsp_range(place), new_text=fix)
+        edit = types.TextEdit(range=lsp_range(place), new_text=fix.text)
+        title = f"Replace with `{fix.text}`" if fix.text == d.fix else (d.fix or f"Insert `{fix.text.strip()}`")
         actions.append(types.CodeAction(
-            title=f"Replace with `{d.fix}` ({d.code})",
+            title=f"{title} ({d.code})",
             kind=types.CodeActionKind.QuickFix,
             diagnostics=sent or None,
             is_preferred=True,
