@@ -212,6 +212,41 @@ def test_whole_group_without_room_is_q0205():
     assert "Q0205" in codes(sink)
 
 
+CAP_OPENS_ONTO_A_HIDDEN_TILE = """
+  map {
+    tile 9A at (0, 0)
+    tile entrance1A attach north to 9A.west
+    tile 12A attach south to 9A.north hidden
+    tile endcap1A attach north to 12A.west hidden
+    tile endcap1A as cap2 attach north to 9A.east
+  }
+  start heroes on entrance1A
+  token search as chest at 9A(2,2)
+  spawn goblin_archer as raiders at endcap1A(0,0)
+"""
+
+
+def test_a_spawn_on_a_cap_spreads_onto_the_tile_its_own_event_reveals():
+    # issue 32: the cap opens onto 12A, which the same event reveals; `questc path` walks
+    # from the cap into 12A, and the group's figures go there too (no Q0205)
+    model, sink = run(quest(CAP_OPENS_ONTO_A_HIDDEN_TILE + "  on searched chest { reveal 12A, endcap1A; spawn raiders }\n"))
+    assert codes(sink) == []
+    enc = resolved(model).encounters[0]
+    (sp,) = enc.spawns
+    twelve = next(t for t in enc.map.tiles if t.name == "12A")
+    for h in (2, 3, 4):
+        spaces = {enc.map.board.spaces[i] for f in sp.figures[h] for i in f.spaces}
+        assert len(sp.figures[h]) == model.monsters["goblin_archer"].limit(h).total
+        assert spaces & set(twelve.local_of)  # past the cap's two squares, on the revealed tile
+
+
+def test_a_tile_another_event_reveals_is_not_in_play_for_the_spawn():
+    # 12A revealed by a different event: when the raiders come it may still be hidden
+    text = CAP_OPENS_ONTO_A_HIDDEN_TILE + "  on searched chest { reveal endcap1A; spawn raiders }\n  on round_end 2 { reveal 12A }\n"
+    _, sink = run(quest(text))
+    assert "Q0205" in codes(sink)
+
+
 def test_no_group_limit_is_q0204():
     model, _ = run(quest(MAP + "  spawn zombie at (1, 3)\n"))
     q = model.declarations(ast.Quest)[0]

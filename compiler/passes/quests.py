@@ -319,7 +319,7 @@ class EncounterResolver:
         self.index = self.board.index
         self.blocking = self.board.blocking_edges()
         self.visible = {c for t in amap.tiles if not t.hidden for c in t.local_of}
-        self._candidates: dict[Cell, tuple[Cell, ...]] = {}  # origin -> candidates(origin)
+        self._candidates: dict[tuple[Cell, frozenset[Cell]], tuple[Cell, ...]] = {}  # (origin, also in play) -> candidates
         self.occupied: dict[int, set[Cell]] = {h: set() for h in counts}
         self.token_cells: set[Cell] = set()  # spaces of the tokens lying there at setup
         self.names = _Names(
@@ -341,6 +341,8 @@ class EncounterResolver:
         self.resolved_choices: set[Span] = set()  # choices that name nothing unknown
         self.unset_read: frozenset[str] = frozenset()  # variables reported by Q0313
         self.removed_tiles: set[str] = set()  # tiles some event removes (revealing them again is no Q0307)
+        self.revealed_with: dict[str | int, frozenset[Cell]] = {}  # _revealed_with
+        self.also_in_play: frozenset[Cell] = frozenset()  # squares of tiles the placing event reveals
 
     # -------------------------------------------------- helpers
     def where(self) -> str:
@@ -383,6 +385,7 @@ class EncounterResolver:
         self.token_cells = {self.board.spaces[tok.space] for tok in self.tokens}
         deferred = {e.spawn.group for ev in body.events for e in _walk(ev.effects)
                     if e.kind == "spawn" and e.spawn is not None and e.spawn.at is None and not e.spawn.points}
+        self.revealed_with = self._revealed_with(body)
         declared: dict[str, m.Spawn] = {}  # what a bare `spawn X` in an event may name: a group or a spawn's name
         for s in body.spawns:
             if s.at is None and not s.points:
@@ -556,6 +559,15 @@ class EncounterResolver:
             return None
         size = s.size or monster.size
         counts = _guard_counts(s.heroes, self.counts)
+        if when == "event":  # the tiles its own event reveals are in play when it is placed
+            self.also_in_play = frozenset().union(*(self.revealed_with.get(k, frozenset()) for k in (s.name, s.group, id(s)) if k is not None))
+        try:
+            return self._place_spawn(s, monster, when, size, counts, space_sink, body)
+        finally:
+            self.also_in_play = frozenset()
+
+    def _place_spawn(self, s: ast.SpawnDecl, monster: Monster, when: str, size: tuple[int, int], counts: tuple[int, ...],
+                     space_sink: Sink, body: bool) -> m.Spawn | None:
         if s.points:
             figures, tile = self.spawn_at_points(s, monster, size, counts, space_sink, body)
         elif s.at is not None:
@@ -721,7 +733,25 @@ class EncounterResolver:
 
     def in_play(self, c: Cell) -> set[Cell]:
         own = self.amap.owner[c]
-        return self.visible | set(own.local_of)
+        return self.visible | set(own.local_of) | self.also_in_play
+
+    def _revealed_with(self, body: ast.EncounterBody) -> dict[str | int, frozenset[Cell]]:
+        """The squares of the tiles an event reveals, for each spawn that event places: by the
+        name a bare `spawn NAME` gives, or by the nested declaration's id. A spawn at an end
+        cap opening onto a tile its own event reveals spreads onto that tile (issue 32:
+        `questc path` walks from the cap into it, and so do the figures)."""
+        tiles = {t.name: t for t in self.amap.tiles}
+        out: dict[str | int, frozenset[Cell]] = {}
+        for ev in body.events:
+            cells = frozenset(c for e in _walk(ev.effects) if e.kind == "reveal" for a in e.args if a in tiles for c in tiles[a].local_of)
+            if not cells:
+                continue
+            for e in _walk(ev.effects):
+                if e.kind == "spawn" and e.spawn is not None:
+                    bare = e.spawn.at is None and not e.spawn.points
+                    key: str | int = e.spawn.group if bare else id(e.spawn)
+                    out[key] = out.get(key, frozenset()) | cells
+        return out
 
     def take(self, rank: str, placed: Placed, h: int) -> m.Figure:
         (w, hh), cells = placed
@@ -758,10 +788,12 @@ class EncounterResolver:
 
     def candidates(self, origin: Cell, allowed: set[Cell]) -> tuple[Cell, ...]:
         """Spaces breadth-first from `origin` by counting steps, ties by (y, x). The same
-        for every hero count: worked out once per origin (`allowed` is `in_play(origin)`)."""
-        known = self._candidates.get(origin)
+        for every hero count: worked out once per origin and tiles revealed with the spawn
+        (`allowed` is `in_play(origin)`)."""
+        key = (origin, self.also_in_play)
+        known = self._candidates.get(key)
         if known is None:
-            known = self._candidates[origin] = self._breadth_first(origin, allowed)
+            known = self._candidates[key] = self._breadth_first(origin, allowed)
         return known
 
     def _breadth_first(self, origin: Cell, allowed: set[Cell]) -> tuple[Cell, ...]:
