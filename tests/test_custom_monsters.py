@@ -243,3 +243,11 @@ def test_rename_a_custom_monster_renames_its_spawns_and_triggers(tmp_path: Path)
     assert len(got) == 3
     hover = engine.hover(path, decl, lines[decl].index("splig_the_king") + 1)
     assert hover is not None and "based on splig" in hover
+
+
+def test_an_expectation_on_a_hero_defeat_names_its_trigger():
+    _, sink = run(quest(MAP + '  on all_heroes_defeated { say "L" }\n  expect event 2 can fire\n'))
+    assert codes(sink) == ["Q0303", "Q0704"]
+    assert "on all_heroes_defeated" in sink.items[1].message
+    _, sink = run(quest(MAP + '  spawn zombie at 9A(1,1)\n  on all_heroes_defeated { say "L" }\n  expect event 2 can fire\n'))
+    assert codes(sink) == []

@@ -224,7 +224,8 @@ class _Checker:
 
 def _trigger_text(t: m.Trigger) -> str:
     words = {"start": "on start", "encounter_start": "on encounter start", "morale_zero": "on morale_zero",
-             "doom_reaches_fate": "on doom_reaches_fate"}
+             "doom_reaches_fate": "on doom_reaches_fate", "hero_defeated": "on hero_defeated",
+             "all_heroes_defeated": "on all_heroes_defeated"}
     if t.kind in words:
         return words[t.kind]
     if t.kind == "round_end":
