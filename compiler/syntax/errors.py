@@ -145,6 +145,9 @@ NAME_AFTER = {
     "activation_card": "a card id",
     "card": "a card id",
     "start": "a card id",
+    "monster": "a custom monster id",
+    "traits": "a trait (cave, building, …)",
+    "defense": "a die (grey, brown, black)",
 }
 SIDES = ("north", "east", "south", "west")
 
