@@ -7,6 +7,13 @@ when there is one; `--format json` prints
 Without a pair: the whole table as JSON,
 `{"quest": ID, "spaces": [[x, y], …], "pairs": [[i, j], …]}` — every unordered pair i < j of
 spaces (indices into `spaces`, sorted by y then x) that see each other.
+With `--size WxH` the looking figure is large: its base lies W x H with its top-left space
+on --from (a base that cannot lie there is X0107, as for `questc path --size`), and it sees
+what any space of its base sees, its own spaces never blocking (docs/rules.md, "Line of
+sight", clause 7). With --to the pair answer gains `"size"`, `"base"` and `"seen_from"`
+(the first space of the base, in (y, x) order, that sees --to; the segment starts at one
+of its corners); without --to it prints
+`{"quest", "encounter", "size", "base", "sees": [[x, y], …]}`, every space the figure sees.
 --block puts a figure (a sight blocker) on a space; --open opens a door. Coordinates are world
 coordinates of the assembled map. Exit 0 answered; 1 the pack has errors; 2 a bad argument
 (mapquery's X01xx codes: unknown quest or encounter, a space off the map, an unknown door,
@@ -52,6 +59,79 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--to", dest="dst", type=mapquery.point, default=None, metavar="X,Y", help="the space looked at")
     parser.add_argument("--block", action="append", type=mapquery.point, default=[], metavar="X,Y",
                         help="a figure blocking sight on this space (repeatable)")
+    parser.add_argument("--size", type=_size, default=None, metavar="WxH",
+                        help="a large figure looks: its base is W x H with its top-left on --from (then --to may be left out)")
+
+
+def _size(text: str) -> tuple[int, int]:
+    from compiler.commands.path import _size as path_size
+
+    return path_size(text)
+
+
+LargePair = TypedDict("LargePair", {
+    "quest": str,
+    "encounter": int | None,
+    "from": list[int],  # the top-left space of the base
+    "to": list[int],
+    "sight": bool,
+    "segment": list[list[int]] | None,
+    "reason": str | None,
+    "size": list[int],
+    "base": list[list[int]],
+    "seen_from": list[int] | None,  # the space of the base the segment starts at
+})
+
+
+class LargeSees(TypedDict):
+    """What a large figure sees (no --to)."""
+
+    quest: str
+    encounter: int | None
+    size: list[int]
+    base: list[list[int]]
+    sees: list[list[int]]
+
+
+def large_sees_json(quest: str, number: int | None, board: Board, base: tuple[Cell, ...], size: tuple[int, int], *,
+                    blockers: frozenset[Cell] = frozenset(), open_doors: frozenset[str] | None = None) -> LargeSees:
+    """Every space a large figure on `base` sees (SightEngine.can_see_large), in (y, x) order."""
+    import numpy as np
+
+    from compiler.geometry.sight import SightEngine
+
+    engine = SightEngine(board)
+    rest = blockers - set(base)
+    table = engine.table(blockers=rest, open_doors=open_doors).matrix
+    rows = [board.index[c] for c in base]
+    seen: list[bool] = np.any(table[rows], axis=0).tolist()
+    return {"quest": quest, "encounter": number, "size": list(size), "base": [list(c) for c in base],
+            "sees": [list(c) for c, yes in zip(board.spaces, seen) if yes]}
+
+
+def large_pair_json(quest: str, number: int | None, board: Board, base: tuple[Cell, ...], size: tuple[int, int], dst: Cell, *,
+                    blockers: frozenset[Cell] = frozenset(), open_doors: frozenset[str] | None = None) -> LargePair:
+    """The one-pair answer for a large figure: `pair_json` from the first space of its base
+    that sees `dst`, with its own spaces (and `dst`) never blocking."""
+    from compiler.geometry.sight import SightEngine
+
+    rest = blockers - set(base) - {dst}
+    engine = SightEngine(board)
+    start = next((c for c in sorted(base, key=lambda c: (c[1], c[0]))
+                  if engine.can_see(c, dst, blockers=rest, open_doors=open_doors)), None)
+    pair = pair_json(quest, number, board, start if start is not None else base[0], dst, blockers=rest, open_doors=open_doors)
+    return {
+        "quest": quest,
+        "encounter": number,
+        "from": list(base[0]),
+        "to": list(dst),
+        "sight": start is not None,
+        "segment": pair["segment"] if start is not None else None,
+        "reason": pair["reason"] if start is not None else None,
+        "size": list(size),
+        "base": [list(c) for c in base],
+        "seen_from": list(start) if start is not None else None,
+    }
 
 
 def table_json(quest: str, board: Board, *, blockers: frozenset[Cell] = frozenset(), open_doors: frozenset[str] | None = None) -> TableAnswer:
@@ -105,8 +185,11 @@ def run(args: argparse.Namespace) -> int:
     sink, model = result.sink, result.model
     if model is None or sink.errors:
         return finish(sink, args)
-    if not (mapquery.requires(args, sink, "--from", args.src, "--to", args.dst)
-            and mapquery.requires(args, sink, "--to", args.dst, "--from", args.src)):
+    if args.size is not None:
+        if not mapquery.requires(args, sink, "--size", args.size, "--from", args.src):
+            return mapquery.usage_error(sink, args)
+    elif not (mapquery.requires(args, sink, "--from", args.src, "--to", args.dst)
+              and mapquery.requires(args, sink, "--to", args.dst, "--from", args.src)):
         return mapquery.usage_error(sink, args)
     choice = mapquery.choose_map(args, model, sink)
     if choice is None:
@@ -117,6 +200,19 @@ def run(args: argparse.Namespace) -> int:
     if sink.errors:
         return mapquery.usage_error(sink, args)
     board, blockers = choice.amap.board, frozenset(args.block)
+    if args.size is not None:
+        from compiler.commands.path import large_base
+
+        base = large_base(args, choice, opened, sink)
+        if base is None:
+            return mapquery.usage_error(sink, args)
+        if args.dst is None:
+            sees = large_sees_json(args.quest, choice.number, board, base, args.size, blockers=blockers, open_doors=opened)
+            sys.stdout.write(json.dumps(sees, separators=(",", ":")) + "\n")
+        else:
+            large = large_pair_json(args.quest, choice.number, board, base, args.size, args.dst, blockers=blockers, open_doors=opened)
+            sys.stdout.write(json.dumps(large, sort_keys=True) + "\n" if args.format == "json" else render_large(large))
+        return mapquery.answered(sink)
     if args.src is None:
         table = table_json(args.quest, board, blockers=blockers, open_doors=opened)
         sys.stdout.write(json.dumps(table, separators=(",", ":")) + "\n")
@@ -136,3 +232,17 @@ def render_pair(out: PairAnswer) -> str:
         (x1, y1), (x2, y2) = out["segment"]
         return head + f"line of sight; clear segment from corner ({x1},{y1}) to corner ({x2},{y2})\n"
     return head + {"adjacent": "line of sight (adjacent)", "stairs": "line of sight (through the stairs)"}[reason] + "\n"
+
+
+def render_large(out: LargePair) -> str:
+    w, h = out["size"]
+    (fx, fy), (tx, ty) = out["from"], out["to"]
+    head = f"{w}x{h} figure on ({fx},{fy}) -> ({tx},{ty}): "
+    seen_from = out["seen_from"]
+    if not out["sight"] or seen_from is None:
+        return head + "no line of sight from any space of its base\n"
+    sx, sy = seen_from
+    if out["segment"]:
+        (x1, y1), (x2, y2) = out["segment"]
+        return head + f"line of sight from ({sx},{sy}); clear segment from corner ({x1},{y1}) to corner ({x2},{y2})\n"
+    return head + f"line of sight from ({sx},{sy}) ({out['reason']})\n"

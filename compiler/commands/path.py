@@ -119,7 +119,9 @@ def large_answer(amap: AssembledMap, base: Footprint, size: tuple[int, int], dst
             "placements": [[list(c) for c in fp] for fp in got.placements]}
 
 
-def run_large(args: argparse.Namespace, choice: mapquery.MapChoice, opened: frozenset[str] | None, sink: Sink) -> int:
+def large_base(args: argparse.Namespace, choice: mapquery.MapChoice, opened: frozenset[str] | None, sink: Sink) -> Footprint | None:
+    """The base of the large figure --size W x H with its top-left on --from, or None
+    after reporting X0107 when it cannot lie there (also `questc los --size`)."""
     from compiler.geometry.graph import base_cells, base_fits
 
     board = choice.amap.board
@@ -132,6 +134,13 @@ def run_large(args: argparse.Namespace, choice: mapquery.MapChoice, opened: froz
                      if board.rule(c).blocks_movement), "a wall or closed door runs between its spaces"))
         sink.report("X0107", mapquery.arg_span(args, "--size"), w=args.size[0], h=args.size[1], x=args.src[0],
                     y=args.src[1], map=choice.label, why=why)
+        return None
+    return base
+
+
+def run_large(args: argparse.Namespace, choice: mapquery.MapChoice, opened: frozenset[str] | None, sink: Sink) -> int:
+    base = large_base(args, choice, opened, sink)
+    if base is None:
         return mapquery.usage_error(sink, args)
     out = large_answer(choice.amap, base, args.size, args.dst, opened)
     if out["route"] is None:

@@ -17,7 +17,8 @@
 - `counting`: entry i = [j1, j2, …]: the steps counting range ("within N spaces") may
   take from space i at 1 each, every door open (docs/rules.md, "Counting spaces"): the
   movement steps plus those out of action-only spaces.
-- `links`: special movement connections (stairs, end caps, gateways) [i, j, kind].
+- `links`: every special connection (stairs, end caps, gateways) [i, j, kind], both ways,
+  also where it adds no movement step (`links_json`).
 - `tile_graph`: the joins between placed tiles (a, a_opening, b, b_opening, door).
 - `marks`: mark name -> space index.
 - `features`: the 1st-edition map features, only when the map has any (so 2nd-edition
@@ -120,12 +121,10 @@ def board_json(board: Board) -> JSONObject:
         else:
             corner_steps[(i, j)] = [sorted(w) for w in ways]
 
-    links: list[list[int | str]] = []
     for u, v, data in moves.edges(data=True):
-        i, j = index[u], index[v]
         if data.get("link"):
-            links.append([i, j, data["link"]])
-            continue
+            continue  # `links` below lists every link, whether it adds a step or not
+        i, j = index[u], index[v]
         adjacency[i].append((j, int(data["weight"])))
         closed_by(i, j, data["doors"])
     flat = [[n for j, c in sorted(row) for n in (j, c)] for row in adjacency]
@@ -153,11 +152,28 @@ def board_json(board: Board) -> JSONObject:
         "doors": doors,
         "adjacency": flat,
         "counting": [sorted(row) for row in counting],
-        "links": sorted(links),
+        "links": links_json(board),
     }
     if corner_steps:
         out["corner_steps"] = [[i, j, ways] for (i, j), ways in sorted(corner_steps.items())]
     return out
+
+
+def links_json(board: Board) -> list[list[int | str]]:
+    """Every link of the board (stairs, linked end caps, gateways) as [i, j, kind], both
+    ways, sorted: also a staircase whose two ends are neighbours (its step is then in
+    `adjacency` already) and one whose end a figure cannot enter, because sight reads the
+    staircases from here (docs/bundle.md, "Line of sight", clause 3); which links add a
+    movement step is docs/bundle.md, "Movement, range and hidden tiles"."""
+    index = board.index
+    out: set[tuple[int, int, str]] = set()
+    for link in board.links:
+        for a in link.a:
+            for b in link.b:
+                if a in index and b in index and a != b:
+                    out.add((index[a], index[b], link.kind))
+                    out.add((index[b], index[a], link.kind))
+    return [[i, j, kind] for i, j, kind in sorted(out)]
 
 
 def features_json(amap: AssembledMap) -> JSONObject:

@@ -6,17 +6,31 @@
 // breadth-first over `map.counting`, every step 1, without the same closed steps; links
 // never count. Spaces out of play (a hidden tile) are
 // neither entered nor left. Figures: a space holding one (`blockers`) is never entered
-// by a move; counting range ignores figures.
+// by a move; counting range ignores figures. Large figures: `large: true`, then
+// largeMove / largeCosts / largeReach / placements (as `questc path --size`).
 
 import { Geometry } from "./sight.js";
+
+const MOVE_LINKS = new Set(["stairs", "end_cap", "gateway"]);
+
+function hasStep(row, j) {
+  for (let k = 0; k < row.length; k += 2) if (row[k] === j) return true;
+  return false;
+}
 
 export class Moves {
   /** geo: a sight.js Geometry; openDoors: ids open now (null: the start state);
    *  blockers: spaces a move may not enter; hidden: spaces out of play. */
-  constructor(geo, { openDoors = null, blockers = [], hidden = [] } = {}) {
+  constructor(geo, { openDoors = null, blockers = [], hidden = [], large = false } = {}) {
     const map = geo.map;
     const n = geo.n;
     const open = openDoors === null ? geo.doorStart : new Set(openDoors);
+    this.geo = geo;
+    this.large = large;
+    // walls and closed doors, for the bases of large figures
+    this.vWall = geo.vWall.slice();
+    this.hWall = geo.hWall.slice();
+    for (const id of geo.doorIds) if (!open.has(id)) for (const e of map.doors[id].edges) geo._mark(e, this.vWall, this.hWall, 1);
     const shut = new Set();
     for (const id of geo.doorIds) {
       if (!open.has(id)) for (const [i, j] of map.doors[id].steps) shut.add(i * n + j);
@@ -40,12 +54,22 @@ export class Moves {
         const j = row[k];
         if (out[j] && !shut.has(i * n + j)) this.move[i].push([j, row[k + 1]]);
       }
+      if (large && geo.leaveAction[i]) {
+        // a pit does not hold a large figure: its steps out are the counting steps
+        for (const j of map.counting[i]) {
+          if (out[j] && !shut.has(i * n + j)) this.move[i].push([j, geo.enterCost[j] + geo.leaveCost[i]]);
+        }
+      }
       for (const j of map.counting[i]) if (out[j] && !shut.has(i * n + j)) this.count[i].push(j);
     }
-    for (const [i, j] of map.links || []) {
-      if (out[i] && out[j] && !this.move[i].some(([k]) => k === j)) {
-        this.move[i].push([j, geo.enterCost[j] + geo.leaveCost[i]]);
-      }
+    // a link adds a step unless one is there already (doors apply to that step), its far
+    // end blocks movement, or its near end is left only by an action (a large figure,
+    // shrunk, is not held: docs/maps.md, "Large figures")
+    for (const [i, j, kind] of map.links || []) {
+      if (!MOVE_LINKS.has(kind) || !out[i] || !out[j] || geo.blocksMovement[j]) continue;
+      if (geo.leaveAction[i] && !large) continue;
+      if (hasStep(map.adjacency[i], j) || this.move[i].some(([k]) => k === j)) continue;
+      this.move[i].push([j, geo.enterCost[j] + geo.leaveCost[i]]);
     }
     for (const row of this.move) row.sort((a, b) => a[0] - b[0]);
   }
@@ -128,6 +152,163 @@ export class Moves {
     }
     return { cost: null, steps, route: null };
   }
+
+  // ------------------------------------------------------------------ large figures
+  // A large figure (docs/maps.md, "Large figures"; `questc path --size`) shrinks to one
+  // space of its base, moves as a small figure that pits do not hold (build the Moves
+  // with `large: true`, and without the figure's own spaces among the `blockers`), and
+  // expands over the space it stopped on, lying W x H or H x W. Other figures: the
+  // shrunk figure never enters their spaces and a base never covers one.
+
+  /** Does a base lie on these spaces: all in play, none blocking movement or holding a
+   *  figure, no wall or closed door between two of them? */
+  baseFits(cells) {
+    const g = this.geo;
+    const set = new Set(cells);
+    for (const c of cells) if (c < 0 || !this.inPlay[c] || g.blocksMovement[c] || this.blocked[c]) return false;
+    for (const c of cells) {
+      const x = g.xs[c], y = g.ys[c];
+      if (set.has(g.index(x + 1, y)) && this.vWall[g.at(x + 1, y)]) return false;
+      if (set.has(g.index(x, y + 1)) && this.hWall[g.at(x, y + 1)]) return false;
+    }
+    return true;
+  }
+
+  /** The spaces of a W x H base with its top-left on space `topLeft` (ascending), or null
+   *  when a square of it is no space. */
+  baseAt(topLeft, [w, h]) {
+    const g = this.geo;
+    const out = [];
+    for (let dy = 0; dy < h; dy++) {
+      for (let dx = 0; dx < w; dx++) {
+        const c = g.index(g.xs[topLeft] + dx, g.ys[topLeft] + dy);
+        if (c < 0) return null;
+        out.push(c);
+      }
+    }
+    return out;
+  }
+
+  /** Every way a large figure that stopped on space e may expand: bases W x H or H x W
+   *  that include e, fit, and lie neither wholly on pits nor wholly on terrain that
+   *  defeats at the end of a turn; ascending lists, in ascending order, no repeats. */
+  placements(e, [w, h]) {
+    const g = this.geo;
+    const seen = new Set();
+    const out = [];
+    const shapes = w === h ? [[w, h]] : [[w, h], [h, w]];
+    for (const [sw, sh] of shapes) {
+      for (let dy = 0; dy < sh; dy++) {
+        for (let dx = 0; dx < sw; dx++) {
+          const tl = g.index(g.xs[e] - dx, g.ys[e] - dy);
+          const fp = tl < 0 ? null : this.baseAt(tl, [sw, sh]);
+          if (!fp || !this.baseFits(fp)) continue;
+          if (fp.every((c) => g.leaveAction[c]) || fp.every((c) => g.defeatEndOfTurn[c])) continue;
+          const key = fp.join(",");
+          if (seen.has(key)) continue;
+          seen.add(key);
+          out.push(fp);
+        }
+      }
+    }
+    return out.sort(compareLists);
+  }
+
+  /** Every space reachable from a: Map j -> {cost, path}, ties as `route`. */
+  tree(a) {
+    const out = new Map();
+    if (!this.inPlay[a]) return out;
+    const heap = new Heap(compareRoutes);
+    heap.push({ cost: 0, path: [a] });
+    while (heap.size) {
+      const cur = heap.pop();
+      const u = cur.path[cur.path.length - 1];
+      if (out.has(u)) continue;
+      out.set(u, cur);
+      for (const [v, c] of this.move[u]) {
+        if (!out.has(v) && !this.blocked[v]) heap.push({ cost: cur.cost + c, path: [...cur.path, v] });
+      }
+    }
+    return out;
+  }
+
+  /** The cheapest move of a large figure on `base` (space indices) of `size` [W, H] that
+   *  ends with its base covering `goal`, as `questc path --size`: {cost, steps,
+   *  countedFrom, route, placements}; cost, countedFrom and route null (placements
+   *  empty) when none can be reached. */
+  largeMove(base, size, goal) {
+    const order = [...base].sort((x, y) => x - y);
+    let steps = null;
+    for (const c of order) {
+      const r = this.ranges(c)[goal];
+      if (r >= 0 && (steps === null || r < steps)) steps = r;
+    }
+    if (order.includes(goal)) return { cost: 0, steps: 0, countedFrom: goal, route: [goal], placements: [order] };
+    const ends = this._ends(goal, size);
+    let best = null;
+    for (const start of order) {
+      const tree = this.tree(start);
+      for (const [e, fps] of ends) {
+        const t = tree.get(e);
+        if (!t || e === start) continue; // turning in place is not a move
+        const key = [t.cost, t.path.length, e];
+        if (best === null || compareLists(key, best.key) < 0) best = { key, start, path: t.path, fps };
+      }
+    }
+    if (best === null) return { cost: null, steps, countedFrom: null, route: null, placements: [] };
+    return { cost: best.key[0], steps, countedFrom: best.start, route: best.path, placements: best.fps };
+  }
+
+  // end spaces from which a base covering `goal` may be placed: Map e -> placements
+  _ends(goal, [w, h]) {
+    const g = this.geo;
+    const span = Math.max(w, h) - 1;
+    const ends = new Map();
+    for (let dy = -span; dy <= span; dy++) {
+      for (let dx = -span; dx <= span; dx++) {
+        const e = g.index(g.xs[goal] + dx, g.ys[goal] + dy);
+        if (e < 0) continue;
+        const fps = this.placements(e, [w, h]).filter((fp) => fp.includes(goal));
+        if (fps.length) ends.set(e, fps);
+      }
+    }
+    return ends;
+  }
+
+  /** For every space, the fewest movement points after which a large figure on `base`
+   *  may have its base cover it (0 on its own spaces; -1: never): Int32Array(N). */
+  largeCosts(base, size) {
+    const n = this.n;
+    const best = new Float64Array(n).fill(Infinity);
+    for (const c of base) best[c] = 0;
+    const fpsAt = new Map();
+    for (const start of base) {
+      for (const [e, t] of this.tree(start)) {
+        if (e === start) continue;
+        if (!fpsAt.has(e)) fpsAt.set(e, this.placements(e, size));
+        for (const fp of fpsAt.get(e)) for (const c of fp) if (t.cost < best[c]) best[c] = t.cost;
+      }
+    }
+    return Int32Array.from(best, (v) => (v === Infinity ? -1 : v));
+  }
+
+  /** The spaces a large figure on `base` may cover after at most `points` movement points (a Set). */
+  largeReach(base, size, points) {
+    const s = new Set();
+    this.largeCosts(base, size).forEach((v, j) => { if (v >= 0 && v <= points) s.add(j); });
+    return s;
+  }
+}
+
+function compareLists(x, y) {
+  for (let k = 0; k < Math.min(x.length, y.length); k++) if (x[k] !== y[k]) return x[k] - y[k];
+  return x.length - y.length;
+}
+
+function compareRoutes(x, y) {
+  if (x.cost !== y.cost) return x.cost - y.cost;
+  if (x.path.length !== y.path.length) return x.path.length - y.path.length;
+  return compareLists(x.path, y.path);
 }
 
 class Heap {

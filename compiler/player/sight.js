@@ -4,9 +4,12 @@
 // (doors open or closed, figures standing on spaces, hidden tiles not yet revealed),
 // which spaces a space sees. The rules are those of docs/bundle.md, "Line of sight" (the
 // same as the Python engine, compiler/geometry/sight.py, and `questc los`): a space sees
-// itself, its neighbours that walls do not separate, the far end of a staircase and its
-// neighbours, and any space to which some corner-to-corner segment is clear. Pit and fog
-// spaces see only their neighbours. Exact integer arithmetic throughout: no floating
+// itself, its neighbours that walls do not separate, the far end of a staircase (every
+// `stairs` entry of `map.links`) and its neighbours, and any space to which some
+// corner-to-corner segment is clear. Spaces of `sight: "adjacent_only"` terrain (the
+// 2nd-edition pit, fog) see only their neighbours; a 1st-edition pit (`sight:
+// "pit_region"`) sees only its own spaces and those next to them, both ways. Large
+// figures: canSeeLarge, seenFromLarge. Exact integer arithmetic throughout: no floating
 // point decides a crossing.
 //
 //   import { Geometry } from "./sight.js";
@@ -67,6 +70,8 @@ export class Geometry {
     this.spaceAt = new Int32Array(size).fill(-1);
     this.terrainBlocks = new Uint8Array(n);
     this.adjacentOnly = new Uint8Array(n);
+    this.pitRegion = new Uint8Array(n);
+    this.defeatEndOfTurn = new Uint8Array(n);
     this.enterCost = new Int32Array(n);
     this.leaveCost = new Int32Array(n);
     this.blocksMovement = new Uint8Array(n);
@@ -78,6 +83,8 @@ export class Geometry {
       if (!rule) throw new Error(`space ${i} has terrain "${s.terrain}", which the bundle's terrain catalog lacks`);
       this.terrainBlocks[i] = rule.blocks_sight ? 1 : 0;
       this.adjacentOnly[i] = rule.sight === "adjacent_only" ? 1 : 0;
+      this.pitRegion[i] = rule.sight === "pit_region" ? 1 : 0;
+      this.defeatEndOfTurn[i] = rule.defeat_end_of_turn ? 1 : 0;
       this.enterCost[i] = rule.enter_cost;
       this.leaveCost[i] = rule.leave_cost;
       this.blocksMovement[i] = rule.blocks_movement ? 1 : 0;
@@ -88,7 +95,8 @@ export class Geometry {
     this.hWall = new Uint8Array(size);
     for (const e of map.walls) this._mark(e, this.vWall, this.hWall, 1);
     this.doorIds = Object.keys(map.doors || {}).sort();
-    this.doorStart = new Set(this.doorIds.filter((d) => map.doors[d].open));
+    // a hidden door is off the board at the start: its place lets sight and figures through
+    this.doorStart = new Set(this.doorIds.filter((d) => map.doors[d].open || map.doors[d].hidden));
     this.stairs = Array.from({ length: n }, () => []);
     for (const [i, j, kind] of map.links || []) {
       if (kind !== "stairs") continue;
@@ -155,6 +163,50 @@ export class SightState {
           | (this.vWall[p] ? RAY_S : 0) | (this.hWall[p] ? RAY_E : 0);
       }
     }
+    this._pits();
+  }
+
+  // 1st-edition pits (terrain `sight: "pit_region"`, docs/bundle.md, "Line of sight",
+  // clause 6): a pit is a group of pit spaces in play joined through edges that no wall
+  // or closed door crosses; pitOf[i] is the pit of space i (-1: none), and
+  // pitSees[k][j] = 1 when j is a space of pit k or adjacent (clause 2) to one of them.
+  _pits() {
+    const g = this.geo, n = g.n;
+    this.pitOf = new Int32Array(n).fill(-1);
+    this.pitSees = [];
+    for (let s = 0; s < n; s++) {
+      if (!g.pitRegion[s] || !this.inPlay[s] || this.pitOf[s] >= 0) continue;
+      const k = this.pitSees.length;
+      const members = [s];
+      this.pitOf[s] = k;
+      for (let h = 0; h < members.length; h++) {
+        const i = members[h];
+        for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+          const j = g.index(g.xs[i] + dx, g.ys[i] + dy);
+          if (j >= 0 && g.pitRegion[j] && this.inPlay[j] && this.pitOf[j] < 0 && this.adjacent(i, j)) {
+            this.pitOf[j] = k;
+            members.push(j);
+          }
+        }
+      }
+      const sees = new Uint8Array(n);
+      for (const i of members) {
+        sees[i] = 1;
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const j = g.index(g.xs[i] + dx, g.ys[i] + dy);
+            if (j >= 0 && j !== i && this.inPlay[j] && this.adjacent(i, j)) sees[j] = 1;
+          }
+        }
+      }
+      this.pitSees.push(sees);
+    }
+  }
+
+  /** Whether the 1st-edition pit rule lets spaces i and j see each other at all (it binds both). */
+  pitPermits(i, j) {
+    const a = this.pitOf[i], b = this.pitOf[j];
+    return (a < 0 || this.pitSees[a][j] === 1) && (b < 0 || this.pitSees[b][i] === 1);
   }
 
   sameSector(p, u, v) {
@@ -266,6 +318,7 @@ export class SightState {
     if (i === j) return this.inPlay[i] === 1;
     if (!this.inPlay[i] || !this.inPlay[j]) return false;
     const g = this.geo;
+    if (!this.pitPermits(i, j)) return false;
     if (g.adjacentOnly[i] || g.adjacentOnly[j]) return this.adjacent(i, j);
     return this.adjacent(i, j) || this._stairs(i, j) || this._segment(i, j);
   }
@@ -285,12 +338,26 @@ export class SightState {
   }
 }
 
-/** Sight for large figures: from any space of `from` to any space of `to`; the spaces of
- *  both figures never block it. `state` is the Geometry.state() options. */
+/** Sight for large figures (docs/bundle.md, "Line of sight", clause 7): from any space of
+ *  `from` to any space of `to`; the spaces of both figures never block it. The options
+ *  are Geometry.state()'s. As SightEngine.can_see_large and `questc los --size`. */
 export function canSeeLarge(geo, from, to, { openDoors = null, blockers = [], hidden = [] } = {}) {
   const own = new Set([...from, ...to]);
   const view = geo.state({ openDoors, blockers: [...blockers].filter((c) => !own.has(c)), hidden });
   return from.some((i) => to.some((j) => view.canSee(i, j)));
+}
+
+/** What a large figure on the spaces `from` sees: Uint8Array(N), 1 where some space of
+ *  its base sees the space (its own spaces never block; a target's space never blocks
+ *  the sight to itself), i.e. canSeeLarge(geo, from, [j]) for every j. */
+export function seenFromLarge(geo, from, { openDoors = null, blockers = [], hidden = [] } = {}) {
+  const own = new Set(from);
+  const view = geo.state({ openDoors, blockers: [...blockers].filter((c) => !own.has(c)), hidden });
+  const out = new Uint8Array(geo.n);
+  for (const i of from) {
+    for (let j = 0; j < geo.n; j++) if (!out[j] && view.canSee(i, j)) out[j] = 1;
+  }
+  return out;
 }
 
 /** Decode the bundle's static sight table (`map.sight`): does i see j with doors in their start state and no figures? */
