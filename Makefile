@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # plugins/, installed beside questc so that `--plugin NAME` finds it.
 PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 
-.PHONY: build test test-fast lint bench install clean docs mutate chromium fuzz
+.PHONY: build test test-fast lint bench install clean docs mutate chromium mono fuzz
 
 $(STAMP): pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ install: $(STAMP)
 build: $(STAMP)
 	$(BIN)/questc build content -o build
 
-test: $(STAMP) chromium lint
+test: $(STAMP) chromium mono lint
 	$(BIN)/python -m pytest
 
 # The static checks, part of `make test`: ruff (pyproject.toml [tool.ruff]) over the whole
@@ -45,6 +45,18 @@ chromium:
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
 	  || echo "make: installing Chromium failed: the browser tests will fail"; \
 	else echo "make: Chromium is missing and cannot be installed without root: the browser tests will fail (apt-get install chromium, or set QUESTC_CHROMIUM)"; fi
+
+# The Valkyrie app-loader test (tests/test_valkyrie_app_loader.py) compiles the app's own quest
+# loader with mono's C# compiler. Install it when it is missing and we can, as for Chromium;
+# otherwise say so: that test then skips, saying what is missing.
+mono:
+	@if command -v mcs >/dev/null 2>&1 && command -v mono >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then echo "make: mono's compiler (mcs) is missing and apt-get is not available: the Valkyrie app-loader test will skip"; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q mono-mcs \
+	  || echo "make: installing mono-mcs failed: the Valkyrie app-loader test will skip"; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q mono-mcs \
+	  || echo "make: installing mono-mcs failed: the Valkyrie app-loader test will skip"; \
+	else echo "make: mono's compiler (mcs) is missing and cannot be installed without root: the Valkyrie app-loader test will skip (apt-get install mono-mcs)"; fi
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -383,8 +383,7 @@ def test_a_fat_goblin_in_valkyrie_terms(tmp_path):
     """What the export writes where Valkyrie has no field of its own: `on enters 27B` is a
     marker token on 27B that players click (its event removes it: once only); encounter 2's
     flavor is the text of the event entering it; the stolen stores' label is the token's
-    text; encounter 2's `goblin_archer` is `SpawnGoblinArcherInEncounter2` (encounter 1 has
-    the plain name)."""
+    text."""
     assert export(QUESTS, tmp_path / "out", "--quest", "a_fat_goblin").code == 0
     folder = tmp_path / "out" / "AFatGoblin"
     secs = {s.name: s for f in folder.glob("*.ini") if f.name != "quest.ini"
@@ -401,7 +400,28 @@ def test_a_fat_goblin_in_valkyrie_terms(tmp_path):
     assert loc["EventEnterEncounter2.text"].text == "The trail ends in a cave that smells of roast mutton."
     assert entry.get("display") is None  # shown
     assert loc["TokenStores.text"].text == "stolen stores" and secs["TokenStores"].get("comment") == "questc: the text is the token's label"
-    assert "SpawnGoblinArcher" in secs and "SpawnGoblinArcherInEncounter2" in secs
+    assert "SpawnGoblinArcher" in secs and "SpawnSpligTheKing" in secs
+
+
+def test_a_custom_monster_in_valkyrie_terms(tmp_path):
+    """A Fat Goblin's `monster splig_the_king based on splig { name …; unique; health +1 per
+    hero }`: a `[CustomMonsterSpligTheKing]` on the app's `MonsterSplig` with its name as
+    `monstername`; its spawn names it, unique, with the added health as the spawn's
+    `uniquehealth`/`uniquehealthhero` (QuestData.Spawn); its defeat is
+    `DefeatedUniqueCustomMonsterSpligTheKing`; the spawn's dialog names it."""
+    assert export(QUESTS, tmp_path / "out", "--quest", "a_fat_goblin").code == 0
+    folder = tmp_path / "out" / "AFatGoblin"
+    secs = {s.name: s for f in folder.glob("*.ini") if f.name != "quest.ini"
+            for s in read_ini(f.read_text(), f.name, Sink()).sections}
+    loc = read_localization((folder / "Localization.English.txt").read_text(), "l", Sink()).texts["English"]
+    custom = secs["CustomMonsterSpligTheKing"]
+    assert custom.get("base") == "MonsterSplig" and custom.get("health") is None  # `+N` is not the app's `health`
+    assert loc["CustomMonsterSpligTheKing.monstername"].text == "Splig, King of All Goblins"
+    spawn = secs["SpawnSpligTheKing"]
+    assert (spawn.get("monster"), spawn.get("unique"), spawn.get("uniquehealth"), spawn.get("uniquehealthhero")) == \
+        ("CustomMonsterSpligTheKing", "true", "0", "1")
+    assert loc["SpawnSpligTheKing.text"].text == "Place Splig, King of All Goblins on the map as shown."
+    assert [s.name for s in secs.values() if s.get("trigger") == "DefeatedUniqueCustomMonsterSpligTheKing"] == ["EventDefeatedSpligTheKing"]
 
 
 def test_a_name_that_ends_like_the_suffix_round_trips(tmp_path):
@@ -680,7 +700,7 @@ def test_no_export_shows_an_empty_dialog(tmp_path, quest):
     secs = {s.name: s for f in folder.glob("*.ini") for s in read_ini(f.read_text(), f.name, Sink()).sections}
     loc = read_localization((folder / "Localization.English.txt").read_text(), "l", Sink()).texts["English"]
     spawns = [n for n in secs if n.startswith("Spawn")]
-    assert spawns and all(loc[f"{n}.text"].text.startswith("Place the ") for n in spawns)
+    assert spawns and all(loc[f"{n}.text"].text.startswith("Place ") for n in spawns)
     quiet = [n for n, s in secs.items() if n.startswith(("Token", "Door")) and f"{n}.text" not in loc]
     assert quiet and all(secs[n].get("display") == "false" for n in quiet)
     if quest == "first_blood":

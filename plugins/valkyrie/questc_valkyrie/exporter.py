@@ -223,6 +223,7 @@ class Exporter:
             return None
         for e in encs:
             self.map_of(e)
+        self.customs = {m.id: self.custom_monster(m) for m in q.monsters}
         for e in encs:
             self.declarations(e)
         self.enters_roots: dict[int, _Sec] = {}  # id(`on enters` event) -> its marker token
@@ -286,6 +287,9 @@ class Exporter:
         if group.startswith("custom_monster"):  # the custom monster standing for a named spawn: its base's group
             custom = self.sections.get(s.get("monster") or "")
             group = snake(((custom.get("base") if custom else None) or "").removeprefix("Monster"))
+        own = dict(self.texts).get(f"{s.get('monster')}.monstername")  # a custom monster's own name
+        if own:
+            return f"Place {own} on the map as shown."
         monster = (self.model.monsters or {}).get(group)
         name = monster.name if monster is not None else group.replace("_", " ")
         return f"Place the {name} group on the map as shown."
@@ -412,11 +416,39 @@ class Exporter:
         if b.start is not None and b.start.spaces:
             self.cannot(b.start.span, "hero start spaces (Valkyrie names no start squares)")
 
+    def custom_monster(self, m: ast.CustomMonster) -> tuple[_Sec, ast.CustomMonster]:
+        """`monster ID based on BASE { … }`: a `[CustomMonster<Id>]` section (QuestData.CustomMonster:
+        `base` the app's monster whose card and image it takes, `monstername` its name in the
+        localisation file, `health` / `healthperhero` replacing the base's, `traits`). Health
+        written `+N` (on top of the base's) is the spawn's `uniquehealth` / `uniquehealthhero`
+        when the monster is unique (QuestData.Spawn), else VK0308; so are speed and dice, which
+        the app's custom monsters of the 2nd edition do not take."""
+        s = self.sec("CustomMonster" + camel(m.id), "monsters.ini")
+        s.pairs = [("base", "Monster" + camel(m.base))]
+        if m.name is not None:
+            self.texts.append((f"{s.name}.monstername", m.name.value))
+            self.string_ids[f"{s.name}.monstername"] = f"quest.{self.quest.id}.monster.{m.id}.name"
+        h = m.health
+        if h is not None and not h.added:
+            s.set("health", h.base)
+            if h.per_hero:
+                s.set("healthperhero", h.per_hero)
+        elif h is not None and not m.unique:
+            self.cannot(h.span if h.span != ast.NOWHERE else m.span,
+                        f"health added to `{m.base}`'s on a monster that is not unique (the app's custom monster replaces it)")
+        if m.traits:
+            s.set("traits", " ".join(camel(t) for t in m.traits))
+        for what, value in (("speed", m.speed), ("attack dice", m.attack), ("defense dice", m.defense)):
+            if value:
+                self.cannot(m.span, f"the {what} of custom monster `{m.id}`")
+        return s, m
+
     def spawn_decl(self, k: int, sp: ast.SpawnDecl) -> None:
         amap = self.maps[k]
         name = sp.name or sp.group
         s = self.named("Spawn", name, k, "spawns.ini")
-        s.pairs = [("buttons", "1"), ("event1", ""), ("monster", "Monster" + camel(sp.group))]
+        custom = self.customs.get(sp.group)
+        s.pairs = [("buttons", "1"), ("event1", ""), ("monster", custom[0].name if custom else "Monster" + camel(sp.group))]
         if sp.size is not None:
             self.cannot(sp.span, "a monster's size")
         if sp.heroes is not None:
@@ -450,9 +482,12 @@ class Exporter:
             for c in (2, 3, 4):
                 if placements[c]:
                     s.set(f"placement{c}", " ".join(placements[c]))
-        if sp.unique:
+        if sp.unique or (custom and custom[1].unique):
+            h = custom[1].health if custom else None
             s.set("unique", "true")
-            s.set("uniquehealth", sp.extra_health or 0)
+            s.set("uniquehealth", (sp.extra_health or 0) + (h.base if h is not None and h.added else 0))
+            if h is not None and h.added and h.per_hero:
+                s.set("uniquehealthhero", h.per_hero)
         self.spawns[(k, name)] = (sp, s)
 
     # ------------------------------------------------------------ conditions
@@ -771,6 +806,9 @@ class Exporter:
     def defeated(self, k: int, t: ast.Trigger) -> str | None:
         name = t.subject or ""
         hit = self.spawns.get((k, name))
+        if hit is None and name in self.customs:  # the quest's custom monster, whichever spawn placed it
+            sec, m = self.customs[name]
+            return ("DefeatedUnique" if m.unique else "Defeated") + sec.name
         if hit is None:
             hits = [v for (kk, n), v in self.spawns.items() if kk == k and v[0].group == name]
             if not hits and name not in (self.model.monsters or {}):
@@ -780,13 +818,14 @@ class Exporter:
         sp, s = hit
         monster = s.get("monster") or ""
         others = [v for v in self.spawns.values() if v[1] is not s and v[1].get("monster") == monster]
-        if others or (sp.name or sp.group) != sp.group:  # a custom monster of its own, so the trigger names this spawn alone
+        if (others or (sp.name or sp.group) != sp.group) and sp.group not in self.customs:
+            # a custom monster of its own, so the trigger names this spawn alone
             # (a trigger on a plain monster reads back as its group)
             custom = self.sec("CustomMonster" + camel(sp.name or sp.group), "monsters.ini")
             custom.pairs = [("base", monster)]
             s.set("monster", custom.name)
             monster = custom.name
-        return ("DefeatedUnique" if sp.unique else "Defeated") + monster
+        return ("DefeatedUnique" if s.get("unique") == "true" else "Defeated") + monster
 
     def chain(self, k: int, root: _Sec, ev: ast.EventDecl) -> None:
         self.seen_kinds: dict[str, int] = {}
