@@ -20,12 +20,13 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from compiler.plugins.api import LINE_BREAK, Refused, Sink, Span, accept_source, read_bytes, refuse, text_of
-from questc_valkyrie.ini import IniFile, Localization, read_ini, read_localization
+from compiler.plugins.api import LINE_BREAK, Refused, Related, Sink, Span, accept_source, read_bytes, refuse, text_of
+from questc_valkyrie.ini import IniFile, Localization, Value, read_ini, read_localization
 
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
 MAX_ENTRIES = 2000
+MAX_LISTED = MAX_ENTRIES  # files quest.ini may list ([QuestData] and [QuestText], each name once): no more than a package may hold
 MAX_PACKAGE_BYTES = MAX_TOTAL_BYTES + 16 * 1024 * 1024  # the package itself: its files, stored, and the zip's own records
 
 
@@ -70,26 +71,52 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
         sink.report("VK0203", Span.whole_file(f"{root}/quest.ini"), path=str(p), problem="quest.ini has no [Quest] section")
         return None
     out = QuestFiles(root, name, quest)
+    listed = 0
     for list_name, read_as in (("QuestData", "ini"), ("QuestText", "text")):
         sec = quest.section(list_name)
+        # The app keeps each list as a dictionary keyed by the line: a name listed again
+        # is ignored (its loader logs a warning), so the file is read once. So here: one
+        # VK0205 per repeated name, at its first repeat, counting the others.
+        first: dict[str, Value] = {}
+        repeats: dict[str, tuple[Value, int]] = {}  # name -> its first repeat, how many repeats
         for entry in (sec.names if sec else []):
-            rel = entry.key.replace("\\", "/")
-            if not _safe(rel):
-                sink.report("VK0202", entry.span, entry=entry.key, problem="a data file must lie inside the quest folder")
+            if entry.key in first:
+                again, n = repeats.get(entry.key, (entry, 0))
+                repeats[entry.key] = (again, n + 1)
                 continue
-            if not files.has(rel):
-                sink.report("VK0204", entry.span, name=entry.key)
-                continue
-            body = files.read(rel, sink, f"{root}/{rel}")
-            if body is None:
-                continue
-            if read_as == "ini":
-                out.data.append(read_ini(body, f"{root}/{rel}", sink))
-            else:
-                loc = read_localization(body, f"{root}/{rel}", sink)
-                if loc is not None:
-                    out.texts.append(loc)
+            first[entry.key] = entry
+            listed += 1
+            if listed > MAX_LISTED:  # the app has no limit; memory and time would have none either
+                sink.report("VK0202", entry.span, entry=entry.key,
+                            problem=f"quest.ini lists more than {MAX_LISTED} files (a package holds at most {MAX_ENTRIES}); "
+                                    "this one and those after it are not read")
+                break
+            _read_listed(entry, read_as, files, root, out, sink)
+        for key, (again, n) in repeats.items():
+            sink.report("VK0205", again.span, name=key, times=n + 1,
+                        related=(Related(first[key].span, "first listed here"),))
+        if listed > MAX_LISTED:
+            break
     return out
+
+
+def _read_listed(entry: Value, read_as: str, files: "_FolderFiles | _ZipFiles", root: str, out: QuestFiles, sink: Sink) -> None:
+    rel = entry.key.replace("\\", "/")
+    if not _safe(rel):
+        sink.report("VK0202", entry.span, entry=entry.key, problem="a data file must lie inside the quest folder")
+        return
+    if not files.has(rel):
+        sink.report("VK0204", entry.span, name=entry.key)
+        return
+    body = files.read(rel, sink, f"{root}/{rel}")
+    if body is None:
+        return
+    if read_as == "ini":
+        out.data.append(read_ini(body, f"{root}/{rel}", sink))
+    else:
+        loc = read_localization(body, f"{root}/{rel}", sink)
+        if loc is not None:
+            out.texts.append(loc)
 
 
 def _safe(name: str) -> bool:
@@ -110,12 +137,21 @@ def _decode(data: bytes, shown: str, sink: Sink) -> str | None:
 class _FolderFiles:
     def __init__(self, root: Path):
         self.root = root
+        self._real_root: Path | None = None
+        self._found: dict[str, Path | None] = {}  # each name looked up once (has, then read)
 
     def _path(self, rel: str) -> Path | None:
+        if rel not in self._found:
+            self._found[rel] = self._lookup(rel)
+        return self._found[rel]
+
+    def _lookup(self, rel: str) -> Path | None:
         p = self.root / rel
         try:
+            if self._real_root is None:
+                self._real_root = self.root.resolve()
             real = p.resolve()
-            if self.root.resolve() not in real.parents:
+            if self._real_root not in real.parents:
                 return None
             # a folder is no file of the quest; a pipe or a device is, and the reader refuses it by kind
             return None if stat.S_ISDIR(real.stat().st_mode) else real

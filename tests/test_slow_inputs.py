@@ -1,0 +1,243 @@
+"""Slow inputs `make fuzz` found (issue 38, second pass; docs/robustness.md, "Still open"):
+each bounded by counting the work done, never by the clock.
+
+- a Valkyrie quest.ini listing one file 50,000 times, or 100,000 files;
+- a Tiled map of 20,000 objects (JSON Schema validation, the positions of its values);
+- a `.po` of 65,000 `#.` lines in one entry, or of 122,771 broken lines;
+- a dotted key of 262 KB in questc.toml;
+- a state file or activation test of 18,000 entries.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import jsonschema
+import pytest
+
+from compiler.diagnostics import Sink, Span
+from conftest import REPO, questc
+
+TILED_SCHEMA = json.loads((REPO / "plugins" / "tiled" / "questc_tiled" / "tiled-map.schema.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def plugins():
+    """The first-party plugins' codes in the catalogue, as `--plugin NAME` puts them there."""
+    from compiler.plugins import loader
+
+    assert loader.enable([("valkyrie", Span("<test>", 1, 1)), ("tiled", Span("<test>", 1, 1))], Sink())
+    yield
+    loader.reset()
+
+
+def codes(sink: Sink) -> list[str]:
+    return [d.code for d in sink.items]
+
+
+# ---------------------------------------------------------------- Valkyrie quest.ini lists
+def _quest(root: Path, listed: str) -> Path:
+    root.mkdir()
+    (root / "quest.ini").write_text("[Quest]\nformat=6\ntype=D2E\ndefaultlanguage=English\n[QuestData]\n" + listed, encoding="utf-8")
+    (root / "other.ini").write_text("[TileA]\nside=TileSide9A\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.plugins
+def test_a_file_listed_fifty_thousand_times_is_read_once_with_one_warning(tmp_path, plugins, monkeypatch):
+    from questc_valkyrie import source
+
+    reads: list[Path] = []
+    real = source.read_bytes
+    monkeypatch.setattr(source, "read_bytes", lambda p, **kw: reads.append(Path(p)) or real(p, **kw))
+    q = _quest(tmp_path / "q", "other.ini\n" * 50_000)
+    sink = Sink()
+    files = source.load_quest(q, sink)
+    assert files is not None and [f.path for f in files.data] == [f"{q}/other.ini"]
+    assert [p.name for p in reads] == ["quest.ini", "other.ini"]  # the app reads a listed name once: so does questc
+    assert codes(sink) == ["VK0205"]  # not 49,999 VK0104 (each copy's sections given again)
+    d = sink.items[0]
+    assert d.severity.value == "warning" and d.span.line == 7 and "`other.ini` 50000 times" in d.message
+    assert d.related[0].span.line == 6
+
+
+@pytest.mark.plugins
+def test_a_quest_ini_listing_a_hundred_thousand_files_stops_at_the_cap(tmp_path, plugins, monkeypatch):
+    from questc_valkyrie import source
+
+    looked: list[str] = []
+    real = source._FolderFiles._lookup
+    monkeypatch.setattr(source._FolderFiles, "_lookup", lambda self, rel: looked.append(rel) or real(self, rel))
+    q = _quest(tmp_path / "q", "".join(f"x{i}.ini\n" for i in range(100_000)))
+    sink = Sink()
+    assert source.load_quest(q, sink) is not None
+    assert len(looked) == source.MAX_LISTED + 1  # quest.ini and the first MAX_LISTED names: each once
+    refused = [d for d in sink.items if d.code == "VK0202"]
+    assert len(refused) == 1 and refused[0].span.line == 6 + source.MAX_LISTED and f"more than {source.MAX_LISTED} files" in refused[0].message
+    assert codes(sink).count("VK0204") == source.MAX_LISTED
+
+
+# ---------------------------------------------------------------- Tiled maps
+def _exported(tmp_path) -> tuple[Path, dict]:
+    copy = tmp_path / "d2e-quests"
+    shutil.copytree(REPO / "content" / "d2e-quests", copy)
+    r = questc("--plugin", "tiled", "export", "tiled", copy, "--quest", "first_blood", "-o", tmp_path / "tiled", "--isolated")
+    assert r.code == 0, r.err
+    tmj = tmp_path / "tiled" / "first_blood.tmj"
+    return tmj, json.loads(tmj.read_text(encoding="utf-8"))
+
+
+def _tokens(doc: dict) -> list:
+    return next(layer["objects"] for layer in doc["layers"] if layer["name"] == "tokens")
+
+
+def _import(tmj: Path) -> tuple[object, Sink]:
+    from questc_tiled.read import import_tiled
+
+    sink = Sink()
+    return import_tiled(SimpleNamespace(file=str(tmj), pack=None, in_place=False, output=None), sink), sink
+
+
+class _Counted:
+    """A validator that counts what it is asked."""
+
+    def __init__(self, real):
+        self.real, self.instances = real, []
+
+    def iter_errors(self, instance):
+        self.instances.append(instance)
+        return self.real.iter_errors(instance)
+
+
+@pytest.mark.plugins
+def test_plain_objects_never_reach_the_schema_machinery(tmp_path, plugins, monkeypatch):
+    from questc_tiled import read
+
+    tmj, doc = _exported(tmp_path)
+    tokens = _tokens(doc)
+    tokens.extend(dict(tokens[0], id=10_000 + i) for i in range(3000))
+    tmj.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    whole, one = (_Counted(v) for v in read._validators())
+    monkeypatch.setattr(read, "_validators", lambda: (whole, one))
+    _, sink = _import(tmj)
+    assert "TLD0102" not in codes(sink)  # the map is valid: the tokens are reported as tokens, not as a bad map
+    assert one.instances == []  # no object was given to jsonschema one by one
+    (checked,) = whole.instances
+    assert all(layer["objects"] == [] for layer in checked["layers"])  # nor inside the map
+
+
+@pytest.mark.plugins
+def test_a_map_of_twenty_thousand_objects_is_refused_at_the_first_too_many(tmp_path, plugins, monkeypatch):
+    from questc_tiled import jsonpos, read
+
+    tmj, doc = _exported(tmp_path)
+    tokens = _tokens(doc)
+    tokens.extend(dict(tokens[0], id=10_000 + i) for i in range(20_000))
+    text = json.dumps(doc, indent=1)
+    tmj.write_text(text, encoding="utf-8")
+    walked: list[jsonpos.Positions] = []
+
+    class Positions(jsonpos.Positions):
+        def __init__(self, text: str):
+            super().__init__(text)
+            walked.append(self)
+
+    monkeypatch.setattr(read, "Positions", Positions)
+    monkeypatch.setattr(read, "_validators", lambda: pytest.fail("validated a map over the cap"))
+    result, sink = _import(tmj)
+    assert result is None and codes(sink) == ["TLD0102"]
+    d = sink.items[0]
+    assert f"more than {read.MAX_OBJECTS} objects" in d.message
+    layer = [layer["name"] for layer in doc["layers"]].index("tokens")
+    shown = read.MAX_OBJECTS - sum(len(other["objects"]) for other in doc["layers"][:layer])  # the first too many, in tokens
+    assert f"at layers/{layer}/objects/{shown}: the map has" in d.message
+    assert d.span.line == jsonpos.line_col(text, jsonpos.positions(text)[("layers", layer, "objects", shown)])[0]
+    (pos,) = walked
+    assert len(pos.found) < len(jsonpos.positions(text)) / 2  # the walk stopped at the object it was asked for
+
+
+@pytest.mark.plugins
+def test_an_object_of_ninety_five_thousand_properties_is_refused_before_the_schema(tmp_path, plugins, monkeypatch):
+    """r:28825 (seed 38): one tile object given 95,327 empty properties: every one an error
+    to the schema (9 s)."""
+    from questc_tiled import read
+
+    tmj, doc = _exported(tmp_path)
+    doc["layers"][0]["objects"][2]["properties"] = [{}] * 95_000
+    tmj.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    monkeypatch.setattr(read, "_validators", lambda: pytest.fail("validated a list over the cap"))
+    result, sink = _import(tmj)
+    assert result is None and codes(sink) == ["TLD0102"] and f"at most {read.MAX_PROPERTIES}" in sink.items[0].message
+
+
+@pytest.mark.plugins
+def test_the_first_bad_object_in_the_file_is_the_one_shown(tmp_path, plugins):
+    """Errors are ordered by where they are in the file: object 2 before object 10 (the
+    paths compared as text put `10` first)."""
+    tmj, doc = _exported(tmp_path)
+    tokens = _tokens(doc)
+    tokens.extend(dict(tokens[0], id=10_000 + i) for i in range(12))
+    tokens[10]["width"] = "wide"
+    tokens[2]["visible"] = "yes"
+    tmj.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    result, sink = _import(tmj)
+    assert result is None and codes(sink) == ["TLD0102"]
+    assert "/objects/2/visible" in sink.items[0].message
+
+
+def _mutations(obj: dict, rng: random.Random) -> dict:
+    o = json.loads(json.dumps(obj))
+    for _ in range(rng.randint(1, 3)):
+        key = rng.choice(sorted(o) + ["gid", "class", "extra", "ellipse", "polygon", "text", "template"])
+        value = rng.choice([None, True, False, 0, -1, 1, 1.0, 2.5, -3.0, "", "x", [], {}, [1], {"a": 1}])
+        if rng.random() < 0.3:
+            o.pop(key, None)
+        elif key == "properties" and rng.random() < 0.7:
+            props = o.get("properties") if isinstance(o.get("properties"), list) else []
+            prop = dict(rng.choice(props)) if props and isinstance(props[0], dict) else {}
+            pk = rng.choice(["name", "type", "value", "propertytype", "other"])
+            prop[pk] = rng.choice([value, "int", "float", "bool", "string", "color", "file", "object", "class", "nope"])
+            o["properties"] = [*props, prop] if isinstance(props, list) else [prop]
+        else:
+            o[key] = value
+    return o
+
+
+@pytest.mark.plugins
+def test_the_plain_object_check_never_passes_what_the_schema_refuses(tmp_path):
+    from questc_tiled.read import _plain_object
+
+    one = jsonschema.Draft202012Validator({"$defs": TILED_SCHEMA["$defs"], "$ref": "#/$defs/object"})
+    maps = sorted((REPO / "tests").rglob("*.tmj"))
+    objects = [o for m in maps for layer in json.loads(m.read_text(encoding="utf-8")).get("layers", []) for o in layer.get("objects", [])]
+    if not objects:
+        _, doc = _exported(tmp_path)
+        objects = [o for layer in doc["layers"] for o in layer["objects"]]
+    assert objects and all(_plain_object(o) for o in objects)  # what questc exports is plain
+    rng = random.Random(38)
+    passed = refused = 0
+    for i in range(4000):
+        o = _mutations(objects[i % len(objects)], rng)
+        if _plain_object(o):
+            passed += 1
+            assert one.is_valid(o), o
+        elif not one.is_valid(o):
+            refused += 1
+    assert passed > 200 and refused > 1000  # both sides were explored
+
+
+def test_positions_found_lazily_are_the_positions():
+    from questc_tiled.jsonpos import Positions, positions
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted((REPO / "tests").rglob("*.tmj"))][:3]
+    texts += ['[]', '{}', '{"a": []}', ' [1, [2, {"x": "y\\"]"}], {}] ', '{"a" : {"b":[ ]} , "c":NaN, "d": -Infinity}']
+    for text in texts:
+        full = positions(text)
+        assert all(Positions(text).get(path) == at for path, at in full.items())
+        lazy = Positions(text)
+        assert all(lazy.get(path) == at for path, at in full.items())  # asked in order, one walk
+        assert Positions(text).get(("no such key",)) is None and Positions(text).get((99,)) is None
