@@ -1,7 +1,7 @@
 // app.js: the questc web player's page. Loads bundle.json (beside this file), checks it,
 // draws the map from its geometry and plays the quest (docs/player.md).
 
-import { Geometry } from "./sight.js";
+import { Geometry, seenFromLarge } from "./sight.js";
 import { Moves } from "./moves.js";
 import { Game, usesRandom, describeCondition } from "./play.js";
 import { readBundle, BundleError } from "./validate.js";
@@ -167,12 +167,15 @@ function questions(origin) {
   const hidden = g.hiddenSpaces;
   const block = blockers(origin);
   const view = geo.state({ openDoors: [...g.openDoors], blockers: block, hidden });
-  const row = view.seenFrom(origin);
+  // a large figure (docs/bundle.md, "Large figures"): its whole base sees, and it moves as `questc path --size`
+  const large = g.figures.find((f) => f.spaces.length > 1 && f.spaces.includes(origin));
+  const row = large ? seenFromLarge(geo, large.spaces, { openDoors: [...g.openDoors], blockers: block, hidden }) : view.seenFrom(origin);
   const seen = new Set();
   row.forEach((v, j) => { if (v) seen.add(j); });
-  const moves = new Moves(geo, { openDoors: [...g.openDoors], blockers: block, hidden });
-  const reach = ui.mode === "points" ? moves.reach(origin, ui.amount) : moves.within(origin, ui.amount);
-  return { seen, reach, moves, view };
+  const moves = new Moves(geo, { openDoors: [...g.openDoors], blockers: block, hidden, large: Boolean(large) });
+  const reach = large && ui.mode === "points" ? moves.largeReach(large.spaces, large.size, ui.amount)
+    : ui.mode === "points" ? moves.reach(origin, ui.amount) : moves.within(origin, ui.amount);
+  return { seen, reach, moves, view, large: large || null };
 }
 ui.questions = questions;
 
