@@ -106,3 +106,35 @@ def test_the_player_answers_as_los_size_and_path_size(tmp_path):
         assert [mine["cost"], mine["route"], mine["placements"]] == [want["cost"], want["route"], want["placements"]], goal
         routed += want["cost"] is not None
     assert routed >= 3
+
+
+def test_a_click_on_a_large_figure_shows_its_sight_and_reach_in_the_page(page, sites):
+    """In Chromium: a 2x2 figure put on first_blood's map; the page's answer for a click on
+    it (questc.questions, what the highlights are drawn from) is `questc los --size` for
+    sight and, for 4 movement points, every space `questc path --size` reaches for 4 or
+    less (figures not blocking, as `questc path` knows none)."""
+    from compiler.geometry.graph import base_cells, base_fits, large_move
+
+    pack = REPO / "content" / "d2e-quests"
+    sites.view("d2e-quests", str(pack))
+    model = compile_paths([str(pack)], Options(images=False, sight=False)).model
+    b = model.maps.quests["first_blood"][1].board
+    page.open(sites.url("d2e-quests", "?quest=first_blood"))
+    taken = set(page.page.evaluate("[...questc.game.figureSpaces]"))
+    top = next(c for c in b.spaces[len(b.spaces) // 3:]
+               if base_fits(b, base_cells(c, (2, 2)), b.blocking_edges(None))
+               and not {b.index[x] for x in base_cells(c, (2, 2))} & taken)
+    base = base_cells(top, (2, 2))
+    got = page.page.evaluate("""(base) => {
+      questc.game.figures.push({ key: "test-ogre", spawn: "test", group: "test", rank: "master", spaces: base, size: [2, 2], space: base[0] });
+      questc.figuresBlock = false; questc.mode = "points"; questc.amount = 4;
+      const q = questc.questions(base[3]);
+      return { seen: [...q.seen].sort((a, b) => a - b), reach: [...q.reach].sort((a, b) => a - b), large: q.large !== null };
+    }""", [b.index[c] for c in base])
+    assert got["large"]
+    sees = json.loads(questc("los", pack, "--quest", "first_blood", "--from", f"{top[0]},{top[1]}", "--size", "2x2").out)["sees"]
+    assert [list(b.spaces[i]) for i in got["seen"]] == sees
+    reach = [i for i, c in enumerate(b.spaces) if (m := large_move(b, base, (2, 2), c)) is not None and m.cost <= 4]
+    assert got["reach"] == reach
+    assert len(reach) > 4 and len(got["seen"]) > 4
+    assert not page.errors
