@@ -68,3 +68,92 @@ def test_both_doors_added_at_the_start_are_an_error(tmp_path):
     q = varied(tmp_path, DOORS, "events.ini", "DoorLocked TokenKey", "DoorLocked DoorCellar TokenKey")
     code, found = check(q)
     assert code == 1 and [(d["code"], Path(d["file"]).name, d["line"]) for d in found] == [("M0215", "other.ini", 9)]
+
+
+# ---------------------------------------------------------------- what the app rejects or shows broken
+CROSSING = DATA / "transition"
+APP = REPO.parent / "shared" / "data" / "valkyrie-app"
+
+
+def found_codes(found: list[dict]) -> list[tuple[str, str, str, int]]:
+    return [(d["code"], d["severity"], Path(d["file"]).name, d["line"]) for d in found]
+
+
+@pytest.mark.parametrize(("line", "verdict"), [
+    ("format=99", "error"), ("format=3", "error"), ("format=seven", "error"), ("", "error"),
+    ("format=4", None), ("format=21", None),
+])
+def test_a_format_the_app_does_not_list_is_an_error(tmp_path, line, verdict):
+    q = varied(tmp_path, CROSSING, "quest.ini", "format=7\n", line + "\n" if line else "")
+    code, found = check(q)
+    if verdict is None:
+        assert (code, found) == (0, [])
+        return
+    assert code == 1 and found_codes(found) == [("VK0401", "error", "quest.ini", 4 if line else 3)]
+    assert "4 to 21" in found[0]["message"]
+
+
+def test_a_tile_without_a_side_is_an_error(tmp_path):
+    q = varied(tmp_path, CROSSING, "tiles.ini", "side=TileSideCapB", "")
+    code, found = check(q)
+    assert code == 1 and ("VK0402", "error", "tiles.ini", 26) in found_codes(found)  # [TileCap]
+
+
+def test_a_side_unknown_to_the_app_is_an_error_and_one_only_questc_lacks_a_warning(tmp_path):
+    q = varied(tmp_path, CROSSING, "tiles.ini", "side=TileSideCapB", "side=TileSideCapZ")
+    code, found = check(q)
+    assert code == 1 and found_codes(found)[0] == ("VK0403", "error", "tiles.ini", 29)
+    assert "did you mean `TileSideCap" in found[0]["message"]
+    # the secret room a published quest of the app's own repository places: the app knows it
+    known = varied(tmp_path / "k", CROSSING, "tiles.ini", "side=TileSideCapB", "side=TileSideS2B")
+    code, found = check(known)
+    # M0401 for the side, and 26B's south opening is left loose without the cap (M0304)
+    assert code == 0 and found_codes(found) == [("M0304", "warning", "tiles.ini", 21), ("M0401", "warning", "tiles.ini", 29)]
+    # the app also finds a side written without `TileSide`
+    short = varied(tmp_path / "s", CROSSING, "tiles.ini", "side=TileSideCapB", "side=CapB")
+    assert check(short) == (0, [])
+
+
+def test_a_shown_dialog_without_its_text_or_label_is_a_warning(tmp_path):
+    q = varied(tmp_path, DOORS, "Localization.English.txt", "DoorCellar.text,The cellar door.\nDoorCellar.button1,Open\n", "")
+    code, found = check(q)
+    assert code == 0 and found_codes(found) == [("VK0404", "warning", "other.ini", 9), ("VK0405", "warning", "other.ini", 9)]
+    assert "empty dialog" in found[0]["message"] and "raw key `DoorCellar.button1`" in found[1]["message"]
+    # not shown, nothing to say; a label in the section itself is a label
+    hidden = varied(tmp_path / "h", DOORS, "other.ini", "[DoorCellar]\n", "[DoorCellar]\ndisplay=false\n")
+    (hidden / "Localization.English.txt").write_text((q / "Localization.English.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    assert check(hidden) == (0, [])
+
+
+def test_a_misspelt_token_type_is_a_warning_and_imports_as_the_search_token_the_app_shows(tmp_path):
+    q = varied(tmp_path, DOORS, "tokens.ini", "type=TokenSearch", "type=TokenSerch")
+    code, found = check(q)
+    assert code == 0 and found_codes(found) == [("VK0406", "warning", "tokens.ini", 5)]
+    assert "did you mean `TokenSearch`" in found[0]["message"]
+    run = questc("--plugin", "valkyrie", "import", "valkyrie", str(q), "-o", str(tmp_path / "p"))
+    assert run.code == 0 and "token search as key at 12A(1,2)" in (tmp_path / "p" / "door_pair.quest").read_text(encoding="utf-8")
+
+
+def test_a_section_given_twice_across_files_is_an_error(tmp_path):
+    q = varied(tmp_path, DOORS, "tokens.ini", "[TokenKey]", "[DoorCellar]\nxposition=4\nyposition=-7\n\n[TokenKey]")
+    code, found = check(q)
+    assert code == 1 and ("VK0104", "error", "tokens.ini", 1) in found_codes(found)
+
+
+def test_the_app_lists_are_read_by_check():
+    from questc_valkyrie.app_lists import known
+
+    sides = known("tile_sides")
+    assert {"TileSide9A", "TileSideTransitionA", "TileSideCapB", "TileSideS2B"} <= sides and len(sides) == 71
+    assert {"TokenSearch", "TokenObjectiveRed", "TokenSecretB"} <= known("token_types")
+    assert "MonsterGoblinArcher" in known("monsters")
+
+
+@pytest.mark.skipif(not (APP / "d2e-base-tiles.ini").is_file(), reason="the Valkyrie app's lists (../shared) are not present")
+def test_the_committed_app_lists_are_what_the_app_files_give():
+    from importlib import resources
+
+    from questc_valkyrie.app_lists import beyond_base_block, generate
+
+    committed = (resources.files("questc_valkyrie") / "app_lists.yaml").read_text(encoding="utf-8")
+    assert generate(APP, beyond_base_block(committed)) == committed

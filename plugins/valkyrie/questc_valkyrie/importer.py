@@ -53,6 +53,7 @@ OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operatio
 # whether a component is on the board (read back as conditions, never as quest variables)
 _INTERNAL = re.compile(r"Questc(Encounter|E\d+Round\d+|OnBoard\w+)")
 _TEST = re.compile(r"([#$%]?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d+|#?[A-Za-z_]\w*)")
+APP_FORMATS = (4, 21)  # the quest formats the app lists (QuestData.cs: Quest.minumumFormat, QuestFormat.CURRENT_VERSION)
 MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search over the suspect tiles)
 
 
@@ -158,6 +159,7 @@ class Importer:
     # ------------------------------------------------------------ the import
     def run(self) -> Generated | None:
         self.collect()
+        self.check_app()
         errors = self.sink.errors
         placements = placements_of(self.of("Tile"), self.tiles, self.sink, self.offsets)
         self.check_orientation(placements)
@@ -181,6 +183,42 @@ class Importer:
             "pack.yaml": self.pack_yaml(),
             f"{self.quest_id}.quest": text,
         }, f"{self.quest_id}.quest", {i + 1: ln.origin for i, ln in enumerate(self.lines) if ln.origin is not None})
+
+    # ------------------------------------------------------------ what the app rejects or shows broken
+    def check_app(self) -> None:
+        """The quest's format (VK0401), token types the app does not have (VK0406: it
+        shows a search token, and token_kind imports one), dialogs the app would show empty
+        (VK0404) or with a raw key on a button (VK0405). Tile sides: placements_of (docs/valkyrie.md, "What the app rejects or shows broken")."""
+        from questc_valkyrie.app_lists import known
+
+        quest = self.q.quest.section("Quest")
+        if quest is not None:
+            raw = (quest.get("format") or "").strip()
+            fmt = int(raw) if re.fullmatch(r"[+-]?\d{1,9}", raw) else 0  # the app's int.TryParse: 0 when unreadable
+            if not APP_FORMATS[0] <= fmt <= APP_FORMATS[1]:
+                self.sink.report("VK0401", quest.span_of("format") if quest.get("format") is not None else quest.span,
+                                 format=f"`{raw}`" if raw else "(none)", low=APP_FORMATS[0], high=APP_FORMATS[1])
+        app_tokens = known("token_types") | known("monsters")  # the app draws a monster's image for a monster id too
+        for tok in self.of("Token"):
+            t = tok.get("type") or ""
+            if t and t not in app_tokens and not tok.get("customImage"):
+                guess = did_you_mean(t, app_tokens, sink=self.sink)
+                self.sink.report("VK0406", tok.span_of("type"), section=tok.name, type=t,
+                                 hint=f" (did you mean `{guess}`?)" if guess else "", fix=guess)
+        where = f"the {self.language} localisation"
+        for sec in self.comp.values():
+            if not sec.name.startswith(("Event", "Token", "Door", "Spawn")):
+                continue  # what the app reads as an Event (a token, door and spawn are events)
+            if (sec.get("display") or "true").strip().lower() == "false":
+                continue
+            if not self.text.get(f"{sec.name}.text"):
+                self.sink.report("VK0404", sec.span, section=sec.name, file=where, key=f"{sec.name}.text")
+            raw = (sec.get("buttons") or "").strip()
+            count = max(1, int(raw)) if re.fullmatch(r"\d{1,3}", raw) else 1  # a displayed event has a button
+            for i in range(1, min(count, 32) + 1):
+                key = f"{sec.name}.button{i}"
+                if sec.get(f"button{i}") is None and key not in self.text:
+                    self.sink.report("VK0405", sec.span, section=sec.name, button=i, file=where, key=key)
 
     # ------------------------------------------------------------ checks on the Valkyrie side
     def check_references(self) -> None:
@@ -631,7 +669,11 @@ class Importer:
 
     # names ---------------------------------------------------------------
     def token_kind(self, tok: Section) -> tuple[str, str | None]:
+        from questc_valkyrie.app_lists import known
+
         t = tok.get("type") or ""
+        if t and t not in known("token_types") | known("monsters") and not tok.get("customImage"):
+            return "search", None  # what the app shows for a type it does not have (VK0406, check_app)
         if t in TOKEN_TYPES:
             return TOKEN_TYPES[t]
         m = re.fullmatch(r"TokenObjective(\w+)", t)

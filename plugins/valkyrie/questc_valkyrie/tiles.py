@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, AbstractSet, Iterable, Mapping
 
 from compiler.plugins.api import Sink, Span, Tile
 
@@ -90,14 +90,32 @@ def side_codes(tiles: Mapping[str, Tile]) -> dict[str, str]:
     return out
 
 
-def placements_of(sections: Iterable[Section], tiles: Mapping[str, Tile], sink: Sink, offsets: Mapping[str, int] | None = None) -> list[Placement]:
+def placements_of(sections: Iterable[Section], tiles: Mapping[str, Tile], sink: Sink, offsets: Mapping[str, int] | None = None,
+                  app_sides: AbstractSet[str] | None = None) -> list[Placement]:
     """Placements of `[Tile…]` sections (compiler/importers/valkyrie/ini.py), in file order.
-    `offsets`: side name -> extra clockwise quarter turns of the image (offsets.yaml)."""
+    `offsets`: side name -> extra clockwise quarter turns of the image (offsets.yaml).
+    `app_sides`: the tile sides the app knows (default: app_lists.yaml). A tile with no
+    side (VK0402) or a side the app does not know (VK0403) is an error: the app quits
+    drawing it; a side the app knows and questc has no shape for is M0401, a warning."""
+    from compiler.plugins.api import did_you_mean
+    from questc_valkyrie.app_lists import known
+
     by_side = side_codes(tiles)
+    app = known("tile_sides") if app_sides is None else app_sides
     out: list[Placement] = []
     used: dict[str, int] = {}
     for sec in sections:
         side = sec.get("side", "") or ""
+        if not side and not sec.get("customImage"):
+            sink.report("VK0402", sec.span, section=sec.name)
+            continue
+        if side not in by_side and f"TileSide{side}" in by_side:
+            side = f"TileSide{side}"  # the app looks the name up with `TileSide` before it too (Quest.cs, Tile)
+        if side and side not in app and f"TileSide{side}" not in app:
+            guess = did_you_mean(side, app, sink=sink)
+            sink.report("VK0403", sec.span_of("side"), section=sec.name, side=side,
+                        hint=f" (did you mean `{guess}`?)" if guess else "", fix=guess)
+            continue
         code = by_side.get(side)
         if code is None:
             sink.report("M0401", sec.span_of("side"), section=sec.name, side=side)
