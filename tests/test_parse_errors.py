@@ -55,8 +55,9 @@ def test_messages_name_tokens_in_words():
     parse_module('quest q "Q" { map { tile 9A atach south } }', "t.quest", sink)
     (diag,) = sink.items
     assert diag.message == (
-        "unexpected name `atach`; expected `as`, `at`, `attach`, `hidden`, `rotate`, `}` or the end of the statement"
+        "unexpected name `atach`; expected `as`, `at`, `attach`, `hidden`, `rotate`, `}` or the end of the statement; did you mean `attach`?"
     )
+    assert diag.fix == "attach"  # a misspelt keyword has its quick fix (issue 35)
     assert diag.span == Span("t.quest", 1, 29, 1, 34)  # the whole offending word is underlined
     sink = Sink()
     parse_module('quest q "Q" { map { door d on 9A. } }', "t.quest", sink)

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
+# Fields that only ever add a did-you-mean to a message: empty when not given (a reporter
+# that never has a suggestion to make need not pass one).
+OPTIONAL_FIELDS: dict[str, object] = {"hint": ""}
+
 
 @frozen
 class Entry:
@@ -38,7 +42,7 @@ class Entry:
 
     def format(self, **args: object) -> str:
         try:
-            return self.message.format(**args)
+            return self.message.format(**{**OPTIONAL_FIELDS, **args})
         except (KeyError, IndexError) as exc:
             raise KeyError(f"{self.code}: missing message argument {exc}") from None
 

@@ -21,7 +21,9 @@ from collections.abc import KeysView
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 if TYPE_CHECKING:
-    from compiler.diagnostics.model import Sink
+    from collections.abc import Collection
+
+    from compiler.diagnostics.model import Sink, Span
 
 CUTOFF = 0.5
 
@@ -84,3 +86,19 @@ def hint_and_fix(word: object, known: Iterable[str], names: Mapping[str, str] | 
     if names and guess in names and str(names[guess]).casefold() == str(word).casefold():
         return f"; did you mean `{guess}` ({names[guess]})?", guess
     return f"; did you mean `{guess}`?", guess
+
+
+def unknown_monster(sink: Sink, span: Span, name: str, monsters: Collection[str]) -> None:
+    """Q0201 for a spawn of `name`: with the closest monster as the did-you-mean and its
+    fix (an edit), or, when none is close, a pointer at `questc monsters --pack` (the list
+    of every monster the pack can spawn), for the folder of the quest file."""
+    import posixpath
+
+    guess = did_you_mean(name, monsters, sink=sink)
+    if guess is not None:
+        sink.report("Q0201", span, name=name, hint=f"; did you mean `{guess}`?", fix=guess)
+        return
+    folder = posixpath.dirname(span.file.replace("\\", "/")) or "."
+    command = f"questc monsters --pack {folder}"
+    sink.report("Q0201", span, name=name, hint=f"; no monster is named like it (`{command}` lists all {len(monsters)})",
+                fix=f"Use a monster id that `{command}` lists, or declare a monster of your own (`monster ID based on …`).")

@@ -41,7 +41,7 @@ from typing import AbstractSet, Collection, Iterable, Iterator, Mapping, Sequenc
 
 from compiler.catalogs.monsters import Monster, Stats
 from compiler.diagnostics import Related, Severity, Sink, Span
-from compiler.diagnostics.hints import did_you_mean, hint
+from compiler.diagnostics.hints import did_you_mean, hint, unknown_monster
 from compiler.geometry.assemble import AssembledMap, PlacedTile
 from compiler.geometry.board import Door
 from compiler.geometry.features import RUNE_COLOURS, around, reachable
@@ -555,7 +555,7 @@ class EncounterResolver:
         if monster is None:
             # what the events may call it: the name as written, its own name, or the monster it meant
             self.failed |= {("group", g) for g in (s.group, s.name, did_you_mean(s.group, self.monsters)) if g}
-            self.sink.report("Q0201", s.span, name=s.group, hint=hint(s.group, self.monsters, sink=self.sink))
+            unknown_monster(self.sink, s.span, s.group, self.monsters)
             return None
         size = s.size or monster.size
         counts = _guard_counts(s.heroes, self.counts)
@@ -948,7 +948,7 @@ class EncounterResolver:
                     if s.group in self.monsters or not self.monsters:
                         self.sink.report("Q0206", e.span, group=s.group, hint=hint(s.group, declared, sink=self.sink))
                     else:
-                        self.sink.report("Q0201", e.span, name=s.group, hint=hint(s.group, self.monsters, sink=self.sink))
+                        unknown_monster(self.sink, e.span, s.group, self.monsters)
                     return None
                 return m.Effect("spawn", (sp.id,), span=e.span)
             sid = self.made.get(id(s))
@@ -1080,6 +1080,8 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
         loses |= "lose" in unsure
         out.append(replace(enc, events=events, reachable=reached))
         reached = reached and ("next" in kinds or "next" in unsure)
+    if quest.incomplete:  # a statement dropped by a syntax error may be what ends it: that error says it
+        return out
     if not wins:  # neither: one error with a note, not two at one place
         lost_too = () if loses else (Related(quest.span, "it can never be lost either: no `lose` in an event that can fire"),)
         sink.report("Q0305", quest.span, quest=quest.id, related=lost_too)

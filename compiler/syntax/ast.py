@@ -545,6 +545,9 @@ class Quest:
     span: Span = NOWHERE
     adventure: Adventure | None = None
     monsters: tuple[CustomMonster, ...] = ()  # `monster ID based on BASE { … }`: the quest's custom monsters
+    # a statement of it was dropped by syntax-error recovery (parse.py): whole-quest
+    # verdicts (it can never be won or lost) are not said, the syntax error is the cause
+    incomplete: bool = False
 
 
 @frozen

@@ -20,6 +20,7 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from compiler.diagnostics import Edit, Related, Sink, Span
+from compiler.diagnostics.hints import did_you_mean
 from compiler import frozen
 
 # ---------------------------------------------------------------- syntax errors by example
@@ -277,7 +278,16 @@ def report(exc: UnexpectedInput, text: str, file: str, sink: Sink, completed: bo
     if code is not None:
         sink.report(code, span, found=describe_found(exc.token))
         return
-    sink.report("S0101", span, found=describe_found(exc.token), expected=expected)
+    if exc.token.type in ("INT", "NEG_INT") and str(previous) == "tile":  # `tile 13`: a piece without its side
+        sink.report("S0132", span, number=str(exc.token), fix=f"Write `{exc.token}A` or `{exc.token}B`, the side of the piece the map uses.")
+        return
+    hint, fix = "", None
+    if exc.token.type == "ID":  # a misspelt keyword (`on enter X`): the expected word most like it
+        literals = _literals()
+        words = {literals[n] for n in set(exc.accepts or exc.expected) if n in literals and literals[n].isidentifier()}
+        fix = did_you_mean(str(exc.token), words, sink=sink) if words else None
+        hint = f"; did you mean `{fix}`?" if fix else ""
+    sink.report("S0101", span, found=describe_found(exc.token), expected=expected, hint=hint, fix=fix)
 
 
 def _previous(exc: UnexpectedToken) -> object:

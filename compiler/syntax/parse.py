@@ -13,6 +13,7 @@ the missing `}`.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import inspect
 import re
@@ -25,7 +26,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError
 from lark.tree import Meta
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Diagnostic, Severity, Sink, Span
 from compiler import frozen
 from compiler.syntax import ast, recovery
 from compiler.syntax.errors import lexed_span
@@ -71,6 +72,7 @@ def lark_parser() -> Lark:
 def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
     """Parse one `.quest` file. Diagnostics go to `sink`; the result holds every
     declaration that survived error recovery."""
+    before = len(sink.items)
     try:
         tree = recovery.parse_recovering(text, file, sink, lark_parser())
         if tree is None:
@@ -83,11 +85,28 @@ def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
             dataclasses.replace(d, doc=docs.get(d.span.line)) if docs.get(d.span.line) else d for d in decls
         )
         check_lengths(decls, sink)  # S0230: names and texts within their caps (syntax/lengths.py)
-        return ast.Module(file=file, declarations=decls)
+        return ast.Module(file=file, declarations=_mark_incomplete(decls, sink.items[before:]))
     except Exception as exc:  # a bug in this module must not become a traceback for the user
         inner = exc.orig_exc if isinstance(exc, VisitError) else exc
         sink.report("S0900", Span(file, 1, 1), detail=f"{type(inner).__name__}: {inner}")
         return ast.Module(file=file)
+
+
+def _mark_incomplete(decls: tuple[ast.Declaration, ...], found: list[Diagnostic]) -> tuple[ast.Declaration, ...]:
+    """Each quest holding a syntax error marked `incomplete`: what recovery dropped (an
+    event misspelt `on enter X`) may be what wins it, so "it can never be won" would be a
+    second message about one mistake, and the first one read."""
+    lines = sorted({d.span.line for d in found if d.severity is Severity.ERROR and d.code.startswith("S0")})
+    if not lines:
+        return decls
+    out = []
+    for d in decls:
+        if isinstance(d, ast.Quest):
+            i = bisect.bisect_left(lines, d.span.line)
+            if i < len(lines) and lines[i] <= d.span.end_line:
+                d = dataclasses.replace(d, incomplete=True)
+        out.append(d)
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- doc comments

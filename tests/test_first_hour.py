@@ -1,0 +1,58 @@
+"""A designer's first hour (issue 35): each slip it reproduced, one message that says
+what to do. The brace and fix findings are in tests/test_fixes.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import questc, write_pack
+
+MAP = "  map { tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north; edge 11A.east }\n"
+
+
+def _quest(body: str) -> str:
+    return f'quest q "Q" {{\n  heroes 2..4\n{body}}}\n'
+
+
+def _check(tmp_path: Path, quest: str, *args: str):
+    pack = write_pack(tmp_path, "c", requires=["d2e-base"], files={"q.quest": quest})
+    return questc("check", pack.name, *args, cwd=tmp_path)
+
+
+def test_a_tile_number_without_its_side_says_13a_or_13b_and_nothing_else(tmp_path: Path):
+    quest = _quest("  map {\n    tile entrance1A at (0, 0)\n    tile 13 attach west to entrance1A.north\n  }\n"
+                   "  start heroes on entrance1A\n  on round_end 3 { win \"Won.\" }\n  on round_end 4 { lose \"Lost.\" }\n")
+    r = _check(tmp_path, quest, "--format", "json")
+    errors = [d for d in r.json()["diagnostics"] if d["severity"] == "error"]
+    assert [(d["code"], d["line"], d["column"]) for d in errors] == [("S0132", 5, 10)]
+    assert "`13A` or `13B`" in errors[0]["message"]
+
+
+def test_a_misspelt_trigger_is_the_first_and_only_error_with_did_you_mean_enters(tmp_path: Path):
+    quest = _quest(MAP + "  start heroes on entrance1A\n  on enter 11A { win \"Won.\" }\n  on round_end 4 { lose \"Lost.\" }\n")
+    r = _check(tmp_path, quest, "--format", "json")
+    (d,) = r.json()["diagnostics"]  # no "can never be won" before it: the event it drops is the cause
+    assert d["code"] == "S0101" and d["message"].endswith("did you mean `enters`?")
+    assert d["edit"] == {"line": 5, "column": 6, "end_line": 5, "end_column": 11, "text": "enters"}
+    fixed = questc("check", "c", "--fix", cwd=tmp_path)
+    assert fixed.code == 0, fixed.err
+    assert "on enters 11A" in (tmp_path / "c" / "q.quest").read_text(encoding="utf-8")
+
+
+def test_an_unknown_monster_with_a_close_name_has_a_quick_fix_and_a_help_line(tmp_path: Path):
+    quest = _quest(MAP + "  start heroes on entrance1A\n  spawn goblin_archr at 11A(1,1)\n"
+                   "  on round_end 3 { win \"Won.\" }\n  on round_end 4 { lose \"Lost.\" }\n")
+    r = _check(tmp_path, quest)
+    assert "unknown monster `goblin_archr`; did you mean `goblin_archer`?" in r.err
+    assert "help: replace `goblin_archr` with `goblin_archer` (line 5, column 9)" in r.err
+    (d,) = _check(tmp_path, quest, "--format", "json").json()["diagnostics"]
+    assert d["edit"]["text"] == "goblin_archer"
+
+
+def test_an_unknown_monster_with_no_close_name_points_at_questc_monsters(tmp_path: Path):
+    quest = _quest(MAP + "  start heroes on entrance1A\n  spawn gobbo_thing at 11A(1,1)\n"
+                   "  on round_end 3 { win \"Won.\" }\n  on round_end 4 { lose \"Lost.\" }\n")
+    (d,) = _check(tmp_path, quest, "--format", "json").json()["diagnostics"]
+    assert d["code"] == "Q0201" and "`questc monsters --pack c` lists all" in d["message"]
+    listed = questc("monsters", "--pack", "c", cwd=tmp_path)
+    assert listed.code == 0 and "goblin_archer" in listed.out
