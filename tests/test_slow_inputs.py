@@ -241,3 +241,71 @@ def test_positions_found_lazily_are_the_positions():
         lazy = Positions(text)
         assert all(lazy.get(path) == at for path, at in full.items())  # asked in order, one walk
         assert Positions(text).get(("no such key",)) is None and Positions(text).get((99,)) is None
+
+
+# ---------------------------------------------------------------- .po files
+FR_PO = REPO / "tests" / "data" / "translated-pack" / "translations" / "fr.po"
+
+
+def _no_polib(monkeypatch):
+    from compiler.catalogs import translations
+
+    monkeypatch.setattr(translations, "pofile", lambda *a, **kw: pytest.fail("polib was given a file the line check refuses"))
+
+
+def test_an_entry_of_sixty_five_thousand_comment_lines_is_refused_before_polib(monkeypatch):
+    """seed 38 r:47101: polib joins comment lines one `+=` at a time (10 s)."""
+    from compiler.catalogs.translations import MAX_ENTRY_LINES, parse_po
+
+    text = FR_PO.read_text(encoding="utf-8")
+    head, rest = text.split("\n#. ", 1)
+    first = head.count("\n") + 2
+    po = head + "\n" + "#. a designer's note\n" * 65_000 + "#. " + rest
+    _no_polib(monkeypatch)
+    sink = Sink()
+    assert parse_po(po, "translations/fr.po", sink) is None
+    assert codes(sink) == ["T0101"] and sink.items[0].span.line == first + MAX_ENTRY_LINES
+    assert f"more than {MAX_ENTRY_LINES} comment lines in one entry" in sink.items[0].message
+
+
+def test_comment_lines_are_counted_until_the_entrys_msgstr_not_per_kind(monkeypatch):
+    """Comment kinds interleaved, or `msgid` lines between them, still join into one entry."""
+    from compiler.catalogs.translations import MAX_ENTRY_LINES, parse_po
+
+    _no_polib(monkeypatch)
+    for filler in ("#. a\n#: x.quest:1\n", '#. a\nmsgid "x"\n'):
+        sink = Sink()
+        po = 'msgid ""\nmsgstr ""\n\n' + filler * (MAX_ENTRY_LINES + 1) + 'msgctxt "a"\nmsgid "b"\nmsgstr "c"\n'
+        assert parse_po(po, "translations/fr.po", sink) is None and codes(sink) == ["T0101"], filler
+
+
+def test_a_string_of_sixty_five_thousand_continuation_lines_is_refused_before_polib(monkeypatch):
+    from compiler.catalogs.translations import MAX_ENTRY_LINES, parse_po
+
+    po = 'msgid ""\nmsgstr ""\n\nmsgctxt "a"\nmsgid "b"\nmsgstr ""\n' + '"x"\n' * 65_000
+    _no_polib(monkeypatch)
+    sink = Sink()
+    assert parse_po(po, "translations/fr.po", sink) is None
+    assert codes(sink) == ["T0101"] and sink.items[0].span.line == 6 + MAX_ENTRY_LINES + 1
+
+
+def test_a_file_of_122771_broken_lines_gives_a_hundred_and_one_errors():
+    """seed 2026 r:36755: one T0101 per line (48 MB of JSON); now the first hundred, then one
+    counting the rest, located at the next."""
+    from compiler.catalogs.translations import MAX_LINE_ERRORS, parse_po
+
+    po = 'msgid ""\nmsgstr ""\n' + "msgstr oops\n" * 122_771
+    sink = Sink()
+    assert parse_po(po, "translations/fr.po", sink) is None
+    assert codes(sink) == ["T0101"] * (MAX_LINE_ERRORS + 1)
+    assert [d.span.line for d in sink.items] == list(range(3, 3 + MAX_LINE_ERRORS + 1))
+    assert f"and {122_771 - MAX_LINE_ERRORS - 1} more lines after this one cannot be read" in sink.items[-1].message
+
+
+def test_a_long_but_ordinary_po_is_still_read():
+    from compiler.catalogs.translations import parse_po
+
+    text = FR_PO.read_text(encoding="utf-8")
+    sink = Sink()
+    parsed = parse_po(text, "translations/fr.po", sink)
+    assert parsed is not None and parsed.entries and "T0101" not in codes(sink)
