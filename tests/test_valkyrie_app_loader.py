@@ -13,7 +13,8 @@ load with zero problems:
   but for `unknown base X` where the published quests name the same app id X themselves (the
   loader's monster list is the base game's nine; A Fat Goblin's Splig, a lieutenant, is the
   app's `MonsterSplig`: WAVE3-NOTES, unknown means unknown to the app);
-- the two published quests, imported and exported again: zero problems but those the
+- the two published quests and our own Valkyrie test quests (tests/data/valkyrie), imported
+  and exported again: zero problems but those the
   published quest has itself, each at most as often (WAVE3-NOTES: A Fat Goblin's secret-room
   side and tokens, its lieutenant, its own raw-key buttons; what questc leaves out on import
   is not exported, so most of them do not come back).
@@ -35,7 +36,7 @@ from compiler.diagnostics import Sink, Span
 from conftest import REPO, SHARED, questc
 from valkyrie_helpers import exported_anyway, imported
 
-pytestmark = pytest.mark.plugins
+pytestmark = [pytest.mark.plugins, pytest.mark.slow]  # about 10 s: seven exports and the loader, compiled once
 
 LOADER = SHARED / "data" / "valkyrie-app" / "loader"
 PUBLISHED_DIR = SHARED / "data" / "valkyrie-quests"
@@ -54,7 +55,7 @@ def missing() -> str | None:
 
 
 if missing():  # the module's own reason, shown by pytest -rs
-    pytestmark = [pytest.mark.plugins, pytest.mark.skip(reason=missing() or "")]
+    pytestmark = [pytest.mark.plugins, pytest.mark.slow, pytest.mark.skip(reason=missing() or "")]
 
 
 @pytest.fixture(autouse=True)
@@ -149,18 +150,22 @@ def normal(problem: str) -> str:
     return re.sub(r" '[^']*'$", "", text)
 
 
-@pytest.mark.parametrize("quest", PUBLISHED)
-def test_a_published_quest_after_a_round_trip_has_no_problem_of_its_own_making(tmp_path, quest):
+OWN = tuple(sorted(p.parent.name for p in COPIES.glob("*/quest.ini") if p.parent.name not in PUBLISHED))
+
+
+@pytest.mark.parametrize("quest", PUBLISHED + OWN)
+def test_a_valkyrie_quest_after_a_round_trip_has_no_problem_of_its_own_making(tmp_path, quest):
     """Imported and exported again (the exporter run on the imported model: A Fat Goblin's
-    import does not compile, test_valkyrie_export.py), the quest loads with no problem the
-    published quest does not have itself, and none more often."""
-    original = originals()[PUBLISHED.index(quest)]
+    import does not compile, test_valkyrie_export.py), a published quest loads with no problem
+    the published quest does not have itself, and none more often; our own Valkyrie test
+    quests (tests/data/valkyrie: the transition, the door pair) load clean before and after."""
+    original = originals()[PUBLISHED.index(quest)] if quest in PUBLISHED else COPIES / quest
     folder = exported_anyway(imported(original, tmp_path / "pack"), tmp_path / "out")
     problems = load(original, folder)
     own = Counter(normal(p) for p in problems[str(original.resolve())])
     made = Counter(normal(p) for p in problems[str(folder.resolve())])
     assert made - own == Counter(), (problems[str(folder.resolve())], problems[str(original.resolve())])
-    if quest == "01_FirstBlood":
-        assert own == Counter() and made == Counter()  # the published First Blood loads clean, and so does its round trip
+    if quest != "02_AFatGoblin":
+        assert own == Counter() and made == Counter()  # the published First Blood and our own load clean, and so do their round trips
     else:  # the published A Fat Goblin's own problems (its secret room, its lieutenant, its raw-key buttons)
         assert own["unknown tile side TileSideS2B"] == 1 and own["unknown base MonsterSplig"] == 1
