@@ -711,3 +711,45 @@ def test_no_export_shows_an_empty_dialog(tmp_path, quest):
 def test_every_construct_shows_no_empty_dialog(tmp_path):
     every_construct_sections(tmp_path)
     assert displayed_without_text(tmp_path / "out" / "EveryConstruct") == []
+
+
+def test_round_limits_do_not_leak_across_encounters_in_the_apps_terms(tmp_path):
+    """The app's round counter is quest-wide (RoundController: `EndRound` and `EndRound<#round>`
+    are queued at the end of every round, an event only when its conditions hold). Played
+    the app's way on the exported every_construct: encounter 1's `on round_end 6` fires at the
+    app's round 6 only while encounter 1 is played; entered at the app's round 3, encounter
+    2's `on round_end 4` fires at the app's round 6 (its own round 4) and never before the
+    encounter is entered."""
+    secs, _ = every_construct_sections(tmp_path)
+
+    def value(v: str, vars: dict[str, int]) -> int:
+        return int(v) if re.fullmatch(r"-?\d+", v) else vars.get(v, 0)  # VarManager: an unset variable is 0
+
+    def holds(s, vars) -> bool:
+        ops = {"==": int.__eq__, "!=": int.__ne__, ">=": int.__ge__, "<=": int.__le__, ">": int.__gt__, "<": int.__lt__}
+        return all(ops[o](vars.get(a, 0), value(b, vars)) for a, o, b in (c.split(",") for c in (s.get("conditions") or "").split()))
+
+    def perform(s, vars) -> None:
+        for op in (s.get("operations") or "").split():
+            a, o, b = op.split(",")
+            vars[a] = value(b, vars) if o == "=" else vars.get(a, 0) + (value(b, vars) if o == "+" else -value(b, vars))
+
+    e1_limit = next(s for s in secs.values() if s.get("trigger") == "EndRound6")
+    e2_limit = next(s for s in secs.values() if s.get("trigger") == "EndRound" and "QuestcE2Round4" in (s.get("conditions") or ""))
+
+    def fired(entered_at: int | None) -> dict[str, list[int]]:
+        vars = {"Gold": 3, "Tide": 4}  # the events' own conditions hold: only the round guards decide
+        out: dict[str, list[int]] = {"e1": [], "e2": []}
+        for rnd in range(1, 13):
+            vars["#round"] = rnd
+            if rnd == entered_at:
+                perform(secs["EventEnterEncounter2"], vars)
+            for key, s in (("e1", e1_limit), ("e2", e2_limit)):
+                trig = s.get("trigger")
+                if trig in ("EndRound", f"EndRound{rnd}") and holds(s, vars):
+                    out[key].append(rnd)
+        return out
+
+    assert fired(None) == {"e1": [6], "e2": []}
+    assert fired(3) == {"e1": [], "e2": [6]}
+    assert fired(8) == {"e1": [6], "e2": [11]}
