@@ -15,7 +15,7 @@ from PIL import Image, ImageChops
 from compiler.emit.images.quest import reachable_within
 from compiler.geometry.sight import SightEngine
 from tests.browser import ARTIFACTS
-from tests.conftest import REPO
+from tests.conftest import REPO, SHARED
 from tests.test_player_sight import board_of
 
 GOLDEN = REPO / "tests" / "golden" / "player"
@@ -120,7 +120,7 @@ def highlighted(page):
       seen: [...document.querySelectorAll('#map rect.space.seen')].map((e) => +e.dataset.i),
       reach: [...document.querySelectorAll('#map rect.reach')].map((e) => +e.dataset.reach),
       figures: [...questc.game.figureSpaces],
-      open: [...questc.game.openDoors],
+      open: questc.game.passableDoors,
     })""")
 
 
@@ -447,4 +447,259 @@ def test_a_fat_goblin_asks_when_the_cave_spider_is_defeated(page, sites):
     click(page, "defeat-goblin_archer")  # on to the cave: the round counter starts again
     assert page.page.evaluate("questc.game.encounterIndex") == 1
     assert page.page.locator("#round").inner_text() == "1"
+    assert not page.errors
+
+
+# ---------------------------------------------------------------- slice 2: doors, removals, random, quotas (issue 31)
+SOLVE = REPO / "tests" / "player" / "solve.mjs"
+
+
+def solve(page, folder, goal):
+    """A shortest list of panel actions that ends the open quest with `goal`, found by
+    tests/player/solve.mjs in the page on play.js's own states (None: none found)."""
+    shutil.copyfile(SOLVE, folder / "solve-test.js")  # .js: served as JavaScript, beside play.js
+    return page.page.evaluate("""async (goal) => {
+      const { solve } = await import("./solve-test.js");
+      const g = questc.game;
+      return solve(questc.bundle, g.questId, goal, { heroes: g.heroes, seed: g.seed });
+    }""", goal)
+
+
+def do(page, action):
+    """Click the button of one action of solve.mjs."""
+    what, _, arg = action.partition(":")
+    if what == "enter":
+        page.page.evaluate("(i) => { questc.selectSpace(-1); questc.selectSpace(i); }", int(arg))
+        click(page, "enter-space")
+        return
+    click(page, f"{what}-{arg}" if arg else what)  # the panel's buttons: data-testid ACTION-ARG
+
+
+def play_to(page, folder, goal):
+    """Play the open quest to `goal` by clicking, checking that it ends there and not before."""
+    path = solve(page, folder, goal)
+    assert path is not None, f"no way to {goal} found"
+    for k, action in enumerate(path):
+        assert outcome(page) == "", (k, action)
+        do(page, action)
+    assert outcome(page) == goal, path
+    assert page.page.locator('[data-testid="end-round"]').is_disabled()
+    assert not page.errors
+    return path
+
+
+@pytest.mark.parametrize("goal", ["win", "lose"])
+@pytest.mark.parametrize("quest", ["first_blood", "a_fat_goblin"])
+def test_content_quests_play_to_a_win_and_a_loss(page, sites, quest, goal):
+    folder = sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    page.open(sites.url("d2e-quests", f"?quest={quest}"))
+    path = play_to(page, folder, goal)
+    assert path, "the quest is not over at the start"
+
+
+def test_a_fat_goblin_lost_by_its_round_limit_and_splig_shown_as_a_lieutenant(page, sites):
+    sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    page.open(sites.url("d2e-quests", "?quest=a_fat_goblin"))
+    for round_ in range(1, 6):
+        click(page, "end-round")
+        assert outcome(page) == "", round_
+    click(page, "end-round")  # round_end 6 of encounter 1
+    assert outcome(page) == "lose"
+    page.open(sites.url("d2e-quests", "?quest=a_fat_goblin"))
+    page.page.select_option('[data-testid="heroes"]', "3")
+    click(page, "defeat-goblin_archer")
+    splig = page.page.locator(".spawn", has_text="splig_the_king").inner_text()
+    assert "Splig, King of All Goblins, based on splig" in splig and "lieutenant" in splig
+    healths = page.page.evaluate("questc.game.encounter.spawns.find((s) => s.id === 'splig_the_king').healths")
+    assert f"health {healths['3']}," in splig
+    assert not page.errors
+
+
+def test_first_blood_barn_doors_locked_then_swapped(page, sites):
+    sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    page.open(sites.url("d2e-quests", "?quest=first_blood"))
+    doors = page.page.locator("#map g[data-door]")
+    assert [doors.nth(k).get_attribute("data-door") for k in range(doors.count())] == ["barn_bar"]  # the hidden one is not drawn
+    assert page.page.get_attribute('#map g[data-door="barn_bar"]', "data-state") == "locked"
+    assert page.page.locator('[data-door-row="barn_bar"]').inner_text() == "closed, locked"
+    assert page.page.locator('[data-door-row="barn_door"]').inner_text() == "not on the board"
+    assert page.page.locator('[data-testid="open-barn_bar"]').is_disabled()
+    assert page.page.locator('[data-testid="open-barn_door"]').count() == 0
+    page.page.click('#map g[data-door="barn_bar"] .door-hit', force=True)  # a click on a locked door does nothing
+    assert page.page.evaluate("questc.game.doorState('barn_bar')") == "locked"
+    click(page, "search-cart_key")
+    assert "the farmer's barn key" in log(page)
+    assert page.page.get_attribute('#map g[data-door="barn_door"]', "data-state") == "closed"
+    assert page.page.locator('#map g[data-door="barn_bar"]').count() == 0
+    click(page, "open-barn_door")
+    assert page.page.get_attribute('#map g[data-door="barn_door"]', "data-state") == "open"
+    assert sorted(page.page.evaluate("questc.game.passableDoors")) == ["barn_bar", "barn_door"]
+    assert not page.errors
+
+
+VALKYRIE = SHARED / "data" / "valkyrie-quests"
+# What the importer does not read yet, so that the imported quest does not build: folder -> why.
+IMPORT_GAPS = {
+    "02_AFatGoblin": "the import does not check clean yet (variables the quest reads but never declares, such as "
+                     "encounter2 and splig_spawned; a two-event cycle; a group over its limit): issue 31's importer work",
+}
+
+
+@pytest.mark.parametrize("goal", ["win", "lose"])
+@pytest.mark.parametrize("name", ["01_FirstBlood", "02_AFatGoblin"])
+def test_published_quests_imported_play_to_a_win_and_a_loss(page, sites, tmp_path_factory, name, goal):
+    from compiler.cli import main
+
+    source = VALKYRIE / name
+    if not source.is_dir():
+        pytest.skip(f"{source} is absent: the published Valkyrie quests are not part of the repository")
+    site = f"valkyrie-{name}"
+    if site not in sites.made:
+        pack = tmp_path_factory.mktemp(f"import-{name}")
+        assert main(["--plugin", "valkyrie", "import", "valkyrie", str(source), "-o", str(pack / name)]) == 0
+        out = sites.root / site
+        code = main(["view", str(pack / name), "-o", str(out), "-q"])
+        if code != 0 and name in IMPORT_GAPS:
+            pytest.xfail(f"{name} does not build: {IMPORT_GAPS[name]}")
+        assert code == 0, f"questc view of the imported {name} failed with {code}"
+        sites.made[site] = out
+    folder = sites.made[site]
+    bundle = json.loads((folder / "bundle.json").read_text(encoding="utf-8"))
+    quest = next(iter(bundle["quests"]))
+    page.open(sites.url(site, f"?quest={quest}"))
+    play_to(page, folder, goal)
+
+
+VAULT = """\
+quest vault "Vault of Chances" {
+  heroes 2..4
+  map {
+    tile entrance1A at (0, 6)
+    tile 9A attach west to entrance1A.north
+    tile 8A attach east to 9A.north hidden
+    door vault_bar on 9A.north locked
+    door vault_door on 9A.north hidden
+    edge 9A.east, 8A.north
+  }
+  start heroes on entrance1A
+  var luck = 0
+  token search as key at 9A(0,0)
+  token objective red "gold" as gold at 8A(0,0)
+  spawn zombie at 9A(1,1)
+  spawn goblin_archer as guards at 8A(1,1)
+  on searched key { say "Under the stone: the vault key."; remove door vault_bar; place door vault_door }
+  on open vault_door { reveal 8A; say "The vault opens." }
+  on picked_up gold { remove spawn guards; remove tile 8A; say "The vault collapses behind you."; win "Rich at last." }
+  on defeated zombie {
+    random {
+      option { add 1 to luck; say "Heads." }
+      option { say "Tails." }
+    }
+  }
+  on enters 9A { say "The floor creaks." }
+  on enters 9A 2 times { lose "The floor gives way under the second crossing." }
+  on hero_defeated { say "A hero falls." }
+  on all_heroes_defeated { lose "The vault keeps its gold and its robbers." }
+}
+"""
+
+
+def open_vault(page, sites, tmp_path_factory, seed=None):
+    """The player on quest `vault` (VAULT: doors with states, removals, random, a quota)."""
+    if "vault" not in sites.made:
+        folder = tmp_path_factory.mktemp("vault-pack")
+        (folder / "pack.yaml").write_text("id: vault\nname: Vault\nversion: 1.0.0\nlicence: MIT\nruleset: d2e\n"
+                                          "requires: [d2e-base]\n", encoding="utf-8")
+        (folder / "vault.quest").write_text(VAULT, encoding="utf-8")
+        sites.view("vault", str(folder))
+    page.open(sites.url("vault", "?quest=vault"))
+    if seed is not None:
+        page.page.fill('[data-testid="seed"]', str(seed))
+        page.page.press('[data-testid="seed"]', "Tab")
+        assert page.page.evaluate("questc.game.seed") == seed
+    return sites.made["vault"]
+
+
+def door_state(page, door):
+    """The drawn door's state, or None when it is not drawn (off the board)."""
+    shown = page.page.locator(f'#map g[data-door="{door}"]')
+    return shown.get_attribute("data-state") if shown.count() else None
+
+
+def test_vault_played_to_a_win_through_swapped_doors_and_a_removed_tile(page, sites, tmp_path_factory):
+    open_vault(page, sites, tmp_path_factory)
+    hidden = page.page.evaluate("questc.game.hiddenSpaces.length")
+    assert hidden > 0
+    assert (door_state(page, "vault_bar"), door_state(page, "vault_door")) == ("locked", None)
+    assert page.page.locator('[data-testid="open-vault_bar"]').is_disabled()
+    assert page.page.locator('[data-testid="defeat-guards"]').count() == 0  # on the hidden tile
+    click(page, "search-key")
+    assert (door_state(page, "vault_bar"), door_state(page, "vault_door")) == (None, "closed")
+    click(page, "open-vault_door")
+    assert door_state(page, "vault_door") == "open"
+    assert page.page.evaluate("questc.game.hiddenSpaces.length") == 0
+    assert "The vault opens." in log(page)
+    assert page.page.locator('[data-testid="defeat-guards"]').count() == 1  # setup spawn of the revealed tile
+    assert outcome(page) == ""
+    click(page, "pickup-gold")
+    assert outcome(page) == "win"
+    assert "Rich at last." in page.page.locator("#outcome").inner_text()
+    # the vault left play with its guards (removed, not defeated) before the win
+    assert page.page.evaluate("questc.game.hiddenSpaces.length") == hidden
+    assert set(page.page.evaluate("questc.game.figures.map((f) => f.spawn)")) == {"zombie"}
+    assert "The vault collapses behind you." in log(page)
+    assert not page.errors
+
+
+def test_vault_played_to_a_loss_by_its_quota(page, sites, tmp_path_factory):
+    open_vault(page, sites, tmp_path_factory)
+    script = page.page.locator("ol.script li", has_text="2 times")
+    assert script.count() == 1
+    space = page.page.evaluate("questc.game.map.spaces.findIndex((s) => s.tile === '9A')")
+    for _ in range(2):
+        assert outcome(page) == ""
+        page.page.evaluate("(i) => { questc.selectSpace(-1); questc.selectSpace(i); }", space)
+        click(page, "enter-space")
+    assert outcome(page) == "lose"
+    assert log(page).count("The floor creaks.") == 1  # the event without a quota fired once, at the first
+    assert "gives way under the second crossing" in page.page.locator("#outcome").inner_text()
+    assert script.get_attribute("data-fired") == "1"
+    assert not page.errors
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5])
+def test_vault_random_option_drawn_with_the_seed(page, sites, tmp_path_factory, seed):
+    open_vault(page, sites, tmp_path_factory, seed)
+    assert page.page.locator("#seed-row").is_visible()  # `random` draws
+    click(page, "defeat-zombie")
+    heads = random.Random(seed).randint(1, 2) == 1
+    assert ("Heads." in log(page), "Tails." in log(page)) == (heads, not heads)
+    assert var(page, "luck") == (1 if heads else 0)
+    assert not page.errors
+
+
+@pytest.mark.parametrize("goal", ["win", "lose"])
+def test_vault_solved_and_played(page, sites, tmp_path_factory, goal):
+    folder = open_vault(page, sites, tmp_path_factory)
+    path = play_to(page, folder, goal)
+    if goal == "win":
+        assert path == ["search:key", "open:vault_door", "pickup:gold"]
+    else:  # two moves: both heroes defeated, or a hero entering 9A twice (the quota)
+        assert len(path) == 2, path
+
+
+def test_vault_lost_when_every_hero_is_down_at_once(page, sites, tmp_path_factory):
+    open_vault(page, sites, tmp_path_factory)
+    page.page.select_option('[data-testid="heroes"]', "3")
+    for hero in ("hero1", "hero2"):
+        click(page, f"hero-defeated-{hero}")
+    click(page, "hero-up-hero1")
+    assert page.page.locator('[data-hero-state="hero1"]').inner_text() == "standing"
+    click(page, "hero-defeated-hero3")  # hero1 stood up: not every hero is down
+    assert outcome(page) == ""
+    assert page.page.locator('[data-hero-state="hero3"]').inner_text() == "defeated"
+    assert log(page).count("A hero falls.") == 1  # fires once (no quota, not a round event)
+    click(page, "hero-defeated-hero1")
+    assert outcome(page) == "lose"
+    assert "keeps its gold" in page.page.locator("#outcome").inner_text()
     assert not page.errors

@@ -166,13 +166,13 @@ function questions(origin) {
   const geo = currentGeometry();
   const hidden = g.hiddenSpaces;
   const block = blockers(origin);
-  const view = geo.state({ openDoors: [...g.openDoors], blockers: block, hidden });
+  const view = geo.state({ openDoors: g.passableDoors, blockers: block, hidden });  // open, or off the board
   // a large figure (docs/bundle.md, "Large figures"): its whole base sees, and it moves as `questc path --size`
   const large = g.figures.find((f) => f.spaces.length > 1 && f.spaces.includes(origin));
-  const row = large ? seenFromLarge(geo, large.spaces, { openDoors: [...g.openDoors], blockers: block, hidden }) : view.seenFrom(origin);
+  const row = large ? seenFromLarge(geo, large.spaces, { openDoors: g.passableDoors, blockers: block, hidden }) : view.seenFrom(origin);
   const seen = new Set();
   row.forEach((v, j) => { if (v) seen.add(j); });
-  const moves = new Moves(geo, { openDoors: [...g.openDoors], blockers: block, hidden, large: Boolean(large) });
+  const moves = new Moves(geo, { openDoors: g.passableDoors, blockers: block, hidden, large: Boolean(large) });
   const reach = large && ui.mode === "points" ? moves.largeReach(large.spaces, large.size, ui.amount)
     : ui.mode === "points" ? moves.reach(origin, ui.amount) : moves.within(origin, ui.amount);
   return { seen, reach, moves, view, large: large || null };
@@ -229,7 +229,7 @@ function click(e) {
   const target = e.target.closest("[data-door]");
   if (target) {
     const id = target.dataset.door;
-    if (ui.game.openDoors.has(id)) ui.game.closeDoor(id); else ui.game.openDoor(id);
+    if (ui.game.doorState(id) === "open") ui.game.closeDoor(id); else ui.game.openDoor(id);  // a locked door stays shut
     draw();
     return;
   }
@@ -280,13 +280,15 @@ function draw() {
   for (const w of map.walls) line(w, { class: "wall" }, wallG);
   const doorG = layer("doors");
   for (const [id, d] of Object.entries(map.doors)) {
-    const open = g.openDoors.has(id);
-    const grp = el("g", { "data-door": id, class: `door ${open ? "open" : "closed"}` }, doorG);
+    const state = g.doorState(id);  // a door off the board (hidden, removed) is not drawn: its alternative is
+    if (state === "off") continue;
+    const grp = el("g", { "data-door": id, "data-state": state, class: `door ${state === "open" ? "open" : "closed"}${state === "locked" ? " locked" : ""}` }, doorG);
     for (const e of d.edges) {
       line(e, { class: "door-line", stroke: d.colour || "#8b5a2b" }, grp);
       line(e, { class: "door-hit" }, grp);
     }
-    el("title", {}, grp).textContent = `door ${id} (${open ? "open" : "closed"}): click to ${open ? "close" : "open"} it`;
+    el("title", {}, grp).textContent = state === "locked" ? `door ${id} (locked): an event must unlock it`
+      : `door ${id} (${state}): click to ${state === "open" ? "close" : "open"} it`;
   }
   const markG = layer("marks");
   for (const i of g.encounter.start) {
@@ -378,20 +380,27 @@ function drawPanel() {
   }
   const onMap = enc.spawns.filter((s) => g.placed.has(s.id) && !g.defeatedSpawns.has(s.id));
   if (onMap.length) {
-    parts.push("<h3>Monsters</h3>" + onMap.map((s) => `<div class="spawn">${esc(s.id)} (${esc(s.group)}, ${g.figures.filter((f) => f.spawn === s.id).length} figure(s)) `
+    parts.push("<h3>Monsters</h3>" + onMap.map((s) => `<div class="spawn">${esc(s.id)} (${esc(monsterLabel(s))}, ${g.figures.filter((f) => f.spawn === s.id).length} figure(s)) `
       + button("Defeat", `defeat-${s.id}`, `defeat:${s.id}`, over) + "</div>").join(""));
   }
+  parts.push("<h3>Heroes</h3>" + g.heroIds.map((h) => `<div class="hero-row">${esc(h)}: <span data-hero-state="${esc(h)}">${g.heroesDown.has(h) ? "defeated" : "standing"}</span> `
+    + (g.heroesDown.has(h) ? button("Stands up", `hero-up-${h}`, `hero-up:${h}`, over) : button("Defeated", `hero-defeated-${h}`, `hero-defeated:${h}`, over)) + "</div>").join(""));
   const doors = Object.keys(g.map.doors);
   if (doors.length) {
-    parts.push("<h3>Doors</h3>" + doors.map((d) => `<div class="door-row">${esc(d)}: ${g.openDoors.has(d) ? "open" : "closed"} `
-      + (g.openDoors.has(d) ? button("Close", `close-${d}`, `close:${d}`, over) : button("Open", `open-${d}`, `open:${d}`, over)) + "</div>").join(""));
+    const said = { off: "not on the board", open: "open", closed: "closed", locked: "closed, locked" };
+    parts.push("<h3>Doors</h3>" + doors.map((d) => {
+      const state = g.doorState(d);
+      const act = state === "open" ? button("Close", `close-${d}`, `close:${d}`, over)
+        : state === "off" ? "" : button("Open", `open-${d}`, `open:${d}`, over || state === "locked");
+      return `<div class="door-row" data-door-state="${state}">${esc(d)}: <span data-door-row="${esc(d)}">${said[state]}</span> ${act}</div>`;
+    }).join(""));
   }
   if (g.adventure) parts.push(adventurePanel());
   parts.push("<h3>Script</h3><ol class='script'>" + g.events.map(({ key, event }) => {
     const every = Game.everyRound(event.on);
     const count = g.counts.get(key) || 0;
     return `<li data-event="${esc(key)}" data-fired="${count}" class="${g.fired.has(key) && !every ? "fired" : ""}${event.can_fire ? "" : " never"}" title="${event.can_fire ? "" : "the compiler proved this can never fire"}">`
-      + `on ${esc(describeTrigger(event.on))}${event.if ? " if " + esc(describeCondition(event.if)) : ""}: ${esc(event.do.map((e) => e.kind).join(", "))}`
+      + `on ${esc(describeTrigger(event.on))}${event.quota ? ` ${event.quota} times` : ""}${event.if ? " if " + esc(describeCondition(event.if)) : ""}: ${esc(event.do.map((e) => e.kind).join(", "))}`
       + `${every && count ? ` (fired ${count}×)` : ""}</li>`;
   }).join("") + "</ol>");
   $("panel").innerHTML = parts.join("");
@@ -403,6 +412,20 @@ function drawPanel() {
   out.className = g.outcome ? g.outcome.result : "";
   out.dataset.result = g.outcome ? g.outcome.result : "";
   out.textContent = g.outcome ? `${g.outcome.result === "win" ? "Victory" : "Defeat"}: ${g.outcome.text}` : "";
+}
+
+/** A spawn's monster as the panel names it: a custom monster's name, unique / lieutenant with
+ *  its health for the hero count, an open group's pool. */
+function monsterLabel(s) {
+  const g = ui.game;
+  const custom = g.quest.monsters && g.quest.monsters[s.group];
+  const parts = [custom && custom.name ? `${text(custom.name)}, based on ${custom.base}` : s.group];
+  if (s.lieutenant) parts.push("lieutenant");
+  else if (s.unique) parts.push("unique");
+  const health = (s.healths && s.healths[String(g.heroes)]) ?? s.health;
+  if (health !== undefined) parts.push(`health ${health}`);
+  if (s.pool) parts.push(`open group (${(s.traits || []).join(", ")}): one of ${s.pool.join(", ")}`);
+  return parts.join(", ");
 }
 
 function describeTrigger(on) {
@@ -461,7 +484,8 @@ function act(action) {
     case "open": g.openDoor(arg); break;
     case "close": g.closeDoor(arg); break;
     case "fate-step": g.fateStep(); break;
-    case "hero-defeated": g.heroDefeated(); break;
+    case "hero-defeated": g.heroDefeated(arg || null); break;
+    case "hero-up": g.heroStandsUp(arg); break;
     case "figure-defeated": g.figureDefeated(arg); break;
     case "hourglass": g.hourglass(); break;
     case "explore": g.explore(); break;

@@ -1,9 +1,9 @@
 // play.js: the state of one quest in play and its event script (docs/bundle.md, "Events").
 //
 // No DOM here: the page (app.js) calls the trigger methods (openDoor, search, pickUp,
-// defeat, enter, endRound, setVariable, moraleZero; for cooperative adventures also
-// fateStep, heroDefeated, figureDefeated, hourglass, explore), answers questions
-// (`asking`, `answer`) and redraws from the state.
+// defeat, enter, endRound, setVariable, moraleZero, heroDefeated, heroStandsUp; for
+// cooperative adventures also fateStep, figureDefeated, hourglass, explore), answers
+// questions (`asking`, `answer`) and redraws from the state.
 //
 // Semantics (written down in docs/bundle.md):
 // - An event fires at most once, when its trigger happens and its `if` holds (a failed
@@ -30,6 +30,8 @@
 //   not defeated: the spawn counts as not placed until a `spawn` places it again.
 // - `random` does one of its options, drawn as Python's `randint(1, n)` from the same
 //   seeded stream as `set … random`.
+// - Heroes are defeated one by one (`hero_defeated` each time) and stand up again;
+//   `all_heroes_defeated` fires when the last hero of the party standing is defeated.
 // - A quota (`quota: N`) counts every occurrence of the event's trigger, whether its `if`
 //   holds or not; from the N-th on the event fires at the first where its `if` holds.
 
@@ -126,6 +128,7 @@ export class Game {
     // heroes on the first N start spaces (a party of N may take any N of them)
     const starts = [...enc.start];
     this.heroFigures = starts.slice(0, this.heroes).map((space, i) => ({ id: `hero${i + 1}`, space }));
+    this.heroesDown = new Set();  // heroes defeated and not stood up again ("hero1" … "heroN")
     if (enc.flavor) this._say(enc.flavor, "flavor");
     if (enc.setup) this._say(enc.setup, "setup");
     if (first) this.fire({ kind: "start" });
@@ -483,7 +486,22 @@ export class Game {
   /** The Overlord phase's Fate step (while no exploration card is active). */
   fateStep() { if (!this.waiting) this._track("fate_step"); }
 
-  heroDefeated() { if (!this.waiting) this._track("hero_defeated"); }
+  /** The party's heroes by id, "hero1" … "heroN" (N: the hero count, also without a start space each). */
+  get heroIds() { return Array.from({ length: this.heroes }, (_, i) => `hero${i + 1}`); }
+
+  /** Hero `hero` is defeated (absent: a hero, as the adventure's track counts them): `hero_defeated`
+   *  fires, then `all_heroes_defeated` when no hero of the party is left standing. */
+  heroDefeated(hero = null) {
+    if (this.waiting || (hero && (this.heroesDown.has(hero) || !this.heroIds.includes(hero)))) return;
+    const generation = this.generation;
+    if (hero) this.heroesDown.add(hero);
+    this.fire({ kind: "hero_defeated" });
+    if (hero && this.heroesDown.size === this.heroes && this.generation === generation) this.fire({ kind: "all_heroes_defeated" });
+    this._track("hero_defeated");
+  }
+
+  /** Hero `hero` stands up again (on the heroes' next turn, by the rules). */
+  heroStandsUp(hero) { if (!this.waiting) this.heroesDown.delete(hero); }
 
   /** A figure that counts as a hero (e.g. a villager token such as Desmond) is defeated. */
   figureDefeated(figure) { if (!this.waiting) this._track("defeated", { figure }); }

@@ -215,3 +215,35 @@ test("quotas: every occurrence counts, the event fires from the N-th on where it
   g.moveHero("hero1", 0); g.moveHero("hero1", 1);
   assert.deepEqual(said(g).slice(2), ["entered twice"]);
 });
+
+test("heroes: hero_defeated each time one falls (a quota counts them), all_heroes_defeated when none stands", () => {
+  const events = [
+    { on: { kind: "hero_defeated" }, quota: 2, do: [say("second fall")] },
+    { on: { kind: "all_heroes_defeated" }, do: [{ kind: "lose", text: "all down" }] },
+  ];
+  const g = new Game(bundle([{ events }]), "q", { heroes: 3 });
+  assert.deepEqual(g.heroIds, ["hero1", "hero2", "hero3"]);
+  g.heroDefeated("hero1");
+  g.heroDefeated("hero1");  // already down: nothing happens
+  assert.deepEqual(said(g), []);
+  g.heroDefeated("hero2");
+  assert.deepEqual(said(g), ["second fall"]);
+  g.heroStandsUp("hero1");
+  g.heroDefeated("hero3");  // hero1 stands again: not all down
+  assert.equal(g.outcome, null);
+  g.heroDefeated("hero1");
+  assert.equal(g.outcome.result, "lose");
+  assert.equal(g.occurrences.get("enc0:1"), 2);
+});
+
+test("solve.mjs finds the shortest play through a locked door to a win, and none to a loss that cannot come", async () => {
+  const { solve } = await import("./solve.mjs");
+  const tokens = [{ id: "key", kind: "search", space: 0, tile: "A", when: "setup" }];
+  const events = [
+    { on: { kind: "searched", token: "key" }, do: [{ kind: "unlock", door: "bar" }] },
+    { on: { kind: "open", door: "bar" }, do: [{ kind: "win" }] },
+  ];
+  const b = bundle([{ map: doorMap(), tokens, events }]);
+  assert.deepEqual(solve(b, "q", "win"), ["search:key", "open:bar"]);
+  assert.equal(solve(b, "q", "lose", { maxStates: 200 }), null);
+});
