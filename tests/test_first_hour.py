@@ -3,6 +3,7 @@ what to do. The brace and fix findings are in tests/test_fixes.py."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from conftest import questc, write_pack
@@ -56,3 +57,29 @@ def test_an_unknown_monster_with_no_close_name_points_at_questc_monsters(tmp_pat
     assert d["code"] == "Q0201" and "`questc monsters --pack c` lists all" in d["message"]
     listed = questc("monsters", "--pack", "c", cwd=tmp_path)
     assert listed.code == 0 and "goblin_archer" in listed.out
+
+
+# ---------------------------------------------------------------- questc explain (item 5)
+def test_explain_shows_messages_with_readable_placeholders_never_a_raw_template():
+    from compiler.diagnostics.catalogue import CATALOGUE
+
+    r = questc("explain", "S0106")
+    assert r.code == 0 and r.out.startswith("S0106 (error): this `{` is never closed\n")
+    assert questc("explain", "M0201").out.startswith("M0201 (error): unknown tile `<tile>`\n")
+    for code in CATALOGUE:
+        first = questc("explain", code).out.split("\n", 1)[0]
+        assert not re.search(r"\{[a-z_]*\}", first) and "{{" not in first, first
+
+
+def test_explain_list_gives_every_code_one_a_line_filtered_by_prefix():
+    from compiler.diagnostics.catalogue import CATALOGUE
+
+    everything = questc("explain", "--list")
+    assert everything.code == 0
+    lines = everything.out.splitlines()
+    assert [line.split()[0] for line in lines] == sorted(CATALOGUE)
+    assert "S0106  error    this `{` is never closed" in lines
+    syntax = questc("explain", "--list", "s01").out.splitlines()
+    assert syntax and all(line.startswith("S01") for line in syntax)
+    assert questc("explain", "--list", "Z9").code == 2
+    assert questc("explain").code == 2

@@ -47,6 +47,17 @@ class Entry:
             raise KeyError(f"{self.code}: missing message argument {exc}") from None
 
     @property
+    def readable(self) -> str:
+        """The message as a reader sees it: each value it is filled with shown as
+        `<name>` (`unknown tile `<tile>``), a did-you-mean field left out, `{{` as `{`."""
+        parts = []
+        for literal, name, _, _ in string.Formatter().parse(self.message):
+            parts.append(literal)
+            if name and name not in OPTIONAL_FIELDS:
+                parts.append(f"<{name}>")
+        return "".join(parts)
+
+    @property
     def fields(self) -> set[str]:
         return {f for _, f, _, _ in string.Formatter().parse(self.message) if f}
 

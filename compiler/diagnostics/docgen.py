@@ -18,7 +18,9 @@ def generate() -> str:
     out = [
         "# Diagnostics",
         "",
-        "Generated from `compiler/diagnostics/codes/*.yaml` by `make docs`; `questc explain CODE` prints the same.",
+        "Generated from `compiler/diagnostics/codes/*.yaml` by `make docs`; `questc explain CODE` prints the same,",
+        "and `questc explain --list` lists the codes. In a message, `<name>` stands for the value filled in",
+        "(a tile code, a name, a count).",
         "",
     ]
     phase = None
@@ -26,7 +28,7 @@ def generate() -> str:
         if code[0] != phase:
             phase = code[0]
             out += [f"## {PHASES.get(phase, phase)} ({phase})", ""]
-        out += [f"### {code} — {e.severity.value}", "", f"`{e.message}`", "", e.explanation, ""]
+        out += [f"### {code} — {e.severity.value}", "", f"`` {e.readable} ``", "", e.explanation, ""]
         if e.example:
             out += ["Example:", "", "```", e.example, "```", ""]
         if e.fix:
