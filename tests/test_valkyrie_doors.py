@@ -6,6 +6,7 @@ opening of the tiles it joins."""
 from __future__ import annotations
 
 import math
+import shutil
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,21 @@ def side_of(folder: Path, opening: str) -> str:
     section, label = opening.split(".", 1)
     secs = {s.name: s for f in folder.glob("tiles.ini") for s in read_ini(f.read_text(encoding="utf-8"), f.name, Sink()).sections}
     return f"{secs[section].get('side')}.{label}"
+
+
+# ---------------------------------------------------------------- bad input
+def test_a_door_turned_off_the_quarter_turns_is_one_located_diagnostic(tmp_path):
+    """A door with `rotation=45` in A Fat Goblin, a quest of two encounters (the app would draw
+    a slanted bar across no joint): one VK0304 at its rotation line, not one per encounter."""
+    from questc_valkyrie.run import import_quest
+
+    src = tmp_path / "q"
+    shutil.copytree(PUBLISHED[1], src)
+    other = (src / "other.ini").read_text(encoding="utf-8")
+    (src / "other.ini").write_text(other.replace("rotation=90", "rotation=45", 1), encoding="utf-8")
+    sink = Sink()
+    import_quest(src, sink)
+    bad = [d for d in sink.items if d.code == "VK0304"]
+    assert len(bad) == 1 and bad[0].span.file.endswith("other.ini"), [str(d.message) for d in bad]
+    line = other.splitlines()[bad[0].span.line - 1]
+    assert line == "rotation=90" and "multiple of 90" in bad[0].message

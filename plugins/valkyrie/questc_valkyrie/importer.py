@@ -1353,6 +1353,7 @@ class Importer:
         self.emit(f"quest {self.quest_id} {quote(name)} {{", qsec.span)
         self.emit(f"  heroes {lo}..{hi}", qsec.span_of("minhero"))
         multi = len(self.groups) > 1
+        door_places = {id(door): self.door_place(door) for door in self.of("Door")}  # once: a bad door is reported once
         for k, g in enumerate(self.groups, start=1):
             ind = "    " if multi else "  "
             if multi:
@@ -1365,7 +1366,7 @@ class Importer:
                 hidden = " hidden" if pl.section in self.hidden else ""
                 self.emit(f"{ind}  {head} at ({pl.at[0] - ox}, {pl.at[1] - oy}) rotate {pl.rotate}{hidden}  # [{pl.section}]", pl.span)
             for door in self.of("Door"):
-                place = self.door_place(door)
+                place = door_places[id(door)]
                 if place is None or place[0] != k:
                     continue
                 colour = door.get("color") or ""
