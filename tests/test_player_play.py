@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import subprocess
 
@@ -71,3 +72,70 @@ def test_play_js_under_node(tmp_path, name):
     r = subprocess.run([NODE, "--test", str(folder / name)], capture_output=True, text=True, timeout=120, cwd=folder)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "# fail 0" in r.stdout and "# pass 0" not in r.stdout, r.stdout
+
+
+# ---------------------------------------------------------------- every event key of the bundle is played
+SCHEMAS = REPO / "schemas" / "bundle"
+EVENT_DEFS = ("trigger", "event", "effect", "choice", "condition", "operand")
+DOOR_STATES = ("open", "locked", "hidden")
+
+
+def schema_event_keys() -> tuple[set[str], set[str]]:
+    """The event part of the bundle schema: its keys as `def.key`, and the values of its enums."""
+    defs = json.loads((SCHEMAS / "quests.schema.json").read_text(encoding="utf-8"))["$defs"]
+    doors = json.loads((SCHEMAS / "map.schema.json").read_text(encoding="utf-8"))["properties"]["doors"]
+    keys, values = set(), set()
+    for name in EVENT_DEFS:
+        for key, spec in defs[name]["properties"].items():
+            keys.add(f"{name}.{key}")
+            values |= {f"{name}.{key}={v}" for v in spec.get("enum", [])}
+    door = doors["additionalProperties"]["properties"]
+    assert set(DOOR_STATES) <= set(door)
+    keys |= {f"door.{k}" for k in DOOR_STATES}
+    return keys, values
+
+
+def read_by(source: str) -> tuple[set[str], set[str]]:
+    """The property names a script reads (`.name`, `["name"]`, `{ a, b } =`) and its string literals."""
+    code = re.sub(r"/\*.*?\*/", "", re.sub(r"//[^\n]*", "", source), flags=re.S)
+    props = set(re.findall(r"\.([A-Za-z_]\w*)", code)) | set(re.findall(r"\[\s*\"(\w+)\"\s*\]", code))
+    for names in re.findall(r"\{([\w\s,]+)\}\s*(?:of|=)", code):
+        props |= {n.strip() for n in names.split(",") if n.strip()}
+    return props, set(re.findall(r"\"([^\"\n]+)\"", code))
+
+
+def presentational() -> dict[str, str]:
+    """docs/bundle.md's table of event keys a front end may ignore: `def.key` -> why."""
+    text = (REPO / "docs" / "bundle.md").read_text(encoding="utf-8")
+    part = text.split("### How a front end plays events", 1)[1].split("\n## ", 1)[0]
+    return dict(re.findall(r"^\| `(\w+\.\w+)` \| (.+?) \|$", part, flags=re.M))
+
+
+def unplayed(source: str) -> list[str]:
+    """Keys and enum values of the event part that `source` (play.js) never reads, less the presentational ones."""
+    keys, values = schema_event_keys()
+    props, strings = read_by(source)
+    shown = presentational()
+    out = [k for k in sorted(keys) if k.split(".", 1)[1] not in props and k not in shown]
+    out += [v for v in sorted(values) if v.split("=", 1)[1] not in strings]
+    return out
+
+
+def test_play_js_reads_every_key_of_the_event_part_of_the_bundle():
+    assert unplayed((PLAYER / "play.js").read_text(encoding="utf-8")) == []
+
+
+def test_the_presentational_keys_are_in_the_schema_and_shown_by_the_page():
+    keys, _ = schema_event_keys()
+    shown = presentational()
+    assert set(shown) == {"trigger.area", "event.can_fire"}
+    assert set(shown) <= keys
+    props, _ = read_by((PLAYER / "app.js").read_text(encoding="utf-8"))
+    assert {k.split(".", 1)[1] for k in shown} <= props
+
+
+def test_the_check_finds_a_key_or_kind_play_js_does_not_read():
+    source = (PLAYER / "play.js").read_text(encoding="utf-8")
+    assert "event.quota" in unplayed(source.replace(".quota", ".q_u_o_t_a"))
+    assert "effect.kind=remove_spawn" in unplayed(source.replace('"remove_spawn"', '"r_s"'))
+    assert "door.locked" in unplayed(source.replace(".locked", ".l_o_c_k_e_d"))
