@@ -3,7 +3,8 @@ run by node, on random maps of both editions with doors toggled and figures plac
 
     .venv/bin/python -m tests.player_oracle [--maps N] [--seed S] [--sight PATH]
 
-prints the pairs compared and the disagreements per edition; `--sight` measures another
+prints the pairs compared and the disagreements per edition (and for 1st-edition quests
+on real tiles, `tile_cases`); `--sight` measures another
 copy of sight.js (an older one from git, say: docs/sight.md, "The web player"). The
 maps are tests/player_vectors.py's random maps (other seeds), so both editions' terrain
 is there: 2nd-edition pits and lava, 1st-edition pit regions and fog, staircases, some
@@ -45,6 +46,76 @@ def cases(edition: str, maps: int, seed: int, states: int = 4) -> list[dict]:
             doors = start ^ set(r.sample(ids, min(len(ids), r.randint(0, 3))))
             st.append({"open_doors": sorted(doors), "blockers": sorted(r.sample(range(n), min(n, r.randint(0, 6))))})
         out.append({"board": board, "map": map_json(board), "terrain": terrain_json(board.rules), "states": st})
+    return out
+
+
+LAYOUT = """    tile room3D at (0, 0)
+    tile corridor3D attach south to room3D.north
+    tile deadend5D attach south to corridor3D.north
+    tile intersection2D attach west to room3D.east
+    tile corridor2D attach north to intersection2D.east
+    tile deadend1D attach south to corridor2D.south
+    tile portalD attach south to intersection2D.south
+    tile deadend2D attach south to room3D.south
+    tile deadend3D attach south to room3D.west
+"""
+MARKERS = ("pit", "pit", "pit", "fog", "water", "rubble", "tree", "mud")
+
+
+def tile_quest(name: str, r: random.Random) -> str:
+    """A 1st-edition quest on real tiles (rtl-base) as a designer might write it: the first
+    level of content/rtl-dungeons' layout, with random markers on room3D (pits most often,
+    some of two squares), a door or not, and a pair of staircases, side by side every
+    other time."""
+    used: set[tuple[int, int]] = set()
+    lines = []
+
+    def free(cells):
+        return all(0 <= x < 8 and 0 <= y < 6 and (x, y) not in used for x, y in cells)
+
+    a = (r.randrange(7), r.randrange(6))
+    b = (a[0] + 1, a[1]) if r.random() < 0.5 else (r.randrange(8), r.randrange(6))
+    if b != a:
+        used |= {a, b}
+        lines += [f"    stairs grey at room3D({a[0]},{a[1]})", f"    stairs grey at room3D({b[0]},{b[1]})"]
+    for _ in range(r.randint(3, 9)):
+        x, y = r.randrange(8), r.randrange(6)
+        wide = r.random() < 0.3
+        cells = [(x, y), (x + 1, y)] if wide else [(x, y)]
+        if free(cells):
+            used |= set(cells)
+            lines.append(f"    marker {r.choice(MARKERS)} at room3D({x},{y})" + (" size 2x1" if wide else ""))
+    if r.random() < 0.5:
+        lines.append("    door gate on intersection2D.south")
+    start = next((x, y) for y in range(6) for x in range(8) if (x, y) not in used)
+    return (f'quest {name} "{name}" {{\n  heroes 2..4\n  map {{\n{LAYOUT}' + "\n".join(lines)
+            + f"\n    glyph entry at room3D({start[0]},{start[1]}) active\n    portal portalD\n  }}\n"
+            + '  start heroes on entry\n  on enters portalD { win "Out." }\n  on round_end 30 { lose "Lost." }\n}\n')
+
+
+def tile_cases(maps: int, seed: int, states: int = 4) -> list[dict]:
+    """`maps` such quests compiled in one pack, each map with the start state and random ones."""
+    from tests.player_vectors import SMALL_PACK, _bundle_maps, board_of
+
+    r = random.Random(f"tiles:{seed}")
+    with tempfile.TemporaryDirectory() as tmp:
+        pk = Path(tmp) / "tiles"
+        pk.mkdir()
+        (pk / "pack.yaml").write_text(SMALL_PACK, encoding="utf-8")
+        (pk / "q.quest").write_text("".join(tile_quest(f"q{k}", r) for k in range(maps)), encoding="utf-8")
+        found = _bundle_maps(pk)
+    out = []
+    for _, terrain, m in found:
+        board = board_of(terrain, m)
+        n = len(board.spaces)
+        ids = sorted(d.id for d in board.doors)
+        start = frozenset(d.id for d in board.doors if d.open_at_start)
+        st = [{"open_doors": sorted(start), "blockers": []}]
+        for _ in range(states - 1):
+            doors = start ^ set(r.sample(ids, min(len(ids), r.randint(0, 1))))
+            st.append({"open_doors": sorted(doors), "blockers": sorted(r.sample(range(n), r.randint(0, 6)))})
+        slim = {k: v for k, v in m.items() if k != "sight"}
+        out.append({"board": board, "map": slim, "terrain": terrain, "states": st})
     return out
 
 
@@ -101,8 +172,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--sight", type=Path, default=SIGHT_JS)
     p.add_argument("--old-links", action="store_true", help="give sight.js the maps' links as bundles had them before issue 33")
     args = p.parse_args(argv)
-    for edition in ("2e", "1e"):
-        batch = cases(edition, args.maps, args.seed)
+    for edition in ("2e", "1e", "1e-tiles"):
+        batch = tile_cases(args.maps, args.seed) if edition == "1e-tiles" else cases(edition, args.maps, args.seed)
         if args.old_links:
             batch = [{**c, "map": old_links(c["map"], c["terrain"])} for c in batch]
         compared, wrong, examples = compare(batch, args.sight)

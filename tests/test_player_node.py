@@ -17,7 +17,7 @@ import subprocess
 import pytest
 
 from tests.conftest import REPO
-from tests.player_oracle import cases, compare, old_links
+from tests.player_oracle import cases, compare, old_links, tile_cases
 from tests.player_vectors import OUT, build
 
 NODE = shutil.which("node") or shutil.which("nodejs")
@@ -49,6 +49,15 @@ def test_node_runs_the_player_modules_on_the_vectors():
 @pytest.mark.parametrize("edition", ["2e", "1e"])
 def test_oracle_on_fresh_random_maps_finds_no_disagreement(edition):
     compared, wrong, examples = compare(cases(edition, 12, 7_000))
+    assert compared > 80_000
+    assert wrong == 0, examples
+
+
+@needs_node
+def test_oracle_on_first_edition_quests_of_real_tiles_finds_no_disagreement():
+    batch = tile_cases(6, 7_000)
+    assert sum(any(c["terrain"][s["terrain"]]["sight"] == "pit_region" for s in c["map"]["spaces"]) for c in batch) >= 4
+    compared, wrong, examples = compare(batch)
     assert compared > 80_000
     assert wrong == 0, examples
 
