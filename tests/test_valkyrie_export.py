@@ -753,3 +753,30 @@ def test_round_limits_do_not_leak_across_encounters_in_the_apps_terms(tmp_path):
     assert fired(None) == {"e1": [6], "e2": []}
     assert fired(3) == {"e1": [], "e2": [6]}
     assert fired(8) == {"e1": [6], "e2": [11]}
+
+
+def test_what_a_custom_monster_cannot_say_in_valkyrie_is_reported(tmp_path):
+    """Health added to the base's on a monster that is not unique (the app's custom monster
+    replaces the base's health; only a unique spawn adds), speed and dice (the app takes them
+    from the base): VK0308 each at the monster; a plain `health N + M per hero` is the app's
+    `health` / `healthperhero`."""
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(QUESTS, pack)
+    source = (pack / "a_fat_goblin.quest").read_text()
+    source = source.replace("  monster splig_the_king based on splig {",
+                            "  monster brute based on ettin { health +3\n    speed 5 }\n"
+                            "  monster guard based on zombie { health 4 + 2 per hero }\n"
+                            "  monster splig_the_king based on splig {")
+    source = source.replace("spawn zombie at 15B(2,2)", "spawn zombie at 15B(2,2)\n    spawn brute at 15B(1,0)\n    spawn guard at 15B(2,0)")
+    (pack / "a_fat_goblin.quest").write_text(source)
+    r = export(pack, tmp_path / "out", "--quest", "a_fat_goblin")
+    assert r.code == 0, r.err
+    what = re.findall(r"warning\[VK0308\]: Valkyrie cannot express (.*); the export leaves it out", r.err)
+    assert sorted(what) == ["health added to `ettin`'s on a monster that is not unique (the app's custom monster replaces it)",
+                            "the speed of custom monster `brute`"]
+    secs = {s.name: s for f in (tmp_path / "out" / "AFatGoblin").glob("*.ini")
+            for s in read_ini(f.read_text(), f.name, Sink()).sections}
+    assert (secs["CustomMonsterGuard"].get("health"), secs["CustomMonsterGuard"].get("healthperhero")) == ("4", "2")
+    assert secs["CustomMonsterBrute"].get("health") is None and secs["SpawnBrute"].get("monster") == "CustomMonsterBrute"
