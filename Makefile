@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # plugins/, installed beside questc so that `--plugin NAME` finds it.
 PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 
-.PHONY: build test test-fast lint bench install clean docs mutate chromium mono fuzz
+.PHONY: build test test-fast lint bench install clean docs mutate chromium mono nodejs fuzz
 
 $(STAMP): pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ install: $(STAMP)
 build: $(STAMP)
 	$(BIN)/questc build content -o build
 
-test: $(STAMP) chromium mono lint
+test: $(STAMP) chromium mono nodejs lint
 	$(BIN)/python -m pytest
 
 # The static checks, part of `make test`: ruff (pyproject.toml [tool.ruff]) over the whole
@@ -57,6 +57,19 @@ mono:
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q mono-mcs \
 	  || echo "make: installing mono-mcs failed: the Valkyrie app-loader test will skip"; \
 	else echo "make: mono's compiler (mcs) is missing and cannot be installed without root: the Valkyrie app-loader test will skip (apt-get install mono-mcs)"; fi
+
+# The web player's modules are tested without a browser too: tests/test_player_node.py runs
+# `node --test` on the shared vectors (docs/sight.md, "The web player"). Install Debian's
+# nodejs when it is missing and we can, as for Chromium; otherwise say so: those tests then
+# skip, saying what is missing.
+nodejs:
+	@if command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then echo "make: Node.js is missing and apt-get is not available: the player's node tests will skip"; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs \
+	  || echo "make: installing nodejs failed: the player's node tests will skip"; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs \
+	  || echo "make: installing nodejs failed: the player's node tests will skip"; \
+	else echo "make: Node.js is missing and cannot be installed without root: the player's node tests will skip (apt-get install nodejs)"; fi
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
