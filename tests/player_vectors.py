@@ -1,4 +1,4 @@
-"""The web player's shared test vectors (docs/player.md, "Tests without a browser").
+"""The web player's shared test vectors (docs/sight.md, "The web player").
 
 Python writes, from its own engine, JSON cases that `node --test tests/player/` runs the
 player's modules on: a bundle map with its terrain catalog, and for several states (doors

@@ -1,4 +1,4 @@
-"""The web player's modules without a browser (docs/player.md, "Tests without a browser").
+"""The web player's modules without a browser (docs/sight.md, "The web player").
 
 - The shared vectors in tests/player/vectors/ are the Python engine's answers: regenerated
   here (tests/player_vectors.py) and compared byte for byte with the committed files.
