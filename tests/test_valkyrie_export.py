@@ -780,3 +780,30 @@ def test_what_a_custom_monster_cannot_say_in_valkyrie_is_reported(tmp_path):
             for s in read_ini(f.read_text(), f.name, Sink()).sections}
     assert (secs["CustomMonsterGuard"].get("health"), secs["CustomMonsterGuard"].get("healthperhero")) == ("4", "2")
     assert secs["CustomMonsterBrute"].get("health") is None and secs["SpawnBrute"].get("monster") == "CustomMonsterBrute"
+
+
+def test_an_open_group_in_valkyrie_terms(tmp_path):
+    """`spawn open group traits cave, civilised as raiders`: a spawn with no monster and
+    `traitpool=cave civilized` (QuestData.Spawn: the app picks a monster with one of them;
+    the app spells `civilized`), its dialog asking the players to choose and place one;
+    `on defeated raiders` cannot name the monster the players chose: VK0308. It loads in the
+    app's loader with no problem (test_valkyrie_app_loader.py checks every export there)."""
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(QUESTS, pack)
+    source = (pack / "a_fat_goblin.quest").read_text()
+    source = source.replace("spawn zombie at 15B(2,2)", "spawn zombie at 15B(2,2)\n    spawn open group traits cave, civilised as raiders at 15B(1,0)")
+    source = source.replace("    on round_end 8 {", "    on defeated raiders { say \"Quiet again.\" }\n    on round_end 8 {")
+    (pack / "a_fat_goblin.quest").write_text(source)
+    r = export(pack, tmp_path / "out", "--quest", "a_fat_goblin")
+    assert r.code == 0, r.err
+    what = re.findall(r"warning\[VK0308\]: Valkyrie cannot express (.*); the export leaves it out", r.err)
+    assert what == ["`on defeated raiders`, an open group (the app's trigger names the monster the players choose)"]
+    folder = tmp_path / "out" / "AFatGoblin"
+    secs = {s.name: s for f in folder.glob("*.ini") for s in read_ini(f.read_text(), f.name, Sink()).sections}
+    loc = read_localization((folder / "Localization.English.txt").read_text(), "l", Sink()).texts["English"]
+    raiders = secs["SpawnRaiders"]
+    assert raiders.get("monster") is None and raiders.get("traitpool") == "cave civilized"
+    assert loc["SpawnRaiders.text"].text.startswith("Choose a monster group with one of the traits cave, civilized")
+    assert displayed_without_text(folder) == []

@@ -84,6 +84,7 @@ DOOR_STATES = ("locked", "hidden")  # `comment=questc: locked hidden`: a door's 
 DOOR_COMMENT = "questc: door "  # + its states
 REMOVE_DOOR_COMMENT = "questc: remove door"  # an event's `remove=Door…` that is `remove door`, not `open`
 OP_COMMENT = "questc: "  # + add / subtract: the form an operation was written in
+APP_TRAITS = {"civilised": "civilized"}  # questc's trait names the app spells otherwise (its monster list's `traits`)
 Conj = list[str]  # `VAR,OP,VALUE` tests, all of which hold (the app's `conditions=`)
 
 
@@ -287,6 +288,8 @@ class Exporter:
         if group.startswith("custom_monster"):  # the custom monster standing for a named spawn: its base's group
             custom = self.sections.get(s.get("monster") or "")
             group = snake(((custom.get("base") if custom else None) or "").removeprefix("Monster"))
+        if s.get("traitpool"):
+            return f"Choose a monster group with one of the traits {', '.join((s.get('traitpool') or '').split())} and place it on the map as shown."
         own = dict(self.texts).get(f"{s.get('monster')}.monstername")  # a custom monster's own name
         if own:
             return f"Place {own} on the map as shown."
@@ -449,6 +452,8 @@ class Exporter:
         s = self.named("Spawn", name, k, "spawns.ini")
         custom = self.customs.get(sp.group)
         s.pairs = [("buttons", "1"), ("event1", ""), ("monster", custom[0].name if custom else "Monster" + camel(sp.group))]
+        if sp.pool:  # an open group: no monster, the traits it may have (QuestData.Spawn: `traitpool`, any one of them)
+            s.pairs = [("buttons", "1"), ("event1", ""), ("traitpool", " ".join(APP_TRAITS.get(t, t) for t in sp.pool))]
         if sp.size is not None:
             self.cannot(sp.span, "a monster's size")
         if sp.heroes is not None:
@@ -817,6 +822,9 @@ class Exporter:
             return "DefeatedMonster" + camel(name)
         sp, s = hit
         monster = s.get("monster") or ""
+        if not monster:  # an open group: the app's Defeated trigger names a monster, and the players choose it
+            self.cannot(t.span, f"`on defeated {name}`, an open group (the app's trigger names the monster the players choose)")
+            return None
         others = [v for v in self.spawns.values() if v[1] is not s and v[1].get("monster") == monster]
         if (others or (sp.name or sp.group) != sp.group) and sp.group not in self.customs:
             # a custom monster of its own, so the trigger names this spawn alone
