@@ -83,3 +83,40 @@ def test_explain_list_gives_every_code_one_a_line_filtered_by_prefix():
     assert syntax and all(line.startswith("S01") for line in syntax)
     assert questc("explain", "--list", "Z9").code == 2
     assert questc("explain").code == 2
+
+
+# ---------------------------------------------------------------- exit codes, spaces (item 6)
+COMMANDS_WITH_PATHS = [
+    ("check", "nope"),
+    ("fmt", "nope"),
+    ("build", "nope", "-o", "out"),
+    ("test", "nope"),
+]
+
+
+def test_a_missing_path_is_a_usage_error_located_on_the_command_line_for_every_command(tmp_path: Path):
+    for argv in COMMANDS_WITH_PATHS:
+        r = questc(*argv, cwd=tmp_path)
+        assert r.code == 2, (argv, r.err)
+        assert "nope:1:1" not in r.err, argv  # no invented place in a file that is not there
+        assert "error[P0111]" in r.err and "--> <command line>:1:" in r.err, (argv, r.err)
+        assert f"questc {' '.join(argv)}" in r.err, argv
+    r = questc("check", "nope", "--format", "json", cwd=tmp_path)
+    (d,) = r.json()["diagnostics"]
+    assert r.code == 2 and (d["file"], d["line"], d["column"]) == ("<command line>", 1, 14)
+
+
+def test_path_accepts_tile_squares_and_marks_as_a_quest_writes_them():
+    shipped = str(Path(__file__).resolve().parents[1] / "content" / "d2e-quests")
+    # first_blood says `expect cost entrance1A(1,0) to 12A(4,0) == 9`: the same question
+    r = questc("path", shipped, "--quest", "first_blood", "--from", "entrance1A(1,0)", "--to", "12A(4,0)", "--format", "json")
+    assert r.code == 0, r.err
+    by_tile = r.json()
+    assert by_tile["cost"] == 9
+    x, y = by_tile["route"][0]
+    world = questc("path", shipped, "--quest", "first_blood", "--from", f"{x},{y}", "--to", "12A(4,0)", "--format", "json")
+    assert world.json() == by_tile
+    bad = questc("path", shipped, "--quest", "first_blood", "--from", "entrance1A(9,0)", "--to", "12A(4,0)")
+    assert bad.code == 2 and "error[M0216]" in bad.err and "--> <command line>:1:" in bad.err
+    los = questc("los", shipped, "--quest", "first_blood", "--from", "12A(4,0)", "--to", "8A(1,2)")
+    assert los.code == 0 and "no line of sight" in los.out  # first_blood: `expect no sight 12A(4,0) -> 8A(1,2)`

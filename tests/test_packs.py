@@ -81,7 +81,7 @@ def test_missing_pack_yaml_and_missing_path(tmp_path):
     r = questc("check", tmp_path / "empty", "--format", "json")
     assert r.code == 1 and r.codes == ["P0101"]
     r = questc("check", tmp_path / "nope", "--format", "json")
-    assert r.code == 1 and r.codes == ["P0111"]
+    assert r.code == 2 and r.codes == ["P0111"]  # a missing PATH is a usage error (docs/cli.md)
 
 
 def test_bad_pack_yaml_is_a_schema_diagnostic(tmp_path):
@@ -104,4 +104,4 @@ def test_a_folder_name_too_long_for_the_system_is_no_crash(tmp_path):
     r = questc("check", user, "--pack-path", long, "--format", "json")
     assert r.code == 0, r.out + r.err
     r = questc("check", long, "--format", "json")
-    assert r.code == 1 and r.codes == ["P0111"], r.out + r.err
+    assert r.code == 2 and r.codes == ["P0111"], r.out + r.err

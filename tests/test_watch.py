@@ -184,7 +184,7 @@ def test_a_bad_number_of_seconds_is_a_usage_error(option, value, tmp_path):
 
 def test_nothing_to_watch_ends_with_the_build_verdict(tmp_path):
     r = questc("watch", tmp_path / "missing", "-o", tmp_path / "out")
-    assert r.code == 1 and "P0111" in r.err and "nothing to watch" in r.err
+    assert r.code == 2 and "P0111" in r.err and "nothing to watch" in r.err
 
 
 def test_a_watcher_that_cannot_watch_says_so_in_one_line(tmp_path):

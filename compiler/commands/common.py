@@ -11,7 +11,7 @@ from compiler.config import FORMATS, Config
 from compiler.options import Options
 
 if TYPE_CHECKING:
-    from compiler.diagnostics.model import Sink
+    from compiler.diagnostics.model import Sink, Span
     from compiler.pipeline import Result
 
 
@@ -103,9 +103,47 @@ def configure(args: argparse.Namespace, sink: Sink, roots: dict[str, str]) -> No
         sink.items[:] = apply(conf, sink.items, roots)
 
 
+# Exit codes, the same for every command (docs/cli.md, "Exit codes"; README.md).
+OK, PROBLEMS, USAGE, INTERNAL = 0, 1, 2, 3
+
+
+def command_line_span(args: argparse.Namespace, value: str) -> Span:
+    """Where `value`, an argument of this run, is on its command line (`questc check
+    nope`), registered as the source `<command line>` so human output shows it: a
+    diagnostic about an argument points there, not at a place in a file that is not."""
+    from compiler.diagnostics import Span
+    from compiler.diagnostics.render import accept_source
+
+    argv = [str(a) for a in getattr(args, "_argv", None) or []]
+    line = " ".join(["questc", *argv])
+    accept_source("<command line>", line)
+    at = len("questc ")
+    for arg in argv:
+        if arg == value:
+            return Span("<command line>", 1, at + 1, 1, at + 1 + max(1, len(value)))
+        at += len(arg) + 1
+    return Span("<command line>", 1, 1, 1, len("questc") + 1)
+
+
+def missing_paths(sink: Sink, args: argparse.Namespace) -> bool:
+    """Move each P0111 (a PATH given that does not exist) to that argument on the command
+    line; whether there was one (a usage error: exit 2, as for every command)."""
+    from dataclasses import replace
+
+    given = set(getattr(args, "paths", None) or [])
+    found = False
+    for i, d in enumerate(sink.items):
+        if d.code == "P0111" and d.span.file in given:
+            sink.items[i] = replace(d, span=command_line_span(args, d.span.file))
+            found = True
+    return found
+
+
 def finish(sink: Sink, args: argparse.Namespace) -> int:
-    """Print the diagnostics in the chosen format and return the exit code."""
+    """Print the diagnostics in the chosen format and return the exit code: USAGE when a
+    path given does not exist, else PROBLEMS or OK."""
     from compiler.diagnostics.render import exit_code, print_diagnostics
 
+    usage = missing_paths(sink, args)
     print_diagnostics(sink, args.format)
-    return exit_code(sink, args.strict)
+    return USAGE if usage else exit_code(sink, args.strict)

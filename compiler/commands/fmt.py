@@ -86,6 +86,15 @@ def quest_files(paths: list[str], sink: Sink, excluded: Callable[[str], bool] = 
     return found
 
 
+def _there(path: Path) -> bool:
+    """Whether `path` exists (a dangling link counts: reading it says why it is refused);
+    False for a name the system refuses (too long: ENAMETOOLONG raises)."""
+    try:
+        return path.exists() or path.is_symlink()
+    except OSError:
+        return False
+
+
 def unified_diff(name: str, before: str, after: str) -> str:
     lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), name, name)
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
@@ -101,6 +110,14 @@ def run(args: argparse.Namespace) -> int:
 
     sink = Sink()
     conf = getattr(args, "_config", None)
+    missing = [given for given in args.paths if not _there(Path(given))]
+    if missing:  # as `questc check` says it: P0111 at the argument, exit 2 (common.missing_paths)
+        from compiler.commands.common import USAGE, command_line_span
+
+        for given in missing:
+            sink.report("P0111", command_line_span(args, given), path=given)
+        print_diagnostics(sink, args.format)
+        return USAGE
     try:
         files = quest_files(list(args.paths), sink, conf.excluded if conf is not None and conf.fmt_exclude else (lambda p: False))
     except UsageError as exc:

@@ -194,6 +194,8 @@ def run(args: argparse.Namespace) -> int:
     choice = mapquery.choose_map(args, model, sink)
     if choice is None:
         return mapquery.usage_error(sink, args)
+    if not mapquery.resolve_spaces(args, choice, ("src", "dst", "block"), sink):
+        return mapquery.usage_error(sink, args)
     named = [("--from", args.src), ("--to", args.dst)] + [("--block", c) for c in args.block]
     mapquery.check_spaces(args, choice, named, sink)
     opened = mapquery.open_doors(args, choice, sink)

@@ -21,12 +21,59 @@ USAGE = 2
 COMMAND_LINE = "<command line>"
 
 
-def point(text: str) -> tuple[int, int]:
-    """argparse type for a space `X,Y` (also `(X, Y)`); negative numbers as `--block=-1,2`."""
+@frozen
+class NamedSpace:
+    """A space given on the command line as a quest names it: `10B(1,1)` (a placed tile's
+    own column and row) or `@mark`; resolve_spaces turns it into world coordinates once
+    the map is known."""
+
+    text: str  # as typed
+    tile: str | None = None
+    col: int = 0
+    row: int = 0
+    mark: str | None = None
+
+
+def point(text: str) -> tuple[int, int] | NamedSpace:
+    """argparse type for a space: world coordinates `X,Y` (also `(X, Y)`; negative numbers
+    as `--block=-1,2`), a tile's own square `10B(1,1)` as in a quest, or a mark `@name`."""
     m = re.fullmatch(r"\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*", text)
-    if not m:
-        raise argparse.ArgumentTypeError(f"expected X,Y (two whole numbers, e.g. 3,4), got {text!r}")
-    return int(m.group(1)), int(m.group(2))
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    m = re.fullmatch(r"\s*([A-Za-z0-9_]+)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*", text)
+    if m:
+        return NamedSpace(text, tile=m.group(1), col=int(m.group(2)), row=int(m.group(3)))
+    m = re.fullmatch(r"\s*@([A-Za-z_][A-Za-z0-9_]*)\s*", text)
+    if m:
+        return NamedSpace(text, mark=m.group(1))
+    raise argparse.ArgumentTypeError(f"expected X,Y (two whole numbers, e.g. 3,4), a tile's square such as 10B(1,1), or @MARK, got {text!r}")
+
+
+def resolve_spaces(args: argparse.Namespace, choice: MapChoice, names: tuple[str, ...], sink: Sink) -> bool:
+    """Each of the arguments `names` (an attribute of `args`, one space or a list) given as
+    a tile's square or a mark, replaced by its world coordinates on the chosen map (as the
+    quest's own `10B(1,1)` resolves: compiler/passes/spaces.py); False after a located
+    diagnostic when one names no space of the map."""
+    from compiler.passes.spaces import resolve_space
+    from compiler.syntax import ast
+
+    ok = True
+
+    def one(value: object) -> object:
+        nonlocal ok
+        if not isinstance(value, NamedSpace):
+            return value
+        span = arg_span(args, value.text)
+        ref = ast.MarkRef(value.mark, span) if value.mark is not None else ast.TileSpace(value.tile or "", value.col, value.row, span)
+        cell = resolve_space(choice.amap, ref, sink)
+        if cell is None:
+            ok = False
+        return cell
+
+    for name in names:
+        value = getattr(args, name, None)
+        setattr(args, name, [one(v) for v in value] if isinstance(value, list) else one(value))
+    return ok
 
 
 def add_map_arguments(parser: argparse.ArgumentParser) -> None:

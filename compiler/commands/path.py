@@ -1,4 +1,7 @@
-"""questc path PACK --quest ID [--encounter N] --from X,Y --to X,Y [--size WxH]: cheapest move and counted range.
+"""questc path PACK --quest ID [--encounter N] --from SPACE --to SPACE [--size WxH]: cheapest move and counted range.
+
+A SPACE is world coordinates `X,Y`, or a space as a quest names it: a placed tile's own
+square `10B(1,1)` or a mark `@name` (mapquery.resolve_spaces; also `los` and `render`).
 
 With `--size WxH` the figure is large: its base lies W x H with its top-left space on
 --from, and the answer is the cheapest move that ends with its base covering --to
@@ -74,8 +77,8 @@ class LargeUnrouted(TypedDict):
 
 def configure(parser: argparse.ArgumentParser) -> None:
     mapquery.add_map_arguments(parser)
-    parser.add_argument("--from", dest="src", type=mapquery.point, required=True, metavar="X,Y", help="world coordinates of the start")
-    parser.add_argument("--to", dest="dst", type=mapquery.point, required=True, metavar="X,Y", help="world coordinates of the goal")
+    parser.add_argument("--from", dest="src", type=mapquery.point, required=True, metavar="SPACE", help="the start: world coordinates X,Y, a tile's square such as 10B(1,1), or @MARK")
+    parser.add_argument("--to", dest="dst", type=mapquery.point, required=True, metavar="SPACE", help="the goal: world coordinates X,Y, a tile's square such as 10B(1,1), or @MARK")
     parser.add_argument("--size", type=_size, default=None, metavar="WxH",
                         help="a large figure: its base is W x H with its top-left on --from; the route ends with the base covering --to")
 
@@ -170,7 +173,8 @@ def run(args: argparse.Namespace) -> int:
     if model is None or sink.errors:
         return finish(sink, args)
     choice = mapquery.choose_map(args, model, sink)
-    if choice is None or not mapquery.check_spaces(args, choice, [("--from", args.src), ("--to", args.dst)], sink):
+    if (choice is None or not mapquery.resolve_spaces(args, choice, ("src", "dst"), sink)
+            or not mapquery.check_spaces(args, choice, [("--from", args.src), ("--to", args.dst)], sink)):
         return mapquery.usage_error(sink, args)
     opened = mapquery.open_doors(args, choice, sink)
     if sink.errors:

@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     choice = mapquery.choose_map(args, model, sink)
     if choice is None:
         return mapquery.usage_error(sink, args)
+    if not mapquery.resolve_spaces(args, choice, ("origin", "block"), sink):
+        return mapquery.usage_error(sink, args)
     mapquery.check_spaces(args, choice, [("--from", args.origin)] + [("--block", c) for c in args.block], sink)
     opened = mapquery.open_doors(args, choice, sink)
     if sink.errors:
