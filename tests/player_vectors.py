@@ -6,7 +6,8 @@ open or closed, figures placed, spaces of a hidden tile) the expected line of si
 (compiler.geometry.sight.SightEngine, behind `questc los`), movement costs and counted
 ranges (compiler.geometry.graph, behind `questc path`), and for large figures what they
 see (`SightEngine.can_see_large`, `questc los --size`) and how they move
-(`graph.large_move`, `questc path --size`).
+(`graph.large_move`, `questc path --size`); and the draw orders of every shipped deck for
+a set of seeds (`deal.js` against `questc layout --seed`).
 
     .venv/bin/python -m tests.player_vectors          # rewrite tests/player/vectors/*.json
 
@@ -322,9 +323,33 @@ def _cases_of(folder: Path, edition: str, seed: int) -> list[dict]:
     return out
 
 
+DEAL_SEEDS = list(range(60)) + [2**31 - 1, 2**32 + 5, 2**40 + 7, 10**15]
+
+
+def deals() -> list[dict]:
+    """Every deck of every shipped pack with decks: its bundle recipe and the draw orders
+    `questc layout --seed N` deals (compiler.model.cards.deal) for DEAL_SEEDS."""
+    from compiler.emit.bundle import bundle_of
+    from compiler.emit.shared import dumps
+    from compiler.model.cards import deal
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    out = []
+    for pack in SHIPPED:
+        model = compile_paths([str(REPO / "content" / pack)], Options(images=False, sight=False)).model
+        assert model is not None
+        decks = json.loads(dumps(bundle_of(model))).get("decks", {})
+        for deck_id, plan in sorted((model.decks or {}).items()):
+            out.append({"name": f"{pack}:{deck_id}", "deck": decks[deck_id],
+                        "orders": [[seed, deal(plan, random.Random(seed))] for seed in DEAL_SEEDS]})
+    return out
+
+
 def build() -> dict[str, str]:
     """File name -> JSON text of every vector file."""
-    files: dict[str, list[dict]] = {"shipped.json": [], "issue33.json": [], "random-2e.json": [], "random-1e.json": []}
+    files: dict[str, list[dict]] = {"shipped.json": [], "issue33.json": [], "random-2e.json": [], "random-1e.json": [],
+                                    "deals.json": deals()}
     for k, pack in enumerate(SHIPPED):
         edition = "1e" if pack.startswith("rtl") else "2e"
         files["shipped.json"] += _cases_of(REPO / "content" / pack, edition, k)
