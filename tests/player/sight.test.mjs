@@ -100,3 +100,19 @@ test("issue 33: stairs side by side at (3,2) and (4,2) are a link; with a figure
   const cut = { ...c.map, links: [] };
   assert.equal(new Geometry(cut, c.terrain).state({ blockers: [a] }).canSee(from, b), false);
 });
+
+test("a hidden door is off the board at the start: its place lets sight through, as Door.open_at_start", () => {
+  let checked = 0;
+  for (const c of load("random-2e.json").slice(0, 10)) {
+    const ids = Object.keys(c.map.doors).filter((d) => !c.map.doors[d].open);
+    if (!ids.length) continue;
+    const d = ids[0];
+    const hiddenMap = { ...c.map, doors: { ...c.map.doors, [d]: { ...c.map.doors[d], hidden: true } } };
+    const start = Object.keys(c.map.doors).filter((k) => c.map.doors[k].open);
+    const geo = new Geometry(c.map, c.terrain);
+    const want = geo.state({ openDoors: [...start, d] }).pairs();
+    assert.deepEqual(new Geometry(hiddenMap, c.terrain).state().pairs(), want, c.name);
+    checked++;
+  }
+  assert.ok(checked >= 5);
+});
