@@ -195,7 +195,7 @@ def custom_monsters(
             guess = did_you_mean(c.base, known, sink=sink)
             sink.report("Q0210", c.base_span, monster=c.id, base=c.base,
                         hint=f"; did you mean `{guess}`?" if guess else "",
-                        fix=f"Write `based on {guess}`." if guess else "Base it on a monster of the quest's packs (`questc monsters` lists them).")
+                        fix=guess or "Base it on a monster of the quest's packs (`questc monsters` lists them).")
             continue
         problems = []
         if dice is not None:
@@ -203,7 +203,7 @@ def custom_monsters(
                 if die not in dice:
                     guess = did_you_mean(die, sorted(dice), sink=sink)
                     problems.append((span, f"there is no die `{die}`" + (f"; did you mean `{guess}`?" if guess else ""),
-                                     f"Write `{guess}`." if guess else "Name dice of the dice catalog (blue, red, yellow, …)."))
+                                     guess or "Name dice of the dice catalog (blue, red, yellow, …)."))
         healths = _custom_healths(c, base)
         low = [h for h, n in healths.items() if n < 1]
         if low and c.health is not None:
@@ -697,7 +697,7 @@ class EncounterResolver:
         if unknown:
             guess = did_you_mean(unknown[0], known, sink=self.sink)
             problem = f"no monster has the trait `{unknown[0]}`" + (f"; did you mean `{guess}`?" if guess else "")
-            fix = f"Write `{guess}`." if guess else f"Name traits the monsters have: {', '.join(known) or 'none'}."
+            fix = guess or f"Name traits the monsters have: {', '.join(known) or 'none'}."
         else:
             problem = "no monster of the quest's packs has one of these traits"
             fix = "Add a pack with such monsters to `requires`, or name other traits."
