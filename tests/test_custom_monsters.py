@@ -251,3 +251,16 @@ def test_an_expectation_on_a_hero_defeat_names_its_trigger():
     assert "on all_heroes_defeated" in sink.items[1].message
     _, sink = run(quest(MAP + '  spawn zombie at 9A(1,1)\n  on all_heroes_defeated { say "L" }\n  expect event 2 can fire\n'))
     assert codes(sink) == []
+
+
+def test_check_fix_mends_a_misspelt_base(tmp_path: Path):
+    import shutil
+
+    from conftest import REPO, questc
+
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "tests" / "cases" / "quests" / "Q0210_custom_monster_unknown_base" / "pack", pack)
+    questc("check", "--fix", pack)
+    text = (pack / "q.quest").read_text(encoding="utf-8")
+    assert "monster splig_the_king based on splig {" in text and "on open hall" in text
+    assert questc("check", pack).code == 0
