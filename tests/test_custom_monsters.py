@@ -262,5 +262,6 @@ def test_check_fix_mends_a_misspelt_base(tmp_path: Path):
     shutil.copytree(REPO / "tests" / "cases" / "quests" / "Q0210_custom_monster_unknown_base" / "pack", pack)
     questc("check", "--fix", pack)
     text = (pack / "q.quest").read_text(encoding="utf-8")
-    assert "monster splig_the_king based on splig {" in text and "on open hall" in text
-    assert questc("check", pack).code == 0
+    assert "monster splig_the_king based on splig {" in text
+    after = questc("check", pack)
+    assert "Q0210" not in after.err and "error[Q0301]" in after.err  # the misspelt door is left to the author
