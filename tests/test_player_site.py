@@ -587,6 +587,7 @@ quest vault "Vault of Chances" {
   token objective red "gold" as gold at 8A(0,0)
   spawn zombie at 9A(1,1)
   spawn goblin_archer as guards at 8A(1,1)
+  spawn open group traits cave as lurkers at 9A(0,2)
   on searched key { say "Under the stone: the vault key."; remove door vault_bar; place door vault_door }
   on open vault_door { reveal 8A; say "The vault opens." }
   on picked_up gold { remove spawn guards; remove tile 8A; say "The vault collapses behind you."; win "Rich at last." }
@@ -646,7 +647,7 @@ def test_vault_played_to_a_win_through_swapped_doors_and_a_removed_tile(page, si
     assert "Rich at last." in page.page.locator("#outcome").inner_text()
     # the vault left play with its guards (removed, not defeated) before the win
     assert page.page.evaluate("questc.game.hiddenSpaces.length") == hidden
-    assert set(page.page.evaluate("questc.game.figures.map((f) => f.spawn)")) == {"zombie"}
+    assert set(page.page.evaluate("questc.game.figures.map((f) => f.spawn)")) == {"zombie", "lurkers"}
     assert "The vault collapses behind you." in log(page)
     assert not page.errors
 
@@ -702,4 +703,30 @@ def test_vault_lost_when_every_hero_is_down_at_once(page, sites, tmp_path_factor
     click(page, "hero-defeated-hero1")
     assert outcome(page) == "lose"
     assert "keeps its gold" in page.page.locator("#outcome").inner_text()
+    assert not page.errors
+
+
+def test_vault_open_group_chosen_by_the_players(page, sites, tmp_path_factory):
+    open_vault(page, sites, tmp_path_factory)
+    row = page.page.locator(".spawn", has_text="lurkers")
+    assert "one of cave_spider, ettin, goblin_archer, shadow_dragon" in row.inner_text()
+    listed = page.page.evaluate("questc.game.figures.filter((f) => f.spawn === 'lurkers').map((f) => f.spaces)")
+    assert len(listed) == 3  # two heroes: the pool's smallest figures, largest group, as the compiler checked
+    click(page, "open-group-lurkers-ettin")
+    assert "open group: ettin" in row.inner_text()
+    assert page.page.locator('[data-testid^="open-group-lurkers-"]').count() == 0  # chosen once
+    figures = page.page.evaluate("questc.game.figures.map((f) => ({ spawn: f.spawn, group: f.group, rank: f.rank, spaces: f.spaces, size: f.size }))")
+    ettin = [f for f in figures if f["spawn"] == "lurkers"]
+    # an ettin group with two heroes is one minion (its card's limit), a 2x2 base
+    assert [(f["group"], f["rank"], f["size"], len(f["spaces"])) for f in ettin] == [("ettin", "minion", [2, 2], 4)]
+    others = {i for f in figures if f["spawn"] != "lurkers" for i in f["spaces"]}
+    heroes = set(page.page.evaluate("questc.game.heroFigures.map((h) => h.space)"))
+    hidden = set(page.page.evaluate("questc.game.hiddenSpaces"))
+    assert not set(ettin[0]["spaces"]) & (others | heroes | hidden)
+    spaces = page.page.evaluate("questc.game.map.spaces")
+    xs = sorted({spaces[i]["x"] for i in ettin[0]["spaces"]})
+    ys = sorted({spaces[i]["y"] for i in ettin[0]["spaces"]})
+    assert len(xs) == 2 and len(ys) == 2 and xs[1] - xs[0] == 1 and ys[1] - ys[0] == 1  # one square base
+    click(page, "defeat-lurkers")
+    assert page.page.evaluate("questc.game.figures.filter((f) => f.spawn === 'lurkers').length") == 0
     assert not page.errors

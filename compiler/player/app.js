@@ -381,7 +381,9 @@ function drawPanel() {
   const onMap = enc.spawns.filter((s) => g.placed.has(s.id) && !g.defeatedSpawns.has(s.id));
   if (onMap.length) {
     parts.push("<h3>Monsters</h3>" + onMap.map((s) => `<div class="spawn">${esc(s.id)} (${esc(monsterLabel(s))}, ${g.figures.filter((f) => f.spawn === s.id).length} figure(s)) `
-      + button("Defeat", `defeat-${s.id}`, `defeat:${s.id}`, over) + "</div>").join(""));
+      + button("Defeat", `defeat-${s.id}`, `defeat:${s.id}`, over)
+      + (s.pool && !g.openChoice.has(s.id) ? " Choose: " + s.pool.map((m) => button(m, `open-group-${s.id}-${m}`, `open-group:${s.id}:${m}`, over)).join("") : "")
+      + "</div>").join(""));
   }
   parts.push("<h3>Heroes</h3>" + g.heroIds.map((h) => `<div class="hero-row">${esc(h)}: <span data-hero-state="${esc(h)}">${g.heroesDown.has(h) ? "defeated" : "standing"}</span> `
     + (g.heroesDown.has(h) ? button("Stands up", `hero-up-${h}`, `hero-up:${h}`, over) : button("Defeated", `hero-defeated-${h}`, `hero-defeated:${h}`, over)) + "</div>").join(""));
@@ -424,7 +426,7 @@ function monsterLabel(s) {
   else if (s.unique) parts.push("unique");
   const health = (s.healths && s.healths[String(g.heroes)]) ?? s.health;
   if (health !== undefined) parts.push(`health ${health}`);
-  if (s.pool) parts.push(`open group (${(s.traits || []).join(", ")}): one of ${s.pool.join(", ")}`);
+  if (s.pool) parts.push(g.openChoice.has(s.id) ? `open group: ${g.openChoice.get(s.id)}` : `open group (${(s.traits || []).join(", ")}): one of ${s.pool.join(", ")}`);
   return parts.join(", ");
 }
 
@@ -486,6 +488,7 @@ function act(action) {
     case "fate-step": g.fateStep(); break;
     case "hero-defeated": g.heroDefeated(arg || null); break;
     case "hero-up": g.heroStandsUp(arg); break;
+    case "open-group": g.chooseOpenGroup(arg, by); break;
     case "figure-defeated": g.figureDefeated(arg); break;
     case "hourglass": g.hourglass(); break;
     case "explore": g.explore(); break;

@@ -122,6 +122,7 @@ export class Game {
     for (const t of enc.tokens) if (t.when === "setup" && this.revealed.has(t.tile)) this.tokens.set(t.id, t);
     this.figures = [];
     this.placed = new Set();
+    this.openChoice = new Map();  // open group spawn id -> the monster the players chose from its pool
     this.defeatedSpawns = new Set();
     for (const s of enc.spawns) if (s.when === "setup" && this.revealed.has(s.tile ?? "")) this._spawn(s.id);
     for (const s of enc.spawns) if (s.when === "setup" && s.tile === null) this._spawn(s.id);
@@ -168,6 +169,7 @@ export class Game {
     const s = this.encounter.spawns.find((x) => x.id === id);
     if (!s) return;
     this.placed.add(id);
+    if (this.openChoice.has(id)) { this._placeChosen(s, this.openChoice.get(id)); return; }
     const figs = s.figures[String(this.heroes)] || [];
     figs.forEach((f, k) => {
       const key = `${id}#${k}`;
@@ -175,6 +177,72 @@ export class Game {
       this.figures.push({ key, spawn: id, group: s.group, rank: f.rank, spaces: f.spaces, size: f.size, space: f.space });
       this.defeatedSpawns.delete(id);
     });
+  }
+
+  /** The players choose monster `monster` of open group `id`'s `pool` (once): its own figures
+   *  replace the listed ones now if the spawn is on the map, and are the ones placed by later
+   *  `spawn` effects. */
+  chooseOpenGroup(id, monster) {
+    const s = this.encounter.spawns.find((x) => x.id === id);
+    const known = this.bundle.monsters && this.bundle.monsters[monster];
+    if (this.waiting || !s || !s.pool || !s.pool.includes(monster) || !known || this.openChoice.has(id)) return;
+    this.openChoice.set(id, monster);
+    if (!this.placed.has(id)) return;
+    this.figures = this.figures.filter((f) => f.spawn !== id);
+    this._placeChosen(s, monster);
+  }
+
+  /** Open group `s` as monster `monster`: its group limit for the hero count (masters first),
+   *  each figure on the first free place in the order of `_nearest` from the listed spaces,
+   *  its base as on the card or turned a quarter. Only figures not on the map are placed. */
+  _placeChosen(s, monster) {
+    const m = this.bundle.monsters[monster];
+    const limit = (m.group_limits || {})[String(this.heroes)] || { masters: 1, minions: 0 };
+    const ranks = [...Array(limit.masters || 0).fill("master"), ...Array(limit.minions || 0).fill("minion")];
+    const [w, h] = String(m.size || "1x1").split("x").map(Number);
+    const listed = (s.figures[String(this.heroes)] || []).flatMap((f) => f.spaces);
+    const order = this._nearest(listed);
+    const taken = this.figureSpaces;
+    const hidden = new Set(this.hiddenSpaces);
+    const terrain = this.bundle.terrain || {};
+    const free = (i) => i >= 0 && !taken.has(i) && !hidden.has(i) && !(terrain[this.map.spaces[i].terrain] || {}).blocks_movement;
+    ranks.forEach((rank, k) => {
+      const key = `${s.id}#${k}`;
+      if (this.figures.some((x) => x.key === key)) return;
+      for (const anchor of order) {
+        const a = this.map.spaces[anchor];
+        for (const [fw, fh] of w === h ? [[w, h]] : [[w, h], [h, w]]) {
+          const cells = [];
+          for (let dy = 0; dy < fh; dy++) for (let dx = 0; dx < fw; dx++) cells.push(this._spaceAt(a.x + dx, a.y + dy));
+          if (!cells.every(free)) continue;
+          cells.sort((p, q) => p - q);
+          cells.forEach((c) => taken.add(c));
+          this.figures.push({ key, spawn: s.id, group: monster, rank, spaces: cells, size: [fw, fh], space: cells[0] });
+          this.defeatedSpawns.delete(s.id);
+          return;
+        }
+      }
+    });
+  }
+
+  /** The space index at world (x, y), or -1. */
+  _spaceAt(x, y) {
+    if (!this._index || this._index.map !== this.map) {
+      this._index = { map: this.map, at: new Map(this.map.spaces.map((sp, i) => [`${sp.x},${sp.y}`, i])) };
+    }
+    return this._index.at.get(`${x},${y}`) ?? -1;
+  }
+
+  /** Every space, nearest first: the `seeds` in order, then breadth-first over `counting`
+   *  (range steps, so never through a wall), then the rest by index. */
+  _nearest(seeds) {
+    const out = [...new Set(seeds)];
+    const seen = new Set(out);
+    for (let k = 0; k < out.length; k++) {
+      for (const j of (this.map.counting && this.map.counting[out[k]]) || []) if (!seen.has(j)) { seen.add(j); out.push(j); }
+    }
+    this.map.spaces.forEach((_, i) => { if (!seen.has(i)) out.push(i); });
+    return out;
   }
 
   _say(id, kind = "say") { this.log.push({ kind, text: this.text(id), id }); }

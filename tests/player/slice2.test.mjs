@@ -247,3 +247,44 @@ test("solve.mjs finds the shortest play through a locked door to a win, and none
   assert.deepEqual(solve(b, "q", "win"), ["search:key", "open:bar"]);
   assert.equal(solve(b, "q", "lose", { maxStates: 200 }), null);
 });
+
+test("open groups: the players choose a monster of the pool; its own figures go on the listed spaces, then the nearest free ones", () => {
+  // a row of six spaces 0..5 (x = index); a wall between 3 and 4: `counting` has no step there
+  const map = {
+    tiles: [{ name: "A" }], doors: {}, walls: [],
+    spaces: [0, 1, 2, 3, 4, 5].map((x) => ({ tile: "A", x, y: 0, terrain: "plain" })),
+    counting: [[1], [0, 2], [1, 3], [2], [5], [4]],
+  };
+  const monsters = {
+    goblin: { size: "1x1", group_limits: { "2": { masters: 1, minions: 2 } } },
+    ogre: { size: "1x2", group_limits: { "2": { masters: 1, minions: 0 } } },
+  };
+  const listed = (space) => ({ "2": [{ rank: "master", spaces: [space], size: [1, 1], space }] });
+  const spawns = [
+    { id: "g", group: "open_group", pool: ["goblin", "ogre"], traits: ["cave"], tile: "A", when: "setup", figures: listed(1) },
+    { id: "o", group: "open_group", pool: ["goblin", "ogre"], traits: ["cave"], tile: "A", when: "event", figures: listed(4) },
+  ];
+  const events = [
+    { on: { kind: "round_end", round: 1 }, do: [{ kind: "spawn", spawn: "o" }] },
+    { on: { kind: "defeated", group: "g" }, do: [say("g defeated")] },
+  ];
+  const b = bundle([{ map, spawns, events }]);
+  b.quests.q.encounters[0].start = [0];
+  b.monsters = monsters;
+  b.terrain = { plain: { blocks_movement: false } };
+  const g = new Game(b, "q", { heroes: 2 });
+  assert.deepEqual(g.figures.map((f) => [f.key, f.group, f.spaces]), [["g#0", "open_group", [1]]]);  // listed, until chosen
+  g.chooseOpenGroup("g", "dragon");  // not in the pool: nothing
+  g.chooseOpenGroup("g", "goblin");
+  // master on the listed space 1; minions: 0 holds hero1, then 2, then 3 (range steps from 1)
+  assert.deepEqual(g.figures.map((f) => [f.key, f.group, f.rank, f.spaces]),
+    [["g#0", "goblin", "master", [1]], ["g#1", "goblin", "minion", [2]], ["g#2", "goblin", "minion", [3]]]);
+  g.chooseOpenGroup("g", "ogre");  // chosen once
+  assert.equal(g.figures.filter((f) => f.group === "goblin").length, 3);
+  g.chooseOpenGroup("o", "ogre");  // chosen before it is placed
+  assert.equal(g.figures.some((f) => f.spawn === "o"), false);
+  g.endRound();  // placed as an ogre: 1x2 does not fit a row, turned it lies on 4 and 5
+  assert.deepEqual(g.figures.filter((f) => f.spawn === "o").map((f) => [f.group, f.spaces, f.size]), [["ogre", [4, 5], [2, 1]]]);
+  g.defeat("g");
+  assert.deepEqual(said(g), ["g defeated"]);
+});
