@@ -181,3 +181,26 @@ def test_a_spawn_on_a_cap_opening_onto_the_tile_its_event_adds_fits(tmp_path):
     text = (tmp_path / "p" / "cellar.quest").read_text(encoding="utf-8")
     assert run.code == 0 and "spawn goblin_archer as raiders at endcap1B(0,0)" in text
     assert "    reveal 26B, endcap1B\n    say \"The ground gives way.\"\n    spawn raiders\n" in text
+
+
+# ---------------------------------------------------------------- a door inside a tile
+@pytest.mark.parametrize(("rotation", "written"), [("270", "26B(1,1).south"), ("90", "26B(1,2).north")])
+def test_a_door_inside_a_tile_is_kept_where_the_quest_puts_it(tmp_path, rotation, written):
+    """A door the app draws across the middle of 26B (between its rows 1 and 2, columns 1 and
+    2) is imported there, not moved to the nearest joint (26B.south, one square away); its
+    rotation says from which side (doors.py), and either way it closes the same edges."""
+    q = varied(tmp_path, DOORS, "other.ini", "[DoorCellar]\n",
+               f"[DoorInner]\nxposition=5\nyposition=-9\nrotation={rotation}\ndisplay=false\n\n[DoorCellar]\n")
+    events = (q / "events.ini").read_text(encoding="utf-8").replace("TileCap DoorLocked TokenKey", "TileCap DoorLocked DoorInner TokenKey")
+    (q / "events.ini").write_text(events, encoding="utf-8")
+    assert check(q) == (0, [])
+    run = questc("--plugin", "valkyrie", "import", "valkyrie", str(q), "-o", str(tmp_path / "p"))
+    text = (tmp_path / "p" / "door_pair.quest").read_text(encoding="utf-8")
+    assert run.code == 0 and f"door inner on {written}  # [DoorInner]" in text
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    res = compile_paths([str(tmp_path / "p")], Options(sight=False), Sink())
+    board = res.model.quests["door_pair"].encounters[0].map.board
+    inner = next(d for d in board.doors if d.id == "inner")
+    assert inner.edges == frozenset({((4, 9), (5, 9)), ((5, 9), (6, 9))})  # 26B at (3, 7): below its row 1

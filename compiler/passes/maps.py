@@ -49,7 +49,7 @@ from compiler.geometry.features import (
     around,
     reachable,
 )
-from compiler.geometry.lattice import Cell, Edge
+from compiler.geometry.lattice import Cell, Edge, shared_edge
 from compiler.geometry.tiles import OPPOSITE, SIDES, Opening, Tile, turns
 from compiler.memo import Same, remembered_as
 from compiler.model import Maps, Model
@@ -327,6 +327,19 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
             if d.on.tile not in broken:
                 sink.report("M0207", d.on.span, name=d.on.tile, hint=hint(d.on.tile or "", placed, sink=sink))
             continue
+        if d.inside is not None:  # a door across the tile's own edge (a narrow neck, mid-corridor)
+            inner = _inner_door_edges(d, t, sink)
+            if inner is None:
+                continue
+            other = used.get(inner)
+            if other is not None and not (d.hidden or hidden[other]):
+                sink.report("M0215", d.span, door=d.name, problem=f"door `{other}` already stands on these edges")
+                continue
+            if other is None or hidden[other]:
+                used[inner] = d.name
+            hidden[d.name] = d.hidden
+            doors.append(Door(d.name, inner, d.open, d.colour, d.locked, d.hidden))
+            continue
         op = _get_opening(t.name, t.tile, d.on, sink)
         if op is None:
             continue
@@ -347,6 +360,38 @@ def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join]
         hidden[d.name] = d.hidden
         doors.append(Door(d.name, join.edges, d.open, d.colour, d.locked, d.hidden))
     return doors
+
+
+_STEP = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+
+
+def _inner_door_edges(d: ast.DoorDecl, t: PlacedTile, sink: Sink) -> frozenset[Edge] | None:
+    """The world edges of `door NAME on TILE(c,r).SIDE`: the tile's own edge on SIDE of square
+    (c, r), and the same edge of the next square along that side ((c+1, r) for north and
+    south, (c, r+1) for east and west) when both of its squares are the tile's too, as the
+    2nd-edition doors span two squares. None, reported, when (c, r) or the square beyond it
+    is not a square of the tile (M0216, M0244)."""
+    at = d.inside
+    assert at is not None
+    squares = t.tile.squares
+    if (at.col, at.row) not in squares:
+        best = min(squares, key=lambda c: (abs(c[0] - at.col) + abs(c[1] - at.row), c[1], c[0]))
+        sink.report("M0216", at.span, ref=f"{at.tile}({at.col}, {at.row})", tile=t.name, code=t.code,
+                    width=t.tile.width, height=t.tile.height, fix=f"The nearest square of {t.code} is {t.name}({best[0]}, {best[1]}).")
+        return None
+    dx, dy = _STEP[d.on.side]
+    if (at.col + dx, at.row + dy) not in squares:
+        sink.report("M0244", d.on.span, door=d.name, ref=f"{at.tile}({at.col},{at.row}).{d.on.side}", tile=t.name,
+                    fix=f"A door on the tile's outline stands on a join: write `door {d.name} on {t.name}.{d.on.side}`.")
+        return None
+    along = (1, 0) if d.on.side in ("north", "south") else (0, 1)
+    out = set()
+    for k in (0, 1):
+        a = (at.col + k * along[0], at.row + k * along[1])
+        b = (a[0] + dx, a[1] + dy)
+        if a in squares and b in squares:
+            out.add(shared_edge(t.to_world(a), t.to_world(b)))
+    return frozenset(out)
 
 
 # ---------------------------------------------------------------- the pipeline pass
@@ -394,6 +439,8 @@ def check_openings(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) -> N
                 continue
             intended.add((t.name, op))
     for d in body.map.doors:  # a door on a loose opening is its own error (M0214)
+        if d.inside is not None:
+            continue  # inside a tile: on no opening
         t = amap.by_name.get(d.on.tile) if d.on.tile is not None else None
         op = t.tile.opening(d.on.side, d.on.index) if t is not None and d.on.side in SIDES else None
         if t is not None and op is not None:

@@ -104,7 +104,10 @@ class TilePlacement:
 
 @frozen
 class DoorDecl:
-    """`door NAME on TILE.SIDE[.N] [COLOUR] [open] [rune] [divides AREA]`: a door on an attachment."""
+    """`door NAME on TILE.SIDE[.N] [COLOUR] [open] [rune] [divides AREA]`: a door on an attachment;
+    or `door NAME on TILE(c,r).SIDE …`: a door inside a tile, across its own edge on SIDE of
+    square (c, r) and of the next square along that side (`inside` is that square; `on` then
+    names the tile and side with index -1, which is no opening)."""
 
     name: str
     on: OpeningRef
@@ -115,6 +118,7 @@ class DoorDecl:
     divides: str | None = None  # the area it opens into (revealed when it opens)
     locked: bool = False  # heroes cannot open it until an `unlock` effect (an effect may `open` it)
     hidden: bool = False  # off the board until a `place door` effect puts it there (closed)
+    inside: TileSpace | None = None  # a door inside a tile: the square it stands beside (docs/language.md, "Doors")
 
 
 @frozen

@@ -300,7 +300,15 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
                 self.sink.report("S0204", self.span(meta), what=what)
                 continue
             extra[key] = value
-        return ast.DoorDecl(str(children[0]), children[1], span=self.span(meta), **extra)
+        on = children[1]
+        if isinstance(on, tuple):  # inner_edge: a door inside the tile
+            square, side, span = on
+            return ast.DoorDecl(str(children[0]), ast.OpeningRef(square.tile, side, -1, span), span=self.span(meta),
+                                inside=square, **extra)
+        return ast.DoorDecl(str(children[0]), on, span=self.span(meta), **extra)
+
+    def inner_edge(self, meta: Meta, children: Children) -> tuple[ast.TileSpace, str, Span]:
+        return (children[0], children[1], self.span(meta))
 
     def mark(self, meta: Meta, children: Children) -> ast.MarkDecl:
         return ast.MarkDecl(str(children[0]), children[1], self.span(meta))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Mapping, TypeVar
 
 from compiler.plugins.api import Related, Sink, Span, Tile, did_you_mean
-from questc_valkyrie.doors import from_valkyrie, opening_at, opening_place
+from questc_valkyrie.doors import DoorPlace, from_valkyrie, opening_at, opening_place
 from questc_valkyrie.ini import Section
 from questc_valkyrie.source import QuestFiles
 from questc_valkyrie.tiles import Placement, clusters, placements_of
@@ -383,6 +383,9 @@ class Importer:
         hit = opening_at(place, openings)
         if hit is not None:
             return hit
+        inner = self.inner_door(place)
+        if inner is not None:  # inside a tile (a narrow neck, mid-corridor): kept where the quest puts it
+            return inner
         near = [(abs(p.centre[0] - place.centre[0]) + abs(p.centre[1] - place.centre[1]), where) for where, es, f in openings
                 for p in [opening_place(es, f)] if p is not None]
         best = min(near, key=lambda d: d[0], default=None)
@@ -390,6 +393,37 @@ class Importer:
             self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
             return None
         return best[1]
+
+    def inner_door(self, place: DoorPlace) -> tuple[int, str] | None:
+        """(encounter, `TILE(c,r).side`) of a door the app draws across a tile's own edges:
+        the square on the side its rotation faces away from, the side it faces in the tile's
+        printed grid, and the first of the two squares along (docs/language.md, "Doors").
+        None when its edges are not inside one tile exactly as that statement covers them."""
+        steps = {"east": (1, 0), "west": (-1, 0), "north": (0, -1), "south": (0, 1)}
+        dx, dy = steps[place.facing]
+        found: list[tuple[Placement, int, Cell]] = []
+        for (p, q) in sorted(place.edges):
+            # the squares either side of the unit edge; `s` the one the door faces away from
+            a, b = ((p[0] - 1, p[1]), (p[0], p[1])) if p[0] == q[0] else ((p[0], p[1] - 1), (p[0], p[1]))
+            s, t = (a, b) if (b[0] - a[0], b[1] - a[1]) == (dx, dy) else (b, a)
+            hs, ht = self.owner.get(s), self.owner.get(t)
+            if hs is None or ht is None or hs[1] is not ht[1]:
+                continue
+            found.append((hs[1], hs[0], s))
+        if not found or any(f[0] is not found[0][0] for f in found):
+            return None
+        pl, k = found[0][0], found[0][1]
+        tile = self.tiles[pl.code]
+        o = tile.orient(pl.rotate)
+        side = next(sd for sd in steps if o.side(sd) == place.facing)
+        local = sorted(o.local((c[0] - pl.at[0], c[1] - pl.at[1])) for _, _, c in found)
+        col, row = local[0]
+        lx, ly = steps[side]
+        along = (1, 0) if side in ("north", "south") else (0, 1)
+        covered = {sq for sq in ((col, row), (col + along[0], row + along[1])) if sq in tile.squares and (sq[0] + lx, sq[1] + ly) in tile.squares}
+        if covered != set(local):
+            return None  # the quest's door covers edges `door … on TILE(c,r).SIDE` cannot say
+        return k, f"{pl.name}({col},{row}).{side}"
 
     # ------------------------------------------------------------ monsters
     def monster_of(self, sec: Section) -> str | None:
