@@ -483,6 +483,7 @@ class Importer:
                  and s.name not in self.enc_starts]
         start_roots = [s for s in roots if s.get("trigger") == "EventStart"]
         self.placed_at_setup: set[str] = set()
+        self.placed_doors: set[str] = set()  # doors a followed event adds and the setup does not: `hidden`
         for r in start_roots:
             self._setup_walk(r, 1, set())
         # the first event (file order) adding a tile of encounter k >= 2 enters it: the tiles
@@ -908,14 +909,16 @@ class Importer:
             return self.tile_name(section)
         return None
 
-    def door_states(self, door: Section) -> list[str]:
-        """`locked` / `hidden` as the export's comment writes them; and `hidden` for a door
-        that only a later event adds (the app puts on the board only what an event adds:
-        a locked door at setup and its unlocked twin added, at the same place, by the event
-        that removes the first are alternatives, not two doors at once)."""
+    def door_states(self, door: Section, written: bool = False) -> list[str]:
+        """`locked` / `hidden` as the export's comment writes them (`written`: those alone);
+        and `hidden` for a door that a followed event places and the setup does not (the
+        app puts on the board only what an event adds: a locked door at setup and its
+        unlocked twin added, at the same place, by the event that removes the first are
+        alternatives, not two doors at once). A door only events questc does not follow
+        add stays on the map from the start, as a token of such a chain stays in the setup."""
         comment = door.get("comment") or ""
         states = [st for st in comment[len(DOOR_COMMENT):].split() if st in ("locked", "hidden")] if comment.startswith(DOOR_COMMENT) else []
-        if "hidden" not in states and door.name in self.added_by and door.name not in self.placed_at_setup:
+        if not written and "hidden" not in states and door.name in self.placed_doors:
             states.append("hidden")
         return states
 
@@ -1010,7 +1013,8 @@ class Importer:
                     else:
                         out.append(_Line("place " + token_text, sec.span_of("add")))
             elif name.startswith("Door"):
-                if "hidden" in self.door_states(c):
+                if "hidden" in self.door_states(c, written=True) or name not in self.placed_at_setup:
+                    self.placed_doors.add(name)
                     out.append(_Line(f"place door {self.door_name(c)}", sec.span_of("add")))
                 # else: doors stand on the map from the start in questc (docs/valkyrie.md)
             else:
