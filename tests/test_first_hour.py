@@ -120,3 +120,61 @@ def test_path_accepts_tile_squares_and_marks_as_a_quest_writes_them():
     assert bad.code == 2 and "error[M0216]" in bad.err and "--> <command line>:1:" in bad.err
     los = questc("los", shipped, "--quest", "first_blood", "--from", "12A(4,0)", "--to", "8A(1,2)")
     assert los.code == 0 and "no line of sight" in los.out  # first_blood: `expect no sight 12A(4,0) -> 8A(1,2)`
+
+
+# ---------------------------------------------------------------- rendered maps (item 7)
+def _pictures(pack: str, lang: str | None = None):
+    from compiler.emit.images.quest import quest_maps
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    root = Path(__file__).resolve().parents[1]
+    return quest_maps(compile_paths([str(root / pack)], Options(sight=False)).model, lang)
+
+
+def test_no_tile_label_hides_a_hero_start_token_or_figure():
+    from compiler.emit.images.map import DEFAULT_SCALE, _marked_cells, tile_label_spots
+
+    for pack in ("content/d2e-quests", "tests/data/translated-pack", "content/rtl-dungeons"):
+        for map_id, picture in _pictures(pack).items():
+            taken = _marked_cells(picture)
+            spots = tile_label_spots(picture, DEFAULT_SCALE)
+            assert spots and not [(label, cell) for label, cell in spots if cell in taken], (pack, map_id)
+    first_blood = _pictures("content/d2e-quests")["first_blood"]
+    spots = dict(tile_label_spots(first_blood, DEFAULT_SCALE))
+    assert spots["entrance1A"] == (9, 8)  # every square of the entrance holds a hero start: the label goes above it
+
+
+def test_the_legend_shows_hero_count_badges_and_every_token_kind_and_label():
+    from compiler.emit.images.legend import legend_entries
+
+    entries = {(e.kind, e.label, e.mark) for e in legend_entries(_pictures("content/d2e-quests")["first_blood"])}
+    assert ("badge", "only with that many heroes", "3+") in entries
+    assert ("token", "seed grain (objective)", "S") in entries
+    assert ("token", "token: search", "S") in entries
+
+
+def test_a_french_map_says_its_legend_title_and_token_labels_in_french():
+    from compiler.emit.images.legend import legend_entries
+    from compiler.emit.images.quest import assembled_maps
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    picture = _pictures("tests/data/translated-pack", "fr")["road_to_lodz"]
+    labels = {e.label for e in legend_entries(picture)}
+    assert {"sol", "eau", "mur", "départ des héros", "maître", "sbire", "seulement avec autant de héros"} <= labels
+    assert "caisse (objectif)" in labels  # the pack's own translated token label, drawn in the legend
+    assert not labels & {"plain", "water", "wall", "hero start", "master", "minion"}
+    root = Path(__file__).resolve().parents[1]
+    model = compile_paths([str(root / "content" / "rtl-dungeons")], Options(sight=False)).model
+    titles = [title for _, title, *_ in assembled_maps(model, None, "fr")]
+    assert any(", rencontre 2" in t for t in titles) and not any("encounter" in t for t in titles)
+
+
+def test_accented_latin1_text_is_drawn_with_a_font_that_has_it():
+    from compiler.emit.images import style as S
+
+    missing = S.font(20).getmask("\U0010fffd").getbbox()
+    assert S.font(20).getmask("é").getbbox() == missing  # Pillow's own face has no é: its box
+    font = S.font_for(20, "départ")
+    assert font.getmask("é").getbbox() != font.getmask("\U0010fffd").getbbox()

@@ -35,6 +35,8 @@ def _scale(text: str) -> int:
         raise argparse.ArgumentTypeError(f"at most {MAX_SCALE} pixels per square, got {value}")
     return value
 
+DEFAULT_SCALE = 40  # compiler/emit/images/map.py DEFAULT_SCALE (not imported here: Pillow costs `--help` its start-up)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     mapquery.add_map_arguments(parser)
@@ -43,7 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--range", dest="points", type=_points, metavar="N", help="outline the spaces reachable with N movement points (needs --from)")
     parser.add_argument("--block", action="append", type=mapquery.point, default=[], metavar="X,Y", help="a figure blocking sight and movement on this space (repeatable)")
     parser.add_argument("--lang", default=None, metavar="LANG", help="draw the texts in this language of the pack's translations/LANG.po (docs/translations.md)")
-    parser.add_argument("--scale", type=_scale, default=32, help=f"pixels per square, at most {MAX_SCALE} (default: 32; below 8 counts as 8)")
+    parser.add_argument("--scale", type=_scale, default=DEFAULT_SCALE, help=f"pixels per square, at most {MAX_SCALE} (default: {DEFAULT_SCALE}; below 8 counts as 8)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -662,7 +662,7 @@ def render_preview(model: Model, root: Path, map_id: str, quest: str, number: in
     """Draw one map of the checked model into `folder`/<pack>/<map id>.png (written to a
     temporary name and moved into place, so a viewer never reads half a file). None when
     that map did not assemble (the diagnostics say why)."""
-    from compiler.emit.images.map import render_map
+    from compiler.emit.images.map import DEFAULT_SCALE, render_map
     from compiler.emit.files import write_atomic
     from compiler.emit.images.primitives import png_bytes
     from compiler.emit.images.quest import assembled_maps, encounter_picture
@@ -670,7 +670,7 @@ def render_preview(model: Model, root: Path, map_id: str, quest: str, number: in
     for mid, title, body, amap, resolved, owner in assembled_maps(model):
         if mid != map_id:
             continue
-        data = png_bytes(render_map(encounter_picture(body, amap, title, resolved, None, owner), scale=32))
+        data = png_bytes(render_map(encounter_picture(body, amap, title, resolved, None, owner), scale=DEFAULT_SCALE))
         target = write_atomic(Path(folder) / model.pack.id / f"{map_id}.png", data)
         return Preview(root, map_id, quest, number, target)
     return None

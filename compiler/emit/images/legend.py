@@ -11,7 +11,8 @@ from PIL import Image, ImageDraw
 
 from compiler.emit.images import style as S
 from compiler.emit.images.pictures import MapPicture
-from compiler.emit.images.primitives import Box, inset
+from compiler.emit.images.primitives import Box, diamond, inset, label_box, text_centred
+from compiler.emit.images.words import door_label, word
 from compiler.emit.images.terrain import draw_glyph, look_for
 from compiler import frozen
 
@@ -19,22 +20,30 @@ from compiler import frozen
 @frozen
 class LegendEntry:
     label: str
-    kind: str  # terrain | wall | door | open_door | opening | hidden | seen | reachable | ...
+    kind: str  # terrain | wall | door | open_door | opening | hidden | seen | reachable | token | badge | ...
     look: S.TerrainLook | None = None
     colour: S.RGB = S.TEXT
+    mark: str = ""  # what the swatch writes: a token's letter, a hero-count badge
 
 
 def legend_entries(picture: MapPicture) -> list[LegendEntry]:
-    """Terrains by id, walls, door colours and states, markers and overlays the picture holds."""
+    """Terrains by id, walls, door colours and states, markers, tokens (each kind and
+    label with the letter the map draws), the hero-count badge and the overlays the
+    picture holds, in the picture's language (words.py; the pack's own token labels come
+    translated in the picture)."""
     board = picture.board
-    entries = [LegendEntry(S.printable(t), "terrain", look_for(board.rules, t)) for t in sorted(set(board.terrain))]
+    lang = picture.lang
+
+    def said(text: str) -> str:
+        return S.drawable(word(text, lang))
+
+    entries = [LegendEntry(said(S.printable(t)), "terrain", look_for(board.rules, t)) for t in sorted(set(board.terrain))]
     if board.walls:
-        entries.append(LegendEntry("wall", "wall", colour=S.WALL))
+        entries.append(LegendEntry(said("wall"), "wall", colour=S.WALL))
     kinds = sorted({(d.colour or "", d.open) for d in board.doors})
     for name, is_open in kinds:  # one entry per colour and state, not per door
         colour = S.named_colour(name or None, S.DOOR_DEFAULT)
-        label = f"{name + ' ' if name else ''}door ({'open' if is_open else 'closed'})"
-        entries.append(LegendEntry(S.printable(label), "open_door" if is_open else "door", colour=colour))
+        entries.append(LegendEntry(S.drawable(door_label(S.printable(name), is_open, lang)), "open_door" if is_open else "door", colour=colour))
     flags = (
         (picture.openings, "opening", "opening", S.OPENING),
         (any(t.hidden for t in picture.tiles), "hidden tile", "hidden", S.HATCH),
@@ -54,22 +63,35 @@ def legend_entries(picture: MapPicture) -> list[LegendEntry]:
     )
     for present, label, kind, colour in flags:
         if present:
-            entries.append(LegendEntry(label, kind, colour=colour))
+            entries.append(LegendEntry(said(label), kind, colour=colour))
+    badges = sorted({sp.heroes for sp in picture.spawns if sp.heroes and sp.cells})
+    if badges:  # `3+` on a figure: it is set up only with that many heroes
+        entries.append(LegendEntry(said("only with that many heroes"), "badge", mark=badges[0]))
+    for kind, named, label in sorted({(t.kind, t.colour or "", t.label) for t in picture.tokens}):
+        text = f"{label} ({word(kind, lang)})" if label else f"{word('token', lang)}: {word(kind, lang)}"
+        entries.append(LegendEntry(S.drawable(text), "token", colour=S.token_colour(kind, named or None),
+                                   mark=token_letter(kind, label)))
     for tier in sorted({t for _, t in picture.chests}):
-        entries.append(LegendEntry(f"{tier} chest", "chest", colour=S.CHEST.get(tier, S.DOOR_DEFAULT)))
+        label = f"{tier} chest" if word("chest", lang) == "chest" else f"{word('chest', lang)} ({word(tier, lang)})"
+        entries.append(LegendEntry(S.drawable(label), "chest", colour=S.CHEST.get(tier, S.DOOR_DEFAULT)))
     return entries
+
+
+def token_letter(kind: str, label: str) -> str:
+    """The letter a token is drawn with: its label's first, else its kind's (map.py)."""
+    return (label or kind)[:1].upper()
 
 
 def render_legend(entries: list[LegendEntry], width: int, scale: int) -> Image.Image:
     """The entries flowed left to right in rows no wider than `width`."""
     sw = max(12, round(scale * 0.5))  # swatch size
-    fnt = S.font(max(9, round(scale * 0.34)))
+    size = max(9, round(scale * 0.34))
     pad = 6
     placed: list[tuple[int, int, LegendEntry]] = []
     x, y = pad, pad
     row_h = sw + 4
     for entry in entries:
-        _l, _t, tw, _h = S.text_size(fnt, entry.label)
+        _l, _t, tw, _h = S.text_size(S.font_for(size, entry.label), entry.label)
         w = sw + 4 + tw + 12
         if x + w > width - pad and x > pad:
             x, y = pad, y + row_h
@@ -80,6 +102,7 @@ def render_legend(entries: list[LegendEntry], width: int, scale: int) -> Image.I
     draw = ImageDraw.Draw(img)
     for x, y, entry in placed:
         _swatch(draw, (x, y, x + sw, y + sw), entry, sw)
+        fnt = S.font_for(size, entry.label)
         _l, t, _w, h = S.text_size(fnt, entry.label)
         draw.text((x + sw + 4, y + (sw - h) // 2 - t), entry.label, fill=S.TEXT, font=fnt)
     return img
@@ -118,5 +141,12 @@ def _swatch(draw: ImageDraw.ImageDraw, box: Box, entry: LegendEntry, sw: int) ->
         draw.rectangle([l + 1, t + 1, r - 1, b - 1], outline=entry.colour, width=3)
     elif k == "chest":
         draw.rectangle([l + 3, t + 5, r - 3, b - 3], fill=entry.colour, outline=S.WALL)
+    elif k == "token":
+        diamond(draw, ((l + r) / 2, (t + b) / 2), sw // 2, entry.colour, S.TEXT)
+        letter = S.drawable(entry.mark)
+        text_centred(draw, ((l + r) / 2, (t + b) / 2), letter, S.font_for(max(8, round(sw * 0.7)), letter), S.contrast_text(entry.colour))
+    elif k == "badge":
+        tiny = S.font(max(7, round(sw * 0.6)))
+        label_box(draw, (l, t + 1), entry.mark, tiny, S.TEXT, S.HERO_COUNT, pad=1)
     elif k in ("hero", "origin"):
         draw.ellipse([l + 1, t + 1, r - 1, b - 1], outline=entry.colour, width=2)

@@ -1,6 +1,6 @@
 """One map drawn: a `MapPicture` (quest, encounter, question overlays) to an image.
 
-    render_map(picture, scale=32) -> Image
+    render_map(picture, scale=DEFAULT_SCALE) -> Image
     map_layout(picture, scale) -> MapLayout     the exact pixel geometry render_map uses
 
 Layers are drawn in a fixed order (terrain, hatching, sight shading, grid, reach outline,
@@ -16,7 +16,7 @@ from typing import Iterable
 from PIL import Image, ImageDraw
 
 from compiler.emit.images import style as S
-from compiler.emit.images.legend import legend_entries, render_legend
+from compiler.emit.images.legend import legend_entries, render_legend, token_letter
 from compiler.emit.images.pictures import MapPicture, content_cells
 from compiler.emit.images.primitives import (
     box_mask,
@@ -36,7 +36,7 @@ from compiler import frozen
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, Edge, cell_edges
 
-DEFAULT_SCALE = 32
+DEFAULT_SCALE = 40  # pixels per square (32 read small on a screen: issue 35)
 
 
 # ---------------------------------------------------------------- layout
@@ -305,7 +305,7 @@ def _draw_markers(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPict
         centre = layout.centre(tok.cell)
         fill = S.token_colour(tok.kind, tok.colour)
         diamond(draw, centre, scale // 2 - m, fill, S.TEXT)
-        letter = (tok.label or tok.kind)[:1].upper()
+        letter = token_letter(tok.kind, tok.label)
         text_centred(draw, centre, S.drawable(letter), S.font_for(small_size, letter), S.contrast_text(fill))
 
     for sp in sorted(picture.spawns, key=lambda p: (min((c[1], c[0]) for c in p.cells) if p.cells else (0, 0), p.initials)):
@@ -343,14 +343,46 @@ def _draw_markers(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPict
 
 
 def _draw_tile_labels(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+    """Each tile's printed code in the top-left corner of its first square in reading
+    order that holds no marker (hero start, token, figure), with the squares the label
+    runs over free too: a label never hides what stands on the map. A tile every square
+    of which holds a marker is labelled on the nearest square above (or below) it that is
+    no space of the map; failing that, on its first square."""
     fnt = S.font(max(8, round(scale * 0.34)))
+    for text, spot in tile_label_spots(picture, scale):
+        l, t, _, _ = layout.cell_box(spot)
+        label_box(draw, (l + 3, t + 3), text, fnt, S.TILE_LABEL, (255, 255, 255), pad=1)
+
+
+def tile_label_spots(picture: MapPicture, scale: int) -> list[tuple[str, Cell]]:
+    """(label, square whose top-left corner it is drawn in) of every tile (_draw_tile_labels)."""
+    fnt = S.font(max(8, round(scale * 0.34)))
+    taken = _marked_cells(picture)
+    out: list[tuple[str, Cell]] = []
     for tile in picture.tiles:
         if not tile.cells:
             continue
-        first = min(tile.cells, key=lambda c: (c[1], c[0]))
-        l, t, _, _ = layout.cell_box(first)
         text = S.printable(tile.code)  # the printed code; copies are told apart by position
-        label_box(draw, (l + 3, t + 3), text, fnt, S.TILE_LABEL, (255, 255, 255), pad=1)
+        across = 1 + (S.text_size(fnt, text)[2] + 5) // scale  # squares the label runs over
+        cells = set(tile.cells)
+        order = sorted(tile.cells, key=lambda c: (c[1], c[0]))
+        spot = next((c for c in order if all((c[0] + i, c[1]) in cells and (c[0] + i, c[1]) not in taken for i in range(across))),
+                    next((c for c in order if c not in taken), None))
+        if spot is None:  # every square holds a marker (an entrance full of hero starts): just outside the tile
+            outside = [(c[0], c[1] + dy) for dy in (-1, 1) for c in (order if dy < 0 else order[::-1])]
+            spot = next((c for c in outside if c not in cells and c not in picture.board.index and c not in taken), order[0])
+        out.append((text, spot))
+    return out
+
+
+def _marked_cells(picture: MapPicture) -> set[Cell]:
+    """The squares a marker is drawn on: hero starts, tokens, figures, blockers, the viewpoint."""
+    cells: set[Cell] = set(picture.hero_starts) | {t.cell for t in picture.tokens} | set(picture.blockers)
+    for sp in picture.spawns:
+        cells.update(sp.cells)
+    if picture.origin is not None:
+        cells.add(picture.origin)
+    return cells
 
 
 def _draw_coordinates(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPicture, scale: int) -> None:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from compiler.model.world import World
 
 SHEET_SCALE = 20
-MAP_SCALE = 32
+MAP_SCALE = 40  # as map.DEFAULT_SCALE
 
 
 def tile_card(tile: Tile, symbols: Mapping[str, str], *, numbered: bool = False) -> TileCard:

@@ -84,6 +84,7 @@ class MapPicture:
     title: str = ""
     legend: bool = True
     coordinates: bool = True
+    lang: str | None = None  # the language of the words the picture writes itself (words.py)
 
 
 def monster_initials(name: str) -> str:

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Mapping
 
 from compiler.emit.images.pictures import Caption, MapPicture, SpawnPoint, TileOutline, Token, monster_initials
+from compiler.emit.images.words import word
 from compiler.geometry.lattice import Cell, Edge
 from compiler.model import Model
 from compiler.syntax import ast
@@ -145,12 +146,12 @@ def encounter_picture(
     )
 
 
-def assembled_maps(model: Model, texts: Mapping[str, str] | None = None) -> list[MapSource]:
+def assembled_maps(model: Model, texts: Mapping[str, str] | None = None, lang: str | None = None) -> list[MapSource]:
     """(map id, title, body, AssembledMap, resolved encounter or None, owner) for every map the
     pack's own quests and encounters draw, from the maps pass (a map it could not
     assemble was reported there and is not drawn). Titles from `texts` (string id ->
-    text of one language) where it has them. The owner is ("quest", id) or ("encounter",
-    id): the start of its texts' string ids."""
+    text of one language) where it has them, `encounter N` in `lang` (words.py). The
+    owner is ("quest", id) or ("encounter", id): the start of its texts' string ids."""
     texts = texts or {}
     if model.maps is None:
         return []
@@ -164,7 +165,7 @@ def assembled_maps(model: Model, texts: Mapping[str, str] | None = None) -> list
             if amap is None:
                 continue
             map_id = f"{quest.id}-{enc.number}" if many else quest.id
-            title = texts.get(f"quest.{quest.id}.name", quest.name.value) + (f", encounter {enc.number}" if many else "")
+            title = texts.get(f"quest.{quest.id}.name", quest.name.value) + (f", {word('encounter', lang)} {enc.number}" if many else "")
             out.append((map_id, title, enc.body, amap, resolved_quests.get((quest.id, enc.number)), ("quest", quest.id)))
     for top in model.declarations(ast.Encounter):
         amap = model.maps.encounters.get(top.id)
@@ -179,8 +180,8 @@ def quest_maps(model: Model, lang: str | None = None) -> dict[str, MapPicture]:
     language where the pack's translations have them (`model.languages`)."""
     texts = (model.languages or {}).get(lang) if lang is not None else None
     out: dict[str, MapPicture] = {}
-    for map_id, title, body, amap, resolved, owner in assembled_maps(model, texts):
-        out[map_id] = encounter_picture(body, amap, title, resolved, texts, owner)
+    for map_id, title, body, amap, resolved, owner in assembled_maps(model, texts, lang):
+        out[map_id] = replace(encounter_picture(body, amap, title, resolved, texts, owner), lang=lang)
     return out
 
 

@@ -198,8 +198,10 @@ def _wide_font(size: int) -> ImageFont.FreeTypeFont | None:
 
 
 def font_for(size: int, text: str) -> Font:
-    """The font to draw `text` with: `font(size)` for Latin-1 text, else DejaVu Sans."""
-    if _latin1(text):
+    """The font to draw `text` with: `font(size)` for ASCII text, else DejaVu Sans. (Pillow's
+    Aileron face draws ASCII only: `é`, `î`, `ß` came out as its missing-glyph box, so a
+    French legend read `d?part`; issue 35.)"""
+    if text.translate(_ASCII).isascii():
         return font(size)
     return _wide_font(max(6, int(size))) or font(size)
 
