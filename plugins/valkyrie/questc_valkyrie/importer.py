@@ -49,6 +49,10 @@ AGAIN_COMMENT = "questc: spawn again "  # + the spawn section this copy places a
 DOOR_COMMENT = "questc: door "  # + the door's states (`locked`, `hidden`) as the export writes them
 REMOVE_DOOR_COMMENT = "questc: remove door"
 OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operation was written
+# a custom monster the export writes only so a `Defeated` trigger names one spawn (exporter.defeated):
+# read back as that spawn's group, not as a `monster … based on` of the quest
+OWN_MONSTER_COMMENT = "questc: the spawn's own monster"
+TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spells otherwise (exporter.APP_TRAITS)
 # the variables the export maintains: the encounter played, a later encounter's round marks,
 # whether a component is on the board (read back as conditions, never as quest variables)
 _INTERNAL = re.compile(r"Questc(Encounter|E\d+Round\d+|OnBoard\w+)")
@@ -247,20 +251,20 @@ class Importer:
         owner = {c: pl for pl in placements for c in pl.squares}
         ends = {id(pl): set(self._openings(self.tiles[pl.code], pl.at, pl.rotate)) for pl in placements}
         order = {id(pl): i for i, pl in enumerate(placements)}
+        held = {id(pl): pl.squares for pl in placements}  # each tile's squares, as turned so far
         for _ in range(MAX_TURNS_PROPOSED):
             suspects = self._suspects(placements, ends, owner)
             best: tuple[int, int, int, int, Placement, frozenset[Cell], set[tuple[Cell, Cell]]] | None = None
             for pl in sorted(suspects.values(), key=lambda p: order[id(p)]):
                 tile = self.tiles[pl.code]
-                before = self._score(pl, ends[id(pl)], pl.squares, ends, owner)
+                before = self._score(pl, ends[id(pl)], held[id(pl)], ends, owner)
                 for turn in (90, 270, 180):
                     turned = (rot[id(pl)] + turn) % 360
                     squares = placed_squares(tile, pl.at, turned)
                     if any(owner.get(c, pl) is not pl for c in squares):
                         continue  # turned in place it would cover another tile
                     mine = set(self._openings(tile, pl.at, turned))
-                    trial = owner if squares == self._squares(pl, owner) else {c: o for c, o in owner.items() if o is not pl} | dict.fromkeys(squares, pl)
-                    after = self._score(pl, mine, squares, ends, trial)
+                    after = self._score(pl, mine, squares, ends, owner)
                     gained, freed = after[1] - before[1], before[0] - after[0]
                     if gained > 0 and freed > 0 and (best is None or (-gained, -freed, order[id(pl)], turn) < best[:4]):
                         best = (-gained, -freed, order[id(pl)], turn, pl, squares, mine)
@@ -275,12 +279,11 @@ class Importer:
                                  f"give `{side}` `offset: {(self.offsets.get(side, 0) + turn) % 360}` in offsets.yaml with this quest "
                                  f"as its evidence (docs/valkyrie.md, \"Orientation offsets\"); if only this quest, correct its `rotation`.")
             rot[id(pl)] = (rot[id(pl)] + turn) % 360
-            owner = {c: o for c, o in owner.items() if o is not pl} | dict.fromkeys(squares, pl)
+            for c in held[id(pl)] - squares:
+                del owner[c]
+            owner.update(dict.fromkeys(squares, pl))
+            held[id(pl)] = squares
             ends[id(pl)] = mine
-
-    @staticmethod
-    def _squares(pl: Placement, owner: Mapping[Cell, Placement]) -> frozenset[Cell]:
-        return frozenset(c for c, o in owner.items() if o is pl)
 
     def _suspects(self, placements: list[Placement], ends: Mapping[int, set[tuple[Cell, Cell]]],
                   owner: Mapping[Cell, Placement]) -> dict[int, Placement]:
@@ -306,12 +309,13 @@ class Importer:
     def _score(self, pl: Placement, mine: set[tuple[Cell, Cell]], squares: frozenset[Cell],
                ends: Mapping[int, set[tuple[Cell, Cell]]], owner: Mapping[Cell, Placement]) -> tuple[int, int]:
         """(blocked, joined) opening squares of the joints `pl` takes part in, its own
-        openings being `mine` and its squares `squares`: its openings facing other tiles,
-        and other tiles' openings facing its squares."""
+        openings being `mine` and its squares `squares` (`owner` may still give it the squares
+        it had before a trial turn: they count as its own or as empty): its openings facing
+        other tiles, and other tiles' openings facing its squares."""
         blocked = joined = 0
         for inside, outside in mine:
             other = owner.get(outside)
-            if other is None or other is pl:
+            if other is None or other is pl or outside in squares:
                 continue
             if (outside, inside) in ends[id(other)]:
                 joined += 1
@@ -427,21 +431,26 @@ class Importer:
 
     # ------------------------------------------------------------ monsters
     def monster_of(self, sec: Section) -> str | None:
+        """The questc monster a spawn places: a catalog group or lieutenant, a custom monster's
+        id (`custom_monsters`), or `open group traits A, B` for a spawn with only a `traitpool`
+        (the export's open group). None when it has none questc knows (VK0302)."""
         kinds = self.names(sec, "monster")
+        pool = self.names(sec, "traitpool")
+        if not kinds and pool and not sec.get("traits"):
+            return "open group traits " + ", ".join(TRAITS_FROM_APP.get(t.lower(), snake(t)) for t in pool)
         if not kinds:
             self.cannot(sec, "monster", "a spawn without a monster")
             return None
         if len(kinds) > 1 or sec.get("traitpool") or sec.get("traits"):
             self.cannot(sec, "monster", "a choice among several monsters (`monster=` list, `traits`, `traitpool`); the first is used")
         name = kinds[0]
+        if name in self.customs:
+            return self.customs[name]
         if name.startswith("CustomMonster"):
             custom = self.comp.get(name)
             if custom is None:
                 self.missing(sec, "monster", name)
                 return None
-            for key in ("activation", "health", "healthperhero", "traits", "image"):
-                if custom.get(key) not in (None, "", "0"):
-                    self.cannot(custom, key, f"the custom monster's `{key}`")
             base = custom.get("base") or ""
             group = snake(base.removeprefix("Monster"))
             if group not in self.monsters:
@@ -697,6 +706,8 @@ class Importer:
         return None
 
     def monster_quiet_name(self, name: str) -> str | None:
+        if name in self.customs:
+            return self.customs[name]
         if name.startswith("CustomMonster") and name in self.comp:
             name = self.comp[name].get("base") or ""
         group = snake(name.removeprefix("Monster"))
