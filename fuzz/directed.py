@@ -125,6 +125,39 @@ def _data_files(corpus) -> dict:
     return {rel: corpus.data(rel).replace(b"[QuestData]\n", b"[QuestData]\n" + b"".join(b"x%d.ini\n" % i for i in range(100000)), 1)}
 
 
+def _listed_again(corpus) -> dict:
+    # quest.ini naming other.ini 50,000 times (each copy was read again, its sections all VK0104)
+    rel = "valkyrie/02_AFatGoblin/quest.ini"
+    return {rel: corpus.data(rel).replace(b"[QuestData]\n", b"[QuestData]\n" + b"other.ini\n" * 50000, 1)}
+
+
+def _many_properties(corpus) -> bytes:
+    # one tile object with 95,000 empty properties (seed 38 r:28825: each an error to the schema)
+    doc = _tmj_doc(corpus)
+    _tiles_layer(doc)[2]["properties"] = [{}] * 95000
+    return json.dumps(doc, indent=1).encode()
+
+
+def _po_lines(make_lines):
+    def make(corpus) -> bytes:
+        text = corpus.data("packs/translated-pack/translations/fr.po").decode()
+        head, rest = text.split("\n#. ", 1)
+        return (head + "\n" + make_lines() + "#. " + rest).encode()
+    return make
+
+
+def _state_heroes(corpus) -> bytes:
+    return (json.dumps({"heroes": [{"id": f"hero{i}", "at": [0, 1]} for i in range(18000)],
+                        "monsters": [{"group": "zombie", "rank": "minion", "at": [5, 3]}]}) + "\n").encode()
+
+
+def _atest_tests(corpus) -> bytes:
+    test = {"name": "t", "quest": "beyond_the_fringes", "card": "ac_rampage",
+            "state": {"heroes": [{"id": "leoric", "at": [0, 1]}], "monsters": [{"group": "cave_spider", "rank": "minion", "at": [4, 1]}]},
+            "expect": {"outcomes": 1}}
+    return (json.dumps({"tests": [dict(test, name=f"t{i}") for i in range(18000)]}) + "\n").encode()
+
+
 def _objects(n: int):
     def make(corpus) -> bytes:
         doc = _tmj_doc(corpus)
@@ -278,4 +311,20 @@ DIRECTED: list[Directed] = [
     _csv("csv-50000-misspelt-rows", "50,000 rows naming no text of the pack (each matched against every id)", _misspelt_rows),
     _tmj("tmj-20000-objects", "20,000 token objects (each validated against Tiled's schema)", _objects(20000)),
     _ini("valkyrie-ini-fifo", "events.ini a named pipe", lambda c: {"valkyrie/02_AFatGoblin/events.ini": Special("fifo")}),
+    # -------- the slow inputs of the runs (docs/robustness.md, "Still open")
+    _ini("valkyrie-other-ini-listed-50000-times", "quest.ini naming other.ini 50,000 times (each copy read again)", _listed_again),
+    _tmj("tmj-95000-properties-on-one-object", "a tile object with 95,000 empty properties (each an error to the schema)", _many_properties),
+    _po("po-65000-comment-lines-in-one-entry", "65,000 `#.` lines in one entry (polib joins them one += at a time)",
+        _po_lines(lambda: "#. a designer's note\n" * 65000)),
+    _po("po-comments-and-msgids-interleaved", "30,000 `#.` lines with a `msgid` between each two (still one entry to polib)",
+        _po_lines(lambda: '#. a note\nmsgid "x"\n' * 30000)),
+    _po("po-65000-continuation-lines", "a msgstr continued over 65,000 lines",
+        lambda c: c.data("packs/translated-pack/translations/fr.po") + b'\nmsgctxt "x"\nmsgid "y"\nmsgstr ""\n' + b'"z"\n' * 65000),
+    _po("po-122771-broken-lines", "122,771 lines that are not PO (one T0101 each: 48 MB of JSON)",
+        lambda c: c.data("packs/translated-pack/translations/fr.po") + b"msgstr oops\n" * 122771),
+    _config("config-262KB-dotted-key-of-99-parts", "a dotted key of 99 parts, 262 KB in all (tomllib)",
+            (".".join(["a" * 2640] * 99) + " = 1\n").encode()),
+    _config("config-262KB-quoted-key", "one quoted key of 262 KB", ('"' + "k" * 262000 + '" = 1\n').encode()),
+    _state("state-18000-heroes", "a state file of 18,000 heroes (linear: YAML with spans, the schema, one A0104 each)", _state_heroes),
+    _atest("activation-test-18000-tests", "an .activation-test of 18,000 tests (linear: each read, checked and run)", _atest_tests),
 ]

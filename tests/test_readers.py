@@ -347,9 +347,16 @@ def test_activate_with_dev_zero_as_state_is_a0100(tmp_path):
 def test_a_state_file_nested_100000_deep_is_located_not_a_crash(tmp_path):
     """Finding 4: the YAML composer recursed 100,000 levels: a segmentation fault (exit 139).
     A state file is JSON or YAML, read by the guarded reader and loaded as YAML, whose
-    loader bounds the nesting (Y0010, compiler/catalogs/yamlload.py)."""
+    loader bounds the nesting (Y0010, compiler/catalogs/yamlload.py). Since state files are
+    at most 64 KiB (the slow inputs of make fuzz), 100,000 levels are refused by size first
+    (A0100), and 30,000 levels still reach the loader's bound."""
     state = tmp_path / "deep.json"
     state.write_text(DEEP, encoding="utf-8")
+    r = cli(*STATE_ARGS, "--state", state, "--format", "json", cwd=tmp_path)
+    assert r.returncode == 1, (r.returncode, r.stderr[-500:])
+    (d,) = [d for d in json.loads(r.stdout)["diagnostics"] if d["severity"] == "error"]
+    assert d["code"] == "A0100" and "over the limit of 65,536" in d["message"]
+    state.write_text("[" * 30_000 + "]" * 30_000, encoding="utf-8")
     r = cli(*STATE_ARGS, "--state", state, "--format", "json", cwd=tmp_path)
     assert r.returncode == 1, (r.returncode, r.stderr[-500:])
     (d,) = [d for d in json.loads(r.stdout)["diagnostics"] if d["severity"] == "error"]
@@ -362,6 +369,11 @@ def test_an_activation_test_nested_100000_deep_is_located_not_a_crash(tmp_path):
 
     shutil.copytree(REPO / "content" / "natures-ire", pack)
     (pack / "deep.activation-test").write_text("tests: " + DEEP + "\n", encoding="utf-8")
+    r = cli("test", pack, "--format", "json", cwd=tmp_path)
+    assert r.returncode == 1, (r.returncode, r.stderr[-500:])
+    (d,) = [d for d in json.loads(r.stdout)["diagnostics"] if d["severity"] == "error"]
+    assert d["code"] == "P0107" and d["file"].endswith("deep.activation-test")  # at most 128 KiB (commands/test.py)
+    (pack / "deep.activation-test").write_text("tests: " + "[" * 30_000 + "]" * 30_000 + "\n", encoding="utf-8")
     r = cli("test", pack, "--format", "json", cwd=tmp_path)
     assert r.returncode == 1, (r.returncode, r.stderr[-500:])
     (d,) = [d for d in json.loads(r.stdout)["diagnostics"] if d["severity"] == "error"]

@@ -309,3 +309,88 @@ def test_a_long_but_ordinary_po_is_still_read():
     sink = Sink()
     parsed = parse_po(text, "translations/fr.po", sink)
     assert parsed is not None and parsed.entries and "T0101" not in codes(sink)
+
+
+# ---------------------------------------------------------------- state files and activation tests
+STATE_ARGS = ("activate", str(REPO / "content" / "natures-ire"), "--quest", "beyond_the_fringes", "--card", "ac_rampage")
+
+
+def _errors(run) -> list[dict]:
+    return [d for d in run.json()["diagnostics"] if d["severity"] == "error"]
+
+
+def test_a_state_file_of_eighteen_thousand_heroes_is_refused_by_its_size(tmp_path):
+    """Linear, not quadratic (about 0.1 ms an entry: YAML with spans, the schema, one A0104
+    each), but 18,000 entries took 4 to 9 s: a state file is at most 64 KiB."""
+    from compiler.commands.activate import MAX_STATE_BYTES
+
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"heroes": [{"id": f"h{i}", "at": [0, 1]} for i in range(18_000)], "monsters": []}), encoding="utf-8")
+    assert state.stat().st_size > MAX_STATE_BYTES == 64 << 10
+    (d,) = _errors(questc(*STATE_ARGS, "--state", state, "--format", "json"))
+    assert d["code"] == "A0100" and "over the limit of 65,536" in d["message"]
+
+
+def test_a_state_file_of_two_thousand_heroes_is_one_schema_error_not_two_thousand_overlaps(tmp_path):
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"heroes": [{"id": f"h{i}", "at": [0, 1]} for i in range(2000)], "monsters": []}), encoding="utf-8")
+    (d,) = _errors(questc(*STATE_ARGS, "--state", state, "--format", "json"))
+    assert d["code"].startswith("Y01") and "at most 64" in d["message"]
+
+
+def test_a_billion_laughs_state_file_stops_at_the_state_files_node_budget(monkeypatch):
+    """The aliases expanded to the catalogs' 400,000 nodes before Y0003 (4 to 10 s)."""
+    from compiler.catalogs import yamlload
+    from compiler.commands.state import MAX_STATE_NODES, read_state
+
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    text = "heroes: []\n" + "\n".join(lines) + "\n"
+    made = 0
+    real = yamlload._Reader.plain
+
+    def counted(self, node, path):
+        nonlocal made
+        made += 1
+        return real(self, node, path)
+
+    monkeypatch.setattr(yamlload._Reader, "plain", counted)
+    sink = Sink()
+    assert read_state(text, "state.yaml", None, {}, sink) is None  # type: ignore[arg-type]  # never reaches the board
+    assert codes(sink) == ["Y0003"] and f"{MAX_STATE_NODES:,}" in sink.items[0].message or str(MAX_STATE_NODES) in sink.items[0].message
+    assert MAX_STATE_NODES < made <= MAX_STATE_NODES + 2
+
+
+def _test_file(n: int) -> str:
+    test = {"name": "t", "quest": "beyond_the_fringes", "card": "ac_rampage",
+            "state": {"heroes": [{"id": "leoric", "at": [0, 1]}], "monsters": [{"group": "cave_spider", "rank": "minion", "at": [4, 1]}]},
+            "expect": {"outcomes": 1}}
+    return json.dumps({"tests": [dict(test, name=f"t{i}") for i in range(n)]})
+
+
+def test_an_activation_test_of_eighteen_thousand_tests_is_refused_by_its_size(tmp_path):
+    """Each test is read, checked against the schema twice and run: 18,000 took 30 s."""
+    pack = tmp_path / "natures-ire"
+    shutil.copytree(REPO / "content" / "natures-ire", pack)
+    (pack / "many.activation-test").write_text(_test_file(18_000), encoding="utf-8")
+    errors = _errors(questc("test", pack, "--format", "json"))
+    assert [d["code"] for d in errors] == ["P0107"] and errors[0]["file"].endswith("many.activation-test")
+
+
+def test_an_activation_test_of_more_than_two_hundred_tests_runs_none(tmp_path, monkeypatch, capsys):
+    from compiler.commands import test as command
+
+    pack = tmp_path / "natures-ire"
+    shutil.copytree(REPO / "content" / "natures-ire", pack)
+    (pack / "beyond_the_fringes.activation-test").unlink()
+    (pack / "many.activation-test").write_text(_test_file(201), encoding="utf-8")
+    ran: list[int] = []
+    real = command.run_test
+    monkeypatch.setattr(command, "run_test", lambda model, doc, i, sink: ran.append(i) or real(model, doc, i, sink))
+    from compiler.cli import main
+
+    assert main(["test", str(pack), "--format", "json", "--isolated"]) == 1 and ran == []
+    assert "at most 200" in capsys.readouterr().out
+    (pack / "many.activation-test").write_text(_test_file(200), encoding="utf-8")
+    main(["test", str(pack), "--format", "json", "--isolated"])
+    assert len(ran) == 200

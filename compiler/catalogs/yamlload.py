@@ -144,7 +144,7 @@ def _mark_span(file: str, mark: Any) -> Span:
     return Span(file, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
 
 
-def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
+def load_yaml(text: str, file: str, sink: Sink, *, max_nodes: int = MAX_NODES) -> Document | None:
     """Parse `text`; on any YAML error report it (located) and return None.
 
     The text is composed into nodes (libyaml through ruamel.yaml.clib where it is
@@ -175,6 +175,7 @@ def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
     lines = text.split("\n")  # as the parser counts them: only LF ends a line (sources normalise CR, CRLF)
     errors = sink.errors
     reader = _Reader(file, yaml.constructor, spans, key_spans, lines, sink)
+    reader.budget = max_nodes  # a smaller file kind may ask for fewer (a state file: commands/state.py)
     try:
         data = reader.plain(root, ()) if root is not None else None
     except _Duplicate as dup:
@@ -184,7 +185,7 @@ def load_yaml(text: str, file: str, sink: Sink) -> Document | None:
         sink.report("Y0010", _mark_span(file, deep_alias.mark), limit=MAX_DEPTH)
         return None
     except (_TooLarge, RecursionError):
-        sink.report("Y0003", Span.whole_file(file), limit=MAX_NODES)
+        sink.report("Y0003", Span.whole_file(file), limit=max_nodes)
         return None
     except MarkedYAMLError as exc:  # a bad merge key, an unreadable !!binary…
         problem = (exc.problem or exc.context or "malformed YAML").strip()

@@ -26,7 +26,10 @@ if TYPE_CHECKING:
     from compiler.model.activation import Activation, CardActivation, Outcome, Situation
     from compiler.syntax import ast
 
-MAX_STATE_BYTES = 1 << 20
+# A state file is a board at one moment: a few heroes, the monsters on one map, a few
+# tokens (a few KB). Reading it costs about 0.1 ms an entry (YAML with spans, the schema):
+# 1 MiB of 18,000 heroes took 4 to 9 s, 64 KiB takes well under a second. docs/robustness.md
+MAX_STATE_BYTES = 64 << 10
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

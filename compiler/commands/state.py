@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from compiler.model.activation import Hero, Monster, Situation
 
 SCHEMA = "activation-state.schema.json"
+# YAML nodes a state file may expand to: twice what 64 KiB of text can write without aliases
+# (commands/activate.py MAX_STATE_BYTES), so a billion-laughs file of aliases stops here, not
+# at the 400,000 of a catalog (4 to 10 s of expanding). docs/robustness.md
+MAX_STATE_NODES = 64 << 10
 
 
 class Defaults(TypedDict, total=False):
@@ -46,7 +50,7 @@ def read_state(text: str, file: str, board: Board, monsters: Mapping[str, Catalo
     from compiler.diagnostics.render import accept_source
 
     accept_source(file, text)
-    doc = load_yaml(text, file, sink)
+    doc = load_yaml(text, file, sink, max_nodes=MAX_STATE_NODES)
     if doc is None:
         return None
     return read_state_at(doc, (), board, monsters, sink, label=label, defaults=defaults)

@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 
 SUFFIX = ".activation-test"
 SCHEMA = "activation-test.schema.json"
+# An .activation-test file: at most 128 KiB (P0107) and 200 tests (the schema's maxItems).
+# Each test is read, checked and run (about 1.5 ms): 18,000 tests took 30 s. A designer's
+# file holds a few dozen. docs/robustness.md
+MAX_TEST_BYTES = 128 << 10
+MAX_TEST_NODES = MAX_TEST_BYTES  # YAML nodes: as for state files (commands/state.py MAX_STATE_NODES)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -248,11 +253,11 @@ def run(args: argparse.Namespace) -> int:
     for model in result.models:
         root = Path(model.pack.root)
         for path in test_files(root, tests):
-            src = read_source(root, path, tests, max_bytes=model.options.max_file_bytes)
+            src = read_source(root, path, tests, max_bytes=min(model.options.max_file_bytes, MAX_TEST_BYTES))
             if src is None:
                 failed += 1
                 continue
-            doc = load_yaml(src.text, src.name, tests)
+            doc = load_yaml(src.text, src.name, tests, max_nodes=MAX_TEST_NODES)
             if doc is None or not validate_node(SCHEMA, doc, (), tests):
                 failed += 1
                 lines.append(f"ERROR {src.name}")
