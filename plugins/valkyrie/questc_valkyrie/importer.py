@@ -49,10 +49,6 @@ AGAIN_COMMENT = "questc: spawn again "  # + the spawn section this copy places a
 DOOR_COMMENT = "questc: door "  # + the door's states (`locked`, `hidden`) as the export writes them
 REMOVE_DOOR_COMMENT = "questc: remove door"
 OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operation was written
-# a custom monster the export writes only so a `Defeated` trigger names one spawn (exporter.defeated):
-# read back as that spawn's group, not as a `monster … based on` of the quest
-OWN_MONSTER_COMMENT = "questc: the spawn's own monster"
-TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spells otherwise (exporter.APP_TRAITS)
 # the variables the export maintains: the encounter played, a later encounter's round marks,
 # whether a component is on the board (read back as conditions, never as quest variables)
 _INTERNAL = re.compile(r"Questc(Encounter|E\d+Round\d+|OnBoard\w+)")
@@ -431,26 +427,21 @@ class Importer:
 
     # ------------------------------------------------------------ monsters
     def monster_of(self, sec: Section) -> str | None:
-        """The questc monster a spawn places: a catalog group or lieutenant, a custom monster's
-        id (`custom_monsters`), or `open group traits A, B` for a spawn with only a `traitpool`
-        (the export's open group). None when it has none questc knows (VK0302)."""
         kinds = self.names(sec, "monster")
-        pool = self.names(sec, "traitpool")
-        if not kinds and pool and not sec.get("traits"):
-            return "open group traits " + ", ".join(TRAITS_FROM_APP.get(t.lower(), snake(t)) for t in pool)
         if not kinds:
             self.cannot(sec, "monster", "a spawn without a monster")
             return None
         if len(kinds) > 1 or sec.get("traitpool") or sec.get("traits"):
             self.cannot(sec, "monster", "a choice among several monsters (`monster=` list, `traits`, `traitpool`); the first is used")
         name = kinds[0]
-        if name in self.customs:
-            return self.customs[name]
         if name.startswith("CustomMonster"):
             custom = self.comp.get(name)
             if custom is None:
                 self.missing(sec, "monster", name)
                 return None
+            for key in ("activation", "health", "healthperhero", "traits", "image"):
+                if custom.get(key) not in (None, "", "0"):
+                    self.cannot(custom, key, f"the custom monster's `{key}`")
             base = custom.get("base") or ""
             group = snake(base.removeprefix("Monster"))
             if group not in self.monsters:
@@ -706,8 +697,6 @@ class Importer:
         return None
 
     def monster_quiet_name(self, name: str) -> str | None:
-        if name in self.customs:
-            return self.customs[name]
         if name.startswith("CustomMonster") and name in self.comp:
             name = self.comp[name].get("base") or ""
         group = snake(name.removeprefix("Monster"))
