@@ -29,6 +29,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return build(args)[0]
+
+
+def build(args: argparse.Namespace) -> tuple[int, Sink]:
+    """One build: its exit code and the diagnostics it printed (`questc serve` shows
+    them in the page too)."""
     from compiler.console import stage
     from compiler.diagnostics.render import exit_code
     from compiler.emit.build import outputs_of, write_packs
@@ -52,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
         write_packs(Path(args.output), packs, sink)
     code = finish(sink, args)
     if any(d.code in BUGS for d in sink.items):
-        return 3
-    return code
+        return 3, sink
+    return code, sink
 
 
 def _report_undrawable(models: list[Model], sink: Sink) -> None:

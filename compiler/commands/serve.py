@@ -4,8 +4,10 @@ Builds PACK into DIR (default: build) and serves the web player on 127.0.0.1:N
 (default 8000; 0 takes any free port) with the pack's latest good bundle. Rebuilding
 is `questc watch` (compiler/commands/watch.py): one build per burst of saves, --poll
 where file-system events do not arrive. The page asks for `version.json` (a digest of
-the bundle) every second and reloads itself when a rebuild changed the bundle; a build
-with errors prints its diagnostics here and leaves the last good bundle in play.
+the bundle, with the outcome of the last build: `status.json`) every second and reloads
+itself when a rebuild changed the bundle; a build with errors prints its diagnostics here,
+leaves the last good bundle in play and shows its diagnostics in the page (an overlay,
+gone with the next good build).
 Only the loopback address is used: nothing is reachable from other machines. Stop with
 Ctrl-C (exit 0).
 
@@ -20,19 +22,24 @@ from __future__ import annotations
 
 import argparse
 import http.server
+import json
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compiler.commands import watch
 from compiler.commands.common import settle
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Sink
 
 HOST = "127.0.0.1"
 HOST_NAMES = ("127.0.0.1", "localhost", "[::1]")  # what a browser on this machine calls the server
 IDLE_SECONDS = 30.0  # a connection that sends nothing for this long is closed
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".json": "application/json"}
+SHOWN = 100  # the most diagnostics status.json carries (the terminal has them all)
 
 
 def port(text: str) -> int:
@@ -62,17 +69,38 @@ class Site:
         self.bundle_path = bundle_path
         self.static = player_files(serve=True)
         self.static["bundle.schema.json"] = schema_bytes()
+        # the last build's outcome: ok None while the first build runs (one assignment per
+        # build, read by the server's threads: a dict replaced whole, never changed)
+        self.builds = 0
+        self.outcome: dict[str, object] = {"build": 0, "ok": None, "diagnostics": [], "summary": {}, "more": 0}
+
+    def built(self, code: int, sink: Sink) -> None:
+        """watch's report: the outcome of one build, for status.json."""
+        from compiler.diagnostics.render import render_json, summary_of
+
+        diagnostics = json.loads(render_json(sink.sorted(), summary_of(sink)))["diagnostics"]
+        self.builds += 1
+        self.outcome = {"build": self.builds, "ok": code == 0, "diagnostics": diagnostics[:SHOWN],
+                        "summary": summary_of(sink), "more": max(0, len(diagnostics) - SHOWN)}
+
+    def status(self, version: bytes | None) -> bytes:
+        """status.json: the bundle's version (as version.json, null when there is no
+        bundle) and the last build's outcome."""
+        text = json.loads(version) if version is not None else None
+        return (json.dumps({**self.outcome, "version": text}, sort_keys=True) + "\n").encode()
 
     def get(self, name: str) -> bytes | None:
         from compiler.emit.site import version_of
 
         if name in ("", "index.html"):
             return self.static["index.html"]
-        if name in ("bundle.json", "version.json"):
+        if name in ("bundle.json", "version.json", "status.json"):
             from compiler import reader
             from compiler.commands.view import MAX_BUNDLE_BYTES
 
             data = reader.read_bytes(self.bundle_path, max_bytes=MAX_BUNDLE_BYTES)  # the guarded reader
+            if name == "status.json":
+                return self.status(None if isinstance(data, reader.Refused) else version_of(data))
             if isinstance(data, reader.Refused):
                 return None  # not built (yet), or not a file: the page says it cannot load the bundle
             return data if name == "bundle.json" else version_of(data)
@@ -167,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
     sys.stderr.write(f"[questc serve] playing {visible(pid)} at http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)\n")
     sys.stderr.flush()
     try:
-        return watch.watch(args)
+        return watch.watch(args, report=site.built)
     except KeyboardInterrupt:
         return 0
     finally:

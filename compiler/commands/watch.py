@@ -20,12 +20,17 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from compiler.commands.common import add_output_arguments, add_pack_arguments
 
 if TYPE_CHECKING:
     import threading
+
+    from compiler.diagnostics.model import Sink
+
+# what a caller learns of each build (`questc serve` shows failed builds in the page)
+Report = Callable[[int, "Sink"], None]
 
 PACK_SUFFIXES = (".yaml", ".quest", ".po")  # .po: translations/<lang>.po (docs/translations.md)
 SECONDS = (0.01, 3600.0)  # what --debounce and --interval accept
@@ -159,12 +164,15 @@ def _pack_files_below(root: str, output: str) -> Iterator[str]:
         yield from (os.path.join(dirpath, n) for n in filenames if n.endswith(PACK_SUFFIXES) and not n.startswith("."))
 
 
-def rebuild(args: argparse.Namespace) -> int:
-    """One `questc build` with the watch's arguments, and a status line on stderr."""
+def rebuild(args: argparse.Namespace, report: Report | None = None) -> int:
+    """One `questc build` with the watch's arguments, and a status line on stderr; `report`
+    is told the exit code and the diagnostics."""
     from compiler.commands import build
 
     started = time.perf_counter()
-    code = build.run(args)
+    code, sink = build.build(args)
+    if report is not None:
+        report(code, sink)
     took = time.perf_counter() - started
     verdict = "built" if code == 0 else "not built (see above)"
     from compiler.diagnostics.render import visible  # a folder's name may hold control characters
@@ -190,28 +198,34 @@ def _next(events: Iterator[set[tuple[Any, str]]]) -> set[tuple[Any, str]] | None
         raise WatcherFailed(exc) from exc
 
 
-def watch(args: argparse.Namespace, changes: Iterable[set[tuple[Any, str]]] | None = None, cycles: int | None = None) -> int:
+def watch(
+    args: argparse.Namespace,
+    changes: Iterable[set[tuple[Any, str]]] | None = None,
+    cycles: int | None = None,
+    report: Report | None = None,
+) -> int:
     """Build once, then again after every batch with a pack change; the last build's exit code.
 
     `changes` stands in for `file_events(args)` and `cycles` bounds the number of builds
     (tests). The first batch only says the watcher is running: the first build, made
-    after it, covers whatever it holds.
+    after it, covers whatever it holds. `report` is told each build's exit code and
+    diagnostics.
     """
     output = Path(os.path.realpath(args.output))
     events = iter(file_events(args) if changes is None else changes)
     try:
         if _next(events) is None:  # nothing exists to watch
-            code = rebuild(args)
+            code = rebuild(args, report)
             sys.stderr.write("[questc watch] nothing to watch: none of the paths given exists\n")
             return code
-        code = rebuild(args)
+        code = rebuild(args, report)
         builds = 1
         while cycles is None or builds < cycles:
             batch = _next(events)
             if batch is None:  # stopped
                 break
             if any(is_pack_change(path, output) for _, path in batch):
-                code = rebuild(args)
+                code = rebuild(args, report)
                 builds += 1
         return code
     except WatcherFailed as failed:

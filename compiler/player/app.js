@@ -34,9 +34,14 @@ function showError(message) {
 }
 
 async function start() {
+  if (location.protocol === "file:") return;  // index.html's own script says how to open the page
   try {
     // under `questc serve`: the version first, so a rebuild during loading still reloads the page
-    if (document.body.dataset.serve) ui.version = (await fetchText("version.json").catch(() => "")).trim();
+    if (document.body.dataset.serve) {
+      const status = await fetchStatus();
+      ui.version = status ? versionOf(status) : null;
+      showBuildErrors(status);
+    }
     const [text, schemaText] = await Promise.all([fetchText("bundle.json"), fetchText("bundle.schema.json").catch(() => null)]);
     let schema = null;
     try { schema = schemaText ? JSON.parse(schemaText) : null; } catch { schema = null; }
@@ -59,16 +64,45 @@ async function start() {
   pollVersion();
 }
 
-// the page reloads itself when `questc serve` rebuilt the bundle (version.json changes)
+// ------------------------------------------------------------------ under `questc serve`
+// status.json: the bundle's version and the last build's outcome (compiler/commands/serve.py)
+async function fetchStatus() {
+  try { return JSON.parse(await fetchText("status.json")); } catch { return null; }  // the server is away for a moment
+}
+
+const versionOf = (status) => JSON.stringify(status.version ?? null);
+
+/** The page reloads itself when a rebuild changed the bundle; a build that failed shows its
+ *  diagnostics over the page (the last good bundle stays in play) until a good one. */
 async function pollVersion() {
   if (!document.body.dataset.serve) return;
   for (;;) {
     await new Promise((r) => setTimeout(r, 1000));
-    try {
-      const v = (await fetchText("version.json")).trim();
-      if (v !== ui.version) { location.reload(); return; }
-    } catch { /* the server is away for a moment: try again */ }
+    const status = await fetchStatus();
+    if (!status) continue;
+    showBuildErrors(status);
+    if (status.ok !== false && versionOf(status) !== ui.version && status.version !== null) { location.reload(); return; }
   }
+}
+
+/** The overlay of a failed build: each diagnostic as file:line:column, code and message. */
+function showBuildErrors(status) {
+  const box = $("build-errors");
+  const failed = Boolean(status && status.ok === false);
+  box.hidden = !failed;
+  document.body.dataset.build = !status || status.ok === null ? "building" : failed ? "failed" : "ok";
+  if (!failed) { box.innerHTML = ""; return; }
+  const key = JSON.stringify([status.build, status.diagnostics]);
+  if (box.dataset.key === key) return;  // the same failure: leave the overlay as it is (selection, scrolling)
+  box.dataset.key = key;
+  const n = status.summary || {};
+  const said = `${n.errors || 0} error(s)${n.warnings ? `, ${n.warnings} warning(s)` : ""}`;
+  box.innerHTML = `<h2>The last save does not build (${esc(said)})</h2>`
+    + `<p>${ui.bundle ? "The page still plays the last good build; it" : "The page"} reloads by itself once the pack builds again.</p>`
+    + "<ol>" + status.diagnostics.map((d) => `<li class="${esc(d.severity)}" data-code="${esc(d.code)}" data-file="${esc(d.file)}" data-line="${d.line}">`
+      + `<span class="where">${esc(d.file)}:${d.line}:${d.column}</span> <b>${esc(d.severity)}[${esc(d.code)}]</b> ${esc(d.message)}`
+      + (d.fix ? ` <span class="fix">(${d.fix.includes(" ") ? "" : "fix: "}${esc(d.fix)})</span>` : "") + "</li>").join("")
+    + (status.more ? `<li>… and ${status.more} more (in the terminal)</li>` : "") + "</ol>";
 }
 
 // ------------------------------------------------------------------ controls
