@@ -17,6 +17,7 @@ from compiler.catalogs.document import Document, Entry
 from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validate_node
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink
+from compiler.diagnostics import suppress
 from compiler.diagnostics.hints import did_you_mean
 from compiler import verdicts
 from compiler.diskcache import kept
@@ -111,7 +112,10 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
         if key is not None and _verdict_key(closure, options) == key:
             loads = tuple((p.id, load_items[p.id]) for p in closure)
             items = tuple(sink.items[mark:])
-            verdicts.keep(key, (loads, items), [d for _, reported in loads for d in reported] + list(items))
+            allowing = suppress.anchors(suppress.sources_under(str(p.root) for p in closure))  # keeps their texts
+            verdicts.keep(key, (loads, items), [d for _, reported in loads for d in reported] + list(items) + allowing)
+    # `# questc: allow CODE` comments, over everything the packs compiled reported (kept verdicts too)
+    suppress.apply(sink, suppress.sources_under(result.roots))
     return result
 
 

@@ -178,3 +178,36 @@ def test_accented_latin1_text_is_drawn_with_a_font_that_has_it():
     assert S.font(20).getmask("é").getbbox() == missing  # Pillow's own face has no é: its box
     font = S.font_for(20, "départ")
     assert font.getmask("é").getbbox() != font.getmask("\U0010fffd").getbbox()
+
+
+# ---------------------------------------------------------------- `# questc: allow` (item 11)
+LOOSE = _quest("  map { tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north }\n"
+               "  start heroes on entrance1A\n  on round_end 3 { win \"Won.\" }\n  on round_end 4 { lose \"Lost.\" }\n")
+
+
+def test_a_warning_is_silenced_on_its_line_and_reported_without_the_comment(tmp_path: Path):
+    assert [d["code"] for d in _check(tmp_path, LOOSE, "--format", "json").json()["diagnostics"]] == ["M0304"]
+    quiet = LOOSE.replace("entrance1A.north }\n", "entrance1A.north }  # questc: allow M0304\n")
+    r = _check(tmp_path, quiet, "--format", "json", "--strict")
+    assert r.code == 0 and r.json()["diagnostics"] == []
+    # again, from the verdict the first run kept: the comment is read again
+    again = questc("check", "c", "--format", "json", "--strict", cwd=tmp_path)
+    assert again.code == 0 and again.json()["diagnostics"] == []
+
+
+def test_a_file_wide_allow_silences_the_warning_anywhere_in_the_file(tmp_path: Path):
+    r = _check(tmp_path, "# questc: allow-file M0304\n" + LOOSE, "--format", "json", "--strict")
+    assert r.code == 0 and r.json()["diagnostics"] == []
+
+
+def test_an_allow_that_silences_nothing_is_reported(tmp_path: Path):
+    fixed = LOOSE.replace("entrance1A.north }", "entrance1A.north; edge 11A.east }  # questc: allow M0304")
+    (d,) = _check(tmp_path, fixed, "--format", "json").json()["diagnostics"]
+    assert (d["code"], d["line"]) == ("S0140", 3) and "silences nothing on this line" in d["message"]
+
+
+def test_an_error_cannot_be_silenced(tmp_path: Path):
+    broken = LOOSE.replace("tile 11A attach", "tile 11X attach").replace("entrance1A.north }", "entrance1A.north }  # questc: allow M0201")
+    r = _check(tmp_path, broken, "--format", "json")
+    assert r.code == 1
+    assert sorted(d["code"] for d in r.json()["diagnostics"]) == ["M0201", "S0141"]

@@ -39,6 +39,11 @@ def accept_source(name: str, text: str) -> None:
         _CHARS[0] -= len(_ACCEPTED.popitem(last=False)[1])
 
 
+def accepted_items() -> list[tuple[str, str]]:
+    """(name, text) of every source accepted, oldest first."""
+    return list(_ACCEPTED.items())
+
+
 def accepted(name: str) -> str | None:
     """The text accepted for `name`, if any (kept verdicts store it with the diagnostics)."""
     return _ACCEPTED.get(name)
