@@ -211,3 +211,23 @@ def test_an_error_cannot_be_silenced(tmp_path: Path):
     r = _check(tmp_path, broken, "--format", "json")
     assert r.code == 1
     assert sorted(d["code"] for d in r.json()["diagnostics"]) == ["M0201", "S0141"]
+
+
+# ---------------------------------------------------------------- the docs (item 10)
+def test_the_init_sample_describes_the_map_it_has(tmp_path: Path):
+    assert questc("init", "p", cwd=tmp_path).code == 0
+    text = (tmp_path / "p" / "first.quest").read_text(encoding="utf-8")
+    first = text.split("\n", 1)[0]
+    assert re.findall(r"^\s*tile (\S+)", text, re.M) == ["entrance1A", "11A", "endcap1A"]
+    assert "entrance" in first and "11A" in first and "end cap" in first, first
+    assert "room" not in first and "corridor" not in first  # it said "two rooms joined by a corridor"
+
+
+def test_the_docs_pin_no_tag_that_does_not_exist_and_know_the_plugins():
+    root = Path(__file__).resolve().parents[1]
+    ci = (root / "docs" / "ci.md").read_text(encoding="utf-8")
+    assert "rev: v0.1.0" not in ci and "@v0.1.0" not in ci
+    packs = (root / "docs" / "packs.md").read_text(encoding="utf-8")
+    assert "none yet" not in packs and "valkyrie" in packs
+    language = (root / "docs" / "language.md").read_text(encoding="utf-8")
+    assert "Which side `attach SIDE to TILE.SIDE` names" in language

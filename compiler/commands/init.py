@@ -17,13 +17,13 @@ ruleset: d2e
 """
 
 QUEST = """\
-## A first quest: two rooms joined by a corridor.
+## A first quest: the heroes come in by the entrance, into tile 11A; an end cap closes 11A's far side.
 quest {ident} "{name}" {{
   heroes 2..4
   map {{
     tile entrance1A at (0, 0)
     tile 11A attach west to entrance1A.north
-    tile endcap1A attach north to 11A.east  # closes the corridor's far end
+    tile endcap1A attach north to 11A.east  # closes 11A's east opening
   }}
   start heroes on entrance1A
   token search at 11A(1,1)
