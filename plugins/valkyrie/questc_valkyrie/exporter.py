@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
 from questc_valkyrie.doors import DoorPlace, opening_place, to_valkyrie
-from questc_valkyrie.importer import snake
+from questc_valkyrie.importer import OWN_MONSTER_COMMENT, snake
 from questc_valkyrie.ini import write_ini, write_localization
 from questc_valkyrie.tiles import valkyrie_squares
 
@@ -830,7 +830,7 @@ class Exporter:
             # a custom monster of its own, so the trigger names this spawn alone
             # (a trigger on a plain monster reads back as its group)
             custom = self.sec("CustomMonster" + camel(sp.name or sp.group), "monsters.ini")
-            custom.pairs = [("base", monster)]
+            custom.pairs = [("base", monster), ("comment", OWN_MONSTER_COMMENT)]
             s.set("monster", custom.name)
             monster = custom.name
         return ("DefeatedUnique" if s.get("unique") == "true" else "Defeated") + monster

@@ -49,12 +49,19 @@ AGAIN_COMMENT = "questc: spawn again "  # + the spawn section this copy places a
 DOOR_COMMENT = "questc: door "  # + the door's states (`locked`, `hidden`) as the export writes them
 REMOVE_DOOR_COMMENT = "questc: remove door"
 OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operation was written
+# a custom monster the export writes only so a `Defeated` trigger names one spawn (exporter.defeated):
+# read back as that spawn's group, not as a `monster … based on` of the quest
+OWN_MONSTER_COMMENT = "questc: the spawn's own monster"
+TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spells otherwise (exporter.APP_TRAITS)
 # the variables the export maintains: the encounter played, a later encounter's round marks,
 # whether a component is on the board (read back as conditions, never as quest variables)
 _INTERNAL = re.compile(r"Questc(Encounter|E\d+Round\d+|OnBoard\w+)")
 _TEST = re.compile(r"([#$%]?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d+|#?[A-Za-z_]\w*)")
 APP_FORMATS = (4, 21)  # the quest formats the app lists (QuestData.cs: Quest.minumumFormat, QuestFormat.CURRENT_VERSION)
 MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search over the suspect tiles)
+MAX_BUTTONS = 64  # buttons of one Valkyrie event read as choices
+MAX_ASK_DEPTH = 24  # choices inside choices (each a nested walk)
+MAX_WALK = 4000  # sections walked for one event (choices that meet again are walked once per choice)
 
 
 def _around(c: tuple[int, int]) -> tuple[tuple[int, int], ...]:
@@ -110,6 +117,8 @@ class Importer:
             for key, t in loc.texts.get(lang, {}).items():
                 self.text.setdefault(key, t.text)
         self.lines: list[_Line] = []
+        self.ask_depth = 0  # buttons_ask inside buttons_ask
+        self.walked = 0  # sections walked for the event being read (event)
 
     # ------------------------------------------------------------ reporting
     def cannot(self, sec: Section, key: str, what: str) -> None:
@@ -427,21 +436,26 @@ class Importer:
 
     # ------------------------------------------------------------ monsters
     def monster_of(self, sec: Section) -> str | None:
+        """The questc monster a spawn places: a catalog group or lieutenant, a custom monster's
+        id (`custom_monsters`), or `open group traits A, B` for a spawn with only a `traitpool`
+        (the export's open group). None when it has none questc knows (VK0302)."""
         kinds = self.names(sec, "monster")
+        pool = self.names(sec, "traitpool")
+        if not kinds and pool and not sec.get("traits"):
+            return "open group traits " + ", ".join(TRAITS_FROM_APP.get(t.lower(), snake(t)) for t in pool)
         if not kinds:
             self.cannot(sec, "monster", "a spawn without a monster")
             return None
         if len(kinds) > 1 or sec.get("traitpool") or sec.get("traits"):
             self.cannot(sec, "monster", "a choice among several monsters (`monster=` list, `traits`, `traitpool`); the first is used")
         name = kinds[0]
+        if name in self.customs:
+            return self.customs[name]
         if name.startswith("CustomMonster"):
             custom = self.comp.get(name)
             if custom is None:
                 self.missing(sec, "monster", name)
                 return None
-            for key in ("activation", "health", "healthperhero", "traits", "image"):
-                if custom.get(key) not in (None, "", "0"):
-                    self.cannot(custom, key, f"the custom monster's `{key}`")
             base = custom.get("base") or ""
             group = snake(base.removeprefix("Monster"))
             if group not in self.monsters:
@@ -454,6 +468,65 @@ class Importer:
             self.sink.report("VK0302", sec.span_of("monster"), section=sec.name, key="monster", monster=name, hint=self._monster_hint(group))
             return None
         return group
+
+    def custom_monsters(self) -> None:
+        """Each `[CustomMonster…]` on a base questc knows as `monster ID based on BASE { … }`
+        (docs/valkyrie.md, "Custom monsters"): `monstername` its name, `health` /
+        `healthperhero` its health (0 and 0, what the app's editor writes by default, is the
+        base's), `traits` its traits; `unique` when every spawn placing it is unique, and then
+        an extra health per hero all those spawns share (`uniquehealthhero`) is its `health
+        +M per hero`. The export's own monsters of one spawn (OWN_MONSTER_COMMENT) are not
+        declared; a custom monster on an unknown base is VK0302 where a spawn places it."""
+        self.customs: dict[str, str] = {}  # section -> questc id
+        self.custom_unique: set[str] = set()
+        self.custom_per_hero: set[str] = set()  # its spawns' `uniquehealthhero` is the monster's
+        self.custom_lines: list[_Line] = []
+        spawns_of: dict[str, list[Section]] = {}
+        for sp in self.of("Spawn"):
+            for m in self.names(sp, "monster")[:1]:
+                spawns_of.setdefault(m, []).append(sp)
+        taken = set(self.monsters)
+        for sec in self.of("CustomMonster"):
+            if (sec.get("comment") or "") == OWN_MONSTER_COMMENT:
+                continue
+            base_raw = sec.get("base") or ""
+            base = self.customs.get(base_raw) or snake(base_raw.removeprefix("Monster"))
+            if base not in self.monsters and base_raw not in self.customs:
+                if sec.name not in spawns_of:  # no spawn reports it (monster_of)
+                    self.cannot(sec, "base", f"a custom monster on `{base_raw}`, which is no questc monster, that no spawn places")
+                continue
+            ident = self._unique(snake(sec.name.removeprefix("CustomMonster")) or "custom", taken)
+            taken.add(ident)
+            self.customs[sec.name] = ident
+            body: list[_Line] = []
+            shown = self.string(sec, "monstername")
+            if shown:
+                body.append(_Line(f"name {quote(shown)}", sec.span))
+            spawns = spawns_of.get(sec.name, [])
+            if spawns and all((sp.get("unique") or "").lower() == "true" for sp in spawns):
+                self.custom_unique.add(sec.name)
+                body.append(_Line("unique", sec.span))
+            h, per = self.number(sec, "health", 0) or 0, self.number(sec, "healthperhero", 0) or 0
+            if h or per:
+                body.append(_Line(f"health {per} per hero" if not h else (f"health {h} + {per} per hero" if per else f"health {h}"),
+                                  sec.span_of("health" if h else "healthperhero")))
+            elif sec.name in self.custom_unique:
+                shared = {self.number(sp, "uniquehealthhero", 0) or 0 for sp in spawns}
+                if len(shared) == 1 and (p := shared.pop()) > 0:
+                    self.custom_per_hero.add(sec.name)
+                    body.append(_Line(f"health +{p} per hero", spawns[0].span_of("uniquehealthhero")))
+            traits = [TRAITS_FROM_APP.get(t.lower(), snake(t)) for t in self.names(sec, "traits")]
+            if traits:
+                body.append(_Line("traits " + ", ".join(traits), sec.span_of("traits")))
+            if sec.get("activation"):  # the monster's own activation cards: questc models no monster's turn
+                self.cannot(sec, "activation", "the custom monster's activations (questc does not model the monsters' turn)")
+            if sec.get("image"):
+                self.cannot(sec, "image", "the custom monster's image (presentation)")
+            head = f"monster {ident} based on {base}"
+            if body:
+                self.custom_lines += [_Line(head + " {", sec.span), *[_Line("  " + ln.text, ln.origin) for ln in body], _Line("}", None)]
+            else:
+                self.custom_lines.append(_Line(head + " {}", sec.span))
 
     def _monster_hint(self, group: str) -> str:
         guess = did_you_mean(group, self.monsters, sink=self.sink)
@@ -477,6 +550,7 @@ class Importer:
                 for name in self.names(sec, "add"):
                     added_by.setdefault(name, []).append(sec.name)
         self.added_by = added_by
+        self.custom_monsters()
         self.find_exported_patterns()
         # the setup: what the start chain adds
         roots = [s for s in self.comp.values() if s.name.startswith(("Event", "Spawn")) and s.get("trigger")
@@ -663,12 +737,19 @@ class Importer:
             todo.extend(reversed(nexts))  # the first next event is walked first, as before
 
     def next_events(self, sec: Section) -> list[str]:
+        """The first button's events (the others: `button_keys`, read by `buttons_ask`)."""
+        return self.names(sec, "event1")
+
+    def button_keys(self, sec: Section) -> list[int]:
+        """The buttons of a section offering a choice (2 or more, one at least past the first
+        naming events): 1..`buttons`; [] for an event with one way on."""
         buttons = self.number(sec, "buttons", 1) or 1
-        names = self.names(sec, "event1")
         # the keys the section has, not every number up to `buttons` (`buttons=1000000000` hung; make fuzz)
         if buttons > 1 and any(self.names(sec, k) for k in sec.values if (m := _EVENT_KEY.fullmatch(k)) and 2 <= int(m.group(1)) <= buttons):
-            self.cannot(sec, "buttons", f"a choice between {buttons} buttons; only the first button's events are followed")
-        return names
+            if buttons > MAX_BUTTONS:
+                self.cannot(sec, "buttons", f"a choice between {buttons} buttons (the first {MAX_BUTTONS} are read)")
+            return list(range(1, min(buttons, MAX_BUTTONS) + 1))
+        return []
 
     def trigger_of(self, sec: Section) -> str | None:
         trig = sec.get("trigger") or ""
@@ -679,6 +760,8 @@ class Importer:
         m = re.fullmatch(r"Defeated(Unique)?(\w+)", trig)
         if m:
             target = m.group(2)
+            if target in self.customs:  # a custom monster of the quest: by its id, whichever spawn places it
+                return f"defeated {self.customs[target]}"
             spawns = [s for s in self.of("Spawn") if target in self.names(s, "monster")]
             groups = {self.spawn_name(s) for s in spawns if self.quietly(self.monster_of, s)}
             if len(groups) == 1 and target.startswith("CustomMonster"):  # a monster of one spawn's own: that spawn
@@ -697,6 +780,8 @@ class Importer:
         return None
 
     def monster_quiet_name(self, name: str) -> str | None:
+        if name in self.customs:
+            return self.customs[name]
         if name.startswith("CustomMonster") and name in self.comp:
             name = self.comp[name].get("base") or ""
         group = snake(name.removeprefix("Monster"))
@@ -775,7 +860,7 @@ class Importer:
             if sp.name in self._twins():
                 base = re.sub(r"\d+heroe?s?$", "", base, flags=re.I) or base
             self.spawn_names[sp.name] = self.local_name(snake(base) or "spawn", self.enc_of(sp), self.spawn_names,
-                                                        self.monsters - {own})  # a spawn may bear its own group's name
+                                                        (self.monsters | set(self.customs.values())) - {own})  # a spawn may bear its own group's name
         return self.spawn_names[sp.name]
 
     @staticmethod
@@ -807,6 +892,7 @@ class Importer:
             k_own = self.chain_enc(root) or k_own  # a round event placing a later encounter's tiles belongs to it
         enc = [k_own]
         entered: list[int] = []
+        self.walked = 0
         self._walk(root, effects, enc, entered, set(), top=True)
         start_enc = k_own
         if trigger == "start" and start_enc != 1:
@@ -954,7 +1040,11 @@ class Importer:
         them. A loop over a stack of the events whose next events are still being walked
         (each a generator, `_follow`), not a recursion: a chain of thousands of events is
         as deep as it is long. `seen` ends loops."""
-        stack = [self._visit(first, out, enc, entered, seen)]
+        self._walk_from(self._visit(first, out, enc, entered, seen), out, enc, entered, seen)
+
+    def _walk_from(self, start: Iterator[Section], out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> None:
+        """`_walk` of the events `start` yields in turn (a button's list of events)."""
+        stack = [start]
         while stack:
             nxt = next(stack[-1], None)
             if nxt is None:
@@ -967,6 +1057,11 @@ class Importer:
         if sec.name in seen:
             return iter(())
         seen.add(sec.name)
+        self.walked += 1
+        if self.walked > MAX_WALK:
+            self.cannot(sec, "event1", f"an event of more than {MAX_WALK} steps (choices that meet again are walked once per choice); "
+                                       "the rest of it")
+            return iter(())
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
         heroes = None
         if conds and sec.name not in self.cond_done:
@@ -1111,15 +1206,64 @@ class Importer:
         entry_flavor = bool(not outcome and text and display and k_entered and re.fullmatch(rf"EventEnterEncounter{k_entered}(_\d+)?", sec.name))
         if entry_flavor and k_entered is not None and text:
             self.flavors.setdefault(k_entered, text)
+        buttons = [] if outcome else self.button_keys(sec)
         if outcome:
             out.append(_Line(f"{outcome} {quote(text)}" if text and display else outcome, sec.span))
+        elif buttons:
+            pass  # the text is the question of the `ask` below
         elif text and display and not sec.name.startswith("Spawn") \
                 and not (entry_flavor and k_entered is not None and self.flavors[k_entered] == text):
             out.append(_Line(f"say {quote(text)}", sec.span))
         for key in ("audio",):
             if sec.get(key) and sec.get(key) not in (AUDIO_WIN, AUDIO_LOSE, "AudioButton1", "AudioMonsterActivation"):
                 self.cannot(sec, key, f"the sound `{sec.get(key)}`")
+        if buttons:
+            self.buttons_ask(sec, buttons, text or "", out, enc, entered, seen)
+            return iter(())  # each choice runs to its own end: nothing follows a choice in Valkyrie
         return self._follow(sec)
+
+    def buttons_ask(self, sec: Section, buttons: list[int], text: str, out: list[_Line], enc: list[int], entered: list[int],
+                    seen: set[str]) -> None:
+        """A Valkyrie event with several buttons as `ask TEXT { choice LABEL [if C] { … } … }`:
+        choice i is button i's label (`<Section>.button<i>`, else `Choice i`) and the walk of
+        its `event<i>` list, its `event<i>Condition` the choice's `if`. Each choice is walked
+        from what ran before the ask (`seen`), so choices that meet again each carry the
+        common rest; a button leading back to an event already run (a loop: the travel menus
+        of A Fat Goblin) is an empty choice and VK0303. Nested asks deeper than MAX_ASK_DEPTH
+        and events walked past MAX_WALK are VK0303 (a bound, not a guess)."""
+        if self.ask_depth >= MAX_ASK_DEPTH:
+            self.cannot(sec, "buttons", f"choices nested more than {MAX_ASK_DEPTH} deep (the deeper ones are left out)")
+            return
+        lines = [_Line(f"ask {quote(text)} {{", sec.span_of("buttons"))]
+        after: set[str] = set()
+        self.ask_depth += 1
+        try:
+            for i in buttons:
+                key = f"event{i}"
+                branch: list[_Line] = []
+                names = [n for n in self.names(sec, key) if n in self.comp]
+                if names and all(n in seen for n in names):
+                    self.cannot(sec, key, f"a button leading back to [{names[0]}], an event already run (a loop; questc's events do not repeat)")
+                else:
+                    mine = set(seen)
+                    self._walk_from(self._follow(sec, key, button=True), branch, enc, entered, mine)
+                    after |= mine
+                cond = self.vartests_text(sec.get(f"{key}Condition") or "")
+                if cond is None:
+                    self.cannot(sec, f"{key}Condition", "a choice condition questc cannot read (the choice is kept without it)")
+                label = quote(self.string(sec, f"button{i}") or f"Choice {i}")
+                head = f"  choice {label}{' if ' + cond if cond else ''} {{"
+                if all("{" not in ln.text for ln in branch):  # one line, as `questc fmt` writes a short block
+                    lines.append(_Line(head + (" " + "; ".join(ln.text for ln in branch) + " }" if branch else "}"), sec.span_of(key)))
+                    continue
+                lines.append(_Line(head, sec.span_of(key)))
+                lines += [_Line("    " + ln.text, ln.origin) for ln in branch]
+                lines.append(_Line("  }", None))
+        finally:
+            self.ask_depth -= 1
+        lines.append(_Line("}", None))
+        out.extend(lines)
+        seen |= after
 
     def choices(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> Iterator[Section] | None:
         """An export's `ask` (buttons, each `event<i>` the head of a choice's chain, labels
@@ -1186,20 +1330,20 @@ class Importer:
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
         return bool(conds) and not (sec.name.startswith("Spawn") and all(c.startswith("#heroes,") for c in conds))
 
-    def _follow(self, sec: Section) -> Iterator[Section]:
-        """The events after `sec`, each yielded when the one before it has been walked
-        whole (`_walk`). Events whose condition questc cannot express are read as
-        alternatives: only the first of them is followed (VK0303 on the others)."""
+    def _follow(self, sec: Section, key: str = "event1", button: bool = False) -> Iterator[Section]:
+        """The events after `sec` (its button `key`'s list), each yielded when the one before
+        it has been walked whole (`_walk`). Events whose condition questc cannot express are
+        read as alternatives: only the first of them is followed (VK0303 on the others)."""
         taken = False
-        if sec.name in self.gate_of:  # the gates of an `if` with `or`: the effects follow the first
+        if sec.name in self.gate_of and key == "event1":  # the gates of an `if` with `or`: the effects follow the first
             nxt = self.comp.get(self.gate_of[sec.name])
             if nxt is not None:
                 yield nxt
             return
-        for name in self.next_events(sec):
+        for name in (self.next_events(sec) if key == "event1" else self.names(sec, key)):
             nxt = self.comp.get(name)
-            if nxt is None or nxt.get("trigger") or name in self.checks or name in self.enc_starts:
-                continue  # checks and encounter starts the export wrote are events of their own
+            if nxt is None or (nxt.get("trigger") and not button) or name in self.checks or name in self.enc_starts:
+                continue  # checks and encounter starts the export wrote are events of their own; a button runs what it names
             if self._conditional(nxt):
                 if taken:
                     self.cannot(nxt, "conditions" if nxt.get("conditions") else "vartests",
@@ -1270,14 +1414,16 @@ class Importer:
         if group is None:
             return
         name = self.spawn_name(sec)
-        head = f"spawn {group}" if name == group else f"spawn {group} as {name}"
+        plain = name == group or (group.startswith("open group ") and name == "open_group")  # an open group's default id
+        head = f"spawn {group}" if plain else f"spawn {group} as {name}"
         tail = ""  # `unique [health +N]` follows the place and the hero guard
+        custom = (self.names(sec, "monster") or [""])[0]
         if (sec.get("unique") or "").lower() == "true":
-            tail = " unique"
+            tail = "" if custom in self.custom_unique else " unique"  # a unique custom monster: each spawn is
             extra = self.number(sec, "uniquehealth", 0) or 0
             if extra:
                 tail += f" health +{extra}"
-            if (self.number(sec, "uniquehealthhero", 0) or 0) != 0:
+            if (self.number(sec, "uniquehealthhero", 0) or 0) != 0 and custom not in self.custom_per_hero:
                 self.cannot(sec, "uniquehealthhero", "extra health per hero")
         guard = ""
         if heroes is not None:
@@ -1367,7 +1513,8 @@ class Importer:
                 if p is not master:
                     self.cannot(first, "placement4", "minions beside a unique monster")
             extra = self.number(first, "uniquehealth", 0) or 0
-            lines = [_Line(f"spawn {group} as {name} at {master[1]} unique" + (f" health +{extra}" if extra else ""), first.span)]
+            own = "" if (self.names(first, "monster") or [""])[0] in self.custom_unique else " unique"
+            lines = [_Line(f"spawn {group} as {name} at {master[1]}{own}" + (f" health +{extra}" if extra else ""), first.span)]
         else:
             lines = [_Line(f"spawn {group} as {name} {{", first.span)]
             for rank, space, cs, origin in places:
@@ -1390,6 +1537,8 @@ class Importer:
         self.emit(f"# Imported by `questc import valkyrie` from {self.q.name}; each line names its Valkyrie section.")
         self.emit(f"quest {self.quest_id} {quote(name)} {{", qsec.span)
         self.emit(f"  heroes {lo}..{hi}", qsec.span_of("minhero"))
+        for line in self.custom_lines:
+            self.emit(f"  {line.text}", line.origin)
         multi = len(self.groups) > 1
         door_places = {id(door): self.door_place(door) for door in self.of("Door")}  # once: a bad door is reported once
         for k, g in enumerate(self.groups, start=1):

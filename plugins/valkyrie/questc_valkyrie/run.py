@@ -27,13 +27,15 @@ def is_valkyrie(path: str | Path) -> bool:
 
 
 def library(sink: Sink) -> tuple[dict[str, Tile] | None, set[str], dict[str, int]]:
-    """The d2e-base tiles, the monster ids and the orientation offsets the importer uses."""
+    """The d2e-base tiles, the monster ids (groups and lieutenants) and the orientation offsets the importer uses."""
     from compiler.plugins.api import content_dir, load_plain, packaged_text
     from questc_valkyrie.offsets import load_offsets
     from questc_valkyrie.tiles import load_library
 
     tiles = load_library(None, sink)
-    monsters = set((load_plain(packaged_text(content_dir() / "d2e-base" / "monsters.yaml")) or {}).get("monsters") or {})
+    monsters: set[str] = set()
+    for catalog in ("monsters.yaml", "lieutenants.yaml"):  # a lieutenant (Splig) is a monster a spawn may place
+        monsters |= set((load_plain(packaged_text(content_dir() / "d2e-base" / catalog)) or {}).get("monsters") or {})
     return tiles, monsters, load_offsets()
 
 
