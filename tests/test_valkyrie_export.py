@@ -809,3 +809,34 @@ def test_an_open_group_in_valkyrie_terms(tmp_path):
     assert raiders.get("monster") is None and raiders.get("traitpool") == "cave civilized"
     assert loc["SpawnRaiders.text"].text.startswith("Choose a monster group with one of the traits cave, civilized")
     assert displayed_without_text(folder) == []
+
+
+def test_an_open_group_and_custom_monsters_come_back_from_valkyrie(tmp_path):
+    """`traitpool=` with no monster reads back as the open group it was (`civilized` as
+    questc's `civilised`); `[CustomMonster…]` sections as the quest's `monster … based on`
+    declarations: a name, `health N + M per hero` (the app's `health`/`healthperhero`),
+    `traits`, `unique` with `health +M per hero` (its spawns' `uniquehealthhero`); a spawn
+    with a monster of its own for `on defeated` (several spawns of one group) stays a plain
+    spawn of its group."""
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(QUESTS, pack)
+    source = (pack / "a_fat_goblin.quest").read_text()
+    source = source.replace("  monster splig_the_king based on splig {",
+                            "  monster guard based on zombie {\n    name \"Larder Guard\"\n    health 4 + 2 per hero\n    traits cave, civilised\n  }\n"
+                            "  monster splig_the_king based on splig {")
+    source = source.replace("spawn zombie at 15B(2,2)",
+                            "spawn zombie at 15B(2,2)\n    spawn guard at 15B(2,0)\n    spawn open group traits cave, civilised as raiders at 15B(1,0)\n"
+                            "    spawn zombie as second_zombie at 15B(3,2)")
+    source = source.replace("    on round_end 8 {", "    on defeated second_zombie { say \"One fewer.\" }\n    on round_end 8 {")
+    (pack / "a_fat_goblin.quest").write_text(source)
+    r = export(pack, tmp_path / "out", "--quest", "a_fat_goblin")
+    assert r.code == 0 and "VK0308" not in r.err, r.err
+    secs = {s.name: s for f in (tmp_path / "out" / "AFatGoblin").glob("*.ini") for s in read_ini(f.read_text(), f.name, Sink()).sections}
+    assert secs["CustomMonsterSecondZombie"].get("base") == "MonsterZombie"  # the trigger's own monster (exporter.defeated)
+    again = imported(tmp_path / "out" / "AFatGoblin", tmp_path / "again")
+    back = (again / "a_fat_goblin.quest").read_text()
+    assert "spawn open group traits cave, civilised as raiders at 15B(1,0)" in back
+    assert "second_zombie based on" not in back and "spawn zombie as second_zombie at 15B(3,2)" in back
+    assert content_of(back) == content_of(source)

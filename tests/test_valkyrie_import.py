@@ -353,3 +353,50 @@ def test_the_apps_round_triggers_conditions_and_operations_are_read(tmp_path):
     assert "on round_end if clock >= 3 and heroes < 4 and clock != limit {" in quest
     assert "set limit = clock" in quest and "set dice = random 3..8" in quest  # #rand6 is 1..6, then + 2
     assert "on round_end 8 {\n      advance clock by -2\n    }" in quest
+
+
+def test_published_custom_monsters_and_buttons_are_read(tmp_path):
+    """The published quests' `[CustomMonster…]` sections are the quest's custom monsters: A Fat
+    Goblin's `CustomMonsterSpligTheKing` (`base=MonsterSplig`) is based on d2e-base's lieutenant
+    `splig`, the monster content/d2e-quests/a_fat_goblin.quest bases its own Splig on, and its
+    defeat trigger is `on defeated splig_the_king`; First Blood's round-end menu (`buttons=6`)
+    is an `ask` whose six choices are the buttons' labels and chains (before: its first
+    button only, and Q0314 on the events waiting for what the others set)."""
+    sink = Sink()
+    done = import_quest(GOBLIN, sink)
+    assert done is not None
+    goblin = done[1].files["a_fat_goblin.quest"]
+    assert "  monster splig_the_king based on splig {\n    name \"Splig, the King of all Goblins\"\n  }\n" in goblin
+    assert "on defeated splig_the_king if encounter2 == 1 {" in goblin
+    assert "monster splig_the_king based on splig" in (REPO / "content" / "d2e-quests" / "a_fat_goblin.quest").read_text()
+    done = import_quest(FIRST, Sink())
+    assert done is not None
+    first = done[1].files["first_blood.quest"]
+    menu = first.split("on round_end if fatigue_token_menu == 1 {\n", 1)[1].split("\n  }\n", 1)[0]
+    assert menu.count("choice \"") == 6 and "choice \"0 tokens\" { spawn reinforce_goblins }" in menu
+    assert "choice \"5 tokens\" {\n        set reward_gold = 20" in menu  # EventLose, named by the button though it has a trigger
+    assert "ask \"<i>As you try to open the crate" in first and "choice \"Pass\"" in first and "choice \"Fail\" {" in first
+
+
+def test_a_button_leading_back_is_an_empty_choice_and_vk0303(tmp_path):
+    """A menu whose button leads back to the menu (a loop: A Fat Goblin's travel menu) is
+    read once; the looping choice is empty and VK0303 says why; the other choice is kept."""
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES,
+        "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1\nevent1=EventMenu\n"
+                      "[EventMenu]\nbuttons=2\nevent1=EventAgain\nevent2=EventDone\n"
+                      "[EventAgain]\nbuttons=1\nevent1=EventMenu\noperations=Tries,+,1\n"
+                      "[EventDone]\nbuttons=1\noperations=Done,=,1\n",
+        "Localization.English.txt": ".,English\nEventMenu.text,Again?\nEventMenu.button1,Yes\nEventMenu.button2,No\n"
+                                    "EventAgain.text,Once more.\nEventDone.text,Done.\n",
+    })
+    sink = Sink()
+    done = import_quest(q, sink)
+    assert done is not None
+    text = next(v for k, v in done[1].files.items() if k.endswith(".quest"))
+    lines = [ln.strip() for ln in text.splitlines()]
+    at = lines.index("ask \"Again?\" {")
+    assert lines[at + 1:at + 4] == ["choice \"Yes\" { advance tries by 1; say \"Once more.\" }", "choice \"No\" { set done = 1; say \"Done.\" }", "}"]
+    assert [d.message for d in sink.items if d.code == "VK0303"] == [
+        "[EventAgain] event1: questc cannot express a button leading back to [EventMenu], an event already run (a loop; "
+        "questc's events do not repeat); it is left out"]

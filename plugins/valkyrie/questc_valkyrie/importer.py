@@ -119,6 +119,7 @@ class Importer:
         self.lines: list[_Line] = []
         self.ask_depth = 0  # buttons_ask inside buttons_ask
         self.walked = 0  # sections walked for the event being read (event)
+        self.path: list[str] = []  # the sections whose chains are being walked (_walk_from)
 
     # ------------------------------------------------------------ reporting
     def cannot(self, sec: Section, key: str, what: str) -> None:
@@ -893,6 +894,7 @@ class Importer:
         enc = [k_own]
         entered: list[int] = []
         self.walked = 0
+        self.path = []
         self._walk(root, effects, enc, entered, set(), top=True)
         start_enc = k_own
         if trigger == "start" and start_enc != 1:
@@ -1040,17 +1042,22 @@ class Importer:
         them. A loop over a stack of the events whose next events are still being walked
         (each a generator, `_follow`), not a recursion: a chain of thousands of events is
         as deep as it is long. `seen` ends loops."""
-        self._walk_from(self._visit(first, out, enc, entered, seen), out, enc, entered, seen)
+        self.path.append(first.name)
+        self._walk_from(self._visit(first, out, enc, entered, seen), out, enc, entered, seen, first.name)
 
-    def _walk_from(self, start: Iterator[Section], out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> None:
-        """`_walk` of the events `start` yields in turn (a button's list of events)."""
-        stack = [start]
+    def _walk_from(self, start: Iterator[Section], out: list[_Line], enc: list[int], entered: list[int], seen: set[str],
+                   name: str | None = None) -> None:
+        """`_walk` of the events `start` yields in turn (a button's list of events). `self.path`
+        holds the sections whose next events are being walked (`_follow` finds loops there)."""
+        stack: list[tuple[str | None, Iterator[Section]]] = [(name, start)]
         while stack:
-            nxt = next(stack[-1], None)
+            nxt = next(stack[-1][1], None)
             if nxt is None:
-                stack.pop()
+                if stack.pop()[0] is not None:
+                    self.path.pop()
             else:
-                stack.append(self._visit(nxt, out, enc, entered, seen))
+                self.path.append(nxt.name)
+                stack.append((nxt.name, self._visit(nxt, out, enc, entered, seen)))
 
     def _visit(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> Iterator[Section]:
         """`sec`'s own effects, written to `out` now; then the events after it, to walk in turn."""
@@ -1241,13 +1248,9 @@ class Importer:
             for i in buttons:
                 key = f"event{i}"
                 branch: list[_Line] = []
-                names = [n for n in self.names(sec, key) if n in self.comp]
-                if names and all(n in seen for n in names):
-                    self.cannot(sec, key, f"a button leading back to [{names[0]}], an event already run (a loop; questc's events do not repeat)")
-                else:
-                    mine = set(seen)
-                    self._walk_from(self._follow(sec, key, button=True), branch, enc, entered, mine)
-                    after |= mine
+                mine = set(seen)
+                self._walk_from(self._follow(sec, key, button=True), branch, enc, entered, mine)
+                after |= mine
                 cond = self.vartests_text(sec.get(f"{key}Condition") or "")
                 if cond is None:
                     self.cannot(sec, f"{key}Condition", "a choice condition questc cannot read (the choice is kept without it)")
@@ -1341,6 +1344,9 @@ class Importer:
                 yield nxt
             return
         for name in (self.next_events(sec) if key == "event1" else self.names(sec, key)):
+            if name in self.path:  # back to an event whose chain is under way
+                self.cannot(sec, key, f"a button leading back to [{name}], an event already run (a loop; questc's events do not repeat)")
+                continue
             nxt = self.comp.get(name)
             if nxt is None or (nxt.get("trigger") and not button) or name in self.checks or name in self.enc_starts:
                 continue  # checks and encounter starts the export wrote are events of their own; a button runs what it names
