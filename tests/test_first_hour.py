@@ -231,3 +231,46 @@ def test_the_docs_pin_no_tag_that_does_not_exist_and_know_the_plugins():
     assert "none yet" not in packs and "valkyrie" in packs
     language = (root / "docs" / "language.md").read_text(encoding="utf-8")
     assert "Which side `attach SIDE to TILE.SIDE` names" in language
+
+
+# ---------------------------------------------------------------- the language server (item 8)
+def _engine_on(tmp_path: Path, name: str = "first_blood.quest"):
+    import shutil
+
+    from compiler.commands.editor.engine import Engine
+
+    shutil.copytree(Path(__file__).resolve().parents[1] / "content" / "d2e-quests", tmp_path / "p")
+    engine = Engine()
+    quest = (tmp_path / "p" / name).resolve()
+    text = quest.read_text(encoding="utf-8")
+    engine.open(quest, text)
+    engine.check((tmp_path / "p").resolve())
+    return engine, quest, text.split("\n")
+
+
+def test_hover_on_the_square_of_a_tile_square_says_the_square(tmp_path: Path):
+    engine, quest, lines = _engine_on(tmp_path)
+    row = next(i for i, line in enumerate(lines) if "token search at 26A(0,2)" in line)
+    got = engine.hover(quest, row, lines[row].index("(0,2)") + 2)  # on the `0` of `(0,2)`
+    assert got is not None and got.startswith("**26A(0, 2) = (11, 7)**") and "token search" in got
+
+
+def test_a_token_hover_tells_two_references_on_one_line_apart(tmp_path: Path):
+    engine, quest, lines = _engine_on(tmp_path)
+    row = next(i for i, line in enumerate(lines) if "as grain_west at" in line)
+    got = engine.hover(quest, row, lines[row].index("grain_west") + 2)
+    assert got is not None
+    refs = got.split("references: ", 1)[1].split(", ")
+    assert len(refs) == len(set(refs)) == 2, got
+
+
+def test_completion_keywords_are_what_the_grammar_takes_there():
+    from compiler.commands.editor.engine import expected_here, natural_key
+
+    text = (Path(__file__).resolve().parents[1] / "content" / "d2e-quests" / "first_blood.quest").read_text(encoding="utf-8")
+    rows = text.split("\n")
+    start = next(i for i, line in enumerate(rows) if line.startswith("  start heroes"))
+    words, names = expected_here(text, start, 2)
+    assert {"spawn", "token", "on", "var", "map", "expect"} <= words and len(words) < 40 and not names
+    assert expected_here(text, start, len("  start ")) == ({"heroes"}, False)
+    assert sorted(["10A", "1A", "2B", "2A", "endcap1A"], key=natural_key) == ["1A", "2A", "2B", "10A", "endcap1A"]

@@ -91,9 +91,15 @@ def test_a_session_on_the_shipped_quests(pack: Path, client: Client):
     items = client.request("textDocument/completion", at(uri, line, len("  spawn ")))["items"]
     labels = {i["label"] for i in items}
     assert {"zombie", "goblin_archer"} <= labels and "quest" not in labels and "12A" not in labels
+    # after the quest: the declarations a file may hold, not a quest's statements (issue 35)
     items = client.request("textDocument/completion", at(uri, len(lines) - 1, 0))["items"]
     labels = {i["label"] for i in items}
-    assert {"quest", "spawn", "token", "12A", "zombie", "grain_west", "sacks_saved"} <= labels
+    assert {"quest", "encounter"} <= labels and not labels & {"spawn", "token", "12A", "zombie"}
+    # where a name may stand: the pack's names and the library's
+    line = next(i for i, row in enumerate(lines) if row.startswith("  on picked_up grain_west"))
+    items = client.request("textDocument/completion", at(uri, line, len("  on picked_up ")))["items"]
+    labels = {i["label"] for i in items}
+    assert {"grain_west", "sacks_saved", "zombie"} <= labels and "quest" not in labels
 
     # formatting: a badly laid-out text comes back as the canonical one (the shipped file)
     messy = text.replace("    tile 12A at (0, 3)", "        tile   12A   at (0,3)")
@@ -664,3 +670,29 @@ def test_a_closed_stdin_or_stdout_is_one_line_and_exit_1(fd: int, said: str, tmp
                        timeout=60, preexec_fn=lambda: os.close(fd))
     assert (r.returncode, r.stderr) == (1, said)
     assert not list(tmp_path.iterdir())  # no crash report
+
+
+def test_completion_sorts_tiles_naturally_offers_what_may_follow_and_triggers_on_a_dot(tmp_path: Path):
+    # issue 35, item 8: `10A` came before `1A`; 272 keywords at a statement start; no `.` trigger
+    c = Client("--debounce", "0.02")
+    try:
+        result = c.initialize(tmp_path)
+        assert "." in result["capabilities"]["completionProvider"]["triggerCharacters"]
+        dest = tmp_path / "d2e-quests"
+        shutil.copytree(REPO / "content" / "d2e-quests", dest)
+        quest = dest / QUEST
+        text = quest.read_text(encoding="utf-8")
+        uri = quest.as_uri()
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "quest", "version": 1, "text": text}})
+        lines = text.split("\n")
+        start = lines.index("  start heroes on entrance1A")
+        items = c.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": start, "character": 2}})["items"]
+        labels = {i["label"] for i in items}
+        assert {"spawn", "token", "on", "var", "start", "map"} <= labels and len(labels) < 40
+        assert not labels & {"quest", "incident_card", "dungeon_level", "12A", "zombie"}
+        tile_line = next(i for i, line in enumerate(lines) if line.startswith("    tile 12A"))
+        items = c.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": tile_line, "character": len("    tile ")}})["items"]
+        ordered = [i["label"] for i in sorted(items, key=lambda i: i.get("sortText") or i["label"])]
+        assert ordered.index("1A") < ordered.index("2A") < ordered.index("10A")
+    finally:
+        c.close()

@@ -345,6 +345,9 @@ class Engine:
         world = _world_at(row, char_index(row, char))
         if world is not None and path.suffix == ".quest":
             return self._square_text(model, path, line, None, world) or None
+        on_square = _tile_square_at(row, char_index(row, char))
+        if on_square is not None and path.suffix == ".quest" and word != on_square[0]:  # on the `(1,1)` of `26B(1,1)`
+            return self._square_text(model, path, line, on_square[0], on_square[1]) or None
         code = self._tile_code(model, word, path)
         if code is not None and model.tiles is not None:  # a code is one of the model's tiles
             tile = model.tiles[code]
@@ -514,7 +517,15 @@ class Engine:
             return [(t, "trait", f"{sum(t in x.traits for x in monsters.values())} monsters") for t in traits]
         if re.search(r"\bspawn\s+\w*$", before):
             return monster_items + custom
-        items = [(k, "keyword", "") for k in keywords()] + tile_items + monster_items
+        expected = expected_here(text, line, char) if path.suffix == ".quest" else None
+        if expected is not None:  # what the grammar takes at this point: its keywords; names only where a name may stand
+            words, names = expected
+            items = [(k, "keyword", "") for k in sorted(words)]
+            if not names:
+                return items
+            items += tile_items + monster_items
+        else:
+            items = [(k, "keyword", "") for k in keywords()] + tile_items + monster_items
         if model is not None:
             items += [(t, "terrain", "terrain") for t in self._catalog(model, "terrain")]
             seen = set()
@@ -650,6 +661,51 @@ def _world_at(row: str, at: int) -> tuple[int, int] | None:
         if m.start() <= at <= m.end():
             return int(m.group(1)), int(m.group(2))
     return None
+
+
+def expected_here(text: str, line: int, char: int) -> tuple[set[str], bool] | None:
+    """What the quest grammar takes at a position (the word being typed there left out):
+    (the keywords it takes, whether a name may stand there), from Lark's interactive
+    parser fed the text before it; None when that text does not parse (then every
+    keyword is offered). At the start of a statement in a quest this is that block's
+    statements (about 40 words, not the language's 300)."""
+    from lark.exceptions import LarkError
+
+    from compiler.syntax.errors import Interactive, _literals
+    from compiler.syntax.parse import lark_parser
+
+    rows = text.split("\n")
+    if not 0 <= line < len(rows):
+        return None
+    row = rows[line]
+    before = row[: char_index(row, char)]
+    before = before[: len(before) - len(re.search(r"\w*$", before).group())]  # type: ignore[union-attr]  # `\w*$` always matches
+    prefix = "\n".join([*rows[:line], before])
+    try:
+        ip: Interactive = lark_parser().parse_interactive(prefix)
+        ip.exhaust_lexer()
+        accepts = ip.accepts()
+    except (LarkError, RecursionError):
+        return None
+    literals = _literals()
+    return {literals[n] for n in accepts if n in literals and literals[n].isidentifier()}, "ID" in accepts
+
+
+TILE_SQUARE = re.compile(r"\b([A-Za-z0-9_]+)\(\s*(\d+)\s*,\s*(\d+)\s*\)")
+
+
+def _tile_square_at(row: str, at: int) -> tuple[str, tuple[int, int]] | None:
+    """The tile's square `26B(1,1)` the position `at` is in: (tile, (column, row))."""
+    for m in TILE_SQUARE.finditer(row):
+        if m.start() <= at <= m.end():
+            return m.group(1), (int(m.group(2)), int(m.group(3)))
+    return None
+
+
+def natural_key(label: str) -> str:
+    """A sort text that puts `1A` before `10A` (numbers compared as numbers): each run of
+    digits zero-padded to 6 places."""
+    return re.sub(r"\d+", lambda m: m.group().zfill(6), label)
 
 
 def side_items(tile: Tile) -> list[tuple[str, str, str]]:

@@ -43,7 +43,7 @@ from pygls.protocol import LanguageServerProtocol
 
 from compiler import __version__
 from compiler.diagnostics import Severity
-from compiler.commands.editor.engine import CHECKED_SUFFIXES, Checked, Engine, Place, Preview, pack_root
+from compiler.commands.editor.engine import CHECKED_SUFFIXES, Checked, Engine, Place, Preview, natural_key, pack_root
 
 if TYPE_CHECKING:
     from compiler.commands.editor.framing import Framer
@@ -336,7 +336,7 @@ def create_server(debounce: float = DEBOUNCE, pack_path: tuple[str, ...] = ()) -
     server.feature(types.TEXT_DOCUMENT_REFERENCES)(references)
     server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)(prepare_rename)
     server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))(rename)
-    server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" "]))(completion)
+    server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", "."]))(completion)
     server.feature(types.TEXT_DOCUMENT_FORMATTING)(formatting)
     server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))(code_action)
@@ -474,7 +474,7 @@ def completion(ls: QuestServer, params: types.CompletionParams) -> types.Complet
     items = ls.engine.completion(path, params.position.line, params.position.character)
     return types.CompletionList(is_incomplete=False, items=[
         types.CompletionItem(label=label, kind=KIND.get(kind, types.CompletionItemKind.Value),
-                             detail=detail or kind)
+                             detail=detail or kind, sort_text=natural_key(label))  # `1A` before `10A`
         for label, kind, detail in items
     ])
 

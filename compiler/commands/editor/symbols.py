@@ -334,8 +334,13 @@ def describe_references(index: Index, symbol: Symbol, here: Path) -> str:
     decl = [o for o in occs if o.declares]
     refs = [o for o in occs if not o.declares]
 
+    lines = [(o.place.path, o.place.line) for o in occs]
+
     def at(o: Occurrence) -> str:
-        return f"{o.place.path.name}:{o.place.line + 1}"
+        """file:line, and the column when the line holds another occurrence (issue 35: two
+        references on one line read as one listed twice)."""
+        where = f"{o.place.path.name}:{o.place.line + 1}"
+        return where + (f":{o.place.char + 1}" if lines.count((o.place.path, o.place.line)) > 1 else "")
 
     parts: list[str] = []
     if decl:
