@@ -291,7 +291,7 @@ class _Reader:
             return frozenset()
         for code in listed:
             if not _CODE.fullmatch(code) or code not in CATALOGUE:
-                guess = did_you_mean(code.upper(), list(CATALOGUE)) if code else None
+                guess = did_you_mean(code.upper(), CATALOGUE.keys(), sink=self.sink) if code else None
                 self.report("F0104", table, key, f'"{code}"', code=code, key=key, hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
         return frozenset(c for c in listed if c in CATALOGUE)
 
@@ -300,7 +300,7 @@ class _Reader:
         values: dict[str, Any] = {}  # Config's keyword arguments, each of its field's type
         for key, value in data.items():
             if key not in KEYS:
-                guess = did_you_mean(key, list(KEYS))
+                guess = did_you_mean(key, KEYS, sink=self.sink)  # charged to the sink's budget: 16,000 unknown keys
                 self.report("F0102", top, key, key=key, where=f"[{top}]" if top else "the file", hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
             elif key == "pack-path":
                 paths = self.strings(top, key, value)
@@ -347,7 +347,7 @@ class _Reader:
         enabled = None
         for key, v in value.items():
             if key not in IMAGE_KEYS:
-                guess = did_you_mean(key, list(IMAGE_KEYS))
+                guess = did_you_mean(key, IMAGE_KEYS, sink=self.sink)
                 self.report("F0102", sub, key, key=key, where=f"[{sub}]", hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
             elif self.typed(sub, key, v, bool, "true or false"):
                 enabled = v
@@ -361,7 +361,7 @@ class _Reader:
         exclude = None
         for key, v in value.items():
             if key not in FMT_KEYS:
-                guess = did_you_mean(key, list(FMT_KEYS))
+                guess = did_you_mean(key, FMT_KEYS, sink=self.sink)
                 self.report("F0102", sub, key, key=key, where=f"[{sub}]", hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
             else:
                 exclude = self.strings(sub, key, v)

@@ -394,3 +394,33 @@ def test_an_activation_test_of_more_than_two_hundred_tests_runs_none(tmp_path, m
     (pack / "many.activation-test").write_text(_test_file(200), encoding="utf-8")
     main(["test", str(pack), "--format", "json", "--isolated"])
     assert len(ran) == 200
+
+
+# ---------------------------------------------------------------- questc.toml
+def test_sixteen_thousand_unknown_keys_spend_the_suggestion_budget_once(tmp_path, monkeypatch):
+    """`config-16000-unknown-keys`: each F0102 asked did-you-mean outside the Sink's budget
+    (2.5 s in the smoke run of make fuzz)."""
+    from compiler import config as cfg
+    from compiler.diagnostics import hints
+
+    (tmp_path / "questc.toml").write_text("".join(f"k{i} = 1\n" for i in range(16_000)), encoding="utf-8")
+    asked = []
+    real = hints._closest
+    monkeypatch.setattr(hints, "_closest", lambda word, choices: asked.append(word) or real(word, choices))
+    sink = Sink()
+    cfg.load(None, False, sink, cwd=tmp_path)
+    assert len(sink.items) == 16_000 and {d.code for d in sink.items} == {"F0102"}
+    assert sink.items[0].fix is not None or "did you mean" not in sink.items[0].message  # the first still get suggestions
+    assert len(asked) <= 2 * Sink().comparisons_left // len(cfg.KEYS)  # before: two per key, 32,000
+
+
+@pytest.mark.parametrize("key", [".".join(["a" * 2640] * 99), '"' + "k" * 262_000 + '"'], ids=["99 parts", "one quoted key"])
+def test_a_key_of_262_kb_in_fewer_than_a_hundred_parts_is_read(tmp_path, key):
+    """seed 38 r:38397 was a header of 43,691 parts (F0101 since the 100-part cap); tomllib
+    reads a 262 KB key of fewer parts in linear time, so it is an ordinary unknown key."""
+    from compiler import config as cfg
+
+    (tmp_path / "questc.toml").write_text(key + " = 1\n", encoding="utf-8")
+    sink = Sink()
+    cfg.load(None, False, sink, cwd=tmp_path)
+    assert [d.code for d in sink.items] == ["F0102"] and sink.items[0].span.line == 1
