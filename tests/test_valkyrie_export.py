@@ -840,3 +840,18 @@ def test_an_open_group_and_custom_monsters_come_back_from_valkyrie(tmp_path):
     assert "spawn open group traits cave, civilised as raiders at 15B(1,0)" in back
     assert "second_zombie based on" not in back and "spawn zombie as second_zombie at 15B(3,2)" in back
     assert content_of(back) == content_of(source)
+
+
+def test_a_quota_in_valkyrie_terms(tmp_path):
+    """`on defeated shambler 2 times if …`: the app's `quota` is a dialog counting a test's
+    successes (DialogWindow.CreateQuotaWindow), so the root counts every occurrence of its
+    trigger (whether the `if` holds or not) and one gate runs the event from the 2nd
+    occurrence on, once; the `if` follows the gate (here two gate events, an `or`).
+    every_construct's round trip (above) reads it back as the same quota."""
+    secs, _ = every_construct_sections(tmp_path)
+    root = next(s for s in secs.values() if (s.get("trigger") or "").endswith("CustomMonsterShambler"))
+    count, done = f"QuestcQuota{root.name}", f"QuestcQuotaDone{root.name}"
+    assert root.get("operations") == f"{count},+,1" and not root.get("conditions")
+    gate = secs[root.get("event1")]
+    assert gate.get("conditions") == f"{count},>=,2 {done},==,0" and gate.get("operations") == f"{done},=,1"
+    assert [secs[g].get("conditions") for g in gate.get("event1").split()] == ["Gold,>,0", "#heroes,==,3"]

@@ -623,6 +623,21 @@ class Exporter:
         self.gates[gates[0].name] = gates[1:]
         return gates[0]
 
+    def quota(self, root: _Sec, n: int) -> _Sec:
+        """`on TRIGGER N times`: the app's `quota` is a dialog counting successes
+        (DialogWindow.CreateQuotaWindow), not a count of triggers, so the root counts its
+        occurrences in `QuestcQuota<Root>` (each one, whether the event's `if` holds or not)
+        and names one gate, `[<Root>Quota]`, enabled from the N-th on while
+        `QuestcQuotaDone<Root>` is 0 and setting it to 1 (the event fires once); the event's
+        `if` and effects follow the gate. The importer reads the pair back as the quota."""
+        count, done = f"QuestcQuota{root.name}", f"QuestcQuotaDone{root.name}"
+        root.set("operations", " ".join((root.get("operations") or "").split() + [f"{count},+,1"]))
+        g = self.event_sec(root.name + "Quota")
+        g.set("conditions", f"{count},>=,{n} {done},==,0")
+        g.set("operations", f"{done},=,1")
+        root.set("event1", g.name)
+        return g
+
     # ------------------------------------------------------------ events
     def event_sec(self, base: str) -> _Sec:
         s = self.sec(base, "events.ini")
@@ -664,6 +679,11 @@ class Exporter:
             if root is None:
                 continue
             fresh = root is not self.setup_tail or ev.trigger.kind != "start"
+            if ev.quota is not None and ev.quota > 1:
+                if root is self.setup_tail:  # the start happens once: Q0303 says the event never fires
+                    self.cannot(ev.quota_span if ev.quota_span != ast.NOWHERE else ev.trigger.span, "a quota on the start")
+                    continue
+                root, fresh = self.quota(root, ev.quota), True
             body = self.gate(k, root, ev, fresh)
             if body is None:
                 self.drop(root)

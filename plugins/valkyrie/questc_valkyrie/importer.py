@@ -55,7 +55,7 @@ OWN_MONSTER_COMMENT = "questc: the spawn's own monster"
 TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spells otherwise (exporter.APP_TRAITS)
 # the variables the export maintains: the encounter played, a later encounter's round marks,
 # whether a component is on the board (read back as conditions, never as quest variables)
-_INTERNAL = re.compile(r"Questc(Encounter|E\d+Round\d+|OnBoard\w+)")
+_INTERNAL = re.compile(r"Questc(Encounter|E\d+Round\d+|OnBoard\w+|Quota\w+)")
 _TEST = re.compile(r"([#$%]?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d+|#?[A-Za-z_]\w*)")
 APP_FORMATS = (4, 21)  # the quest formats the app lists (QuestData.cs: Quest.minumumFormat, QuestFormat.CURRENT_VERSION)
 MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search over the suspect tiles)
@@ -883,9 +883,12 @@ class Importer:
         if origin is not None and origin.name not in self.labelled and origin.name not in self.markers and said \
                 and (origin.get("display") or "true").lower() != "false":
             effects.append(_Line(f"say {quote(said)}", origin.span))
-        cond, k_cond, number = self.root_condition(root, trigger)
+        gate, quota = self.quota_of(root)
+        cond, k_cond, number = self.root_condition(gate, trigger)
         if number is not None:
             trigger += f" {number}"
+        if quota:
+            trigger += f" {quota} times"
         if cond:
             trigger += f" if {cond}"
         k_own = enc_hint or k_cond or self.event_enc(root)
@@ -905,6 +908,18 @@ class Importer:
         head = _Line(f"on {trigger} {{", org.span_of("trigger") if origin is None else org.span_of("event1"))
         self.events[start_enc].append([head, *effects, _Line("}", None)])
 
+    def quota_of(self, root: Section) -> tuple[Section, int | None]:
+        """The export's quota (exporter.quota): a root counting its occurrences in
+        `QuestcQuota<Root>` that names one gate enabled from the N-th: (the gate, N), the gate
+        holding the event's `if`; else (root, None)."""
+        count = f"QuestcQuota{root.name}"
+        nxt = self.names(root, "event1")
+        if f"{count},+,1" not in self.names(root, "operations") or len(nxt) != 1 or nxt[0] not in self.comp:
+            return root, None
+        gate = self.comp[nxt[0]]
+        m = next((m for c in self.names(gate, "conditions") if (m := re.fullmatch(rf"{count},>=,(\d+)", c))), None)
+        return (gate, int(m.group(1))) if m else (root, None)
+
     def root_condition(self, root: Section, trigger: str) -> tuple[str | None, int | None, int | None]:
         """An event root's `conditions=` as questc's `if`, with what the export's round guards
         say (exporter.round_trigger): the encounter (ENCOUNTER_VAR) and the round number
@@ -918,6 +933,8 @@ class Importer:
         rest = []
         for c in self.names(root, "conditions"):
             m = _TEST.fullmatch(c)
+            if m and m.group(1).startswith("QuestcQuota"):  # the export's quota (quota_of)
+                continue
             if m and m.group(1) == "QuestcEncounter":
                 k = int(m.group(3)) if m.group(2) == "==" and m.group(3).isdigit() else 1
                 continue
