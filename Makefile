@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # plugins/, installed beside questc so that `--plugin NAME` finds it.
 PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 
-.PHONY: build test test-fast lint bench install clean docs mutate chromium mono nodejs fuzz
+.PHONY: build test test-fast lint bench install clean docs mutate chromium mono nodejs fuzz vscode
 
 $(STAMP): pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	$(PYTHON) -m venv $(VENV)
@@ -96,6 +96,11 @@ mutate: $(MUTATE_STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m compiler.diagnostics.docgen > docs/diagnostics.md
+
+# The VS Code package (docs/editors.md): the pinned tools of editors/vscode/package-lock.json
+# (@vscode/vsce 2.32.0 runs on Debian's nodejs 18), a bundled extension, no warning allowed.
+vscode:
+	cd editors/vscode && npm ci --no-audit --no-fund && npx vsce package 2>&1 | tee /dev/stderr | (! grep -i warning)
 
 clean:
 	rm -rf build $(VENV)
