@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from conftest import REPO
 
 VSCODE = REPO / "editors" / "vscode"
@@ -137,14 +139,13 @@ def test_every_snippet_expands_to_quest_language_that_parses():
         assert not sink.items, (name, [d.message for d in sink.items])
 
 
+@pytest.mark.slow
 def test_the_package_builds_bundled_with_no_warning(tmp_path):
     """`vsce package` on a copy of editors/vscode, with the locked tools: no warning, the
     bundle and nothing of node_modules in it. Needs npm and its registry (skipped, saying
     so, on a machine without them); `make vscode` does the same."""
     import shutil
     import subprocess
-
-    import pytest
 
     npm = shutil.which("npm")
     if npm is None:
