@@ -5,12 +5,15 @@ import { Geometry, seenFromLarge } from "./sight.js";
 import { Moves } from "./moves.js";
 import { Game, usesRandom, describeCondition } from "./play.js";
 import { readBundle, BundleError } from "./validate.js";
+import {
+  terrainLook, hex, fallbackColour, COLOURS, CHEST, TOKEN, monsterInitials, tokenLetter, linkLetter, linkLines, boundaryEdges,
+  tileLabelSpots, describeEffects,
+} from "./labels.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
-const TERRAIN_FILL = { plain: "#e9e1cf", water: "#9cc3e6", pit: "#5a4a3a", lava: "#e0703a", hazard: "#d9b36a", obstacle: "#6b6b6b", fog: "#b8b8c8" };
 
 const ui = {
   bundle: null, game: null, geo: null, a: null, b: null,
@@ -282,6 +285,191 @@ function selectSpace(i) {
 }
 ui.selectSpace = selectSpace;
 
+// ------------------------------------------------------------------ what the map draws, as `questc render` (labels.js)
+/** The legend: one entry per kind of thing drawn (data-legend keys on the map's elements),
+ *  each with a swatch drawn by the same function as the map. */
+class Legend {
+  constructor() { this.entries = new Map(); }
+  add(key, label, swatch, title = "") { if (!this.entries.has(key)) this.entries.set(key, { label, swatch, title }); }
+  /** Into `box`: the entries in the order first drawn, then the question overlays (always
+   *  listed, so the legend does not change with the selection). */
+  render(box) {
+    box.innerHTML = "";
+    const all = [...this.entries, ...QUESTION_KEYS.map(([key, label, swatch]) => [key, { label, swatch, title: "" }])];
+    for (const [key, { label, swatch, title }] of all) {
+      const item = document.createElement("span");
+      item.className = "legend-entry";
+      item.dataset.key = key;
+      if (title) item.title = title;
+      const svg = el("svg", { viewBox: "-0.1 -0.1 1.2 1.2", class: "swatch", width: 18, height: 18 });
+      swatch(svg);
+      item.appendChild(svg);
+      const said = document.createElement("span");
+      said.className = "legend-label";
+      said.textContent = label;
+      item.appendChild(said);
+      box.appendChild(item);
+    }
+  }
+}
+
+const QUESTION_KEYS = [
+  ["seen", "seen from the selected space", (p) => el("rect", { x: 0, y: 0, width: 1, height: 1, class: "space seen" }, p)],
+  ["reach", "reached within the toolbar's amount", (p) => el("rect", { x: 0.04, y: 0.04, width: 0.92, height: 0.92, class: "reach" }, p)],
+  ["selected-a", "first space clicked", (p) => el("rect", { x: 0, y: 0, width: 1, height: 1, class: "selected a" }, p)],
+  ["selected-b", "second space clicked", (p) => el("rect", { x: 0, y: 0, width: 1, height: 1, class: "selected b" }, p)],
+  ["route", "cheapest route", (p) => el("polyline", { points: "0,0.5 1,0.5", class: "route" }, p)],
+];
+
+/** A terrain's glyph in the middle half of square (x, y), as terrain.draw_glyph. */
+function terrainGlyph(parent, x, y, look) {
+  const g = el("g", { class: `terrain-glyph ${look.glyph}`, stroke: hex(look.ink), fill: "none" }, parent);
+  const ink = hex(look.ink);
+  const m = 0.25;
+  switch (look.glyph) {
+    case "waves":
+      for (const k of [0.38, 0.62]) {
+        const pts = [];
+        for (let i = 0; i <= 20; i++) { const t = i / 20; pts.push(`${x + m + t * 0.5},${y + k + Math.sin(t * 8) * 0.06}`); }
+        el("polyline", { points: pts.join(" ") }, g);
+      }
+      break;
+    case "cross":
+      line([[x + m, y + m], [x + 1 - m, y + 1 - m]], { "stroke-width": 0.1 }, g);
+      line([[x + 1 - m, y + m], [x + m, y + 1 - m]], { "stroke-width": 0.1 }, g);
+      break;
+    case "pit": el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.25, fill: ink, stroke: "none" }, g); break;
+    case "lava":
+      el("polygon", { points: `${x + 0.5},${y + m} ${x + 1 - m},${y + 1 - m} ${x + m},${y + 1 - m}` }, g);
+      el("circle", { cx: x + 0.5, cy: y + 0.57, r: 0.06, fill: ink, stroke: "none" }, g);
+      break;
+    case "hazard":
+      el("polygon", { points: `${x + 0.5},${y + m} ${x + 1 - m},${y + 1 - m} ${x + m},${y + 1 - m}` }, g);
+      line([[x + 0.5, y + m + 0.125], [x + 0.5, y + 1 - m - 0.17]], {}, g);
+      break;
+    case "elevation": el("polygon", { points: `${x + m},${y + 1 - m} ${x + 0.5},${y + m} ${x + 1 - m},${y + 1 - m}`, fill: ink, stroke: "none" }, g); break;
+    case "fog": for (const k of [0.35, 0.5, 0.65]) line([[x + m, y + k], [x + 1 - m, y + k]], {}, g); break;
+    case "dots": for (const [fx, fy] of [[0.35, 0.35], [0.65, 0.45], [0.45, 0.65]]) el("circle", { cx: x + fx, cy: y + fy, r: 0.06, fill: ink, stroke: "none" }, g); break;
+    default: break;
+  }
+  return g;
+}
+
+/** A token as render draws it: a diamond in its kind's (or own) colour with its letter. */
+function token(parent, x, y, kind, colour, label) {
+  const g = el("g", { class: `token ${kind}` }, parent);
+  const r = 0.36;
+  el("polygon", { points: `${x + 0.5},${y + 0.5 - r} ${x + 0.5 + r},${y + 0.5} ${x + 0.5},${y + 0.5 + r} ${x + 0.5 - r},${y + 0.5}`,
+    class: "token-shape", fill: colour || hex(TOKEN[kind] || fallbackColour(kind)) }, g);
+  el("text", { x: x + 0.5, y: y + 0.61, class: "token-text" }, g).textContent = tokenLetter(kind, label);
+  return g;
+}
+
+/** A rune key lying on the map: a ring in the key's colour with a K (render draws none). */
+function runeKey(parent, x, y, colour) {
+  const g = el("g", { class: "runekey" }, parent);
+  el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.3, stroke: colour, class: "runekey-ring" }, g);
+  el("text", { x: x + 0.5, y: y + 0.61, class: "runekey-text", fill: colour }, g).textContent = "K";
+  return g;
+}
+
+/** A monster figure as render draws it: a disc on one space, a rounded box over a larger
+ *  base; masters red, minions white; its initials (labels.monsterInitials). */
+function figure(parent, x0, y0, x1, y1, rank, group) {
+  const g = el("g", { class: `figure ${rank}` }, parent);
+  const m = 0.14;
+  if (x1 - x0 === 1 && y1 - y0 === 1) el("circle", { cx: x0 + 0.5, cy: y0 + 0.5, r: 0.5 - m, class: "figure-shape" }, g);
+  else el("rect", { x: x0 + m, y: y0 + m, width: x1 - x0 - 2 * m, height: y1 - y0 - 2 * m, rx: 0.33, class: "figure-shape" }, g);
+  if (group) el("text", { x: (x0 + x1) / 2, y: (y0 + y1) / 2 + 0.11, class: "figure-text" }, g).textContent = monsterInitials(group);
+  return g;
+}
+
+/** A monster group as the panel and the legend name it: a custom monster's name, else its id. */
+function monsterName(group) {
+  const custom = ui.game.quest.monsters && ui.game.quest.monsters[group];
+  return custom && custom.name ? `${text(custom.name)} (${group})` : group;
+}
+
+/** 1st-edition features as render draws them: links (stairs S, …) dashed between their ends
+ *  with the kind's letter at each, the portal outlined, glyphs as rings (filled while
+ *  active), chests as boxes in their tier's colour. */
+function drawFeatures(parent, map, features, legend, hidden) {
+  const inPlay = (spaces) => spaces.every((i) => !hidden.has(i));  // what stands on a hidden tile shows once it is revealed
+  const at = (ends) => [ends.reduce((t, i) => t + map.spaces[i].x + 0.5, 0) / ends.length, ends.reduce((t, i) => t + map.spaces[i].y + 0.5, 0) / ends.length];
+  for (const { kind, a, b } of linkLines(map)) {
+    if (!inPlay([...a, ...b])) continue;
+    const key = `link:${kind}`;
+    const g = el("g", { class: `link ${kind}`, "data-legend": key, "data-link": `${a.join("+")}-${b.join("+")}` }, parent);
+    line([at(a), at(b)], { class: "link-line" }, g);
+    for (const [x, y] of [at(a), at(b)]) el("text", { x, y: y + 0.13, class: "link-text" }, g).textContent = linkLetter(kind);
+    el("title", {}, g).textContent = `${kind}: ${a.map(spaceLabel).join(", ")} and ${b.map(spaceLabel).join(", ")}`;
+    legend.add(key, `${kind} (${linkLetter(kind)})`, (p) => { line([[0, 0.9], [1, 0.9]], { class: "link-line" }, p); el("text", { x: 0.5, y: 0.63, class: "link-text" }, p).textContent = linkLetter(kind); });
+  }
+  if (features.portal && features.portal.spaces && features.portal.spaces.length) {
+    const g = el("g", { class: "portal", "data-legend": "portal" }, parent);
+    for (const e of boundaryEdges(features.portal.spaces.map((i) => [map.spaces[i].x, map.spaces[i].y]))) line(e, { class: "portal-edge" }, g);
+    legend.add("portal", "portal", (p) => el("rect", { x: 0.1, y: 0.1, width: 0.8, height: 0.8, class: "portal-edge", fill: "none" }, p));
+  }
+  for (const gl of features.glyphs || []) {
+    if (!inPlay(gl.spaces)) continue;
+    const cells = gl.spaces.map((i) => map.spaces[i]);
+    const x0 = Math.min(...cells.map((c) => c.x)), y0 = Math.min(...cells.map((c) => c.y));
+    const x1 = Math.max(...cells.map((c) => c.x)) + 1, y1 = Math.max(...cells.map((c) => c.y)) + 1;
+    const key = gl.active ? "glyph-active" : "glyph";
+    const c = glyph(parent, x0, y0, x1, y1, gl.active);
+    c.setAttribute("data-legend", key);
+    c.setAttribute("data-glyph", gl.name);
+    el("title", {}, c).textContent = `glyph ${gl.name}${gl.active ? " (active)" : ""}`;
+    legend.add(key, gl.active ? "glyph (active)" : "glyph", (p) => glyph(p, 0, 0, 1, 1, gl.active));
+  }
+  for (const ch of features.chests || []) {
+    if (!inPlay([ch.space])) continue;
+    const s = map.spaces[ch.space];
+    const key = `chest:${ch.tier}`;
+    const r = chest(parent, s.x, s.y, ch.tier);
+    r.setAttribute("data-legend", key);
+    el("title", {}, r).textContent = `${ch.tier} chest ${ch.name}`;
+    legend.add(key, `${ch.tier} chest`, (p) => chest(p, 0, 0, ch.tier));
+  }
+}
+
+function glyph(parent, x0, y0, x1, y1, active) {
+  const m = 0.17;
+  return el("ellipse", { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, rx: (x1 - x0) / 2 - m, ry: (y1 - y0) / 2 - m, class: `glyph${active ? " active" : ""}` }, parent);
+}
+
+function chest(parent, x, y, tier) {
+  const m = 0.2;
+  return el("rect", { x: x + m, y: y + m * 1.5, width: 1 - 2 * m, height: 1 - 2.5 * m, class: "chest", fill: hex(CHEST[tier] || COLOURS.door) }, parent);
+}
+
+/** Each tile's printed code, as render places it: never over a marker (labels.tileLabelSpots). */
+function tileLabels(parent, map, hidden, legend) {
+  const taken = new Set();
+  const mark = (i) => taken.add(`${map.spaces[i].x},${map.spaces[i].y}`);
+  const g = ui.game;
+  g.encounter.start.forEach((i) => { if (!hidden.has(i)) mark(i); });
+  for (const t of g.tokens.values()) mark(t.space);
+  for (const f of g.figures) f.spaces.forEach(mark);
+  for (const h of g.heroFigures) mark(h.space);
+  const spaces = new Set(map.spaces.map((s) => `${s.x},${s.y}`));
+  const byTile = new Map(map.tiles.map((t) => [t.name, { code: t.code, name: t.name, cells: [] }]));
+  for (const s of map.spaces) if (byTile.has(s.tile)) byTile.get(s.tile).cells.push([s.x, s.y]);
+  const across = (code) => 1 + Math.floor((code.length * LABEL_CHAR + 0.12) / 1);
+  for (const { code, name, at } of tileLabelSpots([...byTile.values()], spaces, taken, across)) {
+    const [x, y] = at;
+    const lg = el("g", { class: "tile-label", "data-tile": name, "data-legend": "tile-label" }, parent);
+    const box = el("rect", { x: x + 0.06, y: y + 0.06, width: code.length * LABEL_CHAR + 0.08, height: 0.3, class: "tile-label-box" }, lg);
+    const label = el("text", { x: x + 0.1, y: y + 0.3, class: "tile-label-text" }, lg);
+    label.textContent = code;
+    const width = label.getComputedTextLength ? label.getComputedTextLength() : 0;  // 0 while the map is not laid out
+    if (width > 0) box.setAttribute("width", width + 0.08);
+    if (name !== code) el("title", {}, lg).textContent = `${code} (placed as ${name})`;
+    legend.add("tile-label", "tile (its printed code)", (p) => { el("rect", { x: 0.02, y: 0.3, width: 0.96, height: 0.4, class: "tile-label-box" }, p); el("text", { x: 0.08, y: 0.6, class: "tile-label-text" }, p).textContent = "1A"; });
+  }
+}
+const LABEL_CHAR = 0.16;  // about the width of a tile label's character in squares (font-size 0.26)
+
 function draw() {
   const g = ui.game;
   const geo = currentGeometry();
@@ -293,12 +481,22 @@ function draw() {
   const hidden = new Set(g.hiddenSpaces);
   const ask = ui.a !== null ? questions(ui.a) : null;
   const layer = (id) => el("g", { id }, svg);
+  const legend = new Legend();
   const spacesG = layer("spaces");
+  const glyphG = layer("terrain-glyphs");
+  const looks = new Map();
+  const look = (id) => { if (!looks.has(id)) looks.set(id, terrainLook(id, ui.bundle.terrain[id] || {})); return looks.get(id); };
   map.spaces.forEach((s, i) => {
     const cls = ["space"];
     if (hidden.has(i)) cls.push("hidden");
     else if (ask && ask.seen.has(i)) cls.push("seen");
-    el("rect", { x: s.x, y: s.y, width: 1, height: 1, class: cls.join(" "), "data-i": i, fill: hidden.has(i) ? "#222" : (TERRAIN_FILL[s.terrain] || "#ddd") }, spacesG);
+    const lk = look(s.terrain);
+    const key = hidden.has(i) ? "hidden" : `terrain:${s.terrain}`;
+    el("rect", { x: s.x, y: s.y, width: 1, height: 1, class: cls.join(" "), "data-i": i, "data-legend": key, fill: hidden.has(i) ? "#222" : hex(lk.fill) }, spacesG);
+    if (hidden.has(i)) { legend.add(key, "not in play (a hidden or removed tile)", (p) => el("rect", { x: 0, y: 0, width: 1, height: 1, class: "space hidden", fill: "#222" }, p)); return; }
+    if (lk.glyph) terrainGlyph(glyphG, s.x, s.y, lk).setAttribute("data-legend", key);
+    legend.add(key, s.terrain, (p) => { el("rect", { x: 0, y: 0, width: 1, height: 1, class: "space", fill: hex(lk.fill) }, p); if (lk.glyph) terrainGlyph(p, 0, 0, lk); },
+      (ui.bundle.terrain[s.terrain] || {}).name);
   });
   // tile outlines: edges between spaces of different tiles
   const tileG = layer("tile-edges");
@@ -306,68 +504,101 @@ function draw() {
     for (const [dx, dy] of [[1, 0], [0, 1]]) {
       const j = geo.index(s.x + dx, s.y + dy);
       if (j >= 0 && map.spaces[j].tile !== s.tile) {
-        line(dx ? [[s.x + 1, s.y], [s.x + 1, s.y + 1]] : [[s.x, s.y + 1], [s.x + 1, s.y + 1]], { class: "tile-edge" }, tileG);
+        line(dx ? [[s.x + 1, s.y], [s.x + 1, s.y + 1]] : [[s.x, s.y + 1], [s.x + 1, s.y + 1]], { class: "tile-edge", "data-legend": "tile-edge" }, tileG);
+        legend.add("tile-edge", "tile border", (p) => line([[0.5, 0], [0.5, 1]], { class: "tile-edge" }, p));
       }
     }
   });
   const wallG = layer("walls");
-  for (const w of map.walls) line(w, { class: "wall" }, wallG);
+  for (const w of map.walls) line(w, { class: "wall", "data-legend": "wall" }, wallG);
+  if (map.walls.length) legend.add("wall", "wall", (p) => line([[0, 0.5], [1, 0.5]], { class: "wall" }, p));
+  const features = map.features || {};
+  const runeDoors = features.rune_doors || {};
   const doorG = layer("doors");
   for (const [id, d] of Object.entries(map.doors)) {
     const state = g.doorState(id);  // a door off the board (hidden, removed) is not drawn: its alternative is
     if (state === "off") continue;
-    const grp = el("g", { "data-door": id, "data-state": state, class: `door ${state === "open" ? "open" : "closed"}${state === "locked" ? " locked" : ""}` }, doorG);
+    const rune = runeDoors[id];
+    const key = `door:${d.colour || ""}:${rune ? "rune:" : ""}${state}`;
+    const cls = `door ${state === "open" ? "open" : "closed"}${state === "locked" ? " locked" : ""}`;
+    const grp = el("g", { "data-door": id, "data-state": state, "data-legend": key, class: cls }, doorG);
+    const colour = d.colour || hex(COLOURS.door);
     for (const e of d.edges) {
-      line(e, { class: "door-line", stroke: d.colour || "#8b5a2b" }, grp);
+      line(e, { class: "door-line", stroke: colour }, grp);
       line(e, { class: "door-hit" }, grp);
     }
-    el("title", {}, grp).textContent = state === "locked" ? `door ${id} (locked): an event must unlock it`
-      : `door ${id} (${state}): click to ${state === "open" ? "close" : "open"} it`;
+    const what = `${d.colour ? d.colour + " " : ""}${rune ? "rune door" : "door"}`;
+    const said = { open: "open", closed: "closed", locked: "closed, locked" }[state];
+    legend.add(key, `${what} (${said})`, (p) => { const s = el("g", { class: cls }, p); line([[0, 0.5], [1, 0.5]], { class: "door-line", stroke: colour }, s); });
+    el("title", {}, grp).textContent = (state === "locked" ? `door ${id} (locked): an event must unlock it`
+      : `door ${id} (${state}): click to ${state === "open" ? "close" : "open"} it`) + (rune ? `; a rune door: the ${rune} rune key opens it` : "");
   }
+  drawFeatures(layer("features"), map, features, legend, hidden);
   const markG = layer("marks");
   for (const i of g.encounter.start) {
     const s = map.spaces[i];
-    if (!hidden.has(i)) el("rect", { x: s.x + 0.08, y: s.y + 0.08, width: 0.84, height: 0.84, class: "start" }, markG);
+    if (hidden.has(i)) continue;
+    el("rect", { x: s.x + 0.08, y: s.y + 0.08, width: 0.84, height: 0.84, class: "start", "data-legend": "start" }, markG);
+    legend.add("start", "hero start", (p) => el("rect", { x: 0.08, y: 0.08, width: 0.84, height: 0.84, class: "start" }, p));
   }
   for (const t of g.tokens.values()) {
     const s = map.spaces[t.space];
-    const c = el("circle", { cx: s.x + 0.5, cy: s.y + 0.5, r: 0.3, class: `token ${t.kind}`, fill: t.colour || "", "data-token": t.id }, markG);
-    el("title", {}, c).textContent = `${t.kind} token ${t.id}${t.label ? ": " + text(t.label) : ""}`;
-    const tx = el("text", { x: s.x + 0.5, y: s.y + 0.62, class: "token-text" }, markG);
-    tx.textContent = t.kind[0].toUpperCase();
+    const label = t.label ? text(t.label) : "";
+    const key = `token:${t.kind}:${t.colour || ""}:${encodeURIComponent(label)}`;  // keys are space-separated in data-legend
+    const c = token(markG, s.x, s.y, t.kind, t.colour, label);
+    c.setAttribute("data-token", t.id);
+    c.setAttribute("data-legend", key);
+    el("title", {}, c).textContent = `${t.kind} token ${t.id}${label ? ": " + label : ""}`;
+    legend.add(key, label ? `${label} (${t.kind})` : `token: ${t.kind}`, (p) => token(p, 0, 0, t.kind, t.colour, label));
+  }
+  for (const k of g.encounter.runekeys || []) {  // a rune key lying on the map (a carried one goes with its figure)
+    if (k.carrier && g.placed.has(k.carrier) && !g.defeatedSpawns.has(k.carrier)) continue;
+    for (const i of k.spaces || []) {
+      if (hidden.has(i)) continue;
+      const s = map.spaces[i];
+      const m = runeKey(markG, s.x, s.y, k.colour);
+      m.setAttribute("data-legend", `runekey:${k.colour}`);
+      el("title", {}, m).textContent = `the ${k.colour} rune key${k.carrier ? ` (carried by ${k.carrier})` : ""}`;
+      legend.add(`runekey:${k.colour}`, `${k.colour} rune key`, (p) => runeKey(p, 0, 0, k.colour));
+    }
   }
   const figG = layer("figures");
+  const carried = new Map((g.encounter.runekeys || []).filter((k) => k.carrier).map((k) => [k.carrier, k.colour]));
   for (const f of g.figures) {
     const cells = f.spaces.map((i) => map.spaces[i]);
     const x0 = Math.min(...cells.map((c) => c.x)), y0 = Math.min(...cells.map((c) => c.y));
     const x1 = Math.max(...cells.map((c) => c.x)) + 1, y1 = Math.max(...cells.map((c) => c.y)) + 1;
-    const r = el("rect", { x: x0 + 0.1, y: y0 + 0.1, width: x1 - x0 - 0.2, height: y1 - y0 - 0.2, rx: 0.15, class: `figure ${f.rank}`, "data-figure": f.key }, figG);
-    el("title", {}, r).textContent = `${f.group} (${f.rank}) from spawn ${f.spawn}`;
-    const tx = el("text", { x: (x0 + x1) / 2, y: (y0 + y1) / 2 + 0.12, class: "figure-text" }, figG);
-    tx.textContent = f.group.slice(0, 2);
+    const shape = figure(figG, x0, y0, x1, y1, f.rank, f.group);
+    shape.setAttribute("data-figure", f.key);
+    shape.setAttribute("data-legend", `rank:${f.rank} monster:${f.group}`);
+    el("title", {}, shape).textContent = `${f.group} (${f.rank}) from spawn ${f.spawn}${carried.has(f.spawn) ? `, carrying the ${carried.get(f.spawn)} rune key` : ""}`;
+    legend.add(`rank:${f.rank}`, f.rank, (p) => figure(p, 0, 0, 1, 1, f.rank, ""));
+    legend.add(`monster:${f.group}`, `${monsterInitials(f.group)} = ${monsterName(f.group)}`, (p) => figure(p, 0, 0, 1, 1, "minion", f.group));
   }
   for (const h of g.heroFigures) {
     const s = map.spaces[h.space];
-    el("circle", { cx: s.x + 0.5, cy: s.y + 0.5, r: 0.32, class: "hero", "data-hero": h.id }, figG);
+    el("circle", { cx: s.x + 0.5, cy: s.y + 0.5, r: 0.32, class: "hero", "data-hero": h.id, "data-legend": "hero" }, figG);
     const tx = el("text", { x: s.x + 0.5, y: s.y + 0.62, class: "hero-text" }, figG);
     tx.textContent = h.id.replace("hero", "H");
+    legend.add("hero", "hero (H1 = hero 1)", (p) => el("circle", { cx: 0.5, cy: 0.5, r: 0.32, class: "hero" }, p));
   }
+  tileLabels(layer("tile-labels"), map, hidden, legend);
   const hiG = layer("highlight");
   let routeInfo = "";
   if (ask) {
     for (const i of ask.reach) {
       const s = map.spaces[i];
-      el("rect", { x: s.x + 0.04, y: s.y + 0.04, width: 0.92, height: 0.92, class: "reach", "data-reach": i }, hiG);
+      el("rect", { x: s.x + 0.04, y: s.y + 0.04, width: 0.92, height: 0.92, class: "reach", "data-reach": i, "data-legend": "reach" }, hiG);
     }
     const sa = map.spaces[ui.a];
-    el("rect", { x: sa.x, y: sa.y, width: 1, height: 1, class: "selected a" }, hiG);
+    el("rect", { x: sa.x, y: sa.y, width: 1, height: 1, class: "selected a", "data-legend": "selected-a" }, hiG);
     if (ui.b !== null) {
       const sb = map.spaces[ui.b];
-      el("rect", { x: sb.x, y: sb.y, width: 1, height: 1, class: "selected b" }, hiG);
+      el("rect", { x: sb.x, y: sb.y, width: 1, height: 1, class: "selected b", "data-legend": "selected-b" }, hiG);
       const r = ask.moves.route(ui.a, ui.b);
       ui.route = r;
       if (r.route) {
-        el("polyline", { points: r.route.map((i) => `${map.spaces[i].x + 0.5},${map.spaces[i].y + 0.5}`).join(" "), class: "route" }, hiG);
+        el("polyline", { points: r.route.map((i) => `${map.spaces[i].x + 0.5},${map.spaces[i].y + 0.5}`).join(" "), class: "route", "data-legend": "route" }, hiG);
       }
       routeInfo = `<div id="route" data-cost="${r.cost ?? ""}" data-steps="${r.steps ?? ""}">`
         + `${esc(spaceLabel(ui.a))} → ${esc(spaceLabel(ui.b))}: `
@@ -381,6 +612,7 @@ function draw() {
     : `<div id="selection" data-space="${ui.a}">Selected ${esc(spaceLabel(ui.a))}: sees ${ask.seen.size - 1} space(s), reaches ${ask.reach.size - 1}.</div>`
       + `<button data-testid="enter-space" id="enter-space"${g.waiting ? " disabled" : ""}>A hero enters this space</button>`;
   $("selection-box").innerHTML = sel + routeInfo;
+  legend.render($("legend"));
   const enterBtn = $("enter-space");
   if (enterBtn) enterBtn.onclick = () => { g.moveHero("hero1", ui.a); draw(); };
   drawPanel();
@@ -436,7 +668,7 @@ function drawPanel() {
     const every = Game.everyRound(event.on);
     const count = g.counts.get(key) || 0;
     return `<li data-event="${esc(key)}" data-fired="${count}" class="${g.fired.has(key) && !every ? "fired" : ""}${event.can_fire ? "" : " never"}" title="${event.can_fire ? "" : "the compiler proved this can never fire"}">`
-      + `on ${esc(describeTrigger(event.on))}${event.quota ? ` ${event.quota} times` : ""}${event.if ? " if " + esc(describeCondition(event.if)) : ""}: ${esc(event.do.map((e) => e.kind).join(", "))}`
+      + `on ${esc(describeTrigger(event.on))}${event.quota ? ` ${event.quota} times` : ""}${event.if ? " if " + esc(describeCondition(event.if)) : ""}: <span class="effects">${esc(describeEffects(event.do, text))}</span>`
       + `${every && count ? ` (fired ${count}×)` : ""}</li>`;
   }).join("") + "</ol>");
   $("panel").innerHTML = parts.join("");
