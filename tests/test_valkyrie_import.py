@@ -378,9 +378,10 @@ def test_published_custom_monsters_and_buttons_are_read(tmp_path):
     assert "ask \"<i>As you try to open the crate" in first and "choice \"Pass\"" in first and "choice \"Fail\" {" in first
 
 
-def test_a_button_leading_back_is_an_empty_choice_and_vk0303(tmp_path):
+def test_a_button_leading_back_is_read_once_and_vk0303(tmp_path):
     """A menu whose button leads back to the menu (a loop: A Fat Goblin's travel menu) is
-    read once; the looping choice is empty and VK0303 says why; the other choice is kept."""
+    read once: the looping choice keeps its own effects, the way back is VK0303 at the event
+    naming the menu again; the other choice is kept."""
     q = write_quest(tmp_path / "q", {
         "tiles.ini": TILES,
         "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1\nevent1=EventMenu\n"
@@ -398,5 +399,24 @@ def test_a_button_leading_back_is_an_empty_choice_and_vk0303(tmp_path):
     at = lines.index("ask \"Again?\" {")
     assert lines[at + 1:at + 4] == ["choice \"Yes\" { advance tries by 1; say \"Once more.\" }", "choice \"No\" { set done = 1; say \"Done.\" }", "}"]
     assert [d.message for d in sink.items if d.code == "VK0303"] == [
-        "[EventAgain] event1: questc cannot express a button leading back to [EventMenu], an event already run (a loop; "
+        "[EventAgain] event1: questc cannot express a way back to [EventMenu], an event whose chain is under way (a loop; "
         "questc's events do not repeat); it is left out"]
+
+
+def test_an_event_end_section_with_events_after_it_is_no_end(tmp_path):
+    """In an old-format quest an `EventEnd…` section ends the quest, but the app runs an enabled
+    event after it first (EventManager.EndEvent): one naming events after it is a conditional
+    end, VK0303, and no `win` (A Fat Goblin's `EventEndRoundEncounter1` was read as a win every
+    round); one naming none is the end it was."""
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES,
+        "events.ini": "[EventEndRound]\ntrigger=EndRound\ndisplay=false\nbuttons=1\nevent1=EventCheck\n"
+                      "[EventCheck]\ndisplay=false\nbuttons=1\nconditions=Crops,>,2\noperations=Lost,=,1\n"
+                      "[EventEndLost]\ntrigger=NoMorale\ndisplay=false\nbuttons=1\n",
+    })
+    sink = Sink()
+    done = import_quest(q, sink)
+    assert done is not None
+    text = next(v for k, v in done[1].files.items() if k.endswith(".quest"))
+    assert "on morale_zero {\n      lose\n    }" in text and "win" not in text and "on round_end" not in text
+    assert [d.message.split(":")[0] for d in sink.items if d.code == "VK0303"] == ["[EventEndRound] event1", "[EventCheck] conditions"]

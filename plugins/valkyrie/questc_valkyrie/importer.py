@@ -1212,8 +1212,14 @@ class Importer:
                 out.append(_Line(f"advance {name} by {n if oper == '+' else -n}", sec.span_of("operations")))
         text = self.string(sec, "text")
         display = (sec.get("display") or "true").lower() != "false"
-        if sec.name.startswith("EventEnd"):
-            ended = True  # quest format 8 and earlier: an EventEnd… section ends the quest
+        if sec.name.startswith("EventEnd") and not ended:
+            # quest format 8 and earlier: an EventEnd… section ends the quest, but only when none of
+            # the events after it is enabled (EventManager.EndEvent runs an enabled next event first)
+            if any(self.names(sec, k) for k in sec.values if _EVENT_KEY.fullmatch(k)):
+                self.cannot(sec, "event1", "an `EventEnd…` section with events after it (the app ends the quest "
+                                           "only when none of them is enabled: a conditional end)")
+            else:
+                ended = True
         outcome = None
         if ended:
             audio = sec.get("audio") or ""
@@ -1362,7 +1368,7 @@ class Importer:
             return
         for name in (self.next_events(sec) if key == "event1" else self.names(sec, key)):
             if name in self.path:  # back to an event whose chain is under way
-                self.cannot(sec, key, f"a button leading back to [{name}], an event already run (a loop; questc's events do not repeat)")
+                self.cannot(sec, key, f"a way back to [{name}], an event whose chain is under way (a loop; questc's events do not repeat)")
                 continue
             nxt = self.comp.get(name)
             if nxt is None or (nxt.get("trigger") and not button) or name in self.checks or name in self.enc_starts:
