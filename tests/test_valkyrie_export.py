@@ -77,8 +77,8 @@ def test_first_blood_round_trip_gives_the_same_quest(tmp_path):
 
 
 def test_a_fat_goblin_round_trip_keeps_both_encounters(tmp_path):
-    """The imported A Fat Goblin does not compile (a lieutenant without a catalog entry,
-    events behind conditions…), so the command refuses it; the exporter run on its model
+    """The imported A Fat Goblin does not compile (events behind conditions…), so the command
+    refuses it; the exporter run on its model
     gives back the same quest, line for line, with nothing reported. Its setup token on 11A
     (placed by the setup chain behind the travel events) and the search token on 15B
     (placed by the rest of encounter 2's setup, behind a conditional round end) are
