@@ -420,3 +420,24 @@ def test_an_event_end_section_with_events_after_it_is_no_end(tmp_path):
     text = next(v for k, v in done[1].files.items() if k.endswith(".quest"))
     assert "on morale_zero {\n      lose\n    }" in text and "win" not in text and "on round_end" not in text
     assert [d.message.split(":")[0] for d in sink.items if d.code == "VK0303"] == ["[EventEndRound] event1", "[EventCheck] conditions"]
+
+
+def test_the_apps_random_events_are_read_as_random(tmp_path):
+    """`randomevents=true` naming several events (EventManager.EndEvent picks one enabled
+    event of the list at random) is `random { option { … } … }` after the section's own
+    effects, each option the chain of one event; no VK0303."""
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES,
+        "events.ini": "[EventStart]\ntrigger=EventStart\ndisplay=false\nbuttons=1\nevent1=EventDraw\n"
+                      "[EventDraw]\ndisplay=false\nbuttons=1\nrandomevents=true\nevent1=EventCalm EventStorm\noperations=Drawn,=,1\n"
+                      "[EventCalm]\ndisplay=false\nbuttons=1\noperations=Calm,=,1\n"
+                      "[EventStorm]\ndisplay=false\nbuttons=1\noperations=Storm,=,1\nevent1=EventWet\n"
+                      "[EventWet]\ndisplay=false\nbuttons=1\noperations=Wet,+,1\n",
+    })
+    sink = Sink()
+    done = import_quest(q, sink)
+    assert done is not None
+    lines = [ln.strip() for ln in next(v for k, v in done[1].files.items() if k.endswith(".quest")).splitlines()]
+    at = lines.index("on start {")
+    assert lines[at + 1:at + 6] == ["set drawn = 1", "random {", "option { set calm = 1 }", "option { set storm = 1; advance wet by 1 }", "}"]
+    assert [d for d in sink.items if d.code == "VK0303"] == []

@@ -1099,7 +1099,10 @@ class Importer:
         choice = self.choices(sec, out, enc, entered, seen)
         if choice is not None:
             return choice
+        options = self.random_heads(sec)
         for key in ("randomevents", "quota", "hero", "minhero", "maxhero", "music"):
+            if key == "randomevents" and options:
+                continue  # read as `random` (random_options)
             if sec.get(key) not in (None, "", "false", "False", "0"):
                 self.cannot(sec, key, f"`{key}`")
         # adds
@@ -1236,7 +1239,7 @@ class Importer:
         entry_flavor = bool(not outcome and text and display and k_entered and re.fullmatch(rf"EventEnterEncounter{k_entered}(_\d+)?", sec.name))
         if entry_flavor and k_entered is not None and text:
             self.flavors.setdefault(k_entered, text)
-        buttons = [] if outcome else self.button_keys(sec)
+        buttons = [] if outcome or options else self.button_keys(sec)
         if outcome:
             out.append(_Line(f"{outcome} {quote(text)}" if text and display else outcome, sec.span))
         elif buttons:
@@ -1250,7 +1253,53 @@ class Importer:
         if buttons:
             self.buttons_ask(sec, buttons, text or "", out, enc, entered, seen)
             return iter(())  # each choice runs to its own end: nothing follows a choice in Valkyrie
+        if options and not outcome:
+            self.random_options(sec, options, out, enc, entered, seen)
+            return iter(())  # the option picked runs to its own end
         return self._follow(sec)
+
+    def random_heads(self, sec: Section) -> list[Section]:
+        """The events a `randomevents=true` section picks one of (EventManager.EndEvent: one of
+        the enabled events of its list, at random), when it names two or more; the export's own
+        `random` (with its join, `choices`) is read before this."""
+        if (sec.get("randomevents") or "").lower() != "true" or self.button_keys(sec):
+            return []
+        heads = [self.comp[n] for n in self.names(sec, "event1") if n in self.comp]
+        return heads if len(heads) >= 2 else []
+
+    def random_options(self, sec: Section, heads: list[Section], out: list[_Line], enc: list[int], entered: list[int],
+                       seen: set[str]) -> None:
+        """`random { option { … } … }`: one option per event of the list, each the walk of that
+        event's chain from what ran before (as `buttons_ask`'s choices; the same bounds). An
+        option whose event has a condition keeps only what follows it (VK0303 at the condition,
+        as any condition inside a chain: the app leaves a disabled event out of the draw)."""
+        if self.ask_depth >= MAX_ASK_DEPTH:
+            self.cannot(sec, "randomevents", f"choices nested more than {MAX_ASK_DEPTH} deep (the deeper ones are left out)")
+            return
+        lines = [_Line("random {", sec.span_of("randomevents"))]
+        after: set[str] = set()
+        self.ask_depth += 1
+        try:
+            for head in heads:
+                branch: list[_Line] = []
+                if head.name in self.path:
+                    self.cannot(sec, "event1", f"a way back to [{head.name}], an event whose chain is under way (a loop; questc's events do not repeat)")
+                else:
+                    mine = set(seen)
+                    self.path.append(head.name)
+                    self._walk_from(self._visit(head, branch, enc, entered, mine), branch, enc, entered, mine, head.name)
+                    after |= mine
+                if all("{" not in ln.text for ln in branch):
+                    lines.append(_Line("  option {" + (" " + "; ".join(ln.text for ln in branch) + " }" if branch else "}"), sec.span_of("event1")))
+                    continue
+                lines.append(_Line("  option {", sec.span_of("event1")))
+                lines += [_Line("    " + ln.text, ln.origin) for ln in branch]
+                lines.append(_Line("  }", None))
+        finally:
+            self.ask_depth -= 1
+        lines.append(_Line("}", None))
+        out.extend(lines)
+        seen |= after
 
     def buttons_ask(self, sec: Section, buttons: list[int], text: str, out: list[_Line], enc: list[int], entered: list[int],
                     seen: set[str]) -> None:
