@@ -441,3 +441,18 @@ def test_the_apps_random_events_are_read_as_random(tmp_path):
     at = lines.index("on start {")
     assert lines[at + 1:at + 6] == ["set drawn = 1", "random {", "option { set calm = 1 }", "option { set storm = 1; advance wet by 1 }", "}"]
     assert [d for d in sink.items if d.code == "VK0303"] == []
+
+
+def test_choices_that_meet_again_are_walked_within_a_bound(tmp_path):
+    """Forty menus of two buttons, both leading to the next: walked once per choice that is
+    2^40 walks; the importer stops at MAX_WALK sections for the event and says so (VK0303)."""
+    from questc_valkyrie.importer import MAX_WALK
+
+    events = "[EventStart]\ntrigger=EventStart\ndisplay=false\nbuttons=1\nevent1=EventM0\n" + "".join(
+        f"[EventM{i}]\nbuttons=2\nevent1=EventM{i + 1}\nevent2=EventM{i + 1}\noperations=V{i},=,1\n" for i in range(40)) + "[EventM40]\nbuttons=1\n"
+    q = write_quest(tmp_path / "q", {"tiles.ini": TILES, "events.ini": events})
+    sink = Sink()
+    done = import_quest(q, sink)
+    assert done is not None
+    bounded = [d for d in sink.items if d.code == "VK0303" and f"an event of more than {MAX_WALK} steps" in d.message]
+    assert bounded and len(next(v for k, v in done[1].files.items() if k.endswith(".quest")).splitlines()) < 4 * MAX_WALK
