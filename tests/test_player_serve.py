@@ -78,14 +78,22 @@ def test_a_broken_save_shows_its_diagnostics_in_the_page_until_the_next_good_bui
         row = next(r for r in rows if "99Z" in r["text"])  # the unknown tile, at its line
         assert row["file"].endswith("first_blood.quest") and row["line"] == line
         assert f"first_blood.quest:{line}:" in row["text"] and f"error[{row['code']}]" in row["text"]
+        assert "still plays the last good build" in overlay.inner_text()
         assert page.page.evaluate("window.stillHere") is True  # not reloaded: still the old bundle in play
         assert page.page.evaluate("document.body.dataset.state") == "ready"
         assert page.page.locator("#map rect.space").count() > 0
+        page.page.click("#build-errors-hide")  # hidden until the next build: the map can be used meanwhile
+        page.page.wait_for_timeout(2500)  # two more polls of the same failure
+        assert not overlay.is_visible()
+        quest.write_text(good.replace("tile 12A at", "tile 98Z at", 1), encoding="utf-8")  # the next build fails too: shown again
+        assert served.wait(3)["ok"] is False
+        page.page.wait_for_function("document.getElementById('build-errors').innerText.includes('98Z')", timeout=15000)
+        assert overlay.is_visible()
         # the fix: the same bundle as before, so the page stays, and the overlay goes
         quest.write_text(good, encoding="utf-8")
-        fixed = served.wait(3)
+        fixed = served.wait(4)
         assert fixed["ok"] is True and fixed["version"] == first["version"]
-        page.page.wait_for_function("document.getElementById('build-errors').hidden", timeout=15000)
+        page.page.wait_for_function("document.body.dataset.build === 'ok' && document.getElementById('build-errors').hidden", timeout=15000)
         assert not overlay.is_visible()
         assert page.page.evaluate("document.body.dataset.build") == "ok"
         assert not page.errors

@@ -41,9 +41,8 @@ async function start() {
   try {
     // under `questc serve`: the version first, so a rebuild during loading still reloads the page
     if (document.body.dataset.serve) {
-      const status = await fetchStatus();
-      ui.version = status ? versionOf(status) : null;
-      showBuildErrors(status);
+      ui.status = await fetchStatus();
+      ui.version = ui.status ? versionOf(ui.status) : null;
     }
     const [text, schemaText] = await Promise.all([fetchText("bundle.json"), fetchText("bundle.schema.json").catch(() => null)]);
     let schema = null;
@@ -51,6 +50,7 @@ async function start() {
     ui.bundle = readBundle(text, schema);
   } catch (e) {
     showError(e instanceof BundleError ? e.message : `The bundle cannot be read: ${e.message}`);
+    if (document.body.dataset.serve) showBuildErrors(ui.status);
     pollVersion(); // under `questc serve`, the next good build brings the page back
     return;
   }
@@ -64,6 +64,7 @@ async function start() {
   if (wanted && [...$("quest").options].some((o) => o.value === wanted)) $("quest").value = wanted;
   newGame();
   document.body.dataset.state = "ready";
+  if (document.body.dataset.serve) showBuildErrors(ui.status);
   pollVersion();
 }
 
@@ -96,16 +97,18 @@ function showBuildErrors(status) {
   document.body.dataset.build = !status || status.ok === null ? "building" : failed ? "failed" : "ok";
   if (!failed) { box.innerHTML = ""; return; }
   const key = JSON.stringify([status.build, status.diagnostics]);
-  if (box.dataset.key === key) return;  // the same failure: leave the overlay as it is (selection, scrolling)
+  if (box.dataset.key === key) { box.hidden = box.dataset.dismissed === key; return; }  // the same failure: left as it is
   box.dataset.key = key;
   const n = status.summary || {};
   const said = `${n.errors || 0} error(s)${n.warnings ? `, ${n.warnings} warning(s)` : ""}`;
-  box.innerHTML = `<h2>The last save does not build (${esc(said)})</h2>`
+  box.innerHTML = `<button id="build-errors-hide" data-testid="build-errors-hide" title="hide until the next build">Hide</button>`
+    + `<h2>The last save does not build (${esc(said)})</h2>`
     + `<p>${ui.bundle ? "The page still plays the last good build; it" : "The page"} reloads by itself once the pack builds again.</p>`
     + "<ol>" + status.diagnostics.map((d) => `<li class="${esc(d.severity)}" data-code="${esc(d.code)}" data-file="${esc(d.file)}" data-line="${d.line}">`
       + `<span class="where">${esc(d.file)}:${d.line}:${d.column}</span> <b>${esc(d.severity)}[${esc(d.code)}]</b> ${esc(d.message)}`
       + (d.fix ? ` <span class="fix">(${d.fix.includes(" ") ? "" : "fix: "}${esc(d.fix)})</span>` : "") + "</li>").join("")
     + (status.more ? `<li>… and ${status.more} more (in the terminal)</li>` : "") + "</ol>";
+  $("build-errors-hide").onclick = () => { box.dataset.dismissed = key; box.hidden = true; };
 }
 
 // ------------------------------------------------------------------ controls
