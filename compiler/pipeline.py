@@ -18,6 +18,7 @@ from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validat
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink
 from compiler.diagnostics import suppress
+from compiler.diagnostics.render import accept_mark, accepted_since
 from compiler.diagnostics.hints import did_you_mean
 from compiler import verdicts
 from compiler.diskcache import kept
@@ -58,6 +59,7 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
     run that kept its verdict gives that verdict's diagnostics and no model
     (compiler/verdicts.py; `questc check` only)."""
     sink = sink or Sink()
+    read_from = accept_mark()  # the sources this compile reads: accepted from here on
     with stage("packs"):
         resolution = discover(list(paths), options.pack_path, sink, max_bytes=options.max_file_bytes)
     loaded: dict[str, Loaded] = {}
@@ -112,10 +114,10 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
         if key is not None and _verdict_key(closure, options) == key:
             loads = tuple((p.id, load_items[p.id]) for p in closure)
             items = tuple(sink.items[mark:])
-            allowing = suppress.anchors(suppress.sources_under(str(p.root) for p in closure))  # keeps their texts
+            allowing = suppress.anchors(suppress.sources_under(accepted_since(read_from), (str(p.root) for p in closure)))  # keeps their texts
             verdicts.keep(key, (loads, items), [d for _, reported in loads for d in reported] + list(items) + allowing)
     # `# questc: allow CODE` comments, over everything the packs compiled reported (kept verdicts too)
-    suppress.apply(sink, suppress.sources_under(result.roots))
+    suppress.apply(sink, accepted_since(read_from))
     return result
 
 

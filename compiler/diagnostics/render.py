@@ -34,14 +34,28 @@ def accept_source(name: str, text: str) -> None:
     """Remember `text` as what diagnostics located in `name` refer to."""
     forget_source(name)
     _ACCEPTED[name] = text
+    _TURN[0] += 1
+    _ACCEPTED_AT[name] = _TURN[0]
     _CHARS[0] += len(text)
     while _CHARS[0] > MAX_ACCEPTED_CHARS and len(_ACCEPTED) > 1:
         _CHARS[0] -= len(_ACCEPTED.popitem(last=False)[1])
 
 
-def accepted_items() -> list[tuple[str, str]]:
-    """(name, text) of every source accepted, oldest first."""
-    return list(_ACCEPTED.items())
+# When each source was accepted (a count of acceptances): what one compile read is what
+# was accepted since it started (pipeline.compile_paths), not every text still held from
+# earlier runs in this process (the language server, tests).
+_TURN = [0]
+_ACCEPTED_AT: dict[str, int] = {}
+
+
+def accept_mark() -> int:
+    """A mark to ask `accepted_since` with."""
+    return _TURN[0]
+
+
+def accepted_since(mark: int) -> list[tuple[str, str]]:
+    """(name, text) of every source accepted after `mark` and still held."""
+    return [(name, text) for name, text in _ACCEPTED.items() if _ACCEPTED_AT.get(name, 0) > mark]
 
 
 def accepted(name: str) -> str | None:
@@ -52,6 +66,7 @@ def accepted(name: str) -> str | None:
 def forget_source(name: str) -> None:
     """`name` was refused: show none of its lines, not even ones of an earlier version."""
     _CHARS[0] -= len(_ACCEPTED.pop(name, ""))
+    _ACCEPTED_AT.pop(name, None)
 
 
 def _source_line(file: str, line: int, lines_of: dict[str, list[str] | None]) -> str | None:

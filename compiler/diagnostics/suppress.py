@@ -9,7 +9,8 @@ content is wrong or will not play, so a comment naming one is itself reported (S
 and the error stays. A comment that silences nothing (the warning was fixed, the code
 is misspelt) is reported too (S0140), so suppressions do not outlive their reason.
 Applied once, at the end of a compile (pipeline.compile_paths), to every diagnostic and
-every source the compile read.
+every source the compile read (render.accepted_since: the texts accepted since it
+started, a kept verdict's included).
 """
 
 from __future__ import annotations
@@ -83,16 +84,14 @@ def apply(sink: Sink, sources: Iterable[tuple[str, str]]) -> None:
 
 
 
-def sources_under(roots: Iterable[str]) -> list[tuple[str, str]]:
-    """(display name, text) of every source accepted (compiler/sources.py) inside one of
-    the folders `roots`: what a compile of those packs read."""
+def sources_under(sources: Iterable[tuple[str, str]], roots: Iterable[str]) -> list[tuple[str, str]]:
+    """The (display name, text) of `sources` inside one of the folders `roots`."""
     import os
 
-    from compiler.diagnostics.render import accepted_items
     from compiler.reader import display_name
 
     prefixes = tuple(display_name(r).rstrip("/\\") + os.sep for r in roots)
-    return [(name, text) for name, text in accepted_items() if name.startswith(prefixes)]
+    return [(name, text) for name, text in sources if name.startswith(prefixes)]
 
 
 def anchors(sources: Iterable[tuple[str, str]]) -> list[Diagnostic]:
