@@ -274,3 +274,12 @@ def test_completion_keywords_are_what_the_grammar_takes_there():
     assert {"spawn", "token", "on", "var", "map", "expect"} <= words and len(words) < 40 and not names
     assert expected_here(text, start, len("  start ")) == ({"heroes"}, False)
     assert sorted(["10A", "1A", "2B", "2A", "endcap1A"], key=natural_key) == ["1A", "2A", "2B", "10A", "endcap1A"]
+
+
+def test_a_tile_number_without_its_side_brings_no_loose_opening_warning(tmp_path: Path):
+    # issue 35, item 4: the dropped `tile 13` statement left entrance1A's north opening
+    # "joining nothing" (M0304): a follow-on of the one mistake
+    quest = _quest("  map {\n    tile entrance1A at (0, 0)\n    tile 13 attach west to entrance1A.north\n  }\n"
+                   "  start heroes on entrance1A\n  on round_end 3 { win \"Won.\" }\n  on round_end 4 { lose \"Lost.\" }\n")
+    r = _check(tmp_path, quest, "--format", "json")
+    assert [d["code"] for d in r.json()["diagnostics"]] == ["S0132"]

@@ -34,7 +34,9 @@ def test_golden_case(path: Path):
 def test_golden_cases_cover_every_syntax_code():
     """Every S code except the internal-error one is exercised by a golden file."""
     used = {m[1] for p in CASES.glob("*.quest") for m in EXPECT.finditer(p.read_text(encoding="utf-8"))}
-    codes = {c for c in CATALOGUE if c.startswith("S")} - {"S0900", "S0105"}
+    # S0140/S0141 (suppression comments) are reported after a whole compile, not by the
+    # parser: tests/cases/quests/S0140_allow_comments and tests/test_first_hour.py
+    codes = {c for c in CATALOGUE if c.startswith("S")} - {"S0900", "S0105", "S0140", "S0141"}
     assert codes - used == set()
 
 

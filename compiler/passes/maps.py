@@ -412,7 +412,7 @@ def check_openings(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) -> N
     leads off the map. Openings meant to stay open are marked: `edge TILE.SIDE` in the
     map block, or the encounter's `entrance` / `exit`. A mark on a joined opening is
     M0305. Nothing is said while a tile of the map failed (it may be the missing join)."""
-    if body.map is None or amap.broken:
+    if body.map is None or amap.broken or body.map.incomplete:  # a dropped statement may be the join
         return
     joined = {(name, op) for j in amap.joins for name, op in ((j.a, j.a_opening), (j.b, j.b_opening))}
     intended: set[tuple[str, Opening]] = set()

@@ -228,6 +228,9 @@ class MapBlock:
     portals: tuple[PortalDecl, ...] = ()
     areas: tuple[AreaDecl, ...] = ()
     chests: tuple[ChestDecl, ...] = ()
+    # a statement of it was dropped by syntax-error recovery (parse.py): its openings that
+    # join nothing may be joined by that statement (`tile 13 attach …`), so none is reported
+    incomplete: bool = False
 
 
 # ---------------------------------------------------------------- setup statements

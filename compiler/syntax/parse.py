@@ -95,16 +95,27 @@ def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
 def _mark_incomplete(decls: tuple[ast.Declaration, ...], found: list[Diagnostic]) -> tuple[ast.Declaration, ...]:
     """Each quest holding a syntax error marked `incomplete`: what recovery dropped (an
     event misspelt `on enter X`) may be what wins it, so "it can never be won" would be a
-    second message about one mistake, and the first one read."""
+    second message about one mistake, and the first one read. So is each map block holding
+    one (`tile 13 attach …` dropped: the openings it joined are not reported loose)."""
     lines = sorted({d.span.line for d in found if d.severity is Severity.ERROR and d.code.startswith("S0")})
     if not lines:
         return decls
+    def holds(span: Span) -> bool:
+        i = bisect.bisect_left(lines, span.line)
+        return i < len(lines) and lines[i] <= span.end_line
+
+    def marked(body: ast.EncounterBody) -> ast.EncounterBody:
+        if body.map is None or not holds(body.map.span):
+            return body
+        return dataclasses.replace(body, map=dataclasses.replace(body.map, incomplete=True))
+
     out = []
     for d in decls:
-        if isinstance(d, ast.Quest):
-            i = bisect.bisect_left(lines, d.span.line)
-            if i < len(lines) and lines[i] <= d.span.end_line:
-                d = dataclasses.replace(d, incomplete=True)
+        if isinstance(d, ast.Quest) and holds(d.span):
+            encounters = tuple(dataclasses.replace(e, body=marked(e.body)) for e in d.encounters)
+            d = dataclasses.replace(d, incomplete=True, encounters=encounters)
+        elif isinstance(d, ast.Encounter) and holds(d.span):
+            d = dataclasses.replace(d, body=marked(d.body))
         out.append(d)
     return tuple(out)
 
