@@ -309,13 +309,19 @@ def _run(argv: list[str]) -> int:
     # a command line shown under a diagnostic is this one's or none (not one an earlier
     # command run in this process registered: the language server, watch, tests)
     forget_source("<command line>")
+    from compiler.diagnostics.render import set_command_line
+
+    set_command_line(argv)  # a missing PATH is shown on it (P0111), whichever command
     console.begin(verbose=args.verbose, quiet=args.quiet, machine=getattr(args, "format", "human") != "human")
     from compiler import diskcache
 
     try:
         with diskcache.switched(not getattr(args, "no_cache", False)):
             run: Callable[[argparse.Namespace], int] = importlib.import_module(args._module).run  # see COMMANDS
-            return run(args)
+            code = run(args)
+            from compiler.diagnostics.render import missing_path_shown
+
+            return 2 if code == 1 and missing_path_shown() else code  # a missing PATH: usage, for every command
     except SystemExit as exc:
         return int(exc.code or 0)
     finally:

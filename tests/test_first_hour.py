@@ -91,6 +91,15 @@ COMMANDS_WITH_PATHS = [
     ("fmt", "nope"),
     ("build", "nope", "-o", "out"),
     ("test", "nope"),
+    ("path", "nope", "--quest", "q", "--from", "0,0", "--to", "1,1"),
+    ("los", "nope", "--quest", "q"),
+    ("render", "nope", "--quest", "q", "-o", "x.png"),
+    ("view", "nope", "-o", "v"),
+    ("world", "nope"),
+    ("layout", "nope", "--deck", "d", "--seed", "1"),
+    ("strings", "extract", "nope", "-o", "x.pot"),
+    ("tiles", "--pack", "nope"),
+    ("monsters", "--pack", "nope"),
 ]
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from compiler import __version__
 from compiler.diagnostics import fixes
-from compiler.diagnostics.model import Diagnostic, Edit, Severity, Sink, bounded
+from compiler.diagnostics.model import Diagnostic, Edit, Severity, Sink, Span, bounded
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -416,11 +416,54 @@ def render(sink: Sink, fmt: str, *, colour: bool = False, quiet: bool = False) -
     return RENDERERS[fmt](sink.sorted(), summary_of(sink))
 
 
+# The command line of this run (cli._run): a PATH argument that does not exist (P0111) is
+# located on it, for every command, not at a line 1 of a file that is not there.
+_ARGV: list[list[str]] = [[]]
+
+
+_MISSING_SHOWN = [False]  # a P0111 was printed in this run: cli._run makes its exit 2
+
+
+def set_command_line(argv: list[str]) -> None:
+    _ARGV[0] = [str(a) for a in argv]
+    _MISSING_SHOWN[0] = False
+
+
+def missing_path_shown() -> bool:
+    """Whether this run printed a P0111 (a PATH given that does not exist)."""
+    return _MISSING_SHOWN[0]
+
+
+def missing_path_span(path: str) -> Span | None:
+    """Where the argument `path` is on this run's command line (registered as the source
+    `<command line>`), or None when it is not one of its arguments."""
+    argv = _ARGV[0]
+    if path not in argv:
+        return None
+    line = " ".join(["questc", *argv])
+    accept_source("<command line>", line)
+    at = len("questc ") + sum(len(a) + 1 for a in argv[: argv.index(path)])
+    return Span("<command line>", 1, at + 1, 1, at + 1 + max(1, len(path)))
+
+
+def _paths_on_the_command_line(sink: Sink) -> None:
+    from dataclasses import replace
+
+    for i, d in enumerate(sink.items):
+        if d.code == "P0111":
+            _MISSING_SHOWN[0] = True
+            span = missing_path_span(d.span.file) if d.span.file != "<command line>" else None
+            if span is not None:
+                sink.items[i] = replace(d, span=span)
+
+
 def print_diagnostics(sink: Sink, fmt: str = "human", stream: TextIO | None = None) -> None:
     """Print every diagnostic in `fmt`. Human output goes to stderr, machine formats to
-    stdout; only human output depends on the terminal (colour) and on -q."""
+    stdout; only human output depends on the terminal (colour) and on -q. A missing PATH
+    (P0111) is shown at its argument on the command line."""
     from compiler import console
 
+    _paths_on_the_command_line(sink)
     if stream is None:
         stream = sys.stderr if fmt == "human" else sys.stdout
     human = fmt == "human"
@@ -430,6 +473,10 @@ def print_diagnostics(sink: Sink, fmt: str = "human", stream: TextIO | None = No
 
 
 def exit_code(sink: Sink, strict: bool) -> int:
+    """0 clean, 1 problems, 2 a PATH given that does not exist (a usage error, as for every
+    command: docs/cli.md, "Exit codes")."""
+    if any(d.code == "P0111" for d in sink.items):
+        return 2
     if sink.errors or (strict and sink.warnings):
         return 1
     return 0
