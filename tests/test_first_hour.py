@@ -292,3 +292,20 @@ def test_a_tile_number_without_its_side_brings_no_loose_opening_warning(tmp_path
                    "  start heroes on entrance1A\n  on round_end 3 { win \"Won.\" }\n  on round_end 4 { lose \"Lost.\" }\n")
     r = _check(tmp_path, quest, "--format", "json")
     assert [d["code"] for d in r.json()["diagnostics"]] == ["S0132"]
+
+
+def test_one_error_per_place_whichever_passes_find_them(tmp_path: Path):
+    # an encounter of a cooperative quest without its entrance was C0301 (the deck's
+    # chain) and Q0102 (no start) at one place; the pipeline folds the second into a note
+    import fuzzhelp
+
+    files = dict(fuzzhelp.SEEDS["seed-coop"])
+    files["coop.quest"] = "\n".join(line for line in files["coop.quest"].split("\n") if line.strip() != "entrance 4A.west")
+    folder = tmp_path / "seed-coop"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    found = questc("check", "seed-coop", "--format", "json", cwd=tmp_path).json()["diagnostics"]
+    places = [(d["file"], d["line"], d["column"]) for d in found if d["severity"] == "error"]
+    assert len(places) == len(set(places)), found
+    assert any("also:" in r["message"] and "[C0301]" in r["message"] for d in found for r in d["related"])

@@ -136,6 +136,12 @@ class Sink:
     def extend(self, diags: Iterable[Diagnostic]) -> None:
         self.items.extend(diags)
 
+    def replace_items(self, diags: Iterable[Diagnostic]) -> None:
+        """Put `diags` in place of the items (a filter: suppression comments, folding),
+        counted afresh."""
+        self.items[:] = list(diags)
+        self._counted, self._by_severity = 0, {}
+
     def _count(self, severity: Severity) -> int:
         items = self.items
         if items is not self._counted_in or self._counted > len(items):  # replaced or shortened: afresh

@@ -75,7 +75,7 @@ def apply(sink: Sink, sources: Iterable[tuple[str, str]]) -> None:
         if not a.used:
             a.used = True
             refused.append((a, d))
-    sink.items[:] = kept
+    sink.replace_items(kept)
     for a, d in refused:
         sink.report("S0141", a.span, code=d.code, severity_name=d.severity.value)
     for a in allows:
