@@ -16,7 +16,8 @@ from compiler.console import stage
 from compiler.catalogs.document import Document, Entry
 from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validate_node
 from compiler.catalogs.yamlload import load_yaml
-from compiler.diagnostics import Related, Sink, fold_same_place
+from compiler.diagnostics import Related, Sink
+from compiler.diagnostics.model import drop_superseded
 from compiler.diagnostics import suppress
 from compiler.diagnostics.render import accept_mark, accepted_since
 from compiler.diagnostics.hints import did_you_mean
@@ -118,9 +119,7 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
             verdicts.keep(key, (loads, items), [d for _, reported in loads for d in reported] + list(items) + allowing)
     # `# questc: allow CODE` comments, over everything the packs compiled reported (kept verdicts too)
     suppress.apply(sink, accepted_since(read_from))
-    # one error per place, whichever passes found them (an encounter lacking its entrance
-    # was C0301 and Q0102 at one place): the later ones become notes of the first
-    sink.replace_items(fold_same_place(sink.items))
+    sink.replace_items(drop_superseded(sink.items))  # one fault said by two passes at one place: the exact one
     return result
 
 

@@ -98,7 +98,7 @@ def test_plugin_diagnostics_render_in_every_format(plugins):
 
 def test_explain_knows_a_plugins_codes_when_it_is_enabled(plugins):
     r = questc("--plugin", "house", "explain", "HR0101")
-    assert r.code == 0 and r.out.startswith("HR0101 (error): quest `{quest}`") and "eight tiles" in r.out
+    assert r.code == 0 and r.out.startswith("HR0101 (error): quest `<quest>`") and "eight tiles" in r.out
     off = questc("explain", "HR0101")
     assert off.code == 2 and "unknown code `HR0101`" in off.err
     from compiler.diagnostics.catalogue import CATALOGUE

@@ -194,3 +194,18 @@ def fold_same_place(items: list[Diagnostic]) -> list[Diagnostic]:
         held = out[i]
         out[i] = Diagnostic(held.code, held.severity, held.message, held.span, held.related + tuple(more), held.fix, held.edit)
     return out
+
+
+# Codes that say, at one place, what another says more exactly: (the exact one, the one it
+# makes redundant). A cooperative quest's encounter without its entrance is C0301 (the
+# deck deals it where heroes arrive by the entrance) and was also Q0102 (no start area):
+# one fault, so one error per place (the pipeline fuzzer's rule) keeps C0301.
+SUPERSEDES: tuple[tuple[str, str], ...] = (("C0301", "Q0102"),)
+
+
+def drop_superseded(items: list[Diagnostic]) -> list[Diagnostic]:
+    """`items` without each error a SUPERSEDES pair's first code says again at its place."""
+    places = {(d.code, d.span.file, d.span.line, d.span.column) for d in items}
+    return [d for d in items
+            if not any(d.code == weaker and (stronger, d.span.file, d.span.line, d.span.column) in places
+                       for stronger, weaker in SUPERSEDES)]
