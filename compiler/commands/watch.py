@@ -170,16 +170,16 @@ def rebuild(args: argparse.Namespace, report: Report | None = None) -> int:
     from compiler.commands import build
 
     started = time.perf_counter()
-    code, sink = build.build(args)
+    status, sink = build.build(args)
     if report is not None:
-        report(code, sink)
+        report(status, sink)
     took = time.perf_counter() - started
-    verdict = "built" if code == 0 else "not built (see above)"
+    verdict = "built" if status == 0 else "not built (see above)"
     from compiler.diagnostics.render import visible  # a folder's name may hold control characters
 
     sys.stderr.write(f"[questc watch] {verdict} in {took:.2f} s; watching {visible(', '.join(args.paths))}\n")
     sys.stderr.flush()
-    return code
+    return status
 
 
 class WatcherFailed(Exception):
