@@ -56,8 +56,8 @@ def _walk(model: Model) -> Texts:
         yield _sid(*base, "name"), q.name, q.doc
         for e in q.encounters:
             yield from _encounter(e, base, q.doc)
-        for c in q.monsters:
-            yield _sid(*base, "monster", c.id, "name"), c.name, q.doc
+        for custom in q.monsters:
+            yield _sid(*base, "monster", custom.id, "name"), custom.name, q.doc
     for _qid, p in sorted((model.adventures or {}).items()):
         base = ("quest", p.id)
         for ev in p.events:
