@@ -95,6 +95,7 @@ def _tokens(doc: dict) -> list:
     return next(layer["objects"] for layer in doc["layers"] if layer["name"] == "tokens")
 
 
+@pytest.mark.plugins
 def _import(tmj: Path) -> tuple[object, Sink]:
     from questc_tiled.read import import_tiled
 
@@ -230,6 +231,7 @@ def test_the_plain_object_check_never_passes_what_the_schema_refuses(tmp_path):
     assert passed > 200 and refused > 1000  # both sides were explored
 
 
+@pytest.mark.plugins
 def test_positions_found_lazily_are_the_positions():
     from questc_tiled.jsonpos import Positions, positions
 

@@ -42,9 +42,14 @@ def known(kind: str) -> frozenset[str]:
 
 def read_lists(folder: Path) -> dict[str, list[str]]:
     """The section names of the app's `.ini` lists in `folder`, sorted, by kind."""
+    from compiler.plugins.api import Refused, read_text
+
     out: dict[str, set[str]] = {kind: set() for kind, _ in LISTS}
     for path in sorted(folder.glob("*.ini")):
-        for line in path.read_text(encoding="utf-8-sig").splitlines():
+        text = read_text(path, max_bytes=16 * 1024 * 1024)  # the app's lists are under 1 MB each
+        if isinstance(text, Refused):
+            raise SystemExit(f"cannot read {path}: {text.problem}")
+        for line in text.lstrip("\ufeff").splitlines():
             m = _HEADER.match(line.strip())
             if m is None:
                 continue
@@ -79,5 +84,7 @@ def beyond_base_block(text: str) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover - the maintainer's regeneration
-    current = (resources.files("questc_valkyrie") / "app_lists.yaml").read_text(encoding="utf-8")
+    from compiler.plugins.api import packaged_text
+
+    current = packaged_text(resources.files("questc_valkyrie") / "app_lists.yaml")
     sys.stdout.write(generate(Path(sys.argv[1]), beyond_base_block(current)))
