@@ -45,6 +45,14 @@ def inside(root: Path, path: Path) -> bool:
         return False
 
 
+def _resolved(path: Path) -> Path:
+    """`path` with its links followed, or as it is when they loop or cannot be followed."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a loop of symbolic links
+        return path
+
+
 LINE_BREAK = reader.LINE_BREAK  # CRLF and lone CR; LF stays
 
 # resolved path -> the editor's text for it (see the module's docstring)
@@ -170,7 +178,7 @@ def pack_files(root: Path, sink: Sink, *, max_bytes: int) -> list[Source]:
                 if _utf8_name(here / f, sink):
                     found.append(here / f)
     if _OVERLAY:  # an editor's new file, not saved yet
-        known = {p.resolve() for p in found}
+        known = {_resolved(p) for p in found}  # a file in a loop of links is P0109 when it is read
         real_root = root.resolve()
         for path in _OVERLAY:
             if path not in known and path.suffix in (".yaml", ".quest") and path != real_root / "pack.yaml" \

@@ -133,3 +133,14 @@ def pytest_collection_modifyitems(config, items) -> None:
         module = item.module.__name__.rsplit(".", 1)[-1] if item.module is not None else ""
         if module in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _no_unsaved_text_left_behind():
+    """An in-process language-server test holds editors' unsaved texts in compiler.sources;
+    a test that forgets to drop them must not change what later tests read."""
+    yield
+    from compiler import sources
+
+    for path in sources.overlaid():
+        sources.drop_overlay(path)

@@ -185,6 +185,24 @@ def test_symlink_loop_is_a_read_error_not_an_escape(tmp_path):
     assert r.code == 1 and r.codes == ["P0109", "P0109"]
 
 
+def test_symlink_loop_beside_an_editors_unsaved_file_is_a_read_error(tmp_path):
+    """With an editor's unsaved text held (the language server), the pack's files are
+    matched against it with their links followed: a loop there was a RuntimeError (I0001)."""
+    from compiler import sources
+    from compiler.diagnostics import Sink
+
+    pack = quest_pack(tmp_path)
+    os.symlink("b.quest", pack / "a.quest")
+    os.symlink("a.quest", pack / "b.quest")
+    sources.set_overlay(pack / "new.quest", QUEST)
+    try:
+        sink = Sink()
+        sources.pack_files(pack, sink, max_bytes=1 << 20)
+    finally:
+        sources.drop_overlay(pack / "new.quest")
+    assert [d.code for d in sink.items] == ["P0109", "P0109"]
+
+
 # ------------------------------------------------------------------ memory: devices, sparse and huge files
 
 PROBE = (
