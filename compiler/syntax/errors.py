@@ -515,8 +515,16 @@ def guess_missing_close(text: str) -> MissingClose | None:
     starts = [first for first, _, _ in lines]
     # A block around the one that lost its `}` looks as if it lost its own too (its `}` by
     # nesting is the next one out): of the blocks that look so, the innermost is the one.
-    found: list[tuple[int, int, MissingClose]] = []  # (opening, end of the block's code, guess)
+    found: list[tuple[int, int, bool]] = []  # (opening, end of the block's code, whether indented)
     indented = any(indent for _, _, indent in lines)  # a flush-left file says nothing of empty blocks
+    # ends[i]: the first line after line i indented no more than it (one pass with a stack,
+    # so a file of many nested blocks is not walked again for each of them)
+    ends = [len(lines)] * len(lines)
+    stack: list[int] = []
+    for i, (_, _, indent) in enumerate(lines):
+        while stack and lines[stack[-1]][2] >= indent:
+            ends[stack.pop()] = i
+        stack.append(i)
     for open_at in sorted([*closes, *still_open]):
         close_at = closes.get(open_at, len(text))
         here = bisect.bisect_right(starts, open_at) - 1  # the line holding the `{`
@@ -528,9 +536,7 @@ def guess_missing_close(text: str) -> MissingClose | None:
             continue  # closed on its own line
         after = here + 1
         if after < len(lines) and lines[after][2] > opening:  # an indented block
-            last = after
-            while last + 1 < len(lines) and lines[last + 1][2] > opening:
-                last += 1
+            last = ends[here] - 1  # the block's last line indented more than its opening line
             if close_at < lines[last][1]:
                 continue  # its `}` ends one of its indented lines
             nxt = last + 1
@@ -539,12 +545,14 @@ def guess_missing_close(text: str) -> MissingClose | None:
             if lines[nxt][0] == close_at and lines[nxt][2] == opening:
                 continue  # closed where indentation says
             end = lines[last][1]
-            found.append((open_at, end, MissingClose(open_at, end, fix_at=_line_end(text, end), fix_text="\n" + _indent_text(text, open_at) + "}")))
+            found.append((open_at, end, True))
         elif after < len(lines) and (line_end > open_at + 1 or indented):  # a one-line block (or an empty one, in an indented file)
-            found.append((open_at, line_end, MissingClose(open_at, line_end, fix_at=line_end, fix_text=" }")))
-    for i, (_, end, guess) in enumerate(found):  # sorted by opening: the next one is the first that may lie inside
+            found.append((open_at, line_end, False))
+    for i, (open_at, end, block) in enumerate(found):  # sorted by opening: the next one is the first that may lie inside
         if i + 1 == len(found) or found[i + 1][0] > end:
-            return guess
+            if block:
+                return MissingClose(open_at, end, fix_at=_line_end(text, end), fix_text="\n" + _indent_text(text, open_at) + "}")
+            return MissingClose(open_at, end, fix_at=end, fix_text=" }")
     return None
 
 

@@ -18,6 +18,7 @@ of the file.
 
 from __future__ import annotations
 
+import bisect
 from collections import deque
 from collections.abc import Callable, Iterator
 
@@ -104,8 +105,10 @@ def parse_recovering(text: str, file: str, sink: Sink, parser: Lark) -> Tree[Tok
 def _in_original(miss: errors.MissingClose, inserted: list[int]) -> errors.MissingClose:
     """`miss` with its positions (in the text with `}` put back at `inserted`) moved to
     the text as written."""
+    order = sorted(inserted)
+
     def back(pos: int) -> int:
-        return pos - sum(1 for p in inserted if p < pos)
+        return pos - bisect.bisect_left(order, pos)
 
     def maybe(pos: int | None) -> int | None:
         return None if pos is None else back(pos)
