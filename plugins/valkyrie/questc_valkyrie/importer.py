@@ -88,6 +88,14 @@ class _Line:
     origin: Span | None
 
 
+def _block(head: str, branch: list[_Line], origin: Span | None) -> list[_Line]:
+    """`head` (ending in `{`) with `branch` inside, closed: on one line when no statement of
+    the branch opens a block (as `questc fmt` writes a short block)."""
+    if all("{" not in ln.text for ln in branch):
+        return [_Line(head + (" " + "; ".join(ln.text for ln in branch) + " }" if branch else "}"), origin)]
+    return [_Line(head, origin), *(_Line("    " + ln.text, ln.origin) for ln in branch), _Line("  }", None)]
+
+
 def snake(name: str) -> str:
     s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name)
     return re.sub(r"[^A-Za-z0-9_]", "_", s).lower().strip("_") or "x"
@@ -1289,12 +1297,7 @@ class Importer:
                     self.path.append(head.name)
                     self._walk_from(self._visit(head, branch, enc, entered, mine), branch, enc, entered, mine, head.name)
                     after |= mine
-                if all("{" not in ln.text for ln in branch):
-                    lines.append(_Line("  option {" + (" " + "; ".join(ln.text for ln in branch) + " }" if branch else "}"), sec.span_of("event1")))
-                    continue
-                lines.append(_Line("  option {", sec.span_of("event1")))
-                lines += [_Line("    " + ln.text, ln.origin) for ln in branch]
-                lines.append(_Line("  }", None))
+                lines += _block("  option {", branch, sec.span_of("event1"))
         finally:
             self.ask_depth -= 1
         lines.append(_Line("}", None))
@@ -1328,12 +1331,7 @@ class Importer:
                     self.cannot(sec, f"{key}Condition", "a choice condition questc cannot read (the choice is kept without it)")
                 label = quote(self.string(sec, f"button{i}") or f"Choice {i}")
                 head = f"  choice {label}{' if ' + cond if cond else ''} {{"
-                if all("{" not in ln.text for ln in branch):  # one line, as `questc fmt` writes a short block
-                    lines.append(_Line(head + (" " + "; ".join(ln.text for ln in branch) + " }" if branch else "}"), sec.span_of(key)))
-                    continue
-                lines.append(_Line(head, sec.span_of(key)))
-                lines += [_Line("    " + ln.text, ln.origin) for ln in branch]
-                lines.append(_Line("  }", None))
+                lines += _block(head, branch, sec.span_of(key))
         finally:
             self.ask_depth -= 1
         lines.append(_Line("}", None))
