@@ -198,6 +198,13 @@ def effects_json(effects: tuple[m.Effect, ...], base: tuple[str | int, ...], tab
             d["text"] = table.add(string_id(*base, *numbers.next(f.kind)), f.text)
         if f.kind == "random":
             d["options"] = [effects_json(c.effects, base, table, numbers) for c in f.choices]
+        if f.kind == "if":
+            arms = []
+            for c in f.choices:
+                arm: JSONObject = {"if": condition_json(c.condition)} if c.condition is not None else {}
+                arm["do"] = effects_json(c.effects, base, table, numbers)
+                arms.append(arm)
+            d["arms"] = arms
         if f.kind == "ask":
             choices = []
             for c in f.choices:

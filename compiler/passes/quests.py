@@ -891,7 +891,7 @@ class EncounterResolver:
                 out.append(eff)
             elif any(f.kind in ("win", "lose", "next") for f in _walk((e,))):
                 ok = False
-            if eff is not None and eff.kind in ("ask", "random"):
+            if eff is not None and eff.kind in ("ask", "random", "if"):
                 ok = ok and all(c.span in self.resolved_choices for c in eff.choices)
         return tuple(out), ok
 
@@ -969,6 +969,8 @@ class EncounterResolver:
             return None
         if e.kind == "random":
             return self.random(e, declared)
+        if e.kind == "if":
+            return self.branch(e, declared)
         if e.kind == "next" and self.is_last:
             self.sink.report("Q0302", e.span, where=self.where())
             return None
@@ -1010,6 +1012,18 @@ class EncounterResolver:
                 self.resolved_choices.add(c.span)
             options.append(m.Choice(None, effects, None, span=c.span))
         return m.Effect("random", (), None, None, span=e.span, choices=tuple(options))
+
+    def branch(self, e: ast.Effect, declared: Mapping[str, m.Spawn]) -> m.Effect:
+        """`if C { … } else if … else { … }`: its arms, each with its condition lowered
+        (an arm whose condition names something unknown is kept, unresolved)."""
+        arms = []
+        for c in e.choices:
+            cond = self.condition(c.condition) if c.condition is not None else None
+            effects, ok = self.effects(c.effects, declared)
+            if ok and (c.condition is None or cond is not None):
+                self.resolved_choices.add(c.span)
+            arms.append(m.Choice(None, effects, cond, span=c.span))
+        return m.Effect("if", (), None, None, span=e.span, choices=tuple(arms))
 
     def ask(self, e: ast.Effect, declared: Mapping[str, m.Spawn]) -> m.Effect:
         if len(e.choices) < 2:
@@ -1156,7 +1170,7 @@ def _check_cycles(events: Sequence[m.Event], state: m.Possible, sink: Sink) -> N
     def automatic(effects: Iterable[m.Effect]) -> Iterator[m.Effect]:
         for f in effects:
             yield f
-            if f.kind == "random":  # no button: a random option is picked at once
+            if f.kind in ("random", "if"):  # no button: an option or an arm is taken at once
                 for c in f.choices:
                     yield from automatic(c.effects)
 

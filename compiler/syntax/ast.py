@@ -341,12 +341,13 @@ class Effect:
 
     kind: reveal | spawn | place_token | remove_token | say | set | advance | add | subtract |
           ask | activate | next | win | lose | open | close | remove_tile | remove_door |
-          remove_spawn | place_door | unlock | random
+          remove_spawn | place_door | unlock | random | if
     args: names (tiles, groups, tokens, variables, doors); number: for set / advance / add /
     subtract; text: for say / win / lose / ask (the question); spawn / token: the nested
     declaration (`place token NAME`, a declared token placed again, has args (NAME,) and
     no token); source: `set X = Y` (Y); random: `set X = random A..B` ((A, B));
-    choices: `ask`'s choices, or `random`'s options (choices without a text).
+    choices: `ask`'s choices, `random`'s options (choices without a text), or `if`'s arms
+    (without a text; each with its condition, the `else` arm without one), in order.
     """
 
     kind: str

@@ -729,6 +729,22 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     def e_random(self, meta: Meta, children: Children) -> ast.Effect:
         return ast.Effect("random", choices=tuple(children), span=self.span(meta))
 
+    def e_if(self, meta: Meta, children: Children) -> ast.Effect:
+        """`if C { … } else if C2 { … } else { … }`: its arms as choices without a text, in
+        order; the `else` arm is the one without a condition."""
+        cond, *rest = children
+        effects = [c for c in rest if isinstance(c, ast.Effect)]
+        arms = [c for c in rest if isinstance(c, ast.Choice)]
+        first = ast.Choice(None, tuple(effects), cond, self.span(meta))
+        return ast.Effect("if", choices=(first, *arms), span=self.span(meta))
+
+    def else_if(self, meta: Meta, children: Children) -> ast.Choice:
+        cond, *effects = children
+        return ast.Choice(None, tuple(effects), cond, self.span(meta))
+
+    def else_arm(self, meta: Meta, children: Children) -> ast.Choice:
+        return ast.Choice(None, tuple(children), None, self.span(meta))
+
     def option(self, meta: Meta, children: Children) -> ast.Choice:
         return ast.Choice(None, tuple(children), None, self.span(meta))
 
