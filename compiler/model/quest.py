@@ -135,12 +135,13 @@ class Effect:
     span: Span = ast.NOWHERE
     source: str | None = None  # set X = Y
     random: tuple[int, int] | None = None  # set X = random A..B
-    choices: tuple[Choice, ...] = ()  # ask; random: its options
+    choices: tuple[Choice, ...] = ()  # ask; random: its options; if: its arms (the `else` without a condition, last)
 
 
 @frozen
 class Choice:
-    """A choice of `ask` (with its text), or an option of `random` (text None)."""
+    """A choice of `ask` (with its text), an option of `random` or an arm of `if` (text None;
+    an `if` arm's condition None for its `else`)."""
 
     text: ast.Text | None
     effects: tuple[Effect, ...]
@@ -162,8 +163,9 @@ class Event:
 
 
 def all_effects(effects: Iterable[Effect], dead: AbstractSet[Span] = frozenset()) -> Iterator[Effect]:
-    """Every effect, depth first, the effects of each `ask` choice after the `ask` itself;
-    choices whose span is in `dead` (Possible.dead_choices) left out."""
+    """Every effect, depth first, the effects of each choice (of `ask`; option of `random`;
+    arm of `if`) after the effect itself; choices whose span is in `dead`
+    (Possible.dead_choices) left out."""
     for f in effects:
         yield f
         for c in f.choices:
@@ -269,10 +271,12 @@ class Possible:
     # variable -> the interval of every value it can take (an over-approximation)
     ranges: Mapping[str, Interval] = field(default_factory=lambda: MappingProxyType({}))
     blocked: frozenset[int] = frozenset()  # events whose trigger can happen but whose condition never holds
-    dead_choices: frozenset[Span] = frozenset()  # choices of firing events whose condition never holds
+    dead_choices: frozenset[Span] = frozenset()  # choices of firing events never taken (condition never holds; an `if` arm after one that always holds)
     heroes: tuple[int, int] = (1, 4)
     # events with a quota whose trigger can happen, but fewer times: index -> how many at most
     short: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    # `if` arms (of firing events, not dead) whose condition always holds: the arms after them are dead
+    always: frozenset[Span] = frozenset()
 
     def range_of(self, variable: str) -> Interval:
         return self.ranges.get(variable, ANY)
@@ -281,7 +285,7 @@ class Possible:
 def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4)) -> Possible:
     """What can happen in `enc`: from its setup, every event whose trigger can happen and
     whose condition may hold fires (effects of every choice whose condition may hold
-    included), until nothing more can (`first`: the quest's first encounter, where `on
+    included; of an `if`, the arms `_Growing.taken` says may be taken), until nothing more can (`first`: the quest's first encounter, where `on
     start` fires; `heroes`: the hero counts played). Variables are tracked as intervals
     (`_Growing.intervals`). The quests pass reports the events that never fire; the
     adventure and expectations passes ask which fire."""
@@ -295,14 +299,15 @@ def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4))
     blocked = frozenset(e.index for e in enc.events
                         if e.index not in st.fired and st.can_fire(e.trigger) and st.occurs(e.trigger, e.quota))
     dead: set[Span] = set()
+    always: set[Span] = set()
     for e in enc.events:
         if e.index in st.fired:
-            st.dead_in(e.effects, dead)
+            st.dead_in(e.effects, dead, always)
     short = {e.index: st.occurrences(e.trigger) or 0 for e in enc.events
              if e.index not in st.fired and st.can_fire(e.trigger) and not st.occurs(e.trigger, e.quota)}
     return Possible(frozenset(st.fired), frozenset(st.groups), frozenset(st.tokens), frozenset(st.revealed),
                     frozenset(st.closable), frozenset(st.opened), MappingProxyType(dict(st.intervals())),
-                    blocked, frozenset(dead), heroes, MappingProxyType(short))
+                    blocked, frozenset(dead), heroes, MappingProxyType(short), frozenset(always))
 
 
 def _bounds(c: Condition | None) -> dict[str, Interval]:
@@ -650,14 +655,29 @@ class _Growing:
                     self.writes[f.args[0]].add(("downto", bound[0] + n))
                 else:
                     self.writes[f.args[0]].add(("add", where, n, repeats))
-            for j, c in enumerate(f.choices):
-                if c.condition is None or True in self.truths(c.condition):
+            for j, (c, live) in enumerate(zip(f.choices, self.taken(f))):
+                if live:
                     self.apply(c.effects, index, (*path, k, j), repeats, bounds)
 
-    def dead_in(self, effects: Iterable[Effect], dead: set[Span]) -> None:
+    def taken(self, f: Effect) -> list[bool]:
+        """For each choice of `f`: may its effects happen? An `ask` choice or a `random`
+        option when its condition may hold; an `if` arm when its condition may hold and
+        no arm before it always holds (the first arm that holds is the one taken)."""
+        out = []
+        shut = False  # an earlier `if` arm always holds
+        for c in f.choices:
+            truths = self.truths(c.condition) if c.condition is not None else frozenset((True,))
+            out.append(not shut and True in truths)
+            if f.kind == "if" and False not in truths:
+                shut = True
+        return out
+
+    def dead_in(self, effects: Iterable[Effect], dead: set[Span], always: set[Span]) -> None:
         for f in effects:
-            for c in f.choices:
-                if c.condition is not None and True not in self.truths(c.condition):
+            for c, live in zip(f.choices, self.taken(f)):
+                if f.kind == "if" and c.condition is not None and False not in self.truths(c.condition):
+                    always.add(c.span)
+                if not live:
                     dead.add(c.span)
                 else:
-                    self.dead_in(c.effects, dead)
+                    self.dead_in(c.effects, dead, always)

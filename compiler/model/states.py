@@ -13,7 +13,9 @@ the events already used up.
   `encounter start` fire first, in order.
 - Conditions on components are exact in each state; conditions on variables and the hero
   count are taken from the fixpoint's intervals (may hold: both outcomes are followed).
-- `ask` and `random` branch: one successor per choice (whose `if` may hold) or option.
+- `ask` and `random` branch: one successor per choice (whose `if` may hold) or option;
+  `if … else` branches too: one successor per arm that may be the first to hold in the
+  state as the effect runs, and one where no arm holds (no `else`, every arm may fail).
 - Quotas are not counted here (an event with a quota may fire at its trigger's first
   occurrence): more states, never fewer, so nothing that can happen is missed.
 - Effects of one event happen together: the board is checked after each event.
@@ -261,6 +263,17 @@ class _Search:
                         if c.condition is None or True in self.truths(c.condition, here):
                             nxt.extend(self.apply(c.effects, (set(board), set(unlocked), ended), s))
                     continue
+                if f.kind == "if":  # the first arm that holds in this state; none holding: nothing
+                    here = State(frozenset(board), frozenset(unlocked), s.fired, ended)
+                    for c in f.choices:
+                        truths = self.truths(c.condition, here) if c.condition is not None else frozenset((True,))
+                        if True in truths:
+                            nxt.extend(self.apply(c.effects, (set(board), set(unlocked), ended), s))
+                        if False not in truths:
+                            break
+                    else:
+                        nxt.append((board, unlocked, ended))
+                    continue
                 board, unlocked = set(board), set(unlocked)
                 ended = self.effect(f, board, unlocked, s) or ended
                 nxt.append((board, unlocked, ended))
@@ -298,7 +311,7 @@ class _Search:
                 board.add(f"door:{a}")
             elif k == "unlock":
                 unlocked.add(a)
-        return k in ("win", "lose", "next")
+        return k in ("win", "lose", "next", "next_quest")
 
     # -------------------------------------------------- the search
     def moves_to(self, s: State) -> tuple[str, ...]:

@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from functools import cached_property
-from typing import AbstractSet, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import AbstractSet, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from compiler.catalogs.monsters import Monster, Stats
 from compiler.diagnostics import Related, Severity, Sink, Span
@@ -1077,6 +1077,9 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
                     sink.report("Q0303", e.trigger.span, reason=_why_not(e.trigger, enc, state, first))
             for e in events:
                 for f in m.all_effects(e.effects, dead):
+                    if f.kind == "if":
+                        _dead_arms(f, state, said, sink)
+                        continue
                     for c in f.choices:
                         if c.span in dead and c.condition is not None and c.text is not None and not said(c.condition):
                             sink.report("Q0315", c.condition.span, choice=c.text.value, reason=_never_holds(c.condition, state))
@@ -1102,6 +1105,32 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
     elif not loses:
         sink.report("Q0306", quest.span, quest=quest.id)
     return out
+
+
+def _dead_arms(f: m.Effect, state: m.Possible, said: Callable[[m.Condition], bool], sink: Sink) -> None:
+    """Q0325 for the arms of an `if` that are never taken: one whose condition never holds,
+    and, once, the first arm after one whose condition always holds (with those after it)."""
+    for j, c in enumerate(f.choices):
+        if c.span not in state.dead_choices:
+            continue
+        arm = "this `else` arm" if c.condition is None else "this `else if` arm"
+        where = c.condition.span if c.condition is not None else c.span
+        before = next((k for k, b in enumerate(f.choices[:j]) if b.span in state.always), None)
+        if before is not None:
+            cond = f.choices[before].condition
+            if cond is None or said(cond):
+                return
+            rest = " and every arm after it" if j < len(f.choices) - 1 else ""
+            which = "the `if`" if before == 0 else f"the `else if` of arm {before + 1}"
+            sink.report("Q0325", where, arm=arm + rest,
+                        reason=f"the condition of {which} always holds ({_never_holds(cond, state, 'true')})",
+                        related=(Related(cond.span, "this condition always holds"),),
+                        fix="Drop the arms that are never taken, or fix the condition that always holds.")
+            return
+        if c.condition is not None and not said(c.condition):
+            sink.report("Q0325", where, arm="this `if` arm" if j == 0 else arm,
+                        reason=f"its condition never holds ({_never_holds(c.condition, state)})",
+                        fix="Fix the condition, or drop the arm.")
 
 
 def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: m.Possible, first: bool) -> str:
@@ -1235,8 +1264,9 @@ def _interval(iv: m.Interval) -> str:
     return f"{'-∞' if lo is None else lo}..{'∞' if hi is None else hi}"
 
 
-def _never_holds(c: m.Condition, st: m.Possible) -> str:
-    """Why a condition never holds, in words: the intervals of what it compares."""
+def _never_holds(c: m.Condition, st: m.Possible, value: str = "false") -> str:
+    """Why a condition never holds (`value` "true": always holds), in words: the intervals
+    of what it compares."""
     said: list[str] = []
     for o in c.variables():
         text = f"`{o.name}` is {_interval(st.range_of(o.name or ''))}"
@@ -1244,7 +1274,7 @@ def _never_holds(c: m.Condition, st: m.Possible) -> str:
             said.append(text)
     if _reads_heroes(c):
         said.append(f"the hero count is {st.heroes[0]}..{st.heroes[1]}")
-    return "; ".join(said) if said else "it is false in every state the quest can reach"
+    return "; ".join(said) if said else f"it is {value} in every state the quest can reach"
 
 
 def _reads_heroes(c: m.Condition) -> bool:

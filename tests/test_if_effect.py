@@ -1,0 +1,111 @@
+"""Issue 31: the `if C { … } else if C2 { … } else { … }` effect inside an event body —
+analysed (the interval fixpoint, the board-state search, dead arms), formatted, parsed
+with a helpful error, bundled."""
+
+from __future__ import annotations
+
+from compiler.model import quest as m
+from quest_helpers import MAP, codes, quest, resolved, run
+from test_components import ALTERNATIVES
+
+
+# ---------------------------------------------------------------- the fixpoint
+def test_an_arm_counts_only_when_its_condition_may_hold():
+    text = quest(MAP.replace("  on open hall { reveal 8A }\n", "") + """
+  var freed = 0
+  on open hall { if freed == 1 { reveal 8A } else { say "dark" } }
+""")
+    _, sink = run(text)
+    assert "Q0304" in codes(sink) and "Q0325" in codes(sink)  # 8A never revealed: its arm is dead
+    ok = text.replace("var freed = 0", "var freed = 0\n  on round_end 2 { set freed = 1 }")
+    _, sink = run(ok)
+    assert codes(sink) == []
+
+
+def test_an_arm_after_one_that_always_holds_is_dead():
+    text = quest(MAP + """
+  var gold = 3
+  on round_start 2 { if gold >= 1 { say "rich" } else if heroes 3+ { say "many" } else { win "never" } }
+""", ends=False) + ""
+    _, sink = run(text.replace('}\n}\n', '}\n  on round_end 9 { lose "late" }\n}\n'))
+    got = [d for d in sink.items if d.code == "Q0325"]
+    assert len(got) == 1, codes(sink)
+    assert "`else if` arm and every arm after it is never taken" in got[0].message
+    assert "`gold` is always 3" in got[0].message
+    # the `win` is only in the dead `else`: the quest can never be won
+    assert "Q0305" in codes(sink)
+    # gold may drop below 1: every arm may be taken, the win counts
+    live = text.replace("var gold = 3", "var gold = 3\n  on open hall { set gold = 0 }")
+    _, sink = run(live.replace('}\n}\n', '}\n  on round_end 9 { lose "late" }\n}\n'))
+    assert codes(sink) == []
+
+
+def test_an_arm_whose_condition_never_holds_is_reported_once():
+    text = quest(MAP + """
+  var alarm = 0
+  on open hall { add 1 to alarm }
+  on round_end 3 { if alarm > 5 { say "loud" } else if alarm == 1 { say "one" } }
+""")
+    _, sink = run(text)
+    assert codes(sink) == ["Q0325"]
+    (d,) = sink.items
+    assert "this `if` arm is never taken" in d.message and "`alarm` is 0..1" in d.message
+    (line,) = [k for k, ln in enumerate(text.splitlines(), 1) if "alarm > 5" in ln]
+    assert (d.span.line, d.span.column) == (line, text.splitlines()[line - 1].index("alarm > 5") + 1)
+    _, sink = run(text.replace("alarm > 5", "alarm > 0"))
+    assert codes(sink) == []
+
+
+def test_a_variable_read_only_in_an_arm_and_never_set_is_q0313():
+    text = quest(MAP + '  var captives\n  on round_end 2 { if captives > 0 { say "x" } else { say "y" } }\n')
+    _, sink = run(text)
+    assert codes(sink) == ["Q0313"]  # not also Q0325: Q0313 says it
+    _, sink = run(text.replace("var captives\n", "var captives\n  on open hall { set captives = 2 }\n"))
+    assert codes(sink) == []
+
+
+def test_the_possible_state_knows_taken_and_always_arms():
+    text = quest(MAP + """
+  var n = 2
+  on round_start 2 { if n == 2 { say "a" } else { spawn goblin_archer at 9A(1, 1) } }
+""")
+    model, sink = run(text)
+    enc = resolved(model).encounters[0]
+    st = m.fixpoint(enc, True, (2, 4))
+    (ev,) = [e for e in enc.events if e.trigger.kind == "round_start"]
+    arms = ev.effects[0].choices
+    assert arms[0].span in st.always and arms[1].span in st.dead_choices
+    assert "goblin_archer" not in st.groups  # the spawn sits in the dead `else`
+
+
+# ---------------------------------------------------------------- the board-state search
+SWAP = ALTERNATIVES + "  var side = 0\n  on round_end 2 { set side = 1 }\n"
+
+
+def test_alternative_doors_in_the_two_arms_of_one_if_are_fine():
+    text = SWAP + "  on searched key { if side == 1 { place door hall; remove door barred } else { say \"nothing\" } }\n"
+    _, sink = run(quest(text))
+    assert codes(sink) == []
+
+
+def test_alternative_doors_placed_one_after_the_other_both_on_the_board_is_an_error():
+    text = SWAP + "  on searched key { if side == 1 { place door hall } else { say \"nothing\" } }\n"
+    _, sink = run(quest(text))
+    assert codes(sink) == ["M0215"]
+
+
+def test_no_arm_taken_goes_on_with_the_next_effect():
+    """With no `else` and no arm holding, the event goes on: the effects after the `if`
+    happen on the board as it was (here: a token placed while it still lies there)."""
+    base = ALTERNATIVES + "  on searched key { remove door barred; place door hall }\n  token objective as relic at 9A(2, 2)\n"
+    bad = base + "  on round_end 4 { if not on_board relic { say \"gone\" }; place token relic }\n"
+    assert codes(run(quest(bad))[1]) == ["Q0111"]
+    good = base + "  on round_end 4 { if on_board relic { remove token relic }; place token relic }\n"
+    assert codes(run(quest(good))[1]) == []
+
+
+def test_an_automatic_cycle_through_an_arm_is_q0320():
+    from test_components import CYCLE
+    planted = CYCLE.replace("on open hall { reveal 8A }", "on open hall { reveal 8A; add 1 to alarm }") + \
+        "  on variable alarm >= 1 { close hall; if alarm < 9 { open hall } }\n"
+    assert codes(run(quest(planted))[1]) == ["Q0320"]
