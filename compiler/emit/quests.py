@@ -38,6 +38,7 @@ EFFECT_FIELD = {
     "set": ("variable", True),
     "advance": ("variable", True),
     "add": ("variable", True),
+    "next_quest": ("quest", True),
 }
 TEXT_EFFECTS = ("say", "win", "lose")
 

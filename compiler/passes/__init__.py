@@ -58,6 +58,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("tiles", needs=("catalog:tiles",), reads=("terrain",), writes=("tiles",)),
     Pass("maps", needs=("quest", "encounter", "campaign"), reads=("dice", "terrain", "tiles"), writes=("maps",)),
     Pass("quests", needs=("quest",), reads=("monsters", "symbols", "maps"), writes=("quests",)),
+    Pass("quest_chains", needs=("quest",), reads=("quests",)),
     Pass("encounters", needs=("encounter",), reads=("monsters", "symbols", "maps"), writes=("encounters",)),
     Pass("expectations", needs=("quest", "encounter"), reads=("maps", "quests", "encounters"), writes=("expectations",)),
     Pass("cards", needs=("card", "deck"), reads=("monsters", "symbols"), writes=("cards", "decks")),

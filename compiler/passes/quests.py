@@ -84,6 +84,10 @@ EFFECT_NAMES = {
 }
 
 
+# effects that end the encounter or the quest: what follows them in the event never happens
+ENDINGS = ("win", "lose", "next", "next_quest")
+
+
 # ---------------------------------------------------------------- the pass
 def quests_pass(model: Model, sink: Sink) -> Model:
     """Every quest of the pack resolved on its maps (id -> ResolvedQuest)."""
@@ -877,7 +881,7 @@ class EncounterResolver:
             condition = self.condition(ev.condition)
             resolved = resolved and condition is not None
         effects, ok = self.effects(ev.effects, declared)
-        ends = tuple(e.kind for e in _walk(ev.effects) if e.kind in ("win", "lose", "next"))
+        ends = tuple(e.kind for e in _walk(ev.effects) if e.kind in ENDINGS)
         return m.Event(i, trig, effects, resolved=resolved and ok, ends=ends, span=ev.span, condition=condition, quota=quota)
 
     def effects(self, written: Sequence[ast.Effect], declared: Mapping[str, m.Spawn]) -> tuple[tuple[m.Effect, ...], bool]:
@@ -889,7 +893,7 @@ class EncounterResolver:
             eff = self.effect(e, declared)
             if eff is not None:
                 out.append(eff)
-            elif any(f.kind in ("win", "lose", "next") for f in _walk((e,))):
+            elif any(f.kind in ENDINGS for f in _walk((e,))):
                 ok = False
             if eff is not None and eff.kind in ("ask", "random", "if"):
                 ok = ok and all(c.span in self.resolved_choices for c in eff.choices)
@@ -1048,7 +1052,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
     unreachable encounters and quests that can never be won or lost."""
     out = []
     reached = True
-    wins = loses = False
+    wins = loses = hands_on = False
     heroes = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     for k, enc in enumerate(encounters):
         first = k == 0
@@ -1095,9 +1099,12 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
         unsure = {k for e in events if not e.resolved for k in e.ends}
         wins |= "win" in unsure
         loses |= "lose" in unsure
+        hands_on |= "next_quest" in kinds or "next_quest" in unsure
         out.append(replace(enc, events=events, reachable=reached))
         reached = reached and ("next" in kinds or "next" in unsure)
     if quest.incomplete:  # a statement dropped by a syntax error may be what ends it: that error says it
+        return out
+    if hands_on:  # `next quest`: won or lost in the quests it leads to (compiler/passes/quest_chains.py judges the chain)
         return out
     if not wins:  # neither: one error with a note, not two at one place
         lost_too = () if loses else (Related(quest.span, "it can never be lost either: no `lose` in an event that can fire"),)

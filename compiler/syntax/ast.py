@@ -340,9 +340,9 @@ class Effect:
     """One statement in an event body.
 
     kind: reveal | spawn | place_token | remove_token | say | set | advance | add | subtract |
-          ask | activate | next | win | lose | open | close | remove_tile | remove_door |
+          ask | activate | next | next_quest | win | lose | open | close | remove_tile | remove_door |
           remove_spawn | place_door | unlock | random | if
-    args: names (tiles, groups, tokens, variables, doors); number: for set / advance / add /
+    args: names (tiles, groups, tokens, variables, doors; next_quest: the quest id); number: for set / advance / add /
     subtract; text: for say / win / lose / ask (the question); spawn / token: the nested
     declaration (`place token NAME`, a declared token placed again, has args (NAME,) and
     no token); source: `set X = Y` (Y); random: `set X = random A..B` ((A, B));

@@ -695,6 +695,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     e_advance = _effect("advance")
     e_activate = _effect("activate")
     e_next = _effect("next")
+    e_next_quest = _effect("next_quest")
     e_win = _effect("win")
     e_lose = _effect("lose")
     e_open = _effect("open")

@@ -1,0 +1,74 @@
+"""Quest chains: `next quest NAME` between quests of one pack (compiler/passes/quest_chains.py)."""
+
+from __future__ import annotations
+
+from compiler.emit.quests import effects_json
+from compiler.emit.strings import StringTable
+from compiler.model import quest as m
+from quest_helpers import MAP, codes, run
+
+
+def chain(hub: str, mine: str, *, names: tuple[str, str] = ("hub", "mine")) -> str:
+    a, b = names
+    return f'quest {a} "Hub" {{\n{MAP}{hub}}}\nquest {b} "Mine" {{\n{MAP}{mine}}}\n'
+
+
+def test_next_quest_parses_and_lowers_with_its_target():
+    model, sink = run(chain("  on round_end 2 { next quest mine }\n",
+                            '  on round_end 3 { win "won" }\n  on round_end 9 { lose "late" }\n'))
+    assert codes(sink) == []
+    ev = model.quests["hub"].encounters[0].events[1]
+    assert [(f.kind, f.args) for f in ev.effects] == [("next_quest", ("mine",))]
+    assert ev.ends == ("next_quest",)
+    assert effects_json(ev.effects, ("quest", "hub"), StringTable(), m.TextNumbers()) == [{"kind": "next_quest", "quest": "mine"}]
+
+
+def test_unknown_quest_is_located_with_a_did_you_mean():
+    text = chain('  on round_end 2 { ask "Go?" { choice "Yes" { next quest mien }; choice "No" { lose } } }\n',
+                 '  on round_end 3 { win "won" }\n  on round_end 9 { lose "late" }\n')
+    _, sink = run(text)
+    assert codes(sink) == ["Q0801"]
+    d = sink.items[0]
+    assert "did you mean `mine`?" in d.message and d.fix == "mine"
+    line = next(i for i, ln in enumerate(text.splitlines(), start=1) if "mien" in ln)
+    assert (d.span.line, d.span.column) == (line, text.splitlines()[line - 1].index("next quest mien") + 1)
+
+
+def test_a_quest_that_hands_on_is_judged_with_its_chain():
+    # the hub has neither win nor lose itself: the mine it leads to has both
+    _, sink = run(chain("  on round_end 2 { next quest mine }\n",
+                        '  on round_end 3 { win "won" }\n  on round_end 9 { lose "late" }\n'))
+    assert "Q0305" not in codes(sink) and "Q0306" not in codes(sink) and codes(sink) == []
+
+
+def test_a_chain_that_can_never_be_won():
+    # the mine, where the chain ends, is the fault: Q0305 there, not also at the hub
+    _, sink = run(chain("  on round_end 2 { next quest mine }\n", '  on round_end 9 { lose "late" }\n'))
+    assert [(d.code, d.span.line) for d in sink.items] == [("Q0305", 13)]  # `quest mine`
+    # a chain that never ends (each quest leads only to the other) and never wins: at each quest
+    _, sink = run(chain("  on round_end 2 { next quest mine }\n",
+                        '  on round_end 2 { next quest hub }\n  on round_end 1 { lose "late" }\n'))
+    assert codes(sink) == ["Q0802", "Q0802"]
+    assert "(`mine`)" in sink.items[0].message and "quest `hub`" in sink.items[0].message
+
+
+def test_a_chain_that_can_never_be_lost():
+    _, sink = run(chain("  on round_end 2 { next quest mine }\n",
+                        '  on round_end 2 { next quest hub }\n  on round_end 1 { win "won" }\n'))
+    assert codes(sink) == ["Q0803", "Q0803"]
+
+
+def test_a_loop_of_quests_is_fine():
+    # hub -> mine -> hub: a hub the party comes back to; the mine can be won and lost
+    _, sink = run(chain("  on round_end 2 { next quest mine }\n",
+                        '  on round_end 1 { ask "Back?" { choice "Yes" { next quest hub }; choice "No" { say "on" } } }\n'
+                        '  on round_end 3 { win "won" }\n  on round_end 9 { lose "late" }\n'))
+    assert codes(sink) == []
+
+
+def test_next_quest_in_an_event_that_cannot_fire_leads_nowhere():
+    # the only `next quest` waits for a door that never opens: the hub is judged alone
+    text = chain("  on open nothing_here { next quest mine }\n", '  on round_end 3 { win "won" }\n  on round_end 9 { lose "late" }\n')
+    _, sink = run(text)
+    assert "Q0301" in codes(sink)  # the unknown door; the broken event may be the ending: no Q0305 piled on
+    assert "Q0305" not in codes(sink) and "Q0802" not in codes(sink)
