@@ -4,7 +4,12 @@ with a helpful error, bundled."""
 
 from __future__ import annotations
 
+from compiler.diagnostics import Sink
+from compiler.diagnostics.fixes import apply
 from compiler.model import quest as m
+from compiler.syntax.format import format_source, same_meaning
+from compiler.syntax.parse import parse_module
+from conftest import questc
 from quest_helpers import MAP, codes, quest, resolved, run
 from test_components import ALTERNATIVES
 
@@ -109,3 +114,89 @@ def test_an_automatic_cycle_through_an_arm_is_q0320():
     planted = CYCLE.replace("on open hall { reveal 8A }", "on open hall { reveal 8A; add 1 to alarm }") + \
         "  on variable alarm >= 1 { close hall; if alarm < 9 { open hall } }\n"
     assert codes(run(quest(planted))[1]) == ["Q0320"]
+
+
+# ---------------------------------------------------------------- syntax
+ELSE_ALONE = '''quest q "Q" {
+  var a = 0
+  on round_end {
+    if a == 1 {
+      say "x"
+    }
+    else if a == 2 {
+      say "y"
+    }
+    say "z"
+  }
+}
+'''
+
+
+def test_else_on_a_line_of_its_own_is_one_located_error_whose_fix_joins_the_lines():
+    sink = Sink()
+    parse_module(ELSE_ALONE, "e.quest", sink)
+    (d,) = sink.items
+    assert d.code == "S0136" and (d.span.line, d.span.column) == (7, 5)
+    assert "`} else {`" in (d.fix or "") and d.related[0].span.line == 6
+    assert d.edit is not None
+    fixed, _ = apply(ELSE_ALONE, [d.edit])
+    assert "    } else if a == 2 {\n" in fixed
+    sink = Sink()
+    parse_module(fixed, "e.quest", sink)
+    assert codes(sink) == []
+
+
+def test_else_alone_after_another_block_keeps_the_generic_error():
+    sink = Sink()
+    parse_module('quest q "Q" {\n  map { tile 9A at (0, 0) }\n  else { }\n}\n', "e.quest", sink)
+    assert [d.code for d in sink.items] != ["S0136"]
+
+
+# ---------------------------------------------------------------- fmt
+MESSY = '''quest q "Q" {
+  var a = 0
+  on round_end {
+    if   a==1 {say "x";say "w"} else if heroes 3+ { say "y" } else { }
+    if a == 2 {
+      say "x"  # kept
+    } else { say "q" }
+    if not on_board relic { if a > 1 { say "in" } else { next } }
+    say "after"
+  }
+  on round_end 2 { if a == 1 { say "x" } else { say "y" }; say "z" }
+}
+'''
+
+FORMATTED = '''quest q "Q" {
+  var a = 0
+  on round_end {
+    if a == 1 { say "x"; say "w" } else if heroes 3+ { say "y" } else { }
+    if a == 2 {
+      say "x"  # kept
+    } else {
+      say "q"
+    }
+    if not on_board relic { if a > 1 { say "in" } else { next } }
+    say "after"
+  }
+  on round_end 2 { if a == 1 { say "x" } else { say "y" }; say "z" }
+}
+'''
+
+
+def test_fmt_keeps_else_on_the_closing_brace_line_and_lays_out_arms_together():
+    once = format_source(MESSY)
+    assert once == FORMATTED
+    assert format_source(once) == once
+    assert same_meaning(MESSY, once)
+
+
+def test_questc_fmt_writes_a_file_using_if(tmp_path):
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: p\nname: P\nversion: 1.0.0\nrequires: [d2e-base]\n", encoding="utf-8")
+    (pack / "q.quest").write_text(MESSY, encoding="utf-8")
+    r = questc("fmt", pack)
+    assert r.code == 0, r.err
+    assert (pack / "q.quest").read_text(encoding="utf-8") == FORMATTED
+    assert questc("fmt", "--check", pack).code == 0

@@ -274,6 +274,8 @@ def report(exc: UnexpectedInput, text: str, file: str, sink: Sink, completed: bo
         else:
             sink.report("S0104", span, expected=expected)
         return
+    if str(exc.token) == "else" and _else_on_new_line(exc, text, file, span, sink):
+        return
     code = example_code(exc)
     if code is not None:
         sink.report(code, span, found=describe_found(exc.token))
@@ -288,6 +290,20 @@ def report(exc: UnexpectedInput, text: str, file: str, sink: Sink, completed: bo
         fix = did_you_mean(str(exc.token), words, sink=sink) if words else None
         hint = f"; did you mean `{fix}`?" if fix else ""
     sink.report("S0101", span, found=describe_found(exc.token), expected=expected, hint=hint, fix=fix)
+
+
+def _else_on_new_line(exc: UnexpectedToken, text: str, file: str, span: Span, sink: Sink) -> bool:
+    """S0136 for `else` at the start of a line after an `if`'s `}`: a new line ends a
+    statement, so the `if` ended there and `else` begins nothing. The fix joins the lines."""
+    start = exc.token.start_pos or 0
+    brace = len(text[:start].rstrip(" \t\r\n")) - 1
+    if brace < 0 or text[brace] != "}" or "\n" not in text[brace:start] or "IF" not in set(exc.accepts or exc.expected):
+        return False  # not where an effect (an `if`) may begin: the generic message
+    line, col = _line_col(text, brace)
+    edit = Edit(Span(file, line, col + 1, span.line, span.column), " ")
+    sink.report("S0136", span, related=(Related(Span(file, line, col, line, col + 1), "the `}` it should follow"),),
+                fix="Put `else` on the line of the `}` before it: `} else {`.", edit=edit)
+    return True
 
 
 def _previous(exc: UnexpectedToken) -> object:

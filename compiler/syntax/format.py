@@ -18,6 +18,8 @@ The rules (docs/language.md, "Formatting"):
 * a block written on one line (no new line or comment between its braces, text blocks
   aside) stays on one line as `{ a; b }` (`{ }` when empty); any other block has one
   statement per line, `{` ending its header line and `}` on a line of its own;
+* `if … { … } else …`: `else` stays on the line of the `}` before it (`} else {`); when
+  one arm is written on several lines, every arm that is not empty is laid out so;
 * a comment on a line of its own stays on its own line, indented like the statement
   after it; a comment after code stays after it, two spaces from it;
 * inside a block, blank lines are kept but runs collapse to one, none after `{` or
@@ -203,7 +205,10 @@ def _build(toks: list[_Tok], i: int, top: bool) -> tuple[_Block, int]:
                 sub, i = _build(toks, i, top=False)
                 stmt.parts.append(sub)
                 block.one_line = block.one_line and sub.one_line
-                last, stmt = stmt, None  # a block always ends its statement
+                if i < len(toks) and toks[i].type == "ELSE":
+                    last = stmt  # `} else …` goes on with the `if` (the grammar keeps them on one line)
+                    continue
+                last, stmt = stmt, None  # any other block ends its statement
                 continue
             stmt.parts.append(t)
             last = stmt
@@ -265,6 +270,9 @@ class _Writer:
     def stmt(self, stmt: _Stmt, depth: int) -> None:
         line = INDENT * depth
         spacer = _Spacer()
+        blocks = [p for p in stmt.parts if isinstance(p, _Block)]
+        # `if … else`: one arm written on several lines lays out every arm on several lines
+        expand = len(blocks) > 1 and any(not b.one_line and (b.items or b.open_comment) for b in blocks)
         for part in stmt.parts:
             if isinstance(part, _Tok):
                 line += spacer.add(part)
@@ -272,7 +280,7 @@ class _Writer:
                 self.lines.append(line + (f"  {part.trailing}" if part.trailing else ""))
                 self.lines.extend(INDENT * (depth + 1) + c for c in part.comments)
                 line, spacer.prev = INDENT * (depth + 1), None
-            elif part.one_line or not (part.items or part.open_comment):
+            elif (part.one_line and not (expand and part.items)) or not (part.items or part.open_comment):
                 line += " " + _inline(part)
             else:
                 self.lines.append(line + " {" + (f"  {part.open_comment}" if part.open_comment else ""))
