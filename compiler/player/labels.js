@@ -207,6 +207,8 @@ export function tileLabelSpots(tiles, spaces, taken, across) {
 }
 
 // ------------------------------------------------------------------ events in words
+import { describeCondition } from "./play.js";
+
 /** One effect as the quest language says it, with its text (`text(id)`: the string, in
  *  the chosen language): `say "…"`, `spawn warden`, `win "…"`, `ask "…" (2 choices)`. */
 export function describeEffect(e, text) {
@@ -216,6 +218,7 @@ export function describeEffect(e, text) {
     case "win": case "lose": return `${e.kind}${quoted(e.text)}`;
     case "ask": return `ask${quoted(e.text)}: ${(e.choices || []).map((c) => `“${text(c.text)}” → ${describeEffects(c.do, text) || "nothing"}`).join(" | ")}`;
     case "random": return `random: ${(e.options || []).map((o) => describeEffects(o, text) || "nothing").join(" | ")}`;
+    case "if": return (e.arms || []).map((a, k) => `${a.if ? `${k ? "else if" : "if"} ${describeCondition(a.if)}` : "else"} { ${describeEffects(a.do, text)} }`.replace("{  }", "{ }")).join(" ");
     case "reveal": return `reveal ${(e.tiles || []).join(", ")}`;
     case "spawn": case "remove_spawn": return `${e.kind.replace("_", " ")} ${e.spawn}`;
     case "place_token": case "remove_token": return `${e.kind.replace("_", " ")} ${e.token}`;

@@ -30,6 +30,9 @@
 //   not defeated: the spawn counts as not placed until a `spawn` places it again.
 // - `random` does one of its options, drawn as Python's `randint(1, n)` from the same
 //   seeded stream as `set … random`.
+// - `if` does the `do` of the first of its `arms` whose `if` holds at that moment (after
+//   the effects before it in the event; an arm without `if` always holds), or nothing;
+//   then the event goes on with the next effect. An arm may ask: the rest waits.
 // - Heroes are defeated one by one (`hero_defeated` each time) and stand up again;
 //   `all_heroes_defeated` fires when the last hero of the party standing is defeated.
 // - A quota (`quota: N`) counts every occurrence of the event's trigger, whether its `if`
@@ -377,6 +380,11 @@ export class Game {
         yield* this._effects(options[k], ctx);
         continue;
       }
+      if (e.kind === "if") {  // the first arm whose `if` holds now (an arm without one: the `else`)
+        const arm = (e.arms || []).find((a) => !a.if || this.holds(a.if));
+        if (arm) yield* this._effects(arm.do, ctx);
+        continue;
+      }
       if (e.kind !== "ask") { this._effect(e, ctx); continue; }
       const offered = (e.choices || []).map((c, index) => ({ c, index })).filter(({ c }) => !c.if || this.holds(c.if));
       if (!offered.length) continue;  // no choice offered: the ask does nothing
@@ -606,10 +614,10 @@ export class Game {
   }
 }
 
-/** Whether any event effect of `quest` (nested choices included) draws a random number. */
+/** Whether any event effect of `quest` (nested choices and `if` arms included) draws a random number. */
 export function usesRandom(quest, bundle = null) {
   const inEffects = (list) => (list || []).some((e) => (e.kind === "set" && e.random) || e.kind === "random"
-    || (e.choices || []).some((c) => inEffects(c.do)));
+    || (e.choices || []).some((c) => inEffects(c.do)) || (e.arms || []).some((a) => inEffects(a.do)));
   const encounters = [...(quest.encounters || [])];
   if (quest.adventure && bundle) for (const c of Object.values(bundle.cards || {})) if (c.encounter && bundle.encounters[c.encounter]) encounters.push(bundle.encounters[c.encounter]);
   const events = [...encounters.flatMap((e) => e.events || []), ...((quest.adventure && quest.adventure.events) || [])];

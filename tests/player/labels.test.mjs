@@ -73,6 +73,11 @@ test("event texts: what each effect says, with its text", () => {
   assert.equal(describeEffect({ kind: "ask", text: "t2", choices: [{ text: "c1", do: [{ kind: "say", text: "t1" }] }, { text: "c2", do: [] }] }, text),
     "ask “Which way?”: “Left” → say “The doors slam.” | “Right” → nothing");
   assert.equal(describeEffects([{ kind: "open", door: "d" }, { kind: "next" }], text), "open d; next");
+  const freed = { kind: "compare", left: { kind: "variable", name: "freed" }, op: "==", right: { kind: "number", value: 1 } };
+  assert.equal(describeEffect({ kind: "if", arms: [{ if: freed, do: [{ kind: "say", text: "t1" }] },
+    { if: { kind: "heroes", low: 3, high: 4 }, do: [] }, { do: [{ kind: "lose" }] }] }, text),
+  "if freed == 1 { say “The doors slam.” } else if heroes 3+ { } else { lose }");
+  assert.equal(describeEffect({ kind: "if", arms: [{ if: freed, do: [{ kind: "next" }] }] }, text), "if freed == 1 { next }");
 });
 
 test("by hand: a gateway is one line between its ends' middles, a staircase one line", () => {
