@@ -730,3 +730,62 @@ def test_vault_open_group_chosen_by_the_players(page, sites, tmp_path_factory):
     click(page, "defeat-lurkers")
     assert page.page.evaluate("questc.game.figures.filter((f) => f.spawn === 'lurkers').length") == 0
     assert not page.errors
+
+
+# ---------------------------------------------------------------- quest chains (issue 39): `next quest`
+CHAIN = """\
+quest town "The Town" {
+  heroes 2..4
+  map {
+    tile entrance1A at (0, 6)
+    tile 9A attach west to entrance1A.north
+    edge 9A.north, 9A.east
+  }
+  start heroes on entrance1A
+  on round_end 1 { ask "Where now?" { choice "Down the mine" { say "You climb down."; next quest mine; say "Never shown." }; choice "Go home" { lose "You give up." } } }
+}
+quest mine "The Mine" {
+  heroes 2..4
+  map {
+    tile entrance1A at (0, 6)
+    tile 9A attach west to entrance1A.north
+    edge 9A.north, 9A.east
+  }
+  start heroes on entrance1A
+  spawn zombie at 9A(1,1)
+  on start { say "The mine is dark." }
+  on defeated zombie { win "The mine is safe." }
+  on round_end 2 { next quest town }
+  on round_end 1 if not on_board zombie { lose "Never." }
+}
+"""
+
+
+def test_a_hub_walked_into_its_sub_quest_and_won_there(page, sites, tmp_path_factory):
+    if "chain" not in sites.made:
+        folder = tmp_path_factory.mktemp("chain-pack")
+        (folder / "pack.yaml").write_text("id: chain\nname: Chain\nversion: 1.0.0\nlicence: MIT\nruleset: d2e\n"
+                                          "requires: [d2e-base]\n", encoding="utf-8")
+        (folder / "chain.quest").write_text(CHAIN, encoding="utf-8")
+        sites.view("chain", str(folder))
+    page.open(sites.url("chain", "?quest=town"))
+    page.page.select_option('[data-testid="heroes"]', "3")
+    assert page.page.locator("#encounter-name").inner_text().startswith("The Town")
+    click(page, "end-round")
+    assert choices(page) == [(0, "Down the mine"), (1, "Go home")]
+    click(page, "choice-0")
+    assert page.page.locator("#encounter-name").inner_text().startswith("The Mine")
+    assert page.page.evaluate("document.getElementById('quest').value") == "mine"
+    assert page.page.evaluate("[questc.game.questId, questc.game.heroes, questc.game.round]") == ["mine", 3, 1]
+    text = log(page)
+    assert "You climb down." in text and "The mine is dark." in text and "Never shown." not in text
+    assert outcome(page) == ""
+    click(page, "end-round")
+    click(page, "end-round")  # round 2 of the mine: back to town
+    assert page.page.evaluate("questc.game.questId") == "town"
+    click(page, "end-round")
+    click(page, "choice-0")
+    click(page, "defeat-zombie")
+    assert outcome(page) == "win"
+    assert "The mine is safe." in page.page.locator("#outcome").inner_text()
+    assert not page.errors

@@ -633,6 +633,7 @@ function drawPanel() {
   const parts = [];
   const name = g.adventure ? text(enc.name) : `${text(g.quest.name)}: encounter ${g.encounterIndex + 1} of ${g.encounterCount}`;
   parts.push(`<h2 id="encounter-name">${esc(name)}</h2>`);
+  if (!g.adventure && $("quest").value !== g.questId && g.questId in b.quests) $("quest").value = g.questId;  // `next_quest` moved play on
   if (g.asking && !g.outcome) {
     parts.push(`<div id="ask" data-testid="ask"><p id="ask-text">${esc(text(g.asking.text))}</p>`
       + g.asking.choices.map((c) => button(text(c.text), `choice-${c.index}`, `choice:${c.index}`)).join("") + "</div>");

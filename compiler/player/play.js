@@ -19,6 +19,9 @@
 // - `win` and `lose` end the quest at once: nothing after them happens.
 // - `next` moves on to the next encounter once the event's effects are done; triggers
 //   still queued for the old encounter are dropped.
+// - `next_quest` ends the quest at once (nothing after it happens, as after `win`) and
+//   play goes on with quest `quest` of the bundle from its start: the same party (its hero
+//   count, within the new quest's range), everything else that quest's own.
 // - A `variable` event fires as soon as its variable is at least `at_least`.
 // - Doors have states: on the board or not (`hidden` at the start, `remove_door`,
 //   `place_door`), open or closed, locked or not (`unlock`). Heroes open only a closed,
@@ -362,8 +365,9 @@ export class Game {
         if (event.if && !this.holds(event.if)) continue;  // not used up: it waits for its trigger again
         this.fired.add(key);
         this.counts.set(key, (this.counts.get(key) || 0) + 1);
-        const ctx = { next: false };
+        const ctx = { next: false, quest: null };
         yield* this._effects(event.do, ctx);
+        if (ctx.quest !== null && !this.outcome) { this._changeQuest(ctx.quest); break; }
         if (ctx.next && !this.outcome) { this._next(); break; }
       }
     }
@@ -371,7 +375,7 @@ export class Game {
 
   *_effects(list, ctx) {
     for (const e of list) {
-      if (this.outcome) return;
+      if (this.outcome || ctx.quest !== null) return;
       if (e.kind === "random") {
         const options = e.options || [];
         if (!options.length) continue;
@@ -440,6 +444,7 @@ export class Game {
       case "remove_tile": this._removeTile(e.tile); break;
       case "remove_spawn": this._removeSpawn(e.spawn); break;
       case "next": ctx.next = true; break;
+      case "next_quest": ctx.quest = e.quest; break;
       default: break;
     }
   }
@@ -479,6 +484,24 @@ export class Game {
       this.log.push({ kind: "info", text: `Encounter ${this.encounterIndex + 2} begins.` });
       this._enter(this.encounterIndex + 1);
     }
+  }
+
+  /** `next_quest`: play goes on with quest `qid` from its start, with the same party. */
+  _changeQuest(qid) {
+    const quest = this.bundle.quests[qid];
+    if (!quest) return;  // the compiler checks every `next quest` (Q0801)
+    this.log.push({ kind: "info", text: `Quest ${this.text(quest.name) || qid} begins.` });
+    this.questId = qid;
+    this.quest = quest;
+    const [low, high] = quest.heroes;
+    this.heroes = Math.min(high, Math.max(low, this.heroes));
+    this.fired = new Set();
+    this.counts = new Map();
+    this.occurrences = new Map();
+    this.queue = [];
+    this.adventure = quest.adventure || null;
+    if (this.adventure) this._dealAdventure();
+    this._enter(0, true);
   }
 
   // ---------------------------------------------------------------- what players do
