@@ -128,6 +128,7 @@ class Importer:
         self.ask_depth = 0  # buttons_ask inside buttons_ask
         self.walked = 0  # sections walked for the event being read (event)
         self.path: list[str] = []  # the sections whose chains are being walked (_walk_from)
+        self.trigger_now = ""  # the trigger of the event being read (event)
 
     # ------------------------------------------------------------ reporting
     def cannot(self, sec: Section, key: str, what: str) -> None:
@@ -906,6 +907,7 @@ class Importer:
         entered: list[int] = []
         self.walked = 0
         self.path = []
+        self.trigger_now = trigger.split(" ", 1)[0]  # an ending's side may come from it (ending_side)
         self._walk(root, effects, enc, entered, set(), top=True)
         start_enc = k_own
         if trigger == "start" and start_enc != 1:
@@ -1233,13 +1235,8 @@ class Importer:
                 ended = True
         outcome = None
         if ended:
-            audio = sec.get("audio") or ""
-            lowered = sec.name.lower()
-            if audio == AUDIO_WIN or re.search(r"won|win|victory", lowered):
-                outcome = "win"
-            elif audio == AUDIO_LOSE or re.search(r"lost|lose|defeat", lowered):
-                outcome = "lose"
-            else:
+            outcome = self.ending_side(sec)
+            if outcome is None:
                 outcome = "win"
                 self.cannot(sec, "operations", "an end of the quest that says neither won nor lost (read as won)")
         k_entered = next((k for k in entered if sec.name in self.entry_copies.get(k, ())), None)
@@ -1265,6 +1262,23 @@ class Importer:
             self.random_options(sec, options, out, enc, entered, seen)
             return iter(())  # the option picked runs to its own end
         return self._follow(sec)
+
+    def ending_side(self, end: Section) -> str | None:
+        """"win" or "lose" for an ending reached by the chain being walked, from the whole chain
+        (docs/valkyrie.md, "Endings"): the ending section first, then the events that led to it,
+        nearest first (a shared `$end` event reached from a defeat dialog and from a victory
+        dialog is a loss in one chain and a win in the other), then the trigger the chain
+        started from (`NoMorale`: the heroes lose). In each section, the evidence is its sound,
+        the words of its name, the variables it sets and the words of its text; a section whose
+        evidence points both ways decides nothing, and the walk goes on. None when nothing says."""
+        chain = [end] + [self.comp[n] for n in reversed(self.path) if n != end.name and n in self.comp]
+        for sec in chain:
+            sides = _sides(sec, self.string(sec, "text") or "")
+            if len(sides) == 1:
+                return sides.pop()
+        if self.trigger_now == "morale_zero":
+            return "lose"
+        return None
 
     def random_heads(self, sec: Section) -> list[Section]:
         """The events a `randomevents=true` section picks one of (EventManager.EndEvent: one of
@@ -1673,6 +1687,31 @@ class Importer:
             "requires: [d2e-base]",
             "ruleset: d2e",
         ]) + "\n"
+
+
+# What says an ending is a win or a loss (ending_side): the app's own end sounds, then words.
+# Words of section names and variables are read whole (`EventWinter` is no win); words of texts
+# only where a text names the outcome itself.
+_WIN_WORDS = frozenset({"won", "win", "wins", "victory", "victorious", "triumph", "success"})
+_LOSE_WORDS = frozenset({"lost", "lose", "loss", "defeat", "failure", "failed", "fail"})
+_TEXT_WIN = re.compile(r"\b(you|heroes|they) (have )?(won|win)\b|\bvictory\b|\bvictorious\b", re.I)
+_TEXT_LOSE = re.compile(r"\b(you|heroes|they) (have )?(lost|lose|failed)\b|\b(you|heroes|they) (have |are )?been defeated\b|^defeat\b", re.I)
+
+
+def _sides(sec: Section, text: str) -> set[str]:
+    """The sides ("win", "lose") one section's sound, name, variables set and text point to."""
+    sides: set[str] = set()
+    audio = sec.get("audio") or ""
+    words = set(snake(sec.name).split("_")) | set(snake(audio).split("_"))
+    for op in (sec.get("operations") or "").split():
+        var = op.split(",")[0].lstrip("$%#@")
+        if var != "end":
+            words |= set(snake(var).split("_"))
+    if audio == AUDIO_WIN or words & _WIN_WORDS or _TEXT_WIN.search(text):
+        sides.add("win")
+    if audio == AUDIO_LOSE or words & _LOSE_WORDS or _TEXT_LOSE.search(text):
+        sides.add("lose")
+    return sides
 
 
 def _component_kind(name: str) -> str:

@@ -159,7 +159,10 @@ def read_localization(text: str, path: str, sink: Sink) -> Localization | None:
     except csv.Error as exc:
         sink.report("VK0106", Span(path, 1), path=path, problem=str(exc))
         return None
-    if not header or header[0] != "." or len(header) < 2 or not all(h.strip() for h in header[1:]):
+    # The app reads the language from the header's second column and ignores the first
+    # (DictionaryI18n.AddData: `languageData[0].Split(',')[1]`): `F.,German` is German, as `.,German`
+    # is. A header without a second column throws there, so it stays VK0106.
+    if not header or len(header) < 2 or not all(h.strip() for h in header[1:]):
         sink.report("VK0106", Span(path, 1), path=path, problem="the first line must be `.,<Language>` (e.g. `.,English`)")
         return None
     langs = tuple(h.strip() for h in header[1:])
@@ -180,11 +183,14 @@ def read_localization(text: str, path: str, sink: Sink) -> Localization | None:
             continue
         key = row[0].strip()
         span = Span(path, line, 1, line, len(key) + 1)
-        if key in first:
+        if key in first:  # the app keeps the first (DictionaryI18n: MakeEditable, LookInOneLanguage): a warning
             sink.report("VK0102", span, section=path.rsplit("/", 1)[-1], key=key, related=(Related(first[key], "first given here"),))
             continue
         first[key] = span
-        for lang, value in zip(langs, row[1:]):
+        # the app splits a row at its first comma only (DictionaryI18n: `Split(',', 2)`): in a
+        # file of one language, an unquoted comma belongs to the text
+        values = [",".join(row[1:])] if len(langs) == 1 else row[1:]
+        for lang, value in zip(langs, values):
             if value != "":
                 texts[lang][key] = Text(key, value.replace("\\n", "\n"), span)
     return Localization(path, langs, texts)

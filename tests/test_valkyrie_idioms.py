@@ -1,0 +1,168 @@
+"""Idioms of published Valkyrie quests (issue 39), each in a hand-made test quest of our own
+(tests/data/valkyrie/<idiom>/, CC0): what the app tolerates, a shared end event, a title
+screen. Each quest imports with its logic, checks with no error, exports, and its export
+loads in the app's own loader (../shared/data/valkyrie-app/loader) with no problem; the
+loader part skips, saying why, where the loader or mono is missing (as
+test_valkyrie_app_loader.py)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler.diagnostics import Sink, Span
+from conftest import REPO, SHARED, questc
+
+pytestmark = pytest.mark.plugins
+
+DATA = REPO / "tests" / "data" / "valkyrie"
+LOADER = SHARED / "data" / "valkyrie-app" / "loader"
+
+
+@pytest.fixture(autouse=True)
+def valkyrie_codes():
+    from compiler.plugins import loader
+
+    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
+    yield
+    loader.reset()
+
+
+def loader_missing() -> str | None:
+    if not (LOADER / "run.sh").is_file():
+        return f"the Valkyrie app's quest loader is not present ({LOADER})"
+    for tool in ("mcs", "mono"):
+        if shutil.which(tool) is None:
+            return f"`{tool}` is missing: the app's loader is compiled and run with mono (`make mono`)"
+    return None
+
+
+def app_problems(*folders: Path) -> dict[str, list[str]]:
+    from test_valkyrie_app_loader import load
+
+    return load(*folders)
+
+
+def through(idiom: str, tmp_path: Path) -> tuple[str, str, Path]:
+    """Import (the command), check (the command, on the Valkyrie folder), export the imported
+    pack (the command): (the imported quest's text, check's output, the exported folder)."""
+    src = DATA / idiom
+    pack = tmp_path / "pack"
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", src, "-o", pack)
+    assert r.code == 0, r.err
+    checked = questc("--plugin", "valkyrie", "check", src)
+    assert checked.code == 0 and "error[" not in checked.err + checked.out, checked.err + checked.out
+    out = tmp_path / "out"
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
+    assert r.code == 0, r.err
+    text = next(pack.glob("*.quest")).read_text(encoding="utf-8")
+    return text, checked.err + checked.out, next(out.glob("*/quest.ini")).parent
+
+
+def loads_clean(original: Path, exported: Path) -> None:
+    why = loader_missing()
+    if why:
+        pytest.skip(why)
+    problems = app_problems(original, exported)
+    assert problems == {str(original.resolve()): [], str(exported.resolve()): []}, problems
+
+
+# ---------------------------------------------------------------- idiom 6: the app's tolerances
+def test_what_the_app_tolerates_imports_checks_exports_and_loads(tmp_path):
+    text, said, folder = through("tolerances", tmp_path)
+    # a localisation key given twice: the first is read (the app's DictionaryI18n keeps the first)
+    assert 'say "Under the straw lies a lantern that still holds oil."' in text
+    assert "never shown by the app" not in text
+    assert re.search(r"warning\[VK0102\]: \[Localization.English.txt\] gives `EventLantern.text` twice; the first is read", said), said
+    # `F.,German`: a header the app reads by its second column, no VK0106
+    assert "VK0106" not in said
+    # adding a quest item and a UI element: left out with a warning, not a crash
+    assert "VK0303" in said and "QItemLantern" in said and "E0103" not in said
+    loads_clean(DATA / "tolerances", folder)
+
+
+def test_a_localisation_header_is_read_by_its_second_column_and_a_comma_belongs_to_the_text():
+    from questc_valkyrie.ini import read_localization
+
+    for head in (".,German", "F.,German", "x,German"):
+        sink = Sink()
+        loc = read_localization(f"{head}\nquest.name,Laternen, Stroh und Keller\n", "L.txt", sink)
+        assert sink.items == [] and loc is not None and loc.languages == ("German",)
+        # the app splits a row at its first comma only: the rest is the text
+        assert loc.texts["German"]["quest.name"].text == "Laternen, Stroh und Keller"
+    broken = Sink()  # no second column: the app's reader throws; still VK0106
+    assert read_localization("German\nquest.name,x\n", "L.txt", broken) is None
+    assert [d.code for d in broken.items] == ["VK0106"]
+
+
+def test_a_key_given_twice_is_a_warning_and_the_first_is_kept():
+    from questc_valkyrie.ini import read_ini, read_localization
+
+    sink = Sink()
+    loc = read_localization(".,English\nEventA.text,first\nEventA.text,second\n", "L.txt", sink)
+    assert loc is not None and loc.texts["English"]["EventA.text"].text == "first"
+    assert [(d.code, d.severity.value, d.span.line) for d in sink.items] == [("VK0102", "warning", 3)]
+    sink = Sink()
+    ini = read_ini("[Tile9A]\nside=TileSide9A\nside=TileSide9B\n", "tiles.ini", sink)
+    assert ini.sections[0].get("side") == "TileSide9A"  # IniRead.cs: a repeated key "will be ignored"
+    assert [(d.code, d.severity.value) for d in sink.items] == [("VK0102", "warning")]
+
+
+# ---------------------------------------------------------------- idiom 1: a shared end event
+def test_a_shared_end_event_is_a_loss_or_a_win_by_the_chain_that_reaches_it(tmp_path):
+    text, said, folder = through("shared_end", tmp_path)
+    events = dict(re.findall(r"(?m)^  on ([^{]+?) \{\n((?:    .*\n)+)  \}", text))
+    over = '"The raid on the cellar is over."'
+    assert events["morale_zero"].endswith(f"lose {over}\n")  # the trigger says it: morale gone
+    assert events["defeated goblin_archer"].endswith(f"win {over}\n")  # the dialog's victory sound
+    assert events["round_end 8"].endswith(f"lose {over}\n")  # the dialog's text: the heroes have failed
+    assert "Q0306" not in said and "Q0305" not in said and "VK0303" not in said, said
+    loads_clean(DATA / "shared_end", folder)
+
+
+def ending_of(tmp_path: Path, events: str, texts: str = "") -> tuple[str, list[str]]:
+    """The imported quest of a tiny quest with `events` (its Localization gets `texts`) and the
+    importer's VK0303 messages."""
+    from questc_valkyrie.run import import_quest
+
+    root = tmp_path / "q"
+    root.mkdir()
+    (root / "quest.ini").write_text("[Quest]\nformat=7\ntype=D2E\ndefaultlanguage=English\n[QuestText]\n"
+                                    "Localization.English.txt\n[QuestData]\ntiles.ini\nevents.ini\n", encoding="utf-8")
+    (root / "Localization.English.txt").write_text(".,English\nquest.name,Tiny\n" + texts, encoding="utf-8")
+    (root / "tiles.ini").write_text("[TileEntrance]\nxposition=0\nyposition=0\nside=TileSideEntranceA\n"
+                                    "[Tile11A]\nxposition=0\nyposition=2\nside=TileSide11A\n", encoding="utf-8")
+    (root / "events.ini").write_text(events, encoding="utf-8")
+    sink = Sink()
+    got = import_quest(root, sink)
+    assert got is not None, [d.message for d in sink.items]
+    quest = next(t for n, t in got[1].files.items() if n.endswith(".quest"))
+    return quest, [d.message for d in sink.items if d.code == "VK0303"]
+
+
+def test_an_event_end_section_shared_by_two_chains_takes_each_chain_s_side(tmp_path):
+    # quest format 8 and earlier: a section named EventEnd… with no event after it ends the quest
+    quest, cannot = ending_of(tmp_path, (
+        "[EventLimit]\ntrigger=EndRound6\ndisplay=false\nbuttons=1\nevent1=EventOutOfTime\n"
+        "[EventOutOfTime]\nbuttons=1\nevent1=EventEndShared\noperations=HeroesLost,=,1\n"
+        "[EventBoss]\ntrigger=DefeatedMonsterZombie\ndisplay=false\nbuttons=1\nevent1=EventRescue\n"
+        "[EventRescue]\nbuttons=1\nevent1=EventEndShared\n"
+        "[EventEndShared]\nbuttons=1\n"), "EventOutOfTime.text,Dawn comes.\nEventRescue.text,Victory is yours.\n"
+        "EventEndShared.text,The end.\n")
+    # the variable the chain sets before it (HeroesLost) says the loss
+    assert re.search(r'on round_end 6 \{\n\s+set heroes_lost = 1\n\s+say "Dawn comes."\n\s+lose "The end."', quest), quest
+    assert re.search(r'on defeated zombie \{\n\s+say "Victory is yours."\n\s+win "The end."', quest), quest
+    assert cannot == []
+
+
+def test_evidence_nearest_the_end_decides_and_a_section_pointing_both_ways_decides_nothing(tmp_path):
+    quest, _ = ending_of(tmp_path, (
+        "[EventMorale]\ntrigger=NoMorale\ndisplay=false\nbuttons=1\nevent1=EventMixed\n"
+        # its name says win, its sound says defeat: no side from it; the trigger decides (a loss)
+        "[EventMixed]\ndisplay=false\nbuttons=1\nevent1=EventDone\naudio=AudioBLDefeat\noperations=QuestWon,=,1\n"
+        "[EventDone]\ndisplay=false\nbuttons=1\noperations=$end,=,1\n"))
+    assert re.search(r"on morale_zero \{\n\s+set quest_won = 1\n\s+lose\n", quest), quest
+
