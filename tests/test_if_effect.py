@@ -200,3 +200,50 @@ def test_questc_fmt_writes_a_file_using_if(tmp_path):
     assert r.code == 0, r.err
     assert (pack / "q.quest").read_text(encoding="utf-8") == FORMATTED
     assert questc("fmt", "--check", pack).code == 0
+
+
+# ---------------------------------------------------------------- the language server
+LSP_QUEST = quest(MAP + """  var freed = 0
+  token objective as relic at 9A(2, 2)
+  on picked_up relic { set freed = 1 }
+  on round_end 3 {
+    if freed == 1 and on_board relic { say "a" } else if freed > 1 { add 1 to freed } else { say "c" }
+""" + "    \n" + """  }
+""")
+
+
+def _engine(tmp_path):
+    from compiler.commands.editor.engine import Engine
+    from conftest import write_pack
+
+    root = write_pack(tmp_path, "own", requires=["d2e-base"], files={"q.quest": LSP_QUEST})
+    return Engine(), (root / "q.quest").resolve(), LSP_QUEST.split("\n")
+
+
+def test_rename_and_references_reach_variables_inside_if_arms(tmp_path):
+    engine, path, lines = _engine(tmp_path)
+    decl = next(i for i, s in enumerate(lines) if "var freed" in s)
+    arm = next(i for i, s in enumerate(lines) if "if freed == 1" in s)
+    # from a use in the `else if` arm's condition
+    refs = engine.references(path, arm, lines[arm].index("freed > 1") + 1)
+    assert sorted((p.line, p.char) for p in refs) == sorted([
+        (decl, lines[decl].index("freed")), (decl + 2, lines[decl + 2].index("freed")),
+        (arm, lines[arm].index("freed == 1")), (arm, lines[arm].index("freed > 1")), (arm, lines[arm].index("to freed") + 3)])
+    edits = engine.rename(path, decl, lines[decl].index("freed") + 1, "rescued")
+    assert len(edits[path]) == 5
+    hover = engine.hover(path, arm, lines[arm].index("freed == 1") + 1)
+    assert hover is not None and "variable" in hover and "freed" in hover
+    # `on_board relic` in an arm's condition names the token
+    token = engine.references(path, arm, lines[arm].index("relic") + 1)
+    assert len(token) == 3
+
+
+def test_completion_offers_if_in_an_event_body_and_else_after_an_arm(tmp_path):
+    engine, path, lines = _engine(tmp_path)
+    blank = next(i for i, s in enumerate(lines) if s == "    ")
+    words = {label for label, kind, _ in engine.completion(path, blank, 4) if kind == "keyword"}
+    assert {"if", "say", "ask", "random"} <= words and "else" not in words
+    arm = next(i for i, s in enumerate(lines) if "if freed == 1" in s)
+    after = lines[arm].index('{ say "a" }') + len('{ say "a" }') + 1
+    words = {label for label, kind, _ in engine.completion(path, arm, after) if kind == "keyword"}
+    assert "else" in words

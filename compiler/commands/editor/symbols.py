@@ -9,8 +9,8 @@ the ID tokens with the grammar rule each stands in) is classified and resolved t
 | quest, encounter, card, deck | `quest ID`, `encounter ID`, `*_card ID`, `deck K ID` | `encounter ID` on an exploration card; a deck's `start` / `card`, `hourglass A, B`; a quest's `exploration ID` / `activation ID` / `peril ID` | the pack |
 | tile (a code) | its catalog entry (YAML key) | `tile CODE` | the pack and the packs it requires |
 | monster | its catalog entry, or a quest's `monster ID based on BASE` (pack-wide here, though the compiler scopes it to its quest) | `based on G`, `spawn G`, `group G` on an activation card, `on defeated G`, `activate G`, `defeated G` on the track | as tile |
-| placed (a tile on one map) | `tile CODE as NAME`, or `tile CODE` itself (the name is the code) | `NAME(c,r)`, `NAME.side`, `start heroes on NAME`, `reveal NAME`, `enters NAME` | one encounter |
-| door, mark, token, variable, spawn | `door NAME`, `mark NAME`, `token … as NAME`, `var NAME`, `spawn G as NAME` | `on open`, `open`, `close`; `@NAME`, `enters NAME`; `searched`, `picked_up`, `remove token`; `variable NAME >=`, `set`, `advance`; `on defeated NAME`, `activate NAME`, a bare `spawn NAME` | one encounter |
+| placed (a tile on one map) | `tile CODE as NAME`, or `tile CODE` itself (the name is the code) | `NAME(c,r)`, `NAME.side`, `start heroes on NAME`, `reveal NAME`, `remove tile NAME`, `enters NAME`, `on_board NAME` | one encounter |
+| door, mark, token, variable, spawn | `door NAME`, `mark NAME`, `token … as NAME`, `var NAME`, `spawn G as NAME` | `on open`, `open`, `close`, `place door`, `remove door`, `unlock`; `@NAME`, `enters NAME`; `searched`, `picked_up`, `remove token`, `place token NAME`; `variable NAME >=`, `set` (both sides), `advance`, `add`, `subtract`, a variable in a condition (an event's, a choice's, an `if` arm's); `on defeated NAME`, `activate NAME`, a bare `spawn NAME`, `remove spawn`; `on_board NAME` (a placed tile, token, spawn or door, else a monster) | one encounter |
 | figure | `hero_figure NAME` | `defeated NAME` (events and the overlord track) | the pack |
 
 A local name is looked up in its own encounter first, then in the rest of the same
@@ -53,7 +53,11 @@ LOCAL_REF = {"start_on": "placed", "opening": "placed", "tile_space": "placed", 
              "mark_ref": "mark", "t_open": "door", "e_open": "door", "e_close": "door",
              "t_searched": "token", "t_picked_up": "token", "e_remove_token": "token",
              "t_variable": "variable", "e_set": "variable", "e_advance": "variable",
-             "t_enters_area": "area", "t_defeated": "group", "e_activate": "group", "src_defeated": "group"}
+             "t_enters_area": "area", "t_defeated": "group", "e_activate": "group", "src_defeated": "group",
+             # conditions (of events, `ask` choices and `if` arms) and the variable and component effects
+             "o_variable": "variable", "c_on_board": "component", "e_set_copy": "variable", "e_set_random": "variable",
+             "e_add": "variable", "e_subtract": "variable", "e_remove_tile": "placed", "e_remove_door": "door",
+             "e_place_door": "door", "e_unlock": "door", "e_place_again": "token", "e_remove_spawn": "group"}
 CATALOG = {"tile": "tiles", "monster": "monsters"}
 PACK_WIDE = ("quest", "encounter", "card", "deck", "figure", "tile", "monster")
 KIND_WORDS = {"placed": "placed tile", "tile": "tile", "monster": "monster", "spawn": "named spawn"}
@@ -217,6 +221,10 @@ def _refer(index: Index, local: _Locals, pending: list[_Pending], model: Model) 
             kind = LOCAL_REF[u.rule]
             if kind == "area":
                 ref = _find_local(local, "placed", u.name, scope) or _find_local(local, "mark", u.name, scope)
+            elif kind == "component":  # `on_board NAME`: a tile, token, spawn or door, as the quests pass looks it up
+                ref = next((r for k in ("placed", "token", "spawn", "door") if (r := _find_local(local, k, u.name, scope))), None)
+                if ref is None and (u.name in monsters or u.name in catalog_monsters):
+                    ref = Symbol("monster", u.name)
             elif kind == "group":
                 ref = _find_local(local, "spawn", u.name, scope)
                 if ref is None and (u.name in monsters or u.name in catalog_monsters):
