@@ -42,6 +42,7 @@ class Pack:
     doc: Document = field(compare=False, repr=False)
     licence_notes: str = ""
     plugins: tuple[str, ...] = ()  # plugins the pack asks for (never loaded by the pack: E0105)
+    origin: str = ""  # the program that plays the pack's quests ("valkyrie"); compiler/diagnostics/origins.py
 
     @property
     def span(self) -> Span:
@@ -79,6 +80,7 @@ def read_pack(folder: Path, sink: Sink, *, max_bytes: int) -> Pack | None:
         doc=doc,
         licence_notes=d.get("licence_notes", ""),
         plugins=tuple(d.get("plugins", [])),
+        origin=d.get("origin", ""),
     )
     if pack.id in pack.requires:
         sink.report("P0110", pack.requires_span(pack.id), id=pack.id)

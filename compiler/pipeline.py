@@ -18,6 +18,7 @@ from compiler.catalogs.schema import catalog_kinds, catalog_schema_name, validat
 from compiler.catalogs.yamlload import load_yaml
 from compiler.diagnostics import Related, Sink
 from compiler.diagnostics.model import drop_superseded
+from compiler.diagnostics.origins import played_elsewhere
 from compiler.diagnostics import suppress
 from compiler.diagnostics.render import accept_mark, accepted_since
 from compiler.diagnostics.hints import did_you_mean
@@ -117,6 +118,11 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
             items = tuple(sink.items[mark:])
             allowing = suppress.anchors(suppress.sources_under(accepted_since(read_from), (str(p.root) for p in closure)))  # keeps their texts
             verdicts.keep(key, (loads, items), [d for _, reported in loads for d in reported] + list(items) + allowing)
+    # a rulebook rule broken by a quest another program plays is a warning quoting the rule
+    # (before the suppression comments, which may then silence it as any warning)
+    played = {(p.root, p.origin) for closure in resolution.order.values() for p in closure if p.origin}
+    if played:
+        sink.replace_items(played_elsewhere(sink.items, sorted(played)))
     # `# questc: allow CODE` comments, over everything the packs compiled reported (kept verdicts too)
     suppress.apply(sink, accepted_since(read_from))
     sink.replace_items(drop_superseded(sink.items))  # one fault said by two passes at one place: the exact one

@@ -31,6 +31,8 @@ def explain_text(code: str) -> str | None:
         parts += ["", "Example"] + [f"  {line}" for line in entry.example.splitlines()]
     if entry.fix:
         parts += ["", "Fix", f"  {entry.fix}"]
+    if entry.rule:
+        parts += ["", "Rulebook rule", f"  {entry.rule}.", "  On a quest another program plays (a pack with `origin: valkyrie`), a warning quoting this rule."]
     return "\n".join(parts) + "\n"
 
 

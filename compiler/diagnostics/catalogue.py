@@ -1,6 +1,8 @@
 """The code catalogue: one YAML file per pipeline phase under `codes/`, loaded once.
 
-Each entry: code -> {severity, message (a str.format template), explanation, example, fix}.
+Each entry: code -> {severity, message (a str.format template), explanation, example, fix},
+and `rule` on a code that enforces a rule the rulebooks state: the rule in our own words with
+its source, quoted when a quest another program plays breaks it (compiler/diagnostics/origins.py).
 Codes carry a phase prefix: P packs, Y YAML/catalogs, S syntax, R resolve, M maps,
 L sight, Q quests, C cards/decks, W world, K campaign, G rendering, T translations, A activation
 state files, X command line, F configuration, E plugins (loading and guarding them),
@@ -39,6 +41,7 @@ class Entry:
     explanation: str
     example: str
     fix: str
+    rule: str = ""  # the rulebook rule this code enforces, in our words with its source; "" for none
 
     def format(self, **args: object) -> str:
         try:
@@ -99,6 +102,7 @@ def entry_of(code: str, raw: Mapping[str, object]) -> Entry:
         explanation=str(raw.get("explanation", "")).strip(),
         example=str(raw.get("example", "")).rstrip(),
         fix=str(raw.get("fix", "")).strip(),
+        rule=" ".join(str(raw.get("rule", "")).split()),
     )
 
 

@@ -33,6 +33,8 @@ def generate() -> str:
             out += ["Example:", "", "```", e.example, "```", ""]
         if e.fix:
             out += [f"Fix: {e.fix}", ""]
+        if e.rule:
+            out += [f"Rulebook rule: {e.rule}. On a quest another program plays (a pack with `origin: valkyrie`), a warning quoting this rule.", ""]
     return "\n".join(out).rstrip() + "\n"
 
 

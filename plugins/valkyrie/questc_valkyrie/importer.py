@@ -1686,6 +1686,7 @@ class Importer:
             f"licence_notes: {quote('Imported by questc import valkyrie from ' + self.q.name + '.')}",
             "requires: [d2e-base]",
             "ruleset: d2e",
+            "origin: valkyrie",  # the app plays it: a rulebook rule it breaks is a warning (compiler/diagnostics/origins.py)
         ]) + "\n"
 
 
