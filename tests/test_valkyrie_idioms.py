@@ -166,3 +166,32 @@ def test_evidence_nearest_the_end_decides_and_a_section_pointing_both_ways_decid
         "[EventDone]\ndisplay=false\nbuttons=1\noperations=$end,=,1\n"))
     assert re.search(r"on morale_zero \{\n\s+set quest_won = 1\n\s+lose\n", quest), quest
 
+
+
+# ---------------------------------------------------------------- idiom 2: a title screen
+def test_a_title_screen_is_an_opening_dialog_and_its_map_the_setup(tmp_path):
+    text, said, folder = through("title_screen", tmp_path)
+    # the map the button puts down is on the table from the start: nothing hidden, no reveal
+    assert " hidden" not in text and "reveal" not in text
+    assert "token search as bucket at 12A(1,2)" in text and "spawn goblin_archer as lurkers at 26B(1,1)" in text
+    # the title's text, then the button's chain, open the quest
+    assert re.search(r'on start \{\n\s+say "The Flooded Cellar\\nA farmhouse cellar[^"]*"\n'
+                     r'\s+say "The heroes reach the farmhouse at dusk. The cellar door hangs open."\n\s+\}', text), text
+    # before: Q0105 (the start on a hidden tile), Q0304 five times (tiles never revealed), VK0303 on the UI
+    assert not re.search(r"Q0105|Q0304|VK0303", said), said
+    loads_clean(DATA / "title_screen", folder)
+
+
+def test_a_title_screen_with_two_buttons_is_an_ask(tmp_path):
+    quest, cannot = ending_of(tmp_path, (
+        "[EventStart]\ntrigger=EventStart\ndisplay=false\nbuttons=1\nadd=UIWords UIPlay UIRules\n"
+        "[UIWords]\ndisplay=false\nbuttons=0\n"
+        "[UIPlay]\ndisplay=false\nbuttons=1\nevent1=EventPlay\n"
+        "[UIRules]\ndisplay=false\nbuttons=1\nevent1=EventRules\n"
+        "[EventPlay]\nbuttons=1\nremove=UIWords UIPlay UIRules\nadd=TileEntrance\n"
+        "[EventRules]\nbuttons=1\nevent1=EventPlay\n"), (
+        "UIWords.uitext,A tiny quest\nUIPlay.uitext,Play\nUIRules.uitext,Rules first\n"
+        "EventPlay.text,Off we go.\nEventPlay.button1,Go\nEventRules.text,Win by round 3.\nEventRules.button1,Understood\n"))
+    assert re.search(r'on start \{\n\s+ask "A tiny quest" \{\n\s+choice "Play" \{ say "Off we go." \}\n'
+                     r'\s+choice "Rules first" \{ say "Win by round 3."; say "Off we go." \}\n\s+\}', quest), quest
+    assert cannot == []

@@ -568,8 +568,15 @@ class Importer:
         start_roots = [s for s in roots if s.get("trigger") == "EventStart"]
         self.placed_at_setup: set[str] = set()
         self.placed_doors: set[str] = set()  # doors a followed event adds and the setup does not: `hidden`
+        self.start_ui: list[str] = []  # UI elements the start chain adds, in order (a title screen: title_screen)
         for r in start_roots:
             self._setup_walk(r, 1, set())
+        # a title screen: UI elements the start chain puts on screen, one at least a button (its
+        # `event1`); the buttons' chains were walked as setup above (what they add is on the table)
+        buttons = [u for u in self.start_ui if self.names(self.comp[u], "event1")]
+        self.title_ui = set(self.start_ui) if buttons else set()
+        self.title_buttons = buttons
+        self.title_pending: list[str] = []  # the title's buttons an event being read shows (event)
         # the first event (file order) adding a tile of encounter k >= 2 enters it: the tiles
         # and tokens of k it adds are k's setup
         self.entry: dict[int, str] = {}
@@ -737,13 +744,19 @@ class Importer:
             if sec.name in seen:
                 continue
             seen.add(sec.name)
+            ui = []  # a title screen's button: its chain is the start's too (title_screen)
             for name in self.names(sec, "add"):
                 if name.startswith(("Tile", "Token", "Door")):
                     self.placed_at_setup.add(name)
+                elif name.startswith("UI") and name in self.comp and enc == 1 and name not in self.start_ui:
+                    self.start_ui.append(name)
+                    if self.names(self.comp[name], "event1"):
+                        ui.append(self.comp[name])
             if sec.name.startswith("Spawn"):
                 self.placed_at_setup.add(sec.name)
             nexts = [self.comp[name] for name in self.next_events(sec)
                      if name in self.comp and not self.comp[name].get("trigger") and name not in self.checks and name not in self.enc_starts]
+            todo.extend(reversed(ui))  # walked after the chain: the buttons are pressed once it has run
             todo.extend(reversed(nexts))  # the first next event is walked first, as before
 
     def next_events(self, sec: Section) -> list[str]:
@@ -908,7 +921,11 @@ class Importer:
         self.walked = 0
         self.path = []
         self.trigger_now = trigger.split(" ", 1)[0]  # an ending's side may come from it (ending_side)
-        self._walk(root, effects, enc, entered, set(), top=True)
+        self.title_pending = []
+        seen: set[str] = set()
+        self._walk(root, effects, enc, entered, seen, top=True)
+        if self.title_pending:
+            self.title_screen(effects, enc, entered, seen)
         start_enc = k_own
         if trigger == "start" and start_enc != 1:
             trigger = "encounter start"
@@ -1149,6 +1166,9 @@ class Importer:
                     self.placed_doors.add(name)
                     out.append(_Line(f"place door {self.door_name(c)}", sec.span_of("add")))
                 # else: doors stand on the map from the start in questc (docs/valkyrie.md)
+            elif name in self.title_ui:  # the title screen: its buttons follow the event (title_screen)
+                if name in self.title_buttons and name not in self.title_pending:
+                    self.title_pending.append(name)
             else:
                 self.cannot(sec, "add", f"adding `{name}` (a {_component_kind(name)} component)")
         if reveals:
@@ -1169,6 +1189,8 @@ class Importer:
             elif name.startswith("Door"):
                 verb = "remove door" if sec.get("comment") == REMOVE_DOOR_COMMENT else "open"
                 out.append(_Line(f"{verb} {self.door_name(c)}", sec.span_of("remove")))
+            elif name in self.title_ui:
+                continue  # the title screen closes: presentation, nothing on the board changes
             else:
                 self.cannot(sec, "remove", f"removing `{name}`")
         # a spawn
@@ -1262,6 +1284,35 @@ class Importer:
             self.random_options(sec, options, out, enc, entered, seen)
             return iter(())  # the option picked runs to its own end
         return self._follow(sec)
+
+    def title_screen(self, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> None:
+        """A title screen the event put up (docs/valkyrie.md, "Title screens"), as what it means:
+        an opening dialog. Its text is the `uitext` of its elements that are not buttons; with
+        one button, `say TEXT` and then the button's chain (the app runs it when the button is
+        pressed: a UI element is an event, QuestData.UI); with several, `ask TEXT { choice
+        LABEL { … } … }`, each label the button's own `uitext`. What the buttons' chains add
+        is on the table from the start (_setup_walk), so a map the title's button puts down is
+        the quest's setup, not hidden tiles."""
+        pending, self.title_pending = self.title_pending, []
+        words = [self.string(self.comp[u], "uitext") for u in self.start_ui if u not in self.title_buttons]
+        text = "\n\n".join(w for w in words if w)
+        first = self.comp[pending[0]]
+        if len(pending) == 1:
+            if text:
+                out.append(_Line(f"say {quote(text)}", first.span))
+            self._walk(first, out, enc, entered, seen)
+            return
+        lines = [_Line(f"ask {quote(text)} {{", first.span)]
+        after: set[str] = set()
+        for u in pending:
+            branch: list[_Line] = []
+            mine = set(seen)
+            self._walk(self.comp[u], branch, enc, entered, mine)
+            after |= mine
+            lines += _block(f"  choice {quote(self.string(self.comp[u], 'uitext') or u)} {{", branch, self.comp[u].span)
+        lines.append(_Line("}", None))
+        out.extend(lines)
+        seen |= after
 
     def ending_side(self, end: Section) -> str | None:
         """"win" or "lose" for an ending reached by the chain being walked, from the whole chain
