@@ -247,3 +247,23 @@ def test_completion_offers_if_in_an_event_body_and_else_after_an_arm(tmp_path):
     after = lines[arm].index('{ say "a" }') + len('{ say "a" }') + 1
     words = {label for label, kind, _ in engine.completion(path, arm, after) if kind == "keyword"}
     assert "else" in words
+
+
+# ---------------------------------------------------------------- shipped content and the bundle
+def test_a_fat_goblin_reads_the_farmhand_choice_with_if():
+    from compiler.catalogs.schema import validator
+    from test_bundle_quests import content_bundle
+
+    b = content_bundle()
+    assert not list(validator("bundle.schema.json").iter_errors(b))
+    events = b["quests"]["a_fat_goblin"]["encounters"][0]["events"]
+    (archer,) = [e for e in events if e["on"] == {"kind": "defeated", "group": "goblin_archer"}]
+    branch, end = archer["do"]
+    assert branch["kind"] == "if" and end == {"kind": "next"}
+    first, otherwise = branch["arms"]
+    assert first["if"] == {"kind": "compare", "op": "==", "left": {"kind": "variable", "name": "freed"},
+                           "right": {"kind": "number", "value": 1}}
+    assert "if" not in otherwise and [d["kind"] for d in first["do"]] == [d["kind"] for d in otherwise["do"]] == ["say"]
+    assert first["do"][0]["text"] != otherwise["do"][0]["text"] and otherwise["do"][0]["text"] in b["strings"]
+    (spider,) = [e for e in events if e["on"] == {"kind": "defeated", "group": "cave_spider"}]
+    assert {"kind": "set", "variable": "freed", "value": 1} in spider["do"][0]["choices"][0]["do"]
