@@ -21,7 +21,7 @@ which name the tile west of, or south of, the door.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, TypeVar
+from typing import Callable, Iterable, TypeVar
 
 Point = tuple[int, int]
 Edge = tuple[Point, Point]
@@ -29,6 +29,7 @@ T = TypeVar("T")
 
 ROTATION = {"east": 0, "north": 90, "west": 180, "south": 270}  # the opening's facing -> the door's rotation
 FACING = {r: f for f, r in ROTATION.items()}
+STEP = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}  # a side -> the square beyond it
 
 
 @dataclass(frozen=True)
@@ -87,3 +88,29 @@ def opening_at(place: DoorPlace, openings: Iterable[tuple[T, Iterable[Edge], str
     opening."""
     same = [(o, f) for o, es, f in openings if frozenset(es) == place.edges]
     return next((o for o, f in same if f == place.facing), same[0][0] if same else None)
+
+
+def inner_place(to_world: Callable[[Point], Point], col: int, row: int, side: str, facing: str) -> DoorPlace | None:
+    """The door `door NAME on TILE(col,row).SIDE` (a door across the tile's own edges) as the app
+    draws it: across the edge on SIDE of square (col, row) and of the next square along (col + 1
+    for north and south, row + 1 for east and west), `to_world` the placed tile's printed square
+    -> world square, `facing` the world direction SIDE faces. Both edges are the statement's even
+    where the second lies on the tile's outline (a neck one square wide): the app's bar covers
+    two, and the importer reads such a bar back to the same statement (importer.inner_door)."""
+    dx, dy = STEP[side]
+    along = (1, 0) if side in ("north", "south") else (0, 1)
+    edges = []
+    for k in (0, 1):
+        a = to_world((col + k * along[0], row + k * along[1]))
+        b = to_world((col + k * along[0] + dx, row + k * along[1] + dy))
+        edges.append(_between(a, b))
+    return opening_place(edges, facing)
+
+
+def _between(a: Point, b: Point) -> Edge:
+    """The unit lattice edge between two orthogonally adjacent squares (endpoints sorted)."""
+    if a[1] == b[1]:
+        x = max(a[0], b[0])
+        return ((x, a[1]), (x, a[1] + 1))
+    y = max(a[1], b[1])
+    return ((a[0], y), (a[0] + 1, y))

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
-from questc_valkyrie.doors import DoorPlace, opening_place, to_valkyrie
+from questc_valkyrie.doors import DoorPlace, inner_place, opening_place, to_valkyrie
 from questc_valkyrie.importer import OWN_MONSTER_COMMENT, snake
 from questc_valkyrie.ini import write_ini, write_localization
 from questc_valkyrie.tiles import valkyrie_squares
@@ -347,12 +347,15 @@ class Exporter:
         if placed is None:
             self.cannot(d.span, f"door `{d.name}` on a tile the map lacks")
             return
-        label = d.on.side if d.on.index == 0 else f"{d.on.side}.{d.on.index}"
-        op = next((o for o in placed.tile.all_openings() if o.label == label), None)
-        if op is None:
-            self.cannot(d.span, f"door `{d.name}` on an opening the tile lacks")
-            return
-        place = opening_place(placed.opening_edges(op), placed.orientation.side(op.side))
+        if d.inside is not None:  # across the tile's own edges (a narrow neck, mid-corridor): doors.inner_place
+            place = inner_place(placed.to_world, d.inside.col, d.inside.row, d.on.side, placed.orientation.side(d.on.side))
+        else:
+            label = d.on.side if d.on.index == 0 else f"{d.on.side}.{d.on.index}"
+            op = next((o for o in placed.tile.all_openings() if o.label == label), None)
+            if op is None:
+                self.cannot(d.span, f"door `{d.name}` on an opening the tile lacks")
+                return
+            place = opening_place(placed.opening_edges(op), placed.orientation.side(op.side))
         if place is None:
             self.cannot(d.span, f"door `{d.name}` on an opening not two squares wide (the app's door covers two)")
             return
