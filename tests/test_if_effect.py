@@ -4,9 +4,16 @@ with a helpful error, bundled."""
 
 from __future__ import annotations
 
-from compiler.diagnostics import Sink
+import random
+from types import SimpleNamespace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.fixes import apply
 from compiler.model import quest as m
+from compiler.syntax import ast
 from compiler.syntax.format import format_source, same_meaning
 from compiler.syntax.parse import parse_module
 from conftest import questc
@@ -267,3 +274,125 @@ def test_a_fat_goblin_reads_the_farmhand_choice_with_if():
     assert first["do"][0]["text"] != otherwise["do"][0]["text"] and otherwise["do"][0]["text"] in b["strings"]
     (spider,) = [e for e in events if e["on"] == {"kind": "defeated", "group": "cave_spider"}]
     assert {"kind": "set", "variable": "freed", "value": 1} in spider["do"][0]["choices"][0]["do"]
+
+
+# ---------------------------------------------------------------- the fixpoint over-approximates plays
+VARS = ("a", "b")
+OPS = ["<", "<=", ">", ">=", "==", "!="]
+simple = st.one_of(
+    st.tuples(st.just("set"), st.sampled_from(VARS), st.integers(-3, 3)),
+    st.tuples(st.just("copy"), st.sampled_from(VARS), st.sampled_from(VARS)),
+    st.tuples(st.just("add"), st.sampled_from(VARS), st.integers(-2, 2).filter(bool)),
+)
+test_ = st.tuples(st.sampled_from(VARS), st.sampled_from(OPS), st.integers(-3, 3))
+arms = st.tuples(st.lists(st.tuples(test_, st.lists(simple, max_size=2)), min_size=1, max_size=3),
+                 st.one_of(st.none(), st.lists(simple, max_size=2)))
+effect = st.one_of(simple, st.tuples(st.just("if"), arms))
+event = st.tuples(st.booleans(), st.one_of(st.none(), test_), st.lists(effect, min_size=1, max_size=3))
+
+
+def _cond(c) -> m.Condition:
+    return m.Condition("compare", op=c[1], left=ast.Operand("variable", name=c[0]), right=ast.Operand("number", value=c[2]))
+
+
+def _effect(f, spans: list) -> m.Effect:
+    kind = f[0]
+    if kind == "if":
+        conditioned, otherwise = f[1]
+        out = []
+        for c, body in [*conditioned, *([(None, otherwise)] if otherwise is not None else [])]:
+            span = Span("t.quest", len(spans) + 1, 1)
+            spans.append(span)
+            out.append(m.Choice(None, tuple(_effect(g, spans) for g in body), _cond(c) if c else None, span=span))
+        return m.Effect("if", choices=tuple(out))
+    _, var, x = f
+    if kind == "set":
+        return m.Effect("set", (var,), x)
+    if kind == "copy":
+        return m.Effect("set", (var,), source=x)
+    return m.Effect("add", (var,), x)
+
+
+def _holds(c, values) -> bool:
+    v, op, n = c
+    return {"<": values[v] < n, "<=": values[v] <= n, ">": values[v] > n, ">=": values[v] >= n,
+            "==": values[v] == n, "!=": values[v] != n}[op]
+
+
+def _play(system, start, seed, rounds=6):
+    """One random play (as test_conditions' `_simulate`), `if` run as the player runs it:
+    every (variable, value) seen, and the arms taken (their numbers in `_effect`'s order)."""
+    rng = random.Random(seed)
+    values = dict(start)
+    used: set[int] = set()
+    seen = set(values.items())
+    taken: set[int] = set()
+    numbering: dict[int, list[int]] = {}  # id of an `if` effect tuple -> its arms' numbers
+    counter = iter(range(1, 10_000))
+    for _, _, effs in system:  # the same depth-first order as `_effect`
+        def number(fs):
+            for f in fs:
+                if f[0] == "if":
+                    conditioned, otherwise = f[1]
+                    bodies = [b for _, b in conditioned] + ([otherwise] if otherwise is not None else [])
+                    ids = []
+                    for b in bodies:
+                        ids.append(next(counter))
+                        number(b)
+                    numbering[id(f)] = ids
+        number(effs)
+
+    def run(fs):
+        for f in fs:
+            if f[0] == "if":
+                conditioned, otherwise = f[1]
+                arms_ = [(c, b) for c, b in conditioned] + ([(None, otherwise)] if otherwise is not None else [])
+                for k, (c, body) in enumerate(arms_):
+                    if c is None or _holds(c, values):
+                        taken.add(numbering[id(f)][k])
+                        run(body)
+                        break
+                continue
+            kind, var, x = f
+            values[var] = x if kind == "set" else values[x] if kind == "copy" else values[var] + x
+            seen.add((var, values[var]))
+
+    for _ in range(rounds):
+        order = list(range(len(system)))
+        rng.shuffle(order)
+        for i in order:
+            repeats, c, effs = system[i]
+            if i in used or (c is not None and not _holds(c, values)) or rng.random() < 0.3:
+                continue
+            if not repeats:
+                used.add(i)
+            run(effs)
+    return seen, taken
+
+
+class _Enc:
+    """The part of a QuestEncounter `fixpoint` reads for variables-only systems."""
+
+    def __init__(self, evs, start):
+        self.events = evs
+        self.variables = start
+        self.spawns = ()
+        self.tokens = ()
+        self.map = SimpleNamespace(board=SimpleNamespace(doors=()), tiles=())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(event, min_size=1, max_size=4), st.integers(-2, 2), st.integers(-2, 2))
+def test_intervals_hold_every_value_and_dead_arms_are_never_taken(system, a0, b0):
+    start = {"a": a0, "b": b0}
+    spans: list[Span] = []
+    evs = tuple(m.Event(i, m.Trigger("round_end", number=None if repeats else 1), tuple(_effect(f, spans) for f in effs),
+                        condition=_cond(c) if c else None) for i, (repeats, c, effs) in enumerate(system, 1))
+    possible = m.fixpoint(_Enc(evs, start), first=True)  # type: ignore[arg-type]
+    dead = {k for k, s in enumerate(spans, 1) if s in possible.dead_choices}
+    for seed in range(20):
+        seen, taken = _play(system, start, seed)
+        for var, x in seen:
+            lo, hi = possible.range_of(var)
+            assert (lo is None or lo <= x) and (hi is None or x <= hi), (var, x, possible.ranges)
+        assert not (taken & dead), (taken & dead, system)
