@@ -16,7 +16,7 @@ from compiler import __version__
 from compiler.diagnostics import Sink, Span
 from compiler.emit.campaign import campaign_section
 from compiler.emit.cards import cards_json, decks_json, encounters_section
-from compiler.emit.catalogs import die_json, monster_json, terrain_json, tile_json
+from compiler.emit.catalogs import die_json, monster_json, terrain_json, tile_json, token_kinds_json
 from compiler.emit.quests import quests_section
 from compiler.emit.shared import JSON, JSONObject, Shared, shared, shared_with_texts
 from compiler.emit.strings import StringTable, strings_json, translations_json
@@ -68,6 +68,13 @@ def _terrain(model: Model, table: StringTable) -> Shared | None:
     return shared(("terrain", Same(terrain)), lambda: terrain_json(terrain))
 
 
+def _token_kinds(model: Model, table: StringTable) -> Shared | None:
+    kinds = model.token_kinds
+    if not kinds:
+        return None
+    return shared(("token_kinds", Same(kinds)), lambda: token_kinds_json(kinds))
+
+
 def _tiles(model: Model, table: StringTable) -> Shared | None:
     tiles = model.tiles
     if not tiles:
@@ -106,6 +113,7 @@ SECTIONS: dict[str, Callable[[Model, StringTable], JSON]] = {
     "terrain": _terrain,
     "dice": _dice,
     "tiles": _tiles,
+    "token_kinds": _token_kinds,
     "monsters": _monsters,
     "quests": quests_section,
     "encounters": encounters_section,

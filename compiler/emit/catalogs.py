@@ -18,11 +18,21 @@ if TYPE_CHECKING:
     from compiler.catalogs.dice import Die
     from compiler.catalogs.monsters import Monster, Stats
     from compiler.catalogs.terrain import TerrainRule
+    from compiler.catalogs.tokens import TokenKind
     from compiler.geometry.tiles import Tile
 
 
 def terrain_json(rules: Mapping[str, TerrainRule]) -> JSONObject:
     return {tid: {k: v for k, v in dataclasses.asdict(rule).items() if k != "id"} for tid, rule in sorted(rules.items())}
+
+
+def token_kinds_json(kinds: Mapping[str, TokenKind]) -> JSONObject:
+    """Each token kind with its meaning, every field explicit (lists may be empty)."""
+    return {
+        kid: {"name": k.name, "meaning": k.meaning, "action": k.action, "reach": k.reach,
+              "colours": list(k.colours), "source": k.source}
+        for kid, k in sorted(kinds.items())
+    }
 
 
 def tile_json(tile: Tile) -> JSONObject:

@@ -53,6 +53,7 @@ DECLARED = ("quest", "encounter", "card", "deck", "campaign")
 PASSES: tuple[Pass, ...] = (
     Pass("dice", needs=("catalog:dice",), writes=("dice",)),
     Pass("terrain", needs=("catalog:terrain",), reads=("dice",), writes=("terrain",)),
+    Pass("tokens", needs=("catalog:tokens", *DECLARED), writes=("token_kinds",)),
     Pass("monsters", needs=("catalog:monsters",), reads=("dice",), writes=("monsters",)),
     Pass("symbols", needs=DECLARED, writes=("symbols",)),
     Pass("tiles", needs=("catalog:tiles",), reads=("terrain",), writes=("tiles",)),
@@ -78,8 +79,8 @@ PASSES: tuple[Pass, ...] = (
     ),
     Pass(
         "provenance",
-        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:campaign", "campaign"),
-        reads=("worlds", "monsters", "tiles", "campaign"),
+        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:tokens", "catalog:campaign", "campaign"),
+        reads=("worlds", "monsters", "tiles", "token_kinds", "campaign"),
         writes=("illustrative",),
     ),
     Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures", "campaign"), writes=("languages",)),

@@ -253,6 +253,7 @@ class TokenDecl:
     colour: str | None = None
     name: str | None = None
     span: Span = NOWHERE
+    kind_span: Span = field(default=NOWHERE, compare=False)  # the kind's word, where an unknown kind is reported (Q0107); a position, not part of the meaning
 
 
 @frozen

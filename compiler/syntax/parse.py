@@ -473,7 +473,8 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
                 fields[c[0]] = c[1]
             else:
                 fields["at"] = c
-        return ast.TokenDecl(kind=str(kind), span=self.span(meta), **fields)
+        kind_span = Span(self.file, kind.line, kind.column, kind.end_line, kind.end_column)
+        return ast.TokenDecl(kind=str(kind), span=self.span(meta), kind_span=kind_span, **fields)
 
     def spawn_size(self, meta: Meta, children: Children) -> tuple[str, tuple[int, int], Span]:
         span = self.span(meta)

@@ -55,7 +55,8 @@ AUDIO_WIN, AUDIO_LOSE = "AudioBLVictory", "AudioBLDefeat"
 # questc language codes (translations/<code>.po) -> Valkyrie's language names
 LANGUAGES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "it": "Italian", "pt": "Portuguese",
              "pl": "Polish", "ja": "Japanese", "zh": "Chinese", "cs": "Czech", "ru": "Russian", "ko": "Korean"}
-TOKEN_TYPES = {"search": "TokenSearch", "unique_search": "TokenSearchSpecial", "villager": "TokenVillagerMan"}
+TOKEN_TYPES = {"search": "TokenSearch", "unique_search": "TokenSearchSpecial", "villager": "TokenVillagerMan",
+               "secret_entrance": "TokenSecretB"}
 # `on enters`: a marker token players click when a hero enters its tile or space (docs/valkyrie.md)
 ENTERS_TYPE = "TokenObjectiveGreen"
 ENTERS_COMMENT = "questc: on enters "  # + the tile or space; the importer reads the event back from it
@@ -974,9 +975,53 @@ class Exporter:
         s.set("comment", ASK_COMMENT + join.name)
         return s, join
 
+    def arms(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
+        """`if C1 { … } else if C2 { … } else { … }`: a section whose `event1` lists the arms'
+        first sections in order, each arm's condition its `conditions=` (an arm whose condition
+        is several alternatives in `or`-of-`and`s form: one gate section per alternative, each
+        naming the arm's first section, as `gate` writes an event's `or`), the `else` last with
+        none; every arm's chain ends on a join section `[<Section>Join]`, and the rest of the
+        event follows the join. Without an `else` the join itself ends the list (no arm
+        enabled: the rest still runs). EventManager.EndEvent queues the first enabled event of
+        a list: the first arm whose condition holds. An arm whose condition cannot be written
+        is VK0308 and left out."""
+        s = self.event_sec(f"{base}_{n}")
+        join = self.event_sec(f"{s.name}Join")
+        heads: list[str] = []
+        closed = False
+        for i, arm in enumerate(ef.choices, start=1):
+            alts: list[Conj] | str = [[]] if arm.condition is None else self.dnf(k, arm.condition)
+            if isinstance(alts, str) or not alts:
+                self.cannot(arm.condition.span if arm.condition is not None else arm.span,
+                            alts if isinstance(alts, str) else "a condition that never holds")
+                continue
+            head = self.event_sec(f"{s.name}Arm{i}")
+            tail = self.effects(k, f"{s.name}Arm{i}", head, arm.effects)
+            tail.set("event1", join.name)
+            if len(alts) == 1:
+                if alts[0]:
+                    head.set("conditions", " ".join(alts[0]))
+                heads.append(head.name)
+            else:
+                for alt in alts:
+                    g = self.event_sec(head.name + "If")
+                    if alt:
+                        g.set("conditions", " ".join(alt))
+                    g.set("event1", head.name)
+                    heads.append(g.name)
+            if not all(alts):  # an arm that always holds: the arms after it never run
+                closed = True
+                break
+        if not closed:
+            heads.append(join.name)
+        s.set("event1", " ".join(heads))
+        return s, join
+
     def effect(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
         if ef.kind in ("ask", "random") and ef.choices:
             return self.choices(k, base, n, ef)
+        if ef.kind == "if" and ef.choices:
+            return self.arms(k, base, n, ef)
         if ef.kind == "spawn":
             secs = []
             for name in ef.args:

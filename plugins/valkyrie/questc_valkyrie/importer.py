@@ -39,6 +39,7 @@ TOKEN_TYPES = {
     "TokenSearchSpecial": ("unique_search", None),
     "TokenVillagerMan": ("villager", None),
     "TokenVillagerWoman": ("villager", "woman"),
+    "TokenSecretB": ("secret_entrance", None),  # A Fat Goblin's secret room (core-2e/tokens.yaml)
 }
 AUDIO_WIN, AUDIO_LOSE = "AudioBLVictory", "AudioBLDefeat"
 # what the export writes where Valkyrie has no field of its own (exporter.py, docs/valkyrie.md "Export")
