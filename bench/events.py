@@ -7,10 +7,11 @@ options counted) runs once per encounter in the quests pass. Measured:
 1. the largest shipped quest (by events): every encounter's analysis;
 2. a generated quest of 20 variables and 200 events: every-round events that add to a
    variable while a condition caps it, events whose conditions compare two variables,
-   choices and random options that set them, door and token events;
+   choices and random options that set them, `if … else if … else` effects whose arms
+   write variables, door and token events;
 3. the baseline in the same run: the same generated quest with every condition and
-   choice taken out (what the analysis did before conditions existed), so the cost of
-   conditions and ranges is visible;
+   choice taken out (what the analysis did before conditions existed; an `if` effect
+   becomes its first arm's effects), so the cost of conditions and ranges is visible;
 4. the whole quests pass (resolve and analyse) on the generated quest, for scale.
 
 Run: .venv/bin/python -m bench.events
@@ -50,7 +51,7 @@ def generated(variables: int = 20, events: int = 200, seed: int = 31) -> str:
     lines += [f"  var {n} = {rnd.randint(0, 3)}" for n in names]
     for k in range(events):
         a, b = rnd.sample(names, 2)
-        kind = k % 5
+        kind = k % 6
         if kind == 0:
             lines.append(f"  on round_end if {a} < {rnd.randint(2, 9)} {{ add 1 to {a} }}")
         elif kind == 1:  # a variable trigger on the first half sets one of the second: no automatic cycle
@@ -63,14 +64,19 @@ def generated(variables: int = 20, events: int = 200, seed: int = 31) -> str:
         elif kind == 3:
             lines.append(f"  on round_end {rnd.randint(1, 12)} {{ random {{ option {{ set {a} = random 1..6 }}; "
                          f"option {{ set {b} = 0 }} }} }}")
-        else:
+        elif kind == 4:
             lines.append(f'  on searched chest if not ({a} == {b}) {{ say "Found." }}')
+        else:  # `if … else if … else` inside the event: arms that write what later conditions read
+            lines.append(f"  on round_end {rnd.randint(1, 12)} {{ if {a} > {rnd.randint(0, 5)} {{ add 1 to {a} }} "
+                         f"else if {b} == {rnd.randint(0, 5)} {{ set {b} = {a} }} else {{ subtract 1 from {b} }} }}")
     lines += ['  on round_end 20 { lose "Too late." }', '  on defeated zombie { win "Done." }', "}"]
     return "\n".join(lines) + "\n"
 
 
 def without_conditions(text: str) -> str:
-    """The same quest as before conditions: no `if`, each `ask` or `random` its first branch."""
+    """The same quest as before conditions: no `if`, each `ask` or `random` its first branch,
+    each `if … else` effect its first arm's effects."""
+    text = re.sub(r"\{ if [^{]*\{ ([^}]*) \}[^\n]*\} \}$", r"{ \1 }", text, flags=re.M)
     text = re.sub(r" if [^{]*\{", " {", text)
     text = re.sub(r'ask "[^"]*" \{ choice "[^"]*" \{ ([^}]*) \};[^\n]*\} \}', r"\1 }", text)
     text = re.sub(r"random \{ option \{ ([^}]*) \};[^\n]*\} \}", r"\1 }", text)

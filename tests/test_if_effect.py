@@ -388,7 +388,7 @@ def test_intervals_hold_every_value_and_dead_arms_are_never_taken(system, a0, b0
     spans: list[Span] = []
     evs = tuple(m.Event(i, m.Trigger("round_end", number=None if repeats else 1), tuple(_effect(f, spans) for f in effs),
                         condition=_cond(c) if c else None) for i, (repeats, c, effs) in enumerate(system, 1))
-    possible = m.fixpoint(_Enc(evs, start), first=True)  # type: ignore[arg-type]
+    possible = m.fixpoint(_Enc(evs, start), first=True)
     dead = {k for k, s in enumerate(spans, 1) if s in possible.dead_choices}
     for seed in range(20):
         seen, taken = _play(system, start, seed)
@@ -396,3 +396,28 @@ def test_intervals_hold_every_value_and_dead_arms_are_never_taken(system, a0, b0
             lo, hi = possible.range_of(var)
             assert (lo is None or lo <= x) and (hi is None or x <= hi), (var, x, possible.ranges)
         assert not (taken & dead), (taken & dead, system)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(event, min_size=1, max_size=5), st.integers(-2, 2), st.integers(-2, 2))
+def test_solving_intervals_once_per_sweep_gives_what_solving_after_every_write_gives(system, a0, b0):
+    """`fixpoint` solves the intervals once per sweep; solving them again after every event
+    that writes a variable (as it did before) must reach the very same result."""
+    start = {"a": a0, "b": b0}
+    evs = tuple(m.Event(i, m.Trigger("round_end", number=None if repeats else 1), tuple(_effect(f, []) for f in effs),
+                        condition=_cond(c) if c else None) for i, (repeats, c, effs) in enumerate(system, 1))
+    per_sweep = m.fixpoint(_Enc(evs, start), first=True)
+
+    class EveryWrite(m._Growing):
+        def fire(self, e):
+            grew = super().fire(e)
+            self.refresh()
+            return grew
+
+    real = m._Growing
+    m._Growing = EveryWrite
+    try:
+        every_write = m.fixpoint(_Enc(evs, start), first=True)
+    finally:
+        m._Growing = real
+    assert per_sweep == every_write

@@ -285,14 +285,19 @@ class Possible:
 def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4)) -> Possible:
     """What can happen in `enc`: from its setup, every event whose trigger can happen and
     whose condition may hold fires (effects of every choice whose condition may hold
-    included; of an `if`, the arms `_Growing.taken` says may be taken), until nothing more can (`first`: the quest's first encounter, where `on
-    start` fires; `heroes`: the hero counts played). Variables are tracked as intervals
-    (`_Growing.intervals`). The quests pass reports the events that never fire; the
-    adventure and expectations passes ask which fire."""
+    included; of an `if`, the arms `_Growing.taken` says may be taken), until nothing
+    more can (`first`: the quest's first encounter, where `on start` fires; `heroes`: the
+    hero counts played). Variables are tracked as intervals (`_Growing.intervals`),
+    solved again once per sweep over the events, not after every event that writes one:
+    within a sweep they may lag behind (smaller, never wrong), and the last sweep, in
+    which nothing grows, judges every condition on the final intervals. The quests pass
+    reports the events that never fire; the adventure and expectations passes ask which
+    fire."""
     st = _Growing(enc, first, heroes)
     changed = True
     while changed:
         changed = False
+        st.refresh()
         for e in enc.events:
             if st.can_fire(e.trigger) and st.occurs(e.trigger, e.quota) and (e.condition is None or True in st.truths(e.condition)):
                 changed = st.fire(e) or changed
@@ -394,6 +399,7 @@ class _Growing:
         # | ("upto", hi) / ("downto", lo): a repeating add whose event only fires below (above) a bound
         self.writes: dict[str, set[tuple[object, ...]]] = {v: set() for v in enc.variables}
         self._intervals: dict[str, Interval] | None = None
+        self.stale = False  # a write was recorded after the intervals were solved
         self.doors = {d.id: d for d in enc.map.board.doors}
         self.tiles = {t.name: t for t in enc.map.tiles}
         self.removed: set[tuple[str, str]] = set()  # (tile | door | token | spawn, name) some firing event removes
@@ -602,8 +608,14 @@ class _Growing:
                  len(self.opened), len(self.removed), len(self.unlocked), len(self.placed_doors),
                  sum(len(p) for p in self.placers.values()), sum(len(w) for w in self.writes.values()))
         if after[-1] != before[-1]:
-            self._intervals = None
+            self.stale = True  # the intervals are solved again at the next sweep (`fixpoint`)
         return after != before
+
+    def refresh(self) -> None:
+        """Let the next question about a variable solve the intervals again, if a write was
+        recorded since they were solved."""
+        if self.stale:
+            self._intervals, self.stale = None, False
 
     def apply(self, effects: Iterable[Effect], index: int, path: tuple[int, ...], repeats: bool,
               bounds: dict[str, Interval]) -> None:
