@@ -35,7 +35,7 @@ import hashlib
 import io
 import zipfile
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Mapping, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
 from questc_valkyrie.doors import DoorPlace, inner_place, opening_place, to_valkyrie
@@ -126,10 +126,18 @@ class _Tail(TypedDict):
 
 
 class Exporter:
-    def __init__(self, model: Model, quest: ast.Quest, sink: Sink):
+    def __init__(self, model: Model, quest: ast.Quest, sink: Sink, links: dict[str, str] | None = None,
+                 hidden: bool = False, parts: dict[str, dict[str, str]] | None = None):
+        """`links`: for a package of several quests (`export`), each quest a `next quest` of this
+        one names -> the path of its quest.ini from this quest's folder; `hidden`: a quest of the
+        package reached only by `next quest` (not listed by the app); `parts`: the other quests'
+        files, by their folder inside the package (the package's own quest only)."""
         self.model = model
         self.quest = quest
         self.sink = sink
+        self.links = links or {}
+        self.hidden = hidden
+        self.parts = parts or {}
         from questc_valkyrie.offsets import load_offsets
 
         self.offsets = load_offsets()
@@ -1046,6 +1054,17 @@ class Exporter:
             return secs[0], secs[-1]
         if ef.kind == "next":
             return self.enter(k, base, ef)
+        if ef.kind == "next_quest":
+            # the app's StartQuestEvent: an event naming the other quest's quest.ini (docs/valkyrie.md,
+            # "Packages of several quests"); nothing after it runs, so the chain's tail is a section
+            # of no file, whatever is chained after it is dropped
+            path = self.links.get(ef.args[0]) if ef.args else None
+            if path is None:
+                self.cannot(ef.span, f"`next quest {ef.args[0] if ef.args else ''}`: that quest is not in the export")
+                return None
+            s = self.event_sec(f"{base}_{n}")
+            s.set("event1", path)
+            return s, _Sec("", "")
         s = self.event_sec(f"{base}_{n}")
         if ef.kind in ("say", "win", "lose") and ef.text is not None:
             m = self.seen_kinds[ef.kind] = self.seen_kinds.get(ef.kind, 0) + 1
@@ -1150,7 +1169,7 @@ class Exporter:
         if any(s.file == "monsters.ini" for s in self.sections.values()):
             used.append("monsters.ini")
         quest_ini = write_ini([
-            ("Quest", [("format", str(FORMAT)), ("hidden", "False"), ("type", "D2E"), ("defaultlanguage", "English"),
+            ("Quest", [("format", str(FORMAT)), ("hidden", str(self.hidden)), ("type", "D2E"), ("defaultlanguage", "English"),
                        ("minhero", str(lo)), ("maxhero", str(hi))]),
             ("QuestText", [("Localization.English.txt", None)]),
             ("QuestData", [(f, None) for f in used]),
@@ -1178,6 +1197,9 @@ class Exporter:
         quest_ini_texts = sorted(f for f in out if f.startswith("Localization."))
         out["quest.ini"] = out["quest.ini"].replace("[QuestText]\nLocalization.English.txt\n",
                                                     "[QuestText]\n" + "".join(f + "\n" for f in quest_ini_texts))
+        self.out = dict(out)  # this quest's own files (`export` puts a linked quest's in its folder)
+        for sub, their in sorted(self.parts.items()):
+            out.update({f"{sub}/{rel}": text for rel, text in their.items()})
         files = {f"{folder}/{rel}": text.encode("utf-8") for rel, text in sorted(out.items())}
         package = zip_bytes({rel: text.encode("utf-8") for rel, text in out.items()})
         files[f"{folder}.valkyrie"] = package
@@ -1253,4 +1275,52 @@ def export(model: Model, args: argparse.Namespace, sink: Sink) -> dict[str, byte
     if quest.adventure is not None:  # nothing of it could be played: an error, not a warning
         sink.report("VK0310", quest.span, quest=quest.id)
         return None
-    return Exporter(model, quest, sink).run()
+    chain = quest_chain(quest, symbols)
+    if len(chain) == 1:
+        return Exporter(model, quest, sink).run()
+    # a package of several quests: the quest asked for at its top, each quest its `next quest`
+    # effects reach (step after step) in a folder of its own named after it
+    folders = {q.id: "" if i == 0 else camel(q.id) for i, q in enumerate(chain)}
+    parts: dict[str, dict[str, str]] = {}
+    for q in chain[1:]:
+        if q.adventure is not None:
+            sink.report("VK0310", q.span, quest=q.id)
+            return None
+        sub = Exporter(model, q, sink, _paths(folders[q.id], folders), hidden=True)
+        if sub.run() is None:
+            return None
+        parts[folders[q.id]] = sub.out
+    return Exporter(model, quest, sink, _paths("", folders), parts=parts).run()
+
+
+def quest_chain(quest: ast.Quest, symbols: Mapping[str, object]) -> list[ast.Quest]:
+    """`quest` and every quest of the pack its `next quest` effects lead to, step after step,
+    in the order first named."""
+    out = [quest]
+    k = 0
+    while k < len(out):
+        for e in out[k].encounters:
+            for ev in e.body.events:
+                for ef in _written(ev.effects):
+                    target = symbols.get(ef.args[0]) if ef.kind == "next_quest" and ef.args else None
+                    if isinstance(target, ast.Quest) and all(target is not q for q in out):
+                        out.append(target)
+        k += 1
+    return out
+
+
+def _written(effects: tuple[ast.Effect, ...]) -> list[ast.Effect]:
+    """The effects and those of every choice in them, in the order written."""
+    out: list[ast.Effect] = []
+    for ef in effects:
+        out.append(ef)
+        for ch in ef.choices:
+            out.extend(_written(ch.effects))
+    return out
+
+
+def _paths(here: str, folders: dict[str, str]) -> dict[str, str]:
+    """quest id -> the path of its quest.ini as an event of the quest in folder `here` names it
+    (the app reads it from the folder of the quest being played)."""
+    up = "../" if here else ""
+    return {qid: f"{up}{folder}/quest.ini" if folder else f"{up}quest.ini" for qid, folder in folders.items()}

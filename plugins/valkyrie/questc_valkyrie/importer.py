@@ -81,6 +81,9 @@ class Generated:
     files: dict[str, str]
     quest_file: str
     origins: dict[int, Span] = field(default_factory=dict)
+    # a package of several quests (run.import_quest): each quest file -> its origins and
+    # the place of its quest.ini's [Quest] section (empty: only `quest_file`)
+    parts: dict[str, tuple[dict[int, Span], Span]] = field(default_factory=dict)
 
 
 @dataclass
@@ -109,7 +112,8 @@ def quest_id_of(name: str) -> str:
 
 class Importer:
     def __init__(self, files: QuestFiles, tiles: Mapping[str, Tile], monsters: set[str], sink: Sink,
-                 offsets: Mapping[str, int] | None = None, quest_id: str | None = None):
+                 offsets: Mapping[str, int] | None = None, quest_id: str | None = None,
+                 links: Mapping[str, tuple[str, Span]] | None = None):
         self.q = files
         self.tiles = tiles
         self.monsters = monsters
@@ -117,6 +121,12 @@ class Importer:
         self.offsets = offsets or {}
         self.quest_id = quest_id or quest_id_of(files.name)
         self.comp: dict[str, Section] = {}
+        # event names that start another quest of the package (run.py: `q2/quest.ini` ->
+        # its quest id, and where it is first named): each a section of its own here, so a
+        # chain follows it like an event, and `_visit` writes it as `next quest ID`
+        self.links = {name: qid for name, (qid, _) in (links or {}).items()}
+        for name, (_, span) in (links or {}).items():
+            self.comp[name] = Section(name, span.file, span)
         self.warned: set[tuple[str, str]] = set()
         quest_section = files.quest.section("Quest")
         lang = (quest_section.get("defaultlanguage") or "English") if quest_section else "English"
@@ -185,7 +195,7 @@ class Importer:
         self.check_orientation(placements)
         groups = clusters(placements)
         if not groups:
-            self.sink.report("VK0203", Span.whole_file(self.q.shown("quest.ini")), path=self.q.root, problem="it places no tile questc knows")
+            self.sink.report("VK0203", Span.whole_file(self.q.shown("quest.ini")), path=self.q.shown("").removesuffix("/"), problem="it places no tile questc knows")
             return None
         self.groups = groups
         self.owner: dict[tuple[int, int], tuple[int, Placement]] = {}
@@ -1106,6 +1116,9 @@ class Importer:
 
     def _visit(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> Iterator[Section]:
         """`sec`'s own effects, written to `out` now; then the events after it, to walk in turn."""
+        if sec.name in self.links:  # a StartQuestEvent: play goes on in another quest of the package
+            out.append(_Line(f"next quest {self.links[sec.name]}", sec.span))
+            return iter(())
         if sec.name in seen:
             return iter(())
         seen.add(sec.name)

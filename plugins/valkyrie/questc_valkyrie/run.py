@@ -5,14 +5,18 @@ with every diagnostic moved back to the Valkyrie file and line it comes from."""
 from __future__ import annotations
 
 import os
+import posixpath
+import re
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler.plugins.api import Related, Sink, Span
-from questc_valkyrie.importer import Generated, Importer
-from questc_valkyrie.source import QuestFiles, load_quest
+from questc_valkyrie.importer import Generated, Importer, quest_id_of
+from questc_valkyrie.source import QuestFiles, linked_quest, load_quest
+
+MAX_QUESTS = 64  # quests of one package imported (each a whole import)
 
 if TYPE_CHECKING:
     from compiler.plugins.api import Diagnostic, Options, Tile
@@ -40,14 +44,85 @@ def library(sink: Sink) -> tuple[dict[str, Tile] | None, set[str], dict[str, int
 
 
 def import_quest(path: str | Path, sink: Sink, quest_id: str | None = None) -> tuple[QuestFiles, Generated] | None:
+    """The quest at `path` as a questc pack: with the other quests of its package its events
+    start (`q2/quest.ini`: docs/valkyrie.md, "Packages of several quests"), each a quest of
+    the pack, linked by `next quest`. None when any of them has errors."""
     files = load_quest(path, sink)
     if files is None:
         return None
     tiles, monsters, offsets = library(sink)
     if tiles is None:
         return None
-    gen = Importer(files, tiles, monsters, sink, offsets, quest_id).run()
-    return None if gen is None else (files, gen)
+    done: list[tuple[QuestFiles, Generated]] = []
+    failed = False
+    for q, qid, links in linked_quests(files, quest_id_of(files.name) if quest_id is None else quest_id, sink):
+        gen = Importer(q, tiles, monsters, sink, offsets, qid, links).run()
+        if gen is None:
+            failed = True
+        else:
+            done.append((q, gen))
+    if failed or not done:
+        return None
+    first = done[0][1]
+    merged = {"pack.yaml": first.files["pack.yaml"]}
+    parts: dict[str, tuple[dict[int, Span], Span]] = {}
+    for q, g in done:
+        merged[g.quest_file] = g.files[g.quest_file]
+        section = q.quest.section("Quest")  # load_quest reads no quest.ini without one
+        parts[g.quest_file] = (g.origins, section.span if section is not None else Span.whole_file(q.shown("quest.ini")))
+    return files, replace(first, files=merged, parts=parts)
+
+
+def linked_quests(root: QuestFiles, root_id: str, sink: Sink) -> list[tuple[QuestFiles, str, dict[str, tuple[str, Span]]]]:
+    """`root` and every quest of its package that an event of one of them starts, in the
+    order first named (breadth first): each with its quest id and its links (event name ->
+    the quest id it starts, and where it is first named)."""
+    found: dict[str, QuestFiles] = {root.folder: root}
+    ids: dict[str, str] = {root.folder: root_id}
+    order = [root.folder]
+    links_of: dict[str, dict[str, tuple[str, Span]]] = {}
+    warned = False
+    k = 0
+    while k < len(order):
+        q = found[order[k]]
+        k += 1
+        links: dict[str, tuple[str, Span]] = {}
+        for ini in q.data:
+            for sec in ini.sections:
+                for key, v in sec.values.items():
+                    if not re.fullmatch(r"event\d+", key):
+                        continue
+                    for name in v.text.split():
+                        if name in links:
+                            continue
+                        folder = q.link(name)
+                        if folder is None:
+                            continue
+                        if folder not in found:
+                            if len(found) >= MAX_QUESTS:
+                                if not warned:
+                                    warned = True
+                                    sink.report("VK0206", v.span, name=name, limit=MAX_QUESTS)
+                                continue
+                            sub = linked_quest(q, folder, sink)
+                            if sub is None:
+                                continue  # its problems are reported; the event stays unknown (VK0301)
+                            found[folder] = sub
+                            ids[folder] = _new_id(posixpath.basename(folder), root_id, set(ids.values()))
+                            order.append(folder)
+                        links[name] = (ids[folder], v.value_span)
+        links_of[q.folder] = links
+    return [(found[f], ids[f], links_of[f]) for f in order]
+
+
+def _new_id(folder: str, root_id: str, taken: set[str]) -> str:
+    base = quest_id_of(folder)
+    if base in taken:
+        base = f"{root_id}_{base}"
+    ident, n = base, 2
+    while ident in taken:
+        ident, n = f"{base}_{n}", n + 1
+    return ident
 
 
 def write_pack(gen: Generated, out: str | Path, sink: Sink) -> bool:
@@ -85,21 +160,23 @@ def check_quest(path: str | Path, options: Options, sink: Sink) -> list[Diagnost
             return []
         inner = Sink()
         compile_paths([str(pack)], options, inner)
-        quest_file = str(pack / gen.quest_file)
         quest_section = files.quest.section("Quest")  # load_quest reads no quest.ini without one
         fallback = quest_section.span if quest_section is not None else Span.whole_file(files.shown("quest.ini"))
+        # each quest file of the pack (several for a package of several quests) -> its lines' Valkyrie places
+        parts = {os.path.realpath(pack / rel): part for rel, part in (gen.parts or {gen.quest_file: (gen.origins, fallback)}).items()}
         moved = []
         for d in inner.items:
-            span = _moved(d.span, pack, quest_file, gen, fallback)
-            related = tuple(Related(_moved(r.span, pack, quest_file, gen, fallback), r.message) for r in d.related)
+            span = _moved(d.span, pack, parts, fallback)
+            related = tuple(Related(_moved(r.span, pack, parts, fallback), r.message) for r in d.related)
             moved.append(replace(d, span=span, related=related))
         return moved
 
 
-def _moved(span: Span, pack: Path, quest_file: str, gen: Generated, fallback: Span) -> Span:
+def _moved(span: Span, pack: Path, parts: dict[str, tuple[dict[int, Span], Span]], fallback: Span) -> Span:
     real = os.path.realpath(span.file)
-    if real == os.path.realpath(quest_file):
-        return gen.origins.get(span.line, fallback)
+    if real in parts:
+        origins, own = parts[real]
+        return origins.get(span.line, own)
     if real.startswith(os.path.realpath(pack) + os.sep):
         return fallback
     return span

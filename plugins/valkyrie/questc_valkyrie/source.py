@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import posixpath
 import stat
 import zipfile
 from dataclasses import dataclass, field
@@ -39,9 +40,34 @@ class QuestFiles:
     quest: IniFile
     data: list[IniFile] = field(default_factory=list)
     texts: list[Localization] = field(default_factory=list)
+    # a quest in a sub-folder of a package of several (docs/valkyrie.md, "Packages of several
+    # quests"): that folder, relative to the package ("" for the package's own quest.ini)
+    folder: str = ""
+    source: "_FolderFiles | _ZipFiles | None" = field(default=None, repr=False, compare=False)
 
     def shown(self, file: str) -> str:
-        return f"{self.root}/{file}"
+        return f"{self.root}/{self.folder}/{file}" if self.folder else f"{self.root}/{file}"
+
+    def link(self, name: str) -> str | None:
+        """The folder (relative to the package) of the quest an event name such as
+        `q2/quest.ini` or `../quest.ini` starts, or None when it names none. The app takes an
+        event name that is no event of the quest but a file next to its quest.ini for a
+        StartQuestEvent (EventManager.QueueEvent): the path is relative to the folder of the
+        quest being played. questc takes only a `quest.ini` inside the package."""
+        rel = name.replace("\\", "/")
+        if posixpath.basename(rel) != "quest.ini" or rel.startswith("/") or ":" in rel or self.source is None:
+            return None
+        target = posixpath.normpath(posixpath.join(self.folder, rel))
+        if target == ".." or target.startswith("../") or not self.source.has(target):
+            return None
+        return posixpath.dirname(target)
+
+
+def linked_quest(q: QuestFiles, folder: str, sink: Sink) -> QuestFiles | None:
+    """The quest in `folder` of the package `q` belongs to (a folder `q.link` gave)."""
+    if q.source is None:
+        return None
+    return _read_quest(q.source, q.root, posixpath.basename(folder) or q.name, folder, sink)
 
 
 def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
@@ -61,16 +87,24 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
     else:
         sink.report("VK0201", Span.whole_file(str(p)), path=str(p), problem="no such folder or file")
         return None
-    text = files.read("quest.ini", sink, f"{root}/quest.ini")
+    if not files.has("quest.ini"):
+        sink.report("VK0203", Span.whole_file(str(p)), path=str(p), problem="it holds no quest.ini")
+        return None
+    return _read_quest(files, root, name, "", sink)
+
+
+def _read_quest(files: "_FolderFiles | _ZipFiles", root: str, name: str, folder: str, sink: Sink) -> QuestFiles | None:
+    """The quest whose quest.ini lies in `folder` of the package ("": its top)."""
+    at = f"{folder}/" if folder else ""
+    shown_folder = f"{root}/{folder}" if folder else root
+    text = files.read(f"{at}quest.ini", sink, f"{shown_folder}/quest.ini")
     if text is None:
-        if not files.has("quest.ini"):
-            sink.report("VK0203", Span.whole_file(str(p)), path=str(p), problem="it holds no quest.ini")
         return None
-    quest = read_ini(text, f"{root}/quest.ini", sink)
+    quest = read_ini(text, f"{shown_folder}/quest.ini", sink)
     if quest.section("Quest") is None:
-        sink.report("VK0203", Span.whole_file(f"{root}/quest.ini"), path=str(p), problem="quest.ini has no [Quest] section")
+        sink.report("VK0203", Span.whole_file(f"{shown_folder}/quest.ini"), path=shown_folder, problem="quest.ini has no [Quest] section")
         return None
-    out = QuestFiles(root, name, quest)
+    out = QuestFiles(root, name, quest, folder=folder, source=files)
     listed = 0
     for list_name, read_as in (("QuestData", "ini"), ("QuestText", "text")):
         sec = quest.section(list_name)
@@ -91,7 +125,7 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
                             problem=f"quest.ini lists more than {MAX_LISTED} files (a package holds at most {MAX_ENTRIES}); "
                                     "this one and those after it are not read")
                 break
-            _read_listed(entry, read_as, files, root, out, sink)
+            _read_listed(entry, read_as, files, shown_folder, at, out, sink)
         for key, (again, n) in repeats.items():
             sink.report("VK0205", again.span, name=key, times=n + 1,
                         related=(Related(first[key].span, "first listed here"),))
@@ -100,15 +134,16 @@ def load_quest(path: str | Path, sink: Sink) -> QuestFiles | None:
     return out
 
 
-def _read_listed(entry: Value, read_as: str, files: "_FolderFiles | _ZipFiles", root: str, out: QuestFiles, sink: Sink) -> None:
+def _read_listed(entry: Value, read_as: str, files: "_FolderFiles | _ZipFiles", root: str, at: str, out: QuestFiles, sink: Sink) -> None:
+    """One file quest.ini lists; `root`: the quest's folder as shown, `at`: its folder inside the package ("" or `sub/`)."""
     rel = entry.key.replace("\\", "/")
     if not _safe(rel):
         sink.report("VK0202", entry.span, entry=entry.key, problem="a data file must lie inside the quest folder")
         return
-    if not files.has(rel):
+    if not files.has(at + rel):
         sink.report("VK0204", entry.span, name=entry.key)
         return
-    body = files.read(rel, sink, f"{root}/{rel}")
+    body = files.read(at + rel, sink, f"{root}/{rel}")
     if body is None:
         return
     if read_as == "ini":
