@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Game } from "./play.js";
+import { describeEffect } from "./labels.js";
 import { SMALL_MAP, say, said } from "./helpers.mjs";
 
 const enc = (events, variables = {}) => ({
@@ -61,4 +62,8 @@ test("a hub: back to the town, whose events fire again from its start", () => {
   g.endRound();
   g.answer(1);
   assert.equal(g.outcome.result, "win");
+});
+
+test("the script listing says next quest as the language does", () => {
+  assert.equal(describeEffect({ kind: "next_quest", quest: "mine" }, (id) => id), "next quest mine");
 });
