@@ -421,3 +421,11 @@ def test_solving_intervals_once_per_sweep_gives_what_solving_after_every_write_g
     finally:
         m._Growing = real
     assert per_sweep == every_write
+
+
+def test_a_cycle_only_through_an_arm_that_is_never_taken_is_no_q0320():
+    from test_components import CYCLE
+    dead = CYCLE.replace("on open hall { reveal 8A }", "on open hall { reveal 8A; add 1 to alarm }") + \
+        "  on variable alarm >= 1 { close hall; if alarm > 50 { open hall } }\n"
+    got = codes(run(quest(dead))[1])
+    assert "Q0320" not in got and got == ["Q0325"]

@@ -1208,7 +1208,8 @@ def _check_cycles(events: Sequence[m.Event], state: m.Possible, sink: Sink) -> N
             yield f
             if f.kind in ("random", "if"):  # no button: an option or an arm is taken at once
                 for c in f.choices:
-                    yield from automatic(c.effects)
+                    if c.span not in state.dead_choices:  # an arm that is never taken closes no cycle
+                        yield from automatic(c.effects)
 
     edges: dict[int, list[int]] = {}
     for e in live.values():
