@@ -72,3 +72,33 @@ def test_next_quest_in_an_event_that_cannot_fire_leads_nowhere():
     _, sink = run(text)
     assert "Q0301" in codes(sink)  # the unknown door; the broken event may be the ending: no Q0305 piled on
     assert "Q0305" not in codes(sink) and "Q0802" not in codes(sink)
+
+
+def test_the_language_server_follows_next_quest_to_its_quest(tmp_path):
+    """References, definition and rename of a quest id reach `next quest ID` (compiler/commands/editor/symbols.py)."""
+    from lsp_client import Client
+
+    pack = tmp_path / "chain"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: chain\nname: Chain\nversion: 1.0.0\nlicence: MIT\nruleset: d2e\nrequires: [d2e-base]\n",
+                                    encoding="utf-8")
+    text = chain("  on round_end 2 { next quest mine }\n", '  on round_end 3 { win "won" }\n  on round_end 9 { lose "late" }\n')
+    (pack / "q.quest").write_text(text, encoding="utf-8")
+    lines = text.split("\n")
+    use = next(i for i, s in enumerate(lines) if "next quest mine" in s)
+    decl = next(i for i, s in enumerate(lines) if s.startswith("quest mine"))
+    c = Client("--debounce", "0.02")
+    try:
+        c.initialize(tmp_path)
+        uri = c.open(pack / "q.quest")
+        where = {"textDocument": {"uri": uri}, "position": {"line": use, "character": lines[use].index("mine") + 1}}
+        found = c.request("textDocument/definition", where)
+        assert [(d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in found] == [(decl, 6)]
+        refs = c.request("textDocument/references", {**where, "context": {"includeDeclaration": True}})
+        assert sorted(r["range"]["start"]["line"] for r in refs) == sorted([decl, use])
+        edit = c.request("textDocument/rename", {**where, "newName": "shaft"})
+        assert sorted(e["range"]["start"]["line"] for e in next(iter(edit["changes"].values()))) == sorted([decl, use])
+    finally:
+        if c.proc.poll() is None:
+            c.proc.kill()
+            c.proc.wait(timeout=5)

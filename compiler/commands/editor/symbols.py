@@ -6,7 +6,7 @@ the ID tokens with the grammar rule each stands in) is classified and resolved t
 
 | kind | declared by | referred to by | scope |
 |---|---|---|---|
-| quest, encounter, card, deck | `quest ID`, `encounter ID`, `*_card ID`, `deck K ID` | `encounter ID` on an exploration card; a deck's `start` / `card`, `hourglass A, B`; a quest's `exploration ID` / `activation ID` / `peril ID` | the pack |
+| quest, encounter, card, deck | `quest ID`, `encounter ID`, `*_card ID`, `deck K ID` | `encounter ID` on an exploration card; a deck's `start` / `card`, `hourglass A, B`; a quest's `exploration ID` / `activation ID` / `peril ID`; `next quest ID` | the pack |
 | tile (a code) | its catalog entry (YAML key) | `tile CODE` | the pack and the packs it requires |
 | monster | its catalog entry, or a quest's `monster ID based on BASE` (pack-wide here, though the compiler scopes it to its quest) | `based on G`, `spawn G`, `group G` on an activation card, `on defeated G`, `activate G`, `defeated G` on the track | as tile |
 | placed (a tile on one map) | `tile CODE as NAME`, or `tile CODE` itself (the name is the code) | `NAME(c,r)`, `NAME.side`, `start heroes on NAME`, `reveal NAME`, `remove tile NAME`, `enters NAME`, `on_board NAME` | one encounter |
@@ -46,7 +46,7 @@ GLOBAL_DECL = {"quest": "quest", "encounter": "encounter", "exploration_card": "
                "activation_card": "card", "deck": "deck", "hero_figure": "figure",
                "custom_monster": "monster"}  # `monster ID based on BASE`: ID a monster like a catalog one; BASE a reference
 GLOBAL_REF = {"xc_encounter": "encounter", "d_start": "card", "d_cards": "card", "src_hourglass": "card",
-              "deck_use": "deck", "group_activation": "monster"}
+              "deck_use": "deck", "group_activation": "monster", "e_next_quest": "quest"}
 LOCAL_DECL = {"tile_as": "placed", "door": "door", "mark": "mark", "token_as": "token", "var": "variable",
               "spawn_as": "spawn"}
 LOCAL_REF = {"start_on": "placed", "opening": "placed", "tile_space": "placed", "e_reveal": "placed",
