@@ -71,12 +71,21 @@ def test_a_group_limit_broken_is_an_error_in_a_questc_pack_and_a_quoted_warning_
     code, found = diagnostics("check", pack)
     assert code == 0 and [(d["code"], d["severity"]) for d in found] == [("Q0202", "warning")]
     assert GROUP_LIMIT in found[0]["message"]
+    # a warning like any other: a suppression comment silences it (it could not silence the error)
+    quest = pack / "goblins.quest"
+    original = quest.read_text(encoding="utf-8")
+    quest.write_text(original + "# questc: allow-file Q0202\n", encoding="utf-8")
+    assert diagnostics("check", pack) == (0, [])
+    quest.write_text(original, encoding="utf-8")
     # the same quest as a questc pack (the origin taken out): the rule is an error, as in any pack
     manifest = pack / "pack.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace("origin: valkyrie", "# origin: valkyrie"), encoding="utf-8")
     code, found = diagnostics("check", pack)
     assert code == 1 and [(d["code"], d["severity"]) for d in found] == [("Q0202", "error")]
     assert found[0]["message"] == "spawn of `goblin_archer` has 3 minion(s) with 2 heroes, but the group limit allows 2"
+    quest.write_text(original + "# questc: allow-file Q0202\n", encoding="utf-8")
+    code, found = diagnostics("check", pack)  # the error stays, and the comment is said to be in vain
+    assert code == 1 and [(d["code"], d["severity"]) for d in found] == [("Q0202", "error"), ("S0141", "warning")]
 
 
 @pytest.mark.plugins
