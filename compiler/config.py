@@ -165,7 +165,9 @@ MAX_DIGITS = 4_000  # Python refuses to read an integer of more than 4,300 digit
 MAX_NESTING = 100  # arrays and inline tables: tomllib recurses once per level
 MAX_KEY_PARTS = 100  # a dotted key is one table per part
 _DIGITS = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
-_DOTTED = re.compile(r"^\s*\[*\s*((?:[\w-]+|\"[^\"\n]*\"|'[^'\n]*')(?:\s*\.\s*(?:[\w-]+|\"[^\"\n]*\"|'[^'\n]*'))*)", re.M)
+# Blanks, not `\s`: a key never spans lines, and `^\s*` would run from each line start over
+# every blank line after it (quadratic: found by `make fuzz`, a questc.toml of 262,000 new lines).
+_DOTTED = re.compile(r"^[ \t]*\[*[ \t]*((?:[\w-]+|\"[^\"\n]*\"|'[^'\n]*')(?:[ \t]*\.[ \t]*(?:[\w-]+|\"[^\"\n]*\"|'[^'\n]*'))*)", re.M)
 
 
 def _beyond_limits(text: str) -> tuple[int, int, str] | None:

@@ -426,3 +426,18 @@ def test_a_key_of_262_kb_in_fewer_than_a_hundred_parts_is_read(tmp_path, key):
     sink = Sink()
     cfg.load(None, False, sink, cwd=tmp_path)
     assert [d.code for d in sink.items] == ["F0102"] and sink.items[0].span.line == 1
+
+
+def test_a_questc_toml_of_262_000_blank_lines_is_read_in_one_pass(tmp_path):
+    """seed 4102 r:39646: `^\\s*` in the dotted-key scan ran from every line start over all
+    the blank lines after it (quadratic: past the 10 s timeout on 262,000 new lines). A key
+    never spans lines: the scan's blanks are spaces and tabs, so no match starts on one line
+    and goes on over the next."""
+    from compiler import config as cfg
+
+    assert cfg._DOTTED.match("\n\n\nstrict = 1") is None
+    assert cfg._DOTTED.match("  a . b\t.c = 1").group(1) == "a . b\t.c"
+    (tmp_path / "questc.toml").write_text(",strict = \"yes\"ict = tru" + "\n" * 262_144, encoding="utf-8")
+    sink = Sink()
+    cfg.load(None, False, sink, cwd=tmp_path)
+    assert [d.code for d in sink.items] == ["F0101"] and sink.items[0].span.line == 1
