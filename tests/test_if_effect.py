@@ -29,6 +29,8 @@ def test_an_arm_counts_only_when_its_condition_may_hold():
 """)
     _, sink = run(text)
     assert "Q0304" in codes(sink) and "Q0325" in codes(sink)  # 8A never revealed: its arm is dead
+    (never,) = [d for d in sink.items if d.code == "Q0304"]
+    assert "only in a choice or `if` arm that is never taken" in never.message
     ok = text.replace("var freed = 0", "var freed = 0\n  on round_end 2 { set freed = 1 }")
     _, sink = run(ok)
     assert codes(sink) == []

@@ -1322,9 +1322,12 @@ def _check_reveals(enc: m.QuestEncounter, events: Sequence[m.Event], sink: Sink,
     revealed_by_firing = {a for e in events if e.can_fire or not e.resolved for f in m.all_effects(e.effects, dead)
                           if f.kind == "reveal" for a in f.args}
     revealed_any = {a for e in events for f in m.all_effects(e.effects) if f.kind == "reveal" for a in f.args}
+    # revealed by an event that fires, but only inside choices or `if` arms that are never taken
+    in_dead = {a for e in events if e.can_fire for f in m.all_effects(e.effects) if f.kind == "reveal" for a in f.args}
     # an area no door divides was reported by the maps pass (M0240: "never revealed")
     undivided = {n for a in enc.map.features.areas if not a.doors for n in a.tiles}
     for t in enc.map.tiles:
         if t.hidden and t.name not in revealed_by_firing and t.name not in undivided:
-            detail = " (only by events that can never fire)" if t.name in revealed_any else ""
+            detail = (" (only in a choice or `if` arm that is never taken)" if t.name in in_dead
+                      else " (only by events that can never fire)" if t.name in revealed_any else "")
             sink.report("Q0304", t.span, tile=t.name, detail=detail)
