@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-INTERNAL_CODES = frozenset({"I0001", "I0002", "I0006", "E0103", "E0104"})  # a crash, an invalid bundle, sight disagreeing, a first-party plugin failing
+INTERNAL_CODES = frozenset({"I0001", "I0002", "I0006", "E0103", "E0104", "VK0399"})  # a crash, an invalid bundle, sight disagreeing, a first-party plugin failing, the Valkyrie importer failing
 MAX_OUTPUT = 16 * 1024 * 1024  # characters of output (diagnostics, stdout, stderr) any input may produce…
 OUTPUT_PER_INPUT_BYTE = 64  # …and this many more per byte of the input: output linear in the input is fine
 _limit = [MAX_OUTPUT]
@@ -30,7 +30,7 @@ def output_limit() -> int:
 def set_input_size(size: int) -> None:
     """The output bound of the input about to run (the worker calls this)."""
     _limit[0] = MAX_OUTPUT + OUTPUT_PER_INPUT_BYTE * size
-_INTERNAL_TEXT = re.compile(r"\b(I0001|I0002|I0006|E0103|E0104)\b|Traceback \(most recent call last\)")
+_INTERNAL_TEXT = re.compile(r"\b(I0001|I0002|I0006|E0103|E0104|VK0399)\b|Traceback \(most recent call last\)")
 
 
 # ---------------------------------------------------------------- inputs

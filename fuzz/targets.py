@@ -17,7 +17,7 @@ pipeline is covered while 100,000 inputs still fit in well under an hour on two 
 | csv | translation spreadsheets (`strings extract`, the T040x cases) | `questc strings import PACK FILE.csv` | same |
 | config | `questc.toml` / `pyproject.toml` | `questc check --config FILE` | found upward from the folder, `fmt --check` |
 | tmj | Tiled maps `export tiled` wrote of three quests | `questc_tiled.read.import_tiled` (the pack compiled once) | `questc --plugin tiled import tiled FILE` |
-| ini | the two Valkyrie quests of tests/data/valkyrie, folders or `.valkyrie` packages | `questc_valkyrie.run.import_quest` | `check_quest` (compiled), or `questc --plugin valkyrie check` |
+| ini | the Valkyrie quests of tests/data/valkyrie (the two published ones and our own hand-made idioms: title screen, shared end, tolerances, door pair, transition), folders or `.valkyrie` packages (whose entries are mutated too) | `questc_valkyrie.run.import_quest` | `check_quest` (compiled), or `questc --plugin valkyrie check` |
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import abc
 import functools
 import io
 import json
+import re
 import shutil
 import sys
 import traceback
@@ -64,6 +65,9 @@ CATALOG_FILES = (  # (pack holding the file, file, pack compiled): as tests/test
 )
 TILED_MAPS = (("d2e-quests", "first_blood", None), ("d2e-quests", "a_fat_goblin", 1), ("natures-ire", "beyond_the_fringes", None))
 VALKYRIE = ("01_FirstBlood", "02_AFatGoblin")
+# our own hand-made Valkyrie quests, one idiom each (tests/data/valkyrie, docs/valkyrie.md): small, so a
+# mutation of a title screen, a shared end or a UI element is a large part of the quest
+OWN_VALKYRIE = ("title_screen", "shared_end", "tolerances", "door_pair", "transition")
 CONFIG_EXAMPLE = """\
 pack-path = ["vendor/packs"]
 output = "build"
@@ -146,7 +150,7 @@ class Corpus:
             shutil.copy(toml, config / f"{toml.parent.name}.toml")
         (config / "example.toml").write_text(CONFIG_EXAMPLE, encoding="utf-8")
         (config / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.questc]\n' + CONFIG_EXAMPLE.split("\n[")[0] + "\n", encoding="utf-8")
-        for name in VALKYRIE:
+        for name in VALKYRIE + OWN_VALKYRIE:
             shutil.copytree(TESTS / "data" / "valkyrie" / name, root / "valkyrie" / name)
         crash = root / "crash"
         # made with the command line: a seed it cannot make is left out, said once (the run goes on)
@@ -556,8 +560,11 @@ class ValkyrieTarget(Target):
     name, weight = "ini", 10
 
     def make(self, corpus: Corpus, ch: mu.Chooser) -> Input:
-        quest = ch.pick(VALKYRIE)
+        quest = ch.pick(VALKYRIE if ch.chance(0.5) else OWN_VALKYRIE)
         files = corpus.files(f"valkyrie/{quest}", (".ini", ".txt"))
+        # the quest's section names, across its files: a mutation may name any of them anywhere
+        # (`add=UIBegin` in another event, `event1=` a token's section…)
+        names = sorted({m.decode() for f in files if f.endswith(".ini") for m in re.findall(rb"(?m)^\[(\w+)\]", corpus.data(f))})
         out: dict[str, bytes] = {}
         for _ in range(1 if ch.chance(0.8) else 2):
             rel = ch.pick(files)
@@ -565,16 +572,20 @@ class ValkyrieTarget(Target):
             def structural(data: bytes) -> bytes:
                 text = data.decode("utf-8")
                 for _ in range(ch.int(1, 3)):
-                    text = mu.mutate_ini(text, ch, corpus.pool) if rel.endswith(".ini") else _mutate_localization(text, ch)
+                    if rel.endswith(".ini") and names and ch.chance(0.2):
+                        text = _cross_reference(text, ch, names)
+                    else:
+                        text = mu.mutate_ini(text, ch, corpus.pool) if rel.endswith(".ini") else _mutate_localization(text, ch)
                 return text.encode("utf-8", "surrogatepass")
 
             out[rel] = _mutations(ch, out.get(rel, corpus.data(rel)), structural, [corpus.data(f) for f in files], p_struct=0.65)
-        mode = ch.weighted((("fast", 94), ("full", 3), ("cli", 1), ("zip", 2)))
-        if mode == "zip":  # the same quest as a .valkyrie package
+        mode = ch.weighted((("fast", 90), ("full", 3), ("cli", 1), ("zip", 6)))
+        if mode == "zip":  # the same quest as a .valkyrie package, its entries mutated too
+            entries = _package_entries(quest, {f: out.get(f, corpus.data(f)) for f in files}, ch)
             buf = io.BytesIO()
             with zipfile.ZipFile(buf, "w") as z:
-                for f in files:
-                    z.writestr(f"{quest}/{Path(f).name}", out.get(f, corpus.data(f)))
+                for name, body in entries:
+                    z.writestr(name, body)
             data = buf.getvalue()
             if ch.chance(0.3):
                 data = mu.mutate_bytes(data, ch)
@@ -613,6 +624,55 @@ class ValkyrieTarget(Target):
         return check_items(sink.items) or render_all(sink, FORMATS[inp.mode != "fast"]) or OK
 
 
+def _cross_reference(text: str, ch: mu.Chooser, names: list[str]) -> str:
+    """A key naming sections of the quest's other files: an event adding a UI element or an
+    item, a button naming a tile, a shared end reached from one more chain."""
+    lines = text.split("\n")
+    heads = [i for i, line in enumerate(lines) if line.strip().startswith("[")]
+    if not heads:
+        return text
+    key = ch.pick(("event1", "event2", "add", "remove", "add", "event1", "buttons", "trigger", "operations", "audio"))
+    if key == "buttons":
+        value = ch.pick(("0", "2", "3", "64"))
+    elif key == "trigger":
+        value = ch.pick(("EventStart", "NoMorale", "EndRound", "StartRound", "EndRound2", f"Defeated{ch.pick(names)}"))
+    elif key == "operations":
+        value = ch.pick(("$end,=,1", "HeroesLost,=,1", "QuestWon,=,1", "$end,=,1 Won,=,1", "#rand3,=,1"))
+    elif key == "audio":
+        value = ch.pick(("AudioBLVictory", "AudioBLDefeat", "AudioWin", "x.ogg", ""))
+    else:
+        value = " ".join(ch.pick(names) for _ in range(ch.int(1, 4)))
+    ch.note(f"ini cross {key}")
+    lines.insert(ch.pick(heads) + 1, f"{key}={value}")
+    return "\n".join(lines)
+
+
+def _package_entries(quest: str, files: dict[str, bytes], ch: mu.Chooser) -> list[tuple[str, bytes]]:
+    """The entries of a package of the quest: in a top folder (as the store's) or not, and
+    sometimes changed: a file left out, an entry given twice, a Windows path, a folder entry,
+    a second quest in a sub-folder (a multi-quest package), an entry outside the folder."""
+    top = f"{quest}/" if ch.chance(0.7) else ""
+    entries = [(f"{top}{Path(f).name}", body) for f, body in sorted(files.items())]
+    op = ch.weighted((("none", 5), ("drop", 1), ("twice", 1), ("backslash", 1), ("folder", 1), ("sub_quest", 2), ("outside", 1)))
+    ch.note(f"package {op}")
+    if op == "drop" and entries:
+        del entries[ch.int(0, len(entries) - 1)]
+    elif op == "twice" and entries:
+        entries.append(ch.pick(entries))
+    elif op == "backslash" and entries:
+        i = ch.int(0, len(entries) - 1)
+        entries[i] = (entries[i][0].replace("/", "\\"), entries[i][1])
+    elif op == "folder":
+        entries.append((f"{top}sub/", b""))
+    elif op == "sub_quest":
+        quest_ini = next((b for n, b in entries if n.endswith("quest.ini")), b"[Quest]\n")
+        entries += [(f"{top}part2/{n[len(top):]}", b) for n, b in entries if not n[len(top):].startswith("part2/")]
+        entries.append((f"{top}part2/quest.ini", quest_ini))
+    elif op == "outside":
+        entries.append(("../escape.ini", b"[EventX]\n"))
+    return entries
+
+
 def _mutate_localization(text: str, ch: mu.Chooser) -> str:
     lines = text.split("\n")
     i = ch.int(0, max(0, len(lines) - 1))
@@ -630,7 +690,7 @@ def _mutate_localization(text: str, ch: mu.Chooser) -> str:
     elif op == "quote":
         lines[i] = lines[i].replace('"', "", 1)
     else:
-        lines[0] = ch.pick((".,English", ".,Polish", "", ",", ".,"))
+        lines[0] = ch.pick((".,English", ".,Polish", "", ",", ".,", "F.,English", "x,English", "English", ".,English,German", '".",English'))
     return "\n".join(lines)
 
 

@@ -195,3 +195,69 @@ def test_a_title_screen_with_two_buttons_is_an_ask(tmp_path):
     assert re.search(r'on start \{\n\s+ask "A tiny quest" \{\n\s+choice "Play" \{ say "Off we go." \}\n'
                      r'\s+choice "Rules first" \{ say "Win by round 3."; say "Off we go." \}\n\s+\}', quest), quest
     assert cannot == []
+
+
+# ---------------------------------------------------------------- the importer never crashes
+def test_an_exception_inside_the_importer_is_vk0399_at_the_section_being_read(monkeypatch):
+    """Any exception inside the reader or the importer is a located diagnostic of the plugin's
+    own (VK0399 at the section a frame was reading), not E0103 at the quest, and the quest is
+    not imported; `make fuzz` counts VK0399 as a finding (fuzz/harness.py)."""
+    from questc_valkyrie.importer import Importer
+    from questc_valkyrie.run import import_quest
+
+    def broken(self, sec, *args):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(Importer, "spawn", broken)
+    sink = Sink()
+    assert import_quest(DATA / "shared_end", sink) is None
+    (d,) = [d for d in sink.items if d.code == "VK0399"]
+    assert d.severity.value == "error" and d.span.file.endswith("shared_end/spawns.ini") and d.span.line == 1
+    assert d.message.startswith("questc's Valkyrie importer failed [SpawnRaiders]: ZeroDivisionError: a bug (at test_valkyrie_idioms.py:")
+    r = questc("--plugin", "valkyrie", "check", DATA / "shared_end")
+    assert r.code == 1 and "error[VK0399]" in r.err and "E0103" not in r.err
+
+
+def test_the_fuzzer_counts_vk0399_as_a_finding():
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from compiler.diagnostics import Span as S
+    from fuzz.harness import check_items
+
+    sink = Sink()
+    sink.report("VK0399", S("q/events.ini", 3, 1), section=" [EventA]", problem="KeyError: 'x'")
+    outcome = check_items(sink.items)
+    assert outcome is not None and outcome.status == "internal" and outcome.signature.startswith("VK0399")
+
+
+def test_an_ending_nothing_tells_the_side_of_is_end_and_comes_back_as_end(tmp_path):
+    """A shared end reached from a round limit whose dialog names no side: `end` (no side),
+    not a guessed win (before: `win` and VK0303 "read as won", then Q0306 "can never be
+    lost"). The export writes `$end` without an end sound, and that reads back as `end`."""
+    quest, cannot = ending_of(tmp_path, (
+        "[EventLimit]\ntrigger=EndRound6\ndisplay=false\nbuttons=1\nevent1=EventDawn\n"
+        "[EventDawn]\nbuttons=1\nevent1=EventOver\n"
+        "[EventOver]\ndisplay=false\nbuttons=1\noperations=$end,=,1\n"), "EventDawn.text,Dawn comes.\nEventDawn.button1,Go\n")
+    assert re.search(r'on round_end 6 \{\n\s+say "Dawn comes."\n\s+end\n', quest), quest
+    assert cannot == []
+    from questc_valkyrie.ini import read_ini
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: p\nname: P\nversion: 1.0.0\nlicence: CC0-1.0\nrequires: [d2e-base]\nruleset: d2e\n", encoding="utf-8")
+    (pack / "q.quest").write_text(quest, encoding="utf-8")
+    out = tmp_path / "out"
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
+    assert r.code == 0, r.err  # Q0330 is a warning
+    folder = next(out.glob("*/quest.ini")).parent
+    ends = [s for s in read_ini((folder / "events.ini").read_text(encoding="utf-8"), "events.ini", Sink()).sections
+            if "$end,=,1" in (s.get("operations") or "")]
+    assert len(ends) == 1 and ends[0].get("audio") is None
+    from questc_valkyrie.run import import_quest
+
+    sink = Sink()
+    got = import_quest(folder, sink)
+    assert got is not None, [d.message for d in sink.items]
+    again = next(t for n, t in got[1].files.items() if n.endswith(".quest"))
+    assert re.search(r'\n\s+say "Dawn comes."\n\s+end\n', again), again

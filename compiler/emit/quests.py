@@ -40,7 +40,7 @@ EFFECT_FIELD = {
     "add": ("variable", True),
     "next_quest": ("quest", True),
 }
-TEXT_EFFECTS = ("say", "win", "lose")
+TEXT_EFFECTS = ("say", "win", "lose", "end")
 
 
 def quests_section(model: Model, table: StringTable) -> JSONObject | None:

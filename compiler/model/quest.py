@@ -189,7 +189,7 @@ def event_texts(effects: Iterable[Effect], numbers: TextNumbers | None = None) -
     """(id suffix, text) of every text of an event's effects, depth first."""
     numbers = numbers or TextNumbers()
     for f in effects:
-        if f.kind in ("say", "win", "lose", "ask") and f.text is not None:
+        if f.kind in ("say", "win", "lose", "end", "ask") and f.text is not None:
             yield numbers.next(f.kind), f.text
         for c in f.choices:
             if c.text is not None:

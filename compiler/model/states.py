@@ -311,7 +311,7 @@ class _Search:
                 board.add(f"door:{a}")
             elif k == "unlock":
                 unlocked.add(a)
-        return k in ("win", "lose", "next", "next_quest")
+        return k in ("win", "lose", "end", "next", "next_quest")
 
     # -------------------------------------------------- the search
     def moves_to(self, s: State) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 # a text's id, the text (None: not written) and its translator note
 Texts = Iterator[tuple[str, ast.Text | None, str | None]]
 
-TEXT_EFFECTS = ("say", "win", "lose")
+TEXT_EFFECTS = ("say", "win", "lose", "end")
 
 
 @frozen

@@ -85,7 +85,7 @@ EFFECT_NAMES = {
 
 
 # effects that end the encounter or the quest: what follows them in the event never happens
-ENDINGS = ("win", "lose", "next", "next_quest")
+ENDINGS = ("win", "lose", "end", "next", "next_quest")
 
 
 # ---------------------------------------------------------------- the pass
@@ -1052,7 +1052,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
     unreachable encounters and quests that can never be won or lost."""
     out = []
     reached = True
-    wins = loses = hands_on = False
+    wins = loses = hands_on = unsaid = False
     heroes = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     for k, enc in enumerate(encounters):
         first = k == 0
@@ -1099,6 +1099,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
         unsure = {k for e in events if not e.resolved for k in e.ends}
         wins |= "win" in unsure
         loses |= "lose" in unsure
+        unsaid |= "end" in kinds or "end" in unsure  # an ending without a side (`end`): a win or a loss for all we know
         hands_on |= "next_quest" in kinds or "next_quest" in unsure
         out.append(replace(enc, events=events, reachable=reached))
         reached = reached and ("next" in kinds or "next" in unsure)
@@ -1106,7 +1107,10 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
         return out
     if hands_on:  # `next quest`: won or lost in the quests it leads to (compiler/passes/quest_chains.py judges the chain)
         return out
-    if not wins:  # neither: one error with a note, not two at one place
+    if unsaid and not (wins and loses):  # what `end` is, is not said: not known, a warning (docs/language.md, "Endings")
+        side = "won or lost" if not (wins or loses) else ("won" if not wins else "lost")
+        sink.report("Q0330", quest.span, quest=quest.id, side=side)
+    elif not wins:  # neither: one error with a note, not two at one place
         lost_too = () if loses else (Related(quest.span, "it can never be lost either: no `lose` in an event that can fire"),)
         sink.report("Q0305", quest.span, quest=quest.id, related=lost_too)
     elif not loses:

@@ -683,7 +683,7 @@ function drawPanel() {
   out.hidden = !g.outcome;
   out.className = g.outcome ? g.outcome.result : "";
   out.dataset.result = g.outcome ? g.outcome.result : "";
-  out.textContent = g.outcome ? `${g.outcome.result === "win" ? "Victory" : "Defeat"}: ${g.outcome.text}` : "";
+  out.textContent = g.outcome ? `${{ win: "Victory", lose: "Defeat", end: "The end" }[g.outcome.result]}: ${g.outcome.text}` : "";
 }
 
 /** A spawn's monster as the panel names it: a custom monster's name, unique / lieutenant with

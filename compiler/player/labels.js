@@ -215,7 +215,7 @@ export function describeEffect(e, text) {
   const quoted = (id) => (id ? ` “${text(id)}”` : "");
   switch (e.kind) {
     case "say": return `say${quoted(e.text)}`;
-    case "win": case "lose": return `${e.kind}${quoted(e.text)}`;
+    case "win": case "lose": case "end": return `${e.kind}${quoted(e.text)}`;
     case "ask": return `ask${quoted(e.text)}: ${(e.choices || []).map((c) => `“${text(c.text)}” → ${describeEffects(c.do, text) || "nothing"}`).join(" | ")}`;
     case "random": return `random: ${(e.options || []).map((o) => describeEffects(o, text) || "nothing").join(" | ")}`;
     case "if": return (e.arms || []).map((a, k) => `${a.if ? `${k ? "else if" : "if"} ${describeCondition(a.if)}` : "else"} { ${describeEffects(a.do, text)} }`.replace("{  }", "{ }")).join(" ");

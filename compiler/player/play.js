@@ -403,9 +403,9 @@ export class Game {
   _effect(e, ctx) {
     switch (e.kind) {
       case "say": this._say(e.text); break;
-      case "win": case "lose":
+      case "win": case "lose": case "end":  // end: the quest ends, won or lost not said
         this.outcome = { result: e.kind, text: this.text(e.text) };
-        this.log.push({ kind: e.kind, text: this.text(e.text) || (e.kind === "win" ? "The heroes win." : "The heroes lose.") });
+        this.log.push({ kind: e.kind, text: this.text(e.text) || { win: "The heroes win.", lose: "The heroes lose.", end: "The quest ends." }[e.kind] });
         break;
       case "reveal":
         for (const tile of e.tiles) this._reveal(tile);

@@ -341,10 +341,10 @@ class Effect:
     """One statement in an event body.
 
     kind: reveal | spawn | place_token | remove_token | say | set | advance | add | subtract |
-          ask | activate | next | next_quest | win | lose | open | close | remove_tile | remove_door |
+          ask | activate | next | next_quest | win | lose | end | open | close | remove_tile | remove_door |
           remove_spawn | place_door | unlock | random | if
     args: names (tiles, groups, tokens, variables, doors; next_quest: the quest id); number: for set / advance / add /
-    subtract; text: for say / win / lose / ask (the question); spawn / token: the nested
+    subtract; text: for say / win / lose / end / ask (the question); spawn / token: the nested
     declaration (`place token NAME`, a declared token placed again, has args (NAME,) and
     no token); source: `set X = Y` (Y); random: `set X = random A..B` ((A, B));
     choices: `ask`'s choices, `random`'s options (choices without a text), or `if`'s arms

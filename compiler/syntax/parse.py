@@ -699,6 +699,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     e_next_quest = _effect("next_quest")
     e_win = _effect("win")
     e_lose = _effect("lose")
+    e_end = _effect("end")
     e_open = _effect("open")
     e_close = _effect("close")
     del _effect

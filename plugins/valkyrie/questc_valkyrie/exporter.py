@@ -1066,15 +1066,16 @@ class Exporter:
             s.set("event1", path)
             return s, _Sec("", "")
         s = self.event_sec(f"{base}_{n}")
-        if ef.kind in ("say", "win", "lose") and ef.text is not None:
+        if ef.kind in ("say", "win", "lose", "end") and ef.text is not None:
             m = self.seen_kinds[ef.kind] = self.seen_kinds.get(ef.kind, 0) + 1
             self.string_ids[f"{s.name}.text"] = ".".join(str(p) for p in (*self.here, ef.kind) + ((m,) if m > 1 else ()))
         if ef.kind == "say":
             s.pairs = [(kk, v) for kk, v in s.pairs if kk != "display"]
             self.text(s, ef.text)
-        elif ef.kind in ("win", "lose"):
+        elif ef.kind in ("win", "lose", "end"):
             s.set("operations", "$end,=,1")
-            s.set("audio", AUDIO_WIN if ef.kind == "win" else AUDIO_LOSE)
+            if ef.kind != "end":  # an ending without a side has no end sound (the importer reads it back as `end`)
+                s.set("audio", AUDIO_WIN if ef.kind == "win" else AUDIO_LOSE)
             if ef.text is not None:
                 s.pairs = [(kk, v) for kk, v in s.pairs if kk != "display"]
                 self.text(s, ef.text)

@@ -1271,10 +1271,7 @@ class Importer:
                 ended = True
         outcome = None
         if ended:
-            outcome = self.ending_side(sec)
-            if outcome is None:
-                outcome = "win"
-                self.cannot(sec, "operations", "an end of the quest that says neither won nor lost (read as won)")
+            outcome = self.ending_side(sec) or "end"  # nothing on the way says which: `end`, no side (Q0330)
         k_entered = next((k for k in entered if sec.name in self.entry_copies.get(k, ())), None)
         # the export's entry event: its text is the flavor of the encounter it enters
         entry_flavor = bool(not outcome and text and display and k_entered and re.fullmatch(rf"EventEnterEncounter{k_entered}(_\d+)?", sec.name))

@@ -44,6 +44,40 @@ def library(sink: Sink) -> tuple[dict[str, Tile] | None, set[str], dict[str, int
 
 
 def import_quest(path: str | Path, sink: Sink, quest_id: str | None = None) -> tuple[QuestFiles, Generated] | None:
+    """`_import`, never raising: an exception inside the reader or the importer is a bug of
+    questc's, reported as VK0399 at the section being read when it raised (`report_failure`),
+    and nothing is imported."""
+    try:
+        return _import(path, sink, quest_id)
+    except Exception as exc:  # noqa: BLE001 - an importer bug is a located diagnostic, never a crash (make fuzz finds them)
+        report_failure(exc, path, sink)
+        return None
+
+
+def report_failure(exc: BaseException, path: str | Path, sink: Sink) -> None:
+    """VK0399 for an exception inside the importer: at the innermost section (or line) a frame
+    of the traceback was working on, else at the quest itself; with the exception and the
+    importer's line that raised, so the report of the bug says where."""
+    import traceback
+
+    from questc_valkyrie.ini import Section, Value
+
+    span, section = Span.whole_file(str(path)), ""
+    tb = exc.__traceback__
+    while tb is not None:  # outermost first: the innermost frame holding a section wins
+        for value in tb.tb_frame.f_locals.values():
+            if isinstance(value, Section):
+                span, section = value.span, f" [{value.name}]"
+            elif isinstance(value, Value):
+                span = value.span
+        tb = tb.tb_next
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    problem = (f"{type(exc).__name__}: {exc}".splitlines() or [type(exc).__name__])[0][:300]
+    sink.report("VK0399", span, section=section, problem=problem + where)
+
+
+def _import(path: str | Path, sink: Sink, quest_id: str | None = None) -> tuple[QuestFiles, Generated] | None:
     """The quest at `path` as a questc pack: with the other quests of its package its events
     start (`q2/quest.ini`: docs/valkyrie.md, "Packages of several quests"), each a quest of
     the pack, linked by `next quest`. None when any of them has errors."""
