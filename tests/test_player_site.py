@@ -450,6 +450,23 @@ def test_a_fat_goblin_asks_when_the_cave_spider_is_defeated(page, sites):
     assert not page.errors
 
 
+def test_a_fat_goblin_remembers_the_farmhand_with_if_else(page, sites):
+    """The archer's defeat reads the choice with `if freed == 1 { … } else { … }`: each
+    answer leads to its own arm, then the event goes on (`next`)."""
+    sites.view("d2e-quests", str(REPO / "content" / "d2e-quests"))
+    for pick, said, not_said in ((0, "Just as the farmhand said", "the trail runs on to a cave mouth"),
+                                 (1, "the trail runs on to a cave mouth", "Just as the farmhand said")):
+        page.open(sites.url("d2e-quests", "?quest=a_fat_goblin"))
+        script = page.page.locator("ol.script").inner_text()
+        assert "if freed == 1 { say “The last lookout falls. Just as" in script and "} else { say “The last lookout" in script
+        click(page, "defeat-cave_spider")
+        click(page, f"choice-{pick}")
+        click(page, "defeat-goblin_archer")
+        assert said in log(page) and not_said not in log(page)
+        assert page.page.evaluate("questc.game.encounterIndex") == 1
+    assert not page.errors
+
+
 # ---------------------------------------------------------------- slice 2: doors, removals, random, quotas (issue 31)
 SOLVE = REPO / "tests" / "player" / "solve.mjs"
 
