@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "test": ("compiler.commands.test", "run the packs' activation tests (*.activation-test): expected outcomes of activation cards"),
     "layout": ("compiler.commands.layout", "deal an exploration deck for a seed and chain its encounters on a table"),
     "world": ("compiler.commands.world", "campaign world: distances, reachability and rumor places from a location"),
+    "campaign": ("compiler.commands.campaign", "the 2nd-edition app campaign: its quest graph as text and picture, exact chances, seeded runs"),
     "strings": ("compiler.commands.strings", "texts for translators: extract a PO template or CSV, update translations/<lang>.po"),
     "fmt": ("compiler.commands.fmt", "rewrite .quest files in the canonical layout (--check for CI, --diff to preview)"),
     "tiles": ("compiler.commands.tiles", "the tiles of the catalogs: shape with numbered openings, piece, copies, faces (text, JSON, a PNG sheet)"),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterator
 from compiler import __version__
 from compiler.diagnostics import Sink, Span
 from compiler.emit.campaign import campaign_section
+from compiler.emit.app_campaigns import app_campaigns_section
 from compiler.emit.cards import cards_json, decks_json, encounters_section
 from compiler.emit.catalogs import die_json, monster_json, terrain_json, tile_json, token_kinds_json
 from compiler.emit.quests import quests_section
@@ -121,6 +122,7 @@ SECTIONS: dict[str, Callable[[Model, StringTable], JSON]] = {
     "decks": _decks,
     "worlds": _worlds,
     "campaign": campaign_section,
+    "app_campaigns": app_campaigns_section,
     "strings": lambda model, table: strings_json(table, getattr(model.pack, "root", None)),
     "translations": lambda model, table: translations_json(model.languages),
 }

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from compiler.model.quest import CheckedExpectation, QuestEncounter, ResolvedQuest
     from compiler.model.world import World
     from compiler.model.campaign import Campaign
+    from compiler.model.app_campaign import Checked as CheckedAppCampaign
     from compiler.model.provenance import Fact
     from compiler.catalogs.translations import TranslationFile
 
@@ -70,6 +71,8 @@ NAMESPACES: Mapping[type, str] = {
     ast.Plot: "campaign",
     ast.TreacheryCard: "campaign",
     ast.OverlordDeck: "campaign",
+    # the 2nd-edition app campaign (docs/campaign.md)
+    ast.AppCampaign: "app_campaign",
 }
 
 
@@ -100,6 +103,7 @@ class Model:
     adventures: Mapping[str, "AdventurePlan"] | None = None
     worlds: Mapping[str, "World"] | None = None
     campaign: "Campaign | None" = None  # the 1st-edition campaign declarations, checked
+    app_campaigns: Mapping[str, "CheckedAppCampaign"] | None = None  # the 2nd-edition app campaigns by id, checked
     illustrative: tuple["Fact", ...] | None = None  # facts not from a published source that reach the bundle
     languages: Mapping[str, Mapping[str, str]] | None = None  # language -> string id -> usable translation
 

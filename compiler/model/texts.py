@@ -91,6 +91,8 @@ def _walk(model: Model) -> Texts:
                 yield _sid(*gbase, "effect"), g.effect, act.doc
     if model.campaign is not None:
         yield from campaign_texts(model.campaign)
+    for _cid, checked in sorted((model.app_campaigns or {}).items()):
+        yield from app_campaign_texts(checked.decl)
 
 
 # The texts of each kind of campaign declaration: (key, attribute path), in order.
@@ -130,6 +132,17 @@ def campaign_texts(campaign: Campaign) -> Texts:
             for card in decl.cards:
                 yield _sid(*base, "card", card.id, "title"), card.title, decl.doc
                 yield _sid(*base, "card", card.id, "text"), card.text, decl.doc
+
+
+def app_campaign_texts(decl: ast.AppCampaign) -> Texts:
+    """A 2nd-edition campaign's texts: `app_campaign.<id>.name`, `.act.<N>.title`, and
+    `.quest.<quest id>.title` for a quest named by id (a pack quest's name is its own)."""
+    base = ("app_campaign", decl.id)
+    yield _sid(*base, "name"), decl.name, decl.doc
+    for act in decl.acts:
+        yield _sid(*base, "act", act.number, "title"), act.title, decl.doc
+        for q in act.quests:
+            yield _sid(*base, "quest", q.quest.name, "title"), q.title, decl.doc
 
 
 def _encounter(e: QuestEncounter, base: tuple[str, ...], doc: str | None) -> Texts:

@@ -48,7 +48,7 @@ class Pass:
         return any(model.has(source) for source in self.needs)
 
 
-DECLARED = ("quest", "encounter", "card", "deck", "campaign")
+DECLARED = ("quest", "encounter", "card", "deck", "campaign", "app_campaign")
 
 PASSES: tuple[Pass, ...] = (
     Pass("dice", needs=("catalog:dice",), writes=("dice",)),
@@ -77,13 +77,14 @@ PASSES: tuple[Pass, ...] = (
         reads=("dice", "monsters", "symbols", "tiles", "maps", "worlds"),
         writes=("campaign",),
     ),
+    Pass("app_campaign", needs=("app_campaign",), reads=("symbols",), writes=("app_campaigns",)),
     Pass(
         "provenance",
         needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:tokens", "catalog:campaign", "campaign"),
         reads=("worlds", "monsters", "tiles", "token_kinds", "campaign"),
         writes=("illustrative",),
     ),
-    Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures", "campaign"), writes=("languages",)),
+    Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures", "campaign", "app_campaigns"), writes=("languages",)),
 )
 
 

@@ -947,7 +947,57 @@ CampaignDeclaration = (
 )
 
 
-Declaration = Quest | Encounter | ExplorationCard | PerilCard | ActivationCard | Deck | CampaignDeclaration
+# ---------------------------------------------------------------- campaign (2nd edition)
+# The Road to Legend app's campaign (docs/campaign.md, "The app campaign (2nd edition)").
+@frozen
+class Unlock:
+    """An unlock condition. op: quest (`ID won|lost|played`), act (`act N won|lost|played`),
+    all (and), any (or), not; parts: the operands of all / any / not."""
+
+    op: str
+    parts: tuple[Unlock, ...] = ()
+    quest: Ref | None = None
+    act: int | None = None
+    outcome: str = ""  # won | lost | played
+    span: Span = NOWHERE
+
+
+@frozen
+class CampaignQuest:
+    """`story ID ["Title"] [odds W/N] [after COND]` (or side, interlude, finale)."""
+
+    kind: str  # story | side | interlude | finale
+    quest: Ref
+    title: Text | None = None  # a quest named by id (not one of the pack) has its title
+    odds: tuple[int, int] | None = None  # the heroes' chance to win it, W/N
+    odds_span: Span = NOWHERE
+    after: Unlock | None = None
+    span: Span = NOWHERE
+
+
+@frozen
+class CampaignAct:
+    number: int
+    title: Text | None = None
+    quests: tuple[CampaignQuest, ...] = ()
+    span: Span = NOWHERE
+
+
+@frozen
+class AppCampaign:
+    """`campaign ID "Name" { [source S]; [side_offer N]; act 1 { … } … }`."""
+
+    id: str
+    name: Text
+    acts: tuple[CampaignAct, ...] = ()
+    side_offer: int | None = None  # side quests the app offers at once; None: every one unlocked
+    side_offer_span: Span = NOWHERE
+    source: Ref | None = None  # rulebook | illustrative; None = illustrative
+    doc: str | None = None
+    span: Span = NOWHERE
+
+
+Declaration = Quest | Encounter | ExplorationCard | PerilCard | ActivationCard | Deck | CampaignDeclaration | AppCampaign
 
 
 @frozen

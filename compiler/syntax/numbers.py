@@ -37,8 +37,8 @@ def bound_numbers(tree: Tree[Token], file: str, sink: Sink) -> None:
             if child.type in ("INT", "NEG_INT"):
                 if _value(child) is None:
                     _report(child, file, sink)
-            elif child.type == "SIZE":
-                if len(child) > LONGEST_READ and any(_value(side) is None for side in child.split("x")):
+            elif child.type in ("SIZE", "FRACTION"):  # `2x2`, `2/3` (a campaign quest's odds)
+                if len(child) > LONGEST_READ and any(_value(side) is None for side in child.split(_PARTS[child.type])):
                     _report(child, file, sink)
             else:
                 continue
@@ -72,4 +72,8 @@ def _readable(token: Token) -> Token:
             return str(value)
         return f"{'-' if digits.startswith('-') else ''}{MAX_NUMBER + 1}"
 
-    return Token.new_borrow_pos(token.type, "x".join(one(p) for p in str(token).split("x")), token)
+    sep = _PARTS.get(token.type, "x")
+    return Token.new_borrow_pos(token.type, sep.join(one(p) for p in str(token).split(sep)), token)
+
+
+_PARTS = {"SIZE": "x", "FRACTION": "/"}  # the numbers of a two-number token, and what joins them

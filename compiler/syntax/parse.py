@@ -1351,6 +1351,62 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         fields["add"] = tuple(r for group in fields.get("add", ()) for r in group)
         return ast.OverlordDeck(str(ident), common=ast.Common(**common), span=self.span(meta), **fields)
 
+    # -------------------------------------------------- campaign (2nd edition; docs/campaign.md)
+    def u_outcome(self, meta: Meta, children: Children) -> str:
+        return str(children[0])
+
+    def u_quest(self, meta: Meta, children: Children) -> ast.Unlock:
+        return ast.Unlock("quest", quest=self.ref(children[0]), outcome=children[1], span=self.span(meta))
+
+    def u_act(self, meta: Meta, children: Children) -> ast.Unlock:
+        return ast.Unlock("act", act=int(children[0]), outcome=children[1], span=self.span(meta))
+
+    def u_all(self, meta: Meta, children: Children) -> ast.Unlock:
+        return ast.Unlock("all", parts=tuple(children), span=self.span(meta))
+
+    def u_any(self, meta: Meta, children: Children) -> ast.Unlock:
+        return ast.Unlock("any", parts=tuple(children), span=self.span(meta))
+
+    def u_neg(self, meta: Meta, children: Children) -> ast.Unlock:
+        return ast.Unlock("not", parts=tuple(children), span=self.span(meta))
+
+    def ac_kind(self, meta: Meta, children: Children) -> str:
+        return str(children[0])
+
+    def ac_odds(self, meta: Meta, children: Children) -> tuple[str, tuple[int, int], Span]:
+        won, of = str(children[0]).split("/")
+        return ("odds", (int(won), int(of)), self.span(meta))
+
+    def ac_after(self, meta: Meta, children: Children) -> tuple[str, ast.Unlock, Span]:
+        return ("after", children[0], self.span(meta))
+
+    def ac_quest(self, meta: Meta, children: Children) -> ast.CampaignQuest:
+        kind, ident, *rest = children
+        title = next((c for c in rest if isinstance(c, ast.Text)), None)
+        odds = next((c for c in rest if isinstance(c, tuple) and c[0] == "odds"), None)
+        after = next((c[1] for c in rest if isinstance(c, tuple) and c[0] == "after"), None)
+        return ast.CampaignQuest(
+            kind, self.ref(ident), title, odds[1] if odds else None, odds[2] if odds else self.span(meta), after, self.span(meta)
+        )
+
+    def ac_act(self, meta: Meta, children: Children) -> tuple[str, ast.CampaignAct, Span]:
+        number, *rest = children
+        title = next((c for c in rest if isinstance(c, ast.Text)), None)
+        quests = tuple(c for c in rest if isinstance(c, ast.CampaignQuest))
+        span = self.span(meta)
+        return ("acts", ast.CampaignAct(int(number), title, quests, span), span)
+
+    def ac_side_offer(self, meta: Meta, children: Children) -> tuple[str, tuple[int, Span], Span]:
+        span = self.span(meta)
+        return ("side_offer", (int(children[0]), span), span)
+
+    def app_campaign(self, meta: Meta, children: Children) -> ast.AppCampaign:
+        ident, name, *rest = children
+        fields, common = self._campaign(rest, lists=("acts",))
+        if "side_offer" in fields:
+            fields["side_offer"], fields["side_offer_span"] = fields["side_offer"]
+        return ast.AppCampaign(str(ident), name, source=common.get("source"), span=self.span(meta), **fields)
+
 
 # Grammar rules that only tag their one child with the field it fills in the enclosing
 # declaration: rule -> field. Each becomes a _Builder method returning (field, child, span).

@@ -1,0 +1,143 @@
+"""questc campaign PACK [--id ID] [-o FILE.png] [--simulate N [--seed S]]: a pack's
+2nd-edition app campaign as text (acts, quests, what unlocks them, the exact chance each
+quest is played and each ending comes), as a picture, and as N seeded runs.
+
+The text goes to stdout; diagnostics to stderr. Exit 0 answered, 1 the pack has errors
+(or no campaign: K0412), 2 usage (an unknown --id: K0413). The same arguments give the
+same bytes (docs/campaign.md, "questc campaign").
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from compiler.commands.common import PROBLEMS, USAGE, add_pack_arguments, command_line_span, compile_args
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.model import Sink
+    from compiler.model import app_campaign as ac
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_pack_arguments(parser, many=False)
+    parser.add_argument("--id", default=None, metavar="ID", help="which campaign, if the pack declares several (default: all)")
+    parser.add_argument("-o", "--output", default=None, metavar="FILE", help="also draw the campaign's graph to this PNG file")
+    parser.add_argument("--simulate", type=_count, default=None, metavar="N", help="walk N seeded runs and count what each reaches")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="the simulation's seed (default: 1)")
+
+
+def _fail(sink: Sink, args: argparse.Namespace, code: int) -> int:
+    from compiler.diagnostics.render import print_diagnostics
+
+    print_diagnostics(sink, args.format)
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    from compiler.diagnostics.hints import did_you_mean
+    from compiler.diagnostics.render import exit_code, print_diagnostics
+
+    result = compile_args(args, images=False, sight=False)
+    sink = result.sink
+    model = result.model
+    if model is None:
+        return _fail(sink, args, PROBLEMS)
+    campaigns = dict(model.app_campaigns or {})
+    if not campaigns:
+        sink.report("K0412", command_line_span(args, args.paths[0]), pack=model.pack.id)
+        return _fail(sink, args, PROBLEMS)
+    if args.id is not None:
+        if args.id not in campaigns:
+            guess = did_you_mean(args.id, sorted(campaigns))
+            hint = f"; did you mean `{guess}`?" if guess else f" (campaigns: {', '.join(sorted(campaigns))})"
+            sink.report("K0413", command_line_span(args, args.id), name=args.id, pack=model.pack.id, hint=hint, fix=guess)
+            return _fail(sink, args, USAGE)
+        campaigns = {args.id: campaigns[args.id]}
+    if sink.items:
+        print_diagnostics(sink, "human" if args.format in (None, "human") else args.format, stream=sys.stderr)
+    if exit_code(sink, args.strict):
+        return PROBLEMS
+    out: list[str] = []
+    for _id, checked in sorted(campaigns.items()):
+        sim = None
+        if args.simulate is not None:
+            from compiler.model.app_campaign import simulate
+
+            sim = simulate(checked.campaign, args.simulate, args.seed)
+        out.append(campaign_text(checked, sim))
+    sys.stdout.write("\n".join(out))
+    if args.output is not None:
+        from compiler.emit.images.app_campaign import render_campaign
+        from compiler.emit.images.primitives import save_png
+
+        first = campaigns[sorted(campaigns)[0]]
+        save_png(render_campaign(first), args.output)
+    return 0
+
+
+def _pct(p: float) -> str:
+    return f"{p * 100:.2f}%"
+
+
+def _chance(f: Fraction) -> str:
+    return f"{f} ({_pct(float(f))})"
+
+
+def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
+    """The campaign as text: a header, each act with its quests, the endings; with `sim`,
+    each count beside its exact chance."""
+    from compiler.diagnostics.render import visible
+    from compiler.model import app_campaign as ac
+
+    camp, analysis = checked.campaign, checked.analysis
+    offer = f"side_offer {camp.side_offer}" if camp.side_offer is not None else "every unlocked side quest offered"
+    walked = f"{analysis.states} states walked" if analysis is not None else "not walked (K0410)"
+    lines = [f"campaign {camp.id} \"{visible(camp.name)}\" ({camp.source}): {len(camp.acts)} acts, {len(camp.quests)} quests, {offer}; {walked}"]
+    if sim is not None:
+        lines.append(f"simulated {sim.runs} runs, seed {sim.seed}")
+    for at, number in enumerate(camp.acts):
+        title = camp.act_titles[at]
+        lines.append(f"act {number}" + (f" \"{visible(title)}\"" if title else ""))
+        for q in camp.quests:
+            if q.act != at:
+                continue
+            head = f"  {q.kind:<9} {q.id}"
+            if q.title:
+                head += f" \"{visible(q.title)}\""
+            if not q.in_pack:
+                head += " (not in the pack)"
+            if q.odds != ac.DEFAULT_ODDS:
+                head += f" odds {q.odds}"
+            if q.after is not None:
+                head += f" after {ac.unlock_text(q.after)}"
+            lines.append(head)
+            facts = []
+            if analysis is not None:
+                facts.append("played " + _chance(analysis.played[q.id]))
+            if sim is not None:
+                facts.append(f"simulated {sim.played[q.id]}/{sim.runs} ({_pct(sim.played[q.id] / sim.runs)})")
+            if facts:
+                lines.append("      " + "; ".join(facts))
+    words = {"won": "a finale won", "lost": "a finale lost", "none": "no finale"}
+    for e in ac.ENDINGS:
+        facts = []
+        if analysis is not None:
+            facts.append(_chance(analysis.endings[e]))
+        if sim is not None:
+            facts.append(f"simulated {sim.endings[e]}/{sim.runs} ({_pct(sim.endings[e] / sim.runs)})")
+        if facts:
+            lines.append(f"ending: {words[e]}: " + "; ".join(facts))
+    if sim is not None:
+        spread = ", ".join(f"{n}: {k}" for n, k in sim.quests_played.items())
+        lines.append(f"quests played per run (simulated): {spread}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,85 @@
+"""The bundle's `app_campaigns` section (schemas/bundle/app_campaigns.schema.json): each
+2nd-edition app campaign checked by compiler/passes/app_campaign.py, as data a front end
+walks without the compiler: acts in play order with their quests, each quest's kind,
+act, title, odds and unlock condition (a small JSON tree), and the exact chance each
+quest is played and each ending comes (docs/bundle.md, docs/campaign.md).
+
+String ids (compiler/model/texts.py: app_campaign_texts):
+    app_campaign.<id>.name | .act.<N>.title | .quest.<quest id>.title
+A quest of the pack has no title of its own here: its name is `quest.<quest id>.name`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from compiler.emit.shared import JSON, JSONObject
+from compiler.emit.strings import StringTable
+from compiler.model import Model
+from compiler.model import app_campaign as ac
+from compiler.model.texts import app_campaign_texts
+from compiler.syntax import ast
+
+
+def chance_json(f: Fraction) -> JSONObject:
+    return {"exact": f"{f.numerator}/{f.denominator}", "value": round(float(f), 6)}
+
+
+def unlock_json(u: ast.Unlock) -> JSON:
+    if u.op == "quest":
+        assert u.quest is not None
+        return {"quest": u.quest.name, "outcome": u.outcome}
+    if u.op == "act":
+        return {"act": u.act, "outcome": u.outcome}
+    if u.op == "not":
+        return {"not": unlock_json(u.parts[0])}
+    return {u.op: [unlock_json(p) for p in u.parts]}
+
+
+def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable) -> JSONObject:
+    ids = {}
+    for sid, text, _note in app_campaign_texts(decl):
+        if text is not None:
+            table.add(sid, text)
+            ids[sid] = sid
+    camp, analysis = checked.campaign, checked.analysis
+    acts: list[JSON] = []
+    for at, number in enumerate(camp.acts):
+        act: JSONObject = {"number": number, "quests": [q.id for q in camp.quests if q.act == at]}
+        sid = f"app_campaign.{camp.id}.act.{number}.title"
+        if sid in ids:
+            act["title"] = sid
+        acts.append(act)
+    quests: JSONObject = {}
+    for q in camp.quests:
+        own = f"app_campaign.{camp.id}.quest.{q.id}.title"
+        item: JSONObject = {
+            "kind": q.kind,
+            "act": camp.acts[q.act],
+            "in_pack": q.in_pack,
+            "title": own if own in ids else f"quest.{q.id}.name",
+            "odds": chance_json(q.odds),
+        }
+        if q.after is not None:
+            item["after"] = unlock_json(q.after)
+        if analysis is not None:
+            item["played"] = chance_json(analysis.played[q.id])
+        quests[q.id] = item
+    out: JSONObject = {
+        "name": f"app_campaign.{camp.id}.name",
+        "source": camp.source,
+        "acts": acts,
+        "quests": dict(sorted(quests.items())),
+    }
+    if camp.side_offer is not None:
+        out["side_offer"] = camp.side_offer
+    if analysis is not None:
+        out["endings"] = {e: chance_json(analysis.endings[e]) for e in ac.ENDINGS}
+    return out
+
+
+def app_campaigns_section(model: Model, table: StringTable) -> JSONObject | None:
+    checked = model.app_campaigns
+    if not checked:
+        return None
+    return {cid: campaign_json(c, c.decl, table) for cid, c in sorted(checked.items())}

@@ -1,0 +1,345 @@
+"""The 2nd-edition app campaign (Road to Legend) as a process a run walks through.
+
+A campaign is acts of quests; each quest is story, side, interlude or finale, and may be
+unlocked by a condition on earlier outcomes (`after first_blood won`). The rules of a
+run (docs/campaign.md, "The app campaign (2nd edition)"):
+
+* The acts are played in order. In the current act, the *spine* (story, interlude and
+  finale quests) not yet played whose condition holds is what the party may play next;
+  when none is left the act ends (side quests not played are gone) and the next begins.
+  After the last act, or after a finale, the campaign is over.
+* Side quests of the current act whose condition holds are the pool the app draws from:
+  with `side_offer K` it offers K of them, each K-subset equally likely (the app's roll);
+  without, every one.
+* The party picks one quest among the spine and the offered side quests (a run picks
+  uniformly: the players' choice, not a rule), and wins it with its `odds` (1/2 unless
+  written; a model of the table, not a rule). Every outcome has a chance above 0, so
+  "some run reaches it" and "a chance above 0" are the same question.
+* `act N won` holds once act N is over and the heroes won more of its story quests than
+  they lost; `act N lost` once it is over otherwise; `act N played` once it is over.
+
+`analyse` enumerates every state exactly (Fractions); `simulate` walks seeded runs
+with its own draws (random.Random: sample, choice, random), so the two are independent
+ways to the same numbers, which tests/test_app_campaign.py compares.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+from math import comb
+from typing import Iterator, Mapping
+
+from compiler import frozen
+from compiler.diagnostics import Span
+from compiler.syntax import ast
+
+KINDS = ("story", "side", "interlude", "finale")
+SPINE = frozenset({"story", "interlude", "finale"})
+OUTCOMES = ("won", "lost", "played")
+UNPLAYED, WON, LOST = 0, 1, 2
+DEFAULT_ODDS = Fraction(1, 2)
+ENDINGS = ("won", "lost", "none")  # a finale won, a finale lost, the campaign over with no finale played
+MAX_STATES = 10_000  # states `analyse` visits before it gives up (K0410): about 2 s of Fractions
+
+
+@frozen
+class Quest:
+    id: str
+    kind: str  # story | side | interlude | finale
+    act: int  # index into Campaign.acts
+    title: str | None  # a quest named by id carries its title; a pack quest's is its own
+    in_pack: bool
+    odds: Fraction  # the heroes' chance to win it
+    after: ast.Unlock | None
+    span: Span
+
+
+@frozen
+class Campaign:
+    id: str
+    name: str
+    acts: tuple[int, ...]  # act numbers, in play order
+    act_titles: tuple[str | None, ...]
+    quests: tuple[Quest, ...]  # in written order
+    side_offer: int | None
+    source: str
+    span: Span
+
+    def act_number(self, quest: Quest) -> int:
+        return self.acts[quest.act]
+
+    def index(self, quest: str) -> int | None:
+        for i, q in enumerate(self.quests):
+            if q.id == quest:
+                return i
+        return None
+
+
+# (act index, each quest's outcome, ending: "" while the campaign goes on, else one of ENDINGS)
+State = tuple[int, tuple[int, ...], str]
+# a step of a run: ("play", quest index, WON|LOST) | ("act", next act index, 0) | ("end", 0, 0)
+Move = tuple[str, int, int]
+
+
+def start(camp: Campaign) -> State:
+    return (0, (UNPLAYED,) * len(camp.quests), "")
+
+
+def act_over(camp: Campaign, state: State, number: int) -> bool:
+    if number not in camp.acts:
+        return False
+    return camp.acts.index(number) < state[0] or state[2] != ""
+
+
+def act_won(camp: Campaign, state: State, number: int) -> bool:
+    if not act_over(camp, state, number):
+        return False
+    at = camp.acts.index(number)
+    won = sum(1 for q, o in zip(camp.quests, state[1]) if q.act == at and q.kind == "story" and o == WON)
+    lost = sum(1 for q, o in zip(camp.quests, state[1]) if q.act == at and q.kind == "story" and o == LOST)
+    return won > lost
+
+
+def holds(camp: Campaign, unlock: ast.Unlock | None, state: State) -> bool:
+    """Whether the condition holds in `state`; a name that is no quest of the campaign never does."""
+    if unlock is None:
+        return True
+    op = unlock.op
+    if op == "all":
+        return all(holds(camp, p, state) for p in unlock.parts)
+    if op == "any":
+        return any(holds(camp, p, state) for p in unlock.parts)
+    if op == "not":
+        return not holds(camp, unlock.parts[0], state)
+    if op == "act":
+        assert unlock.act is not None
+        if unlock.outcome == "played":
+            return act_over(camp, state, unlock.act)
+        won = act_won(camp, state, unlock.act)
+        return won if unlock.outcome == "won" else act_over(camp, state, unlock.act) and not won
+    assert unlock.quest is not None
+    i = camp.index(unlock.quest.name)
+    if i is None:
+        return False
+    o = state[1][i]
+    return o != UNPLAYED if unlock.outcome == "played" else o == (WON if unlock.outcome == "won" else LOST)
+
+
+def open_quests(camp: Campaign, state: State) -> tuple[list[int], list[int]]:
+    """(spine, side pool): the quests of the current act not played whose condition holds."""
+    spine: list[int] = []
+    sides: list[int] = []
+    if state[2] or state[0] >= len(camp.acts):
+        return spine, sides
+    for i, q in enumerate(camp.quests):
+        if q.act == state[0] and state[1][i] == UNPLAYED and holds(camp, q.after, state):
+            (sides if q.kind == "side" else spine).append(i)
+    return spine, sides
+
+
+def after_move(camp: Campaign, state: State, move: Move) -> State:
+    what, i, outcome = move
+    if what == "end":
+        return (state[0], state[1], "none")
+    if what == "act":
+        return (i, state[1], "")
+    outcomes = state[1][:i] + (outcome,) + state[1][i + 1:]
+    ending = ("won" if outcome == WON else "lost") if camp.quests[i].kind == "finale" else ""
+    return (state[0], outcomes, ending)
+
+
+def moves(camp: Campaign, state: State) -> list[tuple[Move, Fraction]]:
+    """Every next step from `state` with its exact chance (offer draw x pick x outcome)."""
+    if state[2]:
+        return []
+    spine, sides = open_quests(camp, state)
+    if not spine:
+        if state[0] + 1 < len(camp.acts):
+            return [(("act", state[0] + 1, 0), Fraction(1))]
+        return [(("end", 0, 0), Fraction(1))]
+    k = camp.side_offer
+    offers: list[tuple[tuple[int, ...], Fraction]]
+    if k is None or len(sides) <= k:
+        offers = [(tuple(sides), Fraction(1))]
+    else:
+        each = Fraction(1, comb(len(sides), k))
+        offers = [(subset, each) for subset in _subsets(sides, k)]
+    picked: dict[int, Fraction] = {}
+    for offered, chance in offers:
+        choices = spine + list(offered)
+        for i in choices:
+            picked[i] = picked.get(i, Fraction(0)) + chance / len(choices)
+    out: list[tuple[Move, Fraction]] = []
+    for i in sorted(picked, key=lambda j: (camp.quests[j].act, j)):
+        odds = camp.quests[i].odds
+        out.append((("play", i, WON), picked[i] * odds))
+        out.append((("play", i, LOST), picked[i] * (1 - odds)))
+    return [(m, p) for m, p in out if p > 0]
+
+
+def _subsets(items: list[int], k: int) -> Iterator[tuple[int, ...]]:
+    from itertools import combinations
+
+    return combinations(items, k)
+
+
+# --------------------------------------------------------------------------- exact analysis
+@frozen
+class Analysis:
+    """Exact chances over every run: each quest played, each ending; the state graph."""
+
+    played: Mapping[str, Fraction]
+    endings: Mapping[str, Fraction]
+    states: int
+    no_finale_path: tuple[str, ...] | None  # the shortest run ending without a finale, as steps
+
+
+class TooLarge(Exception):
+    pass
+
+
+def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
+    """Enumerate every reachable state once (memoised), adding up exact chances.
+    Raises TooLarge past `limit` states."""
+    import networkx as nx
+
+    graph: nx.DiGraph = nx.DiGraph()
+    memo: dict[State, dict[str, Fraction]] = {}
+
+    def value(state: State) -> dict[str, Fraction]:
+        """Expected count of each event ("quest:ID", "ending:E") from `state` to the end."""
+        got = memo.get(state)
+        if got is not None:
+            return got
+        if len(memo) >= limit:
+            raise TooLarge()
+        total: dict[str, Fraction] = {}
+        if state[2]:
+            total[f"ending:{state[2]}"] = Fraction(1)
+        for move, p in moves(camp, state):
+            nxt = after_move(camp, state, move)
+            graph.add_edge(state, nxt, step=describe(camp, move))
+            here = {f"quest:{camp.quests[move[1]].id}": Fraction(1)} if move[0] == "play" else {}
+            for key, v in _plus(here, value(nxt)).items():
+                total[key] = total.get(key, Fraction(0)) + p * v
+        memo[state] = total
+        return total
+
+    first = start(camp)
+    graph.add_node(first)
+    result = value(first)
+    played = {q.id: result.get(f"quest:{q.id}", Fraction(0)) for q in camp.quests}
+    endings = {e: result.get(f"ending:{e}", Fraction(0)) for e in ENDINGS}
+    path: tuple[str, ...] | None = None
+    ends = [s for s in graph.nodes if s[2] == "none"]
+    if ends:
+        lengths = nx.single_source_shortest_path_length(graph, first)
+        target = min(ends, key=lambda s: (lengths.get(s, 1 << 30), s))
+        nodes = nx.shortest_path(graph, first, target)
+        path = tuple(graph.edges[a, b]["step"] for a, b in zip(nodes, nodes[1:]))
+    return Analysis(played=played, endings=endings, states=len(memo), no_finale_path=path)
+
+
+def _plus(a: Mapping[str, Fraction], b: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    out = dict(b)
+    for k, v in a.items():
+        out[k] = out.get(k, Fraction(0)) + v
+    return out
+
+
+def describe(camp: Campaign, move: Move) -> str:
+    what, i, outcome = move
+    if what == "play":
+        return f"{camp.quests[i].id} {'won' if outcome == WON else 'lost'}"
+    if what == "act":
+        return f"act {camp.acts[i]} begins"
+    return "no quest left"
+
+
+# --------------------------------------------------------------------------- simulation
+@frozen
+class Simulation:
+    runs: int
+    seed: int
+    played: Mapping[str, int]  # runs in which each quest was played
+    endings: Mapping[str, int]
+    quests_played: Mapping[int, int]  # how many runs played so many quests
+
+
+def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
+    """`runs` seeded runs, drawing as the app and the table do: the offer with
+    `sample`, the party's pick with `choice`, the outcome with `random() < odds`."""
+    rng = random.Random(seed)
+    played: Counter[str] = Counter()
+    endings: Counter[str] = Counter()
+    lengths: Counter[int] = Counter()
+    for _ in range(runs):
+        state = start(camp)
+        count = 0
+        while not state[2]:
+            spine, sides = open_quests(camp, state)
+            if not spine:
+                state = after_move(camp, state, ("act", state[0] + 1, 0) if state[0] + 1 < len(camp.acts) else ("end", 0, 0))
+                continue
+            k = camp.side_offer
+            offered = sides if k is None or len(sides) <= k else sorted(rng.sample(sides, k))
+            i = rng.choice(spine + offered)
+            outcome = WON if rng.random() < camp.quests[i].odds else LOST
+            played[camp.quests[i].id] += 1
+            count += 1
+            state = after_move(camp, state, ("play", i, outcome))
+        endings[state[2]] += 1
+        lengths[count] += 1
+    return Simulation(
+        runs=runs,
+        seed=seed,
+        played={q.id: played[q.id] for q in camp.quests},
+        endings={e: endings[e] for e in ENDINGS},
+        quests_played=dict(sorted(lengths.items())),
+    )
+
+
+def unlock_text(u: ast.Unlock | None) -> str:
+    """The condition written back in the language's words (fully bracketed where it nests)."""
+    if u is None:
+        return ""
+    if u.op == "quest":
+        assert u.quest is not None
+        return f"{u.quest.name} {u.outcome}"
+    if u.op == "act":
+        return f"act {u.act} {u.outcome}"
+    if u.op == "not":
+        inner = unlock_text(u.parts[0])
+        return f"not {inner}" if u.parts[0].op in ("quest", "act", "not") else f"not ({inner})"
+    word = " and " if u.op == "all" else " or "
+    return word.join(unlock_text(p) if p.op in ("quest", "act", "not") or p.op == u.op else f"({unlock_text(p)})" for p in u.parts)
+
+
+def unlock_quests(u: ast.Unlock | None) -> list[ast.Ref]:
+    """Every quest name the condition reads, in written order."""
+    if u is None:
+        return []
+    if u.op == "quest":
+        assert u.quest is not None
+        return [u.quest]
+    return [r for p in u.parts for r in unlock_quests(p)]
+
+
+def unlock_acts(u: ast.Unlock | None) -> list[tuple[int, Span]]:
+    if u is None:
+        return []
+    if u.op == "act":
+        assert u.act is not None
+        return [(u.act, u.span)]
+    return [a for p in u.parts for a in unlock_acts(p)]
+
+
+@frozen
+class Checked:
+    """A campaign and its exact analysis (None when it was too large, K0410, or broken)."""
+
+    campaign: Campaign
+    analysis: Analysis | None
+    decl: ast.AppCampaign  # as written: its texts (compiler/model/texts.py) and spans

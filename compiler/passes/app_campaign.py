@@ -1,0 +1,195 @@
+"""The app-campaign pass: each 2nd-edition `campaign` declaration resolved against the
+pack's quests and checked (docs/campaign.md, "The app campaign (2nd edition)"):
+
+- acts numbered 1, 2, … (K0404); quests listed once (K0403), each a quest of the pack
+  or named by id with its title (K0402); odds between 0 and 1 (K0408); `side_offer` at
+  least 1 (K0409); the source known (K0105);
+- conditions read quests of the campaign (K0401) and acts it has (K0411), and can hold
+  while their quest is open (K0405: a small truth table over what the condition reads);
+- every run is walked exactly (compiler/model/app_campaign.py): a quest no run plays is
+  K0406 (reported at the root only: a quest whose condition reads one already reported
+  is left alone), a run that ends with no finale is K0407, a campaign too large to walk
+  is K0410.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+from compiler.diagnostics import Related, Sink
+from compiler.diagnostics.hints import did_you_mean
+from compiler.model import Model
+from compiler.model import app_campaign as ac
+from compiler.syntax import ast
+
+SOURCES = ("rulebook", "illustrative")
+MAX_TRUTH_TABLE = 10  # atoms a condition may read before K0405 stops trying every case
+
+
+def app_campaign_pass(model: Model, sink: Sink) -> Model:
+    symbols = model.symbols or {}
+    quests = symbols.get("quest") or {}
+    out: dict[str, ac.Checked] = {}
+    for cid, decl in sorted((symbols.get("app_campaign") or {}).items()):
+        if isinstance(decl, ast.AppCampaign):
+            out[cid] = check_campaign(decl, quests, sink)
+    return model.with_(app_campaigns=out)
+
+
+def _hint(name: str, known: list[str], sink: Sink) -> tuple[str, str | None]:
+    guess = did_you_mean(name, known, None, sink)
+    return (f"; did you mean `{guess}`?", guess) if guess else ("", None)
+
+
+def resolve(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | object, sink: Sink) -> tuple[ac.Campaign, set[str]]:
+    """The campaign as the model reads it, and the ids of quests already reported."""
+    known_pack = dict(pack_quests) if isinstance(pack_quests, dict) else {}
+    broken: set[str] = set()
+    if decl.source is not None and decl.source.name not in SOURCES:
+        hint, fix = _hint(decl.source.name, list(SOURCES), sink)
+        sink.report("K0105", decl.source.span, value=decl.source.name, hint=hint, fix=fix)
+    side_offer = decl.side_offer
+    if side_offer is not None and side_offer < 1:
+        sink.report("K0409", decl.side_offer_span, count=side_offer)
+        side_offer = None
+    acts: list[int] = []
+    titles: list[str | None] = []
+    quests: list[ac.Quest] = []
+    first: dict[str, ast.CampaignQuest] = {}
+    for at, act in enumerate(decl.acts):
+        if act.number != at + 1:
+            sink.report("K0404", act.span, number=act.number, expected=at + 1)
+        acts.append(act.number)
+        titles.append(act.title.value if act.title else None)
+        for q in act.quests:
+            name = q.quest.name
+            if name in first:
+                sink.report("K0403", q.quest.span, name=name, campaign=decl.id, related=(Related(first[name].span, "first listed here"),))
+                continue
+            first[name] = q
+            in_pack = name in known_pack and isinstance(known_pack[name], ast.Quest)
+            title: str | None = q.title.value if q.title else None
+            if title is None and not in_pack:
+                hint, fix = _hint(name, sorted(known_pack), sink)
+                sink.report("K0402", q.quest.span, name=name, kind=q.kind, hint=hint, fix=fix)
+                broken.add(name)
+            if title is None and in_pack:
+                own = known_pack[name]
+                title = own.name.value if isinstance(own, ast.Quest) else None
+            odds = ac.DEFAULT_ODDS
+            if q.odds is not None:
+                won, of = q.odds
+                if of == 0 or not 0 < won < of:
+                    sink.report("K0408", q.odds_span, odds=f"{won}/{of}")
+                else:
+                    odds = Fraction(won, of)
+            quests.append(ac.Quest(name, q.kind, at, title, in_pack, odds, q.after, q.quest.span))
+    camp = ac.Campaign(
+        id=decl.id,
+        name=decl.name.value,
+        acts=tuple(acts),
+        act_titles=tuple(titles),
+        quests=tuple(quests),
+        side_offer=side_offer,
+        source=decl.source.name if decl.source is not None and decl.source.name in SOURCES else "illustrative",
+        span=decl.name.span,
+    )
+    return camp, broken
+
+
+def check_campaign(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | object, sink: Sink) -> ac.Checked:
+    camp, broken = resolve(decl, pack_quests, sink)
+    ids = [q.id for q in camp.quests]
+    # names and acts each condition reads
+    for q in camp.quests:
+        for ref in ac.unlock_quests(q.after):
+            if ref.name not in ids:
+                hint, fix = _hint(ref.name, ids, sink)
+                sink.report("K0401", ref.span, name=ref.name, campaign=camp.id, hint=hint, fix=fix)
+                broken.add(q.id)
+        for number, span in ac.unlock_acts(q.after):
+            if number not in camp.acts:
+                sink.report("K0411", span, number=number, campaign=camp.id, acts=", ".join(str(a) for a in camp.acts) or "none")
+                broken.add(q.id)
+    for q in camp.quests:
+        if q.after is not None and q.id not in broken:
+            why = never_holds(camp, q)
+            if why is not None:
+                sink.report("K0405", q.after.span, after=ac.unlock_text(q.after), name=q.id, act=camp.acts[q.act], why=why)
+                broken.add(q.id)
+    if not camp.quests:
+        return ac.Checked(camp, None, decl)
+    try:
+        analysis = ac.analyse(camp)
+    except ac.TooLarge:
+        sink.report("K0410", camp.span, campaign=camp.id, limit=f"{ac.MAX_STATES:,}")
+        return ac.Checked(camp, None, decl)
+    unreached = {q.id for q in camp.quests if analysis.played[q.id] == 0}
+    for q in camp.quests:
+        if q.id not in unreached or q.id in broken:
+            continue
+        reads = {r.name for r in ac.unlock_quests(q.after)}
+        if reads & (unreached | broken):
+            continue  # the quest it waits for is reported (or unreached) itself
+        why = (
+            f"`{ac.unlock_text(q.after)}` never holds while act {camp.acts[q.act]} still has a story, interlude or finale quest open"
+            if q.after is not None else f"act {camp.acts[q.act]} is never reached"
+        )
+        sink.report("K0406", q.span, campaign=camp.id, name=q.id, why=why)
+    if analysis.no_finale_path is not None and not broken:
+        sink.report("K0407", camp.span, campaign=camp.id, path=", ".join(analysis.no_finale_path))
+    return ac.Checked(camp, analysis, decl)
+
+
+def never_holds(camp: ac.Campaign, quest: ac.Quest) -> str | None:
+    """Why `quest`'s condition is false in every state where the quest is open, or None
+    when some assignment of what it reads makes it true (or it reads too much to try).
+    Open means: its own act is the current one, so later acts' quests are unplayed and
+    acts from its own on are not over; the quest itself is unplayed."""
+    names = sorted({r.name for r in ac.unlock_quests(quest.after)})
+    acts = sorted({n for n, _ in ac.unlock_acts(quest.after)})
+    if len(names) + len(acts) > MAX_TRUTH_TABLE:
+        return None
+    own = camp.act_number(quest)
+    choices: list[tuple[int, ...]] = []
+    for name in names:
+        i = camp.index(name)
+        assert i is not None  # unknown names were reported (K0401) and skipped
+        later = camp.quests[i].act > quest.act or name == quest.id
+        choices.append((ac.UNPLAYED,) if later else (ac.UNPLAYED, ac.WON, ac.LOST))
+    act_choices = [("open",) if n >= own else ("won", "lost") for n in acts]
+    for values in product(*choices):
+        for act_values in product(*act_choices):
+            if _eval(quest.after, dict(zip(names, values)), dict(zip(acts, act_values))):
+                return None
+    return _why(camp, quest, names, acts, own)
+
+
+def _eval(u: ast.Unlock | None, quests: dict[str, int], acts: dict[int, str]) -> bool:
+    if u is None:
+        return True
+    if u.op == "all":
+        return all(_eval(p, quests, acts) for p in u.parts)
+    if u.op == "any":
+        return any(_eval(p, quests, acts) for p in u.parts)
+    if u.op == "not":
+        return not _eval(u.parts[0], quests, acts)
+    if u.op == "act":
+        assert u.act is not None
+        state = acts[u.act]
+        return state != "open" if u.outcome == "played" else state == u.outcome
+    assert u.quest is not None
+    o = quests[u.quest.name]
+    return o != ac.UNPLAYED if u.outcome == "played" else o == (ac.WON if u.outcome == "won" else ac.LOST)
+
+
+def _why(camp: ac.Campaign, quest: ac.Quest, names: list[str], acts: list[int], own: int) -> str:
+    later = [n for n in names if n != quest.id and (i := camp.index(n)) is not None and camp.quests[i].act > quest.act]
+    if quest.id in names:
+        return "it reads the quest's own outcome"
+    if later:
+        return f"`{later[0]}` is in a later act, so it is not played yet"
+    if any(n >= own for n in acts):
+        return f"act {max(acts)} is not over yet"
+    return "its parts contradict each other"

@@ -1,0 +1,202 @@
+"""The 2nd-edition app campaign (docs/campaign.md, "The app campaign (2nd edition)"):
+the language, the checks, the exact chances by enumeration, the seeded simulation
+against them (every frequency within 4 standard errors at N = 10,000), determinism of
+`questc campaign`'s text and picture, and the bundle's `app_campaigns` section."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, questc, write_pack
+from compiler.diagnostics import Sink
+from compiler.model import app_campaign as ac
+from compiler.passes.app_campaign import check_campaign
+from compiler.syntax import ast
+from compiler.syntax.parse import parse_module
+
+
+def _checked(text: str) -> tuple[ac.Checked, list[str]]:
+    sink = Sink()
+    module = parse_module(text, "c.quest", sink)
+    assert not sink.items, [d.message for d in sink.items]
+    decl = module.declarations[0]
+    assert isinstance(decl, ast.AppCampaign)
+    checked = check_campaign(decl, {}, sink)
+    return checked, [d.code for d in sink.items]
+
+
+# A small campaign with every kind of roll and choice: the app offers 2 of 3 side
+# quests (each pair 1/3), the party picks among spine and offer, odds differ by quest,
+# act outcomes and quest outcomes both unlock.
+SMALL = """
+campaign small "Small" {
+  side_offer 2
+  act 1 {
+    story a "A" odds 2/3
+    side s1 "S1"
+    side s2 "S2" after a lost
+    side s3 "S3"
+    story b "B" after a played and not s1 lost
+  }
+  act 2 {
+    interlude i "I" odds 1/3
+    finale win "Win" after act 1 won or (s3 won and i won)
+    finale loss "Loss" after i played and not (act 1 won or (s3 won and i won))
+  }
+}
+"""
+
+
+def test_the_language_reads_acts_quests_odds_and_conditions():
+    sink = Sink()
+    (decl,) = parse_module(SMALL, "c.quest", sink).declarations
+    assert not sink.items
+    assert isinstance(decl, ast.AppCampaign)
+    assert decl.side_offer == 2 and [a.number for a in decl.acts] == [1, 2]
+    a, s1, s2, s3, b = decl.acts[0].quests
+    assert (a.kind, a.quest.name, a.title and a.title.value, a.odds) == ("story", "a", "A", (2, 3))
+    assert s2.after == ast.Unlock("quest", quest=s2.after.quest, outcome="lost", span=s2.after.span)
+    # `not` binds tighter than `and`, `and` tighter than `or`
+    assert b.after is not None and b.after.op == "all" and b.after.parts[1].op == "not"
+    win = decl.acts[1].quests[1]
+    assert win.after is not None and win.after.op == "any"
+    assert ac.unlock_text(win.after) == "act 1 won or (s3 won and i won)"
+
+
+def test_exact_chances_by_hand_on_a_tiny_campaign():
+    # a first (1/2) or s first (1/2); a first ends act 1 (no spine left) and s is gone
+    checked, codes = _checked("""
+campaign t "T" {
+  act 1 { story a "A"; side s "S" }
+  act 2 { finale w "W" after a won; finale l "L" after a lost }
+}""")
+    assert codes == []
+    an = checked.analysis
+    assert an is not None
+    assert an.played == {"a": 1, "s": Fraction(1, 2), "w": Fraction(1, 2), "l": Fraction(1, 2)}
+    # each finale is reached half the time and won half the time it is played
+    assert an.endings == {"won": Fraction(1, 4) + Fraction(1, 4), "lost": Fraction(1, 4) + Fraction(1, 4), "none": 0}
+
+
+def test_side_offer_is_a_roll_over_subsets():
+    # 3 side quests, 2 offered: each is offered with chance 2/3; the party then picks one of
+    # the 3 choices (the story quest and the two offered) at 1/3
+    checked, _ = _checked("""
+campaign t "T" {
+  side_offer 2
+  act 1 { story a "A"; side x "X"; side y "Y"; side z "Z" }
+  act 2 { finale f "F" }
+}""")
+    assert checked.analysis is not None
+    first_pick = Fraction(2, 3) * Fraction(1, 3)
+    assert checked.analysis.played["x"] >= first_pick  # later steps only add
+    assert sum(checked.analysis.played[q] for q in "xyz") > 3 * first_pick
+
+
+def test_the_small_campaign_is_clean_and_its_chances_add_up():
+    checked, codes = _checked(SMALL)
+    assert codes == []
+    an = checked.analysis
+    assert an is not None
+    assert sum(an.endings.values()) == 1 and an.endings["none"] == 0
+    assert an.played["win"] + an.played["loss"] == 1
+    assert an.played["a"] == 1 and 0 < an.played["i"] < 1  # after act 1 won, the win finale may be played first
+
+
+def _within_4_se(count: int, runs: int, p: Fraction) -> bool:
+    se = math.sqrt(float(p) * (1 - float(p)) / runs)
+    return abs(count / runs - float(p)) <= 4 * se + 1e-12  # p = 0 or 1: the count must be exact
+
+
+@pytest.mark.parametrize("text", [SMALL, (REPO / "content/d2e-quests/goblin_road.campaign.quest").read_text(encoding="utf-8")], ids=["small", "goblin_road"])
+def test_simulated_frequencies_match_the_exact_chances(text: str):
+    checked, _ = _checked(text)
+    an = checked.analysis
+    assert an is not None
+    runs = 10_000
+    sim = ac.simulate(checked.campaign, runs, seed=1)
+    for q in checked.campaign.quests:
+        assert _within_4_se(sim.played[q.id], runs, an.played[q.id]), (q.id, sim.played[q.id], an.played[q.id])
+    for e in ac.ENDINGS:
+        assert _within_4_se(sim.endings[e], runs, an.endings[e]), (e, sim.endings[e], an.endings[e])
+
+
+def test_the_simulation_is_seeded():
+    checked, _ = _checked(SMALL)
+    assert ac.simulate(checked.campaign, 500, 7) == ac.simulate(checked.campaign, 500, 7)
+    assert ac.simulate(checked.campaign, 500, 7) != ac.simulate(checked.campaign, 500, 8)
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ("act 1 { story a \"A\"; story b \"B\" after a won and a lost }\nact 2 { finale f \"F\" }", "K0405"),
+        ("act 1 { story a \"A\"; story b \"B\" after f won }\nact 2 { finale f \"F\" }", "K0405"),  # a later act's quest
+        ("act 1 { story a \"A\"; side b \"B\" after act 1 played }\nact 2 { finale f \"F\" }", "K0405"),  # its own act over
+        ("act 1 { story a \"A\"; side s \"S\" after a played }\nact 2 { finale f \"F\" }", "K0406"),
+        ("act 1 { story a \"A\" }\nact 2 { finale f \"F\" after act 1 lost }", "K0407"),
+        ("act 1 { story a \"A\"; story b \"B\" after c won }\nact 2 { finale f \"F\" }", "K0401"),
+        ("act 1 { story a \"A\" odds 0/3 }\nact 2 { finale f \"F\" }", "K0408"),
+        ("act 2 { story a \"A\"; finale f \"F\" }", "K0404"),
+        ("act 1 { story a \"A\"; finale f \"F\" after act 2 won }", "K0411"),
+    ],
+)
+def test_each_planted_fault_is_one_located_error(body: str, code: str):
+    sink = Sink()
+    (decl,) = parse_module(f'campaign t "T" {{\n{body}\n}}', "c.quest", sink).declarations
+    assert isinstance(decl, ast.AppCampaign)
+    check_campaign(decl, {}, sink)
+    assert [d.code for d in sink.items] == [code]
+    assert sink.items[0].span.line >= 1 and sink.items[0].span.file == "c.quest"
+
+
+def test_an_unreached_quest_is_reported_at_its_root_only():
+    # s never opens (the act ends as a is played); b waits for s: only s is reported
+    _, codes = _checked("""
+campaign t "T" {
+  act 1 { story a "A"; side s "S" after a played; story b "B" after s won }
+  act 2 { finale f "F" }
+}""")
+    assert codes == ["K0406"]
+
+
+def test_the_pack_campaign_command_text_picture_and_determinism(tmp_path: Path):
+    pack = REPO / "content" / "d2e-quests"
+    one = questc("campaign", str(pack), "--simulate", "1000", "--seed", "1", "-o", str(tmp_path / "a.png"))
+    two = questc("campaign", str(pack), "--simulate", "1000", "--seed", "1", "-o", str(tmp_path / "b.png"))
+    assert one.code == 0 and two.code == 0, one.err
+    assert one.out == two.out
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
+    assert "simulated 1000 runs, seed 1" in one.out
+    assert "finale    chiefs_throne" in one.out and "ending: no finale: 0 (0.00%)" in one.out
+    other = questc("campaign", str(pack), "--simulate", "1000", "--seed", "2")
+    assert other.out != one.out
+    from PIL import Image
+
+    with Image.open(tmp_path / "a.png") as im:
+        assert im.size[0] > 300 and im.size[1] > 200
+
+
+def test_the_bundle_carries_the_campaign(tmp_path: Path):
+    quest = '''campaign road "The Road" {
+  act 1 "First" { story raid "The Raid" odds 2/3; side mill "The Mill" after raid lost; story hunt "The Hunt" after raid played }
+  act 2 { finale keep "The Keep" }
+}
+'''
+    root = write_pack(tmp_path, "road", files={"road.quest": quest})
+    r = questc("build", str(root), "-o", str(tmp_path / "out"))
+    assert r.code == 0, r.err
+    bundle = json.loads((tmp_path / "out" / "road" / "bundle.json").read_text(encoding="utf-8"))
+    camp = bundle["app_campaigns"]["road"]
+    assert camp["acts"] == [{"number": 1, "title": "app_campaign.road.act.1.title", "quests": ["raid", "mill", "hunt"]}, {"number": 2, "quests": ["keep"]}]
+    assert camp["quests"]["raid"]["odds"] == {"exact": "2/3", "value": 0.666667}
+    assert camp["quests"]["mill"]["after"] == {"quest": "raid", "outcome": "lost"}
+    # the raid lost (1/3), then the mill or the hunt picked (1/2)
+    assert camp["quests"]["mill"]["played"]["exact"] == "1/6"
+    assert camp["endings"]["won"]["exact"] == "1/2"
+    assert bundle["strings"]["app_campaign.road.quest.mill.title"]["text"] == "The Mill"
