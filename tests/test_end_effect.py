@@ -72,3 +72,16 @@ def test_play_js_ends_the_quest_on_end(tmp_path):
     (tmp_path / "package.json").write_text('{"type": "module", "private": true}\n', encoding="utf-8")
     r = subprocess.run([NODE, "--test", str(tmp_path / "endings.test.mjs")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert r.returncode == 0 and "# fail 0" in r.stdout and "# pass 0" not in r.stdout, r.stdout + r.stderr
+
+
+def test_a_chain_whose_only_loss_is_an_end_is_no_q0803(tmp_path):
+    """`next quest` chains (compiler/passes/quest_chains.py): an `end` on a chain may be the
+    loss, so a chain that only loops (a hub and its quest) is not "can never be lost"
+    (Q0803, an error that may be wrong)."""
+    head = '  map { tile entrance1A at (0, 0); tile 11A attach west to entrance1A.north; edge 11A.east }\n  start heroes on entrance1A\n'
+    two = (f'quest a "A" {{\n{head}  on round_end 2 {{ next quest b }}\n  on round_end 5 {{ win }}\n}}\n'
+           f'quest b "B" {{\n{head}  on round_end 3 {{ next quest a }}\n  on morale_zero {{ end }}\n}}\n')
+    pack = write_pack(tmp_path, "t", requires=("d2e-base",), files={"q.quest": two})
+    sink = Sink()
+    compile_paths([str(pack)], Options(images=False), sink)
+    assert [(d.code, d.severity.value) for d in sink.items] == [], [d.message for d in sink.items]

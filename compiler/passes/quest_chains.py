@@ -76,13 +76,13 @@ def _walk(effects: Iterable[ast.Effect]) -> Iterator[ast.Effect]:
 
 def _outcomes(q: m.ResolvedQuest) -> tuple[bool, bool, frozenset[str], bool]:
     """(a `win` can fire, a `lose` can fire, the quests a `next quest` that can fire names,
-    unsure: an event broken by a reported error may end it either way)."""
+    unsure: an event broken by a reported error, or an `end`, may end it either way)."""
     kinds: set[str] = set()
     leads: set[str] = set()
     unsure = False
     for enc in q.encounters:
         for ev in enc.events:
-            if not ev.resolved and ({"win", "lose", "next_quest"} & set(ev.ends)):
+            if not ev.resolved and ({"win", "lose", "end", "next_quest"} & set(ev.ends)):
                 unsure = True
             if not ev.can_fire:
                 continue
@@ -90,7 +90,9 @@ def _outcomes(q: m.ResolvedQuest) -> tuple[bool, bool, frozenset[str], bool]:
                 kinds.add(f.kind)
                 if f.kind == "next_quest" and f.args:
                     leads.add(f.args[0])
-    return "win" in kinds, "lose" in kinds, frozenset(leads), unsure
+    # an `end` that can fire may be a win or a loss (docs/language.md, "Endings"): the chain is
+    # not said to be unwinnable or unlosable for it; the quest holding it says so alone (Q0330)
+    return "win" in kinds, "lose" in kinds, frozenset(leads), unsure or "end" in kinds
 
 
 def _reached(start: str, outcomes: Mapping[str, tuple[bool, bool, frozenset[str], bool]]) -> set[str]:
