@@ -111,3 +111,40 @@ def test_the_apps_loader_reads_the_export_with_no_problem(tmp_path):
     again = exported(imported(folder, tmp_path / "back"), tmp_path / "out2")
     problems = load(folder, again)
     assert problems == {str(folder.resolve()): [], str(again.resolve()): []}
+
+
+def test_every_inner_door_of_every_tile_and_turn_comes_back_exactly():
+    """Every statement `door … on T(c,r).SIDE` the compiler accepts (the square beyond (c, r) is
+    the tile's), on every 2nd-edition tile of d2e-base turned every quarter: the door the export
+    draws (inner_place) is read back by the importer (Importer.inner_door) as the same statement."""
+    from types import SimpleNamespace
+
+    from compiler.geometry.assemble import PlacedTile
+    from compiler.passes.maps import _inner_door_edges
+    from compiler.syntax import ast
+    from questc_valkyrie.doors import STEP
+    from questc_valkyrie.importer import Importer
+    from questc_valkyrie.tiles import Placement, load_library
+
+    tiles = load_library(None, Sink())
+    at = (7, 3)
+    checked = 0
+    for code, tile in sorted(tiles.items()):
+        for rotate in (0, 90, 180, 270):
+            o = tile.orient(rotate)
+            to_world = lambda c, o=o: (o.cell(c)[0] + at[0], o.cell(c)[1] + at[1])  # noqa: E731
+            pl = Placement(f"Tile{code}", code, code, at, rotate, frozenset(to_world(c) for c in tile.squares))
+            reader = SimpleNamespace(owner={s: (1, pl) for s in pl.squares}, tiles=tiles)
+            for (c, r) in sorted(tile.squares):
+                for side, (dx, dy) in STEP.items():
+                    if (c + dx, r + dy) not in tile.squares:
+                        continue  # M0244: no edge inside the tile there
+                    place = inner_place(to_world, c, r, side, o.side(side))
+                    assert place is not None
+                    # the edges questc closes for the statement are the app's bar's, or one of them (a narrow neck)
+                    decl = ast.DoorDecl("d", ast.OpeningRef(code, side, -1), inside=ast.TileSpace(code, c, r))
+                    closed = _inner_door_edges(decl, PlacedTile(code, tile, at, rotate), Sink())
+                    assert closed and closed <= place.edges, (code, rotate, c, r, side)
+                    assert Importer.inner_door(reader, place) == (1, f"{code}({c},{r}).{side}"), (code, rotate, c, r, side)
+                    checked += 1
+    assert checked > 2000, checked
