@@ -215,3 +215,36 @@ def test_the_valkyrie_campaign_example_is_read_as_four_linked_quests(form):
     refused = sorted(d.span.file for d in sink.items if d.code == "VK0203")
     assert refused == sorted(f"{path}/{f}quest.ini" for f in ("", "q1e1/", "q1e2/", "q2/"))
     assert "VK0301" not in [d.code for d in sink.items]  # every `…/quest.ini` it names is a link
+
+
+def menu_package(tmp_path: Path) -> Path:
+    """linked_quests with its own quest made a menu: no tile, a start dialog whose buttons start
+    the mine or end the quest (as store packages open on a menu of their parts)."""
+    root = tmp_path / "menu"
+    shutil.copytree(LINKED, root)
+    for f in ("tiles.ini", "tokens.ini"):
+        (root / f).unlink()
+    quest = (root / "quest.ini").read_text(encoding="utf-8").replace("tiles.ini\ntokens.ini\n", "")
+    (root / "quest.ini").write_text(quest, encoding="utf-8")
+    (root / "events.ini").write_text(
+        "[EventStart]\nbuttons=2\nevent1=mine/quest.ini\nevent2=EventGiveUp\ntrigger=EventStart\n\n"
+        "[EventGiveUp]\nbuttons=1\nevent1=\noperations=$end,=,1\naudio=AudioBLDefeat\n", encoding="utf-8")
+    (root / "Localization.English.txt").write_text(
+        ".,English\nquest.name,The Crossroads\nEventStart.text,Where to?\nEventStart.button1,The mine\n"
+        "EventStart.button2,Home\nEventGiveUp.text,Home it is.\nEventGiveUp.button1,Continue\n", encoding="utf-8")
+    return root
+
+
+def test_a_menu_quest_of_a_package_is_left_out_and_the_quests_it_starts_imported(tmp_path):
+    root = menu_package(tmp_path)
+    sink = Sink()
+    done = import_quest(root, sink)
+    assert done is not None and sink.errors == 0, [d.message for d in sink.items]
+    menu = [d for d in sink.items if d.code == "VK0207"]
+    assert len(menu) == 1 and menu[0].span.file == f"{root}/quest.ini" and "(it starts `mine`)" in menu[0].message
+    assert sorted(done[1].files) == ["mine.quest", "pack.yaml"]
+    assert "next quest" not in done[1].files["mine.quest"]  # its ladder back to the menu is left out, said:
+    back = [d for d in sink.items if d.code == "VK0303" and "left out (VK0207" in d.message]
+    assert len(back) == 1 and back[0].span.file == f"{root}/mine/tokens.ini"
+    r = questc("--plugin", "valkyrie", "check", root)
+    assert r.code == 0 and "0 errors" in r.err, r.err

@@ -113,7 +113,7 @@ def quest_id_of(name: str) -> str:
 class Importer:
     def __init__(self, files: QuestFiles, tiles: Mapping[str, Tile], monsters: set[str], sink: Sink,
                  offsets: Mapping[str, int] | None = None, quest_id: str | None = None,
-                 links: Mapping[str, tuple[str, Span]] | None = None):
+                 links: Mapping[str, tuple[str | None, Span]] | None = None):
         self.q = files
         self.tiles = tiles
         self.monsters = monsters
@@ -123,7 +123,8 @@ class Importer:
         self.comp: dict[str, Section] = {}
         # event names that start another quest of the package (run.py: `q2/quest.ini` ->
         # its quest id, and where it is first named): each a section of its own here, so a
-        # chain follows it like an event, and `_visit` writes it as `next quest ID`
+        # chain follows it like an event, and `_visit` writes it as `next quest ID` (None: a
+        # quest left out, VK0207)
         self.links = {name: qid for name, (qid, _) in (links or {}).items()}
         for name, (_, span) in (links or {}).items():
             self.comp[name] = Section(name, span.file, span)
@@ -1117,7 +1118,11 @@ class Importer:
     def _visit(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> Iterator[Section]:
         """`sec`'s own effects, written to `out` now; then the events after it, to walk in turn."""
         if sec.name in self.links:  # a StartQuestEvent: play goes on in another quest of the package
-            out.append(_Line(f"next quest {self.links[sec.name]}", sec.span))
+            target = self.links[sec.name]
+            if target is None:
+                self.cannot(sec, "event1", f"starting `{sec.name}`, a quest of the package left out (VK0207: it places no tile)")
+            else:
+                out.append(_Line(f"next quest {target}", sec.span))
             return iter(())
         if sec.name in seen:
             return iter(())
