@@ -104,9 +104,10 @@ def test_a_fat_goblin_round_trip_keeps_both_encounters(tmp_path):
     a = body(text)
     b = body((again / "a_fat_goblin.quest").read_text())
     assert b == a
-    # four `next`: the three entries of before, and the goblins' escape at a round's end (its
-    # `trigger=EndRound` event with conditions is read since the event language's first slice)
-    assert len(b) > 190 and [ln.strip() for ln in b].count("next") == 4 and "encounter 2 {" in "\n".join(b)
+    # five `next`: the morale-zero ending of encounter 1 (three arms of its `if` on the crops
+    # left and the farmer, since conditions inside chains are read) and the goblins' escape at a
+    # round's end (two arms)
+    assert len(b) > 190 and [ln.strip() for ln in b].count("next") == 5 and "encounter 2 {" in "\n".join(b)
 
 
 def test_the_search_token_on_15b_is_placed_by_the_round_end_that_sets_up_encounter_2(tmp_path):
@@ -376,7 +377,7 @@ def test_a_fat_goblin_encounters_survive_valkyrie(tmp_path):
     assert back.index("Crumbs, a trampled fence") < enc2 < back.index("The thief is somewhere below")
     assert 'flavor "Crushed crates and crumbs' in back[:enc2]
     assert 'flavor "The trail ends in a cave' in back[enc2:]
-    assert re.search(r"on defeated goblin_archer \{\s*say [^\n]*\n\s*next\n\s*\}", back)  # no spawns after `next`
+    assert re.search(r"on defeated goblin_archer \{\n(\s*(if|say|\} else) [^\n]*\n)+\s*\}\n\s*next\n\s*\}", back)  # no spawns after `next`
     assert "spawn zombie at 15B(2,2)" in back[enc2:] and "spawn ettin at 9B(2,1)" in back[enc2:]
     assert re.search(r"on enters 27B \{\s*spawn ettin\s*say \"Something huge", back[enc2:])
 
@@ -855,3 +856,34 @@ def test_a_quota_in_valkyrie_terms(tmp_path):
     gate = secs[root.get("event1")]
     assert gate.get("conditions") == f"{count},>=,2 {done},==,0" and gate.get("operations") == f"{done},=,1"
     assert [secs[g].get("conditions") for g in gate.get("event1").split()] == ["Gold,>,0", "#heroes,==,3"]
+
+
+IF_CHAINS = Path(__file__).parent / "data" / "valkyrie" / "if_chains"
+
+
+def test_if_inside_events_round_trips(tmp_path):
+    """tests/data/valkyrie/if_chains (`if` / `else if` / `else`, an arm of two alternatives,
+    an `if` without `else` followed by more of the event, an `if` inside a choice and inside
+    an `if`) → Valkyrie → questc gives the same quest, but for the hero guards that come back
+    as the app's tests (`heroes 2` is `heroes == 2`); exported and imported once more, the
+    same text. In Valkyrie terms: each `if` is one section listing its arms in order (the
+    first enabled one runs, EventManager.EndEvent), an arm of two alternatives two gates naming
+    the arm's first section, the `else` last with no condition, no `else`: the join last."""
+    r = export(IF_CHAINS, tmp_path / "out")
+    assert r.code == 0 and "VK0308" not in r.err, r.err
+    events = read_ini((tmp_path / "out" / "IfChains" / "events.ini").read_text(), "events.ini", Sink())
+    sec = {s.name: s for s in events.sections}
+    heads = (sec["EventRoundStart_2"].get("event1") or "").split()
+    assert [sec[h].get("conditions") for h in heads] == ["Fuel,>=,3", "Fuel,==,2", "#heroes,==,2", None]
+    assert {sec[h].get("event1") for h in heads[1:3]} == {"EventRoundStart_2Arm2"}
+    assert (sec["EventRoundEnd_1"].get("event1") or "").split() == ["EventRoundEnd_1Arm1", "EventRoundEnd_1Join"]
+    assert sec["EventRoundEnd_1Join"].get("event1") == "EventRoundEnd_2"  # the rest of the event follows the join
+    again = imported(tmp_path / "out" / "IfChains", tmp_path / "again")
+    source = (IF_CHAINS / "if_chains.quest").read_text()
+    normal = source.replace("or heroes 2 {", "or heroes == 2 {").replace("if heroes 4 {", "if heroes == 4 {")
+    back = (again / "if_chains.quest").read_text()
+    assert content_of(back) == content_of(normal)
+    r = export(again, tmp_path / "out2")
+    assert r.code == 0 and "VK0308" not in r.err, r.err
+    third = imported(tmp_path / "out2" / "IfChains", tmp_path / "third")
+    assert (third / "if_chains.quest").read_text() == back

@@ -107,7 +107,7 @@ def test_check_locates_compiler_findings_in_the_valkyrie_files():
     # buttons set the values the round-end events 2..5 wait for
     assert {d["code"] for d in found} == {"VK0303"}
     by_section = {d["message"].split("]")[0].lstrip("["): (Path(d["file"]).name, d["line"]) for d in found}
-    assert by_section["EventThreatIncrease"] == ("events.ini", 141)  # conditions= inside a chain
+    assert "EventThreatIncrease" not in by_section  # its conditioned list is an `if` since issue 31's chains
     assert by_section["CustomMonsterGoblinMessenger"] == ("monsters.ini", 17)  # activation=
     goblin = questc("--plugin", "valkyrie", "check", str(GOBLIN), "--format", "json").json()["diagnostics"]
     # the group limit of goblin archers, a real finding, at the spawn's section
@@ -367,7 +367,8 @@ def test_published_custom_monsters_and_buttons_are_read(tmp_path):
     assert done is not None
     goblin = done[1].files["a_fat_goblin.quest"]
     assert "  monster splig_the_king based on splig {\n    name \"Splig, the King of all Goblins\"\n  }\n" in goblin
-    assert "on defeated splig_the_king if encounter2 == 1 {" in goblin
+    # the app's `DefeatedCustomMonsterSpligTheKing` fires for whichever of Splig's six spawns was placed: one event each
+    assert all(f"on defeated {name} if encounter2 == 1 {{" in goblin for name in ("splig11_b", "splig9_b_shield", "splig27_b"))
     assert "monster splig_the_king based on splig" in (REPO / "content" / "d2e-quests" / "a_fat_goblin.quest").read_text()
     done = import_quest(FIRST, Sink())
     assert done is not None
@@ -407,7 +408,7 @@ def test_an_event_end_section_with_events_after_it_is_no_end(tmp_path):
     """In an old-format quest an `EventEnd…` section ends the quest, but the app runs an enabled
     event after it first (EventManager.EndEvent): one naming events after it is a conditional
     end, VK0303, and no `win` (A Fat Goblin's `EventEndRoundEncounter1` was read as a win every
-    round); one naming none is the end it was."""
+    round); one naming none is the end it was. The conditioned event after it is an `if`."""
     q = write_quest(tmp_path / "q", {
         "tiles.ini": TILES,
         "events.ini": "[EventEndRound]\ntrigger=EndRound\ndisplay=false\nbuttons=1\nevent1=EventCheck\n"
@@ -418,8 +419,9 @@ def test_an_event_end_section_with_events_after_it_is_no_end(tmp_path):
     done = import_quest(q, sink)
     assert done is not None
     text = next(v for k, v in done[1].files.items() if k.endswith(".quest"))
-    assert "on morale_zero {\n      lose\n    }" in text and "win" not in text and "on round_end" not in text
-    assert [d.message.split(":")[0] for d in sink.items if d.code == "VK0303"] == ["[EventEndRound] event1", "[EventCheck] conditions"]
+    assert "on morale_zero {\n      lose\n    }" in text and "win" not in text
+    assert "on round_end {\n      if crops > 2 {\n        set lost = 1\n      }\n    }" in text
+    assert [d.message.split(":")[0] for d in sink.items if d.code == "VK0303"] == ["[EventEndRound] event1"]
 
 
 def test_the_apps_random_events_are_read_as_random(tmp_path):
@@ -444,15 +446,88 @@ def test_the_apps_random_events_are_read_as_random(tmp_path):
 
 
 def test_choices_that_meet_again_are_walked_within_a_bound(tmp_path):
-    """Forty menus of two buttons, both leading to the next: walked once per choice that is
-    2^40 walks; the importer stops at MAX_WALK sections for the event and says so (VK0303)."""
+    """Forty menus of three buttons, two leading to the next and one ending the chain (so the
+    next menu is no join of the choices, `join_of`): walked once per choice that is 2^40
+    walks; the importer stops at MAX_WALK sections for the event and says so (VK0303)."""
     from questc_valkyrie.importer import MAX_WALK
 
     events = "[EventStart]\ntrigger=EventStart\ndisplay=false\nbuttons=1\nevent1=EventM0\n" + "".join(
-        f"[EventM{i}]\nbuttons=2\nevent1=EventM{i + 1}\nevent2=EventM{i + 1}\noperations=V{i},=,1\n" for i in range(40)) + "[EventM40]\nbuttons=1\n"
+        f"[EventM{i}]\nbuttons=3\nevent1=EventM{i + 1}\nevent2=EventM{i + 1}\nevent3=EventStop\noperations=V{i},=,1\n"
+        for i in range(40)) + "[EventM40]\nbuttons=1\n[EventStop]\nbuttons=1\noperations=Stop,=,1\n"
     q = write_quest(tmp_path / "q", {"tiles.ini": TILES, "events.ini": events})
     sink = Sink()
     done = import_quest(q, sink)
     assert done is not None
     bounded = [d for d in sink.items if d.code == "VK0303" and f"an event of more than {MAX_WALK} steps" in d.message]
     assert bounded and len(next(v for k, v in done[1].files.items() if k.endswith(".quest")).splitlines()) < 4 * MAX_WALK
+
+
+def _quest_text(done) -> str:
+    return next(v for k, v in done[1].files.items() if k.endswith(".quest"))
+
+
+def test_conditions_inside_a_chain_are_if_else(tmp_path):
+    """`event1=A B C` with A and B conditioned, C not: the app queues the first enabled one
+    (EventManager.EndEvent) and nothing comes back, so it is `if a { A } else if b { B } else
+    { C }`; D after C never runs from that list (VK0312, not left out silently); a pack flag
+    (`#LoR`: Quest.cs sets `#<pack>` for a pack the user has) is 0 for the base game, so its
+    alternative is left out with VK0303 and a test it passes at 0 is dropped; no other VK0303."""
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES,
+        "events.ini": "[EventStart]\ntrigger=EventStart\ndisplay=false\nbuttons=1\nevent1=EventPick\n"
+                      "[EventPick]\ndisplay=false\nbuttons=1\noperations=Roll,=,#rand3\n"
+                      "event1=EventLoRSpecial EventHigh EventMid EventLow EventNever\n"
+                      "[EventLoRSpecial]\ndisplay=false\nbuttons=1\nconditions=#LoR,==,1 Roll,==,3\noperations=Expansion,=,1\n"
+                      "[EventHigh]\ndisplay=false\nbuttons=1\nconditions=Roll,==,3 #LoR,==,0\noperations=High,=,1\nevent1=EventMore\n"
+                      "[EventMore]\ndisplay=false\nbuttons=1\noperations=More,+,1\n"
+                      "[EventMid]\ndisplay=false\nbuttons=1\nconditions=Roll,==,2\noperations=Mid,=,1\n"
+                      "[EventLow]\ndisplay=false\nbuttons=1\noperations=Low,=,1\n"
+                      "[EventNever]\ndisplay=false\nbuttons=1\noperations=Never,=,1\n",
+    })
+    sink = Sink()
+    done = import_quest(q, sink)
+    assert done is not None
+    lines = [ln.strip() for ln in _quest_text(done).splitlines()]
+    at = lines.index("on start {")
+    assert lines[at + 1:at + 11] == ["set roll = random 1..3", "if roll == 3 {", "set high = 1", "advance more by 1",
+                                     "} else if roll == 2 {", "set mid = 1", "} else {", "set low = 1", "}", "}"]
+    assert "never" not in _quest_text(done) and "expansion" not in _quest_text(done)
+    said = [(d.code, d.message) for d in sink.items]
+    assert said == [
+        ("VK0312", "[EventPick] event1: [EventNever] never runs from this list: [EventLow] before it has no condition"),
+        ("VK0303", "[EventLoRSpecial] conditions: questc cannot express an alternative for those whose app has `#LoR` (a content "
+                   "pack, hero or class; questc imports the base game, where it is 0) (the alternative is left out); it is left out")]
+
+
+def test_branches_that_meet_again_continue_after_the_branch(tmp_path):
+    """Menus whose choices all lead to one next menu, and a list of hero-count alternatives
+    covering every hero count of the quest (First Blood's and A Fat Goblin's set-ups): the
+    branches end where they meet (the nearest event every way on runs, `join_of`) and the rest
+    follows the `ask` / `if` once, instead of once per branch; a list with no alternative for
+    some case (no `else`) is no join: what follows stays inside its arm."""
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES,
+        "events.ini": "[EventStart]\ntrigger=EventStart\ndisplay=false\nbuttons=1\nevent1=EventTwo EventMore\n"
+                      "[EventTwo]\ndisplay=false\nbuttons=1\nconditions=#heroes,==,2\noperations=Few,=,1\nevent1=EventAsk\n"
+                      "[EventMore]\ndisplay=false\nbuttons=1\nconditions=#heroes,>,2\noperations=Few,=,0\nevent1=EventAsk\n"
+                      "[EventAsk]\nbuttons=2\nevent1=EventYes\nevent2=EventNo\n"
+                      "[EventYes]\ndisplay=false\nbuttons=1\noperations=Yes,=,1\nevent1=EventAsk2\n"
+                      "[EventNo]\ndisplay=false\nbuttons=1\nevent1=EventAsk2\n"
+                      "[EventAsk2]\nbuttons=2\nevent1=EventA\nevent2=EventB\n"
+                      "[EventA]\ndisplay=false\nbuttons=1\nevent1=EventLast\n"
+                      "[EventB]\ndisplay=false\nbuttons=1\nevent1=EventMaybe\n"
+                      "[EventMaybe]\ndisplay=false\nbuttons=1\nconditions=Yes,==,1\nevent1=EventLast\n"
+                      "[EventLast]\ndisplay=false\nbuttons=1\noperations=Last,=,1\n",
+        "Localization.English.txt": ".,English\nquest.name,Tiny\nEventAsk.text,First?\nEventAsk.button1,Yes\nEventAsk.button2,No\n"
+                                    "EventAsk2.text,Second?\nEventAsk2.button1,A\nEventAsk2.button2,B\n",
+    })
+    sink = Sink()
+    done = import_quest(q, sink)
+    assert done is not None
+    lines = [ln.strip() for ln in _quest_text(done).splitlines()]
+    at = lines.index("on start {")
+    assert lines[at + 1:at + 20] == [
+        "if heroes == 2 {", "set few = 1", "} else if heroes > 2 {", "set few = 0", "}",
+        'ask "First?" {', 'choice "Yes" { set yes = 1 }', 'choice "No" {}', "}",
+        'ask "Second?" {', 'choice "A" { set last = 1 }', 'choice "B" {', "if yes == 1 {", "set last = 1", "}", "}", "}", "}", "}"]
+    assert [d for d in sink.items if d.code in ("VK0303", "VK0312")] == []

@@ -246,7 +246,7 @@ class Exporter:
         self.setup(encs[0], self.start_root)
         for e in encs:  # tokens events place, so events on them find them whatever the order
             for ev in e.body.events:
-                for ef in ev.effects:
+                for ef in _all_effects(ev.effects):  # also inside choices and arms, in the order written
                     if ef.kind == "place_token" and ef.token is not None:
                         self.placed[id(ef)] = self.token(e.number, ef.token, ef.span)
         self.tails: list[_Tail] = []  # every event chain's end (see `chain`)
@@ -1105,6 +1105,8 @@ class Exporter:
             if tok is None:
                 return None
             s.set("add", tok.name)
+        elif ef.kind == "place_token" and ef.args and (k, ef.args[0]) in self.tokens:
+            s.set("add", self.tokens[(k, ef.args[0])].name)  # `place token NAME`: the declared token again
         elif ef.kind == "remove_token":
             names = [self.tokens[(k, a)].name for a in ef.args if (k, a) in self.tokens]
             if not names:

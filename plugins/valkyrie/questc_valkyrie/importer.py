@@ -63,6 +63,14 @@ MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search o
 MAX_BUTTONS = 64  # buttons of one Valkyrie event read as choices
 MAX_ASK_DEPTH = 24  # choices inside choices (each a nested walk)
 MAX_WALK = 4000  # sections walked for one event (choices that meet again are walked once per choice)
+_EXIT = "\0exit"  # the end of every chain, in the graph of what may run after what (_post_dominators)
+# the app's `#` variables that count something (Quest.cs, VarManager); every other `#` name is a flag
+# the app sets to 1 for a content pack, hero or class selected (arm_condition reads it as 0)
+_APP_COUNTS = frozenset({"#heroes", "#round", "#monsters", "#boardcomponents", "#uicomponents", "#doors", "#tiles", "#qitems"})
+
+
+def _holds(a: int, op: str, b: int) -> bool:
+    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
 
 
 def _around(c: tuple[int, int]) -> tuple[tuple[int, int], ...]:
@@ -140,6 +148,16 @@ class Importer:
         self.ask_depth = 0  # buttons_ask inside buttons_ask
         self.walked = 0  # sections walked for the event being read (event)
         self.path: list[str] = []  # the sections whose chains are being walked (_walk_from)
+        self.trigger_full = ""  # the trigger of the event being read, as written after `on`
+        self.carried: dict[int, dict[str, int | None]] = {}  # encounter -> the values its entries set (carry)
+        self.token_declared: set[str] = set()  # tokens a `place token KIND … as NAME` declares (the others: `place token NAME`)
+        self.read_now: set[str] = set()  # variables the conditions of the event being read test (test_text)
+        self.warned_never: set[tuple[str, str, str]] = set()  # VK0312 said: (section, key, the event never run)
+        self._ipdom: dict[str, str] | None = None  # _post_dominators
+        qs = files.quest.section("Quest")
+        low = self.number(qs, "minhero", 2) if qs is not None and re.fullmatch(r"\d", qs.get("minhero") or "2") else 2
+        high = self.number(qs, "maxhero", 4) if qs is not None and re.fullmatch(r"\d", qs.get("maxhero") or "4") else 4
+        self.hero_range = (max(1, min(4, low or 2)), max(1, min(4, high or 4)))  # the quest's hero counts (render)
         self.trigger_now = ""  # the trigger of the event being read (event)
 
     # ------------------------------------------------------------ reporting
@@ -602,7 +620,9 @@ class Importer:
         def tiles_of(sec: Section, k: int) -> set[str]:
             return {n for n in self.names(sec, "add") if self.tile_enc.get(n) == k}
         self.entry_copies: dict[int, set[str]] = {
-            k: {s.name for s in self.comp.values() if tiles_of(s, k) == tiles_of(self.comp[ev], k)}
+            k: {s.name for s in self.comp.values() if tiles_of(s, k) == tiles_of(self.comp[ev], k)
+                # a triggered event adding a shown tile of k is the export's mark of an event of k (exporter.root_of)
+                and (not s.get("trigger") or s.name == ev)}
             for k, ev in self.entry.items()}
         for k, ev in self.entry.items():
             for name in self.names(self.comp[ev], "add"):
@@ -918,6 +938,7 @@ class Importer:
                 and (origin.get("display") or "true").lower() != "false":
             effects.append(_Line(f"say {quote(said)}", origin.span))
         gate, quota = self.quota_of(root)
+        self.read_now = set()
         cond, k_cond, number = self.root_condition(gate, trigger)
         if number is not None:
             trigger += f" {number}"
@@ -933,6 +954,7 @@ class Importer:
         self.walked = 0
         self.path = []
         self.trigger_now = trigger.split(" ", 1)[0]  # an ending's side may come from it (ending_side)
+        self.trigger_full = trigger
         self.title_pending = []
         seen: set[str] = set()
         self._walk(root, effects, enc, entered, seen, top=True)
@@ -945,6 +967,8 @@ class Importer:
             return
         org = (origin or root)
         head = _Line(f"on {trigger} {{", org.span_of("trigger") if origin is None else org.span_of("event1"))
+        for var in sorted(self.read_now):  # what its conditions test is a variable of its encounter (0 until set)
+            self.variables[start_enc].setdefault(var, head.origin or root.span)
         self.events[start_enc].append([head, *effects, _Line("}", None)])
 
     def quota_of(self, root: Section) -> tuple[Section, int | None]:
@@ -977,6 +1001,11 @@ class Importer:
             if m and m.group(1) == "QuestcEncounter":
                 k = int(m.group(3)) if m.group(2) == "==" and m.group(3).isdigit() else 1
                 continue
+            own = re.fullmatch(r"(?i)encounter(\d{1,3})", m.group(1)) if m else None
+            if m and own and m.group(2) == "==" and m.group(3) == "1" and 1 <= int(own.group(1)) <= len(self.groups) and k is None:
+                # the published quests' own guard (A Fat Goblin's `Encounter2,==,1`): the event is that encounter's;
+                # the test stays (the quest sets the variable itself)
+                k = int(own.group(1))
             if m and m.group(1) == "#round" and m.group(2) == "==" and trigger.startswith("round_"):
                 mark = re.fullmatch(r"QuestcE(\d+)Round(\d+)", m.group(3))
                 if mark:
@@ -1030,6 +1059,7 @@ class Importer:
                 return "heroes"
             if x[0] in "#$%" or _INTERNAL.fullmatch(x):
                 return None
+            self.read_now.add(snake(x))  # declared in the event's encounter (event)
             return snake(x)
         left, right = side(var), side(value)
         if left is None or right is None:
@@ -1115,8 +1145,10 @@ class Importer:
                 self.path.append(nxt.name)
                 stack.append((nxt.name, self._visit(nxt, out, enc, entered, seen)))
 
-    def _visit(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> Iterator[Section]:
-        """`sec`'s own effects, written to `out` now; then the events after it, to walk in turn."""
+    def _visit(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str],
+               said: bool = False) -> Iterator[Section]:
+        """`sec`'s own effects, written to `out` now; then the events after it, to walk in turn.
+        `said`: `sec` heads an arm of an `if` (`branch`), whose condition is its own."""
         if sec.name in self.links:  # a StartQuestEvent: play goes on in another quest of the package
             target = self.links[sec.name]
             if target is None:
@@ -1134,14 +1166,14 @@ class Importer:
             return iter(())
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
         heroes = None
-        if conds and sec.name not in self.cond_done:
+        if conds and sec.name not in self.cond_done and not said:
             if all(c.startswith("#heroes,") for c in conds) and sec.name.startswith("Spawn"):
                 heroes = self.hero_guard(sec, conds)
             else:
                 what = "the hero count" if all(c.startswith("#heroes,") for c in conds) else "variables"
                 self.cannot(sec, "conditions" if sec.get("conditions") else "vartests",
                             f"a condition on {what} (the event's own effects are left out, the events after it are followed)")
-                return self._follow(sec)
+                return self._next(sec, "event1", out, enc, entered, seen)
         choice = self.choices(sec, out, enc, entered, seen)
         if choice is not None:
             return choice
@@ -1164,6 +1196,7 @@ class Importer:
                 if sec.name in self.entry_copies.get(k, ()):
                     if k not in entered:
                         entered.append(k)
+                        self.carry(k, out)
                         out.append(_Line("next", sec.span_of("add")))
                     continue
                 if name in self.hidden:
@@ -1178,7 +1211,10 @@ class Importer:
                     if name in self.placed_at_setup:
                         if all(ln.text != token_text for ln in self.setup[k]):  # an entry walked again
                             self.setup[k].append(_Line(token_text, c.span))
+                    elif name in self.token_declared:  # placed by another branch or chain too: declared once
+                        out.append(_Line(f"place token {self.token_name(c)}", sec.span_of("add")))
                     else:
+                        self.token_declared.add(name)
                         out.append(_Line("place " + token_text, sec.span_of("add")))
             elif name.startswith("Door"):
                 if "hidden" in self.door_states(c, written=True) or name not in self.placed_at_setup:
@@ -1207,6 +1243,8 @@ class Importer:
                 # else: the token is never on the board, so removing it does nothing in Valkyrie either
             elif name.startswith("Door"):
                 verb = "remove door" if sec.get("comment") == REMOVE_DOOR_COMMENT else "open"
+                if f"{verb} {self.door_name(c)}" == self.trigger_full:
+                    continue  # the door's own event removing it: opening it is what triggered the event
                 out.append(_Line(f"{verb} {self.door_name(c)}", sec.span_of("remove")))
             elif name in self.title_ui:
                 continue  # the title screen closes: presentation, nothing on the board changes
@@ -1234,6 +1272,11 @@ class Importer:
                 ended = True
                 continue
             name = snake(var)
+            k_in = next((kk for kk in entered if sec.name in self.entry_copies.get(kk, ())), None)
+            if k_in is not None and re.fullmatch(rf"EventEnterEncounter{k_in}(_\d+)?", sec.name) and oper == "=" \
+                    and re.fullmatch(r"-?\d+", value):
+                self.carried.setdefault(k_in, {})[name] = int(value)  # the export's start value of encounter k's `var`
+                continue
             if oper == "=" and re.fullmatch(r"#rand[1-9]\d{0,8}", value) and not var.startswith(("#", "$", "%")):
                 # VarManager: `#rand<N>` is 1..N; an `X,+,M` / `X,-,M` right after it shifts the range
                 hi = int(value[5:])
@@ -1294,12 +1337,12 @@ class Importer:
             if sec.get(key) and sec.get(key) not in (AUDIO_WIN, AUDIO_LOSE, "AudioButton1", "AudioMonsterActivation"):
                 self.cannot(sec, key, f"the sound `{sec.get(key)}`")
         if buttons:
-            self.buttons_ask(sec, buttons, text or "", out, enc, entered, seen)
-            return iter(())  # each choice runs to its own end: nothing follows a choice in Valkyrie
+            # each choice runs to its own end in the app; where every choice reaches one same
+            # event (`join_of`), the rest of the chain from there follows the `ask`
+            return self.buttons_ask(sec, buttons, text or "", out, enc, entered, seen)
         if options and not outcome:
-            self.random_options(sec, options, out, enc, entered, seen)
-            return iter(())  # the option picked runs to its own end
-        return self._follow(sec)
+            return self.random_options(sec, options, out, enc, entered, seen)
+        return self._next(sec, "event1", out, enc, entered, seen)
 
     def title_screen(self, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> None:
         """A title screen the event put up (docs/valkyrie.md, "Title screens"), as what it means:
@@ -1357,14 +1400,18 @@ class Importer:
         return heads if len(heads) >= 2 else []
 
     def random_options(self, sec: Section, heads: list[Section], out: list[_Line], enc: list[int], entered: list[int],
-                       seen: set[str]) -> None:
+                       seen: set[str]) -> Iterator[Section]:
         """`random { option { … } … }`: one option per event of the list, each the walk of that
         event's chain from what ran before (as `buttons_ask`'s choices; the same bounds). An
         option whose event has a condition keeps only what follows it (VK0303 at the condition,
-        as any condition inside a chain: the app leaves a disabled event out of the draw)."""
+        as any condition inside a chain: the app leaves a disabled event out of the draw).
+        Where every option reaches one same event (`join_of`), the options end there and the
+        rest of the chain follows the `random` (the iterator returned)."""
         if self.ask_depth >= MAX_ASK_DEPTH:
             self.cannot(sec, "randomevents", f"choices nested more than {MAX_ASK_DEPTH} deep (the deeper ones are left out)")
-            return
+            return iter(())
+        join = self.join_of([h.name for h in heads], not any(not self._conditional(h) for h in heads))
+        stop = {join.name} if join is not None else set()
         lines = [_Line("random {", sec.span_of("randomevents"))]
         after: set[str] = set()
         self.ask_depth += 1
@@ -1373,8 +1420,8 @@ class Importer:
                 branch: list[_Line] = []
                 if head.name in self.path:
                     self.cannot(sec, "event1", f"a way back to [{head.name}], an event whose chain is under way (a loop; questc's events do not repeat)")
-                else:
-                    mine = set(seen)
+                elif head.name not in stop:
+                    mine = set(seen) | stop
                     self.path.append(head.name)
                     self._walk_from(self._visit(head, branch, enc, entered, mine), branch, enc, entered, mine, head.name)
                     after |= mine
@@ -1383,20 +1430,31 @@ class Importer:
             self.ask_depth -= 1
         lines.append(_Line("}", None))
         out.extend(lines)
-        seen |= after
+        seen |= after - stop
+        return self._rest(sec, "event1", join)
 
     def buttons_ask(self, sec: Section, buttons: list[int], text: str, out: list[_Line], enc: list[int], entered: list[int],
-                    seen: set[str]) -> None:
+                    seen: set[str]) -> Iterator[Section]:
         """A Valkyrie event with several buttons as `ask TEXT { choice LABEL [if C] { … } … }`:
         choice i is button i's label (`<Section>.button<i>`, else `Choice i`) and the walk of
         its `event<i>` list, its `event<i>Condition` the choice's `if`. Each choice is walked
-        from what ran before the ask (`seen`), so choices that meet again each carry the
-        common rest; a button leading back to an event already run (a loop: the travel menus
-        of A Fat Goblin) is an empty choice and VK0303. Nested asks deeper than MAX_ASK_DEPTH
-        and events walked past MAX_WALK are VK0303 (a bound, not a guess)."""
+        from what ran before the ask (`seen`). Where every choice reaches one same event
+        (`join_of`: A Fat Goblin's previous-quest menus all lead to the next menu), the choices
+        end there and the rest of the chain follows the `ask` (the iterator returned); else each
+        choice carries its own rest. A button leading back to an event already run (a loop: the
+        travel menus of A Fat Goblin) is an empty choice and VK0303. Nested asks deeper than
+        MAX_ASK_DEPTH and events walked past MAX_WALK are VK0303 (a bound, not a guess)."""
         if self.ask_depth >= MAX_ASK_DEPTH:
             self.cannot(sec, "buttons", f"choices nested more than {MAX_ASK_DEPTH} deep (the deeper ones are left out)")
-            return
+            return iter(())
+        names: list[str] = []
+        end = False
+        for i in buttons:
+            heads, none = self._list_succ(sec, f"event{i}", button=True)
+            names += heads
+            end = end or none
+        join = self.join_of(names, end)
+        stop = {join.name} if join is not None else set()
         lines = [_Line(f"ask {quote(text)} {{", sec.span_of("buttons"))]
         after: set[str] = set()
         self.ask_depth += 1
@@ -1404,8 +1462,8 @@ class Importer:
             for i in buttons:
                 key = f"event{i}"
                 branch: list[_Line] = []
-                mine = set(seen)
-                self._walk_from(self._follow(sec, key, button=True), branch, enc, entered, mine)
+                mine = set(seen) | stop
+                self._walk_from(self._next(sec, key, branch, enc, entered, mine, button=True), branch, enc, entered, mine)
                 after |= mine
                 cond = self.vartests_text(sec.get(f"{key}Condition") or "")
                 if cond is None:
@@ -1417,7 +1475,290 @@ class Importer:
             self.ask_depth -= 1
         lines.append(_Line("}", None))
         out.extend(lines)
-        seen |= after
+        seen |= after - stop
+        return self._rest(sec, "event1", join)
+
+    def _rest(self, sec: Section, key: str, join: Section | None) -> Iterator[Section]:
+        """What follows a branching statement: its join (`join_of`), unless that event's chain
+        is under way (a way back: VK0303, as `_follow`)."""
+        if join is None:
+            return iter(())
+        if join.name in self.path:
+            self.cannot(sec, key, f"a way back to [{join.name}], an event whose chain is under way (a loop; questc's events do not repeat)")
+            return iter(())
+        return iter([join])
+
+    # ------------------------------------------------------------ conditions inside a chain
+    def _candidates(self, sec: Section, key: str, button: bool) -> list[Section]:
+        """The events of `sec`'s list `key` the app may queue (EventManager.EndEvent: the
+        first enabled one of the list): those that exist, and no triggered event (unless a
+        button names it: it runs), check or encounter start the export wrote (events of
+        their own)."""
+        out = []
+        for name in self.names(sec, key):
+            nxt = self.comp.get(name)
+            if nxt is None or (nxt.get("trigger") and not button) or name in self.checks or name in self.enc_starts:
+                continue
+            out.append(nxt)
+        return out
+
+    def _list_succ(self, sec: Section, key: str, button: bool = False) -> tuple[list[str], bool]:
+        """The events that may run after `sec` through its list `key` (up to the first with
+        no condition: the app never gets past it), and whether none may (every one has a
+        condition, so none may be enabled)."""
+        heads: list[str] = []
+        for c in self._candidates(sec, key, button):
+            heads.append(c.name)
+            if not self._conds(c):
+                return heads, False
+        if heads and all(self._hero_spawn(self.comp[h]) for h in heads):
+            return heads, False  # spawns for each hero count: one of them runs (`_follow` walks them in turn)
+        return heads, not self._every_hero_count([self.comp[h] for h in heads])
+
+    def _every_hero_count(self, heads: list[Section]) -> bool:
+        """Whether events whose conditions test only the hero count leave no count of the
+        quest's (`minhero`..`maxhero`) without one enabled (First Blood's and A Fat Goblin's
+        set-ups for 2, 3 and 4 heroes): then one of them always runs."""
+        counts: set[int] = set()
+        for c in heads:
+            conds = self._conds(c)
+            if not conds or not all(t.startswith("#heroes,") for t in conds):
+                return False
+            low, high = 1, 4
+            for t in conds:
+                _, op, value = (t.split(",") + ["", ""])[:3]
+                if op not in HERO_OPS or not re.fullmatch(r"\d{1,2}", value):
+                    return False
+                lo, hi = HERO_OPS[op](int(value))
+                low, high = max(low, lo), min(high, hi)
+            counts |= set(range(low, high + 1))
+        lo, hi = self.hero_range
+        return bool(heads) and set(range(lo, hi + 1)) <= counts
+
+    def _conds(self, sec: Section) -> list[str]:
+        return self.names(sec, "conditions") + self.names(sec, "vartests")
+
+    def _hero_spawn(self, sec: Section) -> bool:
+        conds = self._conds(sec)
+        return bool(conds) and sec.name.startswith("Spawn") and all(c.startswith("#heroes,") for c in conds)
+
+    def _succ(self, sec: Section) -> tuple[list[str], bool]:
+        """`_list_succ` of every way on from `sec`: its buttons, its random draw, or its list."""
+        if sec.name in self.gate_of:
+            return [self.gate_of[sec.name]], False
+        raw = (sec.get("buttons") or "").strip()
+        count = min(int(raw), MAX_BUTTONS) if re.fullmatch(r"\d{1,9}", raw) else 1
+        keys = [k for k in sec.values if (m := _EVENT_KEY.fullmatch(k)) and int(m.group(1)) <= max(count, 1)]
+        if count > 1 and len(keys) > 1:
+            heads: list[str] = []
+            end = False
+            for k in keys:
+                h, e = self._list_succ(sec, k, button=True)
+                heads += h
+                end = end or e
+            return heads, end
+        if (sec.get("randomevents") or "").lower() == "true":
+            h = [c.name for c in self._candidates(sec, "event1", False)]
+            return h, all(self._conditional(self.comp[n]) for n in h)
+        return self._list_succ(sec, "event1")
+
+    def join_of(self, heads: list[str], end: bool) -> Section | None:
+        """The first event every way on from a branching statement runs (the nearest common
+        post-dominator of `heads`, in the graph of what may run after what, `_succ`): the
+        branches end there and the rest of the chain follows the statement. None when some
+        way on may end the chain first (`end`: no event of a list enabled, a chain that
+        stops) or never reaches one same event."""
+        if end or not heads:
+            return None
+        ipdom = self._post_dominators()
+        chains = []
+        for h in dict.fromkeys(heads):
+            chain = []
+            node: str | None = h
+            while node is not None and node != _EXIT and node not in chain:
+                chain.append(node)
+                node = ipdom.get(node)
+            if node != _EXIT:
+                return None  # a way on that never ends (a loop): no join
+            chains.append(chain)
+        common = set(chains[0]).intersection(*chains[1:])
+        first = next((n for n in chains[0] if n in common), None)
+        if first is None or self._loops_back(heads, first):
+            return None
+        return self.comp.get(first)
+
+    def _loops_back(self, heads: list[str], join: str) -> bool:
+        """Whether a way from `heads` to `join` passes an event whose chain is under way (a
+        loop the walk cuts: that branch ends there, so the rest after the join is not its)."""
+        under_way = set(self.path)
+        todo, seen = list(heads), {join}
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            if name in under_way or len(seen) > MAX_WALK:
+                return True
+            seen.add(name)
+            sec = self.comp.get(name)
+            if sec is not None:
+                todo += self._succ(sec)[0]
+        return False
+
+    def _post_dominators(self) -> dict[str, str]:
+        """Each event's immediate post-dominator (networkx on the reversed graph of `_succ`,
+        every chain's end and every list that may run nothing leading to one exit); once
+        per import."""
+        if self._ipdom is None:
+            import networkx as nx
+
+            graph = nx.DiGraph()
+            graph.add_node(_EXIT)
+            for sec in self.comp.values():
+                if not sec.name.startswith(("Event", "Spawn", "Token", "Door")):
+                    continue
+                heads, end = self._succ(sec)
+                for h in heads:
+                    graph.add_edge(h, sec.name)  # reversed: from what runs next to what runs before
+                if end or not heads:
+                    graph.add_edge(_EXIT, sec.name)
+            self._ipdom = {n: d for n, d in nx.immediate_dominators(graph, _EXIT).items() if n != _EXIT}
+        return self._ipdom
+
+    def _next(self, sec: Section, key: str, out: list[_Line], enc: list[int], entered: list[int], seen: set[str],
+              button: bool = False) -> Iterator[Section]:
+        """What runs after `sec` through its list `key`. The app queues the first *enabled*
+        event of the list (EventManager.EndEvent) and nothing after it: events after one with
+        no condition never run (VK0312); when events with conditions come first, the list is
+        `if C1 { … } else if C2 { … } else { … }` (`branch`); otherwise the events are walked
+        in turn (`_follow`)."""
+        if sec.name in self.gate_of and key == "event1":
+            return self._follow(sec, key, button)
+        heads = self._candidates(sec, key, button)
+        # a section whose conditions the event's own `if` says (root_condition, the export's quota gate) is no alternative
+        plain = next((i for i, c in enumerate(heads) if not self._conds(c) or c.name in self.cond_done), None)
+        if plain is not None and plain + 1 < len(heads):
+            for c in heads[plain + 1:]:
+                if (sec.name, key, c.name) not in self.warned_never:
+                    self.warned_never.add((sec.name, key, c.name))
+                    self.sink.report("VK0312", sec.span_of(key), section=sec.name, key=key, name=c.name, first=heads[plain].name)
+            heads = heads[:plain + 1]
+        if not any(self._conditional(c) and c.name not in self.cond_done for c in heads):
+            return self._follow(sec, key, button, [c.name for c in heads])
+        return self.branch(sec, key, heads, out, enc, entered, seen)
+
+    def arm_condition(self, c: Section) -> tuple[str | None, str]:
+        """An event's `conditions=` as the condition of its arm of an `if`: (text, "") with ""
+        for one that always holds, or (None, why) when it cannot be an arm. The app's own `#`
+        flags other than `#heroes` (a content pack, a hero or a class, set to 1 when selected:
+        Quest.cs) are read as 0, the base game questc imports for: a test holding at 0 is
+        dropped, one failing leaves the alternative out (resolving them for the user's packs
+        is the published-quests issue's)."""
+        if self.names(c, "vartests"):
+            return None, "a `vartests=` condition"
+        parts = []
+        for t in self.names(c, "conditions"):
+            m = _TEST.fullmatch(t)
+            if m and m.group(1).startswith("#") and m.group(1) not in _APP_COUNTS and re.fullmatch(r"-?\d+", m.group(3)):
+                if _holds(0, m.group(2), int(m.group(3))):
+                    continue
+                return None, f"an alternative for those whose app has `{m.group(1)}` (a content pack, hero or class; questc imports the base game, where it is 0)"
+            text = self.test_text(t)
+            if text is None:
+                return None, f"the condition `{t}`"
+            parts.append(text)
+        return " and ".join(parts), ""
+
+    def carry(self, k: int, out: list[_Line]) -> None:
+        """The values the chain entering encounter k has just set (`set V = N` before `next`,
+        not changed after): the app's variables are the quest's, questc's the encounter's, so
+        encounter k's `var V` starts at N (A Fat Goblin's `Transition` and `PrisonersAmount`,
+        set as encounter 1 ends and read by encounter 2's events). A variable two entries set
+        differently keeps 0."""
+        decided: dict[str, int | None] = {}
+        for ln in reversed(out):
+            m = re.fullmatch(r"(\s*)(set|advance|add|subtract) (\w+)(?: = (-?\d+)$| .*)?", ln.text)
+            if m is None:
+                continue
+            var = m.group(3) if m.group(2) in ("set", "advance") else ln.text.split()[-1]
+            if var in decided:
+                continue
+            decided[var] = int(m.group(4)) if m.group(2) == "set" and m.group(4) is not None and not m.group(1) else None
+        mine = self.carried.setdefault(k, {})
+        for var, value in decided.items():
+            if value is None:
+                continue
+            mine[var] = value if mine.get(var, value) == value else None
+
+    def _pure_gate(self, c: Section) -> bool:
+        """A section that only tests (no effect, no text shown, one next event)."""
+        return len(self.names(c, "event1")) == 1 and not any(c.get(key) for key in ("add", "remove", "operations", "buttons2")) \
+            and not (self.string(c, "text") and (c.get("display") or "true").lower() != "false") and (self.number(c, "buttons", 1) or 1) <= 1
+
+    def branch(self, sec: Section, key: str, heads: list[Section], out: list[_Line], enc: list[int], entered: list[int],
+               seen: set[str]) -> Iterator[Section]:
+        """A list whose first events have conditions: `if C1 { … } else if C2 { … } else { … }`,
+        one arm per event (its condition, `arm_condition`, and the walk of its chain), the
+        last, with no condition, the `else` (an empty `else` is left out). Where every arm
+        reaches one same event (`join_of`) the arms end there and the rest of the chain
+        follows the `if`; else each arm carries its own rest. An arm whose condition questc
+        cannot read is left out (VK0303); an arm naming an event whose chain is under way
+        is a way back (VK0303, as `_follow`)."""
+        if self.ask_depth >= MAX_ASK_DEPTH:
+            self.cannot(sec, key, f"choices nested more than {MAX_ASK_DEPTH} deep (the deeper ones are left out)")
+            return iter(())
+        arms: list[tuple[str | None, Section]] = []
+        for c in heads:
+            if not self._conds(c):
+                arms.append((None, c))
+                break
+            text, why = self.arm_condition(c)
+            if text is None:
+                self.cannot(c, "conditions" if c.get("conditions") else "vartests", f"{why} (the alternative is left out)")
+                continue
+            if not text:
+                arms.append((None, c))  # it always holds: the `else`
+                break
+            arms.append((text, c))
+        # gates (no effect of their own) naming one same next event: one arm, their `or` (the
+        # export's arm of several alternatives, exporter.arms; an event's `or`, root_condition)
+        merged: list[tuple[str | None, Section]] = []
+        for cond, c in arms:
+            if merged and cond is not None and merged[-1][0] is not None and self._pure_gate(c) and self._pure_gate(merged[-1][1]) \
+                    and self.names(c, "event1") == self.names(merged[-1][1], "event1"):
+                merged[-1] = (f"{merged[-1][0]} or {cond}", merged[-1][1])
+                continue
+            merged.append((cond, c))
+        arms = merged
+        join = self.join_of([c.name for _, c in arms], not arms or (arms[-1][0] is not None and not self._every_hero_count([c for _, c in arms])))
+        stop = {join.name} if join is not None else set()
+        written: list[tuple[str | None, Section, list[_Line]]] = []
+        after: set[str] = set()
+        self.ask_depth += 1
+        try:
+            for cond, head in arms:
+                body: list[_Line] = []
+                if head.name in self.path:
+                    self.cannot(sec, key, f"a way back to [{head.name}], an event whose chain is under way (a loop; questc's events do not repeat)")
+                elif head.name not in stop:
+                    mine = set(seen) | stop
+                    self.path.append(head.name)
+                    self._walk_from(self._visit(head, body, enc, entered, mine, said=True), body, enc, entered, mine, head.name)
+                    after |= mine
+                written.append((cond, head, body))
+        finally:
+            self.ask_depth -= 1
+        if written and written[-1][0] is None and not written[-1][2]:
+            written.pop()  # an empty `else`
+        if written and written[0][0] is None:
+            out.extend(written[0][2])  # no arm left before the `else`: its effects, unconditioned
+        elif written:
+            for i, (cond, head, body) in enumerate(written):
+                lead = "if" if i == 0 else "} else if" if cond is not None else "} else"
+                out.append(_Line(f"{lead} {cond} {{" if cond is not None else f"{lead} {{", head.span_of("conditions") if cond is not None else head.span))
+                out.extend(_Line("  " + ln.text, ln.origin) for ln in body)
+            out.append(_Line("}", None))
+        seen |= after - stop
+        return self._rest(sec, key, join)
 
     def choices(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> Iterator[Section] | None:
         """An export's `ask` (buttons, each `event<i>` the head of a choice's chain, labels
@@ -1484,17 +1825,18 @@ class Importer:
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
         return bool(conds) and not (sec.name.startswith("Spawn") and all(c.startswith("#heroes,") for c in conds))
 
-    def _follow(self, sec: Section, key: str = "event1", button: bool = False) -> Iterator[Section]:
-        """The events after `sec` (its button `key`'s list), each yielded when the one before
-        it has been walked whole (`_walk`). Events whose condition questc cannot express are
-        read as alternatives: only the first of them is followed (VK0303 on the others)."""
+    def _follow(self, sec: Section, key: str = "event1", button: bool = False, names: list[str] | None = None) -> Iterator[Section]:
+        """The events after `sec` (its button `key`'s list, or `names` of it), each yielded when
+        the one before it has been walked whole (`_walk`). Events whose condition questc cannot
+        express are read as alternatives: only the first of them is followed (VK0303 on the
+        others); `_next` sends lists with such conditions to `branch` instead."""
         taken = False
         if sec.name in self.gate_of and key == "event1":  # the gates of an `if` with `or`: the effects follow the first
             nxt = self.comp.get(self.gate_of[sec.name])
             if nxt is not None:
                 yield nxt
             return
-        for name in (self.next_events(sec) if key == "event1" else self.names(sec, key)):
+        for name in (names if names is not None else self.next_events(sec) if key == "event1" else self.names(sec, key)):
             if name in self.path:  # back to an event whose chain is under way
                 self.cannot(sec, key, f"a way back to [{name}], an event whose chain is under way (a loop; questc's events do not repeat)")
                 continue
@@ -1725,7 +2067,7 @@ class Importer:
             elif k in self.flavors:  # and a later one's as the text of the event entering it
                 self.emit(f"{ind}flavor {quote(self.flavors[k])}", self.comp[self.entry[k]].span_of("add"))
             for var, span in sorted(self.variables[k].items()):
-                self.emit(f"{ind}var {var} = 0", span)
+                self.emit(f"{ind}var {var} = {self.carried.get(k, {}).get(var) or 0}", span)
             for line in self.setup[k]:
                 self.emit(f"{ind}{line.text}", line.origin)
             order = {name: i for i, name in enumerate(self.comp)}
@@ -1734,11 +2076,36 @@ class Importer:
                     continue
                 for line in lines:
                     self.emit(f"{ind}{line.text}", line.origin or self.comp[sp].span)
+            # a token no statement of the encounter declares is never on the board (its placing chain is left
+            # out, e.g. an expansion's alternative): removing it does nothing in the app either
+            declared = {m.group(1) for ln in [*self.setup[k], *(x for ev in self.events[k] for x in ev)]
+                        for m in [re.search(r"token .* as (\w+) at ", ln.text)] if m}
             for ev in self.events[k]:
-                self.emit(f"{ind}{ev[0].text}", ev[0].origin)
-                for line in ev[1:-1]:
-                    self.emit(f"{ind}  {line.text}", line.origin)
-                self.emit(f"{ind}}}", ev[0].origin)
+                ev[1:-1] = [ln for ln in ev[1:-1] if not ((m := re.fullmatch(r"\s*remove token (\w+)", ln.text)) and m.group(1) not in declared)]
+            spawns_of: dict[str, list[str]] = {}  # a group (or custom monster) -> its spawns' names in encounter k
+            for _sp, (kk, lines) in sorted(self.spawn_lines.items(), key=lambda item: order.get(item[0], 0)):
+                m = re.match(r"spawn (\w+)(?: as (\w+))?", lines[0].text) if kk == k and lines else None
+                if m:
+                    spawns_of.setdefault(m.group(1), []).append(m.group(2) or m.group(1))
+            done: set[tuple[str, ...]] = set()
+            for ev in self.events[k]:
+                same = tuple(ln.text for ln in ev)
+                if same in done and ev[0].text.startswith("on defeated "):
+                    continue  # the export's copies of one event per spawn (below), read back
+                done.add(same)
+                m = re.match(r"on defeated (\w+)(?= |\{)", ev[0].text)
+                # the app's `Defeated<monster>` fires for whichever group of that monster is defeated; questc's
+                # trigger names one spawn, so the event is written once per spawn of the monster (Q0209)
+                heads = [ev[0].text.replace(f"on defeated {m.group(1)}", f"on defeated {name}", 1) for name in spawns_of[m.group(1)]] \
+                    if m and len(spawns_of.get(m.group(1), [])) > 1 else [ev[0].text]
+                for i, head in enumerate(heads):
+                    self.emit(f"{ind}{head}", ev[0].origin)
+                    for line in ev[1:-1]:
+                        text = line.text
+                        if i:  # a token the first copy declares is placed again by name in the others
+                            text = re.sub(r"^(\s*place token) \w+(?: \w+)?(?: \"(?:[^\"\\]|\\.)*\")? as (\w+) at \S+$", r"\1 \2", text)
+                        self.emit(f"{ind}  {text}", line.origin)
+                    self.emit(f"{ind}}}", ev[0].origin)
             if multi:
                 self.emit("  }")
         self.emit("}")
