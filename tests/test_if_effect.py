@@ -431,3 +431,25 @@ def test_a_cycle_only_through_an_arm_that_is_never_taken_is_no_q0320():
         "  on variable alarm >= 1 { close hall; if alarm > 50 { open hall } }\n"
     got = codes(run(quest(dead))[1])
     assert "Q0320" not in got and got == ["Q0325"]
+
+
+def test_an_arms_condition_bounds_a_repeating_add_inside_it():
+    text = quest(MAP + '  var w = 0\n  on round_end { if w < 3 { add 1 to w } else { say "full" } }\n'
+                       '  on round_end if w > 3 { say "x" }\n  on round_end if w == 3 { say "y" }\n')
+    model, sink = run(text)
+    assert codes(sink) == ["Q0314"]  # w stays in 0..3 as with `on round_end if w < 3`: `w > 3` never holds
+    assert m.fixpoint(resolved(model).encounters[0], True).range_of("w") == (0, 3)
+    # a write after the arm is not bounded by it
+    _, sink = run(text.replace('else { say "full" } }', 'else { say "full" }; add 1 to w }'))
+    assert codes(sink) == []
+
+
+def test_an_arm_that_writes_lifts_the_events_own_bound_for_what_follows():
+    """`on round_end if w < 3 { if w < 3 { add 5 to w }; add 1 to w }` reaches 2 + 5 + 1 = 8:
+    the add after the arm is not bounded by the event's condition any more."""
+    text = quest(MAP + '  var w = 0\n  on round_end if w < 3 { if w < 3 { add 5 to w }; add 1 to w }\n'
+                       '  on round_end if w == 8 { say "eight" }\n')
+    model, sink = run(text)
+    assert codes(sink) == []
+    lo, hi = m.fixpoint(resolved(model).encounters[0], True).range_of("w")
+    assert hi is None or hi >= 8

@@ -338,6 +338,16 @@ def _bounds(c: Condition | None) -> dict[str, Interval]:
     return out
 
 
+def _meet(a: Mapping[str, Interval], b: Mapping[str, Interval]) -> dict[str, Interval]:
+    """Both bounds at once: each variable's intervals intersected."""
+    out = dict(a)
+    for v, (lo, hi) in b.items():
+        olo, ohi = out.get(v, ANY)
+        out[v] = (lo if olo is None else olo if lo is None else max(lo, olo),
+                  hi if ohi is None else ohi if hi is None else min(hi, ohi))
+    return out
+
+
 def _add(a: int | None, b: int | None) -> int | None:
     return None if a is None or b is None else a + b
 
@@ -668,7 +678,16 @@ class _Growing:
                 else:
                     self.writes[f.args[0]].add(("add", where, n, repeats))
             for j, (c, live) in enumerate(zip(f.choices, self.taken(f))):
-                if live:
+                if not live:
+                    continue
+                if f.kind == "if" and repeats and c.condition is not None:
+                    # the arm runs only while its condition holds: it bounds the arm's writes
+                    # as an event's own condition does (`on round_end { if w < 3 { add 1 to w } }`)
+                    inner = _meet(bounds, _bounds(c.condition))
+                    self.apply(c.effects, index, (*path, k, j), repeats, inner)
+                    for v in [v for v in bounds if v not in inner]:  # written inside the arm: no bound after it
+                        bounds.pop(v)
+                else:
                     self.apply(c.effects, index, (*path, k, j), repeats, bounds)
 
     def taken(self, f: Effect) -> list[bool]:
