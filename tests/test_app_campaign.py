@@ -200,3 +200,9 @@ def test_the_bundle_carries_the_campaign(tmp_path: Path):
     assert camp["quests"]["mill"]["played"]["exact"] == "1/6"
     assert camp["endings"]["won"]["exact"] == "1/2"
     assert bundle["strings"]["app_campaign.road.quest.mill.title"]["text"] == "The Mill"
+
+
+def test_an_illustrative_campaign_is_listed_by_sourced_only():
+    r = questc("check", str(REPO / "content" / "d2e-quests"), "--sourced-only")
+    assert "error[K0301]: `app_campaigns.goblin_road` is illustrative" in r.err
+    assert "app_campaigns" not in questc("check", str(REPO / "content" / "d2e-quests")).err

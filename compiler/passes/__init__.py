@@ -80,8 +80,8 @@ PASSES: tuple[Pass, ...] = (
     Pass("app_campaign", needs=("app_campaign",), reads=("symbols",), writes=("app_campaigns",)),
     Pass(
         "provenance",
-        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:tokens", "catalog:campaign", "campaign"),
-        reads=("worlds", "monsters", "tiles", "token_kinds", "campaign"),
+        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:tokens", "catalog:campaign", "campaign", "app_campaign"),
+        reads=("worlds", "monsters", "tiles", "token_kinds", "campaign", "app_campaigns"),
         writes=("illustrative",),
     ),
     Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures", "campaign", "app_campaigns"), writes=("languages",)),

@@ -104,6 +104,9 @@ def provenance_pass(model: Model, sink: Sink) -> Model:
             facts.append(Fact(f"token_kinds.{kid}", token_entries[kid].key_span()))
     if model.campaign is not None:
         facts.extend(_campaign_facts(model.campaign))
+    for cid, checked in sorted((model.app_campaigns or {}).items()):  # a 2nd-edition campaign: `source` (illustrative unless rulebook)
+        if checked.campaign.source == ILLUSTRATIVE:
+            facts.append(Fact(f"app_campaigns.{cid}", checked.campaign.span))
     if getattr(model.options, "sourced_only", False):
         for f in facts:
             sink.report("K0301", f.span, where=f.where)
