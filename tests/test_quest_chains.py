@@ -96,6 +96,10 @@ def test_the_language_server_follows_next_quest_to_its_quest(tmp_path):
         assert [(d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in found] == [(decl, 6)]
         refs = c.request("textDocument/references", {**where, "context": {"includeDeclaration": True}})
         assert sorted(r["range"]["start"]["line"] for r in refs) == sorted([decl, use])
+        after = {"textDocument": {"uri": uri}, "position": {"line": use, "character": lines[use].index("mine")}}
+        offered = c.request("textDocument/completion", after)
+        items = offered["items"] if isinstance(offered, dict) else offered
+        assert sorted(i["label"] for i in items) == ["hub", "mine"]  # the pack's quests, nothing else
         edit = c.request("textDocument/rename", {**where, "newName": "shaft"})
         assert sorted(e["range"]["start"]["line"] for e in next(iter(edit["changes"].values()))) == sorted([decl, use])
     finally:

@@ -517,6 +517,8 @@ class Engine:
             return [(t, "trait", f"{sum(t in x.traits for x in monsters.values())} monsters") for t in traits]
         if re.search(r"\bspawn\s+\w*$", before):
             return monster_items + custom
+        if re.search(r"\bnext\s+quest\s+\w*$", before) and model is not None:  # `next quest ID`: the pack's quests
+            return [(d.name, d.kind, d.detail or d.kind) for d in declarations(model.modules) if d.kind == "quest"]
         expected = expected_here(text, line, char) if path.suffix == ".quest" else None
         if expected is not None:  # what the grammar takes at this point: its keywords; names only where a name may stand
             words, names = expected
