@@ -184,7 +184,7 @@ def test_the_pack_campaign_command_text_picture_and_determinism(tmp_path: Path):
 
 def test_the_bundle_carries_the_campaign(tmp_path: Path):
     quest = '''campaign road "The Road" {
-  act 1 "First" { story raid "The Raid" odds 2/3; side mill "The Mill" after raid lost; story hunt "The Hunt" after raid played }
+  act 1 "First" { story raid "The Raid" odds 2/3; side mill "The Mill" after raid lost; story hunt "The Hunt" weeks 3 after raid played }
   act 2 { finale keep "The Keep" }
 }
 '''
@@ -199,6 +199,8 @@ def test_the_bundle_carries_the_campaign(tmp_path: Path):
     # the raid lost (1/3), then the mill or the hunt picked (1/2)
     assert camp["quests"]["mill"]["played"]["exact"] == "1/6"
     assert camp["endings"]["won"]["exact"] == "1/2"
+    assert camp["quests"]["hunt"]["weeks"] == 3 and "weeks" not in camp["quests"]["raid"]
+    assert camp["expected_weeks"] == {"exact": "1/6", "value": 0.166667}
     assert bundle["strings"]["app_campaign.road.quest.mill.title"]["text"] == "The Mill"
 
 
@@ -206,3 +208,31 @@ def test_an_illustrative_campaign_is_listed_by_sourced_only():
     r = questc("check", str(REPO / "content" / "d2e-quests"), "--sourced-only")
     assert "error[K0301]: `app_campaigns.goblin_road` is illustrative" in r.err
     assert "app_campaigns" not in questc("check", str(REPO / "content" / "d2e-quests")).err
+
+
+def test_weeks_make_a_story_quest_due_after_side_quests():
+    # a (weeks 1), x, y open at once: a first (1/3) ends the act; x or y first (1/3 each)
+    # spends the week, so a is due and the other side quest never comes
+    text = """
+campaign t "T" {
+  act 1 { story a "A"%s; side x "X"; side y "Y" }
+  act 2 { finale f "F" }
+}"""
+    timed, codes = _checked(text % " weeks 1")
+    assert codes == [] and timed.analysis is not None
+    assert timed.analysis.played == {"a": 1, "x": Fraction(1, 3), "y": Fraction(1, 3), "f": 1}
+    assert timed.analysis.weeks(timed.campaign) == Fraction(2, 3)
+    free, _ = _checked(text % "")
+    assert free.analysis is not None
+    assert free.analysis.played["x"] == Fraction(1, 3) + Fraction(1, 3) * Fraction(1, 2)
+    sim = ac.simulate(timed.campaign, 10_000, 3)
+    assert sim.played["x"] + sim.played["y"] == sum(n * k for n, k in sim.weeks.items())
+    assert max(sim.weeks) == 1  # never two weeks: a is due after one
+
+
+def test_weeks_on_a_side_quest_is_an_error():
+    sink = Sink()
+    (decl,) = parse_module('campaign t "T" {\nact 1 { story a "A"; side s "S" weeks 2 }\nact 2 { finale f "F" }\n}', "c.quest", sink).declarations
+    assert isinstance(decl, ast.AppCampaign)
+    check_campaign(decl, {}, sink)
+    assert [(d.code, d.span.line, d.span.column) for d in sink.items] == [("K0414", 2, 33)]

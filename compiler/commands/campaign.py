@@ -116,6 +116,8 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
                 head += f" \"{visible(q.title)}\""
             if not q.in_pack:
                 head += " (not in the pack)"
+            if q.weeks is not None:
+                head += f" weeks {q.weeks}"
             if q.odds != ac.DEFAULT_ODDS:
                 head += f" odds {q.odds}"
             if q.after is not None:
@@ -137,6 +139,15 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
             facts.append(f"simulated {sim.endings[e]}/{sim.runs} ({_pct(sim.endings[e] / sim.runs)})")
         if facts:
             lines.append(f"ending: {words[e]}: " + "; ".join(facts))
+    facts = []
+    if analysis is not None:
+        expected = analysis.weeks(camp)
+        facts.append(f"expected {expected} ({float(expected):.2f})")
+    if sim is not None:
+        mean = sum(n * k for n, k in sim.weeks.items()) / sim.runs
+        facts.append(f"simulated mean {mean:.2f}, runs by weeks " + ", ".join(f"{n}: {k}" for n, k in sim.weeks.items()))
+    if facts:
+        lines.append("weeks passed (one per side quest attempted): " + "; ".join(facts))
     if sim is not None:
         spread = ", ".join(f"{n}: {k}" for n, k in sim.quests_played.items())
         lines.append(f"quests played per run (simulated): {spread}")

@@ -62,6 +62,8 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
         }
         if q.after is not None:
             item["after"] = unlock_json(q.after)
+        if q.weeks is not None:
+            item["weeks"] = q.weeks
         if analysis is not None:
             item["played"] = chance_json(analysis.played[q.id])
         quests[q.id] = item
@@ -75,6 +77,8 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
         out["side_offer"] = camp.side_offer
     if analysis is not None:
         out["endings"] = {e: chance_json(analysis.endings[e]) for e in ac.ENDINGS}
+        weeks = analysis.weeks(camp)
+        out["expected_weeks"] = {"exact": f"{weeks.numerator}/{weeks.denominator}", "value": round(float(weeks), 6)}
     return out
 
 

@@ -13,7 +13,10 @@ run (docs/campaign.md, "The app campaign (2nd edition)"):
   without, every one.
 * The party picks one quest among the spine and the offered side quests (a run picks
   uniformly: the players' choice, not a rule), and wins it with its `odds` (1/2 unless
-  written; a model of the table, not a rule). Every outcome has a chance above 0, so
+  written; a model of the table, not a rule).
+* Weeks: a spine quest with `weeks N` ("Begin in N weeks") starts counting when it
+  opens; each side quest attempted advances the campaign one week; once a count is at
+  0 the party must play such a quest next (no offer, nothing else). Every outcome has a chance above 0, so
   "some run reaches it" and "a chance above 0" are the same question.
 * `act N won` holds once act N is over and the heroes won more of its story quests than
   they lost; `act N lost` once it is over otherwise; `act N played` once it is over.
@@ -54,6 +57,7 @@ class Quest:
     odds: Fraction  # the heroes' chance to win it
     after: ast.Unlock | None
     span: Span
+    weeks: int | None = None  # "Begin in N weeks" (spine quests): weeks left once it opens
 
 
 @frozen
@@ -77,14 +81,34 @@ class Campaign:
         return None
 
 
-# (act index, each quest's outcome, ending: "" while the campaign goes on, else one of ENDINGS)
-State = tuple[int, tuple[int, ...], str]
+# (act index, each quest's outcome, ending: "" while the campaign goes on, else one of
+# ENDINGS, each quest's weeks left: -1 while no count runs for it)
+State = tuple[int, tuple[int, ...], str, tuple[int, ...]]
 # a step of a run: ("play", quest index, WON|LOST) | ("act", next act index, 0) | ("end", 0, 0)
 Move = tuple[str, int, int]
 
 
 def start(camp: Campaign) -> State:
-    return (0, (UNPLAYED,) * len(camp.quests), "")
+    n = len(camp.quests)
+    return _counting(camp, (0, (UNPLAYED,) * n, "", (-1,) * n))
+
+
+def _counting(camp: Campaign, state: State) -> State:
+    """The state with a count started for each spine quest with `weeks` that is open now."""
+    if state[2]:
+        return state
+    spine, _ = open_quests(camp, state)
+    timers = list(state[3])
+    for i in spine:
+        weeks = camp.quests[i].weeks
+        if weeks is not None and timers[i] < 0:
+            timers[i] = weeks
+    return (state[0], state[1], state[2], tuple(timers))
+
+
+def due(camp: Campaign, state: State, spine: list[int]) -> list[int]:
+    """The open spine quests whose weeks have run out: the party must play one of them next."""
+    return [i for i in spine if state[3][i] == 0]
 
 
 def act_over(camp: Campaign, state: State, number: int) -> bool:
@@ -142,12 +166,15 @@ def open_quests(camp: Campaign, state: State) -> tuple[list[int], list[int]]:
 def after_move(camp: Campaign, state: State, move: Move) -> State:
     what, i, outcome = move
     if what == "end":
-        return (state[0], state[1], "none")
+        return (state[0], state[1], "none", state[3])
     if what == "act":
-        return (i, state[1], "")
+        return _counting(camp, (i, state[1], "", state[3]))
     outcomes = state[1][:i] + (outcome,) + state[1][i + 1:]
     ending = ("won" if outcome == WON else "lost") if camp.quests[i].kind == "finale" else ""
-    return (state[0], outcomes, ending)
+    timers = state[3]
+    if camp.quests[i].kind == "side":  # a week passes
+        timers = tuple(t - 1 if t > 0 else t for t in timers)
+    return _counting(camp, (state[0], outcomes, ending, timers))
 
 
 def moves(camp: Campaign, state: State) -> list[tuple[Move, Fraction]]:
@@ -161,7 +188,10 @@ def moves(camp: Campaign, state: State) -> list[tuple[Move, Fraction]]:
         return [(("end", 0, 0), Fraction(1))]
     k = camp.side_offer
     offers: list[tuple[tuple[int, ...], Fraction]]
-    if k is None or len(sides) <= k:
+    must = due(camp, state, spine)
+    if must:
+        spine, offers = must, [((), Fraction(1))]
+    elif k is None or len(sides) <= k:
         offers = [(tuple(sides), Fraction(1))]
     else:
         each = Fraction(1, comb(len(sides), k))
@@ -193,6 +223,11 @@ class Analysis:
     played: Mapping[str, Fraction]
     endings: Mapping[str, Fraction]
     states: int
+
+    def weeks(self, camp: Campaign) -> Fraction:
+        """The expected weeks a run passes: one per side quest attempted (linearity)."""
+        return sum((self.played[q.id] for q in camp.quests if q.kind == "side"), Fraction(0))
+
     no_finale_path: tuple[str, ...] | None  # the shortest run ending without a finale, as steps
 
 
@@ -266,6 +301,7 @@ class Simulation:
     played: Mapping[str, int]  # runs in which each quest was played
     endings: Mapping[str, int]
     quests_played: Mapping[int, int]  # how many runs played so many quests
+    weeks: Mapping[int, int]  # how many runs passed so many weeks (side quests attempted)
 
 
 def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
@@ -275,29 +311,37 @@ def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
     played: Counter[str] = Counter()
     endings: Counter[str] = Counter()
     lengths: Counter[int] = Counter()
+    weeks_run: Counter[int] = Counter()
     for _ in range(runs):
         state = start(camp)
-        count = 0
+        count = weeks = 0
         while not state[2]:
             spine, sides = open_quests(camp, state)
             if not spine:
                 state = after_move(camp, state, ("act", state[0] + 1, 0) if state[0] + 1 < len(camp.acts) else ("end", 0, 0))
                 continue
             k = camp.side_offer
-            offered = sides if k is None or len(sides) <= k else sorted(rng.sample(sides, k))
+            must = due(camp, state, spine)
+            if must:
+                spine, offered = must, []
+            else:
+                offered = sides if k is None or len(sides) <= k else sorted(rng.sample(sides, k))
             i = rng.choice(spine + offered)
             outcome = WON if rng.random() < camp.quests[i].odds else LOST
             played[camp.quests[i].id] += 1
             count += 1
+            weeks += camp.quests[i].kind == "side"
             state = after_move(camp, state, ("play", i, outcome))
         endings[state[2]] += 1
         lengths[count] += 1
+        weeks_run[weeks] += 1
     return Simulation(
         runs=runs,
         seed=seed,
         played={q.id: played[q.id] for q in camp.quests},
         endings={e: endings[e] for e in ENDINGS},
         quests_played=dict(sorted(lengths.items())),
+        weeks=dict(sorted(weeks_run.items())),
     )
 
 

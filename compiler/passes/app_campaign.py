@@ -3,7 +3,7 @@ pack's quests and checked (docs/campaign.md, "The app campaign (2nd edition)"):
 
 - acts numbered 1, 2, … (K0404); quests listed once (K0403), each a quest of the pack
   or named by id with its title (K0402); odds between 0 and 1 (K0408); `side_offer` at
-  least 1 (K0409); the source known (K0105);
+  least 1 (K0409); `weeks` only on spine quests (K0414); the source known (K0105);
 - conditions read quests of the campaign (K0401) and acts it has (K0411), and can hold
   while their quest is open (K0405: a small truth table over what the condition reads);
 - every run is walked exactly (compiler/model/app_campaign.py): a quest no run plays is
@@ -84,7 +84,11 @@ def resolve(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | obj
                     sink.report("K0408", q.odds_span, odds=f"{won}/{of}")
                 else:
                     odds = Fraction(won, of)
-            quests.append(ac.Quest(name, q.kind, at, title, in_pack, odds, q.after, q.quest.span))
+            weeks = q.weeks
+            if weeks is not None and q.kind == "side":
+                sink.report("K0414", q.weeks_span, name=name)
+                weeks = None
+            quests.append(ac.Quest(name, q.kind, at, title, in_pack, odds, q.after, q.quest.span, weeks))
     camp = ac.Campaign(
         id=decl.id,
         name=decl.name.value,

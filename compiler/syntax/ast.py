@@ -964,7 +964,7 @@ class Unlock:
 
 @frozen
 class CampaignQuest:
-    """`story ID ["Title"] [odds W/N] [after COND]` (or side, interlude, finale)."""
+    """`story ID ["Title"] [weeks N] [odds W/N] [after COND]` (or side, interlude, finale)."""
 
     kind: str  # story | side | interlude | finale
     quest: Ref
@@ -973,6 +973,8 @@ class CampaignQuest:
     odds_span: Span = NOWHERE
     after: Unlock | None = None
     span: Span = NOWHERE
+    weeks: int | None = None  # "Begin in N weeks"
+    weeks_span: Span = NOWHERE
 
 
 @frozen

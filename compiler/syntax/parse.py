@@ -1377,6 +1377,9 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         won, of = str(children[0]).split("/")
         return ("odds", (int(won), int(of)), self.span(meta))
 
+    def ac_weeks(self, meta: Meta, children: Children) -> tuple[str, int, Span]:
+        return ("weeks", int(children[0]), self.span(meta))
+
     def ac_after(self, meta: Meta, children: Children) -> tuple[str, ast.Unlock, Span]:
         return ("after", children[0], self.span(meta))
 
@@ -1385,8 +1388,10 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         title = next((c for c in rest if isinstance(c, ast.Text)), None)
         odds = next((c for c in rest if isinstance(c, tuple) and c[0] == "odds"), None)
         after = next((c[1] for c in rest if isinstance(c, tuple) and c[0] == "after"), None)
+        weeks = next((c for c in rest if isinstance(c, tuple) and c[0] == "weeks"), None)
         return ast.CampaignQuest(
-            kind, self.ref(ident), title, odds[1] if odds else None, odds[2] if odds else self.span(meta), after, self.span(meta)
+            kind, self.ref(ident), title, odds[1] if odds else None, odds[2] if odds else self.span(meta), after, self.span(meta),
+            weeks[1] if weeks else None, weeks[2] if weeks else self.span(meta),
         )
 
     def ac_act(self, meta: Meta, children: Children) -> tuple[str, ast.CampaignAct, Span]:

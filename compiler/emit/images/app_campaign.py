@@ -101,7 +101,8 @@ def render_campaign(checked: ac.Checked) -> Image.Image:
         name = S.drawable(q.title or q.id)
         text_centred(draw, ((l + r) / 2, t + 14), name[:28], S.font_for(13, name), S.TEXT)
         chance = "" if played is None else f"  {float(played[q.id]) * 100:.1f}%"
-        text_centred(draw, ((l + r) / 2, t + 32), f"{q.kind}{chance}", small, S.TEXT)
+        weeks = f", {q.weeks} wk" if q.weeks is not None else ""
+        text_centred(draw, ((l + r) / 2, t + 32), f"{q.kind}{weeks}{chance}", small, S.TEXT)
         acts = [f"act {n} {o}" for n, o in _act_reads(q.after)]
         if acts:
             draw.text((l + 2, b + 2), ", ".join(acts)[:34], fill=S.TEXT, font=small)
