@@ -106,3 +106,19 @@ def test_the_language_server_follows_next_quest_to_its_quest(tmp_path):
         if c.proc.poll() is None:
             c.proc.kill()
             c.proc.wait(timeout=5)
+
+
+def test_on_a_pack_the_valkyrie_app_plays_a_chain_never_won_is_a_warning_quoting_the_rule(tmp_path):
+    """Q0802 carries the rule Q0305 carries (every quest gives both sides a way to win): an error
+    in a questc pack, a warning quoting it in a pack of `origin: valkyrie` (docs/valkyrie.md)."""
+    import shutil
+
+    from conftest import REPO, questc
+
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "tests" / "cases" / "quests" / "Q0802_chain_never_won" / "pack", pack)
+    r = questc("check", pack)
+    assert r.code == 1 and r.err.count("error[Q0802]") == 2
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text(encoding="utf-8") + "origin: valkyrie\n", encoding="utf-8")
+    r = questc("check", pack)
+    assert r.code == 0 and r.err.count("warning[Q0802]") == 2 and '"Winning the Game"' in r.err, r.err
