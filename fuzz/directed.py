@@ -119,6 +119,24 @@ def _missing_references(corpus) -> dict:
     return {rel: corpus.data(rel) + more.encode()}
 
 
+def _chained_endings(corpus) -> dict:
+    # 3,000 events in one chain, each ending the quest with nothing saying a side: each ending
+    # read every section before it for evidence (ending_side: 3,000 squared, a minute)
+    rel = "valkyrie/shared_end/events.ini"
+    more = "".join(f"\n[EventOver{i}]\ndisplay=false\nbuttons=1\noperations=$end,=,1\n" + (f"event1=EventOver{i + 1}\n" if i < 2999 else "")
+                   for i in range(3000))
+    return {rel: corpus.data(rel).replace(b"event1=EventQuestOver\n", b"event1=EventOver0\n") + more.encode()}
+
+
+def _title_buttons(corpus) -> dict:
+    # a title screen of 3,000 buttons, each a chain of its own (an ask of 3,000 choices)
+    ui = "".join(f"\n[UIMany{i}]\ndisplay=false\nbuttons=1\nevent1=EventArrive\n" for i in range(3000))
+    events = corpus.data("valkyrie/title_screen/events.ini").replace(
+        b"add=UITitlePicture UITitleText UIBegin", b"add=UITitlePicture UITitleText UIBegin " + " ".join(f"UIMany{i}" for i in range(3000)).encode())
+    return {"valkyrie/title_screen/ui.ini": corpus.data("valkyrie/title_screen/ui.ini") + ui.encode(),
+            "valkyrie/title_screen/events.ini": events}
+
+
 def _data_files(corpus) -> dict:
     # quest.ini listing 100,000 data files (each looked up on disk)
     rel = "valkyrie/02_AFatGoblin/quest.ini"
@@ -292,6 +310,9 @@ DIRECTED: list[Directed] = [
          _replace_in("valkyrie/02_AFatGoblin/events.ini", b"GoldFound,=,0", b"GoldFound,=," + b"9" * 5000)),
     _ini("valkyrie-10000-missing-references", "10,000 events each naming a next event that does not exist", _missing_references),
     _ini("valkyrie-100000-data-files", "quest.ini listing 100,000 data files", _data_files),
+    _ini("valkyrie-3000-chained-endings", "3,000 events in a chain, each ending the quest, none saying a side", _chained_endings,
+         quest="shared_end"),
+    _ini("valkyrie-title-screen-3000-buttons", "a title screen of 3,000 buttons", _title_buttons, quest="title_screen"),
     _quest("quest-250000-tabs-in-a-doc-comment", "a `##` line of 250,000 tabs (the doc comment pattern backtracked: quadratic)",
            lambda c: _seed_map_quest(c, "## A small quest", "##" + "\t" * 250000 + "A small quest"), mode="fast"),
     _quest("quest-60000-unclosed-braces", "a line of 60,000 `{` (one S0106 with 60,000 notes: 27 MB of SARIF)",

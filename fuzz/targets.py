@@ -30,6 +30,7 @@ import re
 import shutil
 import sys
 import traceback
+import warnings
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -583,7 +584,8 @@ class ValkyrieTarget(Target):
         if mode == "zip":  # the same quest as a .valkyrie package, its entries mutated too
             entries = _package_entries(quest, {f: out.get(f, corpus.data(f)) for f in files}, ch)
             buf = io.BytesIO()
-            with zipfile.ZipFile(buf, "w") as z:
+            with zipfile.ZipFile(buf, "w") as z, warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # an entry given twice is meant ("Duplicate name")
                 for name, body in entries:
                     z.writestr(name, body)
             data = buf.getvalue()
@@ -665,9 +667,7 @@ def _package_entries(quest: str, files: dict[str, bytes], ch: mu.Chooser) -> lis
     elif op == "folder":
         entries.append((f"{top}sub/", b""))
     elif op == "sub_quest":
-        quest_ini = next((b for n, b in entries if n.endswith("quest.ini")), b"[Quest]\n")
-        entries += [(f"{top}part2/{n[len(top):]}", b) for n, b in entries if not n[len(top):].startswith("part2/")]
-        entries.append((f"{top}part2/quest.ini", quest_ini))
+        entries += [(f"{top}part2/{n[len(top):]}", b) for n, b in entries]  # quest.ini among them
     elif op == "outside":
         entries.append(("../escape.ini", b"[EventX]\n"))
     return entries

@@ -261,3 +261,45 @@ def test_an_ending_nothing_tells_the_side_of_is_end_and_comes_back_as_end(tmp_pa
     assert got is not None, [d.message for d in sink.items]
     again = next(t for n, t in got[1].files.items() if n.endswith(".quest"))
     assert re.search(r'\n\s+say "Dawn comes."\n\s+end\n', again), again
+
+
+def test_a_chain_of_endings_reads_each_section_s_evidence_once(tmp_path, monkeypatch):
+    """A chain of events each ending the quest with no side said: each ending read every
+    section before it for evidence (3,000 of them: a minute, found by the directed fuzz input
+    valkyrie-3000-chained-endings); now each section's evidence is read once, at most
+    MAX_EVIDENCE sections back. A regression fails at the 5,000th reading instead of hanging."""
+    import questc_valkyrie.importer as imp
+
+    reads = []
+    sides = imp._sides
+
+    def counted(sec, text):
+        reads.append(sec.name)
+        assert len(reads) < 5000, "every section before each ending read again"
+        return sides(sec, text)
+
+    monkeypatch.setattr(imp, "_sides", counted)
+    n = 600
+    chain = "".join(f"[EventOver{i}]\ndisplay=false\nbuttons=1\noperations=$end,=,1\n" + (f"event1=EventOver{i + 1}\n" if i + 1 < n else "")
+                    for i in range(n))
+    quest, _ = ending_of(tmp_path, "[EventLimit]\ntrigger=EndRound6\ndisplay=false\nbuttons=1\nevent1=EventOver0\n" + chain)
+    assert quest.count("    end\n") == n and len(reads) <= n + 1
+
+
+def test_a_line_of_10001_malformed_operations_is_one_vk0304(tmp_path):
+    # make fuzz seed 3902 r:4304: a 262 KB `operations=` line of 65,000 malformed operations
+    # was 65,000 VK0304, past the 10 s timeout; now one, counting the others
+    from questc_valkyrie.run import import_quest
+
+    root = tmp_path / "q"
+    root.mkdir()
+    (root / "quest.ini").write_text("[Quest]\nformat=7\ntype=D2E\ndefaultlanguage=English\n[QuestText]\n"
+                                    "Localization.English.txt\n[QuestData]\ntiles.ini\nevents.ini\n", encoding="utf-8")
+    (root / "Localization.English.txt").write_text(".,English\nquest.name,Tiny\n", encoding="utf-8")
+    (root / "tiles.ini").write_text("[TileEntrance]\nxposition=0\nyposition=0\nside=TileSideEntranceA\n", encoding="utf-8")
+    (root / "events.ini").write_text("[EventStart]\ntrigger=EventStart\ndisplay=false\nbuttons=1\noperations=Gold,=,3 "
+                                     + "0 Go" * 10000 + "\n", encoding="utf-8")
+    sink = Sink()
+    import_quest(root, sink)
+    bad = [d.message for d in sink.items if d.code == "VK0304"]
+    assert bad == ["[EventStart] operations: `0` is not `variable,operator,value` (nor are 10000 more operations of this line)"], bad

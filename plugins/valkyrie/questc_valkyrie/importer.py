@@ -63,6 +63,7 @@ MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search o
 MAX_BUTTONS = 64  # buttons of one Valkyrie event read as choices
 MAX_ASK_DEPTH = 24  # choices inside choices (each a nested walk)
 MAX_WALK = 4000  # sections walked for one event (choices that meet again are walked once per choice)
+MAX_EVIDENCE = 64  # sections before an ending read for its side (ending_side), nearest first
 _EXIT = "\0exit"  # the end of every chain, in the graph of what may run after what (_post_dominators)
 # the app's `#` variables that count something (Quest.cs, VarManager); every other `#` name is a flag
 # the app sets to 1 for a content pack, hero or class selected (arm_condition reads it as 0)
@@ -159,6 +160,7 @@ class Importer:
         high = self.number(qs, "maxhero", 4) if qs is not None and re.fullmatch(r"\d", qs.get("maxhero") or "4") else 4
         self.hero_range = (max(1, min(4, low or 2)), max(1, min(4, high or 4)))  # the quest's hero counts (render)
         self.trigger_now = ""  # the trigger of the event being read (event)
+        self.sides_of: dict[str, frozenset[str]] = {}  # a section -> the sides its own evidence points to (ending_side)
 
     # ------------------------------------------------------------ reporting
     def cannot(self, sec: Section, key: str, what: str) -> None:
@@ -1263,7 +1265,14 @@ class Importer:
                 if len(after) == 3 and after[1] in ("+", "-") and re.fullmatch(r"\d+", after[2]) else None
             parts = op.split(",")
             if len(parts) != 3:
-                self.sink.report("VK0304", sec.span_of("operations"), section=sec.name, key="operations", value=op, expected="`variable,operator,value`")
+                # one VK0304 for the section's first malformed operation, counting the others (make
+                # fuzz seed 3902 r:4304: 65,000 of them on one line were 65,000 diagnostics, a hang)
+                if (sec.name, "operations VK0304") not in self.warned:
+                    self.warned.add((sec.name, "operations VK0304"))
+                    bad = sum(len(o.split(",")) != 3 for o in ops)
+                    more = f" (nor are {bad - 1} more operations of this line)" if bad > 1 else ""
+                    self.sink.report("VK0304", sec.span_of("operations"), section=sec.name, key="operations", value=op,
+                                     expected="`variable,operator,value`" + more)
                 continue
             var, oper, value = parts
             if var in self.guards or _INTERNAL.fullmatch(var):
@@ -1353,6 +1362,9 @@ class Importer:
         is on the table from the start (_setup_walk), so a map the title's button puts down is
         the quest's setup, not hidden tiles."""
         pending, self.title_pending = self.title_pending, []
+        if len(pending) > MAX_BUTTONS:  # as an event's buttons (button_keys): the first are read
+            self.cannot(self.comp[pending[MAX_BUTTONS]], "event1", f"a title screen of {len(pending)} buttons (the first {MAX_BUTTONS} are read)")
+            pending = pending[:MAX_BUTTONS]
         words = [self.string(self.comp[u], "uitext") for u in self.start_ui if u not in self.title_buttons]
         text = "\n\n".join(w for w in words if w)
         first = self.comp[pending[0]]
@@ -1381,11 +1393,19 @@ class Importer:
         started from (`NoMorale`: the heroes lose). In each section, the evidence is its sound,
         the words of its name, the variables it sets and the words of its text; a section whose
         evidence points both ways decides nothing, and the walk goes on. None when nothing says."""
-        chain = [end] + [self.comp[n] for n in reversed(self.path) if n != end.name and n in self.comp]
-        for sec in chain:
-            sides = _sides(sec, self.string(sec, "text") or "")
+        # nearest first, at most MAX_EVIDENCE sections back, each section's evidence read once:
+        # a chain of 3,000 events each ending the quest read every section before each (3,000
+        # squared regular expressions, a minute: found by a directed fuzz input)
+        chain = [end.name] + [n for n in reversed(self.path[-MAX_EVIDENCE:]) if n != end.name]
+        for name in chain:
+            sec = self.comp.get(name)
+            if sec is None:
+                continue
+            if name not in self.sides_of:
+                self.sides_of[name] = frozenset(_sides(sec, self.string(sec, "text") or ""))
+            sides = self.sides_of[name]
             if len(sides) == 1:
-                return sides.pop()
+                return next(iter(sides))
         if self.trigger_now == "morale_zero":
             return "lose"
         return None
