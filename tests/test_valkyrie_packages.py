@@ -243,6 +243,7 @@ def test_a_menu_quest_of_a_package_is_left_out_and_the_quests_it_starts_imported
     menu = [d for d in sink.items if d.code == "VK0207"]
     assert len(menu) == 1 and menu[0].span.file == f"{root}/quest.ini" and "(it starts `mine`)" in menu[0].message
     assert sorted(done[1].files) == ["mine.quest", "pack.yaml"]
+    assert "id: menu\n" in done[1].files["pack.yaml"] and 'name: "The Crossroads"' in done[1].files["pack.yaml"]  # the package's
     assert "next quest" not in done[1].files["mine.quest"]  # its ladder back to the menu is left out, said:
     back = [d for d in sink.items if d.code == "VK0303" and "left out (VK0207" in d.message]
     assert len(back) == 1 and back[0].span.file == f"{root}/mine/tokens.ini"

@@ -109,7 +109,9 @@ def _import(path: str | Path, sink: Sink, quest_id: str | None = None) -> tuple[
     if failed or not done:
         return None
     first = done[0][1]
-    merged = {"pack.yaml": first.files["pack.yaml"]}
+    # the pack is the package: named after its own quest, also when that quest is a menu left out
+    own = first if done[0][0] is files else Importer(files, tiles, monsters, Sink(), offsets, quests[0][1])
+    merged = {"pack.yaml": own.files["pack.yaml"] if isinstance(own, Generated) else own.pack_yaml()}
     parts: dict[str, tuple[dict[int, Span], Span]] = {}
     for q, g in done:
         merged[g.quest_file] = g.files[g.quest_file]
