@@ -453,3 +453,14 @@ def test_an_arm_that_writes_lifts_the_events_own_bound_for_what_follows():
     assert codes(sink) == []
     lo, hi = m.fixpoint(resolved(model).encounters[0], True).range_of("w")
     assert hi is None or hi >= 8
+
+
+def test_an_unknown_name_in_an_arms_condition_is_one_located_error_and_the_rest_is_checked():
+    text = quest(MAP + '  var freed = 0\n  on round_end 2 { if freedd == 1 { say "a" } else if on_board hal { say "b" } else { say "c" } }\n'
+                       '  on round_end 3 { if freed > 5 { say "never" } }\n')
+    _, sink = run(text)
+    assert codes(sink) == ["Q0301", "Q0301", "Q0325"]  # both names, and the next event still analysed
+    first, second, _ = sink.items
+    assert "did you mean `freed`" in first.message and "did you mean `hall`" in second.message
+    (line,) = [k for k, ln in enumerate(text.splitlines(), 1) if "freedd" in ln]
+    assert first.span.line == second.span.line == line
