@@ -4,6 +4,10 @@ drawing its monster at random from a trait pool (`spawn random group …`, Valky
 
 from __future__ import annotations
 
+import json
+import random
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -47,6 +51,56 @@ def test_questc_monsters_lists_the_lieutenants():
     assert r.code == 0, r.err
     for lt in BASE_LIEUTENANTS:
         assert f'"{lt}"' in r.out
+
+
+# ---------------------------------------------------------------- random groups
+RAIDERS = "  spawn random group traits cave except shadow_dragon, ettin as raiders at 9A(1,1)\n  on defeated raiders { say \"gone\" }\n"
+
+
+def test_a_random_group_draws_from_the_groups_with_one_trait_all_with_traits_and_not_the_excepted():
+    model, sink = run(quest(MAP + RAIDERS))
+    assert codes(sink) == []
+    (raiders,) = model.quests["q"].encounters[0].spawns
+    model2, sink = run(quest(MAP + "  spawn random group traits wilderness with water as deep at 9A(1,1)\n"))
+    assert codes(sink) == []
+    (deep,) = model2.quests["q"].encounters[0].spawns
+    monsters = base_model().monsters
+    cave = sorted(k for k, v in monsters.items() if not v.lieutenant and "cave" in v.traits)
+    assert {"ettin", "shadow_dragon"} < set(cave)
+    assert raiders.drawn and list(raiders.pool) == [k for k in cave if k not in ("ettin", "shadow_dragon")]
+    assert raiders.group == "random_group" and raiders.traits == ("cave",) and raiders.id == "raiders"
+    assert deep.pool == ("merriod",) and deep.needs == ("water",)  # wilderness and water: the merriod only
+    from compiler.emit.bundle import bundle_of
+
+    (sp,) = bundle_of(model)["quests"]["q"]["encounters"][0]["spawns"]
+    assert sp["pick"] == "random" and sp["pool"] == list(raiders.pool) and sp["traits"] == ["cave"] and sp["with"] == []
+    (sp,) = bundle_of(model2)["quests"]["q"]["encounters"][0]["spawns"]
+    assert sp["pick"] == "random" and sp["with"] == ["water"] and sp["traits"] == ["wilderness"] and sp["pool"] == ["merriod"]
+
+
+def test_every_monster_a_random_group_may_draw_must_fit_where_it_is_placed():
+    """Planted: `traits cave` may draw the shadow dragon, whose group does not fit beside the
+    space with 4 heroes (Q0205 naming it); the correct variant (RAIDERS) leaves it out and is silent."""
+    _, sink = run(quest(MAP + "  spawn random group traits cave as raiders at 9A(1,1)\n"))
+    assert codes(sink) == ["Q0205"]
+    assert "`raiders` drawn as `shadow_dragon`" in sink.items[0].message and "4 heroes" in sink.items[0].message
+    _, sink = run(quest(MAP + RAIDERS))
+    assert codes(sink) == []
+
+
+@pytest.mark.parametrize("spawn, problem", [
+    ("spawn random group traits cav at 9A(1,1)", "no monster has the trait `cav`; did you mean `cave`?"),
+    ("spawn random group traits cave except goblin_archr at 9A(1,1)", "`except goblin_archr`: no monster group `goblin_archr`; did you mean `goblin_archer`?"),
+    ("spawn random group except goblin_archer at 9A(1,1)", "it names no traits to draw by"),
+    ("spawn random group traits water with cursed at 9A(1,1)", "no monster of the quest's packs has one of these traits"),
+    ("spawn random group traits cave except goblin_archer, cave_spider, ettin, shadow_dragon at 9A(1,1)", "no monster of the quest's packs"),
+])
+def test_a_random_group_no_monster_can_be_is_one_located_error_and_the_rest_is_still_checked(spawn, problem):
+    body = MAP + f"  {spawn}\n  on defeated random_group {{ say \"x\" }}\n  on open hal {{ say \"typo\" }}\n"
+    _, sink = run(quest(body))
+    assert codes(sink) == ["Q0213", "Q0301"]  # the misspelt door still found; the event on the group not reported again
+    d = sink.items[0]
+    assert problem in d.message and (d.span.line, d.span.column) == (12, 3)
 
 
 # ---------------------------------------------------------------- Valkyrie
@@ -96,3 +150,35 @@ def test_every_base_game_lieutenant_imports_as_a_spawn_of_it(tmp_path, valkyrie)
     assert "VK0302" not in codes(sink)
     for lt in BASE_LIEUTENANTS:
         assert f"spawn {lt} " in text
+
+
+# ---------------------------------------------------------------- the web player
+NODE = shutil.which("node") or shutil.which("nodejs")
+PICK_SEEDS = (0, 7, 12345, 2**40 + 3)
+
+
+def python_picks(seed: int) -> list[str]:
+    """What the player must draw for random_group.test.mjs: r1 from the whole pool, then r2
+    from the monsters r1 did not get, each as Python's randint(1, n) on one seeded stream."""
+    r = random.Random(seed)
+    pool = ["goblin", "ogre", "spider"]
+    first = pool[r.randint(1, len(pool)) - 1]
+    rest = [m for m in pool if m != first]
+    return [first, rest[r.randint(1, len(rest)) - 1]]
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node (Debian's nodejs) for node --test")
+def test_the_player_draws_a_random_group_as_python_does_and_keeps_it(tmp_path):
+    from conftest import REPO
+
+    for f in (REPO / "compiler" / "player").glob("*.js"):
+        shutil.copyfile(f, tmp_path / f.name)
+    for name in ("random_group.test.mjs", "helpers.mjs"):
+        shutil.copyfile(REPO / "tests" / "player" / name, tmp_path / name)
+    picks = {str(s): python_picks(s) for s in PICK_SEEDS}
+    assert len({tuple(p) for p in picks.values()}) > 1  # the seeds draw differently
+    (tmp_path / "python_picks.mjs").write_text(f"export const PICKS = {json.dumps(picks)};\n", encoding="utf-8")
+    (tmp_path / "package.json").write_text('{"type": "module", "private": true}\n', encoding="utf-8")
+    r = subprocess.run([NODE, "--test", "random_group.test.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"# pass {len(PICK_SEEDS)}" in r.stdout

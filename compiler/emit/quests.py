@@ -144,6 +144,9 @@ def spawn_json(s: m.Spawn, counts: tuple[int, ...]) -> JSONObject:
     if s.pool:
         out["pool"] = list(s.pool)
         out["traits"] = list(s.traits)
+    if s.drawn:  # `spawn random group`: the front end draws one of `pool` (docs/bundle.md, "Random groups")
+        out["pick"] = "random"
+        out["with"] = list(s.needs)
     return out
 
 

@@ -56,6 +56,8 @@ class Spawn:
     lieutenant: bool = False  # a 2nd-edition lieutenant: one figure of rank `lieutenant`
     pool: tuple[str, ...] = ()  # `spawn open group traits …`: the monsters the group may be (its figures: `group`'s)
     traits: tuple[str, ...] = ()  # the traits the pool was drawn by
+    drawn: bool = False  # `spawn random group …`: one monster of `pool` drawn at random when first placed
+    needs: tuple[str, ...] = ()  # a random group's `with` traits (every one of them)
 
 
 @frozen

@@ -279,6 +279,19 @@ def _in_pool(monster: Monster, traits: Collection[str]) -> bool:
     return not traits or any(t in monster.traits for t in traits)
 
 
+def _may_be(monster: Monster, s: ast.SpawnDecl) -> bool:
+    """May spawn `s` (an open or a random group) be `monster`'s? One of its `traits`, all of
+    a random group's `with` traits, and not one it names after `except`."""
+    return (_in_pool(monster, s.pool) and all(t in monster.traits for t in s.needs)
+            and monster.id not in s.exclude)
+
+
+def _random_words(s: ast.SpawnDecl) -> str:
+    """How a random group's statement names its pool, for Q0213: `traits A, B with C except M`."""
+    parts = [(k, v) for k, v in (("traits", s.pool), ("with", s.needs), ("except", s.exclude)) if v]
+    return " " + " ".join(f"{k} {', '.join(v)}" for k, v in parts)
+
+
 def _guard_counts(guard: ast.HeroGuard | None, counts: tuple[int, ...]) -> tuple[int, ...]:
     if guard is None:
         return counts
@@ -549,8 +562,8 @@ class EncounterResolver:
     def spawn(self, s: ast.SpawnDecl, when: str, body: bool = True) -> m.Spawn | None:
         """Place one spawn statement (`body`: written in the encounter, not inside an event)."""
         space_sink = self.body_sink if body else self.sink
-        monster = self.pool_monster(s) if s.pool else self.monsters.get(s.group)
-        if monster is None and s.pool:
+        monster = self.pool_monster(s) if s.from_pool else self.monsters.get(s.group)
+        if monster is None and s.from_pool:
             self.failed |= {("group", g) for g in (s.group, s.name) if g}
             return None  # reported (Q0212)
         if monster is None and ("group", s.group) in self.failed:
@@ -640,7 +653,32 @@ class EncounterResolver:
                     continue
                 ranks = ["master"] * lim.masters + ["minion"] * lim.minions
             figures[h] = self.place_group(s, monster, c, size, ranks, h)
+        if s.drawn:
+            self.place_candidates(s, at, monster, c, figures)
         return figures, tile
+
+    def place_candidates(self, s: ast.SpawnDecl, at: ast.SpaceRef, shown: Monster, c: Cell,
+                         figures: dict[int, tuple[m.Figure, ...]]) -> None:
+        """A random group may draw any monster of its pool: each one's group (its size, its
+        group limit for each hero count) must be placeable around the space as the figures
+        checked (`shown`'s) are; the first that is not is Q0203 / Q0205 naming it. The
+        figures kept are `shown`'s."""
+        for cand in sorted((v for v in self.monsters.values() if _may_be(v, s) and v.id != shown.id), key=lambda v: v.id):
+            label = replace(s, group=f"{s.name or s.group}` drawn as `{cand.id}")
+            if self.fit_covering(c, cand.size, self.in_play(c), None) is None:
+                self.once(("Q0203", s.span), "Q0203", at.span, group=label.group, size=f"{cand.size[0]}x{cand.size[1]}",
+                          space=self.amap.describe(c), reason="no block of spaces around it is free, open and unwalled")
+                return
+            for h, figs in figures.items():
+                lim = cand.limit(h)
+                if lim is None:
+                    continue
+                saved = set(self.occupied[h])
+                self.occupied[h].difference_update(self.board.spaces[i] for f in figs for i in f.spaces)
+                try:
+                    self.place_group(label, cand, c, cand.size, ["master"] * lim.masters + ["minion"] * lim.minions, h)
+                finally:
+                    self.occupied[h] = saved
 
     def record_spawn(self, s: ast.SpawnDecl, monster: Monster, when: str, size: tuple[int, int],
                      figures: dict[int, tuple[m.Figure, ...]], tile: str | None) -> m.Spawn:
@@ -661,7 +699,7 @@ class EncounterResolver:
             stats = monster.stats("act1", _rank(monster)) if hasattr(monster, "stats") else None
             healths = {h: (stats.for_heroes(h).health if stats is not None else 0) + s.extra_health for h in self.counts}
             health = healths[self.counts[0]]
-        pool = tuple(sorted(k for k, v in self.monsters.items() if _in_pool(v, s.pool))) if s.pool else ()
+        pool = tuple(sorted(k for k, v in self.monsters.items() if _may_be(v, s))) if s.from_pool else ()
         sp = m.Spawn(
             id=s.name or (s.group if n == 0 else f"{s.group}.{n + 1}"),
             group=s.group,
@@ -677,6 +715,8 @@ class EncounterResolver:
             lieutenant=monster.lieutenant,
             pool=pool,
             traits=s.pool,
+            drawn=s.drawn,
+            needs=s.needs,
         )
         self.spawns.append(sp)
         self.names.groups.setdefault(s.group, sp)
@@ -690,14 +730,28 @@ class EncounterResolver:
         the checks (the pool's smallest base, then its largest group, then the first id:
         a group the players may choose must not be reported as not fitting);
         None, with Q0212, when no monster of the quest's packs has one of the traits."""
-        pool = [v for v in self.monsters.values() if _in_pool(v, s.pool)]
+        pool = [v for v in self.monsters.values() if _may_be(v, s)]
+        if s.drawn and not (s.pool or s.needs):
+            self.sink.report("Q0213", s.span, what="", problem="it names no traits to draw by",
+                             fix="Write `traits A, B` (one of them) or `with A` (all of them) after `random group`.")
+            return None
+        for x in s.exclude:
+            if x not in self.monsters or not _in_pool(self.monsters[x], ()):
+                guess = did_you_mean(x, [k for k, v in self.monsters.items() if _in_pool(v, ())], sink=self.sink)
+                self.sink.report("Q0213", s.span, what=_random_words(s),
+                                 problem=f"`except {x}`: no monster group `{x}`" + (f"; did you mean `{guess}`?" if guess else ""),
+                                 fix=guess or "Name monster groups of the quest's packs after `except`.")
+                return None
+        if pool and s.drawn:
+            for cand in sorted(pool, key=lambda v: v.id):
+                self.check_candidate_limits(s, cand)
         if pool:
             def weight(v: Monster) -> tuple[int, int, str]:
                 lim = v.limit(max(self.counts))
                 return (v.size[0] * v.size[1], -(lim.total if lim is not None else 0), v.id)
             return sorted(pool, key=weight)[0]
         known = sorted({t for v in self.monsters.values() if _in_pool(v, ()) for t in v.traits})
-        unknown = [t for t in s.pool if t not in known]
+        unknown = [t for t in (*s.pool, *s.needs) if t not in known]
         if unknown:
             guess = did_you_mean(unknown[0], known, sink=self.sink)
             problem = f"no monster has the trait `{unknown[0]}`" + (f"; did you mean `{guess}`?" if guess else "")
@@ -705,8 +759,21 @@ class EncounterResolver:
         else:
             problem = "no monster of the quest's packs has one of these traits"
             fix = "Add a pack with such monsters to `requires`, or name other traits."
-        self.sink.report("Q0212", s.span, traits=", ".join(s.pool), problem=problem, fix=fix)
+        if s.drawn:
+            self.sink.report("Q0213", s.span, what=_random_words(s), problem=problem, fix=fix)
+        else:
+            self.sink.report("Q0212", s.span, traits=", ".join(s.pool), problem=problem, fix=fix)
         return None
+
+    def check_candidate_limits(self, s: ast.SpawnDecl, cand: Monster) -> None:
+        """A random group's spawn points against the group limit of every monster it may
+        draw (the figures the checks place are the smallest candidate's): Q0202 naming the
+        first candidate and hero count over its limit."""
+        if not s.points:
+            return  # `at SPACE`: the drawn group's own limit is placed
+        for h in _guard_counts(s.heroes, self.counts):
+            ranks = [p.rank for p in s.points if p.heroes is None or p.heroes.low <= h <= p.heroes.high for _ in p.at]
+            self.check_limits(replace(s, group=f"{s.name or s.group}` drawn as `{cand.id}"), cand, h, ranks)
 
     def maps_rejected(self, c: Cell) -> bool:
         """True when the maps pass already reported this spawn space (M0220: movement-blocking)."""

@@ -652,7 +652,7 @@ function drawPanel() {
   if (onMap.length) {
     parts.push("<h3>Monsters</h3>" + onMap.map((s) => `<div class="spawn">${esc(s.id)} (${esc(monsterLabel(s))}, ${g.figures.filter((f) => f.spawn === s.id).length} figure(s)) `
       + button("Defeat", `defeat-${s.id}`, `defeat:${s.id}`, over)
-      + (s.pool && !g.openChoice.has(s.id) ? " Choose: " + s.pool.map((m) => button(m, `open-group-${s.id}-${m}`, `open-group:${s.id}:${m}`, over)).join("") : "")
+      + (s.pool && s.pick !== "random" && !g.openChoice.has(s.id) ? " Choose: " + s.pool.map((m) => button(m, `open-group-${s.id}-${m}`, `open-group:${s.id}:${m}`, over)).join("") : "")
       + "</div>").join(""));
   }
   parts.push("<h3>Heroes</h3>" + g.heroIds.map((h) => `<div class="hero-row">${esc(h)}: <span data-hero-state="${esc(h)}">${g.heroesDown.has(h) ? "defeated" : "standing"}</span> `
@@ -696,7 +696,8 @@ function monsterLabel(s) {
   else if (s.unique) parts.push("unique");
   const health = (s.healths && s.healths[String(g.heroes)]) ?? s.health;
   if (health !== undefined) parts.push(`health ${health}`);
-  if (s.pool) parts.push(g.openChoice.has(s.id) ? `open group: ${g.openChoice.get(s.id)}` : `open group (${(s.traits || []).join(", ")}): one of ${s.pool.join(", ")}`);
+  if (s.pool && s.pick === "random") parts.push(g.openChoice.has(s.id) ? `random group: ${g.openChoice.get(s.id)}` : `random group: one of ${s.pool.join(", ")}`);
+  else if (s.pool) parts.push(g.openChoice.has(s.id) ? `open group: ${g.openChoice.get(s.id)}` : `open group (${(s.traits || []).join(", ")}): one of ${s.pool.join(", ")}`);
   return parts.join(", ");
 }
 

@@ -63,6 +63,7 @@ export class Game {
     this.generation = 0;       // one per encounter entered: triggers of an older one are dropped
     this.asking = null;        // the question waiting for an answer: {text, choices: [{index, text}]}
     this.rng = new PythonRandom(seed);
+    this.randomPicks = new Map();  // "encounter:spawn id" of a random group -> the monster drawn for it (kept for the quest)
     this.adventure = this.quest.adventure || null;
     if (this.adventure) this._dealAdventure();
     this._enter(0, true);
@@ -166,7 +167,8 @@ export class Game {
   get figureSpaces() {
     const out = new Set();
     for (const f of this.figures) for (const i of f.spaces) out.add(i);
-    for (const h of this.heroFigures) out.add(h.space);
+    // before the heroes stand (a random group placed at the start): the start spaces they will take
+    for (const h of this.heroFigures || this.encounter.start.slice(0, this.heroes).map((space) => ({ space }))) out.add(h.space);
     return out;
   }
 
@@ -174,6 +176,7 @@ export class Game {
   _spawn(id) {
     const s = this.encounter.spawns.find((x) => x.id === id);
     if (!s) return;
+    if (s.pick === "random" && !this.openChoice.has(id)) this.openChoice.set(id, this._draw(s));
     this.placed.add(id);
     if (this.openChoice.has(id)) { this._placeChosen(s, this.openChoice.get(id)); return; }
     const figs = s.figures[String(this.heroes)] || [];
@@ -185,13 +188,30 @@ export class Game {
     });
   }
 
+  /** A random group's monster (docs/bundle.md, "Random groups"): the one drawn before for
+   *  this spawn, else one of its pool that no spawn has drawn or been chosen as and none of
+   *  whose figures is on the map (the whole pool when none is left), drawn as Python's
+   *  randint(1, n) from the game's seeded stream; kept for the rest of the quest. */
+  _draw(s) {
+    const key = `${this.encounterIndex}:${s.id}`;
+    if (this.randomPicks.has(key)) return this.randomPicks.get(key);
+    const taken = new Set([...this.randomPicks.values(), ...this.openChoice.values(), ...this.figures.map((f) => f.group)]);
+    const known = s.pool.filter((m) => this.bundle.monsters && this.bundle.monsters[m]);
+    const free = known.filter((m) => !taken.has(m));
+    const from = free.length ? free : known;
+    const pick = from[this.rng.below(from.length)];
+    this.randomPicks.set(key, pick);
+    this.log.push({ kind: "random-group", text: `(random group ${s.id}: ${pick}, one of ${from.length})`, spawn: s.id, monster: pick });
+    return pick;
+  }
+
   /** The players choose monster `monster` of open group `id`'s `pool` (once): its own figures
    *  replace the listed ones now if the spawn is on the map, and are the ones placed by later
    *  `spawn` effects. */
   chooseOpenGroup(id, monster) {
     const s = this.encounter.spawns.find((x) => x.id === id);
     const known = this.bundle.monsters && this.bundle.monsters[monster];
-    if (this.waiting || !s || !s.pool || !s.pool.includes(monster) || !known || this.openChoice.has(id)) return;
+    if (this.waiting || !s || !s.pool || s.pick === "random" || !s.pool.includes(monster) || !known || this.openChoice.has(id)) return;
     this.openChoice.set(id, monster);
     if (!this.placed.has(id)) return;
     this.figures = this.figures.filter((f) => f.spawn !== id);

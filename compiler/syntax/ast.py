@@ -281,9 +281,18 @@ class SpawnDecl:
     span: Span = NOWHERE
     name: str | None = None
     pool: tuple[str, ...] = ()  # `spawn open group traits A, B …`: the traits (group is then OPEN_GROUP)
+    drawn: bool = False  # `spawn random group …`: the monster drawn at random (group is then RANDOM_GROUP)
+    needs: tuple[str, ...] = ()  # `… with A, B`: traits a drawn monster has all of
+    exclude: tuple[str, ...] = ()  # `… except M, N`: monsters never drawn
+
+    @property
+    def from_pool(self) -> bool:
+        """Its monster is one of a pool (an open group, or a random group), not named."""
+        return bool(self.pool) or self.drawn
 
 
 OPEN_GROUP = "open_group"  # the group of a spawn drawn from a trait pool, and its default name
+RANDOM_GROUP = "random_group"  # the group of a spawn whose monster is drawn at random, and its default name
 
 
 @frozen

@@ -526,6 +526,29 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         spawn = self.spawn(meta, [Token("ID", ast.OPEN_GROUP), *options])
         return dataclasses.replace(spawn, pool=traits)
 
+    def pick_any(self, meta: Meta, children: Children) -> tuple[str, tuple[str, ...]]:
+        return ("pool", tuple(str(c) for c in children))
+
+    def pick_all(self, meta: Meta, children: Children) -> tuple[str, tuple[str, ...]]:
+        return ("needs", tuple(str(c) for c in children))
+
+    def pick_except(self, meta: Meta, children: Children) -> tuple[str, tuple[str, ...]]:
+        return ("exclude", tuple(str(c) for c in children))
+
+    def spawn_random(self, meta: Meta, children: Children) -> ast.SpawnDecl:
+        """`spawn random group [traits A, B] [with C] [except M] [options]`: a group whose monster
+        is drawn at random when it is first placed (the app's `traits` / `traitpool`)."""
+        parts: dict[str, tuple[str, ...]] = {}
+        options = []
+        for c in children:
+            if isinstance(c, tuple) and len(c) == 2 and c[0] in ("pool", "needs", "exclude") and isinstance(c[1], tuple):
+                parts[c[0]] = parts.get(c[0], ()) + c[1]
+            else:
+                options.append(c)
+        spawn = self.spawn(meta, [Token("ID", ast.RANDOM_GROUP), *options])
+        return dataclasses.replace(spawn, drawn=True, pool=parts.get("pool", ()), needs=parts.get("needs", ()),
+                                   exclude=parts.get("exclude", ()))
+
     # -------------------------------------------------- custom monsters
     def cm_name(self, meta: Meta, children: Children) -> tuple[str, ast.Text, Span]:
         return ("name", children[0], self.span(meta))
