@@ -69,7 +69,7 @@ def test_messages_name_tokens_in_words():
     assert sink.items[0].message == "the file ends in the middle of a statement; expected a quest id"
     sink = Sink()
     parse_module('quest q "Q" { map { 9A } }', "t.quest", sink)
-    assert sink.items[0].message == "unexpected name `9A`; expected `area`, `chest`, `door`, `edge`, `gateway`, `glyph`, `mark`, `marker`, `portal`, `stairs`, `tile` or `}`"
+    assert sink.items[0].message == "unexpected name `9A`; expected `area`, `chest`, `door`, `edge`, `gateway`, `glyph`, `line`, `mark`, `marker`, `portal`, `stairs`, `tile` or `}`"
 
 
 def test_recovery_reports_several_errors_and_keeps_the_rest():
@@ -207,3 +207,19 @@ def test_a_brace_closed_on_its_own_line_is_no_evidence():
     assert guess is not None and text[guess.open_at] == "{" and text.index("map {") + 4 == guess.open_at
     assert text[: guess.insert_at].endswith("tile 9A")
     assert errors.guess_missing_close('quest q "Q" { map { tile 9A }\n') is None
+
+
+def test_no_indentation_guess_past_twenty_thousand_braces(monkeypatch):
+    # make fuzz, seed 4103 r:1767: 250,000 `{` on one line of a quest took the guess 4 s of
+    # work (past the 10 s timeout on a busy machine); past MAX_GUESSED_BRACES the plain
+    # S0106 is reported, no guess is made
+    from compiler.syntax import errors
+
+    text = 'quest q "Q" {\n  map {\n    tile 9A\n  on start { say "x" }\n}\n'
+    assert errors.guess_missing_close(text) is not None
+    walked = []
+    monkeypatch.setattr(errors, "_brace_pairs", lambda t: walked.append(t) or ([], []))
+    at_cap = text + "#" + "{" * (errors.MAX_GUESSED_BRACES - text.count("{"))
+    errors.guess_missing_close(at_cap)
+    assert errors.guess_missing_close(at_cap + "{") is None
+    assert walked == [at_cap]  # up to the cap it still looks, past it not
