@@ -122,3 +122,23 @@ def test_on_a_pack_the_valkyrie_app_plays_a_chain_never_won_is_a_warning_quoting
     (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text(encoding="utf-8") + "origin: valkyrie\n", encoding="utf-8")
     r = questc("check", pack)
     assert r.code == 0 and r.err.count("warning[Q0802]") == 2 and '"Winning the Game"' in r.err, r.err
+
+
+def test_a_party_the_next_quest_is_not_written_for_is_a_warning():
+    mine = '  on round_end 3 { win "won" }\n  on round_end 9 { lose "late" }\n'
+    hub = "  on round_end 2 { next quest mine }\n"
+    text = chain(hub, mine).replace('quest mine "Mine" {\n', 'quest mine "Mine" {\n  heroes 3..4\n')
+    _, sink = run(text)
+    assert codes(sink) == ["Q0804"]
+    d = sink.items[0]
+    assert d.message == "quest `hub` (2..4 heroes) goes on in quest `mine`, written for 3..4 heroes: a party of 2 cannot play it"
+    assert "next quest mine" in text.splitlines()[d.span.line - 1] and d.related[0].span.line == text.splitlines().index("  heroes 3..4") + 1
+    # a condition on the hero count on the way: the designer has seen to it
+    for guarded in ("  on round_end 2 if heroes 3+ { next quest mine }\n",
+                    '  on round_end 2 { ask "Go?" { choice "Down" if heroes >= 3 { next quest mine }; choice "No" { lose } } }\n',
+                    "  on round_end 2 { if heroes 2 { lose } else { next quest mine } }\n"):
+        _, sink = run(chain(guarded, mine).replace('quest mine "Mine" {\n', 'quest mine "Mine" {\n  heroes 3..4\n'))
+        assert "Q0804" not in codes(sink), guarded
+    # the other way (3..4 to 2..4): every party of the first can play the second
+    _, sink = run(chain(hub, mine).replace('quest hub "Hub" {\n', 'quest hub "Hub" {\n  heroes 3..4\n'))
+    assert codes(sink) == []

@@ -9,7 +9,9 @@ hand play on with `next quest` is not judged alone for "can never be won / lost"
 quest its chain reaches, has a `win` that can fire, and lost likewise. When the chain
 reaches a quest that hands nothing on, that quest is judged alone (Q0305, Q0306) and
 says the fault; only a chain that never ends (quests leading only to each other) is
-reported here, at each quest (Q0802, Q0803).
+reported here, at each quest (Q0802, Q0803). Q0804 (a warning): a `next quest` that a
+party of the quest's hero counts may take, to a quest written for other counts, with no
+`heroes` condition on the way to it (the web player plays it with the nearest count).
 Chains may loop (a hub quest and the quests it sends the party to and back) and a quest
 no chain reaches is fine: every quest of a pack may also be played on its own.
 """
@@ -28,12 +30,22 @@ from compiler.syntax import ast
 def quest_chains_pass(model: Model, sink: Sink) -> Model:
     declared = model.declarations(ast.Quest)
     ids = {q.id for q in declared}
+    by_id = {q.id: q for q in declared}
     for q in declared:
-        for e in _next_quests(q):
+        for e, guarded in _next_quests(q):
             target = e.args[0] if e.args else ""
             if target not in ids:
                 suffix, fix = hint_and_fix(target, ids, sink=sink)
                 sink.report("Q0801", e.span, quest=q.id, name=target, hint=suffix, fix=fix)
+                continue
+            ours, theirs = _heroes(q), _heroes(by_id[target])
+            left = [h for h in range(ours[0], ours[1] + 1) if not theirs[0] <= h <= theirs[1]]
+            if left and not guarded:
+                other = by_id[target]
+                where = other.heroes.span if other.heroes is not None else other.span
+                sink.report("Q0804", e.span, quest=q.id, name=target, ours=_range(ours), theirs=_range(theirs),
+                            counts=" or ".join(map(str, left)), party="party" if len(left) == 1 else "parties",
+                            related=(Related(where, f"quest `{target}` is for {_range(theirs)} heroes"),))
     resolved = model.quests or {}
     complete = {q.id for q in declared if not q.incomplete and q.adventure is None}
     outcomes = {qid: _outcomes(rq) for qid, rq in resolved.items()}
@@ -61,17 +73,39 @@ def quest_chains_pass(model: Model, sink: Sink) -> Model:
     return model
 
 
-def _next_quests(q: ast.Quest) -> Iterator[ast.Effect]:
+def _next_quests(q: ast.Quest) -> Iterator[tuple[ast.Effect, bool]]:
+    """Each `next quest` of `q`, and whether a condition on the way to it (the event's, a
+    choice's, an `if` arm's) reads the hero count."""
     for enc in q.encounters:
         for ev in enc.body.events:
-            yield from (e for e in _walk(ev.effects) if e.kind == "next_quest")
+            yield from _walk(ev.effects, _reads_heroes(ev.condition))
 
 
-def _walk(effects: Iterable[ast.Effect]) -> Iterator[ast.Effect]:
+def _walk(effects: Iterable[ast.Effect], guarded: bool) -> Iterator[tuple[ast.Effect, bool]]:
     for e in effects:
-        yield e
+        if e.kind == "next_quest":
+            yield e, guarded
+        before = False  # an `if` arm is taken only when the arms before it fail: their conditions guard it too
         for c in e.choices:
-            yield from _walk(c.effects)
+            here = _reads_heroes(c.condition)
+            yield from _walk(c.effects, guarded or here or (before and e.kind == "if"))
+            before = before or here
+
+
+def _reads_heroes(c: ast.Condition | None) -> bool:
+    if c is None:
+        return False
+    if c.kind == "heroes" or any(o is not None and o.kind == "heroes" for o in (c.left, c.right)):
+        return True
+    return any(_reads_heroes(p) for p in c.parts)
+
+
+def _heroes(q: ast.Quest) -> tuple[int, int]:
+    return (q.heroes.low, q.heroes.high) if q.heroes else (2, 4)
+
+
+def _range(r: tuple[int, int]) -> str:
+    return str(r[0]) if r[0] == r[1] else f"{r[0]}..{r[1]}"
 
 
 def _outcomes(q: m.ResolvedQuest) -> tuple[bool, bool, frozenset[str], bool]:
