@@ -76,7 +76,7 @@ def test_what_the_app_tolerates_imports_checks_exports_and_loads(tmp_path):
     # a localisation key given twice: the first is read (the app's DictionaryI18n keeps the first)
     assert 'say "Under the straw lies a lantern that still holds oil."' in text
     assert "never shown by the app" not in text
-    assert re.search(r"warning\[VK0102\]: \[Localization.English.txt\] gives `EventLantern.text` twice; the first is read", said), said
+    assert re.search(r"warning\[VK0102\]: \[Localization.English.txt\] gives `EventLantern.text` more than once; the first is read", said), said
     # `F.,German`: a header the app reads by its second column, no VK0106
     assert "VK0106" not in said
     # adding a quest item and a UI element: left out with a warning, not a crash
@@ -109,6 +109,23 @@ def test_a_key_given_twice_is_a_warning_and_the_first_is_kept():
     ini = read_ini("[Tile9A]\nside=TileSide9A\nside=TileSide9B\n", "tiles.ini", sink)
     assert ini.sections[0].get("side") == "TileSide9A"  # IniRead.cs: a repeated key "will be ignored"
     assert [(d.code, d.severity.value) for d in sink.items] == [("VK0102", "warning")]
+
+
+def test_keys_given_again_are_reported_once_each_and_at_most_100_of_a_file():
+    # make fuzz seed 3902 r:4176: 16,384 lines repeating one key of ui.ini were 16,383
+    # warnings (8.7 s to render them); the app ignores each repeat, so: once per key
+    from questc_valkyrie.ini import read_ini, read_localization
+
+    sink = Sink()
+    read_ini("[UIBegin]\nyposition=0.3\n" + "yposition=0.3=0\n" * 16384, "ui.ini", sink)
+    assert [(d.code, d.span.line) for d in sink.items] == [("VK0102", 3)]
+    sink = Sink()
+    read_ini("[A]\n" + "".join(f"k{i}=1\nk{i}=2\n" for i in range(300)), "a.ini", sink)
+    assert len(sink.items) == 100 and sink.items[-1].message.endswith(
+        "gives `k99` more than once; keys given again after this one in the file are not reported; the first is read")
+    sink = Sink()
+    read_localization(".,English\n" + "EventA.text,x\n" * 5000, "L.txt", sink)
+    assert [d.code for d in sink.items] == ["VK0102"]
 
 
 # ---------------------------------------------------------------- idiom 1: a shared end event

@@ -67,9 +67,30 @@ class IniFile:
         return next((s for s in self.sections if s.name == name), None)
 
 
+MAX_REPEATS_SHOWN = 100  # VK0102 in one file: keys given again, each reported once
+
+
+class _Repeats:
+    """VK0102 of one file: once per key given again (at its first repeat), at most
+    MAX_REPEATS_SHOWN keys, the last of them saying that the rest are not reported (a file of
+    16,000 lines repeating one key was 16,000 warnings, 8.7 s to render: make fuzz seed 3902
+    r:4176). The app ignores every repeat the same way (IniRead, DictionaryI18n)."""
+
+    def __init__(self) -> None:
+        self.done: set[tuple[str, str]] = set()
+
+    def report(self, sink: Sink, span: Span, section: str, key: str, first: Span) -> None:
+        if (section, key) in self.done or len(self.done) >= MAX_REPEATS_SHOWN:
+            return
+        self.done.add((section, key))
+        more = "; keys given again after this one in the file are not reported" if len(self.done) == MAX_REPEATS_SHOWN else ""
+        sink.report("VK0102", span, section=section, key=key, more=more, related=(Related(first, "first given here"),))
+
+
 def read_ini(text: str, path: str, sink: Sink) -> IniFile:
     """Every section of one `.ini` text, in file order; problems reported at their line."""
     out = IniFile(path)
+    repeats = _Repeats()
     current: Section | None = None
     seen: dict[str, Section] = {}
     orphan_reported = False
@@ -110,8 +131,7 @@ def read_ini(text: str, path: str, sink: Sink) -> IniFile:
         start = raw.index("=") + 2 + (len(value) - len(value.lstrip()))
         vspan = Span(path, no, start, no, max(start + len(value.strip()), start + 1))
         if key in current.values:
-            sink.report("VK0102", whole, section=current.name, key=key,
-                        related=(Related(current.values[key].span, "first given here"),))
+            repeats.report(sink, whole, current.name, key, current.values[key].span)
             continue
         current.values[key] = Value(key, value.strip(), whole, vspan)
     return out
@@ -168,6 +188,7 @@ def read_localization(text: str, path: str, sink: Sink) -> Localization | None:
     langs = tuple(h.strip() for h in header[1:])
     texts: dict[str, dict[str, Text]] = {lang: {} for lang in langs}
     first: dict[str, Span] = {}
+    repeats = _Repeats()
     start = rows.line_num + 1
     while True:
         try:
@@ -184,7 +205,7 @@ def read_localization(text: str, path: str, sink: Sink) -> Localization | None:
         key = row[0].strip()
         span = Span(path, line, 1, line, len(key) + 1)
         if key in first:  # the app keeps the first (DictionaryI18n: MakeEditable, LookInOneLanguage): a warning
-            sink.report("VK0102", span, section=path.rsplit("/", 1)[-1], key=key, related=(Related(first[key], "first given here"),))
+            repeats.report(sink, span, path.rsplit("/", 1)[-1], key, first[key])
             continue
         first[key] = span
         # the app splits a row at its first comma only (DictionaryI18n: `Split(',', 2)`): in a
