@@ -128,6 +128,12 @@ def write_quest(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def questc_run(*args):
+    from conftest import questc
+
+    return questc("--plugin", "valkyrie", *args)
+
+
 def imported_text(q: Path, sink: Sink) -> str:
     from questc_valkyrie.run import import_quest
 
@@ -182,3 +188,88 @@ def test_the_player_draws_a_random_group_as_python_does_and_keeps_it(tmp_path):
     r = subprocess.run([NODE, "--test", "random_group.test.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"# pass {len(PICK_SEEDS)}" in r.stdout
+
+
+def test_a_pool_reads_the_apps_size_and_attack_traits_from_the_catalog():
+    """The app's monster list gives each monster its size word and attack type as traits
+    (`traits=small` in the app's own campaign demo): small 1x1, medium 1x2, huge 2x2,
+    massive 2x3; melee, ranged."""
+    model, sink = run(quest(MAP + "  spawn random group with small, ranged as shooters at 9A(1,1)\n"
+                            "  spawn random group traits medium as hounds at 9A(3,3)\n"))
+    assert codes(sink) == []
+    shooters, hounds = model.quests["q"].encounters[0].spawns
+    assert shooters.pool == ("flesh_moulder", "goblin_archer") and hounds.pool == ("barghest",)
+    _, sink = run(quest(MAP + "  spawn random group with massive, ranged at 9A(1,1)\n"))
+    assert codes(sink) == ["Q0213"]  # the shadow dragon is massive but melee
+
+
+def test_fmt_keeps_a_random_group_and_is_idempotent():
+    from compiler.syntax.format import format_source, same_meaning
+
+    text = quest(MAP + "  spawn   random group traits cave,building with  small except goblin_archer as r at 9A(1,1)\n")
+    out = format_source(text)
+    assert "  spawn random group traits cave, building with small except goblin_archer as r at 9A(1,1)\n" in out
+    assert format_source(out) == out and same_meaning(text, out)
+
+
+RANDOM_SPAWNS = (  # one after the other (a list of several runs only its first: EventManager)
+    "[SpawnA]\nxposition=0\nyposition=1\ndisplay=false\nbuttons=1\nevent1=SpawnB\n"
+    "monster=MonsterCaveSpider SpawnB MonsterShadowDragon MonsterEttin\ntraitpool=cave building\n"
+    "[SpawnB]\nxposition=2\nyposition=1\ndisplay=false\nbuttons=1\nevent1=SpawnC\ntraits=small Ranged\n"
+    "[SpawnC]\nxposition=1\nyposition=2\ndisplay=false\nbuttons=1\nevent1=\ntraitpool=undead Civilized\n"
+)
+
+
+@pytest.mark.plugins
+def test_the_apps_trait_pools_import_as_random_groups_and_export_back(tmp_path, valkyrie):
+    """`traitpool` one of, `traits` all of, `monster=` beside them the groups never drawn (a
+    spawn's name there: what it drew, which questc never draws again); a trait the catalog
+    gives no group is VK0303 and the pool is drawn by the others. The export writes the
+    same keys, and the import reads them back as the same statements."""
+    events = START.format(spawns="SpawnA")
+    one_tile = TILES.split("[Tile11A]")[1]  # one map, one encounter: the export starts it
+    q = write_quest(tmp_path / "q", {"tiles.ini": "[Tile11A]" + one_tile, "events.ini": events, "spawns.ini": RANDOM_SPAWNS})
+    sink = Sink()
+    text = imported_text(q, sink)
+    lines = {"spawn random group traits cave, building except cave_spider, shadow_dragon, ettin as a at 11A(0,1)",
+             "spawn random group with small, ranged as b at 11A(2,1)",
+             "spawn random group traits civilised as c at 11A(1,0)"}
+    got = {ln.strip() for ln in text.splitlines() if "random group" in ln}
+    assert got == lines, got
+    vk = [d for d in sink.items if d.code == "VK0303"]
+    assert [(d.span.line, "undead" in d.message) for d in vk] == [(22, True)]  # SpawnC's traitpool line
+    from valkyrie_helpers import exported, imported
+
+    pack = imported(q, tmp_path / "pack")
+    r = questc_run("check", pack)
+    assert r.code == 0, r.out + r.err
+    out = exported(pack, tmp_path / "out")
+    spawns = (out / "spawns.ini").read_text(encoding="utf-8")
+    assert "traitpool=cave building" in spawns and "monster=MonsterCaveSpider MonsterShadowDragon MonsterEttin" in spawns
+    assert "traits=small ranged" in spawns and "traitpool=civilized" in spawns and "questc: open group" not in spawns
+    again = imported_text(out, Sink())
+    assert {ln.strip() for ln in again.splitlines() if "random group" in ln} == lines
+    from conftest import SHARED
+
+    loader = SHARED / "data" / "valkyrie-app" / "loader" / "run.sh"
+    if loader.is_file() and shutil.which("mcs") and shutil.which("mono"):  # the app's own loader, when present
+        r = subprocess.run(["bash", str(loader), str(out)], capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0 and "0 problem(s)" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.plugins
+def test_an_exported_open_group_still_reads_back_as_an_open_group(tmp_path, valkyrie):
+    spawns = "[SpawnO]\nxposition=0\nyposition=1\ntraitpool=cave\ncomment=questc: open group, the players choose\n"
+    q = write_quest(tmp_path / "q", {"tiles.ini": TILES, "events.ini": START.format(spawns="SpawnO"), "spawns.ini": spawns})
+    assert "spawn open group traits cave as o at 11A(0,1)" in imported_text(q, Sink())
+
+
+@pytest.mark.plugins
+def test_a_fat_goblins_trait_pools_are_random_groups_not_their_first_monster(valkyrie):
+    from conftest import REPO
+
+    sink = Sink()
+    text = imported_text(REPO / "tests" / "data" / "valkyrie" / "02_AFatGoblin", sink)
+    assert "spawn random group traits cave, building except cave_spider, goblin_archer as open_group2 at" in text
+    assert "spawn random group traits wilderness except merriod, goblin_archer as reinforcements_open_group1 at" in text
+    assert not [d for d in sink.items if d.code == "VK0303" and "several monsters" in d.message]

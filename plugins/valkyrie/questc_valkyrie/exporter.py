@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Mapping, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
 from questc_valkyrie.doors import DoorPlace, inner_place, opening_place, to_valkyrie
-from questc_valkyrie.importer import OWN_MONSTER_COMMENT, snake
+from questc_valkyrie.importer import OPEN_GROUP_COMMENT, OWN_MONSTER_COMMENT, snake
 from questc_valkyrie.ini import write_ini, write_localization
 from questc_valkyrie.tiles import valkyrie_squares
 
@@ -297,8 +297,10 @@ class Exporter:
         if group.startswith("custom_monster"):  # the custom monster standing for a named spawn: its base's group
             custom = self.sections.get(s.get("monster") or "")
             group = snake(((custom.get("base") if custom else None) or "").removeprefix("Monster"))
-        if s.get("traitpool"):
+        if s.get("traitpool") and (s.get("comment") or "") == OPEN_GROUP_COMMENT:
             return f"Choose a monster group with one of the traits {', '.join((s.get('traitpool') or '').split())} and place it on the map as shown."
+        if s.get("traitpool") or s.get("traits"):  # a random group: the app shows the monster it drew
+            return "Place the monster group shown on the map as shown."
         own = dict(self.texts).get(f"{s.get('monster')}.monstername")  # a custom monster's own name
         if own:
             return f"Place {own} on the map as shown."
@@ -464,8 +466,16 @@ class Exporter:
         s = self.named("Spawn", name, k, "spawns.ini")
         custom = self.customs.get(sp.group)
         s.pairs = [("buttons", "1"), ("event1", ""), ("monster", custom[0].name if custom else "Monster" + camel(sp.group))]
-        if sp.pool:  # an open group: no monster, the traits it may have (QuestData.Spawn: `traitpool`, any one of them)
-            s.pairs = [("buttons", "1"), ("event1", ""), ("traitpool", " ".join(APP_TRAITS.get(t, t) for t in sp.pool))]
+        if sp.drawn:  # a random group: the app draws it (Quest.cs AttemptMonsterMatch); `monster=` the groups it never draws
+            s.pairs = [("buttons", "1"), ("event1", "")]
+            if sp.exclude:
+                s.pairs.append(("monster", " ".join("Monster" + camel(g) for g in sp.exclude)))
+            for key, traits in (("traitpool", sp.pool), ("traits", sp.needs)):
+                if traits:
+                    s.pairs.append((key, " ".join(APP_TRAITS.get(t, t) for t in traits)))
+        elif sp.pool:  # an open group: no monster, the traits it may have (QuestData.Spawn: `traitpool`, any one of them)
+            s.pairs = [("buttons", "1"), ("event1", ""), ("traitpool", " ".join(APP_TRAITS.get(t, t) for t in sp.pool)),
+                       ("comment", OPEN_GROUP_COMMENT)]
         if sp.size is not None:
             self.cannot(sp.span, "a monster's size")
         if sp.heroes is not None:
@@ -856,6 +866,9 @@ class Exporter:
         monster = s.get("monster") or ""
         if not monster:  # an open group: the app's Defeated trigger names a monster, and the players choose it
             self.cannot(t.span, f"`on defeated {name}`, an open group (the app's trigger names the monster the players choose)")
+            return None
+        if sp.drawn:  # `monster=` lists the groups it never draws
+            self.cannot(t.span, f"`on defeated {name}`, a random group (the app's trigger names a monster, and the app draws it)")
             return None
         others = [v for v in self.spawns.values() if v[1] is not s and v[1].get("monster") == monster]
         if (others or (sp.name or sp.group) != sp.group) and sp.group not in self.customs:

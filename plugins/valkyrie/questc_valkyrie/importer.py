@@ -14,6 +14,7 @@ key) and left out; nothing is dropped silently.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -53,6 +54,8 @@ OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operatio
 # a custom monster the export writes only so a `Defeated` trigger names one spawn (exporter.defeated):
 # read back as that spawn's group, not as a `monster … based on` of the quest
 OWN_MONSTER_COMMENT = "questc: the spawn's own monster"
+# an open group the export writes as a `traitpool` spawn (the app draws it): read back as the open group
+OPEN_GROUP_COMMENT = "questc: open group, the players choose"
 TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spells otherwise (exporter.APP_TRAITS)
 # the variables the export maintains: the encounter played, a later encounter's round marks,
 # whether a component is on the board (read back as conditions, never as quest variables)
@@ -107,6 +110,17 @@ def _block(head: str, branch: list[_Line], origin: Span | None) -> list[_Line]:
     if all("{" not in ln.text for ln in branch):
         return [_Line(head + (" " + "; ".join(ln.text for ln in branch) + " }" if branch else "}"), origin)]
     return [_Line(head, origin), *(_Line("    " + ln.text, ln.origin) for ln in branch), _Line("  }", None)]
+
+
+@functools.cache
+def catalog_traits() -> frozenset[str]:
+    """The traits a random group may draw by: those of d2e-base's monster groups and the
+    size words and attack types a pool reads from the catalog (compiler.passes.quests)."""
+    from compiler.plugins.api import content_dir, load_plain, packaged_text
+
+    entries = (load_plain(packaged_text(content_dir() / "d2e-base" / "monsters.yaml")) or {}).get("monsters") or {}
+    own = {t for e in entries.values() if isinstance(e, dict) for t in (e.get("traits") or ())}
+    return frozenset(own | {"small", "medium", "huge", "massive", "melee", "ranged"})
 
 
 def snake(name: str) -> str:
@@ -479,16 +493,21 @@ class Importer:
     # ------------------------------------------------------------ monsters
     def monster_of(self, sec: Section) -> str | None:
         """The questc monster a spawn places: a catalog group or lieutenant, a custom monster's
-        id (`custom_monsters`), or `open group traits A, B` for a spawn with only a `traitpool`
-        (the export's open group). None when it has none questc knows (VK0302)."""
+        id (`custom_monsters`), `random group traits A with B except M` for a spawn with a
+        `traitpool` or `traits` (`random_group`), or `open group traits A, B` for the export's
+        open group (OPEN_GROUP_COMMENT). None when it has none questc knows (VK0302)."""
         kinds = self.names(sec, "monster")
         pool = self.names(sec, "traitpool")
-        if not kinds and pool and not sec.get("traits"):
+        if not kinds and pool and not sec.get("traits") and (sec.get("comment") or "") == OPEN_GROUP_COMMENT:
             return "open group traits " + ", ".join(TRAITS_FROM_APP.get(t.lower(), snake(t)) for t in pool)
+        if pool or self.names(sec, "traits"):
+            drawn = self.random_group(sec, kinds, pool, self.names(sec, "traits"))
+            if drawn is not None or not kinds:
+                return drawn
         if not kinds:
             self.cannot(sec, "monster", "a spawn without a monster")
             return None
-        if len(kinds) > 1 or sec.get("traitpool") or sec.get("traits"):
+        if len(kinds) > 1:
             self.cannot(sec, "monster", "a choice among several monsters (`monster=` list, `traits`, `traitpool`); the first is used")
         name = kinds[0]
         if name in self.customs:
@@ -510,6 +529,32 @@ class Importer:
             self.sink.report("VK0302", sec.span_of("monster"), section=sec.name, key="monster", monster=name, hint=self._monster_hint(group))
             return None
         return group
+
+    def random_group(self, sec: Section, kinds: list[str], pool: list[str], needs: list[str]) -> str | None:
+        """A spawn the app draws its monster for (Quest.cs AttemptMonsterMatch: one of
+        `traitpool`, all of `traits`, not one named in `monster=`) as `random group traits …
+        with … except …` (docs/valkyrie.md, "Random groups"). Traits questc's catalog does
+        not give its monsters are left out (VK0303: the pool questc draws from differs);
+        None when no trait is left. In `monster=`, another spawn's name (the monster it drew)
+        and the quest's custom monsters are left out: questc's random groups never draw
+        what another spawn drew, nor a custom monster."""
+        known = catalog_traits()
+        words = {key: [TRAITS_FROM_APP.get(t.lower(), snake(t)) for t in names] for key, names in (("traitpool", pool), ("traits", needs))}
+        for key, got in words.items():
+            lost = [t for t in got if t not in known]
+            if lost:
+                self.cannot(sec, key, f"the app's trait{'s' if len(lost) > 1 else ''} {', '.join(lost)}, which questc's monster catalog "
+                                      "does not give a monster group: the pool is drawn by the other traits")
+        one, every = ([t for t in words[key] if t in known] for key in ("traitpool", "traits"))
+        if not one and not every:
+            return None
+        excepted = []
+        for k in kinds:
+            group = snake(k.removeprefix("Monster"))
+            if not k.startswith(("Spawn", "CustomMonster")) and k not in self.customs and group in self.monsters and group not in excepted:
+                excepted.append(group)
+        parts = [f"{word} {', '.join(ts)}" for word, ts in (("traits", one), ("with", every), ("except", excepted)) if ts]
+        return "random group " + " ".join(parts)
 
     def custom_monsters(self) -> None:
         """Each `[CustomMonster…]` on a base questc knows as `monster ID based on BASE { … }`
@@ -1933,7 +1978,8 @@ class Importer:
         if group is None:
             return
         name = self.spawn_name(sec)
-        plain = name == group or (group.startswith("open group ") and name == "open_group")  # an open group's default id
+        plain = name == group or (group.startswith("open group ") and name == "open_group") \
+            or (group.startswith("random group ") and name == "random_group")  # an open or random group's default id
         head = f"spawn {group}" if plain else f"spawn {group} as {name}"
         tail = ""  # `unique [health +N]` follows the place and the hero guard
         custom = (self.names(sec, "monster") or [""])[0]
