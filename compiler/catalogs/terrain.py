@@ -41,6 +41,8 @@ class TerrainRule:
     elevated: bool = False  # 1e beds/tables/thrones: attacking down +1 range/+1 damage
     jumpable: bool = False  # 1e: may be jumped across (pits; lava and mud when aware)
     defeat_end_of_turn: bool = False  # 2e hazard/lava: ending a turn here defeats the figure
+    hazard: str = ""  # "lane" | "area" for a hazard placed with `hazard KIND at …` (compiler/geometry/hazards.py); "" none
+    hazard_stops_in_pit: bool = False  # a lane ends on a pit holding its whole footprint (1e boulder)
 
 
 PLAIN = TerrainRule("plain")
@@ -117,6 +119,8 @@ def to_rule(tid: str, data: Mapping[str, Any]) -> TerrainRule:
         elevated=bool(data.get("elevated", False)),
         jumpable=bool(data.get("jumpable", False)),
         defeat_end_of_turn=bool(data.get("defeat_end_of_turn", False)),
+        hazard=str((data.get("hazard") or {}).get("reach", "")),
+        hazard_stops_in_pit=bool((data.get("hazard") or {}).get("stops_in_pit", False)),
     )
 
 

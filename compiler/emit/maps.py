@@ -211,4 +211,11 @@ def features_json(amap: AssembledMap) -> JSONObject:
                 {"faces": dict(counts), "p": f"{p.numerator}/{p.denominator}"} for counts, p in f.chest_roll.outcomes
             ],
         }
+    if f.hazards:  # only when the map has some: bundles without hazards are unchanged
+        out["hazards"] = [
+            {"kind": h.kind, "reach": h.reach_kind, "spaces": ids(h.cells),
+             **({"facing": h.facing, "lane": ids(h.lane), "stop": h.stop} if h.reach_kind == "lane" else {"trigger": ids(h.trigger)}),
+             "struck": ids(h.reach)}
+            for h in f.hazards
+        ]
     return out

@@ -18,6 +18,7 @@ from typing import Iterable, Mapping
 
 from compiler import frozen
 from compiler.geometry.board import Board
+from compiler.geometry.hazards import Hazard
 from compiler.geometry.lattice import Cell
 
 RUNE_COLOURS = ("red", "yellow", "blue")  # the rune-locked doors and runekeys of the 1st edition
@@ -92,10 +93,11 @@ class MapFeatures:
     chests: tuple[Chest, ...] = ()
     rune_doors: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # door -> colour
     chest_roll: ChestRoll | None = None
+    hazards: tuple[Hazard, ...] = ()  # boulders, crushing walls, traps and what they reach (compiler/geometry/hazards.py)
 
     def __bool__(self) -> bool:
         return bool(self.markers or self.stairs or self.gateways or self.glyphs or self.portal
-                    or self.areas or self.chests or self.rune_doors)
+                    or self.areas or self.chests or self.rune_doors or self.hazards)
 
     def glyph(self, name: str) -> Glyph | None:
         return next((g for g in self.glyphs if g.name == name), None)

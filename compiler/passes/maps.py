@@ -53,6 +53,7 @@ from compiler.geometry.lattice import Cell, Edge, shared_edge
 from compiler.geometry.tiles import OPPOSITE, SIDES, Opening, Tile, turns
 from compiler.memo import Same, remembered_as
 from compiler.model import Maps, Model
+from compiler.passes.hazards import check_hazards, hazard_markers, read_hazards
 from compiler.passes.spaces import resolve_space
 from compiler.syntax import ast
 
@@ -541,6 +542,7 @@ def check_placements(amap: AssembledMap, body: ast.EncounterBody, sink: Sink) ->
             if cell in lost:
                 sink.report("M0302", span, what=what, space=amap.describe(cell))
         check_portal(amap, body, starts, sink)
+    check_hazards(amap, body, starts, sink)
 
 
 def check_portal(amap: AssembledMap, body: ast.EncounterBody, starts: list[Cell], sink: Sink) -> None:
@@ -589,9 +591,10 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
     areas = read.areas()
     rune_doors = read.rune_doors()
     chests = read.chests()
+    hazards = read_hazards(block, amap, read.board(), terrain, sink) if block.hazards else ()
     features = MapFeatures(
         markers=markers, stairs=stairs, gateways=gateways, glyphs=glyphs, portal=portal,
-        areas=areas, chests=chests, rune_doors=rune_doors, chest_roll=read.chest_roll(chests, dice),
+        areas=areas, chests=chests, rune_doors=rune_doors, chest_roll=read.chest_roll(chests, dice), hazards=hazards,
     )
     return read.board(), features
 
@@ -621,7 +624,7 @@ class _FeatureReader:
         amap, sink, index = self.amap, self.sink, self.index
         markers: list[Marker] = []
         covered: dict[Cell, str] = {}
-        for mk in self.block.markers:
+        for mk in self.block.markers + hazard_markers(self.block, self.catalog):  # a hazard lays its terrain too
             rule = self.catalog.get(mk.terrain)
             if rule is None:
                 sink.report("M0230", mk.span, terrain=mk.terrain, hint=hint(mk.terrain, self.catalog, sink=sink))

@@ -149,6 +149,23 @@ class MarkerDecl:
 
 
 @frozen
+class HazardDecl:
+    """`hazard KIND at SPACE [size WxH] [facing SIDE] [lane SPACE, …] [trigger SPACE, …]`:
+    a hazard of the terrain catalog laid like a marker, with what it reaches: a lane
+    (computed from `facing`, or the squares `lane` lists) or an area struck from `trigger`
+    squares (docs/maps.md, "Hazards")."""
+
+    kind: str
+    at: SpaceRef
+    size: tuple[int, int] = (1, 1)
+    facing: str = ""  # north | east | south | west, in the frame of the tile `at` names; "" none
+    lane: tuple[SpaceRef, ...] = ()  # explicit lane squares in order; () computes it
+    trigger: tuple[SpaceRef, ...] = ()  # () means the hazard's own squares
+    span: Span = NOWHERE
+    kind_span: Span = field(default=NOWHERE, compare=False)  # the kind's word, where an unknown kind is reported
+
+
+@frozen
 class StairsDecl:
     """`stairs COLOUR at SPACE`: one end of a staircase; the two ends of a colour pair up."""
 
@@ -228,6 +245,7 @@ class MapBlock:
     portals: tuple[PortalDecl, ...] = ()
     areas: tuple[AreaDecl, ...] = ()
     chests: tuple[ChestDecl, ...] = ()
+    hazards: tuple[HazardDecl, ...] = ()
     # a statement of it was dropped by syntax-error recovery (parse.py): its openings that
     # join nothing may be joined by that statement (`tile 13 attach …`), so none is reported
     incomplete: bool = False

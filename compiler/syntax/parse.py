@@ -339,6 +339,29 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         size = self._size(children[2], span) if len(children) > 2 else (1, 1)
         return ast.MarkerDecl(str(children[0]), children[1], size, span)
 
+    def hazard_size(self, meta: Meta, children: Children) -> tuple[str, tuple[int, int], Span]:
+        span = self.span(meta)
+        return ("size", self._size(children[0], span), span)
+
+    def hazard_facing(self, meta: Meta, children: Children) -> tuple[str, str, Span]:
+        return ("facing", str(children[0]), self.span(meta))
+
+    def hazard_lane(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.SpaceRef, ...], Span]:
+        return ("lane", tuple(children), self.span(meta))
+
+    def hazard_trigger(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.SpaceRef, ...], Span]:
+        return ("trigger", tuple(children), self.span(meta))
+
+    def hazard(self, meta: Meta, children: Children) -> ast.HazardDecl:
+        kind = children[0]
+        kind_span = Span(self.file, kind.line, kind.column, kind.end_line, kind.end_column)
+        fields: Fields = {}
+        seen: dict[str, Span] = {}
+        for key, value, span in children[2:]:
+            if self.once(seen, key, span, f"`{key}`"):
+                fields[key] = value
+        return ast.HazardDecl(str(kind), children[1], span=self.span(meta), kind_span=kind_span, **fields)
+
     def stairs(self, meta: Meta, children: Children) -> ast.StairsDecl:
         return ast.StairsDecl(str(children[0]), children[1], self.span(meta))
 
@@ -393,6 +416,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
             portals=pick(ast.PortalDecl),
             areas=pick(ast.AreaDecl),
             chests=pick(ast.ChestDecl),
+            hazards=pick(ast.HazardDecl),
         )
 
     # -------------------------------------------------- setup statements
