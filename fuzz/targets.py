@@ -68,7 +68,7 @@ TILED_MAPS = (("d2e-quests", "first_blood", None), ("d2e-quests", "a_fat_goblin"
 VALKYRIE = ("01_FirstBlood", "02_AFatGoblin")
 # our own hand-made Valkyrie quests, one idiom each (tests/data/valkyrie, docs/valkyrie.md): small, so a
 # mutation of a title screen, a shared end or a UI element is a large part of the quest
-OWN_VALKYRIE = ("title_screen", "shared_end", "tolerances", "door_pair", "transition")
+OWN_VALKYRIE = ("title_screen", "shared_end", "tolerances", "door_pair", "transition", "linked_quests")
 CONFIG_EXAMPLE = """\
 pack-path = ["vendor/packs"]
 output = "build"
@@ -566,6 +566,7 @@ class ValkyrieTarget(Target):
         # the quest's section names, across its files: a mutation may name any of them anywhere
         # (`add=UIBegin` in another event, `event1=` a token's section…)
         names = sorted({m.decode() for f in files if f.endswith(".ini") for m in re.findall(rb"(?m)^\[(\w+)\]", corpus.data(f))})
+        names += ["mine/quest.ini", "part2/quest.ini", "../quest.ini", "quest.ini"]  # quests of a package (a link, or none)
         out: dict[str, bytes] = {}
         for _ in range(1 if ch.chance(0.8) else 2):
             rel = ch.pick(files)
@@ -654,7 +655,7 @@ def _package_entries(quest: str, files: dict[str, bytes], ch: mu.Chooser) -> lis
     sometimes changed: a file left out, an entry given twice, a Windows path, a folder entry,
     a second quest in a sub-folder (a multi-quest package), an entry outside the folder."""
     top = f"{quest}/" if ch.chance(0.7) else ""
-    entries = [(f"{top}{Path(f).name}", body) for f, body in sorted(files.items())]
+    entries = [(f"{top}{f.split('/', 2)[2]}", body) for f, body in sorted(files.items())]  # `valkyrie/QUEST/…`: sub-folders kept
     op = ch.weighted((("none", 5), ("drop", 1), ("twice", 1), ("backslash", 1), ("folder", 1), ("sub_quest", 2), ("outside", 1)))
     ch.note(f"package {op}")
     if op == "drop" and entries:
