@@ -236,3 +236,14 @@ def test_weeks_on_a_side_quest_is_an_error():
     assert isinstance(decl, ast.AppCampaign)
     check_campaign(decl, {}, sink)
     assert [(d.code, d.span.line, d.span.column) for d in sink.items] == [("K0414", 2, 33)]
+
+
+def test_a_campaign_of_long_conditions_is_walked_less_far():
+    # 40 story quests, each unlocked by any of the ones before: every state reads ~1,600
+    # condition parts, so the walk stops early (K0410) instead of taking minutes
+    quests = "; ".join(
+        f'story q{i} "Q{i}"' + (" after " + " or ".join(f"q{j} won" for j in range(i)) if i else "") for i in range(40)
+    )
+    checked, codes = _checked(f'campaign t "T" {{\nact 1 {{ {quests}; finale f "F" }}\n}}')
+    assert codes == ["K0410"] and checked.analysis is None
+    assert ac.state_limit(checked.campaign) < ac.MAX_STATES

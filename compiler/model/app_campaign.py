@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import field
 from fractions import Fraction
 from math import comb
 from typing import Iterator, Mapping
@@ -45,6 +46,8 @@ UNPLAYED, WON, LOST = 0, 1, 2
 DEFAULT_ODDS = Fraction(1, 2)
 ENDINGS = ("won", "lost", "none")  # a finale won, a finale lost, the campaign over with no finale played
 MAX_STATES = 10_000  # states `analyse` visits before it gives up (K0410): about 2 s of Fractions
+MAX_WORK = 400_000  # states x (quests + condition nodes): each state reads every condition once
+MAX_DEPTH = 400  # quests and acts: the walk recurses once per step of a run
 
 
 @frozen
@@ -70,11 +73,14 @@ class Campaign:
     side_offer: int | None
     source: str
     span: Span
+    positions: Mapping[str, int] = field(default_factory=dict)  # quest id -> index in `quests` (the first)
 
     def act_number(self, quest: Quest) -> int:
         return self.acts[quest.act]
 
     def index(self, quest: str) -> int | None:
+        if self.positions:
+            return self.positions.get(quest)
         for i, q in enumerate(self.quests):
             if q.id == quest:
                 return i
@@ -240,6 +246,9 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
     Raises TooLarge past `limit` states."""
     import networkx as nx
 
+    if len(camp.quests) + len(camp.acts) > MAX_DEPTH:
+        raise TooLarge()
+    limit = min(limit, state_limit(camp))
     graph: nx.DiGraph = nx.DiGraph()
     memo: dict[State, dict[str, Fraction]] = {}
 
@@ -275,6 +284,19 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
         nodes = nx.shortest_path(graph, first, target)
         path = tuple(graph.edges[a, b]["step"] for a, b in zip(nodes, nodes[1:]))
     return Analysis(played=played, endings=endings, states=len(memo), no_finale_path=path)
+
+
+def state_limit(camp: Campaign) -> int:
+    """The states `analyse` may visit: MAX_STATES, fewer for a campaign whose states each
+    cost more (every quest and condition node is read once per state); 0 past MAX_DEPTH."""
+    if len(camp.quests) + len(camp.acts) > MAX_DEPTH:
+        return 0
+    size = len(camp.quests) + sum(_nodes(q.after) for q in camp.quests)
+    return min(MAX_STATES, MAX_WORK // max(size, 1))
+
+
+def _nodes(u: ast.Unlock | None) -> int:
+    return 0 if u is None else 1 + sum(_nodes(p) for p in u.parts)
 
 
 def _plus(a: Mapping[str, Fraction], b: Mapping[str, Fraction]) -> dict[str, Fraction]:

@@ -98,13 +98,14 @@ def resolve(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | obj
         side_offer=side_offer,
         source=decl.source.name if decl.source is not None and decl.source.name in SOURCES else "illustrative",
         span=decl.name.span,
+        positions={q.id: i for i, q in reversed(list(enumerate(quests)))},
     )
     return camp, broken
 
 
 def check_campaign(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | object, sink: Sink) -> ac.Checked:
     camp, broken = resolve(decl, pack_quests, sink)
-    ids = [q.id for q in camp.quests]
+    ids = sorted(camp.positions)
     # names and acts each condition reads
     for q in camp.quests:
         for ref in ac.unlock_quests(q.after):
@@ -127,7 +128,7 @@ def check_campaign(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration
     try:
         analysis = ac.analyse(camp)
     except ac.TooLarge:
-        sink.report("K0410", camp.span, campaign=camp.id, limit=f"{ac.MAX_STATES:,}")
+        sink.report("K0410", camp.span, campaign=camp.id, limit=f"{ac.state_limit(camp):,}")
         return ac.Checked(camp, None, decl)
     unreached = {q.id for q in camp.quests if analysis.played[q.id] == 0}
     for q in camp.quests:
