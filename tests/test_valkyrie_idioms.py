@@ -320,3 +320,21 @@ def test_a_line_of_10001_malformed_operations_is_one_vk0304(tmp_path):
     import_quest(root, sink)
     bad = [d.message for d in sink.items if d.code == "VK0304"]
     assert bad == ["[EventStart] operations: `0` is not `variable,operator,value` (nor are 10000 more operations of this line)"], bad
+
+
+def test_numbers_of_thousands_of_digits_are_not_a_crash(tmp_path):
+    """make fuzz seed 3903 d:valkyrie-5000-digit-operation: once conditioned events inside a
+    chain were read (if / else), the walk reached `GoldFound,=,<5,000 digits>` and int() raised
+    ValueError (Python reads at most 4,300 digits): VK0399. Numbers of the format are read
+    with at most 9 digits; a longer one is what questc cannot express (VK0303), wherever it
+    stands: an operation, a condition, a round trigger, a section name."""
+    big = "9" * 5000
+    quest, cannot = ending_of(tmp_path, (
+        f"[EventStart]\ntrigger=EventStart\ndisplay=false\nbuttons=1\nevent1=EventA\n"
+        f"[EventA]\ndisplay=false\nbuttons=1\noperations=Gold,=,{big} Gold,+,{big}\n"
+        f"[EventB]\ntrigger=EndRound{big}\ndisplay=false\nbuttons=1\noperations=Gold,=,1\n"
+        f"[EventC]\ntrigger=EndRound3\ndisplay=false\nbuttons=1\nconditions=Gold,>=,{big}\noperations=Gold,=,2\n"
+        f"[EventEncounterStart{big}]\ndisplay=false\nbuttons=1\n"
+        f"[EventD]\ntrigger=EndRound4\ndisplay=false\nbuttons=1\nconditions=#heroes,>=,{big}\noperations=Gold,=,3\n"))
+    assert big not in quest
+    assert any("the operation `Gold,=,9999" in c for c in cannot) and any("the trigger `EndRound9999" in c for c in cannot), cannot

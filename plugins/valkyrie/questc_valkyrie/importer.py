@@ -59,8 +59,8 @@ OPEN_GROUP_COMMENT = "questc: open group, the players choose"
 TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spells otherwise (exporter.APP_TRAITS)
 # the variables the export maintains: the encounter played, a later encounter's round marks,
 # whether a component is on the board (read back as conditions, never as quest variables)
-_INTERNAL = re.compile(r"Questc(Encounter|E\d+Round\d+|OnBoard\w+|Quota\w+)")
-_TEST = re.compile(r"([#$%]?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d+|#?[A-Za-z_]\w*)")
+_INTERNAL = re.compile(r"Questc(Encounter|E\d{1,9}Round\d{1,9}|OnBoard\w+|Quota\w+)")
+_TEST = re.compile(r"([#$%]?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d{1,9}|#?[A-Za-z_]\w*)")
 APP_FORMATS = (4, 21)  # the quest formats the app lists (QuestData.cs: Quest.minumumFormat, QuestFormat.CURRENT_VERSION)
 MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search over the suspect tiles)
 MAX_BUTTONS = 64  # buttons of one Valkyrie event read as choices
@@ -771,7 +771,7 @@ class Importer:
         self.cond_done: set[str] = set()  # sections whose conditions an event's `if` says (root_condition)
         self.gate_of: dict[str, str] = {}  # a root of gates -> the gate its effects are read from
         for sec in self.comp.values():
-            m = re.fullmatch(r"EventEncounterStart(\d+)", sec.name)
+            m = re.fullmatch(r"EventEncounterStart(\d{1,9})", sec.name)
             allowed = ("", "EventStart") if m and m.group(1) == "1" else ("",)
             if m and 1 <= int(m.group(1)) <= n and not self.names(sec, "conditions") and not self.names(sec, "vartests") \
                     and (sec.get("trigger") or "") in allowed:
@@ -793,7 +793,7 @@ class Importer:
             if not sec.name.startswith("Event") or sec.get("trigger") or len(conds) != 2 or len(nxt) != 1 \
                     or self.names(sec, "vartests") or nxt[0] not in self.comp:
                 continue
-            m1 = re.fullmatch(r"([A-Za-z_]\w*),>=,(-?\d+)", conds[0])
+            m1 = re.fullmatch(r"([A-Za-z_]\w*),>=,(-?\d{1,9})", conds[0])
             m2 = re.fullmatch(r"([A-Za-z_]\w*),==,0", conds[1])
             head = self.comp[nxt[0]]
             if not (m1 and m2) or self.names(head, "operations") != [f"{m2.group(1)},=,1"] \
@@ -873,7 +873,7 @@ class Importer:
                 self.cannot(sec, "trigger", f"the trigger `{trig}` (its monster is not imported)")
                 return None
             return f"defeated {group}"
-        m = re.fullmatch(r"(End|Start)Round(\d+)", trig)
+        m = re.fullmatch(r"(End|Start)Round(\d{1,9})", trig)
         if m and m.group(1) == "End":
             return f"round_end {m.group(2)}"
         if trig in ("EndRound", "StartRound"):  # every round (RoundController.EndRound / CheckNewRound)
@@ -1027,7 +1027,7 @@ class Importer:
         if f"{count},+,1" not in self.names(root, "operations") or len(nxt) != 1 or nxt[0] not in self.comp:
             return root, None
         gate = self.comp[nxt[0]]
-        m = next((m for c in self.names(gate, "conditions") if (m := re.fullmatch(rf"{count},>=,(\d+)", c))), None)
+        m = next((m for c in self.names(gate, "conditions") if (m := re.fullmatch(rf"{count},>=,(\d{{1,9}})", c))), None)
         return (gate, int(m.group(1))) if m else (root, None)
 
     def root_condition(self, root: Section, trigger: str) -> tuple[str | None, int | None, int | None]:
@@ -1054,7 +1054,7 @@ class Importer:
                 # the test stays (the quest sets the variable itself)
                 k = int(own.group(1))
             if m and m.group(1) == "#round" and m.group(2) == "==" and trigger.startswith("round_"):
-                mark = re.fullmatch(r"QuestcE(\d+)Round(\d+)", m.group(3))
+                mark = re.fullmatch(r"QuestcE(\d{1,9})Round(\d{1,9})", m.group(3))
                 if mark:
                     k, n = int(mark.group(1)), int(mark.group(2))
                     continue
@@ -1100,7 +1100,7 @@ class Importer:
                 return None
             return f"on_board {name}" if (op == "==") == (value == "1") else f"not on_board {name}"
         def side(x: str) -> str | None:
-            if re.fullmatch(r"-?\d+", x):
+            if re.fullmatch(r"-?\d{1,9}", x):
                 return x
             if x == "#heroes":
                 return "heroes"
@@ -1307,7 +1307,7 @@ class Importer:
         for i, op in enumerate(ops):
             after = ops[i + 1].split(",") if i + 1 < len(ops) else []
             random_shift = (after[0], int(after[2]) * (1 if after[1] == "+" else -1)) \
-                if len(after) == 3 and after[1] in ("+", "-") and re.fullmatch(r"\d+", after[2]) else None
+                if len(after) == 3 and after[1] in ("+", "-") and re.fullmatch(r"\d{1,9}", after[2]) else None
             parts = op.split(",")
             if len(parts) != 3:
                 # one VK0304 for the section's first malformed operation, counting the others (make
@@ -1328,7 +1328,7 @@ class Importer:
             name = snake(var)
             k_in = next((kk for kk in entered if sec.name in self.entry_copies.get(kk, ())), None)
             if k_in is not None and re.fullmatch(rf"EventEnterEncounter{k_in}(_\d+)?", sec.name) and oper == "=" \
-                    and re.fullmatch(r"-?\d+", value):
+                    and re.fullmatch(r"-?\d{1,9}", value):
                 self.carried.setdefault(k_in, {})[name] = int(value)  # the export's start value of encounter k's `var`
                 continue
             if oper == "=" and re.fullmatch(r"#rand[1-9]\d{0,8}", value) and not var.startswith(("#", "$", "%")):
@@ -1349,7 +1349,7 @@ class Importer:
                 self.variables[enc[0]].setdefault(snake(value), sec.span_of("operations"))
                 out.append(_Line(f"set {name} = {snake(value)}", sec.span_of("operations")))
                 continue
-            if not re.fullmatch(r"-?\d+", value) or var.startswith(("#", "$", "%")) or oper not in ("=", "+", "-"):
+            if not re.fullmatch(r"-?\d{1,9}", value) or var.startswith(("#", "$", "%")) or oper not in ("=", "+", "-"):
                 self.cannot(sec, "operations", f"the operation `{op}`")
                 continue
             self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
@@ -1723,7 +1723,7 @@ class Importer:
         parts = []
         for t in self.names(c, "conditions"):
             m = _TEST.fullmatch(t)
-            if m and m.group(1).startswith("#") and m.group(1) not in _APP_COUNTS and re.fullmatch(r"-?\d+", m.group(3)):
+            if m and m.group(1).startswith("#") and m.group(1) not in _APP_COUNTS and re.fullmatch(r"-?\d{1,9}", m.group(3)):
                 if _holds(0, m.group(2), int(m.group(3))):
                     continue
                 return None, f"an alternative for those whose app has `{m.group(1)}` (a content pack, hero or class; questc imports the base game, where it is 0)"
@@ -1920,7 +1920,7 @@ class Importer:
         low, high = 1, 4
         for c in conds:
             _, op, value = (c.split(",") + ["", ""])[:3]
-            if op not in HERO_OPS or not re.fullmatch(r"\d+", value):
+            if op not in HERO_OPS or not re.fullmatch(r"\d{1,9}", value):
                 self.cannot(sec, "conditions", f"the hero condition `{c}`")
                 return None
             lo, hi = HERO_OPS[op](int(value))
