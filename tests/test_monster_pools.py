@@ -72,6 +72,9 @@ def test_a_random_group_draws_from_the_groups_with_one_trait_all_with_traits_and
     assert deep.pool == ("merriod",) and deep.needs == ("water",)  # wilderness and water: the merriod only
     from compiler.emit.bundle import bundle_of
 
+    from compiler.catalogs.schema import validator
+
+    assert not list(validator("bundle.schema.json").iter_errors(bundle_of(model)))
     (sp,) = bundle_of(model)["quests"]["q"]["encounters"][0]["spawns"]
     assert sp["pick"] == "random" and sp["pool"] == list(raiders.pool) and sp["traits"] == ["cave"] and sp["with"] == []
     (sp,) = bundle_of(model2)["quests"]["q"]["encounters"][0]["spawns"]
@@ -273,3 +276,24 @@ def test_a_fat_goblins_trait_pools_are_random_groups_not_their_first_monster(val
     assert "spawn random group traits cave, building except cave_spider, goblin_archer as open_group2 at" in text
     assert "spawn random group traits wilderness except merriod, goblin_archer as reinforcements_open_group1 at" in text
     assert not [d for d in sink.items if d.code == "VK0303" and "several monsters" in d.message]
+
+
+def test_completion_after_a_random_groups_words(tmp_path):
+    from compiler.commands.editor.engine import Engine
+    from conftest import write_pack
+
+    text = quest(MAP + "  spawn random group traits \n  spawn random group traits cave with \n  spawn random group traits cave except \n")
+    root = write_pack(tmp_path, "own", requires=["d2e-base"], files={"q.quest": text})
+    engine = Engine()
+    path = (root / "q.quest").resolve()
+    lines = text.split("\n")
+
+    def labels(written: str) -> dict[str, str]:
+        line = lines.index("  " + written + " ")
+        return {label: kind for label, kind, _ in engine.completion(path, line, len(lines[line]))}
+
+    traits = labels("spawn random group traits")
+    assert traits["cave"] == "trait" and traits["small"] == "trait" and traits["ranged"] == "trait" and "goblin_archer" not in traits
+    assert labels("spawn random group traits cave with")["massive"] == "trait"
+    groups = labels("spawn random group traits cave except")
+    assert groups["goblin_archer"] == "monster" and "splig" not in groups and "cave" not in groups

@@ -276,7 +276,7 @@ def _in_pool(monster: Monster, traits: Collection[str]) -> bool:
     no traits given: any such group."""
     if monster.lieutenant or monster.base or not monster.acts:
         return False
-    return not traits or any(t in _pool_traits(monster) for t in traits)
+    return not traits or any(t in pool_traits(monster) for t in traits)
 
 
 # The app's monster list gives every monster its base size and attack type as traits too
@@ -285,7 +285,7 @@ def _in_pool(monster: Monster, traits: Collection[str]) -> bool:
 SIZE_TRAITS = {(1, 1): "small", (1, 2): "medium", (2, 2): "huge", (2, 3): "massive"}
 
 
-def _pool_traits(monster: Monster) -> tuple[str, ...]:
+def pool_traits(monster: Monster) -> tuple[str, ...]:
     """A monster's traits as a trait pool sees them: its own, its size's word, its attack type."""
     size = SIZE_TRAITS.get((min(monster.size), max(monster.size)))
     return (*monster.traits, *((size,) if size else ()), monster.attack_type)
@@ -294,7 +294,7 @@ def _pool_traits(monster: Monster) -> tuple[str, ...]:
 def _may_be(monster: Monster, s: ast.SpawnDecl) -> bool:
     """May spawn `s` (an open or a random group) be `monster`'s? One of its `traits`, all of
     a random group's `with` traits, and not one it names after `except`."""
-    return (_in_pool(monster, s.pool) and all(t in _pool_traits(monster) for t in s.needs)
+    return (_in_pool(monster, s.pool) and all(t in pool_traits(monster) for t in s.needs)
             and monster.id not in s.exclude)
 
 
@@ -762,7 +762,7 @@ class EncounterResolver:
                 lim = v.limit(max(self.counts))
                 return (v.size[0] * v.size[1], -(lim.total if lim is not None else 0), v.id)
             return sorted(pool, key=weight)[0]
-        known = sorted({t for v in self.monsters.values() if _in_pool(v, ()) for t in _pool_traits(v)})
+        known = sorted({t for v in self.monsters.values() if _in_pool(v, ()) for t in pool_traits(v)})
         unknown = [t for t in (*s.pool, *s.needs) if t not in known]
         if unknown:
             guess = did_you_mean(unknown[0], known, sink=self.sink)

@@ -515,6 +515,15 @@ class Engine:
         if re.search(r"\bspawn\s+open\s+group\s+traits\s+(?:\w+\s*,\s*)*\w*$", before):
             traits = sorted({t for x in monsters.values() for t in x.traits})
             return [(t, "trait", f"{sum(t in x.traits for x in monsters.values())} monsters") for t in traits]
+        drawn = re.search(r"\bspawn\s+random\s+group\b(?:\s+(?:traits|with|except)\s+(?:\w+\s*,\s*)*\w+)*\s+(traits|with|except)\s+(?:\w+\s*,\s*)*\w*$", before)
+        if drawn:  # a random group: traits to draw by (size words and attack types too), or groups to leave out
+            from compiler.passes.quests import pool_traits
+
+            groups = {k: x for k, x in monsters.items() if not x.lieutenant}
+            if drawn.group(1) == "except":
+                return [(m, "monster", f"{x.name}, {x.size[0]}x{x.size[1]}") for m, x in groups.items()]
+            traits = sorted({t for x in groups.values() for t in pool_traits(x)})
+            return [(t, "trait", f"{sum(t in pool_traits(x) for x in groups.values())} monsters") for t in traits]
         if re.search(r"\bspawn\s+\w*$", before):
             return monster_items + custom
         if re.search(r"\bnext\s+quest\s+\w*$", before) and model is not None:  # `next quest ID`: the pack's quests
