@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import math
+import random
+import shutil
+import subprocess
 from fractions import Fraction
 from pathlib import Path
 
@@ -247,3 +250,60 @@ def test_a_campaign_of_long_conditions_is_walked_less_far():
     checked, codes = _checked(f'campaign t "T" {{\nact 1 {{ {quests}; finale f "F" }}\n}}')
     assert codes == ["K0410"] and checked.analysis is None
     assert ac.state_limit(checked.campaign) < ac.MAX_STATES
+
+
+NODE = shutil.which("node") or shutil.which("nodejs")
+
+
+def _walks(checked: ac.Checked, seeds: range) -> list[dict]:
+    """Seeded runs as steps: what is open (spine, side pool, due) and what was played."""
+    camp = checked.campaign
+    ids = lambda items: [camp.quests[i].id for i in items]  # noqa: E731
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state, steps, weeks = ac.start(camp), [], 0
+        while not state[2]:
+            spine, sides = ac.open_quests(camp, state)
+            if not spine:
+                state = ac.after_move(camp, state, ("act", state[0] + 1, 0) if state[0] + 1 < len(camp.acts) else ("end", 0, 0))
+                continue
+            must = ac.due(camp, state, spine)
+            i = rng.choice(must or spine + sides)
+            outcome = rng.choice(["won", "lost"])
+            steps.append({"spine": ids(spine), "sides": ids(sides), "due": ids(must), "play": camp.quests[i].id, "outcome": outcome})
+            weeks += camp.quests[i].kind == "side"
+            state = ac.after_move(camp, state, ("play", i, ac.WON if outcome == "won" else ac.LOST))
+        out.append({"steps": steps, "ending": state[2], "weeks": weeks})
+    return out
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node (Debian's nodejs) for node --test")
+def test_the_player_module_walks_a_campaign_as_the_compiler_does(tmp_path: Path):
+    sample = REPO / "content" / "d2e-quests"
+    assert questc("build", str(sample), "-o", str(tmp_path / "out")).code == 0
+    small = write_pack(tmp_path, "small", files={"small.quest": SMALL})
+    assert questc("build", str(small), "-o", str(tmp_path / "out")).code == 0
+    pack_quests = {}
+    for name in ("first_blood", "a_fat_goblin"):
+        (decl,) = [d for d in parse_module((sample / f"{name}.quest").read_text(encoding="utf-8"), name, Sink()).declarations if isinstance(d, ast.Quest)]
+        pack_quests[name] = decl
+    runs = {}
+    for name, pack, text, quests in (
+        ("goblin_road", "d2e-quests", (sample / "goblin_road.campaign.quest").read_text(encoding="utf-8"), pack_quests),
+        ("small", "small", SMALL, {}),
+    ):
+        sink = Sink()
+        (decl,) = parse_module(text, "c.quest", sink).declarations
+        checked = check_campaign(decl, quests, sink)
+        assert not sink.items, [d.message for d in sink.items]
+        bundle = json.loads((tmp_path / "out" / pack / "bundle.json").read_text(encoding="utf-8"))
+        runs[name] = {"bundle": bundle, "campaign": decl.id, "walks": _walks(checked, range(40))}
+    assert any(step["due"] for w in runs["goblin_road"]["walks"] for step in w["steps"])  # weeks ran out in some run
+    shutil.copy(REPO / "compiler" / "player" / "campaign.js", tmp_path / "campaign.js")
+    shutil.copy(REPO / "tests" / "player" / "campaign.test.mjs", tmp_path / "campaign.test.mjs")
+    (tmp_path / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    (tmp_path / "campaign_runs.json").write_text(json.dumps(runs), encoding="utf-8")
+    r = subprocess.run([NODE, "--test", str(tmp_path / "campaign.test.mjs")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "# pass 3" in r.stdout
