@@ -307,3 +307,16 @@ def test_the_player_module_walks_a_campaign_as_the_compiler_does(tmp_path: Path)
     r = subprocess.run([NODE, "--test", str(tmp_path / "campaign.test.mjs")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "# pass 3" in r.stdout
+
+
+def test_the_command_answers_in_json():
+    r = questc("campaign", str(REPO / "content" / "d2e-quests"), "--format", "json", "--simulate", "200", "--seed", "5")
+    assert r.code == 0, r.err
+    camp = json.loads(r.out)["campaigns"]["goblin_road"]
+    assert camp["endings"]["won"] == {"exact": "9/20", "value": 0.45}
+    assert camp["quests"]["a_fat_goblin"] == {
+        "kind": "story", "act": 1, "title": "A Fat Goblin", "in_pack": True, "odds": {"exact": "1/2", "value": 0.5},
+        "after": "first_blood played", "weeks": 1, "played": {"exact": "1/1", "value": 1.0}, "simulated": 200,
+    }
+    assert camp["simulation"]["runs"] == 200 and sum(camp["simulation"]["endings"].values()) == 200
+    assert camp["expected_weeks"]["exact"] == "15/8"

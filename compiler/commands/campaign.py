@@ -63,19 +63,26 @@ def run(args: argparse.Namespace) -> int:
             sink.report("K0413", command_line_span(args, args.id), name=args.id, pack=model.pack.id, hint=hint, fix=guess)
             return _fail(sink, args, USAGE)
         campaigns = {args.id: campaigns[args.id]}
-    if sink.items:
-        print_diagnostics(sink, "human" if args.format in (None, "human") else args.format, stream=sys.stderr)
+    if sink.items:  # with --format json the answer is on stdout: the diagnostics stay human on stderr
+        print_diagnostics(sink, "human", stream=sys.stderr)
     if exit_code(sink, args.strict):
         return PROBLEMS
     out: list[str] = []
-    for _id, checked in sorted(campaigns.items()):
+    answer: dict[str, object] = {}
+    for cid, checked in sorted(campaigns.items()):
         sim = None
         if args.simulate is not None:
             from compiler.model.app_campaign import simulate
 
             sim = simulate(checked.campaign, args.simulate, args.seed)
         out.append(campaign_text(checked, sim))
-    sys.stdout.write("\n".join(out))
+        answer[cid] = campaign_answer(checked, sim)
+    if args.format == "json":
+        import json
+
+        sys.stdout.write(json.dumps({"campaigns": answer}, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write("\n".join(out))
     if args.output is not None:
         from compiler.emit.images.app_campaign import render_campaign
         from compiler.emit.images.primitives import save_png
@@ -91,6 +98,48 @@ def _pct(p: float) -> str:
 
 def _chance(f: Fraction) -> str:
     return f"{f} ({_pct(float(f))})"
+
+
+def _exact(f: Fraction) -> dict[str, object]:
+    return {"exact": f"{f.numerator}/{f.denominator}", "value": round(float(f), 6)}
+
+
+def campaign_answer(checked: ac.Checked, sim: ac.Simulation | None = None) -> dict[str, object]:
+    """What the text says, as JSON (`--format json`; docs/campaign.md): texts as written,
+    conditions in the language's words, chances exact and rounded, the simulation's counts."""
+    from compiler.model import app_campaign as ac
+
+    camp, analysis = checked.campaign, checked.analysis
+    quests: dict[str, object] = {}
+    for q in camp.quests:
+        item: dict[str, object] = {"kind": q.kind, "act": camp.acts[q.act], "title": q.title, "in_pack": q.in_pack, "odds": _exact(q.odds)}
+        if q.after is not None:
+            item["after"] = ac.unlock_text(q.after)
+        if q.weeks is not None:
+            item["weeks"] = q.weeks
+        if analysis is not None:
+            item["played"] = _exact(analysis.played[q.id])
+        if sim is not None:
+            item["simulated"] = sim.played[q.id]
+        quests[q.id] = item
+    out: dict[str, object] = {
+        "name": camp.name,
+        "source": camp.source,
+        "acts": [{"number": n, "title": camp.act_titles[i], "quests": [q.id for q in camp.quests if q.act == i]} for i, n in enumerate(camp.acts)],
+        "quests": quests,
+        "states": analysis.states if analysis is not None else None,
+    }
+    if camp.side_offer is not None:
+        out["side_offer"] = camp.side_offer
+    if analysis is not None:
+        out["endings"] = {e: _exact(analysis.endings[e]) for e in ac.ENDINGS}
+        out["expected_weeks"] = _exact(analysis.weeks(camp))
+    if sim is not None:
+        out["simulation"] = {
+            "runs": sim.runs, "seed": sim.seed, "endings": dict(sim.endings),
+            "weeks": {str(n): k for n, k in sim.weeks.items()}, "quests_played": {str(n): k for n, k in sim.quests_played.items()},
+        }
+    return out
 
 
 def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
