@@ -297,3 +297,39 @@ def test_completion_after_a_random_groups_words(tmp_path):
     assert labels("spawn random group traits cave with")["massive"] == "trait"
     groups = labels("spawn random group traits cave except")
     assert groups["goblin_archer"] == "monster" and "splig" not in groups and "cave" not in groups
+
+
+RANDOM_QUEST = """\
+quest raid "Raid" {
+  heroes 2..4
+  map {
+    tile entrance1A at (0, 6)
+    tile 9A attach west to entrance1A.north
+    edge 9A.east, 9A.north
+  }
+  start heroes on entrance1A
+  spawn random group traits cave except shadow_dragon, ettin as raiders at 9A(1,1)
+  on defeated raiders { win "The raiders are gone." }
+  on round_end 8 { lose "Too late." }
+}
+"""
+
+
+def test_the_page_draws_a_random_group_names_it_and_offers_no_choice(page, sites, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("raid-pack")
+    (folder / "pack.yaml").write_text("id: raid\nname: Raid\nversion: 1.0.0\nlicence: MIT\nruleset: d2e\nrequires: [d2e-base]\n",
+                                      encoding="utf-8")
+    (folder / "raid.quest").write_text(RANDOM_QUEST, encoding="utf-8")
+    sites.view("raid", str(folder))
+    page.open(sites.url("raid", "?quest=raid"))
+    drawn = page.page.evaluate("questc.game.openChoice.get('raiders')")
+    assert drawn in ("cave_spider", "goblin_archer")  # the pool: cave, except the two excepted
+    row = page.page.locator(".spawn", has_text="raiders")
+    assert f"random group: {drawn}" in row.inner_text()
+    assert page.page.locator('[data-testid^="open-group-raiders-"]').count() == 0  # the app draws, the players do not choose
+    groups = page.page.evaluate("questc.game.figures.filter((f) => f.spawn === 'raiders').map((f) => f.group)")
+    assert groups and set(groups) == {drawn}
+    assert f"(random group raiders: {drawn}, one of 2)" in page.page.locator("#log").inner_text()
+    page.page.click('[data-testid="defeat-raiders"]')
+    assert page.page.get_attribute("#outcome", "data-result") == "win"
+    assert not page.errors
