@@ -34,6 +34,7 @@ from compiler.emit.images.primitives import (
 from compiler.emit.images.terrain import draw_glyph, look_for
 from compiler import frozen
 from compiler.geometry.board import Board
+from compiler.geometry.hazards import STEP, Hazard
 from compiler.geometry.lattice import Cell, Edge, cell_edges
 
 DEFAULT_SCALE = 40  # pixels per square (32 read small on a screen: issue 35)
@@ -154,6 +155,7 @@ def render_map(picture: MapPicture, *, scale: int = DEFAULT_SCALE) -> Image.Imag
     _draw_features(draw, layout, picture, scale)
     _draw_entries(draw, layout, spaces, picture, scale)
     _draw_markers(draw, layout, picture, scale)
+    _draw_hazards(draw, layout, picture, scale)
     _draw_tile_labels(draw, layout, picture, scale)
     if picture.coordinates:
         _draw_coordinates(draw, layout, picture, scale)
@@ -269,6 +271,58 @@ def _draw_features(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPic
         l, t, r, b = layout.cell_box(cell)
         m = max(3, scale // 5)
         draw.rectangle([l + m, t + m + m // 2, r - m, b - m], fill=S.CHEST.get(tier, S.DOOR_DEFAULT), outline=S.WALL, width=1)
+
+
+def _draw_hazards(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPicture, scale: int) -> None:
+    """Hazards (docs/maps.md, "Hazards"): a lane as a line from the hazard through the
+    squares it sweeps, in order, ending in an arrowhead, with a dot on each swept square; a
+    trap's struck squares outlined and, when they are other squares, its trigger squares
+    marked with a small square."""
+    width = max(2, scale // 10)
+    for h in picture.hazards:
+        if h.reach_kind == "lane" and h.lane:
+            xs = [layout.centre(c)[0] for c in h.cells]
+            ys = [layout.centre(c)[1] for c in h.cells]
+            start = (sum(xs) // len(xs), sum(ys) // len(ys))
+            # the footprint's centre moved with each step: a written lane is followed square by square
+            path = [start] + [layout.centre(c) for c in h.lane] if len(h.cells) == 1 else [start, _lane_end(layout, h)]
+            draw.line(path, fill=S.HAZARD, width=width)
+            _arrowhead(draw, path[-2], path[-1], max(4, scale // 4), S.HAZARD)
+            for c in h.lane:
+                disc(draw, layout.centre(c), max(2, scale // 10), S.HAZARD)
+        elif h.reach_kind == "area":
+            for c in h.reach:
+                draw.rectangle(inset(layout.cell_box(c), max(2, scale // 12)), outline=S.HAZARD, width=width)
+            for c in (h.trigger if h.trigger != h.cells else ()):  # a trap set off from other squares
+                l, t, r, b = layout.cell_box(c)
+                q = max(2, scale // 8)
+                cx, cy = (l + r) // 2, (t + b) // 2
+                draw.rectangle([cx - q, cy - q, cx + q, cy + q], fill=S.HAZARD)
+
+
+def _lane_end(layout: MapLayout, h: Hazard) -> tuple[int, int]:
+    """Where a wide hazard's centre ends: its footprint's centre moved as far as the lane goes
+    (a lane written square by square: its last square)."""
+    if h.facing not in STEP:
+        return layout.centre(h.lane[-1])
+    dx, dy = STEP[h.facing]
+    steps = len(h.lane) // _width_across(h, dx, dy)
+    cells = [(x + dx * steps, y + dy * steps) for x, y in h.cells]
+    xs = [layout.centre(c)[0] for c in cells]
+    ys = [layout.centre(c)[1] for c in cells]
+    return (sum(xs) // len(xs), sum(ys) // len(ys))
+
+
+def _width_across(h: Hazard, dx: int, dy: int) -> int:
+    """How many squares of its footprint a step of (dx, dy) moves into new squares: its width across the way."""
+    return len({y for _, y in h.cells}) if dx else len({x for x, _ in h.cells})
+
+
+def _arrowhead(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], size: int, colour: tuple[int, int, int]) -> None:
+    angle = math.atan2(b[1] - a[1], b[0] - a[0])
+    left = (round(b[0] - size * math.cos(angle - 0.5)), round(b[1] - size * math.sin(angle - 0.5)))
+    right = (round(b[0] - size * math.cos(angle + 0.5)), round(b[1] - size * math.sin(angle + 0.5)))
+    draw.polygon([b, left, right], fill=colour)
 
 
 def _draw_entries(draw: ImageDraw.ImageDraw, layout: MapLayout, spaces: set[Cell], picture: MapPicture, scale: int) -> None:

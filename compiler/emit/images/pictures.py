@@ -18,6 +18,7 @@ from typing import Mapping
 
 from compiler.catalogs.terrain import TerrainRule
 from compiler import frozen
+from compiler.geometry.hazards import Hazard
 from compiler.geometry.board import Board
 from compiler.geometry.lattice import Cell, Edge
 
@@ -72,6 +73,7 @@ class MapPicture:
     glyphs: tuple[tuple[tuple[Cell, ...], bool], ...] = ()  # (spaces, active at the start)
     chests: tuple[tuple[Cell, str], ...] = ()  # (space, tier)
     portal: frozenset[Cell] = frozenset()  # the portal piece's spaces (features, campaign levels)
+    hazards: tuple[Hazard, ...] = ()  # boulders, crushing walls, traps: lanes and struck squares
     # question overlays
     seen: frozenset[Cell] | None = None
     origin: Cell | None = None

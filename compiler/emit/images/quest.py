@@ -142,6 +142,7 @@ def encounter_picture(
         glyphs=tuple((g.cells, g.active) for g in features.glyphs),
         chests=tuple((c.cell, c.tier) for c in features.chests),
         portal=frozenset(features.portal.cells) if features.portal is not None else frozenset(),
+        hazards=features.hazards,
         title=title,
     )
 

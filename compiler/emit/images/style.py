@@ -45,6 +45,7 @@ HERO_COUNT: RGB = (255, 236, 140)
 LINK: RGB = (130, 60, 170)
 GLYPH: RGB = (40, 110, 200)  # a glyph of transport (filled when active)
 PORTAL: RGB = (120, 20, 160)  # the portal piece's outline
+HAZARD: RGB = (225, 90, 0)  # a hazard's lane or struck squares (`hazard …`, compiler/geometry/hazards.py)
 CHEST: dict[str, RGB] = {"copper": (184, 115, 51), "silver": (170, 170, 180), "gold": (222, 180, 30)}
 DOOR_DEFAULT: RGB = (150, 90, 40)
 TEXT: RGB = (20, 20, 20)
