@@ -190,7 +190,7 @@ def test_the_player_draws_a_random_group_as_python_does_and_keeps_it(tmp_path):
     (tmp_path / "package.json").write_text('{"type": "module", "private": true}\n', encoding="utf-8")
     r = subprocess.run([NODE, "--test", "random_group.test.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert f"# pass {len(PICK_SEEDS)}" in r.stdout
+    assert f"# pass {len(PICK_SEEDS) + 1}" in r.stdout
 
 
 def test_a_pool_reads_the_apps_size_and_attack_traits_from_the_catalog():
@@ -333,3 +333,12 @@ def test_the_page_draws_a_random_group_names_it_and_offers_no_choice(page, sites
     page.page.click('[data-testid="defeat-raiders"]')
     assert page.page.get_attribute("#outcome", "data-result") == "win"
     assert not page.errors
+
+
+def test_a_unique_random_group_is_one_figure_of_whichever_monster_is_drawn():
+    """`unique`: one master of the drawn monster, so only its base must fit (the shadow
+    dragon's 2x3 does beside 9A(1,1)), not its whole group (which does not: Q0205 above)."""
+    model, sink = run(quest(MAP + "  spawn random group traits cave as boss at 9A(1,1) unique\n"))
+    assert codes(sink) == []
+    (sp,) = model.quests["q"].encounters[0].spawns
+    assert sp.unique and all([f.rank for f in figs] == ["master"] for figs in sp.figures.values())

@@ -688,7 +688,8 @@ class EncounterResolver:
                 saved = set(self.occupied[h])
                 self.occupied[h].difference_update(self.board.spaces[i] for f in figs for i in f.spaces)
                 try:
-                    self.place_group(label, cand, c, cand.size, ["master"] * lim.masters + ["minion"] * lim.minions, h)
+                    ranks = ["master"] if s.unique else ["master"] * lim.masters + ["minion"] * lim.minions  # `unique`: one figure
+                    self.place_group(label, cand, c, cand.size, ranks, h)
                 finally:
                     self.occupied[h] = saved
 

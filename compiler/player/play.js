@@ -224,7 +224,8 @@ export class Game {
   _placeChosen(s, monster) {
     const m = this.bundle.monsters[monster];
     const limit = (m.group_limits || {})[String(this.heroes)] || { masters: 1, minions: 0 };
-    const ranks = [...Array(limit.masters || 0).fill("master"), ...Array(limit.minions || 0).fill("minion")];
+    // a unique spawn is one figure, its master, whichever monster the group turns out to be
+    const ranks = s.unique ? ["master"] : [...Array(limit.masters || 0).fill("master"), ...Array(limit.minions || 0).fill("minion")];
     const [w, h] = String(m.size || "1x1").split("x").map(Number);
     const listed = (s.figures[String(this.heroes)] || []).flatMap((f) => f.spaces);
     const order = this._nearest(listed);

@@ -52,3 +52,10 @@ for (const [seed, [first, second]] of Object.entries(PICKS)) {
     assert.deepEqual(g.log.filter((l) => l.kind === "random-group").map((l) => [l.spawn, l.monster]), [["r1", first], ["r2", second]]);
   });
 }
+
+test("a unique random group is one figure, its master", () => {
+  const g = game(0);
+  g.encounter.spawns[1].unique = true;
+  g.endRound();
+  assert.deepEqual(g.figures.filter((f) => f.spawn === "r2").map((f) => f.rank), ["master"]);
+});
