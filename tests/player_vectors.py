@@ -24,7 +24,7 @@ import json
 import random
 import sys
 import tempfile
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -32,7 +32,7 @@ import networkx as nx
 import numpy as np
 
 from compiler.catalogs.terrain import PLAIN, TerrainRule
-from compiler.geometry.board import Board, Door, Link
+from compiler.geometry.board import Board, Door, Line, Link
 from compiler.geometry.graph import (
     all_pairs,
     base_cells,
@@ -43,6 +43,7 @@ from compiler.geometry.graph import (
     movement_graph,
     with_doors,
 )
+from compiler.geometry.lattice import shared_edge
 from compiler.geometry.sight import SightEngine
 from tests.sight_witness import random_board
 
@@ -128,8 +129,9 @@ def board_of(bundle_terrain: dict, m: dict) -> Board:
     doors = tuple(Door(d, frozenset(edge(e) for e in v["edges"]), v["open"], v["colour"], bool(v.get("locked")),
                        bool(v.get("hidden"))) for d, v in sorted(m["doors"].items()))
     links = tuple(Link(k, (spaces[i],), (spaces[j],)) for i, j, k in m["links"] if i < j)
+    lines = tuple(Line(ln["kind"], frozenset(edge(e) for e in ln["edges"]), ln["cross_cost"]) for ln in m.get("lines", ()))
     return Board(spaces, tuple(s["terrain"] for s in m["spaces"]), MappingProxyType(rules),
-                 frozenset(edge(e) for e in m["walls"]), doors, links)
+                 frozenset(edge(e) for e in m["walls"]), doors, links, lines)
 
 
 def bits(matrix: np.ndarray) -> list[str]:
@@ -152,7 +154,17 @@ def with_stairs_side_by_side(board: Board, r: random.Random) -> Board:
         return board
     a, b = r.choice(pairs)
     return Board(board.spaces, board.terrain, board.rules, board.walls, board.doors,
-                 board.links + (Link("stairs", (a,), (b,)),))
+                 board.links + (Link("stairs", (a,), (b,)),), board.lines)
+
+
+def with_elevation(board: Board, r: random.Random) -> Board:
+    """The board with an elevation line (2nd edition, docs/maps.md "Lines") along a few
+    edges between spaces, crossing it costing one movement point more."""
+    inner = sorted({shared_edge(c, (c[0] + dx, c[1] + dy)) for c in board.spaces for dx, dy in ((1, 0), (0, 1))
+                    if (c[0] + dx, c[1] + dy) in board.index} - board.walls)
+    if not inner:
+        return board
+    return replace(board, lines=(Line("elevation", frozenset(r.sample(inner, min(12, len(inner)))), 1),))
 
 
 def random_map(edition: str, seed: int) -> Board:
@@ -169,6 +181,8 @@ def random_map(edition: str, seed: int) -> Board:
             if t == "plain" and r.random() < share:
                 terrain[k] = new
     board = Board(b.spaces, tuple(terrain), RULES, b.walls, b.doors, b.links)
+    if edition == "2e" and seed % 3 == 0:
+        board = with_elevation(board, r)
     return with_stairs_side_by_side(board, r) if seed % 2 == 0 else board
 
 
@@ -193,7 +207,7 @@ def sight_with_hidden(board: Board, hidden: list[int], blockers: list[int], door
     kept = {board.spaces[k] for k in keep}
     sub = Board(tuple(board.spaces[k] for k in keep), tuple(board.terrain[k] for k in keep), board.rules,
                 board.walls, board.doors,
-                tuple(link for link in board.links if all(c in kept for c in link.a + link.b)))
+                tuple(link for link in board.links if all(c in kept for c in link.a + link.b)), board.lines)
     table = SightEngine(sub).table(blockers=[board.spaces[k] for k in blockers if k not in gone], open_doors=doors).matrix
     n = len(board.spaces)
     full = np.zeros((n, n), dtype=bool)

@@ -1,4 +1,4 @@
-"""questc path PACK --quest ID [--encounter N] --from SPACE --to SPACE [--size WxH]: cheapest move and counted range.
+"""questc path PACK --quest ID [--encounter N] --from SPACE --to SPACE [--size WxH] [--safest]: cheapest move and counted range.
 
 A SPACE is world coordinates `X,Y`, or a space as a quest names it: a placed tile's own
 square `10B(1,1)` or a mark `@name` (mapquery.resolve_spaces; also `los` and `render`).
@@ -8,6 +8,12 @@ With `--size WxH` the figure is large: its base lies W x H with its top-left spa
 (geometry.graph.large_move: it counts from one space of its base, moves shrunk, and
 expands, lying either way), with `counted_from`, `end` and every `placements` the
 players may choose. A base that cannot lie there is X0107.
+
+With `--safest` the route is the one that risks the least damage from the terrain it
+enters, then the cheapest (geometry.entry_effects.safest_move). A route that enters
+terrain acting on a figure (lava, pits, traps, hazard) also gets `damage`, `conditions`,
+`risks` (each roll with the exact `chance` of its effect) and `expected_damage`
+(geometry.entry_effects.route_effects; docs/rules.md, "Terrain entered on the way").
 
 Prints `{"cost": N, "steps": N, "route": [[x, y], …]}` with `--format json` (cost = movement
 points along the cheapest route, doors as at the start of the encounter or as --open says;
@@ -28,18 +34,27 @@ from compiler.commands import mapquery
 from compiler.commands.common import compile_args, finish
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from compiler.catalogs.dice import Die
     from compiler.diagnostics.model import Sink
     from compiler.geometry.assemble import AssembledMap
     from compiler.geometry.graph import Footprint
     from compiler.geometry.lattice import Cell
 
 
-class Routed(TypedDict):
-    """The JSON answer with a route."""
+class Routed(TypedDict, total=False):
+    """The JSON answer with a route: `damage`, `conditions`, `risks` and `expected_damage`
+    only when the route enters terrain that acts on a figure entering it."""
 
     cost: int
     steps: int
     route: list[list[int]]
+    damage: int
+    conditions: list[dict[str, object]]
+    risks: list[dict[str, object]]
+    expected_damage: str
+    jumped: list[list[int]]
 
 
 class Unrouted(TypedDict):
@@ -79,6 +94,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     mapquery.add_map_arguments(parser)
     parser.add_argument("--from", dest="src", type=mapquery.point, required=True, metavar="SPACE", help="the start: world coordinates X,Y, a tile's square such as 10B(1,1), or @MARK")
     parser.add_argument("--to", dest="dst", type=mapquery.point, required=True, metavar="SPACE", help="the goal: world coordinates X,Y, a tile's square such as 10B(1,1), or @MARK")
+    parser.add_argument("--jump", action="store_true",
+                        help="1st edition: a figure may jump over a pit (lava, mud: when aware of them) to the space beyond (illustrative)")
+    parser.add_argument("--safest", action="store_true",
+                        help="the route that risks the least damage from the terrain it enters (then the cheapest), not the cheapest")
     parser.add_argument("--size", type=_size, default=None, metavar="WxH",
                         help="a large figure: its base is W x H with its top-left on --from; the route ends with the base covering --to")
 
@@ -92,16 +111,39 @@ def _size(text: str) -> tuple[int, int]:
     return got
 
 
-def answer(amap: AssembledMap, src: Cell, dst: Cell, open_doors: frozenset[str] | None = None) -> Routed | Unrouted:
+def answer(amap: AssembledMap, src: Cell, dst: Cell, open_doors: frozenset[str] | None = None,
+           dice: Mapping[str, Die] | None = None, safest: bool = False, jump: bool = False) -> Routed | Unrouted:
     """The JSON answer for one map. Without a route, `cost` and `route` are null; `steps`
     (the counted range) is still given when the spaces are that far apart (a figure in a
     2nd-edition pit cannot move but is counted from), and `closed_doors` names the doors
     the cheapest route with every door open goes through."""
     from compiler.geometry.graph import closed_doors_on_the_way, cheapest_move, counting_distance
 
-    route = cheapest_move(amap.board, src, dst, open_doors)
+    from compiler.geometry.entry_effects import best_move, route_effects
+
+    if safest or jump:
+        route = best_move(amap.board, src, dst, open_doors, safest=safest, jump=jump)
+    else:
+        route = cheapest_move(amap.board, src, dst, open_doors)
     if route is not None:
-        return {"cost": route.cost, "steps": route.steps, "route": [list(c) for c in route.route]}
+        out: Routed = {"cost": route.cost, "steps": route.steps, "route": [list(c) for c in route.route]}
+        jumped = [[(p[0] + q[0]) // 2, (p[1] + q[1]) // 2] for p, q in zip(route.route, route.route[1:])
+                  if max(abs(p[0] - q[0]), abs(p[1] - q[1])) == 2]
+        if jumped:
+            out["jumped"] = jumped
+        effects = route_effects(amap.board, route.route, dice)
+        if effects.any:  # what entering the route's terrain does (docs/rules.md, "Terrain entered on the way")
+            out["damage"] = effects.damage
+            out["conditions"] = [{"condition": c, "tokens": n} for c, n in effects.conditions]
+            out["risks"] = [
+                {"space": list(r.space), "terrain": r.terrain, "die": r.die, "avoid": r.avoid, "damage": r.damage,
+                 "condition": r.condition, "tokens": r.tokens, "chance": None if r.chance is None else str(r.chance)}
+                for r in effects.risks
+            ]
+            expected = effects.expected_damage
+            if expected is not None:
+                out["expected_damage"] = str(expected)
+        return out
     closed = closed_doors_on_the_way(amap.board, src, dst, open_doors)
     steps = counting_distance(amap.board, src, dst, open_doors)
     return {"cost": None, "steps": steps, "route": None, "closed_doors": list(closed or ())}
@@ -181,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
         return mapquery.usage_error(sink, args)
     if args.size is not None:
         return run_large(args, choice, opened, sink)
-    out = answer(choice.amap, args.src, args.dst, opened)
+    out = answer(choice.amap, args.src, args.dst, opened, model.dice, args.safest, args.jump)
     if out["route"] is None:
         doors = out["closed_doors"]
         fix = (f"Closed door(s) {', '.join(f'`{d}`' for d in doors)} stand on the way: add "
@@ -199,4 +241,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         route = " ".join(f"({x},{y})" for x, y in out["route"])
         sys.stdout.write(f"cost {out['cost']}, {out['steps']} space(s) apart\nroute: {route}\n")
+        if "jumped" in out:
+            sys.stdout.write("jumps over: " + " ".join(f"({x},{y})" for x, y in out["jumped"]) + "\n")
+        if "damage" in out:
+            sys.stdout.write(_effects_text(out) + "\n")
     return mapquery.answered(sink)
+
+
+def _effects_text(out: Routed) -> str:
+    """`damage on the way: 2, burn x2; risks: dart_field at (3,4): 1 damage, daze x1 unless black_power shows surge (5/6)`."""
+    certain = [str(out.get("damage", 0))] + [f"{c['condition']} x{c['tokens']}" for c in out.get("conditions", [])]
+    text = "damage on the way: " + ", ".join(certain)
+    risks = out.get("risks", [])
+    if risks:
+        text += "; risks: " + "; ".join(
+            f"{r['terrain']} at ({r['space'][0]},{r['space'][1]}): {r['damage']} damage"  # type: ignore[index]
+            + (f", {r['condition']} x{r['tokens']}" if r["condition"] else "")
+            + f" unless {r['die']} shows {r['avoid']}" + (f" ({r['chance']})" if r["chance"] is not None else "")
+            for r in risks)
+        if "expected_damage" in out:
+            text += f"; expected damage {out['expected_damage']}"
+    return text

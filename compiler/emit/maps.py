@@ -80,6 +80,7 @@ def _map_json(amap: AssembledMap, sight: bool) -> JSONObject:
         "counting": geometry["counting"],
         "links": geometry["links"],
         **({"corner_steps": geometry["corner_steps"]} if "corner_steps" in geometry else {}),
+        **({"lines": geometry["lines"]} if "lines" in geometry else {}),
         "tile_graph": [
             {
                 "a": j.a,
@@ -156,6 +157,16 @@ def board_json(board: Board) -> JSONObject:
     }
     if corner_steps:
         out["corner_steps"] = [[i, j, ways] for (i, j), ways in sorted(corner_steps.items())]
+    if board.lines:
+        out["lines"] = [
+            {
+                "kind": line.kind,
+                "cross_cost": line.cross_cost,
+                "edges": _edges(line.edges),
+                "steps": sorted([index[a], index[b]] for a, b, _ in board.steps if line.crosses(a, b)),
+            }
+            for line in board.lines
+        ]
     return out
 
 

@@ -52,6 +52,22 @@ class Link:
 
 
 @frozen
+class Line:
+    """A line along square edges (2nd-edition elevation; docs/maps.md, "Lines"): a step
+    that crosses it costs `cross_cost` more. It crosses when the line would stop the step
+    were it a wall (`lattice.step_open`): the shared edge of an orthogonal step, the corner
+    rule of a diagonal one."""
+
+    kind: str
+    edges: frozenset[Edge]
+    cross_cost: int = 0
+    colour: str = "#e07b00"  # how pictures draw it (the lines catalog's `colour`)
+
+    def crosses(self, a: Cell, b: Cell) -> bool:
+        return not step_open(self.edges, a, b)
+
+
+@frozen
 class Board:
     spaces: tuple[Cell, ...]  # sorted by (y, x): the index order of the bundle
     terrain: tuple[str, ...]  # terrain id per space, aligned with `spaces`
@@ -59,6 +75,7 @@ class Board:
     walls: frozenset[Edge] = frozenset()  # every wall edge, boundary to non-spaces included; doors excluded
     doors: tuple[Door, ...] = ()
     links: tuple[Link, ...] = ()
+    lines: tuple[Line, ...] = ()  # elevation lines and the like: they change what a step costs
 
     def __post_init__(self) -> None:
         if list(self.spaces) != sorted(self.spaces, key=lambda c: (c[1], c[0])):
@@ -94,7 +111,11 @@ class Board:
     def with_doors(self, open_doors: frozenset[str]) -> "Board":
         """The same board with exactly `open_doors` open."""
         doors = tuple(Door(d.id, d.edges, d.id in open_doors, d.colour, d.locked) for d in self.doors)
-        return Board(self.spaces, self.terrain, self.rules, self.walls, doors, self.links)
+        return Board(self.spaces, self.terrain, self.rules, self.walls, doors, self.links, self.lines)
+
+    def crossing_cost(self, a: Cell, b: Cell) -> int:
+        """Movement points a step from a to b pays for the lines it crosses (0 for none)."""
+        return sum(line.cross_cost for line in self.lines if line.crosses(a, b)) if self.lines else 0
 
 
 def steps_of(board: Board) -> tuple[tuple[Cell, Cell, Ways], ...]:

@@ -57,7 +57,7 @@ def _movement_graph(board: Board, large: bool) -> nx.DiGraph:
     g.add_nodes_from(board.spaces)
     rules = {c: board.rules[t] for c, t in zip(board.spaces, board.terrain)}
     g.add_edges_from(
-        (a, b, {"weight": rules[b].enter_cost + rules[a].leave_cost, "doors": ways})
+        (a, b, {"weight": rules[b].enter_cost + rules[a].leave_cost + board.crossing_cost(a, b), "doors": ways})
         for a, b, ways in board.steps
         if not (rules[b].blocks_movement or rules[a].blocks_movement or (rules[a].leave_action and not large))
     )

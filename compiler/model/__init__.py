@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from compiler.catalogs.monsters import Monster
     from compiler.catalogs.terrain import TerrainRule
     from compiler.catalogs.tokens import TokenKind
+    from compiler.catalogs.lines import LineRule
     from compiler.geometry.assemble import AssembledMap
     from compiler.geometry.tiles import Tile
     from compiler.model.adventure import AdventurePlan
@@ -89,6 +90,7 @@ class Model:
     dice: Mapping[str, "Die"] | None = None
     terrain: Mapping[str, "TerrainRule"] | None = None
     token_kinds: Mapping[str, "TokenKind"] | None = None  # the edition's token kinds (compiler/passes/tokens.py)
+    line_rules: Mapping[str, "LineRule"] | None = None  # the edition's lines along square edges (elevation)
     monsters: Mapping[str, "Monster"] | None = None
     symbols: Mapping[str, Mapping[str, ast.Declaration]] | None = None  # namespace -> id -> first declaration
     tiles: Mapping[str, "Tile"] | None = None

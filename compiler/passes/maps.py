@@ -32,7 +32,8 @@ from compiler.geometry.assemble import (
     find_joins,
     tile_graph,
 )
-from compiler.geometry.board import Board, Door, Link
+from compiler.catalogs.lines import LineRule
+from compiler.geometry.board import Board, Door, Line, Link
 from compiler.geometry.features import (
     CHEST_DICE,
     CHEST_TIERS,
@@ -64,11 +65,12 @@ def maps_pass(model: Model, sink: Sink) -> Model:
     tiles = model.tiles or {}
     invalid = frozenset(model.catalogs.get("tiles") or {}) - frozenset(tiles)
     ruleset = model.pack.ruleset
+    line_rules = model.line_rules or {}
 
     def assembled(body: ast.EncounterBody) -> AssembledMap | None:
         # one map is a pure function of its block (spans included), the catalogs and the ruleset
-        key = ("map", body, Same(tiles), Same(terrain), invalid, Same(dice), ruleset)
-        return remembered_as(key, lambda local: _encounter_map(body, tiles, terrain, local, invalid, dice, ruleset), sink)
+        key = ("map", body, Same(tiles), Same(terrain), invalid, Same(dice), ruleset, Same(line_rules))
+        return remembered_as(key, lambda local: _encounter_map(body, tiles, terrain, local, invalid, dice, ruleset, line_rules), sink)
 
     dice = model.dice or {}
     quests: dict[str, dict[int, AssembledMap]] = {}
@@ -118,6 +120,7 @@ def assemble_map(
     referenced: frozenset[str] = frozenset(),
     dice: Mapping[str, Die] | None = None,
     ruleset: str = "d2e",
+    line_rules: Mapping[str, LineRule] | None = None,
 ) -> AssembledMap | None:
     """Place every tile of `block`, join openings, derive walls and doors; None if no tile could be placed.
 
@@ -142,7 +145,7 @@ def assemble_map(
         sink.report("M0223", block.span, count=len(board.spaces), limit=MAX_SIGHT_SPACES)
     amap = AssembledMap(board=board, tiles=tuple(order), joins=tuple(joins), tile_graph=graph, broken=frozenset(broken))
     amap = replace(amap, marks=_read_marks(block, amap, sink))
-    board, features = resolve_features(block, amap, terrain, dice or {}, sink)
+    board, features = resolve_features(block, amap, terrain, dice or {}, sink, line_rules)
     return replace(amap, board=board, features=features)
 
 
@@ -397,10 +400,11 @@ def _inner_door_edges(d: ast.DoorDecl, t: PlacedTile, sink: Sink) -> frozenset[E
 
 # ---------------------------------------------------------------- the pipeline pass
 def _encounter_map(body: ast.EncounterBody, tiles: Mapping[str, Tile], terrain: Mapping[str, TerrainRule], sink: Sink,
-                   invalid: frozenset[str], dice: Mapping[str, Die] | None = None, ruleset: str = "d2e") -> AssembledMap | None:
+                   invalid: frozenset[str], dice: Mapping[str, Die] | None = None, ruleset: str = "d2e",
+                   line_rules: Mapping[str, LineRule] | None = None) -> AssembledMap | None:
     if body.map is None:
         return None
-    amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body), dice, ruleset)
+    amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body), dice, ruleset, line_rules)
     if amap is None:
         return None
     check_placements(amap, body, sink)
@@ -577,8 +581,41 @@ def _span_of(ref: object, default: Span) -> Span:
     return span or default
 
 
+def read_lines(block: ast.MapBlock, amap: AssembledMap, rules: Mapping[str, LineRule], sink: Sink) -> tuple[Line, ...]:
+    """The lines of `block` (`line KIND at SPACE.SIDE, …`; docs/maps.md, "Lines"), one per
+    kind in the order first written, each the union of its edges. A side names the
+    square's edge in the frame of its tile for `TILE(c,r).SIDE` (as a door inside a tile
+    does), in the map's frame for `(x, y).SIDE` and `@mark.SIDE`. An unknown kind is M0245
+    (did-you-mean), an edge without a space on both sides M0246."""
+    edges: dict[str, set[Edge]] = {}
+    for decl in block.lines:
+        rule = rules.get(decl.kind)
+        if rule is None:
+            guess = did_you_mean(decl.kind, rules.keys(), sink=sink)
+            sink.report("M0245", decl.kind_span if decl.kind_span != ast.NOWHERE else decl.span, kind=decl.kind,
+                        hint=f"; did you mean `{guess}`?" if guess else (
+                            f"; the kinds are {', '.join(f'`{k}`' for k in rules)}" if rules else "; this pack's catalogs hold no lines"),
+                        fix=guess)
+            continue
+        for e in decl.edges:
+            cell = resolve_space(amap, e.at, sink)
+            if cell is None:
+                continue
+            dx, dy = _STEP[e.side]
+            if isinstance(e.at, ast.TileSpace) and e.at.tile in amap.by_name:
+                t = amap.by_name[e.at.tile]
+                other: Cell | None = t.to_world((e.at.col + dx, e.at.row + dy))
+            else:
+                other = (cell[0] + dx, cell[1] + dy)
+            if other is None or other not in amap.board.index:
+                sink.report("M0246", e.span, kind=decl.kind, space=amap.describe(cell), side=e.side)
+                continue
+            edges.setdefault(decl.kind, set()).add(shared_edge(cell, other))
+    return tuple(Line(kind, frozenset(es), rules[kind].cross_cost, rules[kind].colour) for kind, es in edges.items())
+
+
 def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[str, TerrainRule],
-                     dice: Mapping[str, Die], sink: Sink) -> tuple[Board, MapFeatures]:
+                     dice: Mapping[str, Die], sink: Sink, line_rules: Mapping[str, LineRule] | None = None) -> tuple[Board, MapFeatures]:
     """The 1st-edition map features of `block` (docs/language.md, "Map features"), read
     kind by kind in this order: the board with marker terrain and stairs/gateway links
     folded in, and the features."""
@@ -591,6 +628,7 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
     areas = read.areas()
     rune_doors = read.rune_doors()
     chests = read.chests()
+    read.lines = read_lines(block, amap, line_rules or {}, sink)
     hazards = read_hazards(block, amap, read.board(), terrain, sink) if block.hazards else ()
     features = MapFeatures(
         markers=markers, stairs=stairs, gateways=gateways, glyphs=glyphs, portal=portal,
@@ -611,10 +649,12 @@ class _FeatureReader:
         self.terrain = list(amap.board.terrain)  # terrain id per space, as the board's
         self.index = amap.board.index
         self.links: list[Link] = []
+        self.lines: tuple[Line, ...] = ()  # set by lines()
 
     def board(self) -> Board:
         board = self.amap.board
-        return Board(board.spaces, tuple(self.terrain), self.rules, board.walls, board.doors, tuple(board.links) + tuple(self.links))
+        return Board(board.spaces, tuple(self.terrain), self.rules, board.walls, board.doors, tuple(board.links) + tuple(self.links),
+                     self.lines)
 
     def blocked(self, c: Cell) -> bool:
         return self.rules[self.terrain[self.index[c]]].blocks_movement

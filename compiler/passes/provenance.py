@@ -1,7 +1,7 @@
 """The provenance pass: every fact that reaches the bundle without a published source.
 
 Catalogs and declarations say where their facts come from: a world's locations and trails
-(`source:` and per-field `facts:`), a tile's shape (`source`), a token kind (`source`), a monster's group limits
+(`source:` and per-field `facts:`), a tile's shape (`source`), a token kind (`source`), a terrain's or line's field (`facts:`), a monster's group limits
 (`limits_source`) and entry (`source`), the campaign rules (`source`, `facts`, per level), and every campaign
 declaration (`source rulebook|illustrative`; illustrative when not said, since the
 rulebook prints no card). The pass lists each illustrative fact under its place in the
@@ -98,6 +98,12 @@ def provenance_pass(model: Model, sink: Sink) -> Model:
     for tid, tile in sorted((model.tiles or {}).items()):
         if getattr(tile, "source", None) == ILLUSTRATIVE and tid in tile_entries:
             facts.append(Fact(f"tiles.{tid}", tile_entries[tid].key_span()))
+    for section in ("terrain", "lines"):  # per-field `facts:` of terrain and lines (sludge's cost, elevation's)
+        for eid, entry in sorted((model.catalogs.get(section) or {}).items()):
+            data = entry.data if isinstance(entry.data, dict) else {}
+            for key, src in sorted((data.get("facts") or {}).items()):
+                if src == ILLUSTRATIVE:
+                    facts.append(Fact(f"{section}.{eid}.{key}", entry.span("facts", key)))
     token_entries = model.catalogs.get("tokens") or {}
     for kid, kind in sorted((model.token_kinds or {}).items()):
         if kind.source == ILLUSTRATIVE and kid in token_entries:

@@ -2,7 +2,8 @@
 //
 // Movement: Dijkstra over `map.adjacency` (step to j at cost c) plus `map.links` (cost =
 // entry cost of the space entered + leave cost of the space left), without the `steps`
-// of every closed door and the `corner_steps` none of whose ways is open. Range:
+// of every closed door and the `corner_steps` none of whose ways is open (a step across a
+// line, such as elevation, costs what `adjacency` says: the line's cost is in it). Range:
 // breadth-first over `map.counting`, every step 1, without the same closed steps; links
 // never count. Spaces out of play (a hidden tile) are
 // neither entered nor left. Figures: a space holding one (`blockers`) is never entered
@@ -45,6 +46,12 @@ export class Moves {
     this.inPlay = out;
     this.blocked = new Uint8Array(n);
     for (const i of blockers) this.blocked[i] = 1;
+    // what a step across a line (elevation) adds: already in `adjacency`, needed here for
+    // the steps built from `counting` (a large figure leaving a pit)
+    const crossing = new Map();
+    for (const line of map.lines || []) {
+      for (const [i, j] of line.steps) crossing.set(i * n + j, (crossing.get(i * n + j) || 0) + line.cross_cost);
+    }
     this.move = Array.from({ length: n }, () => []); // [j, cost] pairs
     this.count = Array.from({ length: n }, () => []);
     for (let i = 0; i < n; i++) {
@@ -57,7 +64,7 @@ export class Moves {
       if (large && geo.leaveAction[i]) {
         // a pit does not hold a large figure: its steps out are the counting steps
         for (const j of map.counting[i]) {
-          if (out[j] && !shut.has(i * n + j)) this.move[i].push([j, geo.enterCost[j] + geo.leaveCost[i]]);
+          if (out[j] && !shut.has(i * n + j)) this.move[i].push([j, geo.enterCost[j] + geo.leaveCost[i] + (crossing.get(i * n + j) || 0)]);
         }
       }
       for (const j of map.counting[i]) if (out[j] && !shut.has(i * n + j)) this.count[i].push(j);

@@ -166,6 +166,26 @@ class HazardDecl:
 
 
 @frozen
+class LineEdge:
+    """One unit edge of a line: the side `side` of the square `at`."""
+
+    at: SpaceRef
+    side: str
+    span: Span = NOWHERE
+
+
+@frozen
+class LineDecl:
+    """`line KIND at SPACE.SIDE, …`: a line of the lines catalog (2nd-edition elevation)
+    along square edges (docs/maps.md, "Lines")."""
+
+    kind: str
+    edges: tuple[LineEdge, ...]
+    span: Span = NOWHERE
+    kind_span: Span = field(default=NOWHERE, compare=False)  # the kind's word, where an unknown kind is reported
+
+
+@frozen
 class StairsDecl:
     """`stairs COLOUR at SPACE`: one end of a staircase; the two ends of a colour pair up."""
 
@@ -245,6 +265,7 @@ class MapBlock:
     portals: tuple[PortalDecl, ...] = ()
     areas: tuple[AreaDecl, ...] = ()
     chests: tuple[ChestDecl, ...] = ()
+    lines: tuple[LineDecl, ...] = ()
     hazards: tuple[HazardDecl, ...] = ()
     # a statement of it was dropped by syntax-error recovery (parse.py): its openings that
     # join nothing may be joined by that statement (`tile 13 attach …`), so none is reported

@@ -362,6 +362,14 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
                 fields[key] = value
         return ast.HazardDecl(str(kind), children[1], span=self.span(meta), kind_span=kind_span, **fields)
 
+    def line(self, meta: Meta, children: Children) -> ast.LineDecl:
+        kind, *edges = children
+        kind_span = Span(self.file, kind.line, kind.column, kind.end_line, kind.end_column)
+        return ast.LineDecl(str(kind), tuple(edges), self.span(meta), kind_span)
+
+    def line_edge(self, meta: Meta, children: Children) -> ast.LineEdge:
+        return ast.LineEdge(children[0], str(children[1]), self.span(meta))
+
     def stairs(self, meta: Meta, children: Children) -> ast.StairsDecl:
         return ast.StairsDecl(str(children[0]), children[1], self.span(meta))
 
@@ -416,6 +424,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
             portals=pick(ast.PortalDecl),
             areas=pick(ast.AreaDecl),
             chests=pick(ast.ChestDecl),
+            lines=pick(ast.LineDecl),
             hazards=pick(ast.HazardDecl),
         )
 

@@ -40,6 +40,8 @@ def legend_entries(picture: MapPicture) -> list[LegendEntry]:
     entries = [LegendEntry(said(S.printable(t)), "terrain", look_for(board.rules, t)) for t in sorted(set(board.terrain))]
     if board.walls:
         entries.append(LegendEntry(said("wall"), "wall", colour=S.WALL))
+    for line in board.lines:  # an elevation line: a bar of its colour
+        entries.append(LegendEntry(said(line.kind.replace("_", " ")), "wall", colour=(int(line.colour[1:3], 16), int(line.colour[3:5], 16), int(line.colour[5:7], 16))))
     kinds = sorted({(d.colour or "", d.open) for d in board.doors})
     for name, is_open in kinds:  # one entry per colour and state, not per door
         colour = S.named_colour(name or None, S.DOOR_DEFAULT)

@@ -213,6 +213,12 @@ def _draw_structure(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPi
     for e in sorted(board.walls):
         draw.rectangle(layout.edge_box(e, wall_w), fill=S.WALL)
 
+    # lines along edges (elevation): dashes of the line's colour, narrower than a wall
+    for line in board.lines:
+        colour = (int(line.colour[1:3], 16), int(line.colour[3:5], 16), int(line.colour[5:7], 16))
+        for e in sorted(line.edges):
+            dashed(draw, layout.point(e[0]), layout.point(e[1]), colour, max(3, wall_w), max(3, scale // 6))
+
     for e in sorted(picture.openings):
         draw.rectangle(layout.edge_box(e, wall_w), fill=S.WALL)
         dashed(draw, layout.point(e[0]), layout.point(e[1]), S.OPENING, max(2, wall_w - 1), max(3, scale // 6))
