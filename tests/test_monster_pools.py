@@ -342,3 +342,16 @@ def test_a_unique_random_group_is_one_figure_of_whichever_monster_is_drawn():
     assert codes(sink) == []
     (sp,) = model.quests["q"].encounters[0].spawns
     assert sp.unique and all([f.rank for f in figs] == ["master"] for figs in sp.figures.values())
+
+
+@pytest.mark.plugins
+def test_a_monster_list_alone_places_its_first_known_monster_as_the_app_does(tmp_path, valkyrie):
+    spawns = ("[SpawnA]\nxposition=0\nyposition=1\ndisplay=false\nbuttons=1\nevent1=SpawnB\nmonster=MonsterZombie MonsterEttin\n"
+              "[SpawnB]\nxposition=2\nyposition=1\ndisplay=false\nbuttons=1\nevent1=\nmonster=MonsterBaneSpider MonsterCaveSpider\n")
+    one_tile = "[Tile11A]" + TILES.split("[Tile11A]")[1]
+    sink = Sink()
+    text = imported_text(write_quest(tmp_path / "q", {"tiles.ini": one_tile, "events.ini": START.format(spawns="SpawnA"),
+                                                      "spawns.ini": spawns}), sink)
+    assert "spawn zombie as a at" in text and "spawn cave_spider as b at" in text
+    vk = [d for d in sink.items if d.code == "VK0303"]
+    assert len(vk) == 1 and "MonsterBaneSpider" in vk[0].message and vk[0].span.line == 14  # SpawnB's monster= only

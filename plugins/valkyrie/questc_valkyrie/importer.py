@@ -507,9 +507,14 @@ class Importer:
         if not kinds:
             self.cannot(sec, "monster", "a spawn without a monster")
             return None
-        if len(kinds) > 1:
-            self.cannot(sec, "monster", "a choice among several monsters (`monster=` list, `traits`, `traitpool`); the first is used")
         name = kinds[0]
+        if len(kinds) > 1:  # the app places the first of the list it knows (Quest.cs AttemptMonsterMatch), as questc
+            def known(k: str) -> bool:
+                return k in self.customs or (k.startswith("CustomMonster") and k in self.comp) or snake(k.removeprefix("Monster")) in self.monsters
+            name = next((k for k in kinds if known(k)), kinds[0])
+            if name != kinds[0]:
+                self.cannot(sec, "monster", f"`{kinds[0]}`, the first of a `monster=` list (the app places it when it has it; "
+                                            f"questc places the first it knows, `{name}`)")
         if name in self.customs:
             return self.customs[name]
         if name.startswith("CustomMonster"):
