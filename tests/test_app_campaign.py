@@ -320,3 +320,13 @@ def test_the_command_answers_in_json():
     }
     assert camp["simulation"]["runs"] == 200 and sum(camp["simulation"]["endings"].values()) == 200
     assert camp["expected_weeks"]["exact"] == "15/8"
+
+
+def test_an_act_no_run_reaches_is_one_error():
+    # the finale is act 1's only spine quest: every run ends before act 2
+    sink = Sink()
+    (decl,) = parse_module('campaign t "T" {\nact 1 { finale f "F" }\nact 2 { story a "A"; story b "B"; side s "S" }\n}', "c.quest", sink).declarations
+    assert isinstance(decl, ast.AppCampaign)
+    check_campaign(decl, {}, sink)
+    assert [(d.code, d.span.line) for d in sink.items] == [("K0406", 3)]
+    assert "`act 2`: every run ends with a finale before it" in sink.items[0].message

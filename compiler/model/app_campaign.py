@@ -235,6 +235,7 @@ class Analysis:
         return sum((self.played[q.id] for q in camp.quests if q.kind == "side"), Fraction(0))
 
     no_finale_path: tuple[str, ...] | None  # the shortest run ending without a finale, as steps
+    acts_reached: frozenset[int] = frozenset()  # indices of the acts some run plays
 
 
 class TooLarge(Exception):
@@ -283,7 +284,8 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
         target = min(ends, key=lambda s: (lengths.get(s, 1 << 30), s))
         nodes = nx.shortest_path(graph, first, target)
         path = tuple(graph.edges[a, b]["step"] for a, b in zip(nodes, nodes[1:]))
-    return Analysis(played=played, endings=endings, states=len(memo), no_finale_path=path)
+    reached = frozenset(s[0] for s in memo if not s[2])
+    return Analysis(played=played, endings=endings, states=len(memo), no_finale_path=path, acts_reached=reached)
 
 
 def state_limit(camp: Campaign) -> int:

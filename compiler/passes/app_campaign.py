@@ -131,6 +131,10 @@ def check_campaign(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration
         sink.report("K0410", camp.span, campaign=camp.id, limit=f"{ac.state_limit(camp):,}")
         return ac.Checked(camp, None, decl)
     unreached = {q.id for q in camp.quests if analysis.played[q.id] == 0}
+    for at, act in enumerate(decl.acts):
+        if at not in analysis.acts_reached and at < len(camp.acts):  # one error for the act, not one per quest
+            sink.report("K0406", act.span, campaign=camp.id, name=f"act {act.number}", why="every run ends with a finale before it")
+            broken.update(q.id for q in camp.quests if q.act == at)
     for q in camp.quests:
         if q.id not in unreached or q.id in broken:
             continue
