@@ -330,3 +330,14 @@ def test_an_act_no_run_reaches_is_one_error():
     check_campaign(decl, {}, sink)
     assert [(d.code, d.span.line) for d in sink.items] == [("K0406", 3)]
     assert "`act 2`: every run ends with a finale before it" in sink.items[0].message
+
+
+def test_a_finale_no_run_plays_is_its_error_only():
+    # b is played only after a is lost, the finale needs both a won and b played: K0406 at
+    # the finale, not also K0407 for every run that then ends without one
+    _, codes = _checked("""
+campaign t "T" {
+  act 1 { story a "A"; story b "B" after a lost }
+  act 2 { finale f "F" after a won and b played }
+}""")
+    assert codes == ["K0406"]

@@ -146,7 +146,8 @@ def check_campaign(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration
             if q.after is not None else f"act {camp.acts[q.act]} is never reached"
         )
         sink.report("K0406", q.span, campaign=camp.id, name=q.id, why=why)
-    if analysis.no_finale_path is not None and not broken:
+    finale_unreached = any(q.kind == "finale" and q.id in unreached for q in camp.quests)
+    if analysis.no_finale_path is not None and not broken and not finale_unreached:  # else the finale's own error says it
         sink.report("K0407", camp.span, campaign=camp.id, path=", ".join(analysis.no_finale_path))
     return ac.Checked(camp, analysis, decl)
 
