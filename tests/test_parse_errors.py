@@ -69,7 +69,7 @@ def test_messages_name_tokens_in_words():
     assert sink.items[0].message == "the file ends in the middle of a statement; expected a quest id"
     sink = Sink()
     parse_module('quest q "Q" { map { 9A } }', "t.quest", sink)
-    assert sink.items[0].message == "unexpected name `9A`; expected `area`, `chest`, `door`, `edge`, `gateway`, `glyph`, `line`, `mark`, `marker`, `portal`, `stairs`, `tile` or `}`"
+    assert sink.items[0].message == "unexpected name `9A`; expected `area`, `chest`, `door`, `edge`, `gateway`, `glyph`, `hazard`, `line`, `mark`, `marker`, `portal`, `stairs`, `tile` or `}`"
 
 
 def test_recovery_reports_several_errors_and_keeps_the_rest():
