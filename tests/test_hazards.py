@@ -7,6 +7,8 @@ the only route, the bundle, the picture, and the shipped dungeon's hazards."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 
 import pytest
 
@@ -227,3 +229,47 @@ def test_the_2nd_edition_hazards_are_illustrative(kind, reach):
     data = YAML(typ="safe").load((REPO / "content" / "core-2e" / "hazards.yaml").read_text(encoding="utf-8"))
     entry = data["terrain"][kind]
     assert entry["source"] == "illustrative" and entry["hazard"]["reach"] == reach
+
+
+NODE = shutil.which("node") or shutil.which("nodejs")
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js is not installed (Debian: apt-get install nodejs)")
+def test_the_web_player_draws_the_shipped_lanes_where_the_engine_puts_them(tmp_path):
+    """hazards.js by hand (tests/player/hazards.test.mjs), then on the shipped dungeon's bundle:
+    each lane's dots are the centres of the squares the Python engine swept, in order."""
+    done = subprocess.run([NODE, "--test", str(REPO / "tests" / "player" / "hazards.test.mjs")], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "# fail 0" in done.stdout, done.stdout[-3000:] + done.stderr[-2000:]
+    out = tmp_path / "b"
+    assert questc("build", REPO / "content" / "rtl-dungeons", "-o", out, "--no-images").code == 0
+    bundle = json.loads((out / "rtl-dungeons" / "bundle.json").read_text(encoding="utf-8"))
+    maps = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            if "spaces" in x and "hazards" in (x.get("features") or {}):
+                maps.append(x)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(bundle)
+    assert len(maps) == 1
+    m = maps[0]
+    (tmp_path / "map.json").write_text(json.dumps(m), encoding="utf-8")
+    script = tmp_path / "marks.mjs"
+    script.write_text(
+        f'import {{ hazardMarks }} from {json.dumps((REPO / "compiler" / "player" / "hazards.js").as_uri())};\n'
+        'import { readFileSync } from "node:fs";\n'
+        f'const map = JSON.parse(readFileSync({json.dumps(str(tmp_path / "map.json"))}, "utf-8"));\n'
+        'console.log(JSON.stringify(map.features.hazards.map((h) => hazardMarks(map, h))));\n', encoding="utf-8")
+    got = json.loads(subprocess.run([NODE, str(script)], capture_output=True, text=True, timeout=60, check=True).stdout)
+    for h, marks in zip(m["features"]["hazards"], got):
+        centres = [[m["spaces"][i]["x"] + 0.5, m["spaces"][i]["y"] + 0.5] for i in h.get("lane", [])]
+        assert marks["dots"] == centres
+        if h["reach"] == "lane":
+            assert marks["path"][1:] == centres and marks["arrow"][0] == centres[-1]
+        else:
+            assert marks["outlines"] == [[m["spaces"][i]["x"], m["spaces"][i]["y"]] for i in h["struck"]]

@@ -9,6 +9,7 @@ import {
   terrainLook, hex, fallbackColour, COLOURS, CHEST, TOKEN, monsterInitials, tokenLetter, linkLetter, linkLines, boundaryEdges,
   tileLabelSpots, describeEffects,
 } from "./labels.js";
+import { hazardMarks } from "./hazards.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
@@ -434,6 +435,27 @@ function drawFeatures(parent, map, features, legend, hidden) {
     el("title", {}, r).textContent = `${ch.tier} chest ${ch.name}`;
     legend.add(key, `${ch.tier} chest`, (p) => chest(p, 0, 0, ch.tier));
   }
+  for (const hz of features.hazards || []) drawHazard(parent, map, hz, legend, inPlay);
+}
+
+/** A hazard's lane or area (hazards.js), as render draws it. */
+function drawHazard(parent, map, hz, legend, inPlay) {
+  if (!inPlay(hz.spaces)) return;
+  const m = hazardMarks(map, hz);
+  const key = `hazard:${hz.reach}`;
+  const g = el("g", { class: `hazard ${hz.reach}`, "data-legend": key, "data-hazard": hz.kind }, parent);
+  if (m.path.length > 1) {
+    el("polyline", { points: m.path.map((p) => p.join(",")).join(" "), class: "hazard-lane" }, g);
+    el("polygon", { points: m.arrow.map((p) => p.join(",")).join(" "), class: "hazard-mark" }, g);
+  }
+  for (const [x, y] of m.dots) el("circle", { cx: x, cy: y, r: 0.1, class: "hazard-mark" }, g);
+  for (const [x, y] of m.outlines) el("rect", { x: x + 0.08, y: y + 0.08, width: 0.84, height: 0.84, class: "hazard-area" }, g);
+  for (const [x, y] of m.triggers) el("rect", { x: x + 0.38, y: y + 0.38, width: 0.24, height: 0.24, class: "hazard-mark" }, g);
+  const reach = hz.reach === "lane" ? `lane of ${hz.lane.length} square(s) ${hz.facing || "as written"}` : `strikes ${hz.struck.length} square(s)`;
+  el("title", {}, g).textContent = `${hz.kind.replace(/_/g, " ")}: ${reach}`;
+  legend.add(key, hz.reach === "lane" ? "hazard lane" : "trap area", (p) => (hz.reach === "lane"
+    ? el("polyline", { points: "0.1,0.5 0.9,0.5", class: "hazard-lane" }, p)
+    : el("rect", { x: 0.1, y: 0.1, width: 0.8, height: 0.8, class: "hazard-area" }, p)));
 }
 
 function glyph(parent, x0, y0, x1, y1, active) {
