@@ -556,9 +556,20 @@ def test_first_blood_barn_doors_locked_then_swapped(page, sites):
 
 VALKYRIE = SHARED / "data" / "valkyrie-quests"
 # What the importer does not read yet, so that the imported quest does not build: folder -> why.
-IMPORT_GAPS = {
-    "02_AFatGoblin": "the import does not check clean yet (variables the quest reads but never declares, such as "
-                     "encounter2 and splig_spawned; a two-event cycle; a group over its limit): issue 31's importer work",
+# (A Fat Goblin was here until conditions inside its chains were read as `if`: it checks with no error now.)
+IMPORT_GAPS: dict[str, str] = {}
+# Ways to a goal too deep for solve.mjs's breadth-first search within its bound (A Fat Goblin's win runs
+# through four campaign questions, the travel menu, encounter 1 and encounter 2: 13 clicks among
+# thousands of states), found with the same play.js and clicked here as play_to clicks a solved way.
+KNOWN_WAYS = {
+    ("02_AFatGoblin", "win"): [
+        "choice:0", "choice:0", "choice:0", "choice:0",  # no earlier quest played (four campaign questions)
+        "choice:5",  # travel: destination reached, the setup of encounter 1
+        "defeat:merriods11_a", "pickup:farmer",  # the farmer appears, the heroes talk to him
+        "end-round", "choice:4",  # four goblins escape with the crops: encounter 1 ends (`next`)
+        "end-round",  # encounter 2's setup at its first round's end (`transition`, carried in)
+        "open:cave_entrance", "open:cave_exit", "defeat:splig11_b",  # Splig found and defeated: won
+    ],
 }
 
 
@@ -584,7 +595,16 @@ def test_published_quests_imported_play_to_a_win_and_a_loss(page, sites, tmp_pat
     bundle = json.loads((folder / "bundle.json").read_text(encoding="utf-8"))
     quest = next(iter(bundle["quests"]))
     page.open(sites.url(site, f"?quest={quest}"))
-    play_to(page, folder, goal)
+    way = KNOWN_WAYS.get((name, goal))
+    if way is None:
+        play_to(page, folder, goal)
+        return
+    page.page.select_option('[data-testid="heroes"]', "2")
+    for k, action in enumerate(way):
+        assert outcome(page) == "", (k, action)
+        do(page, action)
+    assert outcome(page) == goal, way
+    assert not page.errors
 
 
 VAULT = """\

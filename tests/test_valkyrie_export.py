@@ -104,10 +104,10 @@ def test_a_fat_goblin_round_trip_keeps_both_encounters(tmp_path):
     a = body(text)
     b = body((again / "a_fat_goblin.quest").read_text())
     assert b == a
-    # five `next`: the morale-zero ending of encounter 1 (three arms of its `if` on the crops
-    # left and the farmer, since conditions inside chains are read) and the goblins' escape at a
-    # round's end (two arms)
-    assert len(b) > 190 and [ln.strip() for ln in b].count("next") == 5 and "encounter 2 {" in "\n".join(b)
+    # 27 `next`: every branch that ends encounter 1 enters encounter 2 itself (conditions inside
+    # chains are read as `if` since issue 31's chains): the morale-zero ending's arms, and each
+    # answer to "how many goblins escaped?" that leaves no crops, for each number of crops left
+    assert len(b) > 190 and [ln.strip() for ln in b].count("next") == 27 and "encounter 2 {" in "\n".join(b)
 
 
 def test_the_search_token_on_15b_is_placed_by_the_round_end_that_sets_up_encounter_2(tmp_path):
@@ -227,7 +227,13 @@ def test_export_is_deterministic(tmp_path, which):
 
 
 def test_a_pack_with_errors_exports_nothing(tmp_path):
-    pack = imported(GOBLIN, tmp_path / "goblin")  # imports, but does not compile (Q0301, Q0304…)
+    # (A Fat Goblin's import was this test's broken pack until conditions inside chains were read:
+    # it checks with no error now) our own quest with a misspelt spawn (Q0301)
+    pack = tmp_path / "broken"
+    pack.mkdir()
+    src = Path(__file__).parent / "data" / "valkyrie" / "if_chains"
+    (pack / "pack.yaml").write_text((src / "pack.yaml").read_text())
+    (pack / "if_chains.quest").write_text((src / "if_chains.quest").read_text().replace("spawn shambler\n", "spawn shamblr\n"))
     r = export(pack, tmp_path / "out")
     assert r.code != 0 and "error[" in r.err
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

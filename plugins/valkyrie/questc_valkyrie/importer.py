@@ -1295,7 +1295,7 @@ class Importer:
                 # else: the token is never on the board, so removing it does nothing in Valkyrie either
             elif name.startswith("Door"):
                 verb = "remove door" if sec.get("comment") == REMOVE_DOOR_COMMENT else "open"
-                if f"{verb} {self.door_name(c)}" == self.trigger_full:
+                if self.trigger_full == f"{verb} {self.door_name(c)}" or self.trigger_full.startswith(f"{verb} {self.door_name(c)} "):
                     continue  # the door's own event removing it: opening it is what triggered the event
                 out.append(_Line(f"{verb} {self.door_name(c)}", sec.span_of("remove")))
             elif name in self.title_ui:
@@ -1484,6 +1484,7 @@ class Importer:
         stop = {join.name} if join is not None else set()
         lines = [_Line("random {", sec.span_of("randomevents"))]
         after: set[str] = set()
+        before = list(entered)  # what was entered before the branches (each branch starts from it)
         self.ask_depth += 1
         try:
             for head in heads:
@@ -1493,7 +1494,9 @@ class Importer:
                 elif head.name not in stop:
                     mine = set(seen) | stop
                     self.path.append(head.name)
-                    self._walk_from(self._visit(head, branch, enc, entered, mine), branch, enc, entered, mine, head.name)
+                    came = list(before)  # each branch enters encounters of its own (`next` in each)
+                    self._walk_from(self._visit(head, branch, enc, came, mine), branch, enc, came, mine, head.name)
+                    entered.extend(k for k in came if k not in entered)
                     after |= mine
                 lines += _block("  option {", branch, sec.span_of("event1"))
         finally:
@@ -1527,13 +1530,16 @@ class Importer:
         stop = {join.name} if join is not None else set()
         lines = [_Line(f"ask {quote(text)} {{", sec.span_of("buttons"))]
         after: set[str] = set()
+        before = list(entered)  # what was entered before the branches (each branch starts from it)
         self.ask_depth += 1
         try:
             for i in buttons:
                 key = f"event{i}"
                 branch: list[_Line] = []
                 mine = set(seen) | stop
-                self._walk_from(self._next(sec, key, branch, enc, entered, mine, button=True), branch, enc, entered, mine)
+                came = list(before)  # each choice enters encounters of its own (`next` in each)
+                self._walk_from(self._next(sec, key, branch, enc, came, mine, button=True), branch, enc, came, mine)
+                entered.extend(k for k in came if k not in entered)
                 after |= mine
                 cond = self.vartests_text(sec.get(f"{key}Condition") or "")
                 if cond is None:
@@ -1759,6 +1765,31 @@ class Importer:
                 continue
             mine[var] = value if mine.get(var, value) == value else None
 
+    def guard_places(self, k: int) -> None:
+        """`place token T` where T may already lie on the board as it runs (written by more than one
+        statement of the encounter, or in an every-round event) becomes `if not on_board T { place
+        token T }`: the app's `add=` of a component on the board does nothing (EventManager adds
+        what is not there), while questc's `place token` there is an error (Q0111)."""
+        place = re.compile(r"(\s*)place token (?:\w+(?: \w+)?(?: \"(?:[^\"\\]|\\.)*\")? as )?(\w+)(?: at \S+)?")
+        count: dict[str, int] = {}
+        for ev in self.events[k]:
+            for ln in ev[1:-1]:
+                m = place.fullmatch(ln.text)
+                if m:
+                    count[m.group(2)] = count.get(m.group(2), 0) + 1
+        for ev in self.events[k]:
+            repeats = re.match(r"on round_(end|start)( if | \{|\{)", ev[0].text) is not None
+            body: list[_Line] = []
+            for ln in ev[1:-1]:
+                m = place.fullmatch(ln.text)
+                if m is None or not (count[m.group(2)] > 1 or repeats) \
+                        or (body and body[-1].text.strip() == f"if not on_board {m.group(2)} {{"):  # guarded already (read back)
+                    body.append(ln)
+                    continue
+                body += [_Line(f"{m.group(1)}if not on_board {m.group(2)} {{", ln.origin),
+                         _Line(f"{m.group(1)}  {ln.text.strip()}", ln.origin), _Line(f"{m.group(1)}}}", None)]
+            ev[1:-1] = body
+
     def _pure_gate(self, c: Section) -> bool:
         """A section that only tests (no effect, no text shown, one next event)."""
         return len(self.names(c, "event1")) == 1 and not any(c.get(key) for key in ("add", "remove", "operations", "buttons2")) \
@@ -1803,6 +1834,7 @@ class Importer:
         stop = {join.name} if join is not None else set()
         written: list[tuple[str | None, Section, list[_Line]]] = []
         after: set[str] = set()
+        before = list(entered)  # what was entered before the branches (each branch starts from it)
         self.ask_depth += 1
         try:
             for cond, head in arms:
@@ -1812,13 +1844,17 @@ class Importer:
                 elif head.name not in stop:
                     mine = set(seen) | stop
                     self.path.append(head.name)
-                    self._walk_from(self._visit(head, body, enc, entered, mine, said=True), body, enc, entered, mine, head.name)
+                    came = list(before)  # each arm enters encounters of its own (`next` in each)
+                    self._walk_from(self._visit(head, body, enc, came, mine, said=True), body, enc, came, mine, head.name)
+                    entered.extend(k for k in came if k not in entered)
                     after |= mine
                 written.append((cond, head, body))
         finally:
             self.ask_depth -= 1
         if written and written[-1][0] is None and not written[-1][2]:
             written.pop()  # an empty `else`
+        if all(not body for _, _, body in written):
+            written = []  # arms that do nothing: no statement
         if written and written[0][0] is None:
             out.extend(written[0][2])  # no arm left before the `else`: its effects, unconditioned
         elif written:
@@ -1847,12 +1883,15 @@ class Importer:
             count = min(self.number(sec, "buttons", 1) or 1, 64)
             heads = [(self.names(sec, f"event{i}") or [""])[0] for i in range(1, count + 1)]
             lines = [_Line(f"ask {quote(self.string(sec, 'text') or '')} {{", sec.span)]
+        before = list(entered)  # what was entered before the branches (each branch starts from it)
         for i, name in enumerate(heads, start=1):
             branch: list[_Line] = []
             head = self.comp.get(name)
             if head is not None and head.name != join.name:
                 inner = seen | {join.name}
-                self._walk(head, branch, enc, entered, inner)
+                came = list(before)  # each branch enters encounters of its own (`next` in each)
+                self._walk(head, branch, enc, came, inner)
+                entered.extend(k for k in came if k not in entered)
                 seen.update(inner - {join.name})
             if is_random:
                 head_line = _Line("  option {", sec.span_of("event1"))
@@ -2159,6 +2198,7 @@ class Importer:
                 if m:
                     spawns_of.setdefault(m.group(1), []).append(m.group(2) or m.group(1))
             done: set[tuple[str, ...]] = set()
+            events: list[list[_Line]] = []
             for ev in self.events[k]:
                 same = tuple(ln.text for ln in ev)
                 if same in done and ev[0].text.startswith("on defeated "):
@@ -2170,13 +2210,17 @@ class Importer:
                 heads = [ev[0].text.replace(f"on defeated {m.group(1)}", f"on defeated {name}", 1) for name in spawns_of[m.group(1)]] \
                     if m and len(spawns_of.get(m.group(1), [])) > 1 else [ev[0].text]
                 for i, head in enumerate(heads):
-                    self.emit(f"{ind}{head}", ev[0].origin)
-                    for line in ev[1:-1]:
-                        text = line.text
-                        if i:  # a token the first copy declares is placed again by name in the others
-                            text = re.sub(r"^(\s*place token) \w+(?: \w+)?(?: \"(?:[^\"\\]|\\.)*\")? as (\w+) at \S+$", r"\1 \2", text)
-                        self.emit(f"{ind}  {text}", line.origin)
-                    self.emit(f"{ind}}}", ev[0].origin)
+                    # a token the first copy declares is placed again by name in the others
+                    events.append([_Line(head, ev[0].origin), *(
+                        _Line(re.sub(r"^(\s*place token) \w+(?: \w+)?(?: \"(?:[^\"\\]|\\.)*\")? as (\w+) at \S+$", r"\1 \2", ln.text) if i else ln.text,
+                              ln.origin) for ln in ev[1:-1]), ev[-1]])
+            self.events[k] = events
+            self.guard_places(k)
+            for ev in self.events[k]:
+                self.emit(f"{ind}{ev[0].text}", ev[0].origin)
+                for line in ev[1:-1]:
+                    self.emit(f"{ind}  {line.text}", line.origin)
+                self.emit(f"{ind}}}", ev[0].origin)
             if multi:
                 self.emit("  }")
         self.emit("}")
