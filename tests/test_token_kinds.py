@@ -139,3 +139,13 @@ def test_every_app_token_type_imports_as_a_kind_that_lists_it_and_exports_back()
             continue
         assert IMPORT[t][0] == kind, t
         assert EXPORT[kind] in kinds[kind]["valkyrie"], kind
+
+
+def test_a_colour_the_kind_does_not_come_in_is_a_warning(tmp_path):
+    r = questc("check", write_pack(tmp_path, "t", requires=("d2e-base",), files={"q.quest": QUEST.format(
+        tokens="token objective rde at 4A(3,2)\n  token search red at 4A(3,1)\n  token objective white at 4A(2,3)")}),
+        "--format", "json")
+    found = [d for d in r.json()["diagnostics"] if d["code"] == "Q0108"]
+    assert r.code == 0 and [d["severity"] for d in found] == ["warning", "warning"]
+    assert "did you mean `red`" in found[0]["message"] and found[0]["fix"] == "red"
+    assert "`red` is not a colour of search tokens, which have one look" in found[1]["message"]

@@ -3,7 +3,7 @@ a quest file writes (`token KIND …`, `place token KIND …`, in quests, encoun
 campaign declarations) checked against it.
 
 A kind the catalog does not hold is Q0107 at the kind's word, with the closest kind as
-the did-you-mean and fix. A pack whose packs hold no tokens catalog (no edition's core
+the did-you-mean and fix; a colour the kind's tokens do not come in is Q0108, a warning. A pack whose packs hold no tokens catalog (no edition's core
 pack) has nothing to check against, so its kinds are not checked.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from compiler.catalogs.tokens import read_tokens
+from compiler.catalogs.tokens import TokenKind, read_tokens
 from compiler.diagnostics import Sink
 from compiler.diagnostics.hints import did_you_mean
 from compiler.model import Model
@@ -40,9 +40,23 @@ def tokens_pass(model: Model, sink: Sink) -> Model:
         for module in model.modules:
             for t in token_decls(module.declarations):
                 if t.kind in kinds:
+                    _check_colour(t, kinds[t.kind], sink)
                     continue
                 guess = did_you_mean(t.kind, kinds.keys(), names={k: v.name for k, v in kinds.items()}, sink=sink)
                 hint = f"; did you mean `{guess}`?" if guess else f"; the kinds are {', '.join(f'`{k}`' for k in kinds)}"
                 sink.report("Q0107", t.kind_span if t.kind_span != ast.NOWHERE else t.span, kind=t.kind, ruleset=model.pack.ruleset,
                             hint=hint, fix=guess)
     return model.with_(token_kinds=kinds)
+
+
+def _check_colour(t: ast.TokenDecl, kind: TokenKind, sink: Sink) -> None:
+    """Q0108 (a warning): a colour the kind's printed tokens do not come in."""
+    if t.colour is None or t.colour in kind.colours:
+        return
+    if kind.colours:
+        guess = did_you_mean(t.colour, kind.colours, sink=sink)
+        looks = "come in " + ", ".join(f"`{c}`" for c in kind.colours)
+        hint = f"; did you mean `{guess}`?" if guess else ""
+    else:
+        guess, looks, hint = None, "have one look", "; leave the colour out"
+    sink.report("Q0108", t.span, kind=t.kind, colour=t.colour, looks=looks, hint=hint, fix=guess)
