@@ -155,3 +155,14 @@ def test_a_line_adds_its_cost_per_crossing_and_nothing_else(seed, cost):
         assert d <= withl[0][c] <= d + cost * len(plain[1][c])
         if cost == 0:
             assert withl[0][c] == d
+
+
+def test_the_web_player_draws_the_line_with_a_legend_entry(page, sites, tmp_path):
+    folder = sites.view("el", str(pack(tmp_path)))
+    assert (folder / "bundle.json").exists()
+    page.open(sites.url("el", "?quest=q"))
+    got = page.page.evaluate("""() => ({
+      lines: document.querySelectorAll('#map .edge-line').length,
+      legend: [...document.querySelectorAll('#legend .legend-entry')].map((e) => e.dataset.key + '=' + e.querySelector('.legend-label').textContent) })""")
+    assert got["lines"] == 5
+    assert "line:elevation=elevation (+1 to cross)" in got["legend"]

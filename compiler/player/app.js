@@ -537,6 +537,12 @@ function draw() {
   const wallG = layer("walls");
   for (const w of map.walls) line(w, { class: "wall", "data-legend": "wall" }, wallG);
   if (map.walls.length) legend.add("wall", "wall", (p) => line([[0, 0.5], [1, 0.5]], { class: "wall" }, p));
+  // lines along edges (2nd-edition elevation; docs/maps.md "Lines"): dashed, as render draws them
+  for (const ln of map.lines || []) {
+    const key = `line:${ln.kind}`;
+    for (const e of ln.edges) line(e, { class: "edge-line", "data-legend": key }, wallG);
+    legend.add(key, `${ln.kind.replace(/_/g, " ")} (+${ln.cross_cost} to cross)`, (p) => line([[0, 0.5], [1, 0.5]], { class: "edge-line" }, p));
+  }
   const features = map.features || {};
   const runeDoors = features.rune_doors || {};
   const doorG = layer("doors");
