@@ -401,7 +401,7 @@ def test_a_button_leading_back_is_read_once_and_vk0303(tmp_path):
     assert lines[at + 1:at + 4] == ["choice \"Yes\" { advance tries by 1; say \"Once more.\" }", "choice \"No\" { set done = 1; say \"Done.\" }", "}"]
     assert [d.message for d in sink.items if d.code == "VK0303"] == [
         "[EventAgain] event1: questc cannot express a way back to [EventMenu], an event whose chain is under way (a loop; "
-        "questc's events do not repeat); it is left out"]
+        "questc's events do not repeat; said here for every way back to it); it is left out"]
 
 
 def test_an_event_end_section_with_events_after_it_is_no_end(tmp_path):

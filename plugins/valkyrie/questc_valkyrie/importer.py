@@ -164,6 +164,7 @@ class Importer:
         self.walked = 0  # sections walked for the event being read (event)
         self.path: list[str] = []  # the sections whose chains are being walked (_walk_from)
         self.trigger_full = ""  # the trigger of the event being read, as written after `on`
+        self.origin_now: Section | None = None  # the token or door whose event is being read (event)
         self.carried: dict[int, dict[str, int | None]] = {}  # encounter -> the values its entries set (carry)
         self.token_declared: set[str] = set()  # tokens a `place token KIND … as NAME` declares (the others: `place token NAME`)
         self.read_now: set[str] = set()  # variables the conditions of the event being read test (test_text)
@@ -177,11 +178,20 @@ class Importer:
         self.sides_of: dict[str, frozenset[str]] = {}  # a section -> the sides its own evidence points to (ending_side)
 
     # ------------------------------------------------------------ reporting
-    def cannot(self, sec: Section, key: str, what: str) -> None:
-        if (sec.name, key) in self.warned:
+    def cannot(self, sec: Section, key: str, what: str, once: str | None = None) -> None:
+        """VK0303, once per section and key; with `once`, once per quest for that thing (a sound
+        played by 150 sections, the 150 ways back to one travel menu: said at the first)."""
+        if (sec.name, key) in self.warned or (once is not None and ("", once) in self.warned):
             return
         self.warned.add((sec.name, key))
+        if once is not None:
+            self.warned.add(("", once))
         self.sink.report("VK0303", sec.span_of(key), section=sec.name, key=key, what=what)
+
+    def way_back(self, sec: Section, key: str, name: str) -> None:
+        """VK0303 for a way back to [name], an event whose chain is under way (a loop), once per event."""
+        self.cannot(sec, key, f"a way back to [{name}], an event whose chain is under way (a loop; questc's events do not "
+                              "repeat; said here for every way back to it)", once=f"loop {name}")
 
     def missing(self, sec: Section, key: str, name: str) -> None:
         # charged to the sink's suggestion budget: 10,000 misspelt names among 10,000 hung (make fuzz)
@@ -713,14 +723,16 @@ class Importer:
                 continue  # never on the board in questc: its event never runs
             if self.quietly(self.where, tok) is None:
                 continue  # off every tile (VK0306 where it is placed)
-            for first in self.names(tok, "event1")[:1]:
-                if first in self.comp:
-                    self.evented.add(tok.name)
-                    kind = self.token_kind(tok)[0]
-                    name = self.token_name(tok)
-                    self.event(self.comp[first], ("searched" if kind in ("search", "unique_search") else "picked_up") + f" {name}",
-                               enc_hint=self.enc_of(tok), origin=tok)
-            if len(self.names(tok, "event1")) > 1 or (self.number(tok, "buttons", 1) or 1) > 1:
+            listed = [n for n in self.names(tok, "event1") if n in self.comp]
+            alternatives = len(listed) > 1 and (self.number(tok, "buttons", 1) or 1) <= 1 and self._conditional(self.comp[listed[0]])
+            for first in listed[:1]:
+                self.evented.add(tok.name)
+                kind = self.token_kind(tok)[0]
+                name = self.token_name(tok)
+                # a list whose first events have conditions: the app runs the first enabled one, an `if` (`_next`)
+                self.event(tok if alternatives else self.comp[first], ("searched" if kind in ("search", "unique_search") else "picked_up")
+                           + f" {name}", enc_hint=self.enc_of(tok), origin=tok)
+            if not alternatives and (len(self.names(tok, "event1")) > 1 or (self.number(tok, "buttons", 1) or 1) > 1):
                 self.cannot(tok, "event1" if len(self.names(tok, "event1")) > 1 else "buttons", "a token that runs several events or offers a choice; the first is used")
         for door in self.of("Door"):
             for first in self.names(door, "event1")[:1]:
@@ -984,6 +996,7 @@ class Importer:
 
     # one event ------------------------------------------------------------
     def event(self, root: Section, trigger: str, enc_hint: int | None = None, origin: Section | None = None) -> None:
+        self.origin_now = origin
         effects: list[_Line] = []
         said = self.string(origin, "text") if origin is not None else None
         if origin is not None and origin.name not in self.labelled and origin.name not in self.markers and said \
@@ -1366,7 +1379,7 @@ class Importer:
                 out.append(_Line(f"add {n} to {name}" if oper == "+" else f"subtract {n} from {name}", sec.span_of("operations")))
             else:
                 out.append(_Line(f"advance {name} by {n if oper == '+' else -n}", sec.span_of("operations")))
-        text = self.string(sec, "text")
+        text = self.string(sec, "text") if sec is not self.origin_now else None  # a token's text: its event says it already
         display = (sec.get("display") or "true").lower() != "false"
         if sec.name.startswith("EventEnd") and not ended:
             # quest format 8 and earlier: an EventEnd… section ends the quest, but only when none of
@@ -1394,7 +1407,8 @@ class Importer:
             out.append(_Line(f"say {quote(text)}", sec.span))
         for key in ("audio",):
             if sec.get(key) and sec.get(key) not in (AUDIO_WIN, AUDIO_LOSE, "AudioButton1", "AudioMonsterActivation"):
-                self.cannot(sec, key, f"the sound `{sec.get(key)}`")
+                self.cannot(sec, key, f"the sound `{sec.get(key)}` (presentation; said here for every section playing it)",
+                            once=f"sound {sec.get(key)}")
         if buttons:
             # each choice runs to its own end in the app; where every choice reaches one same
             # event (`join_of`), the rest of the chain from there follows the `ask`
@@ -1490,7 +1504,7 @@ class Importer:
             for head in heads:
                 branch: list[_Line] = []
                 if head.name in self.path:
-                    self.cannot(sec, "event1", f"a way back to [{head.name}], an event whose chain is under way (a loop; questc's events do not repeat)")
+                    self.way_back(sec, "event1", head.name)
                 elif head.name not in stop:
                     mine = set(seen) | stop
                     self.path.append(head.name)
@@ -1560,7 +1574,7 @@ class Importer:
         if join is None:
             return iter(())
         if join.name in self.path:
-            self.cannot(sec, key, f"a way back to [{join.name}], an event whose chain is under way (a loop; questc's events do not repeat)")
+            self.way_back(sec, key, join.name)
             return iter(())
         return iter([join])
 
@@ -1832,6 +1846,8 @@ class Importer:
         arms = merged
         join = self.join_of([c.name for _, c in arms], not arms or (arms[-1][0] is not None and not self._every_hero_count([c for _, c in arms])))
         stop = {join.name} if join is not None else set()
+        if arms and arms[-1][0] is None and join is arms[-1][1]:
+            self.cond_done.add(join.name)  # the `else` is the rest itself: its conditions (holding at 0) are said
         written: list[tuple[str | None, Section, list[_Line]]] = []
         after: set[str] = set()
         before = list(entered)  # what was entered before the branches (each branch starts from it)
@@ -1840,7 +1856,7 @@ class Importer:
             for cond, head in arms:
                 body: list[_Line] = []
                 if head.name in self.path:
-                    self.cannot(sec, key, f"a way back to [{head.name}], an event whose chain is under way (a loop; questc's events do not repeat)")
+                    self.way_back(sec, key, head.name)
                 elif head.name not in stop:
                     mine = set(seen) | stop
                     self.path.append(head.name)
@@ -1947,7 +1963,7 @@ class Importer:
             return
         for name in (names if names is not None else self.next_events(sec) if key == "event1" else self.names(sec, key)):
             if name in self.path:  # back to an event whose chain is under way
-                self.cannot(sec, key, f"a way back to [{name}], an event whose chain is under way (a loop; questc's events do not repeat)")
+                self.way_back(sec, key, name)
                 continue
             nxt = self.comp.get(name)
             if nxt is None or (nxt.get("trigger") and not button) or name in self.checks or name in self.enc_starts:
