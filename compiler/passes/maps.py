@@ -59,13 +59,16 @@ from compiler.passes.spaces import resolve_space
 from compiler.syntax import ast
 
 
+NO_LINES: Mapping[str, LineRule] = MappingProxyType({})
+
+
 def maps_pass(model: Model, sink: Sink) -> Model:
     """Every quest encounter's and top-level encounter's map; spaces checked."""
     terrain = model.terrain or {"plain": PLAIN}
     tiles = model.tiles or {}
     invalid = frozenset(model.catalogs.get("tiles") or {}) - frozenset(tiles)
     ruleset = model.pack.ruleset
-    line_rules = model.line_rules or {}
+    line_rules = model.line_rules or NO_LINES  # one object, so a pack without lines keeps its maps' memo keys
 
     def assembled(body: ast.EncounterBody) -> AssembledMap | None:
         # one map is a pure function of its block (spans included), the catalogs and the ruleset
