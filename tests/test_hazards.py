@@ -273,3 +273,16 @@ def test_the_web_player_draws_the_shipped_lanes_where_the_engine_puts_them(tmp_p
             assert marks["path"][1:] == centres and marks["arrow"][0] == centres[-1]
         else:
             assert marks["outlines"] == [[m["spaces"][i]["x"], m["spaces"][i]["y"]] for i in h["struck"]]
+
+
+def test_the_shipped_2nd_edition_encounter_uses_an_illustrative_boulder():
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    result = compile_paths([str(REPO / "content" / "natures-ire")], Options(sight=False, images=False))
+    assert not result.sink.errors and not [d for d in result.sink.items if d.code.startswith("M026")]
+    amap = result.model.maps.encounters["rocky_channel"]
+    (h,) = amap.features.hazards
+    assert h.kind == "rolling_boulder" and h.reach_kind == "lane"
+    # across the two-square-deep channel: one square, then the south wall
+    assert [amap.owner[c].to_local(c) for c in h.lane] == [(2, 1)] and h.stop == "wall"
