@@ -286,3 +286,28 @@ def test_the_shipped_2nd_edition_encounter_uses_an_illustrative_boulder():
     assert h.kind == "rolling_boulder" and h.reach_kind == "lane"
     # across the two-square-deep channel: one square, then the south wall
     assert [amap.owner[c].to_local(c) for c in h.lane] == [(2, 1)] and h.stop == "wall"
+
+
+@pytest.mark.plugins
+def test_a_valkyrie_export_says_it_cannot_carry_a_hazard(tmp_path):
+    """The app has no boulder lane or trap area: the export reports the statement (VK0308)
+    rather than dropping it in silence."""
+    import shutil
+
+    from compiler.diagnostics import Sink, Span
+    from compiler.plugins import loader
+
+    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
+    try:
+        pack = tmp_path / "pack"
+        shutil.copytree(REPO / "content" / "d2e-quests", pack)
+        quest = pack / "first_blood.quest"
+        source = quest.read_text(encoding="utf-8")
+        source = source.replace("    door barn_bar on 8A.north locked\n",
+                                "    door barn_bar on 8A.north locked\n    hazard spike_trap at 26A(1,1)\n")
+        quest.write_text(source, encoding="utf-8")
+        r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "--quest", "first_blood", "-o", tmp_path / "out")
+        assert r.code == 0, r.err
+        assert "warning[VK0308]: " in r.err and "map hazards" in r.err and "first_blood.quest:" in r.err
+    finally:
+        loader.reset()

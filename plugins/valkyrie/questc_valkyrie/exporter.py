@@ -349,7 +349,8 @@ class Exporter:
             self.door(k, amap, d)
         for what, items in (("marks", block.marks), ("edges", block.edges), ("markers", block.markers),
                             ("stairs", block.stairs), ("gateways", block.gateways), ("glyphs", block.glyphs),
-                            ("portals", block.portals), ("areas", block.areas), ("chests", block.chests)):
+                            ("portals", block.portals), ("areas", block.areas), ("chests", block.chests),
+                            ("hazards", block.hazards)):
             for item in items:
                 self.cannot(getattr(item, "span", e.span), f"map {what} (Valkyrie has no such component)")
 
