@@ -170,6 +170,7 @@ class Importer:
         self.read_now: set[str] = set()  # variables the conditions of the event being read test (test_text)
         self.warned_never: set[tuple[str, str, str]] = set()  # VK0312 said: (section, key, the event never run)
         self._ipdom: dict[str, str] | None = None  # _post_dominators
+        self._depth: dict[str, int] = {}  # _post_dominators
         qs = files.quest.section("Quest")
         low = self.number(qs, "minhero", 2) if qs is not None and re.fullmatch(r"\d", qs.get("minhero") or "2") else 2
         high = self.number(qs, "maxhero", 4) if qs is not None and re.fullmatch(r"\d", qs.get("maxhero") or "4") else 4
@@ -1661,18 +1662,23 @@ class Importer:
         if end or not heads:
             return None
         ipdom = self._post_dominators()
-        chains = []
-        for h in dict.fromkeys(heads):
-            chain = []
-            node: str | None = h
-            while node is not None and node != _EXIT and node not in chain:
-                chain.append(node)
-                node = ipdom.get(node)
-            if node != _EXIT:
-                return None  # a way on that never ends (a loop): no join
-            chains.append(chain)
-        common = set(chains[0]).intersection(*chains[1:])
-        first = next((n for n in chains[0] if n in common), None)
+        depth = self._depth
+        # the nearest common ancestor of the heads in the post-dominator tree (climbing from the
+        # deeper of two nodes, then both): a head that never reaches the exit (a loop) has none
+        if any(h not in depth for h in heads):
+            return None
+        first: str | None = heads[0]
+        for h in dict.fromkeys(heads[1:]):
+            a: str | None = first
+            b: str | None = h
+            while a is not None and b is not None and a != b:
+                if depth[a] >= depth[b]:
+                    a = ipdom.get(a)
+                else:
+                    b = ipdom.get(b)
+            first = a if a == b else None
+            if first is None or first == _EXIT:
+                return None  # no event every way on runs
         if first is None or self._loops_back(heads, first):
             return None
         return self.comp.get(first)
@@ -1680,13 +1686,12 @@ class Importer:
     def _loops_back(self, heads: list[str], join: str) -> bool:
         """Whether a way from `heads` to `join` passes an event whose chain is under way (a
         loop the walk cuts: that branch ends there, so the rest after the join is not its)."""
-        under_way = set(self.path)
         todo, seen = list(heads), {join}
         while todo:
             name = todo.pop()
             if name in seen:
                 continue
-            if name in under_way or len(seen) > MAX_WALK:
+            if name in self.path or len(seen) > MAX_WALK:
                 return True
             seen.add(name)
             sec = self.comp.get(name)
@@ -1712,6 +1717,14 @@ class Importer:
                 if end or not heads:
                     graph.add_edge(_EXIT, sec.name)
             self._ipdom = {n: d for n, d in nx.immediate_dominators(graph, _EXIT).items() if n != _EXIT}
+            self._depth = {_EXIT: 0}  # steps to the exit in the post-dominator tree
+            for n in self._ipdom:
+                way = []
+                while n not in self._depth:
+                    way.append(n)
+                    n = self._ipdom[n]
+                for m in reversed(way):
+                    self._depth[m] = self._depth[self._ipdom[m]] + 1
         return self._ipdom
 
     def _next(self, sec: Section, key: str, out: list[_Line], enc: list[int], entered: list[int], seen: set[str],
