@@ -311,3 +311,11 @@ def test_a_valkyrie_export_says_it_cannot_carry_a_hazard(tmp_path):
         assert "warning[VK0308]: " in r.err and "map hazards" in r.err and "first_blood.quest:" in r.err
     finally:
         loader.reset()
+
+
+def test_sourced_only_lists_the_illustrative_hazards():
+    r = questc("check", REPO / "content" / "natures-ire", "--sourced-only", "--format", "json")
+    places = {d["message"].split("`")[1] for d in r.json()["diagnostics"] if d["code"] == "K0301"}
+    assert {"terrain.rolling_boulder", "terrain.spike_trap"} <= places
+    r = questc("check", REPO / "content" / "rtl-dungeons", "--sourced-only", "--format", "json")
+    assert not [d for d in r.json()["diagnostics"] if d["code"] == "K0301" and "terrain." in d["message"]]

@@ -101,6 +101,8 @@ def provenance_pass(model: Model, sink: Sink) -> Model:
     for section in ("terrain", "lines"):  # per-field `facts:` of terrain and lines (sludge's cost, elevation's)
         for eid, entry in sorted((model.catalogs.get(section) or {}).items()):
             data = entry.data if isinstance(entry.data, dict) else {}
+            if data.get("source") == ILLUSTRATIVE:  # a whole entry of our own (core-2e's hazards)
+                facts.append(Fact(f"{section}.{eid}", entry.key_span()))
             for key, src in sorted((data.get("facts") or {}).items()):
                 if src == ILLUSTRATIVE:
                     facts.append(Fact(f"{section}.{eid}.{key}", entry.span("facts", key)))
