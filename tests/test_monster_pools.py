@@ -137,6 +137,7 @@ def questc_run(*args):
     return questc("--plugin", "valkyrie", *args)
 
 
+@pytest.mark.plugins
 def imported_text(q: Path, sink: Sink) -> str:
     from questc_valkyrie.run import import_quest
 

@@ -223,3 +223,24 @@ def test_no_indentation_guess_past_twenty_thousand_braces(monkeypatch):
     errors.guess_missing_close(at_cap)
     assert errors.guess_missing_close(at_cap + "{") is None
     assert walked == [at_cap]  # up to the cap it still looks, past it not
+
+
+def test_an_else_that_lost_the_brace_before_it_is_one_s0106_at_the_ifs_block():
+    # `} else {` with its `}` deleted: indentation alone reads the `else` as inside the
+    # `if`'s block; the `else` says that block ended there (one S0106, the fix puts `}` back)
+    from compiler.diagnostics.fixes import apply
+
+    text = (
+        'quest q "Q" {\n  encounter 1 {\n    var x = 0\n    on start {\n      if x == 1 {\n'
+        '        say "a"\n       else {\n        say "b"\n      }\n      next\n    }\n  }\n}\n'
+    )
+    sink = Sink()
+    parse_module(text, "t.quest", sink)
+    (d,) = sink.items
+    assert (d.code, d.span.line, d.span.column) == ("S0106", 5, 17)
+    assert d.fix == "Add `}` before the `else` of line 7: `} else {`."
+    fixed, _ = apply(text, [d.edit])
+    assert "       } else {\n" in fixed
+    sink = Sink()
+    parse_module(fixed, "t.quest", sink)
+    assert sink.items == []

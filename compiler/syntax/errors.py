@@ -438,6 +438,7 @@ class MissingClose:
     # comment, to keep every line where it is; the fix puts it on a line of its own)
     fix_at: int | None = None
     fix_text: str = "}"
+    before_else: bool = False  # the `}` of an `if`'s arm, lost before the `else` that follows it
 
 
 def _indent(text: str, pos: int) -> int:
@@ -509,6 +510,25 @@ def _line_end(text: str, pos: int) -> int:
     return end - 1 if end > 0 and text[end - 1] == "\r" else end
 
 
+_ELSE = re.compile(r"else\b")
+
+
+def _lost_before_else(text: str, lines: list[tuple[int, int, int]]) -> MissingClose | None:
+    """An `else` that begins a line after a line not ending in `}`, with a blank before it:
+    the `}` of the `if`'s arm before it is missing (`} else {` lost its `}`), whatever the
+    indentation says. The parse's `}` goes in place before the `else` (the rest of that one
+    line moves a column); the `{` never closed is the innermost one open there. (An `else`
+    after a line ending in `}` is S0136, a new line between them.)"""
+    for i in range(1, len(lines)):
+        start = lines[i][0]
+        if not _ELSE.match(text, start) or text[lines[i - 1][1] - 1] == "}" or text[start - 1] not in " \t":
+            continue
+        still_open = _brace_pairs(text[:start])[1]
+        if still_open:
+            return MissingClose(still_open[-1], start, fix_at=start, fix_text="} ", before_else=True)
+    return None
+
+
 MAX_GUESSED_BRACES = 20_000  # content/'s quest files have at most 64
 
 
@@ -533,9 +553,12 @@ def guess_missing_close(text: str) -> MissingClose | None:
     timeout on a busy machine) for a hint the plain message does without."""
     if text.count("{") > MAX_GUESSED_BRACES:
         return None
+    lines = _code_lines(text)
+    lost = _lost_before_else(text, lines)
+    if lost is not None:
+        return lost
     pairs, still_open = _brace_pairs(text)
     closes = dict(pairs)
-    lines = _code_lines(text)
     starts = [first for first, _, _ in lines]
     # A block around the one that lost its `}` looks as if it lost its own too (its `}` by
     # nesting is the next one out): of the blocks that look so, the innermost is the one.
@@ -595,7 +618,10 @@ def report_unclosed(miss: MissingClose, text: str, original: str, file: str, sin
     notes = [Related(Span(file, *at), "this `{` is not closed either") for at in outer]
     if len(miss.outer) > len(outer):
         notes[-1] = Related(Span(file, *outer[-1]), f"this `{{` is not closed either, nor are {len(miss.outer) - len(outer):,} more before it")
-    if miss.insert_at is not None:  # indentation says where the block ends: there, not the file's end
+    if miss.before_else and miss.insert_at is not None:
+        at_line, at_col = _line_col(original, miss.insert_at)
+        related = (*notes, Related(Span(file, at_line, at_col), "an `else` follows the `}` of the block before it"))
+    elif miss.insert_at is not None:  # indentation says where the block ends: there, not the file's end
         at_line, at_col = _line_col(original, miss.insert_at)
         related = (*notes, Related(Span(file, at_line, at_col), "by its indentation, the block ends here"))
     else:
@@ -604,7 +630,9 @@ def report_unclosed(miss: MissingClose, text: str, original: str, file: str, sin
     if miss.fix_at is not None:
         at_line, at_col = _line_col(original, miss.fix_at)
         edit = Edit(Span(file, at_line, at_col, at_line, at_col), miss.fix_text)
-    if miss.insert_at is not None:
+    if miss.before_else and miss.insert_at is not None:
+        fix = f"Add `}}` before the `else` of line {_line_col(original, miss.insert_at)[0]}: `}} else {{`."
+    elif miss.insert_at is not None:
         at_line, _ = _line_col(original, miss.insert_at)
         where = "where the block's indented lines end" if miss.fix_text.startswith("\n") else "after the block's statements"
         fix = f"Add `}}` at the end of line {at_line}, {where}."

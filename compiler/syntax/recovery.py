@@ -113,7 +113,7 @@ def _in_original(miss: errors.MissingClose, inserted: list[int]) -> errors.Missi
     def maybe(pos: int | None) -> int | None:
         return None if pos is None else back(pos)
 
-    return errors.MissingClose(back(miss.open_at), maybe(miss.insert_at), tuple(back(p) for p in miss.outer), maybe(miss.fix_at), miss.fix_text)
+    return errors.MissingClose(back(miss.open_at), maybe(miss.insert_at), tuple(back(p) for p in miss.outer), maybe(miss.fix_at), miss.fix_text, miss.before_else)
 
 
 def parse_once(text: str, file: str, sink: Sink, parser: Lark) -> tuple[Tree[Token] | None, bool]:
