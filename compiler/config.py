@@ -79,14 +79,23 @@ def find(start: Path) -> tuple[Path, bool] | None:
                 continue  # no [tool.questc] can be written without the word: nothing to parse
             import tomllib  # only when there is a file to read: most checks have none
 
+            ours = _QUESTC_HEADER.search(text) is not None
+            if _beyond_limits(text) is not None:  # what tomllib cannot take (a 5,000-digit number
+                # raised ValueError here: make fuzz, seed 4105): read() reports it if the file is ours
+                if ours:
+                    return pyproject, True
+                continue
             try:
                 tool = tomllib.loads(text).get("tool", {})
                 if isinstance(tool, dict) and "questc" in tool:  # `tool = "questc"` holds no table
                     return pyproject, True
             except tomllib.TOMLDecodeError:
-                if re.search(r"^\s*\[\s*tool\.questc\b", text, re.M):
+                if ours:
                     return pyproject, True  # ours, and broken: read() reports where
     return None
+
+
+_QUESTC_HEADER = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*questc\b", re.M)  # blanks, not `\s`: see _DOTTED
 
 
 def _text_or_empty(path: Path) -> str:

@@ -441,3 +441,20 @@ def test_a_questc_toml_of_262_000_blank_lines_is_read_in_one_pass(tmp_path):
     sink = Sink()
     cfg.load(None, False, sink, cwd=tmp_path)
     assert [d.code for d in sink.items] == ["F0101"] and sink.items[0].span.line == 1
+
+
+@pytest.mark.parametrize("questc_table", [True, False], ids=["ours", "not ours"])
+def test_a_pyproject_with_a_number_of_5000_digits_is_passed_over_or_reported(tmp_path, questc_table):
+    """seed 4105 r:2442: finding the configuration parsed a pyproject.toml with tomllib
+    without the limits read() applies; a 5,000-digit number raised ValueError (an internal
+    error). Now one beyond the limits is questc's only when it has a [tool.questc] header,
+    and then read() reports where (F0101)."""
+    from compiler import config as cfg
+
+    header = "[tool.questc]\n" if questc_table else "[tool.other]\n# questc\n"
+    (tmp_path / "pyproject.toml").write_text(header + "x = {a = " + "1" * 5001 + "}\n", encoding="utf-8")
+    sink = Sink()
+    cfg.load(None, False, sink, cwd=tmp_path)
+    assert [d.code for d in sink.items] == (["F0101"] if questc_table else [])
+    assert cfg._QUESTC_HEADER.search("\n\n[ tool . questc ]") is not None
+    assert cfg._QUESTC_HEADER.search("\n\n\n\n") is None
