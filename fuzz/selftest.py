@@ -3,7 +3,9 @@
     .venv/bin/python -m fuzz --registry fuzz.selftest -n 30 --timeout 2
 
 Input K is `ok` except: K = 3 kills its worker with SIGSEGV, K = 7 sleeps for a minute
-(a hang), K = 11 raises, K = 13 ends the worker with `os._exit(5)`, K = 17 prints 20 MB;
+(a hang found by the clock), K = 11 raises, K = 13 ends the worker with `os._exit(5)`,
+K = 17 prints 20 MB, K = 19 spins for a minute (a hang found by its CPU time), K = 23
+sleeps 3 s (past a 2 s limit on the clock but not in CPU: `ok`, as on a loaded machine);
 the directed input `abort` calls `os.abort()` (SIGABRT). The supervisor must record
 each against exactly that input and carry on with the others.
 """
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from fuzz.harness import OK, Input, Outcome, exception_signature, internal
 
-MARKERS = {3: "segv", 7: "sleep", 11: "raise", 13: "exit", 17: "print"}
+MARKERS = {3: "segv", 7: "sleep", 11: "raise", 13: "exit", 17: "print", 19: "spin", 23: "slow"}
 
 
 class Registry:
@@ -50,6 +52,10 @@ class Registry:
             os.abort()
         elif marker == "sleep":
             time.sleep(60)
+        elif marker == "spin":
+            _spin(60)
+        elif marker == "slow":
+            time.sleep(3)
         elif marker == "exit":
             os._exit(5)
         elif marker == "print":
@@ -60,6 +66,12 @@ class Registry:
             except ValueError as exc:
                 return internal("raised on purpose", exception_signature(exc))
         return OK
+
+
+def _spin(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
 
 
 def registry(corpus_root: Path, names=None) -> Registry:

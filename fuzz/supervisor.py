@@ -3,7 +3,8 @@
 The supervisor makes the corpus once, then keeps up to `--jobs` workers busy with jobs:
 first one job per directed input, then ranges of `--chunk` random input numbers. A
 worker announces each input before running it; one that dies by a signal (or exits) or
-says nothing for `--timeout` seconds is recorded against that input: its stack is asked
+spends more than `--timeout` seconds of CPU on one input (or blocks for `--wall-factor`
+times that on the clock, as a read of a FIFO would) is recorded against that input: its stack is asked
 for (SIGUSR1, faulthandler) and it is killed, the input is made again from the seed
 (and checked against the hash the worker announced) and written to the findings
 folder, and a new worker carries on after it with the rest of the job.
@@ -107,6 +108,7 @@ class Worker:
         self.ready = False
         self.job: list[str] = []  # items of the job in hand not yet done
         self.current: tuple[str, float, str, str] | None = None  # (item, started, digest, target)
+        self.cpu_at_start = 0.0  # the worker's CPU seconds when the current input began
         self.recycling = False
         self.setup_failures = 0
         self.started = 0.0
@@ -245,7 +247,7 @@ class Supervisor:
                 self._readable(key.data, alive)
             now = time.monotonic()
             for w in list(alive):
-                if w.current is not None and now - w.current[1] > self._timeout_of(w.current[0]):
+                if w.current is not None and self._over_time(w, now):
                     self._stuck(w, alive)
                 elif w.current is None and not w.ready and now - w.started > args.setup_timeout:
                     self._died(w, alive, reason=f"no `ready` within {args.setup_timeout} s")
@@ -254,6 +256,17 @@ class Supervisor:
                 self._progress()
         self.wall = time.monotonic() - self.t_start
         return self._summary()
+
+    def _over_time(self, w: Worker, now: float) -> bool:
+        """Whether the input in hand has run too long: by the worker's own CPU time, so that a
+        loaded machine (a build beside the run) cannot turn a slow-but-linear input into a
+        "hang"; by the clock only past `--wall-factor` times the limit (a blocked read)."""
+        item, started, _, _ = w.current
+        limit = self._timeout_of(item)
+        if now - started > limit * self.args.wall_factor:
+            return True
+        cpu = _cpu_seconds(w.proc.pid)
+        return (cpu - w.cpu_at_start if cpu is not None else now - started) > limit
 
     def _timeout_of(self, item: str) -> float:
         """The directed inputs are huge on purpose (a 221 KB line, 20,000 sections): they get longer."""
@@ -280,6 +293,7 @@ class Supervisor:
             self._next_job(w, alive)
         elif kind == "start":
             w.current = (ev["item"], time.monotonic(), ev["digest"], ev["target"])
+            w.cpu_at_start = _cpu_seconds(w.proc.pid) or 0.0
         elif kind == "done":
             item, _, digest, target = w.current or (ev["item"], 0, "", "?")
             w.current = None
@@ -319,6 +333,8 @@ class Supervisor:
 
     def _stuck(self, w: Worker, alive: set) -> None:
         item, started, digest, target = w.current
+        cpu = (_cpu_seconds(w.proc.pid) or w.cpu_at_start) - w.cpu_at_start
+        clock = time.monotonic() - started
         try:
             os.kill(w.proc.pid, signal.SIGUSR1)  # faulthandler: every thread's stack into the log
         except ProcessLookupError:
@@ -330,7 +346,8 @@ class Supervisor:
 
         signature = text_signature(_current_thread(tail), "timeout", innermost_first=True)
         self._record(target, "hang", (time.monotonic() - started) * 1000)
-        self._finding("hang", target, item, signature, f"no answer within {self._timeout_of(item):g} s; killed", digest, tail)
+        self._finding("hang", target, item, signature,
+                      f"over {self._timeout_of(item):g} s (CPU {cpu:.1f} s, clock {clock:.1f} s); killed", digest, tail)
         w.current = None
         if item in w.job:
             w.job.remove(item)
@@ -437,6 +454,16 @@ class Supervisor:
         return 1 if found else 0
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """A process's user+system CPU seconds from /proc (None where there is no /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime: fields 14, 15 of stat(5)
+
+
 def _current_thread(log: str) -> str:
     """The stack of the thread that was running, from the last faulthandler dump in a log."""
     dump = log.rsplit("Current thread", 1)
@@ -450,7 +477,8 @@ def parse_args(argv: list[str] | None = None):
     p.add_argument("-n", type=int, default=100_000, help="random inputs (default 100,000; the directed ones come first)")
     p.add_argument("--seed", default=None, help="the run's seed (default: random, printed)")
     p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds one input may take before the worker is killed (default 10)")
+    p.add_argument("--timeout", type=float, default=10.0, help="CPU seconds one input may take before the worker is killed (default 10)")
+    p.add_argument("--wall-factor", type=float, default=4.0, help="an input also fails past this many times its limit on the clock (default 4)")
     p.add_argument("--directed-timeout", type=float, default=30.0, help="seconds a directed input may take (default 30)")
     p.add_argument("--setup-timeout", type=float, default=180.0, help="seconds a worker may take to start")
     p.add_argument("--chunk", type=int, default=250, help="random inputs per job")

@@ -1,5 +1,6 @@
 """The harness of `make fuzz` (fuzz/, docs/robustness.md) tested with targets that misbehave
-on purpose (fuzz/selftest.py): a worker killed by a signal, one stuck past the timeout,
+on purpose (fuzz/selftest.py): a worker killed by a signal, one stuck past the timeout
+(spinning, by its CPU time; blocked, by the clock) but not one merely slow on the clock,
 one that exits, an exception and a flood of output are each recorded against exactly the
 input that did it, with that input written to the findings folder, and every other input
 still runs."""
@@ -20,9 +21,9 @@ def test_the_supervisor_records_crashes_and_hangs_with_their_inputs_and_carries_
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     counts = summary["targets"]["selftest"]
     assert counts["inputs"] == 31  # 30 random and the directed `abort`: none lost to a restart
-    assert (counts["ok"], counts["signal"], counts["hang"], counts["internal"], counts["output"]) == (25, 2, 1, 2, 1)
+    assert (counts["ok"], counts["signal"], counts["hang"], counts["internal"], counts["output"]) == (24, 2, 2, 2, 1)
     found = {(f["kind"], tuple(f["items"])) for f in summary["findings"]}
-    assert found == {("signal", ("r:3",)), ("signal", ("d:abort",)), ("hang", ("r:7",)), ("internal", ("r:11",)),
+    assert found == {("signal", ("r:3",)), ("signal", ("d:abort",)), ("hang", ("r:7",)), ("hang", ("r:19",)), ("internal", ("r:11",)),
                      ("internal", ("r:13",)), ("output", ("r:17",))}
     # the exact input is in the finding, made again from the seed and matching what the worker ran
     assert (out / "signal-selftest-3" / "files" / "input.txt").read_text() == "segv 7 3\n"
@@ -31,7 +32,9 @@ def test_the_supervisor_records_crashes_and_hangs_with_their_inputs_and_carries_
     segv = (out / "signal-selftest-3" / "report.txt").read_text()
     assert "killed by SIGSEGV" in segv and "selftest.py" in segv and "WARNING" not in segv  # faulthandler's stack
     hang = (out / "hang-selftest-7" / "report.txt").read_text()
-    assert "no answer within 2 s" in hang and "time.sleep" not in hang and "selftest.py" in hang
+    assert "over 2 s (CPU 0.0 s" in hang and "time.sleep" not in hang and "selftest.py" in hang
+    spin = (out / "hang-selftest-19" / "report.txt").read_text()
+    assert "over 2 s (CPU 2." in spin and "selftest.py" in spin
     assert json.loads((out / "hang-selftest-7" / "input.json").read_text())["target"] == "selftest"
 
 
