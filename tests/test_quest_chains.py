@@ -66,6 +66,21 @@ def test_a_loop_of_quests_is_fine():
     assert codes(sink) == []
 
 
+def test_a_next_quest_in_an_if_arm_never_taken_leads_nowhere():
+    # hub <-> mine loop; the only way out, to `won` (which can be won and lost), is an `if` arm
+    # whose condition never holds (Q0325): the chain never ends and is never won nor lost
+    arm = '  var gate = 0\n  on round_end 2 {{ if gate > 5 {{ next quest won }} else {{ next quest {0} }} }}\n'
+    text = (f'quest hub "Hub" {{\n{MAP}{arm.format("mine")}}}\nquest mine "Mine" {{\n{MAP}{arm.format("hub")}}}\n'
+            f'quest won "Won" {{\n{MAP}  on round_end 3 {{ win "won" }}\n  on round_end 9 {{ lose "late" }}\n}}\n')
+    _, sink = run(text)
+    assert codes(sink) == ["Q0325", "Q0325", "Q0802", "Q0802"]
+    assert "it can never be lost either" in sink.items[2].message
+    # the arm can be taken (something raises the gate): the chain ends in `won`, nothing to say
+    live = text.replace("  var gate = 0\n", "  var gate = 0\n  on open hall { set gate = 9 }\n")
+    _, sink = run(live)
+    assert codes(sink) == []
+
+
 def test_next_quest_in_an_event_that_cannot_fire_leads_nowhere():
     # the only `next quest` waits for a door that never opens: the hub is judged alone
     text = chain("  on open nothing_here { next quest mine }\n", '  on round_end 3 { win "won" }\n  on round_end 9 { lose "late" }\n')

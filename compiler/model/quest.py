@@ -225,6 +225,7 @@ class QuestEncounter:
     span: Span = ast.NOWHERE
     runekeys: tuple[Runekey, ...] = ()
     broken_spawns: bool = False  # a spawn statement did not resolve (reported): its monster may be the one on the map
+    dead: frozenset[Span] = frozenset()  # choices never taken (Possible.dead_choices), set by the quests pass
 
 
 @frozen

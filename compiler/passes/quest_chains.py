@@ -6,7 +6,8 @@
 Q0801: `next quest` names no quest of the pack (with a did-you-mean). A quest that can
 hand play on with `next quest` is not judged alone for "can never be won / lost"
 (compiler/passes/quests.py leaves Q0305/Q0306 to this pass): it can be won when it, or a
-quest its chain reaches, has a `win` that can fire, and lost likewise. When the chain
+quest its chain reaches, has a `win` that can fire, and lost likewise (an `if` arm
+never taken, Q0325, neither ends the quest nor hands it on). When the chain
 reaches a quest that hands nothing on, that quest is judged alone (Q0305, Q0306) and
 says the fault; only a chain that never ends (quests leading only to each other) is
 reported here, at each quest (Q0802, Q0803). Q0804 (a warning): a `next quest` that a
@@ -120,7 +121,7 @@ def _outcomes(q: m.ResolvedQuest) -> tuple[bool, bool, frozenset[str], bool]:
                 unsure = True
             if not ev.can_fire:
                 continue
-            for f in m.all_effects(ev.effects):
+            for f in m.all_effects(ev.effects, enc.dead):  # an `if` arm never taken (Q0325) leads nowhere
                 kinds.add(f.kind)
                 if f.kind == "next_quest" and f.args:
                     leads.add(f.args[0])

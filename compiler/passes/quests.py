@@ -1181,7 +1181,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
         loses |= "lose" in unsure
         unsaid |= "end" in kinds or "end" in unsure  # an ending without a side (`end`): a win or a loss for all we know
         hands_on |= "next_quest" in kinds or "next_quest" in unsure
-        out.append(replace(enc, events=events, reachable=reached))
+        out.append(replace(enc, events=events, reachable=reached, dead=dead))
         reached = reached and ("next" in kinds or "next" in unsure)
     if quest.incomplete:  # a statement dropped by a syntax error may be what ends it: that error says it
         return out
