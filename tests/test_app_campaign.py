@@ -343,3 +343,12 @@ campaign t "T" {
   act 2 { finale f "F" after a won and b played }
 }""")
     assert codes == ["K0406"]
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node (Debian's nodejs) for node --test")
+def test_the_page_campaign_session_under_node():
+    """campaign_panel.js (the page's campaign box): the offer drawn with Python's random()
+    for the seed, what an outcome unlocks, the totals paid, the ending (tests/player/)."""
+    r = subprocess.run([NODE, "--test", str(REPO / "tests" / "player" / "campaign_panel.test.mjs")], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "# pass 3" in r.stdout

@@ -10,6 +10,7 @@ import {
   tileLabelSpots, describeEffects,
 } from "./labels.js";
 import { hazardMarks } from "./hazards.js";
+import { CampaignSession, campaignHtml } from "./campaign_panel.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
@@ -64,6 +65,7 @@ async function start() {
   const wanted = new URLSearchParams(location.search).get("quest");
   if (wanted && [...$("quest").options].some((o) => o.value === wanted)) $("quest").value = wanted;
   newGame();
+  setupCampaign();
   document.body.dataset.state = "ready";
   if (document.body.dataset.serve) showBuildErrors(ui.status);
   pollVersion();
@@ -705,6 +707,7 @@ function drawPanel() {
   }).join("") + "</ol>");
   $("panel").innerHTML = parts.join("");
   $("panel").querySelectorAll("button[data-action]").forEach((btn) => { btn.onclick = () => act(btn.dataset.action); });
+  drawCampaign();
   $("log").innerHTML = g.log.map((l) => `<li class="${esc(l.kind)}">${esc(l.text)}</li>`).join("");
   $("log").scrollTop = $("log").scrollHeight;
   const out = $("outcome");
@@ -798,6 +801,46 @@ function act(action) {
   draw();
 }
 ui.act = act;
+
+// ------------------------------------------------------------------ the app campaign
+// The pack's 2nd-edition campaigns (bundle `app_campaigns`) walked beside the quests:
+// choose an open quest (Play loads it when the pack holds it), record its outcome (or the
+// outcome the page reached), see what it unlocked, up to the ending (campaign_panel.js).
+function setupCampaign() {
+  const camps = Object.keys(ui.bundle.app_campaigns || {});
+  const box = $("campaign");
+  box.hidden = !camps.length;
+  if (!camps.length) return;
+  box.innerHTML = `<label>Campaign <select id="campaign-id" data-testid="campaign-id">${camps.map((c) => `<option value="${esc(c)}">${esc(text(ui.bundle.app_campaigns[c].name))}</option>`).join("")}</select></label>`
+    + button("New campaign", "campaign-restart", "campaign-restart") + "<div id=\"campaign-body\"></div>";
+  const fresh = () => { ui.campaign = new CampaignSession(ui.bundle, $("campaign-id").value, Number($("seed").value) || 0); drawCampaign(); };
+  $("campaign-id").onchange = fresh;
+  box.querySelector("[data-action=campaign-restart]").onclick = fresh;
+  fresh();
+}
+
+function drawCampaign() {
+  const s = ui.campaign;
+  if (!s) return;
+  const playable = (q) => q in ui.bundle.quests;
+  let html = campaignHtml(s, text, playable);
+  const g = ui.game;
+  if (g && g.outcome && (g.outcome.result === "win" || g.outcome.result === "lose") && s.open().includes(g.questId)) {
+    html += button(`Record ${g.outcome.result === "win" ? "won" : "lost"} for ${text(s.campaign.quests[g.questId].title)}`, "campaign-record", "campaign-record");
+  }
+  const body = $("campaign-body");
+  body.innerHTML = html;
+  body.querySelectorAll("button[data-campaign]").forEach((btn) => {
+    const [what, q] = btn.dataset.campaign.split(":");
+    btn.onclick = () => {
+      if (what === "play") { $("quest").value = q; newGame(); return; }
+      s.record(q, what);
+      drawCampaign();
+    };
+  });
+  const rec = body.querySelector("[data-action=campaign-record]");
+  if (rec) rec.onclick = () => { s.record(g.questId, g.outcome.result === "win" ? "won" : "lost"); drawCampaign(); };
+}
 
 window.addEventListener("error", (e) => { if (!ui.bundle) showError(`The player failed to start: ${e.message}`); });
 start();

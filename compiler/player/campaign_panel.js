@@ -1,0 +1,102 @@
+// campaign_panel.js: the web player's campaign walk on screen (docs/player.md, "Campaigns").
+// A CampaignSession wraps a CampaignWalk (campaign.js) with what the page shows: the side
+// quests the app offers at this step (drawn once per step with Python's random.Random(seed),
+// deal.js), the log of outcomes recorded, and what each outcome unlocked. campaignHtml()
+// draws it; app.js wires its buttons. Kept apart from app.js so node can test it.
+
+import { CampaignWalk } from "./campaign.js";
+import { PythonRandom } from "./deal.js";
+
+/** Python's random.random() on deal.js's Mersenne Twister: 53 bits from two outputs. */
+export function pyRandom(rng) {
+  const a = rng.uint32() >>> 5, b = rng.uint32() >>> 6;
+  return (a * 67108864 + b) / 9007199254740992;
+}
+
+const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+export class CampaignSession {
+  constructor(bundle, id, seed = 0) {
+    this.bundle = bundle;
+    this.id = id;
+    this.walk = new CampaignWalk(bundle, id);
+    this.rng = new PythonRandom(seed);
+    this.history = []; // { quest, outcome, unlocked: [ids], act }
+    this.unlocked = []; // what the last outcome opened
+    this.offered = this.walk.offer(() => pyRandom(this.rng));
+  }
+
+  get campaign() { return this.walk.campaign; }
+
+  /** The quests the party may choose now, in written order: the due ones, or the open
+   *  story, interlude and finale quests and the side quests the app offers. */
+  open() {
+    const { spine, due } = this.walk.choices();
+    if (due.length) return due;
+    return this.walk.order.filter((id) => spine.includes(id) || this.offered.includes(id));
+  }
+
+  /** Record an outcome: the walk moves on, a new offer is drawn, and the quests open now
+   *  that were not before are what it unlocked. */
+  record(id, outcome) {
+    const before = new Set(this.available());
+    const act = this.walk.act;
+    this.walk.record(id, outcome);
+    this.offered = this.walk.offer(() => pyRandom(this.rng));
+    this.unlocked = this.available().filter((q) => !before.has(q));
+    this.history.push({ quest: id, outcome, unlocked: this.unlocked, act });
+  }
+
+  /** Every quest open in the walk (spine and the whole side pool), offered or not. */
+  available() {
+    const { spine, sides } = this.walk.choices();
+    return [...spine, ...sides];
+  }
+
+  /** Gold, XP and fame the outcomes recorded have paid (the quests' `pays`, docs/campaign.md). */
+  totals() {
+    const out = { gold: 0, xp: 0, fame: 0 };
+    for (const { quest, outcome } of this.history) {
+      for (const p of this.campaign.quests[quest].pays || []) {
+        if (p.when !== "any" && p.when !== outcome) continue;
+        for (const k of Object.keys(out)) out[k] += p[k] || 0;
+      }
+    }
+    return out;
+  }
+}
+
+function ending(walk) {
+  return { won: "The heroes won the campaign", lost: "The heroes lost the campaign", none: "The campaign ended without a finale" }[walk.ending];
+}
+
+/** The campaign box as HTML; `text` turns a string id into words; `playable` tells
+ *  whether a quest id is one the page can play. */
+export function campaignHtml(session, text, playable) {
+  const w = session.walk;
+  const c = session.campaign;
+  const parts = [`<h3>Campaign: ${esc(text(c.name))}</h3>`];
+  const totals = session.totals();
+  parts.push(`<div id="campaign-state" data-act="${w.act ?? ""}" data-ending="${w.ending ?? ""}" data-weeks="${w.weeks}">`
+    + (w.ending === null ? `Act ${w.act}` : esc(ending(w))) + `, week ${w.weeks}`
+    + ` · gold <span data-total="gold">${totals.gold}</span> · XP <span data-total="xp">${totals.xp}</span> · fame <span data-total="fame">${totals.fame}</span></div>`);
+  if (session.unlocked.length) {
+    parts.push(`<div id="campaign-unlocked" data-testid="campaign-unlocked">Unlocked: ${session.unlocked.map((q) => `<span data-quest="${esc(q)}">${esc(text(c.quests[q].title))}</span>`).join(", ")}</div>`);
+  }
+  const due = w.choices().due;
+  if (w.ending === null) {
+    parts.push("<ul id=\"campaign-open\">" + session.open().map((q) => {
+      const quest = c.quests[q];
+      const weeks = w.timers[q] !== undefined ? ` (begin in ${w.timers[q]} week${w.timers[q] === 1 ? "" : "s"})` : "";
+      return `<li data-quest="${esc(q)}" data-kind="${esc(quest.kind)}">${esc(quest.kind)}: ${esc(text(quest.title))}${weeks}${due.includes(q) ? " — due now" : ""} `
+        + (playable(q) ? `<button data-testid="campaign-play-${esc(q)}" data-campaign="play:${esc(q)}">Play</button>` : "")
+        + `<button data-testid="campaign-won-${esc(q)}" data-campaign="won:${esc(q)}">Won</button>`
+        + `<button data-testid="campaign-lost-${esc(q)}" data-campaign="lost:${esc(q)}">Lost</button></li>`;
+    }).join("") + "</ul>");
+  }
+  if (session.history.length) {
+    parts.push("<ol id=\"campaign-history\">" + session.history.map((h) => `<li data-quest="${esc(h.quest)}" data-outcome="${h.outcome}">${esc(text(c.quests[h.quest].title))}: ${h.outcome}`
+      + (h.unlocked.length ? ` → ${h.unlocked.map((q) => esc(text(c.quests[q].title))).join(", ")}` : "") + "</li>").join("") + "</ol>");
+  }
+  return parts.join("");
+}

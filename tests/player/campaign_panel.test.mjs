@@ -1,0 +1,64 @@
+// campaign_panel.js: the session the page drives (tests/test_player_campaign.py drives it
+// in Chromium). The offer draws with Python's random.random() for the seed; an outcome
+// says what it unlocked; the totals add up what the recorded outcomes paid.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { PythonRandom } from "../../compiler/player/deal.js";
+import { CampaignSession, campaignHtml, pyRandom } from "../../compiler/player/campaign_panel.js";
+
+const bundle = {
+  app_campaigns: {
+    t: {
+      name: "T", source: "illustrative", side_offer: 1,
+      acts: [{ number: 1, quests: ["a", "s1", "s2", "s3", "f"] }],
+      quests: {
+        a: { kind: "story", act: 1, title: "A", pays: [{ when: "any", xp: 1 }, { when: "won", gold: 25, fame: 1 }] },
+        s1: { kind: "side", act: 1, title: "S1", after: { quest: "a", outcome: "played" }, pays: [{ when: "won", gold: 10 }] },
+        s2: { kind: "side", act: 1, title: "S2", after: { quest: "a", outcome: "played" } },
+        s3: { kind: "side", act: 1, title: "S3", after: { quest: "a", outcome: "played" } },
+        f: { kind: "finale", act: 1, title: "F", after: { quest: "a", outcome: "won" } },
+      },
+    },
+  },
+};
+
+test("pyRandom is Python's random.random() for the same seed", () => {
+  const want = { 0: [0.8444218515250481, 0.7579544029403025, 0.420571580830845], 1: [0.13436424411240122, 0.8474337369372327, 0.763774618976614] };
+  for (const [seed, values] of Object.entries(want)) {
+    const rng = new PythonRandom(Number(seed));
+    assert.deepEqual(values.map(() => pyRandom(rng)), values);
+  }
+});
+
+test("a session: what is open, what an outcome unlocks, the offer, the totals, the ending", () => {
+  const s = new CampaignSession(bundle, "t", 0);
+  assert.deepEqual(s.open(), ["a"]);
+  s.record("a", "won");
+  assert.deepEqual(s.unlocked, ["f", "s1", "s2", "s3"]);
+  // the first draw after the seed is random() 0.844…: the third of three side quests
+  assert.deepEqual(s.offered, ["s3"]);
+  assert.deepEqual(s.open(), ["s3", "f"]);
+  assert.deepEqual(s.totals(), { gold: 25, xp: 1, fame: 1 });
+  assert.throws(() => s.record("b", "won"), /not open/);
+  s.record("f", "lost");
+  assert.equal(s.walk.ending, "lost");
+  assert.deepEqual(s.open(), []);
+  assert.deepEqual(s.history.map((h) => [h.quest, h.outcome]), [["a", "won"], ["f", "lost"]]);
+  const html = campaignHtml(s, (x) => x, () => false);
+  assert.match(html, /data-ending="lost"/);
+  assert.match(html, /lost the campaign/);
+  assert.doesNotMatch(html, /campaign-open/);
+});
+
+test("another seed offers another side quest", () => {
+  const s = new CampaignSession(bundle, "t", 1);
+  s.record("a", "won"); // random() 0.134…: the first of three
+  assert.deepEqual(s.offered, ["s1"]);
+  s.record("s1", "won");
+  assert.deepEqual(s.totals(), { gold: 35, xp: 1, fame: 1 });
+  const t = new CampaignSession(bundle, "t", 1);
+  t.record("a", "lost"); // no spine quest left and no finale open: the campaign ends without one
+  assert.equal(t.walk.ending, "none");
+  assert.deepEqual(t.offered, []);
+  assert.deepEqual(t.totals(), { gold: 0, xp: 1, fame: 0 });
+});
