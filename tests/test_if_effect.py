@@ -70,6 +70,34 @@ def test_an_arm_whose_condition_never_holds_is_reported_once():
     assert codes(sink) == []
 
 
+def test_arms_that_together_cover_every_value_leave_the_else_dead():
+    # x is 0..5: neither `x < 3` nor `x >= 3` always holds alone, but together they do
+    text = quest(MAP + """
+  var x = 0
+  on open hall { set x = random 0..5 }
+  on round_end 3 { if x < 3 { say "low" } else if x >= 3 { say "high" } else { say "never" } }
+""")
+    _, sink = run(text)
+    assert codes(sink) == ["Q0325"]
+    (d,) = sink.items
+    assert "this `else` arm is never taken" in d.message
+    assert "the 2 arms before it together cover every value `x` can take (`x` is 0..5)" in d.message
+    (line,) = [k for k, ln in enumerate(text.splitlines(), 1) if "x >= 3" in ln]
+    assert d.span.line == line and len(d.related) == 2
+    # correct: x == 3 falls to the `else`
+    _, sink = run(text.replace("x >= 3", "x > 3"))
+    assert codes(sink) == []
+    # an `else if` and what follows it, with `or`, `not` and `!=`; the hero count too
+    _, sink = run(text.replace('if x < 3 { say "low" } else if x >= 3', 'if x != 2 and not (x > 4) { say "a" } '
+                               'else if x == 2 or x == 5 { say "b" } else if x == 7'))
+    assert codes(sink) == ["Q0325"] and "`else if` arm and every arm after it" in sink.items[0].message
+    _, sink = run(text.replace('if x < 3 { say "low" } else if x >= 3', 'if heroes 2..3 { say "a" } else if heroes 4'))
+    assert codes(sink) == ["Q0325"] and "the hero count is 2..4" in sink.items[0].message
+    # two variables: not judged together, nothing said
+    _, sink = run(text.replace("x >= 3", "x >= 3 and round > 0").replace("var x = 0", "var x = 0\n  var round = 1"))
+    assert codes(sink) == []
+
+
 def test_a_variable_read_only_in_an_arm_and_never_set_is_q0313():
     text = quest(MAP + '  var captives\n  on round_end 2 { if captives > 0 { say "x" } else { say "y" } }\n')
     _, sink = run(text)

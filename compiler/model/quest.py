@@ -8,6 +8,7 @@ tokens and doors their declared names, tiles their placed names. Text stays `ast
 
 from __future__ import annotations
 
+import math
 from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, AbstractSet, Iterable, Iterator, Mapping
@@ -280,6 +281,10 @@ class Possible:
     short: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     # `if` arms (of firing events, not dead) whose condition always holds: the arms after them are dead
     always: frozenset[Span] = frozenset()
+    # `if` arms (of firing events, not dead) that, with the arms before them, cover every value
+    # the one variable (or hero count) they compare can take: the arms after them are dead.
+    # arm -> the arms that cover (in order, this one last) and what they read (`x`, the hero count)
+    covers: Mapping[Span, tuple[tuple[Span, ...], str]] = field(default_factory=lambda: MappingProxyType({}))
 
     def range_of(self, variable: str) -> Interval:
         return self.ranges.get(variable, ANY)
@@ -308,14 +313,16 @@ def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4))
                         if e.index not in st.fired and st.can_fire(e.trigger) and st.occurs(e.trigger, e.quota))
     dead: set[Span] = set()
     always: set[Span] = set()
+    covers: dict[Span, tuple[tuple[Span, ...], str]] = {}
     for e in enc.events:
         if e.index in st.fired:
-            st.dead_in(e.effects, dead, always)
+            st.dead_in(e.effects, dead, always, covers)
     short = {e.index: st.occurrences(e.trigger) or 0 for e in enc.events
              if e.index not in st.fired and st.can_fire(e.trigger) and not st.occurs(e.trigger, e.quota)}
     return Possible(frozenset(st.fired), frozenset(st.groups), frozenset(st.tokens), frozenset(st.revealed),
                     frozenset(st.closable), frozenset(st.opened), MappingProxyType(dict(st.intervals())),
-                    blocked, frozenset(dead), heroes, MappingProxyType(short), frozenset(always))
+                    blocked, frozenset(dead), heroes, MappingProxyType(short), frozenset(always),
+                    MappingProxyType(covers))
 
 
 def _bounds(c: Condition | None) -> dict[str, Interval]:
@@ -696,22 +703,117 @@ class _Growing:
     def taken(self, f: Effect) -> list[bool]:
         """For each choice of `f`: may its effects happen? An `ask` choice or a `random`
         option when its condition may hold; an `if` arm when its condition may hold and
-        no arm before it always holds (the first arm that holds is the one taken)."""
+        no arm before it always holds, nor do the arms before it together (`covering`)."""
+        return self.arms(f)[0]
+
+    def arms(self, f: Effect) -> tuple[list[bool], tuple[int, str] | None]:
+        """`taken`, and for an `if`: (index, what they read) of the arm with which the arms
+        so far, none always true alone, together cover every value of the one variable (or
+        the hero count) they compare (`x < 3`, then `x >= 3`: every arm after is dead)."""
         out = []
-        shut = False  # an earlier `if` arm always holds
-        for c in f.choices:
+        shut = False  # an earlier `if` arm always holds, or the earlier arms together do
+        cover: dict[str, list[tuple[float, float]]] = {}  # what the arms so far hold for, per variable
+        covered: tuple[int, str] | None = None
+        for j, c in enumerate(f.choices):
             truths = self.truths(c.condition) if c.condition is not None else frozenset((True,))
             out.append(not shut and True in truths)
-            if f.kind == "if" and False not in truths:
+            if f.kind != "if" or shut or c.condition is None:
+                continue
+            if False not in truths:
                 shut = True
-        return out
+                continue
+            held = self.holds_for(c.condition)
+            if held is None:
+                continue
+            key, spans = held
+            cover[key] = _union(cover.get(key, []) + spans)
+            if _covers(cover[key], self.domain(key)):
+                shut, covered = True, (j, key)
+        return out, covered
 
-    def dead_in(self, effects: Iterable[Effect], dead: set[Span], always: set[Span]) -> None:
+    def domain(self, key: str) -> tuple[float, float]:
+        """The values `key` (a variable, or "" for the hero count) can take, ends infinite."""
+        lo, hi = self.heroes if key == "" else self.intervals().get(key, ANY)
+        return (-math.inf if lo is None else lo, math.inf if hi is None else hi)
+
+    def holds_for(self, c: Condition) -> tuple[str, list[tuple[float, float]]] | None:
+        """The values of the one thing `c` reads (a variable, or "" for the hero count) for
+        which it holds, as sorted disjoint integer intervals (ends infinite when unbounded):
+        comparisons of it with numbers, `heroes N..M`, and `and` / `or` / `not` of them.
+        None: `c` reads something else, or two things."""
+        k = c.kind
+        if k == "heroes" and c.heroes is not None:
+            return "", [(float(c.heroes[0]), float(c.heroes[1]))]
+        if k == "compare" and c.left is not None and c.right is not None and c.op is not None:
+            op, a, b = c.op, c.left, c.right
+            if a.kind == "number" and b.kind != "number":
+                a, b, op = b, a, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+            if b.kind != "number" or b.value is None or a.kind not in ("variable", "heroes"):
+                return None
+            key = "" if a.kind == "heroes" else a.name or ""
+            v = float(b.value)
+            inf = math.inf
+            spans = {"<": [(-inf, v - 1)], "<=": [(-inf, v)], ">": [(v + 1, inf)], ">=": [(v, inf)],
+                     "==": [(v, v)], "!=": [(-inf, v - 1), (v + 1, inf)]}.get(op)
+            return None if spans is None else (key, spans)
+        if k in ("and", "or", "not") and c.parts:
+            parts = [self.holds_for(p) for p in c.parts]
+            keys = {p[0] for p in parts if p is not None}
+            if any(p is None for p in parts) or len(keys) != 1:
+                return None
+            key = keys.pop()
+            sets = [p[1] for p in parts if p is not None]
+            if k == "not":
+                return key, _complement(sets[0])
+            if k == "or":
+                return key, _union([s for part in sets for s in part])
+            out = sets[0]
+            for other in sets[1:]:  # and: the complement of the union of the complements
+                out = _complement(_union(_complement(out) + _complement(other)))
+            return key, out
+        return None
+
+    def dead_in(self, effects: Iterable[Effect], dead: set[Span], always: set[Span],
+                covers: dict[Span, tuple[tuple[Span, ...], str]]) -> None:
         for f in effects:
-            for c, live in zip(f.choices, self.taken(f)):
+            live_arms, covered = self.arms(f)
+            if covered is not None:
+                j, key = covered
+                upto = tuple(c.span for c, live in zip(f.choices[: j + 1], live_arms) if c.condition is not None and live)
+                covers[f.choices[j].span] = (upto, key)
+            for c, live in zip(f.choices, live_arms):
                 if f.kind == "if" and c.condition is not None and False not in self.truths(c.condition):
                     always.add(c.span)
                 if not live:
                     dead.add(c.span)
                 else:
-                    self.dead_in(c.effects, dead, always)
+                    self.dead_in(c.effects, dead, always, covers)
+
+
+def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Integer intervals merged: sorted, disjoint, none adjacent to the next."""
+    out: list[tuple[float, float]] = []
+    for lo, hi in sorted(s for s in spans if s[0] <= s[1]):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _complement(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The integers not in `spans` (sorted, disjoint)."""
+    out: list[tuple[float, float]] = []
+    at = -math.inf
+    for lo, hi in _union(spans):
+        if lo > at:
+            out.append((at, lo - 1))
+        at = hi + 1
+    if at != math.inf:
+        out.append((at, math.inf))
+    return out
+
+
+def _covers(spans: list[tuple[float, float]], domain: tuple[float, float]) -> bool:
+    """Do the sorted disjoint `spans` hold every integer of `domain`?"""
+    return any(lo <= domain[0] and domain[1] <= hi for lo, hi in spans)

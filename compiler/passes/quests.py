@@ -50,6 +50,7 @@ from compiler.memo import Same, remembered_as
 from compiler.model import Model
 from compiler.model import quest as m
 from compiler.model.states import MAX_STATES, board_states, needs_search
+from compiler.passes.maps import report_overlap, report_pieces
 from compiler.passes.spaces import resolve_space
 from compiler.syntax import ast
 
@@ -1207,6 +1208,21 @@ def _dead_arms(f: m.Effect, state: m.Possible, said: Callable[[m.Condition], boo
         arm = "this `else` arm" if c.condition is None else "this `else if` arm"
         where = c.condition.span if c.condition is not None else c.span
         before = next((k for k, b in enumerate(f.choices[:j]) if b.span in state.always), None)
+        covering = next((k for k, b in enumerate(f.choices[:j]) if b.span in state.covers), None)
+        if before is None and covering is not None:
+            arms, key = state.covers[f.choices[covering].span]
+            conds = [b.condition for b in f.choices if b.span in arms and b.condition is not None]
+            if any(said(cond) for cond in conds):
+                return
+            rest = " and every arm after it" if j < len(f.choices) - 1 else ""
+            what = "the hero count" if key == "" else f"`{key}`"
+            span_text = _interval(state.heroes if key == "" else state.range_of(key))
+            sink.report("Q0325", where, arm=arm + rest,
+                        reason=f"the {len(conds)} arms before it together cover every value {what} can take "
+                               f"({what} is {span_text}), so one of them is always taken",
+                        related=tuple(Related(cond.span, "this arm covers part of it") for cond in conds),
+                        fix="Drop the arms that are never taken, or fix the conditions before them.")
+            return
         if before is not None:
             cond = f.choices[before].condition
             if cond is None or said(cond):
@@ -1254,9 +1270,10 @@ def _why_not(t: m.Trigger, enc: m.QuestEncounter, st: m.Possible, first: bool) -
 
 
 def _check_board(enc: m.QuestEncounter, first: bool, state: m.Possible, body: ast.EncounterBody | None, sink: Sink) -> None:
-    """Alternatives: doors sharing one place both on the board at once (M0215), a token
-    placed while it still lies on the board (Q0111), by the board-state search
-    (compiler/model/states.py); Q0319 when its bound is hit."""
+    """Alternatives: overlapping tiles both in play (M0209), more tiles of a piece in play
+    than the box holds (M0212, M0213), doors sharing one place both on the board at once
+    (M0215), a token placed while it still lies on the board (Q0111), by the board-state
+    search (compiler/model/states.py); Q0319 when its bound is hit."""
     if not needs_search(enc):
         return
     found = board_states(enc, first, state)
@@ -1264,6 +1281,14 @@ def _check_board(enc: m.QuestEncounter, first: bool, state: m.Possible, body: as
     if not found.complete:
         sink.report("Q0319", enc.span, limit=MAX_STATES, where=f"encounter {enc.number}")
         return
+    placed = enc.map.by_name
+    for (a, b), moves in sorted(found.overlaps.items(), key=lambda kv: (placed[kv[0][1]].span.line, placed[kv[0][1]].span.column)):
+        how = "at the start" if not moves else "after " + ", ".join(moves)
+        report_overlap(placed[a], placed[b], sink, note=(Related(placed[b].span, f"both can be on the board at once ({how})"),))
+    for piece, (names, moves) in sorted(found.pieces.items()):
+        how = "at the start" if not moves else "after " + ", ".join(moves)
+        report_pieces(piece, dict(enc.map.pieces)[piece], [placed[t] for t in names], sink,
+                      note=(Related(placed[names[-1]].span, f"these can be on the board at once ({how})"),))
     for (a, b), moves in sorted(found.together.items()):
         how = "at the start" if not moves else "after " + ", ".join(moves)
         sink.report("M0215", spans.get(b, enc.span), door=b,
