@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("compiler.commands.export", "write a checked pack in another tool's format (exporters of enabled plugins)"),
     "path": ("compiler.commands.path", "cheapest move and counted range between two spaces of a quest map"),
     "los": ("compiler.commands.los", "line of sight on a quest map: one pair with a clear segment, or the whole table"),
+    "template": ("compiler.commands.template", "the squares an attack template (Breath, Bolt, Blast) covers, on a quest map or alone"),
     "activate": ("compiler.commands.activate", "resolve one monster group's activation card on a map: every outcome the rules allow"),
     "test": ("compiler.commands.test", "run the packs' activation tests (*.activation-test): expected outcomes of activation cards"),
     "layout": ("compiler.commands.layout", "deal an exploration deck for a seed and chain its encounters on a table"),

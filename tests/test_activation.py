@@ -221,7 +221,9 @@ def test_immobilized_and_stunned_and_retreat():
     # immobilized: both movement actions skipped, nothing else to do
     sit = act.Situation(b, (h,), (monster("b", "barghest", "minion", [(0, 0)], 4, conditions=("immobilized",)),))
     o = act.activate(sit, c, "barghest").outcomes[0]
-    assert all(not s.done for s in o.steps) and "immobilized" in o.steps[0].reason
+    assert all(not s.done for s in o.steps[:-1]) and "immobilized" in o.steps[0].reason
+    # ... and discards it when its activation ends (app rulebook, Appendix IV)
+    assert o.steps[-1].verb == "discard" and o.steps[-1].free and "immobilized" in o.steps[-1].text
     # stunned: the first action discards it
     sit = act.Situation(b, (h,), (monster("b", "barghest", "minion", [(0, 0)], 4, conditions=("stunned",)),))
     o = act.activate(sit, c, "barghest").outcomes[0]

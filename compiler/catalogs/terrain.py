@@ -43,6 +43,8 @@ class TerrainRule:
     defeat_end_of_turn: bool = False  # 2e hazard/lava: ending a turn here defeats the figure
     hazard: str = ""  # "lane" | "area" for a hazard placed with `hazard KIND at …` (compiler/geometry/hazards.py); "" none
     hazard_stops_in_pit: bool = False  # a lane ends on a pit holding its whole footprint (1e boulder)
+    kind: str = ""  # what the rulebook calls it (obstacle, prop, …): Flying passes obstacles (geometry/templates.py)
+    grants: tuple[str, ...] = ()  # abilities a figure here counts as having (1e trees: shadowcloak)
 
 
 PLAIN = TerrainRule("plain")
@@ -121,6 +123,8 @@ def to_rule(tid: str, data: Mapping[str, Any]) -> TerrainRule:
         defeat_end_of_turn=bool(data.get("defeat_end_of_turn", False)),
         hazard=str((data.get("hazard") or {}).get("reach", "")),
         hazard_stops_in_pit=bool((data.get("hazard") or {}).get("stops_in_pit", False)),
+        kind=str(data.get("kind", "")),
+        grants=tuple(sorted(str(g) for g in data.get("grants") or ())),
     )
 
 

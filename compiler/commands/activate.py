@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from compiler.commands import mapquery
 from compiler.commands.common import compile_args, finish
-from compiler.commands.state import cooperative, encounter_defaults, read_state
+from compiler.commands.state import pack_familiars, cooperative, encounter_defaults, read_state
 from compiler.diagnostics.hints import did_you_mean, hint
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def _state(args: argparse.Namespace, model: Model, choice: mapquery.MapChoice, s
         sink.report("A0100", at, file=args.state, reason=got.problem)
         return None
     return read_state(got, str(path), choice.amap.board, model.monsters or {}, sink, label=choice.label,
-                      defaults=encounter_defaults(model, choice.quest, choice.number))
+                      defaults=encounter_defaults(model, choice.quest, choice.number), familiars=pack_familiars(model))
 
 
 def _answer(args: argparse.Namespace, model: Model, card: ast.ActivationCard, sit: Situation,

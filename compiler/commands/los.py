@@ -14,6 +14,13 @@ sight", clause 7). With --to the pair answer gains `"size"`, `"base"` and `"seen
 (the first space of the base, in (y, x) order, that sees --to; the segment starts at one
 of its corners); without --to it prints
 `{"quest", "encounter", "size", "base", "sees": [[x, y], …]}`, every space the figure sees.
+With `--soar` (1st edition, an outdoor encounter: one of the two figures soars) and
+`--shadowcloak` (the figure on --to has Shadowcloak; it also has it standing on terrain
+that grants it, trees and giant mushrooms) the pair answer gains `steps` (the counted
+range), and with --soar `range` (what an attack between them needs: steps + 4) and
+`melee: false` (a soaring figure is not a melee target unless it swoops); with Shadowcloak
+`shadowcloak: true` and `attackable` (only an adjacent attacker affects it) — docs/rules.md,
+"Flying, Soar and Shadowcloak".
 --block puts a figure (a sight blocker) on a space; --open opens a door. Coordinates are world
 coordinates of the assembled map. Exit 0 answered; 1 the pack has errors; 2 a bad argument
 (mapquery's X01xx codes: unknown quest or encounter, a space off the map, an unknown door,
@@ -61,6 +68,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a figure blocking sight on this space (repeatable)")
     parser.add_argument("--size", type=_size, default=None, metavar="WxH",
                         help="a large figure looks: its base is W x H with its top-left on --from (then --to may be left out)")
+    parser.add_argument("--soar", action="store_true",
+                        help="1st edition, outdoors: one of the two figures soars (range to or from it +4; no melee)")
+    parser.add_argument("--shadowcloak", action="store_true",
+                        help="the figure on --to has Shadowcloak: only an adjacent attacker affects it")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -220,8 +231,40 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(table, separators=(",", ":")) + "\n")
     else:
         pair = pair_json(args.quest, choice.number, board, args.src, args.dst, blockers=blockers, open_doors=opened)
-        sys.stdout.write(json.dumps(pair, sort_keys=True) + "\n" if args.format == "json" else render_pair(pair))
+        extra = ability_keys(board, args.src, args.dst, opened, args.soar, args.shadowcloak)
+        if args.format == "json":
+            sys.stdout.write(json.dumps({**pair, **extra}, sort_keys=True) + "\n")
+        else:
+            sys.stdout.write(render_pair(pair) + render_abilities(extra))
     return mapquery.answered(sink)
+
+
+def ability_keys(board: Board, src: Cell, dst: Cell, open_doors: frozenset[str] | None, soar: bool, cloak: bool) -> dict[str, object]:
+    """What Soar and Shadowcloak add to a pair answer (empty when neither applies)."""
+    from compiler.geometry.graph import counting_distance
+    from compiler.geometry.templates import shadowcloaked, soar_range
+
+    cloaked = cloak or shadowcloaked(board, (dst,))
+    if not (soar or cloaked):
+        return {}
+    steps = counting_distance(board, src, dst, open_doors)
+    out: dict[str, object] = {"steps": steps}
+    if soar:
+        out["range"] = soar_range(steps) if steps is not None else None
+        out["melee"] = False
+    if cloaked:
+        out["shadowcloak"] = True
+        out["attackable"] = steps is not None and steps <= 1
+    return out
+
+
+def render_abilities(extra: dict[str, object]) -> str:
+    lines = []
+    if "range" in extra:
+        lines.append(f"soaring: an attack needs range {extra['range']} ({extra['steps']} space(s) + 4); no melee attack unless it swoops")
+    if extra.get("shadowcloak"):
+        lines.append("shadowcloak: " + ("attackable (adjacent)" if extra["attackable"] else "not affected: only adjacent attackers affect it"))
+    return "".join(line + "\n" for line in lines)
 
 
 def render_pair(out: PairAnswer) -> str:

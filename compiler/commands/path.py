@@ -9,6 +9,12 @@ With `--size WxH` the figure is large: its base lies W x H with its top-left spa
 expands, lying either way), with `counted_from`, `end` and every `placements` the
 players may choose. A base that cannot lie there is X0107.
 
+With `--flying` the figure flies (1st edition; docs/rules.md, "Flying, Soar and
+Shadowcloak"): obstacles cost it one movement point like plain ground, never stop it and
+do nothing to it, and it may not end on terrain that blocks movement; walls and closed
+doors still stop it. The answer gains `"flying": true` and `walking_cost` (the cost
+without flying, null when a walker has no route).
+
 With `--safest` the route is the one that risks the least damage from the terrain it
 enters, then the cheapest (geometry.entry_effects.safest_move). A route that enters
 terrain acting on a figure (lava, pits, traps, hazard) also gets `damage`, `conditions`,
@@ -50,6 +56,8 @@ class Routed(TypedDict, total=False):
     cost: int
     steps: int
     route: list[list[int]]
+    flying: bool
+    walking_cost: int | None
     damage: int
     conditions: list[dict[str, object]]
     risks: list[dict[str, object]]
@@ -100,6 +108,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the route that risks the least damage from the terrain it enters (then the cheapest), not the cheapest")
     parser.add_argument("--size", type=_size, default=None, metavar="WxH",
                         help="a large figure: its base is W x H with its top-left on --from; the route ends with the base covering --to")
+    parser.add_argument("--flying", action="store_true",
+                        help="1st edition: the figure flies over obstacles (one movement point each, no effect) and may not end on one that blocks movement")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -223,6 +233,8 @@ def run(args: argparse.Namespace) -> int:
         return mapquery.usage_error(sink, args)
     if args.size is not None:
         return run_large(args, choice, opened, sink)
+    if args.flying:
+        return run_flying(args, choice, opened, sink)
     out = answer(choice.amap, args.src, args.dst, opened, model.dice, args.safest, args.jump)
     if out["route"] is None:
         doors = out["closed_doors"]
@@ -245,6 +257,42 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write("jumps over: " + " ".join(f"({x},{y})" for x, y in out["jumped"]) + "\n")
         if "damage" in out:
             sys.stdout.write(_effects_text(out) + "\n")
+    return mapquery.answered(sink)
+
+
+def flying_answer(amap: AssembledMap, src: Cell, dst: Cell, open_doors: frozenset[str] | None = None) -> Routed | Unrouted:
+    """The JSON answer for a flying figure: its cheapest route (geometry.templates.flying_move)
+    and what the same move costs walking."""
+    from compiler.geometry.graph import cheapest_move, counting_distance
+    from compiler.geometry.templates import flying_move
+
+    route = flying_move(amap.board, src, dst, open_doors)
+    if route is None:
+        return {"cost": None, "steps": counting_distance(amap.board, src, dst, open_doors), "route": None, "closed_doors": []}
+    walking = cheapest_move(amap.board, src, dst, open_doors)
+    return {"cost": route.cost, "steps": route.steps, "route": [list(c) for c in route.route], "flying": True,
+            "walking_cost": walking.cost if walking is not None else None}
+
+
+def run_flying(args: argparse.Namespace, choice: mapquery.MapChoice, opened: frozenset[str] | None, sink: Sink) -> int:
+    out = flying_answer(choice.amap, args.src, args.dst, opened)
+    if out["route"] is None:
+        why = ("it may not end there: the terrain blocks movement" if choice.amap.board.rule(args.dst).blocks_movement
+               else "walls or closed doors stand on every way")
+        sink.report("M0303", mapquery.arg_span(args, "--to"), src=choice.amap.describe(args.src),
+                    dst=choice.amap.describe(args.dst), fix=None, steps=f" for a flying figure: {why}")
+        if args.format != "json":
+            return finish(sink, args)
+        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
+        mapquery.answered(sink)
+        return 1
+    if args.format == "json":
+        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
+    else:
+        route = " ".join(f"({x},{y})" for x, y in out["route"])
+        walking = out.get("walking_cost")
+        sys.stdout.write(f"flying: cost {out['cost']} (walking: {'no route' if walking is None else walking}), "
+                         f"{out['steps']} space(s) apart\nroute: {route}\n")
     return mapquery.answered(sink)
 
 

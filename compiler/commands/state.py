@@ -4,7 +4,7 @@ docs/activation.md), read into a `Situation` for the reference executor.
 Shared by `questc activate` (a state file, compiler/commands/activate.py) and `questc
 test` (a state inline in an activation test, compiler/commands/test.py). The state's
 parts are read each by its own method of `_Reader`, in the order of their diagnostics:
-heroes, monsters, open doors, heroes already attacked, tokens, exit and entrance.
+heroes, familiars, monsters, open doors, heroes already attacked, tokens, exit and entrance.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from compiler.diagnostics.hints import did_you_mean, hint
 
 if TYPE_CHECKING:
     from compiler.catalogs.document import Document, Path as DocPath
+    from compiler.catalogs.familiars import Familiar
     from compiler.catalogs.monsters import Monster as CatalogMonster
     from compiler.diagnostics import Sink, Span
     from compiler.geometry.board import Board
@@ -42,7 +43,8 @@ def _cell(doc: _View, path: DocPath) -> tuple[int, int]:
 
 
 def read_state(text: str, file: str, board: Board, monsters: Mapping[str, CatalogMonster], sink: Sink, *,
-               label: str = "the map", defaults: Defaults | None = None) -> Situation | None:
+               label: str = "the map", defaults: Defaults | None = None,
+               familiars: Mapping[str, Familiar] | None = None) -> Situation | None:
     """The state file as a `Situation` (rules "" when the file does not say), or None after located diagnostics.
 
     `monsters`: the pack's monster catalog (id -> catalogs.monsters.Monster)."""
@@ -53,7 +55,7 @@ def read_state(text: str, file: str, board: Board, monsters: Mapping[str, Catalo
     doc = load_yaml(text, file, sink, max_nodes=MAX_STATE_NODES)
     if doc is None:
         return None
-    return read_state_at(doc, (), board, monsters, sink, label=label, defaults=defaults)
+    return read_state_at(doc, (), board, monsters, sink, label=label, defaults=defaults, familiars=familiars)
 
 
 class _View:
@@ -74,7 +76,8 @@ class _View:
 
 
 def read_state_at(whole: Document, base: DocPath, board: Board, monsters: Mapping[str, CatalogMonster], sink: Sink, *,
-                  label: str = "the map", defaults: Defaults | None = None) -> Situation | None:
+                  label: str = "the map", defaults: Defaults | None = None,
+                  familiars: Mapping[str, Familiar] | None = None) -> Situation | None:
     """`read_state` of the state at `base` in a loaded Document (an activation test holds
     its state inline): diagnostics located in that document."""
     from compiler.catalogs.schema import validate_node
@@ -85,6 +88,7 @@ def read_state_at(whole: Document, base: DocPath, board: Board, monsters: Mappin
     defaults = defaults or {}
     state = _Reader(_View(whole, base), board, sink, label)
     heroes = state.heroes()
+    loose = state.familiars(familiars or {}, heroes)
     mons = state.monsters(monsters)
     open_doors = state.open_doors()
     state.attacked(heroes)
@@ -94,7 +98,7 @@ def read_state_at(whole: Document, base: DocPath, board: Board, monsters: Mappin
         return None
     return act.Situation(board, tuple(heroes), tuple(mons), open_doors,
                          {k: tuple(v) for k, v in tokens.items()}, places,
-                         frozenset(state.data.get("attacked", [])), state.data.get("rules", ""))
+                         frozenset(state.data.get("attacked", [])), state.data.get("rules", ""), tuple(loose))
 
 
 class _Reader:
@@ -219,8 +223,52 @@ class _Reader:
                 self.ok = False
                 continue
             mons.append(act.Monster(mid, group, m["rank"], fp, stats.speed, cat.size, cat.attack_type,
-                                    tuple(stats.abilities), tuple(stats.surges), self.conditions(path + ("conditions",))))
+                                    tuple(stats.abilities), tuple(stats.surges), self.conditions(path + ("conditions",)),
+                                    int(getattr(stats, "health", 0) or 0), int(m.get("damage", 0))))
         return mons
+
+    def familiars(self, catalog: Mapping[str, Familiar], heroes: list[Hero]) -> list[Hero]:
+        """The familiars, each of a kind of the pack's familiars `catalog`: one treated as a
+        figure (or targeted as a hero) joins `heroes` (a target; blocking only as a figure);
+        the others are returned (on the map, minded by no monster). A figure holds its space
+        alone; one that is not may share a space but still needs a square it may stand on."""
+        from compiler.model import activation as act
+
+        doc, sink = self.doc, self.sink
+        loose: list[act.Hero] = []
+        counters: dict[str, int] = {}
+        for i, f in enumerate(self.data.get("familiars", []) or []):
+            path = ("familiars", i)
+            kind = f["kind"]
+            cat = catalog.get(kind)
+            if cat is None:
+                known = ", ".join(catalog) or "none: the pack's catalogs hold no familiars"
+                sink.report("A0106", doc.span(path + ("kind",)), what="familiar", name=kind, known=known,
+                            hint=hint(kind, catalog), fix=did_you_mean(kind, catalog))
+                self.ok = False
+                continue
+            counters[kind] = counters.get(kind, 0) + 1
+            fid = f.get("id") or f"{kind}{counters[kind]}"
+            if fid in self.seen_ids:
+                sink.report("A0105", doc.span(path + ("id",) if "id" in f else path), id=fid)
+                self.ok = False
+            self.seen_ids[fid] = path
+            at = _cell(doc, path + ("at",))
+            if cat.figure:
+                self.place(fid, (at,), path + ("at",))
+            else:
+                self.stand(fid, at, path + ("at",))
+            attrs = {str(k): int(v) for k, v in (f.get("attributes") or {}).items()}
+            fig = act.Hero(fid, (at,), attrs, int(f.get("damage", 0)), self.conditions(path + ("conditions",)), kind, cat.figure)
+            (heroes if cat.figure or cat.targeted else loose).append(fig)
+        return loose
+
+    def stand(self, name: str, at: Cell, path: DocPath) -> None:
+        """A figure that shares spaces: only a square of the map that does not block movement."""
+        if at not in self.cells or self.board.rule(at).blocks_movement:
+            taken, self.taken = self.taken, {}
+            self.place(name, (at,), path)  # the same located A0102 / A0103
+            self.taken = taken
 
     def open_doors(self) -> frozenset[str] | None:
         """The doors the state opens (None: as at the start of the map), each a door of the map."""
@@ -303,6 +351,13 @@ def encounter_defaults(model: Model, quest: str, number: int | None) -> Defaults
             edges = pt.opening_edges(port.opening)
             out["places"][kind] = tuple(c for c in pt.cells if set(cell_edges(c)) & set(edges))
     return out
+
+
+def pack_familiars(model: Model) -> dict[str, Familiar]:
+    """The familiars of the pack's catalogs (its core pack's), for placing them in a state."""
+    from compiler.catalogs.familiars import read_familiars
+
+    return read_familiars(model.catalogs.get("familiars") or {})
 
 
 def cooperative(model: Model) -> bool:

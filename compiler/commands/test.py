@@ -99,7 +99,7 @@ def claim_words(claim: JSONObject) -> str:
 
 def run_test(model: Model, doc: Document, i: int, sink: Sink) -> bool | None:
     """One test of a file: True passed, False failed, None could not run (reported)."""
-    from compiler.commands.state import encounter_defaults, read_state_at
+    from compiler.commands.state import pack_familiars, encounter_defaults, read_state_at
     from compiler.model import activation as act
 
     path = ("tests", i)
@@ -112,7 +112,7 @@ def run_test(model: Model, doc: Document, i: int, sink: Sink) -> bool | None:
         return None
     ok = _names_known(t, card, choice, doc, path, sink)
     sit = read_state_at(doc, path + ("state",), choice.amap.board, model.monsters or {}, sink, label=choice.label,
-                        defaults=encounter_defaults(model, choice.quest, choice.number))
+                        defaults=encounter_defaults(model, choice.quest, choice.number), familiars=pack_familiars(model))
     if sit is None or not ok:
         return None
     sit = _as_asked(t, sit, model, choice)

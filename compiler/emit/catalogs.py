@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 # A hazard's reach is the map's (features.hazards, with its lane or trigger worked out), not the
 # terrain table's: the terrain of every bundle stays as it was before hazards were data.
-_NOT_IN_BUNDLE = frozenset({"id", "hazard", "hazard_stops_in_pit"})
+_NOT_IN_BUNDLE = frozenset({"id", "hazard", "hazard_stops_in_pit", "kind", "grants"})
 
 
 def terrain_json(rules: Mapping[str, TerrainRule]) -> JSONObject:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from compiler.catalogs.terrain import TerrainRule
     from compiler.catalogs.tokens import TokenKind
     from compiler.catalogs.lines import LineRule
+    from compiler.catalogs.templates import Template
     from compiler.geometry.assemble import AssembledMap
     from compiler.geometry.tiles import Tile
     from compiler.model.adventure import AdventurePlan
@@ -91,6 +92,7 @@ class Model:
     terrain: Mapping[str, "TerrainRule"] | None = None
     token_kinds: Mapping[str, "TokenKind"] | None = None  # the edition's token kinds (compiler/passes/tokens.py)
     line_rules: Mapping[str, "LineRule"] | None = None  # the edition's lines along square edges (elevation)
+    templates: Mapping[str, "Template"] | None = None  # the edition's attack templates (Breath, Blast…)
     monsters: Mapping[str, "Monster"] | None = None
     symbols: Mapping[str, Mapping[str, ast.Declaration]] | None = None  # namespace -> id -> first declaration
     tiles: Mapping[str, "Tile"] | None = None

@@ -45,6 +45,7 @@ RULES = ("coop", "app")
 MOVE_VERBS = ("engage", "spot", "toward", "away_from", "retreat")
 APP_SPOT_RANGE = 3
 MAX_OUTCOMES = 256
+DISCARD_DOOMED = "discard doomed"
 SPEED_EFFECT = re.compile(r"\+\s*(\d+)\s+speed\b", re.I)
 
 Footprint = tuple[Cell, ...]
@@ -75,6 +76,8 @@ class Hero:
     attributes: Mapping[str, int] = field(default_factory=dict)
     damage: int = 0
     conditions: frozenset[str] = frozenset()
+    familiar: str | None = None  # a familiar's catalog id: an attribute it lacks counts as 0 (Appendix II)
+    blocks: bool = True  # False: a familiar not treated as a figure but targeted as a hero (Summoned Stone)
 
 
 @frozen
@@ -89,6 +92,8 @@ class Monster:
     abilities: tuple[str, ...] = ()
     surges: tuple[str, ...] = ()
     conditions: frozenset[str] = frozenset()
+    health: int = 0  # the catalog's health for its act and rank (0: not known)
+    damage: int = 0
 
     @property
     def large(self) -> bool:
@@ -108,6 +113,8 @@ class Situation:
     places: Mapping[str, tuple[Cell, ...]] = field(default_factory=dict)  # exit / entrance -> spaces
     attacked: frozenset[str] = frozenset()  # heroes already attacked in this activation
     rules: str = "coop"
+    # familiars not treated as figures and not targeted: on the map, but no monster minds them
+    familiars: tuple[Hero, ...] = ()
 
 
 def norm_cells(cells: Iterable[Cell]) -> Footprint:
@@ -332,19 +339,20 @@ class Executor:
 
     # ------------------------------------------------------------ figures
     def occupied(self, state: State, but: str | None = None) -> set[Cell]:
-        cells = {c for h in self.sit.heroes for c in h.cells}
+        cells = self.hero_cells()
         cells |= {c for m, fp in state.where.items() if m != but for c in fp}
         return cells
 
     def blockers(self, state: State, but: Iterable[str] = ()) -> set[Cell]:
         """Spaces whose figures block sight (all figures but the ones named)."""
         skip = set(but)
-        cells = {c for h in self.sit.heroes if h.id not in skip for c in h.cells}
+        cells = {c for h in self.sit.heroes if h.id not in skip and h.blocks for c in h.cells}
         cells |= {c for m, fp in state.where.items() if m not in skip for c in fp}
         return cells
 
     def hero_cells(self) -> set[Cell]:
-        return {c for h in self.sit.heroes for c in h.cells}
+        """The spaces of heroes and of the figures treated as heroes that block (enemies)."""
+        return {c for h in self.sit.heroes if h.blocks for c in h.cells}
 
     def target_cells(self, state: State, tid: str) -> Footprint:
         if tid in self.heroes:
@@ -389,6 +397,8 @@ class Executor:
                 h = self.heroes.get(tid)
                 if h is not None:
                     value = h.attributes.get(t.attribute) if t.attribute is not None else None
+                    if value is None and h.familiar is not None:
+                        value = 0  # a familiar lacking the attribute counts as 0 (app rulebook, Appendix II)
                 else:
                     value = self._monster_attr(tid, t.attribute)
                 if value is None:
@@ -501,6 +511,8 @@ class Executor:
             return [(state.log(Step(mid, idx, verb, text, False, reason, target)), False)]
 
         if verb == "special":
+            if "cursed" in state.conditions.get(mid, frozenset()):
+                return skip("cursed: it skips every special action")
             return skip("untyped `special` action: the players resolve its text")
         if verb == "discard":
             cond = CONDITION_ALIASES.get((action.condition or "").lower(), (action.condition or "").lower())
@@ -679,13 +691,38 @@ class Executor:
         for d, hid in sorted(dists):
             if d != near:
                 continue
-            moves = self.away(state, mid, self.heroes[hid].cells, pool)
+            hidden, moves = self.hide(state, mid, pool) if "terrified" in state.conditions.get(mid, frozenset()) else (False, [])
+            if hidden and not moves:
+                out.append((state.log(Step(mid, idx, "retreat", text, False, "terrified: no place out of every enemy's sight is better than where it stands", hid)), False))
+                continue
+            moves = moves or self.away(state, mid, self.heroes[hid].cells, pool)
             if not moves:
                 out.append((state.log(Step(mid, idx, "retreat", text, False, "it cannot get farther from the closest hero (retreat is never required)", hid)), False))
             for mv in moves:
                 st = state.moved(mid, mv.end, mv.cost, 0)
                 out.append((st.log(Step(mid, idx, "retreat", text, True, "", hid, mv, free=True)), False))
         return out
+
+    def hide(self, state: State, mid: str, mp: float) -> tuple[bool, list[Move]]:
+        """A terrified monster's retreat (app rulebook, Appendix IV): the places in reach out
+        of line of sight of every enemy figure (heroes and figures treated as heroes), the
+        farthest from the closest of them, then the cheapest; none when no such place is in
+        reach (the ordinary retreat applies) or when it already stands out of sight and no
+        hidden place is farther. Returns (some hidden place, staying included, was found; moves)."""
+        enemies = [h for h in self.sit.heroes if h.blocks]
+        if not enemies:
+            return False, []
+        blockers = self.blockers(state, [mid])
+
+        def score(fp: Footprint, cost: int) -> Score | None:
+            if any(self.geo.sees(fp, h.cells, blockers - set(h.cells)) for h in enemies):
+                return None
+            ds = [d for d in (self.geo.dist(fp, h.cells) for h in enemies) if d is not None]
+            return (-(min(ds) if ds else INF), cost)
+
+        near_cells = norm_cells(c for h in enemies for c in h.cells)
+        best, moves = self.move_options(state, mid, near_cells, mp, score, away=True)
+        return best is not None, moves
 
     def attack(self, state: State, mid: str, idx: int, text: str, tid: str) -> list[State]:
         mon = self.monsters[mid]
@@ -704,8 +741,11 @@ class Executor:
                 near = min(x[0] for x in others)
                 extras = [(h,) for dd, h in sorted(others) if dd == near]
         out = []
+        surges = surge_order(mon.surges)
+        if "doomed" in state.conditions.get(mid, frozenset()):
+            surges += (DISCARD_DOOMED,)  # a surge left over after every useful one discards Doomed
         for extra in extras:
-            atk = Attack(tid, d, sees, in_range, extra, surge_order(mon.surges))
+            atk = Attack(tid, d, sees, in_range, extra, surges)
             st = replace(state, attacked=state.attacked | {tid, *extra}, has_attacked=state.has_attacked | {mid})
             out.append(st.log(Step(mid, idx, "attack", text, True, "", tid, attack=atk)))
         return out
@@ -772,14 +812,51 @@ class Executor:
             if done >= 2 and actions and actions[i].verb == "retreat" and skipped == 0:
                 # retreat spends leftover movement, not an action: it follows the second action too
                 for st, _ in self.resolve(state, mid, i, actions[i]):
-                    results.append(replace(st, pools={**st.pools, mid: 0}))
+                    results.append(self.end_of_activation(replace(st, pools={**st.pools, mid: 0}), mid))
                 continue
+            if done < 2 and (not actions or skipped >= len(actions)):
+                idle = self.idle_discards(state, mid)
+                if idle:  # it could perform no action: Bleeding or Burning is discarded instead
+                    todo.extend((st, at, done + 1, skipped) for st in reversed(idle))
+                    continue
             if done >= 2 or not actions or skipped >= len(actions):
-                results.append(replace(state, pools={**state.pools, mid: 0}))
+                results.append(self.end_of_activation(replace(state, pools={**state.pools, mid: 0}), mid))
                 continue
             after = [(st, at + 1, done + 1, 0) if counted else (st, at + 1, done, skipped + 1)
                      for st, counted in self.resolve(state, mid, i, actions[i])]
             todo.extend(reversed(after))
+
+    def idle_discards(self, state: State, mid: str) -> list[State]:
+        """App rulebook, Appendix IV: a monster that can perform no action and has one left
+        discards Bleeding from itself, or Burning from itself or an adjacent monster (the one
+        with the least health remaining; ties and the choice between the two conditions are
+        the players'). Each way is one state; none when neither applies."""
+        conds = state.conditions
+        out: list[State] = []
+        if "bleeding" in conds.get(mid, frozenset()):
+            out.append(self._discard(state, mid, mid, "bleeding"))
+        me = state.where[mid]
+        burning = [o for o in sorted(state.where) if "burning" in conds.get(o, frozenset())
+                   and (o == mid or self.geo.dist(me, state.where[o]) == 1)]
+        if burning:
+            left = {o: self.monsters[o].health - self.monsters[o].damage for o in burning}
+            least = min(left.values())
+            out.extend(self._discard(state, mid, o, "burning") for o in burning if left[o] == least)
+        return out
+
+    def _discard(self, state: State, mid: str, whose: str, cond: str) -> State:
+        c = dict(state.conditions)
+        c[whose] = c[whose] - {cond}
+        text = f"discard {cond}" + ("" if whose == mid else f" from {whose}") + " (it could perform no action)"
+        return replace(state, conditions=c).log(Step(mid, -1, "discard", text, True, "", None if whose == mid else whose))
+
+    def end_of_activation(self, state: State, mid: str) -> State:
+        """An immobilized monster discards Immobilized when its activation ends (Appendix IV)."""
+        if "immobilized" not in state.conditions.get(mid, frozenset()):
+            return state
+        c = dict(state.conditions)
+        c[mid] = c[mid] - {"immobilized"}
+        return replace(state, conditions=c).log(Step(mid, -1, "discard", "discard immobilized (end of its activation)", True, free=True))
 
     def batches(self) -> list[tuple[tuple[str, ...], tuple[ast.Action, ...]]]:
         """The boxes in activation order, each with the monsters it activates."""

@@ -55,6 +55,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("terrain", needs=("catalog:terrain",), reads=("dice",), writes=("terrain",)),
     Pass("tokens", needs=("catalog:tokens", *DECLARED), writes=("token_kinds",)),
     Pass("lines", needs=("catalog:lines",), writes=("line_rules",)),
+    Pass("templates", needs=("catalog:templates",), writes=("templates",)),
     Pass("monsters", needs=("catalog:monsters",), reads=("dice",), writes=("monsters",)),
     Pass("symbols", needs=DECLARED, writes=("symbols",)),
     Pass("tiles", needs=("catalog:tiles",), reads=("terrain",), writes=("tiles",)),
@@ -81,7 +82,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("app_campaign", needs=("app_campaign",), reads=("symbols",), writes=("app_campaigns",)),
     Pass(
         "provenance",
-        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:tokens", "catalog:terrain", "catalog:lines", "catalog:campaign", "campaign", "app_campaign"),
+        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:tokens", "catalog:terrain", "catalog:lines", "catalog:templates", "catalog:campaign", "campaign", "app_campaign"),
         reads=("worlds", "monsters", "tiles", "token_kinds", "campaign", "app_campaigns"),
         writes=("illustrative",),
     ),

@@ -98,7 +98,7 @@ def provenance_pass(model: Model, sink: Sink) -> Model:
     for tid, tile in sorted((model.tiles or {}).items()):
         if getattr(tile, "source", None) == ILLUSTRATIVE and tid in tile_entries:
             facts.append(Fact(f"tiles.{tid}", tile_entries[tid].key_span()))
-    for section in ("terrain", "lines"):  # per-field `facts:` of terrain and lines (sludge's cost, elevation's)
+    for section in ("terrain", "lines", "templates"):  # per-field `facts:` (sludge's cost, elevation's, a template's squares)
         for eid, entry in sorted((model.catalogs.get(section) or {}).items()):
             data = entry.data if isinstance(entry.data, dict) else {}
             if data.get("source") == ILLUSTRATIVE:  # a whole entry of our own (core-2e's hazards)
@@ -106,6 +106,11 @@ def provenance_pass(model: Model, sink: Sink) -> Model:
             for key, src in sorted((data.get("facts") or {}).items()):
                 if src == ILLUSTRATIVE:
                     facts.append(Fact(f"{section}.{eid}.{key}", entry.span("facts", key)))
+    for fid, entry in sorted((model.catalogs.get("familiars") or {}).items()):  # a familiar's speed the cards print
+        fdata = entry.data if isinstance(entry.data, dict) else {}
+        for key, src in sorted((fdata.get("facts") or {}).items()):
+            if src == ILLUSTRATIVE:
+                facts.append(Fact(f"familiars.{fid}.{key}", entry.span("facts", key)))
     token_entries = model.catalogs.get("tokens") or {}
     for kid, kind in sorted((model.token_kinds or {}).items()):
         if kind.source == ILLUSTRATIVE and kid in token_entries:
