@@ -39,6 +39,8 @@ EFFECT_FIELD = {
     "advance": ("variable", True),
     "add": ("variable", True),
     "next_quest": ("quest", True),
+    "repeat": ("label", True),
+    "again": ("label", True),
 }
 TEXT_EFFECTS = ("say", "win", "lose", "end")
 
@@ -209,6 +211,8 @@ def effects_json(effects: tuple[m.Effect, ...], base: tuple[str | int, ...], tab
                 arm["do"] = effects_json(c.effects, base, table, numbers)
                 arms.append(arm)
             d["arms"] = arms
+        if f.kind == "repeat":
+            d["do"] = effects_json(f.choices[0].effects, base, table, numbers)
         if f.kind == "ask":
             choices = []
             for c in f.choices:

@@ -690,7 +690,10 @@ class _Growing:
             for j, (c, live) in enumerate(zip(f.choices, self.taken(f))):
                 if not live:
                     continue
-                if f.kind == "if" and repeats and c.condition is not None:
+                if f.kind == "repeat" and not repeats:
+                    # the block may run again and again (`again`): what it does, as an event that repeats
+                    self.apply(c.effects, index, (*path, k, j), True, {})
+                elif f.kind == "if" and repeats and c.condition is not None:
                     # the arm runs only while its condition holds: it bounds the arm's writes
                     # as an event's own condition does (`on round_end { if w < 3 { add 1 to w } }`)
                     inner = _meet(bounds, _bounds(c.condition))

@@ -43,6 +43,7 @@ from compiler.model.quest import ANY, Condition, Effect, Event, Interval, Possib
 from compiler.syntax import ast
 
 MAX_STATES = 20_000
+LOOP_RUNS = 16  # runs of a `repeat` block the board-state search follows before taking its states as all
 
 
 class State(NamedTuple):
@@ -262,6 +263,24 @@ class _Search:
                     for c in f.choices:
                         if c.condition is None or True in self.truths(c.condition, here):
                             nxt.extend(self.apply(c.effects, (set(board), set(unlocked), ended), s))
+                    continue
+                if f.kind == "repeat":
+                    # the block once, then again from each state it may leave (`again`), until no
+                    # new state comes (at most LOOP_RUNS runs): every number of runs, an over-approximation
+                    seen: dict[tuple[frozenset[str], frozenset[str], bool], tuple[set[str], set[str], bool]] = {}
+                    todo = [(set(board), set(unlocked), ended)]
+                    for _ in range(LOOP_RUNS):
+                        fresh = []
+                        for b in todo:
+                            for got in self.apply(f.choices[0].effects, (set(b[0]), set(b[1]), b[2]), s):
+                                key = (frozenset(got[0]), frozenset(got[1]), got[2])
+                                if key not in seen:
+                                    seen[key] = got
+                                    fresh.append(got)
+                        if not fresh:
+                            break
+                        todo = fresh
+                    nxt.extend(seen.values())
                     continue
                 if f.kind == "if":  # the first arm that holds in this state; none holding: nothing
                     here = State(frozenset(board), frozenset(unlocked), s.fired, ended)

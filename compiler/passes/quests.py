@@ -41,7 +41,7 @@ from typing import AbstractSet, Callable, Collection, Iterable, Iterator, Mappin
 
 from compiler.catalogs.monsters import Monster, Stats
 from compiler.diagnostics import Related, Severity, Sink, Span
-from compiler.diagnostics.hints import did_you_mean, hint, unknown_monster
+from compiler.diagnostics.hints import did_you_mean, hint, hint_and_fix, unknown_monster
 from compiler.geometry.assemble import AssembledMap, PlacedTile
 from compiler.geometry.board import Door
 from compiler.geometry.features import RUNE_COLOURS, around, reachable
@@ -369,6 +369,7 @@ class EncounterResolver:
         self.reported: set[tuple[str, Span]] = set()
         self.made: dict[int, str] = {}  # id(declaration) -> the spawn or token id made from it
         self.resolved_choices: set[Span] = set()  # choices that name nothing unknown
+        self.loops: list[str] = []  # the labels of the `repeat` blocks being resolved, outermost first
         self.unset_read: frozenset[str] = frozenset()  # variables reported by Q0313
         self.removed_tiles: set[str] = set()  # tiles some event removes (revealing them again is no Q0307)
         self.revealed_with: dict[str | int, frozenset[Cell]] = {}  # _revealed_with
@@ -976,7 +977,7 @@ class EncounterResolver:
                 out.append(eff)
             elif any(f.kind in ENDINGS for f in _walk((e,))):
                 ok = False
-            if eff is not None and eff.kind in ("ask", "random", "if"):
+            if eff is not None and eff.kind in ("ask", "random", "if", "repeat"):
                 ok = ok and all(c.span in self.resolved_choices for c in eff.choices)
         return tuple(out), ok
 
@@ -1056,6 +1057,15 @@ class EncounterResolver:
             return self.random(e, declared)
         if e.kind == "if":
             return self.branch(e, declared)
+        if e.kind == "repeat":
+            return self.loop(e, declared)
+        if e.kind == "again":
+            label = e.args[0]
+            if label not in self.loops:
+                suffix, fix = hint_and_fix(label, self.loops, sink=self.sink)
+                self.sink.report("Q0321", e.span, label=label, hint=suffix, fix=fix)
+                return None
+            return m.Effect("again", (label,), span=e.span)
         if e.kind == "next" and self.is_last:
             self.sink.report("Q0302", e.span, where=self.where())
             return None
@@ -1109,6 +1119,19 @@ class EncounterResolver:
                 self.resolved_choices.add(c.span)
             arms.append(m.Choice(None, effects, cond, span=c.span))
         return m.Effect("if", (), None, None, span=e.span, choices=tuple(arms))
+
+    def loop(self, e: ast.Effect, declared: Mapping[str, m.Spawn]) -> m.Effect:
+        """`repeat L { … }`: its block as the effect's one choice, resolved with L among the
+        labels an `again` inside may name."""
+        self.loops.append(e.args[0])
+        try:
+            (block,) = e.choices
+            effects, ok = self.effects(block.effects, declared)
+        finally:
+            self.loops.pop()
+        if ok:
+            self.resolved_choices.add(block.span)
+        return m.Effect("repeat", e.args, span=e.span, choices=(m.Choice(None, effects, None, span=block.span),))
 
     def ask(self, e: ast.Effect, declared: Mapping[str, m.Spawn]) -> m.Effect:
         if len(e.choices) < 2:
@@ -1315,7 +1338,7 @@ def _check_cycles(events: Sequence[m.Event], state: m.Possible, sink: Sink) -> N
     def automatic(effects: Iterable[m.Effect]) -> Iterator[m.Effect]:
         for f in effects:
             yield f
-            if f.kind in ("random", "if"):  # no button: an option or an arm is taken at once
+            if f.kind in ("random", "if", "repeat"):  # no button: an option, an arm or a loop's block is run at once
                 for c in f.choices:
                     if c.span not in state.dead_choices:  # an arm that is never taken closes no cycle
                         yield from automatic(c.effects)

@@ -218,6 +218,8 @@ export function describeEffect(e, text) {
     case "win": case "lose": case "end": return `${e.kind}${quoted(e.text)}`;
     case "ask": return `ask${quoted(e.text)}: ${(e.choices || []).map((c) => `“${text(c.text)}” → ${describeEffects(c.do, text) || "nothing"}`).join(" | ")}`;
     case "random": return `random: ${(e.options || []).map((o) => describeEffects(o, text) || "nothing").join(" | ")}`;
+    case "repeat": return `repeat ${e.label} { ${describeEffects(e.do || [], text)} }`.replace("{  }", "{ }");
+    case "again": return `again ${e.label}`;
     case "if": return (e.arms || []).map((a, k) => `${a.if ? `${k ? "else if" : "if"} ${describeCondition(a.if)}` : "else"} { ${describeEffects(a.do, text)} }`.replace("{  }", "{ }")).join(" ");
     case "reveal": return `reveal ${(e.tiles || []).join(", ")}`;
     case "spawn": case "remove_spawn": return `${e.kind.replace("_", " ")} ${e.spawn}`;

@@ -36,12 +36,20 @@
 // - `if` does the `do` of the first of its `arms` whose `if` holds at that moment (after
 //   the effects before it in the event; an arm without `if` always holds), or nothing;
 //   then the event goes on with the next effect. An arm may ask: the rest waits.
+// - `repeat` does its `do`; an `again` of the same `label` inside it stops at once what runs
+//   in the block (the rest of an arm, of a choice, of the block) and starts the block again
+//   from its first effect; once the block ends without an `again`, the event goes on with
+//   the effect after the `repeat`. An `again` of an outer loop's label ends the inner loop
+//   too. More than MAX_AGAIN runs of one block in a row with no question asked stop it
+//   (logged): a quest that checks clean never loops without a player's choice or a bound.
 // - Heroes are defeated one by one (`hero_defeated` each time) and stand up again;
 //   `all_heroes_defeated` fires when the last hero of the party standing is defeated.
 // - A quota (`quota: N`) counts every occurrence of the event's trigger, whether its `if`
 //   holds or not; from the N-th on the event fires at the first where its `if` holds.
 
 import { deal, playable, PythonRandom } from "./deal.js";
+
+const MAX_AGAIN = 10000;  // runs of a `repeat` block in a row without a question before play stops it
 
 export class Game {
   /** quest: the quest object when it is not `bundle.quests[questId]` (a top-level encounter played alone). */
@@ -386,7 +394,7 @@ export class Game {
         if (event.if && !this.holds(event.if)) continue;  // not used up: it waits for its trigger again
         this.fired.add(key);
         this.counts.set(key, (this.counts.get(key) || 0) + 1);
-        const ctx = { next: false, quest: null };
+        const ctx = { next: false, quest: null, again: null };
         yield* this._effects(event.do, ctx);
         if (ctx.quest !== null && !this.outcome) { this._changeQuest(ctx.quest); break; }
         if (ctx.next && !this.outcome) { this._next(); break; }
@@ -396,7 +404,23 @@ export class Game {
 
   *_effects(list, ctx) {
     for (const e of list) {
-      if (this.outcome || ctx.quest !== null) return;
+      if (this.outcome || ctx.quest !== null || ctx.again) return;
+      if (e.kind === "again") { ctx.again = e.label; return; }  // back to the start of `repeat label`
+      if (e.kind === "repeat") {
+        for (let runs = 1; ; runs++) {
+          const asked = this.asked || 0;
+          yield* this._effects(e.do || [], ctx);
+          if (ctx.again !== e.label) break;  // the block ended, or an outer loop's `again` leaves it too
+          ctx.again = null;
+          if (this.outcome || ctx.quest !== null) break;
+          if ((this.asked || 0) !== asked) runs = 0;  // a question between: the player chose to go round again
+          if (runs >= MAX_AGAIN) {
+            this.log.push({ kind: "loop", text: `(the loop ${e.label} ran ${MAX_AGAIN} times in a row without a question: stopped)` });
+            break;
+          }
+        }
+        continue;
+      }
       if (e.kind === "random") {
         const options = e.options || [];
         if (!options.length) continue;
@@ -415,6 +439,7 @@ export class Game {
       if (!offered.length) continue;  // no choice offered: the ask does nothing
       this.log.push({ kind: "ask", text: this.text(e.text), id: e.text });
       const k = yield { text: e.text, choices: offered.map(({ c, index }) => ({ index, text: c.text })) };
+      this.asked = (this.asked || 0) + 1;
       const pick = offered.find((o) => o.index === k).c;
       this.log.push({ kind: "choice", text: `→ ${this.text(pick.text)}`, id: pick.text });
       yield* this._effects(pick.do, ctx);
@@ -661,7 +686,7 @@ export class Game {
 /** Whether any event effect of `quest` (nested choices and `if` arms included) draws a random number. */
 export function usesRandom(quest, bundle = null) {
   const inEffects = (list) => (list || []).some((e) => (e.kind === "set" && e.random) || e.kind === "random"
-    || (e.choices || []).some((c) => inEffects(c.do)) || (e.arms || []).some((a) => inEffects(a.do)));
+    || (e.choices || []).some((c) => inEffects(c.do)) || (e.arms || []).some((a) => inEffects(a.do)) || inEffects(e.do || []));
   const encounters = [...(quest.encounters || [])];
   if (quest.adventure && bundle) for (const c of Object.values(bundle.cards || {})) if (c.encounter && bundle.encounters[c.encounter]) encounters.push(bundle.encounters[c.encounter]);
   const events = [...encounters.flatMap((e) => e.events || []), ...((quest.adventure && quest.adventure.events) || [])];

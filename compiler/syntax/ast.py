@@ -390,13 +390,15 @@ class Effect:
 
     kind: reveal | spawn | place_token | remove_token | say | set | advance | add | subtract |
           ask | activate | next | next_quest | win | lose | end | open | close | remove_tile | remove_door |
-          remove_spawn | place_door | unlock | random | if
+          remove_spawn | place_door | unlock | random | if | repeat | again
     args: names (tiles, groups, tokens, variables, doors; next_quest: the quest id); number: for set / advance / add /
     subtract; text: for say / win / lose / end / ask (the question); spawn / token: the nested
     declaration (`place token NAME`, a declared token placed again, has args (NAME,) and
     no token); source: `set X = Y` (Y); random: `set X = random A..B` ((A, B));
     choices: `ask`'s choices, `random`'s options (choices without a text), or `if`'s arms
-    (without a text; each with its condition, the `else` arm without one), in order.
+    (without a text; each with its condition, the `else` arm without one), in order, or
+    `repeat`'s block (one choice without a text or condition). `repeat L { … }` and
+    `again L`: args (L,), the loop's label.
     """
 
     kind: str

@@ -788,6 +788,15 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     def e_random(self, meta: Meta, children: Children) -> ast.Effect:
         return ast.Effect("random", choices=tuple(children), span=self.span(meta))
 
+    def e_repeat(self, meta: Meta, children: Children) -> ast.Effect:
+        """`repeat L { … }`: the block as the one choice (without a text or condition) of the effect."""
+        label, *effects = children
+        return ast.Effect("repeat", (str(label),), choices=(ast.Choice(None, tuple(effects), None, self.span(meta)),),
+                          span=self.span(meta))
+
+    def e_again(self, meta: Meta, children: Children) -> ast.Effect:
+        return ast.Effect("again", (str(children[0]),), span=self.span(meta))
+
     def e_if(self, meta: Meta, children: Children) -> ast.Effect:
         """`if C { … } else if C2 { … } else { … }`: its arms as choices without a text, in
         order; the `else` arm is the one without a condition."""
