@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol
 
 from compiler.emit.shared import JSONObject
 from compiler.emit.maps import map_json
+from compiler.emit.rtl_state import rtl_state_json
 from compiler.emit.strings import StringTable
 from compiler.model import Model
 from compiler.model import campaign as c
@@ -226,6 +227,9 @@ def campaign_section(model: Model, table: StringTable) -> JSONObject | None:
     out["treachery_cards"] = {i: treachery_json(d, ids, playing.get(i, ())) for i, d in camp.treachery_cards.items()}
     out["overlord_decks"] = {i: overlord_deck_json(x, playing.get(i, ())) for i, x in camp.overlord_decks.items()}
     out["illustrative"] = sorted({f.where for f in (model.illustrative or ())})
+    state = rtl_state_json(model)  # the moving state (compiler/emit/rtl_state.py)
+    if state is not None:
+        out["state"] = state
     return out
 
 

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from compiler.model.world import World
     from compiler.model.campaign import Campaign
     from compiler.model.app_campaign import Checked as CheckedAppCampaign
+    from compiler.model.rtl_state import CheckedState
     from compiler.model.provenance import Fact
     from compiler.catalogs.translations import TranslationFile
 
@@ -108,6 +109,7 @@ class Model:
     worlds: Mapping[str, "World"] | None = None
     campaign: "Campaign | None" = None  # the 1st-edition campaign declarations, checked
     app_campaigns: Mapping[str, "CheckedAppCampaign"] | None = None  # the 2nd-edition app campaigns by id, checked
+    rtl_state: Mapping[str, "CheckedState"] | None = None  # the 1st-edition campaign's moving state by id, checked and replayed
     illustrative: tuple["Fact", ...] | None = None  # facts not from a published source that reach the bundle
     languages: Mapping[str, Mapping[str, str]] | None = None  # language -> string id -> usable translation
 

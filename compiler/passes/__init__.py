@@ -80,6 +80,7 @@ PASSES: tuple[Pass, ...] = (
         writes=("campaign",),
     ),
     Pass("app_campaign", needs=("app_campaign",), reads=("symbols",), writes=("app_campaigns",)),
+    Pass("rtl_state", needs=("catalog:rtl_state",), reads=("dice", "monsters", "worlds", "campaign"), writes=("rtl_state",)),
     Pass(
         "provenance",
         needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:tokens", "catalog:terrain", "catalog:lines", "catalog:templates", "catalog:campaign", "campaign", "app_campaign"),

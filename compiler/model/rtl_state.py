@@ -1,0 +1,589 @@
+"""The 1st-edition advanced campaign's moving state (Road to Legend): the rules of the game
+week read into typed values, and a worked record of weeks replayed from the start by a
+pure function:
+
+    replay(state, world, levels, final_battle, keep)   -> Replay: the state after every week, and
+                                                          every rule a recorded event breaks
+    most_xp(state, final_battle)                        -> the most XP the heroes (each) and the
+                                                          overlord can hold before the Final Battle
+
+The pass (compiler/passes/rtl_state.py) reads the `rtl_state:` catalog into a `StateRules`
+and reports what `replay` finds at the event's place; the bundle's JSON is
+compiler/emit/rtl_state.py. The rules are documented in docs/campaign.md ("The moving
+state"); every number is data in the catalog, none is a constant here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import field
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from compiler import frozen
+from compiler.model.world import LIEUTENANT_FORBIDDEN, TRAIL_TYPES, World
+
+# The awards the replay gives by itself, when the catalog declares them: the first
+# arrival at a dungeon area, a killed encounter leader, a killed lieutenant.
+AUTO_AWARDS = MappingProxyType({"explore": "explore", "encounter_leader": "encounter_leader", "lieutenant": "lieutenant"})
+# Locations whose first visit earns the exploration award.
+EXPLORED_KINDS = frozenset({"dungeon", "legendary"})
+# Events of the party's action (a week's party takes one action: move, or recuperate/train).
+PARTY_MOVE = "move"
+PARTY_TRAIN = frozenset({"secret_train"})
+# What each event needs besides `do`.
+NEEDS = MappingProxyType({
+    "move": ("to",),
+    "award": ("award",),
+    "hero_killed": ("value",),
+    "encounter": ("outcome",),
+    "lieutenant_move": ("lieutenant", "to"),
+    "besiege": ("lieutenant",),
+    "raze": ("city",),
+    "recruit": ("lieutenant",),
+    "lieutenant_killed": ("lieutenant",),
+    "buy": ("upgrade",),
+    "secret_train": ("hero", "gain"),
+    "store": ("item",),
+    "pick_up": ("item",),
+})
+
+
+@frozen
+class Cost:
+    coins: int = 0
+    xp: int = 0
+
+
+@frozen
+class Award:
+    id: str
+    heroes: int = 0
+    overlord: int = 0
+    coins: int = 0
+
+
+@frozen
+class Outcome:
+    id: str
+    loot_dice: int = 0
+    party_to: str | None = None
+    continues: bool = True
+
+
+@frozen
+class TamalirUpgrade:
+    id: str
+    name: str
+    xp: int
+
+
+@frozen
+class PartyUpgrade:
+    id: str
+    name: str
+    coins: int = 0
+    unlocks: str | None = None
+    sold_at: tuple[str, ...] = ()
+
+
+@frozen
+class Lieutenant:
+    id: str
+    name: str
+    avatar: str | None = None
+    xp: int | None = None
+    power_card: str | None = None
+    fortify_threat: int | None = None
+    minions: tuple[str, ...] = ()
+
+
+@frozen
+class QuestItem:
+    id: str
+    name: str
+    at: str
+    plot_card: str | None = None
+
+
+@frozen
+class StateRules:
+    id: str
+    campaign: str
+    world: str
+    heroes: int = 4
+    overlord_conquest: int = 0
+    per_razed_city: int = 0
+    overlord_upgrades: int = 1
+    tamalir_per_week: int = 1
+    treasury: int = 0
+    start_lieutenants: tuple[str, ...] = ()
+    awards: Mapping[str, Award] = field(default_factory=dict)
+    overlord_xp_per: int = 1
+    hero_xp_per: int = 1
+    siege_die: str | None = None
+    raze_on: str | None = None
+    lifted: bool = True
+    capital: str | None = None
+    outcomes: Mapping[str, Outcome] = field(default_factory=dict)
+    secret_costs: Mapping[str, Cost] = field(default_factory=dict)
+    secret_once_per_level: bool = True
+    vault_capacity: int = 1
+    vault_filled: Mapping[str, str] = field(default_factory=dict)
+    carry_lieutenant: int = 1
+    carry_party: int = 1
+    heroes_behind: bool = False
+    tamalir_upgrades: Mapping[str, TamalirUpgrade] = field(default_factory=dict)
+    party_upgrades: Mapping[str, PartyUpgrade] = field(default_factory=dict)
+    lieutenants: Mapping[str, Lieutenant] = field(default_factory=dict)
+    quest_items: Mapping[str, QuestItem] = field(default_factory=dict)
+
+
+@frozen
+class Problem:
+    """A recorded event that breaks a rule: its code, where (week, event, argument), the message's fields."""
+
+    code: str
+    week: int  # 0-based
+    event: int | None  # 0-based; None: the week itself
+    arg: str | None
+    fields: Mapping[str, Any]
+
+
+@frozen
+class WeekState:
+    """The campaign after one recorded week."""
+
+    week: int  # 1-based
+    level: str | None  # the campaign level in force this week
+    hero_conquest: int
+    overlord_conquest: int
+    hero_xp: int  # every hero's XP earned so far
+    hero_xp_spent: Mapping[str, int]  # hero -> XP spent ("all" for what every hero paid)
+    overlord_xp: int
+    overlord_xp_spent: int
+    treasury: int
+    party_at: str
+    lieutenants: Mapping[str, str]  # lieutenant in play -> location
+    sieges: Mapping[str, int]  # city -> siege tokens
+    razed: tuple[str, ...]
+    items: Mapping[str, str]  # quest item -> location, `party` or a lieutenant id
+    upgrades: tuple[str, ...]  # Tamalir and party upgrades owned
+    ended: str | None = None  # "final_battle" | "capital_razed"
+
+
+@frozen
+class Replay:
+    weeks: tuple[WeekState, ...]
+    problems: tuple[Problem, ...]
+
+
+@frozen
+class CheckedState:
+    """One `rtl_state:` entry: its rules read, its record replayed, its catalog data (for the bundle)."""
+
+    state: StateRules
+    replay: Replay
+    data: Mapping[str, Any]
+
+
+def usable_types(state: StateRules, owned: Iterable[str]) -> set[str]:
+    """The trail types the party may use owning these upgrades: normal trails, and those a
+    party upgrade it owns opens. A state that declares no party upgrade does not model
+    them: every trail type is usable."""
+    if not state.party_upgrades:
+        return set(TRAIL_TYPES)
+    types = {"normal"}
+    for u in owned:
+        pu = state.party_upgrades.get(u)
+        if pu is not None and pu.unlocks:
+            types.add(pu.unlocks)
+    return types
+
+
+def level_at(levels: tuple[tuple[str, int], ...], conquest: int) -> str | None:
+    """The campaign level at a combined conquest total: `levels` is (id, threshold), weakest first."""
+    current = None
+    for lid, threshold in levels:
+        if conquest >= threshold:
+            current = lid
+    return current
+
+
+def most_xp(state: StateRules, final_battle: int | None) -> tuple[int, int] | None:
+    """The most XP each hero and the overlord can earn before the Final Battle begins and
+    sets the totals to zero: all of the combined conquest below the threshold, on one side.
+    None without a Final Battle threshold (no bound)."""
+    if final_battle is None or final_battle < 1:
+        return None
+    below = final_battle - 1
+    return below * state.hero_xp_per, below * state.overlord_xp_per
+
+
+class _Run:
+    """The state while a record is replayed; `replay` is the only entry point."""
+
+    def __init__(self, state: StateRules, world: World, levels: tuple[tuple[str, int], ...], final_battle: int | None, keep: str | None) -> None:
+        self.s, self.world, self.levels, self.final, self.keep = state, world, levels, final_battle, keep
+        self.hero = 0
+        self.overlord = 0
+        self.hero_spent: dict[str, int] = {}
+        self.overlord_spent = 0
+        self.treasury = state.treasury
+        self.party = world.start
+        self.visited: set[str] = {world.start}
+        self.lieutenants: dict[str, str] = {i: keep or world.start for i in state.start_lieutenants if i in state.lieutenants}
+        self.dead: set[str] = set()
+        self.sieges: dict[str, int] = {}
+        self.razed: list[str] = []
+        self.items: dict[str, str] = {i: q.at for i, q in state.quest_items.items()}
+        self.upgrades: list[str] = []
+        self.trained: set[tuple[str, str]] = set()
+        self.ended: str | None = None
+        self.problems: list[Problem] = []
+        self.week = 0
+        self.level: str | None = None
+
+    # --------------------------------------------------------------------- helpers
+    def bad(self, code: str, event: int | None, arg: str | None, **fields: Any) -> None:
+        self.problems.append(Problem(code, self.week, event, arg, MappingProxyType(fields)))
+
+    def trail(self, a: str, b: str) -> list[str]:
+        """The types of the trails joining a and b."""
+        return sorted({t.type for t in self.world.trails if set(t.ends) == {a, b}})
+
+    def unlocked(self) -> set[str]:
+        return usable_types(self.s, self.upgrades)
+
+    def gain(self, heroes: int, overlord: int, coins: int = 0) -> None:
+        self.hero += heroes
+        self.overlord += overlord
+        self.treasury += coins
+
+    def give(self, award_id: str, times: int = 1) -> None:
+        a = self.s.awards.get(award_id)
+        if a is not None:
+            self.gain(a.heroes * times, a.overlord * times, a.coins * times)
+
+    def hero_xp_left(self, hero: str) -> int:
+        return self.hero * self.s.hero_xp_per - self.hero_spent.get(hero, 0) - self.hero_spent.get("all", 0)
+
+    def overlord_xp_left(self) -> int:
+        return self.overlord * self.s.overlord_xp_per - self.overlord_spent
+
+    def kind(self, loc: str) -> str | None:
+        location = self.world.locations.get(loc)
+        return location.kind if location is not None else None
+
+    # --------------------------------------------------------------------- the week
+    def begin_week(self) -> None:
+        combined = self.hero + self.overlord
+        self.level = level_at(self.levels, combined)
+        if self.final is not None and combined >= self.final:
+            self.ended = "final_battle"
+            return
+        self.overlord += self.s.overlord_conquest + self.s.per_razed_city * len(self.razed)
+        if self.s.lifted:  # a siege with no lieutenant present is lifted
+            present = set(self.lieutenants.values())
+            self.sieges = {c: n for c, n in self.sieges.items() if c in present}
+
+    def run_week(self, events: list[Mapping[str, Any]]) -> None:
+        full = {c for c, n in self.sieges.items() if self._defense(c) is not None and n >= (self._defense(c) or 0)}
+        started_at = dict(self.lieutenants)
+        ordered: set[str] = set()
+        party_action: tuple[str, int] | None = None
+        moved = False
+        overlord_buys = 0
+        tamalir_buys = 0
+        for i, ev in enumerate(events):
+            do = str(ev.get("do"))
+            missing = [n for n in NEEDS.get(do, ()) if n not in ev]
+            if missing:
+                self.bad("K0511", i, None, do=do, missing=missing[0])
+                continue
+            if self.ended is not None:
+                self.bad("K0521", i, None, week=self.week + 1, why=f"`{self.s.capital}` was razed")
+                break
+            if do == PARTY_MOVE or do in PARTY_TRAIN:
+                action = "move" if do == PARTY_MOVE else "recuperate/train"
+                if party_action is not None and (party_action[0] != action or action == "move"):
+                    self.bad("K0515", i, "do", first=party_action[0], second=action, week=self.week + 1)
+                    continue
+                party_action = (action, i)
+            if do == "move":
+                moved = self.move(i, str(ev["to"])) or moved
+            elif do == "award":
+                aid = str(ev["award"])
+                if aid not in self.s.awards:
+                    self.unknown(i, "award", aid, "an award", self.s.awards)
+                    continue
+                self.give(aid, int(ev.get("times", 1)))
+            elif do == "hero_killed":
+                self.gain(0, int(ev["value"]))
+            elif do == "encounter":
+                self.encounter(i, ev, moved)
+            elif do in ("lieutenant_move", "besiege", "lieutenant_killed"):
+                self.lieutenant(i, do, ev, started_at, ordered)
+            elif do == "raze":
+                self.raze(i, str(ev["city"]), full)
+            elif do == "recruit":
+                overlord_buys += 1
+                if overlord_buys > self.s.overlord_upgrades:
+                    self.bad("K0519", i, "do", what="the overlord", why=f"buys at most {self.s.overlord_upgrades} upgrade(s) a week")
+                    continue
+                self.recruit(i, str(ev["lieutenant"]))
+            elif do == "buy":
+                uid = str(ev["upgrade"])
+                if uid in self.s.tamalir_upgrades:
+                    tamalir_buys += 1
+                    if tamalir_buys > self.s.tamalir_per_week:
+                        self.bad("K0519", i, "upgrade", what="the party", why=f"buys at most {self.s.tamalir_per_week} Tamalir upgrade(s) a week")
+                        continue
+                self.buy(i, uid)
+            elif do == "secret_train":
+                self.secret_train(i, str(ev["hero"]), str(ev["gain"]))
+            elif do in ("store", "pick_up"):
+                self.item(i, do, str(ev["item"]), ev.get("city"))
+
+    def _defense(self, city: str) -> int | None:
+        location = self.world.locations.get(city)
+        return location.defense if location is not None else None
+
+    def unknown(self, i: int, arg: str, name: str, what: str, known: Mapping[str, Any] | set[str]) -> None:
+        self.bad("K0501", i, arg, what=what, name=name, known=sorted(known))
+
+    # --------------------------------------------------------------------- the party
+    def move(self, i: int, to: str) -> bool:
+        if to not in self.world.locations:
+            self.unknown(i, "to", to, "a location", set(self.world.locations))
+            return False
+        types = self.trail(self.party, to)
+        if not types:
+            self.bad("K0512", i, "to", who="the party", a=self.party, b=to)
+            return False
+        usable = self.unlocked()
+        if not set(types) & usable:
+            needs = sorted(u for u, pu in self.s.party_upgrades.items() if pu.unlocks in types)
+            self.bad("K0513", i, "to", a=self.party, b=to, type=" or ".join(types),
+                     needs=", ".join(f"`{n}`" for n in needs) if needs else "an upgrade no card gives")
+            return False
+        kind = self.kind(to)
+        if kind == "keep":
+            self.bad("K0514", i, "to", place=to, why="the party may not enter the Overlord's Keep before the Final Battle")
+            return False
+        if kind == "legendary":
+            opens = self.world.locations[to].level
+            if opens != self.level:
+                self.bad("K0514", i, "to", place=to, why=f"it is open only at the {opens} level, and the campaign is at {self.level}")
+                return False
+            if self.s.heroes_behind and self.hero >= self.overlord:
+                self.bad("K0514", i, "to", place=to,
+                         why=f"it is open only while the heroes hold fewer conquest tokens than the overlord ({self.hero} against {self.overlord})")
+                return False
+        self.party = to
+        if kind in EXPLORED_KINDS and to not in self.visited:
+            self.give(AUTO_AWARDS["explore"])
+        self.visited.add(to)
+        return True
+
+    def encounter(self, i: int, ev: Mapping[str, Any], moved: bool) -> None:
+        oid = str(ev["outcome"])
+        outcome = self.s.outcomes.get(oid)
+        if outcome is None:
+            self.unknown(i, "outcome", oid, "an encounter outcome", self.s.outcomes)
+            return
+        if not moved:
+            self.bad("K0522", i, "do", what="an encounter", why="encounters happen on the trail of the party's move, and the party has not moved this week")
+            return
+        if ev.get("leader_killed"):
+            self.give(AUTO_AWARDS["encounter_leader"])
+        if outcome.party_to is not None:
+            self.party = outcome.party_to
+
+    def buy(self, i: int, uid: str) -> None:
+        if uid in self.upgrades:
+            self.bad("K0519", i, "upgrade", what=f"`{uid}`", why="is owned already: each upgrade card is bought once")
+            return
+        tu = self.s.tamalir_upgrades.get(uid)
+        pu = self.s.party_upgrades.get(uid)
+        if tu is not None:
+            if self.party != self.s.capital:
+                self.bad("K0522", i, "upgrade", what=f"Tamalir upgrade `{uid}`", why=f"is bought in `{self.s.capital}`, and the party is at `{self.party}`")
+                return
+            poorest = min((self.hero_xp_left(h) for h in self._heroes()), default=self.hero_xp_left("all"))
+            if poorest < tu.xp:
+                self.bad("K0518", i, "upgrade", who="a hero", what=f"`{uid}`", need=f"{tu.xp} XP", has=f"{poorest} XP")
+                return
+            self.hero_spent["all"] = self.hero_spent.get("all", 0) + tu.xp
+        elif pu is not None:
+            city = self.world.locations.get(self.party)
+            sold = pu.sold_at or tuple(c for c, loc in self.world.locations.items() if loc.kind == "city")
+            if city is None or city.kind != "city" or self.party not in sold or not city.has("market") or self.party in self.razed:
+                self.bad("K0522", i, "upgrade", what=f"party upgrade `{uid}`", why=f"is sold at the Market of {', '.join(f'`{c}`' for c in sold)}, and the party is at `{self.party}`")
+                return
+            if self.treasury < pu.coins:
+                self.bad("K0518", i, "upgrade", who="the party", what=f"`{uid}`", need=f"{pu.coins} coins", has=f"{self.treasury} coins")
+                return
+            self.treasury -= pu.coins
+        else:
+            self.unknown(i, "upgrade", uid, "an upgrade", set(self.s.tamalir_upgrades) | set(self.s.party_upgrades))
+            return
+        self.upgrades.append(uid)
+
+    def _heroes(self) -> list[str]:
+        return sorted(h for h in self.hero_spent if h != "all")
+
+    def secret_train(self, i: int, hero: str, gain: str) -> None:
+        if self.kind(self.party) != "secret_master":
+            self.bad("K0522", i, "do", what="secret training", why=f"happens at a secret master area, and the party is at `{self.party}`")
+            return
+        level = self.level or ""
+        if self.s.secret_once_per_level and (hero, level) in self.trained:
+            self.bad("K0519", i, "hero", what=f"hero `{hero}`", why=f"has had secret training at the {level} level already")
+            return
+        cost = self.s.secret_costs.get(level)
+        if cost is None:
+            self.bad("K0522", i, "do", what="secret training", why=f"has no cost at the {level} level")
+            return
+        if self.hero_xp_left(hero) < cost.xp or self.treasury < cost.coins:
+            self.bad("K0518", i, "hero", who=f"hero `{hero}`", what="secret training", need=f"{cost.xp} XP and {cost.coins} coins",
+                     has=f"{self.hero_xp_left(hero)} XP and {self.treasury} coins")
+            return
+        self.trained.add((hero, level))
+        self.hero_spent[hero] = self.hero_spent.get(hero, 0) + cost.xp
+        self.treasury -= cost.coins
+
+    def item(self, i: int, do: str, iid: str, city: Any) -> None:
+        if iid not in self.s.quest_items:
+            self.unknown(i, "item", iid, "a quest item", self.s.quest_items)
+            return
+        where = self.items.get(iid)
+        if do == "pick_up":
+            if where != self.party:
+                self.bad("K0520", i, "item", item=iid, why=f"lies at `{where}`, not where the party is (`{self.party}`)")
+                return
+            carried = sum(1 for w in self.items.values() if w == "party")
+            if carried >= self.s.carry_party:
+                self.bad("K0520", i, "item", item=iid, why=f"would be one more than the {self.s.carry_party} the party may carry")
+                return
+            self.items[iid] = "party"
+            return
+        target = str(city) if city is not None else self.party
+        if where != "party":
+            self.bad("K0520", i, "item", item=iid, why="is not carried by the party")
+            return
+        if target != self.party or self.kind(target) != "city" or target in self.razed:
+            self.bad("K0520", i, "item", item=iid, why=f"can be stored only in the vault of the city the party is in (`{self.party}`)")
+            return
+        held = sum(1 for w in self.items.values() if w == target) + (1 if target in self.s.vault_filled else 0)
+        if held >= self.s.vault_capacity:
+            self.bad("K0520", i, "item", item=iid, why=f"does not fit: the vault of `{target}` holds {self.s.vault_capacity} and is full")
+            return
+        self.items[iid] = target
+
+    # --------------------------------------------------------------------- the overlord
+    def lieutenant(self, i: int, do: str, ev: Mapping[str, Any], started_at: Mapping[str, str], ordered: set[str]) -> None:
+        lid = str(ev["lieutenant"])
+        if lid not in self.s.lieutenants:
+            self.unknown(i, "lieutenant", lid, "a lieutenant", self.s.lieutenants)
+            return
+        if lid not in self.lieutenants:
+            why = "is dead" if lid in self.dead else "is not in play (recruit it first)"
+            self.bad("K0516", i, "lieutenant", id=lid, why=why)
+            return
+        here = self.lieutenants[lid]
+        if do == "lieutenant_killed":
+            if here != self.party:
+                self.bad("K0516", i, "lieutenant", id=lid, why=f"is at `{here}`, not where the party is (`{self.party}`)")
+                return
+            del self.lieutenants[lid]
+            self.dead.add(lid)
+            for item, holder in list(self.items.items()):
+                if holder == lid:
+                    self.items[item] = here
+            self.give(AUTO_AWARDS["lieutenant"])
+            return
+        if lid in ordered:
+            self.bad("K0516", i, "lieutenant", id=lid, why="has had its order this week (one order a week)")
+            return
+        ordered.add(lid)
+        if do == "lieutenant_move":
+            to = str(ev["to"])
+            if to not in self.world.locations:
+                self.unknown(i, "to", to, "a location", set(self.world.locations))
+                return
+            if not self.trail(here, to):
+                self.bad("K0512", i, "to", who=f"lieutenant `{lid}`", a=here, b=to)
+                return
+            if self.kind(to) in LIEUTENANT_FORBIDDEN:
+                self.bad("K0516", i, "to", id=lid, why=f"may not enter `{to}`, a {self.kind(to)} area")
+                return
+            self.lieutenants[lid] = to
+            return
+        start = started_at.get(lid)
+        if start is None or self.kind(start) != "city" or start in self.razed:
+            self.bad("K0516", i, "lieutenant", id=lid, why=f"besieges only a city it began the week in (it began at `{start}`)")
+            return
+        defense = self._defense(start) or 0
+        self.sieges[start] = min(defense, self.sieges.get(start, 0) + 1)
+
+    def raze(self, i: int, city: str, full: set[str]) -> None:
+        if city not in self.world.locations:
+            self.unknown(i, "city", city, "a location", set(self.world.locations))
+            return
+        if city not in full:
+            self.bad("K0517", i, "city", city=city, tokens=self.sieges.get(city, 0), defense=self._defense(city) or 0)
+            return
+        self.razed.append(city)
+        self.sieges.pop(city, None)
+        if city == self.s.capital:
+            self.ended = "capital_razed"
+
+    def recruit(self, i: int, lid: str) -> None:
+        lt = self.s.lieutenants.get(lid)
+        if lt is None:
+            self.unknown(i, "lieutenant", lid, "a lieutenant", self.s.lieutenants)
+            return
+        if lid in self.lieutenants or lid in self.dead:
+            self.bad("K0516", i, "lieutenant", id=lid, why="is in play already" if lid in self.lieutenants else "is dead")
+            return
+        cost = lt.xp or 0
+        if self.overlord_xp_left() < cost:
+            self.bad("K0518", i, "lieutenant", who="the overlord", what=f"`{lid}`", need=f"{cost} XP", has=f"{self.overlord_xp_left()} XP")
+            return
+        self.overlord_spent += cost
+        self.lieutenants[lid] = self.keep or self.world.start
+
+    def snapshot(self) -> WeekState:
+        spent = dict(sorted(self.hero_spent.items()))
+        return WeekState(
+            week=self.week + 1, level=self.level, hero_conquest=self.hero, overlord_conquest=self.overlord,
+            hero_xp=self.hero * self.s.hero_xp_per, hero_xp_spent=MappingProxyType(spent),
+            overlord_xp=self.overlord * self.s.overlord_xp_per, overlord_xp_spent=self.overlord_spent,
+            treasury=self.treasury, party_at=self.party,
+            lieutenants=MappingProxyType(dict(sorted(self.lieutenants.items()))),
+            sieges=MappingProxyType(dict(sorted(self.sieges.items()))), razed=tuple(self.razed),
+            items=MappingProxyType(dict(sorted(self.items.items()))), upgrades=tuple(self.upgrades), ended=self.ended,
+        )
+
+
+def replay(state: StateRules, world: World, levels: tuple[tuple[str, int], ...], final_battle: int | None,
+           keep: str | None, weeks: list[list[Mapping[str, Any]]]) -> Replay:
+    """Every recorded week played from the campaign's start: at the week's start time passes
+    (the level in force; the Final Battle at its threshold; the overlord's weekly conquest)
+    and sieges without a lieutenant are lifted, then the week's events in order. An event
+    that breaks a rule is a Problem and changes nothing. A week after the campaign ended is
+    a Problem (K0521) and the replay stops."""
+    run = _Run(state, world, levels, final_battle, keep)
+    out: list[WeekState] = []
+    for w, events in enumerate(weeks):
+        run.week = w
+        if run.ended is not None:
+            run.bad("K0521", None, None, week=w + 1, why="the Final Battle has begun" if run.ended == "final_battle" else f"`{state.capital}` was razed")
+            break
+        run.begin_week()
+        if run.ended is None:
+            run.run_week(events)
+        elif events:
+            run.bad("K0521", None, None, week=w + 1, why="the Final Battle has begun")
+        out.append(run.snapshot())
+    return Replay(weeks=tuple(out), problems=tuple(run.problems))
