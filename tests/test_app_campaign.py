@@ -196,7 +196,10 @@ def test_the_bundle_carries_the_campaign(tmp_path: Path):
     assert r.code == 0, r.err
     bundle = json.loads((tmp_path / "out" / "road" / "bundle.json").read_text(encoding="utf-8"))
     camp = bundle["app_campaigns"]["road"]
-    assert camp["acts"] == [{"number": 1, "title": "app_campaign.road.act.1.title", "quests": ["raid", "mill", "hunt"]}, {"number": 2, "quests": ["keep"]}]
+    nothing = {c: {"least": 0, "most": 0} for c in ("gold", "xp", "fame")}  # no quest pays anything
+    assert camp["acts"] == [{"number": 1, "title": "app_campaign.road.act.1.title", "quests": ["raid", "mill", "hunt"], "awards": nothing},
+                            {"number": 2, "quests": ["keep"], "awards": nothing}]
+    assert camp["difficulty"] == {"setting": "normal", "gold_per_hero": 50, "delve_xp": 1}
     assert camp["quests"]["raid"]["odds"] == {"exact": "2/3", "value": 0.666667}
     assert camp["quests"]["mill"]["after"] == {"quest": "raid", "outcome": "lost"}
     # the raid lost (1/3), then the mill or the hunt picked (1/2)
@@ -319,6 +322,7 @@ def test_the_command_answers_in_json():
     assert camp["quests"]["a_fat_goblin"] == {
         "kind": "story", "act": 1, "title": "A Fat Goblin", "in_pack": True, "odds": {"exact": "1/2", "value": 0.5},
         "after": "first_blood played", "weeks": 1, "played": {"exact": "1/1", "value": 1.0}, "simulated": 200,
+        "rewards": [{"when": "any", "xp": 1}, {"when": "won", "gold": 50, "fame": 1}],
     }
     assert camp["simulation"]["runs"] == 200 and sum(camp["simulation"]["endings"].values()) == 200
     assert camp["expected_weeks"]["exact"] == "15/8"

@@ -19,6 +19,7 @@ from compiler.commands.common import PROBLEMS, USAGE, add_pack_arguments, comman
 if TYPE_CHECKING:
     from compiler.diagnostics.model import Sink
     from compiler.model import app_campaign as ac
+    from compiler.syntax import ast
 
 
 def _count(text: str) -> int:
@@ -104,6 +105,30 @@ def _exact(f: Fraction) -> dict[str, object]:
     return {"exact": f"{f.numerator}/{f.denominator}", "value": round(float(f), 6)}
 
 
+def _reward(r: ast.Reward) -> dict[str, object]:
+    from compiler.model import app_campaign as ac
+
+    return {"when": r.when, **{c: getattr(r, c) for c in ac.CURRENCIES if getattr(r, c)}}
+
+
+def _reward_text(rewards: tuple[ast.Reward, ...]) -> str:
+    from compiler.model import app_campaign as ac
+
+    parts = []
+    for r in rewards:
+        when = r.when
+        paid = " ".join(f"{c} {getattr(r, c)}" for c in ac.CURRENCIES if getattr(r, c))
+        parts.append(f"reward {'' if when == 'any' else when + ' '}{paid}".rstrip())
+    return " ".join(parts)
+
+
+def _setting(checked: ac.Checked) -> str:
+    from compiler.model import app_campaign as ac
+
+    d = checked.decl.difficulty
+    return d.name if d is not None and d.name in ac.DIFFICULTIES else "normal"
+
+
 def campaign_answer(checked: ac.Checked, sim: ac.Simulation | None = None) -> dict[str, object]:
     """What the text says, as JSON (`--format json`; docs/campaign.md): texts as written,
     conditions in the language's words, chances exact and rounded, the simulation's counts."""
@@ -117,6 +142,8 @@ def campaign_answer(checked: ac.Checked, sim: ac.Simulation | None = None) -> di
             item["after"] = ac.unlock_text(q.after)
         if q.weeks is not None:
             item["weeks"] = q.weeks
+        if q.rewards:
+            item["rewards"] = [_reward(r) for r in q.rewards]
         if analysis is not None:
             item["played"] = _exact(analysis.played[q.id])
         if sim is not None:
@@ -131,13 +158,30 @@ def campaign_answer(checked: ac.Checked, sim: ac.Simulation | None = None) -> di
     }
     if camp.side_offer is not None:
         out["side_offer"] = camp.side_offer
+    decl = checked.decl
+    setting = _setting(checked)
+    out["difficulty"] = {"setting": setting, **ac.DIFFICULTIES[setting]}
+    out["delve"] = camp.delve
+    if decl.cities:
+        out["cities"] = {c.id: {"name": c.name.value if c.name else None, "sells": [{"items": [r.name for r in g.items], "fame": g.fame} for g in c.sells]}
+                         for c in sorted(decl.cities, key=lambda c: c.id)}
+    if camp.travel:
+        out["travel"] = [
+            {"id": t.id, "odds": _exact(t.odds), "rewards": [_reward(r) for r in t.rewards],
+             **({"once": _exact(analysis.travel_once[t.id]), "expected": _exact(analysis.travel_expected[t.id])} if analysis is not None else {}),
+             **({"simulated_runs": sim.travel_runs[t.id], "simulated_total": sim.travel_total[t.id]} if sim is not None else {})}
+            for t in camp.travel
+        ]
     if analysis is not None:
         out["endings"] = {e: _exact(analysis.endings[e]) for e in ac.ENDINGS}
         out["expected_weeks"] = _exact(analysis.weeks(camp))
+        out["awards"] = {str(camp.acts[at]): {c: {"least": lo, "most": hi} for c, (lo, hi) in by.items()} for at, by in sorted(analysis.awards.items())}
+        out["most_fame"] = analysis.most_fame
     if sim is not None:
         out["simulation"] = {
             "runs": sim.runs, "seed": sim.seed, "endings": dict(sim.endings),
             "weeks": {str(n): k for n, k in sim.weeks.items()}, "quests_played": {str(n): k for n, k in sim.quests_played.items()},
+            "awards": {str(camp.acts[at]): {c: {"least": lo, "most": hi} for c, (lo, hi) in by.items()} for at, by in sorted(sim.awards.items())},
         }
     return out
 
@@ -150,13 +194,40 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
 
     camp, analysis = checked.campaign, checked.analysis
     offer = f"side_offer {camp.side_offer}" if camp.side_offer is not None else "every unlocked side quest offered"
+    if camp.delve:
+        offer = f"stages in order, Act II after stage {ac.DELVE_ACT_AFTER}"
     walked = f"{analysis.states} states walked" if analysis is not None else "not walked (K0410)"
-    lines = [f"campaign {camp.id} \"{visible(camp.name)}\" ({camp.source}): {len(camp.acts)} acts, {len(camp.quests)} quests, {offer}; {walked}"]
+    what = "the Delve" if camp.delve else "campaign"
+    lines = [f"{what} {camp.id} \"{visible(camp.name)}\" ({camp.source}): {len(camp.acts)} acts, {len(camp.quests)} quests, {offer}; {walked}"]
+    setting = _setting(checked)
+    rule = ac.DIFFICULTIES[setting]
+    lines.append(f"difficulty {setting}: each hero starts with {rule['gold_per_hero']} gold" + (f" and {rule['delve_xp']} XP" if camp.delve else ""))
     if sim is not None:
         lines.append(f"simulated {sim.runs} runs, seed {sim.seed}")
+    for city in sorted(checked.decl.cities, key=lambda c: c.id):
+        shop = "; ".join((f"at fame {g.fame}: " if g.fame else "") + ", ".join(r.name for r in g.items) for g in city.sells)
+        lines.append(f"city {city.id}" + (f" \"{visible(city.name.value)}\"" if city.name else "") + f" sells {shop or 'nothing'}")
+    written = {t.id: t for t in checked.decl.travel}
+    for t in camp.travel:
+        near = written[t.id].near
+        head = f"travel {t.id} odds {t.odds} per journey" + (f" near {near.name}" if near is not None else "")
+        if t.rewards:
+            head += " " + _reward_text(t.rewards)
+        facts = []
+        if analysis is not None:
+            facts.append(f"met in a run {_chance(analysis.travel_once[t.id])}, on average {analysis.travel_expected[t.id]} times")
+        if sim is not None:
+            facts.append(f"simulated {sim.travel_runs[t.id]}/{sim.runs} runs ({_pct(sim.travel_runs[t.id] / sim.runs)}), {sim.travel_total[t.id] / sim.runs:.3f} times")
+        lines.append(head + ("; " + "; ".join(facts) if facts else ""))
     for at, number in enumerate(camp.acts):
         title = camp.act_titles[at]
-        lines.append(f"act {number}" + (f" \"{visible(title)}\"" if title else ""))
+        items = checked.decl.acts[at].items if at < len(checked.decl.acts) else ()
+        lines.append(f"act {number}" + (f" \"{visible(title)}\"" if title else "") + (f" items {', '.join(r.name for r in items)}" if items else ""))
+        if analysis is not None and at in analysis.awards:
+            paid = analysis.awards[at]
+            lines.append("  paid in this act: " + ", ".join(f"{c} {paid[c][0]}..{paid[c][1]}" for c in ac.CURRENCIES)
+                         + (" (simulated " + ", ".join(f"{c} {sim.awards[at][c][0]}..{sim.awards[at][c][1]}" for c in ac.CURRENCIES) + ")"
+                            if sim is not None and at in sim.awards else ""))
         for q in camp.quests:
             if q.act != at:
                 continue
@@ -169,7 +240,9 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
                 head += f" weeks {q.weeks}"
             if q.odds != ac.DEFAULT_ODDS:
                 head += f" odds {q.odds}"
-            if q.after is not None:
+            if q.rewards:
+                head += " " + _reward_text(q.rewards)
+            if q.after is not None and q.kind != "stage":
                 head += f" after {ac.unlock_text(q.after)}"
             lines.append(head)
             facts = []
@@ -179,7 +252,7 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
                 facts.append(f"simulated {sim.played[q.id]}/{sim.runs} ({_pct(sim.played[q.id] / sim.runs)})")
             if facts:
                 lines.append("      " + "; ".join(facts))
-    words = {"won": "a finale won", "lost": "a finale lost", "none": "no finale"}
+    words = {"won": "the Delve won", "lost": "the Delve lost", "none": "neither"} if camp.delve else {"won": "a finale won", "lost": "a finale lost", "none": "no finale"}
     for e in ac.ENDINGS:
         facts = []
         if analysis is not None:
@@ -197,6 +270,8 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
         facts.append(f"simulated mean {mean:.2f}, runs by weeks " + ", ".join(f"{n}: {k}" for n, k in sim.weeks.items()))
     if facts:
         lines.append("weeks passed (one per side quest attempted): " + "; ".join(facts))
+    if analysis is not None:
+        lines.append(f"most fame a run gathers: {analysis.most_fame}")
     if sim is not None:
         spread = ", ".join(f"{n}: {k}" for n, k in sim.quests_played.items())
         lines.append(f"quests played per run (simulated): {spread}")

@@ -5,7 +5,7 @@ act, title, odds and unlock condition (a small JSON tree), and the exact chance 
 quest is played and each ending comes (docs/bundle.md, docs/campaign.md).
 
 String ids (compiler/model/texts.py: app_campaign_texts):
-    app_campaign.<id>.name | .act.<N>.title | .quest.<quest id>.title
+    app_campaign.<id>.name | .act.<N>.title | .quest.<quest id>.title | .city.<id>.name | .travel.<id>.title
 A quest of the pack has no title of its own here: its name is `quest.<quest id>.name`.
 """
 
@@ -36,6 +36,22 @@ def unlock_json(u: ast.Unlock) -> JSON:
     return {u.op: [unlock_json(p) for p in u.parts]}
 
 
+def reward_json(r: ast.Reward) -> JSONObject:
+    out: JSONObject = {"when": r.when}
+    for c in ac.CURRENCIES:
+        if getattr(r, c):
+            out[c] = getattr(r, c)
+    return out
+
+
+def _city_json(campaign: str, city: ast.City, ids: dict[str, str]) -> JSONObject:
+    out: JSONObject = {"sells": [{"items": [r.name for r in s.items], "fame": s.fame} for s in city.sells]}
+    sid = f"app_campaign.{campaign}.city.{city.id}.name"
+    if sid in ids:
+        out["name"] = sid
+    return out
+
+
 def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable) -> JSONObject:
     ids = {}
     for sid, text, _note in app_campaign_texts(decl):
@@ -49,6 +65,10 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
         sid = f"app_campaign.{camp.id}.act.{number}.title"
         if sid in ids:
             act["title"] = sid
+        if at < len(decl.acts) and decl.acts[at].items:
+            act["items"] = [r.name for r in decl.acts[at].items]
+        if analysis is not None and at in analysis.awards:
+            act["awards"] = {c: {"least": low, "most": high} for c, (low, high) in analysis.awards[at].items()}
         acts.append(act)
     quests: JSONObject = {}
     for q in camp.quests:
@@ -64,6 +84,8 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
             item["after"] = unlock_json(q.after)
         if q.weeks is not None:
             item["weeks"] = q.weeks
+        if q.rewards:
+            item["rewards"] = [reward_json(r) for r in q.rewards]
         if analysis is not None:
             item["played"] = chance_json(analysis.played[q.id])
         quests[q.id] = item
@@ -75,6 +97,34 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
     }
     if camp.side_offer is not None:
         out["side_offer"] = camp.side_offer
+    setting = decl.difficulty.name if decl.difficulty is not None and decl.difficulty.name in ac.DIFFICULTIES else "normal"
+    out["difficulty"] = {"setting": setting, **ac.DIFFICULTIES[setting]}
+    if camp.delve:
+        out["delve"] = {"stages": ac.DELVE_STAGES, "act_after": ac.DELVE_ACT_AFTER, "keep": dict(ac.DELVE_KEEP),
+                        "keep_if_tracker_empty": ac.DELVE_KEEP_IF_TRACKER_EMPTY}
+    if decl.cities:
+        out["cities"] = {c.id: _city_json(camp.id, c, ids) for c in sorted(decl.cities, key=lambda c: c.id)}
+    if camp.travel:
+        travel: list[JSON] = []
+        written = {t.id: t for t in decl.travel}
+        for t in camp.travel:
+            event: JSONObject = {"id": t.id, "odds": chance_json(t.odds)}
+            sid = f"app_campaign.{camp.id}.travel.{t.id}.title"
+            if sid in ids:
+                event["title"] = sid
+            near = written[t.id].near
+            if near is not None:
+                event["near"] = near.name
+            if t.rewards:
+                event["rewards"] = [reward_json(r) for r in t.rewards]
+            if analysis is not None:
+                event["once"] = chance_json(analysis.travel_once[t.id])
+                mean = analysis.travel_expected[t.id]
+                event["expected"] = {"exact": f"{mean.numerator}/{mean.denominator}", "value": round(float(mean), 6)}
+            travel.append(event)
+        out["travel"] = travel
+    if analysis is not None:
+        out["most_fame"] = analysis.most_fame
     if analysis is not None:
         out["endings"] = {e: chance_json(analysis.endings[e]) for e in ac.ENDINGS}
         weeks = analysis.weeks(camp)

@@ -39,8 +39,22 @@ from compiler import frozen
 from compiler.diagnostics import Span
 from compiler.syntax import ast
 
-KINDS = ("story", "side", "interlude", "finale")
-SPINE = frozenset({"story", "interlude", "finale"})
+KINDS = ("story", "side", "interlude", "finale", "stage")
+SPINE = frozenset({"story", "interlude", "finale", "stage"})
+CURRENCIES = ("gold", "xp", "fame")
+# The app's difficulty settings (the app rulebook, "Appendix VI: Difficulty Settings"): the
+# gold each hero starts a campaign with, and the XP each hero starts the Delve with.
+DIFFICULTIES: Mapping[str, Mapping[str, int]] = {
+    "normal": {"gold_per_hero": 50, "delve_xp": 1},
+    "hard": {"gold_per_hero": 0, "delve_xp": 0},
+}
+# The Delve (the app rulebook, "The Delve"): six stages win it; Act II begins after the
+# third; after each stage the heroes keep 2 of the shop items revealed (1 with two heroes),
+# one more when the monster tracker was empty as they left.
+DELVE_STAGES = 6
+DELVE_ACT_AFTER = 3
+DELVE_KEEP: Mapping[str, int] = {"2": 1, "3": 2, "4": 2}  # heroes -> items kept after a stage
+DELVE_KEEP_IF_TRACKER_EMPTY = 1
 OUTCOMES = ("won", "lost", "played")
 UNPLAYED, WON, LOST = 0, 1, 2
 DEFAULT_ODDS = Fraction(1, 2)
@@ -61,6 +75,24 @@ class Quest:
     after: ast.Unlock | None
     span: Span
     weeks: int | None = None  # "Begin in N weeks" (spine quests): weeks left once it opens
+    rewards: tuple[ast.Reward, ...] = ()
+
+    def paid(self, outcome: int, currency: str) -> int:
+        """What this quest pays in `currency` on `outcome` (WON or LOST)."""
+        said = "won" if outcome == WON else "lost"
+        return sum(getattr(r, currency) for r in self.rewards if r.when in ("any", said))
+
+
+@frozen
+class Travel:
+    """A travel event: its chance on each journey to a quest, and what it pays."""
+
+    id: str
+    odds: Fraction
+    rewards: tuple[ast.Reward, ...] = ()
+
+    def paid(self, currency: str) -> int:
+        return sum(getattr(r, currency) for r in self.rewards if r.when == "any")
 
 
 @frozen
@@ -74,6 +106,24 @@ class Campaign:
     source: str
     span: Span
     positions: Mapping[str, int] = field(default_factory=dict)  # quest id -> index in `quests` (the first)
+    delve: bool = False  # the Delve: stages in order, a lost stage ends it lost, the last won wins it
+    travel: tuple[Travel, ...] = ()  # at most one comes on each journey to a quest
+
+    @property
+    def last_stage(self) -> int | None:
+        stages = [i for i, q in enumerate(self.quests) if q.kind == "stage"]
+        return stages[-1] if stages else None
+
+    def no_travel(self) -> Fraction:
+        """The chance that a journey meets no travel event."""
+        return 1 - sum((t.odds for t in self.travel), Fraction(0))
+
+    def travel_range(self, currency: str) -> tuple[int, int]:
+        """The least and most a journey's travel event pays in `currency`."""
+        values = [t.paid(currency) for t in self.travel]
+        if self.no_travel() > 0 or not values:
+            values.append(0)
+        return min(values), max(values)
 
     def act_number(self, quest: Quest) -> int:
         return self.acts[quest.act]
@@ -176,7 +226,9 @@ def after_move(camp: Campaign, state: State, move: Move) -> State:
     if what == "act":
         return _counting(camp, (i, state[1], "", state[3]))
     outcomes = state[1][:i] + (outcome,) + state[1][i + 1:]
-    ending = ("won" if outcome == WON else "lost") if camp.quests[i].kind == "finale" else ""
+    kind = camp.quests[i].kind
+    ends = kind == "finale" or (kind == "stage" and (outcome == LOST or i == camp.last_stage))
+    ending = ("won" if outcome == WON else "lost") if ends else ""
     timers = state[3]
     if camp.quests[i].kind == "side":  # a week passes
         timers = tuple(t - 1 if t > 0 else t for t in timers)
@@ -236,6 +288,11 @@ class Analysis:
 
     no_finale_path: tuple[str, ...] | None  # the shortest run ending without a finale, as steps
     acts_reached: frozenset[int] = frozenset()  # indices of the acts some run plays
+    # act index -> currency -> (least, most) a run is paid in that act (quests and travel)
+    awards: Mapping[int, Mapping[str, tuple[int, int]]] = field(default_factory=dict)
+    most_fame: int = 0  # the most fame a whole run gathers
+    travel_expected: Mapping[str, Fraction] = field(default_factory=dict)  # mean times per run
+    travel_once: Mapping[str, Fraction] = field(default_factory=dict)  # chance a run meets it at least once
 
 
 class TooLarge(Exception):
@@ -265,7 +322,7 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
             total[f"ending:{state[2]}"] = Fraction(1)
         for move, p in moves(camp, state):
             nxt = after_move(camp, state, move)
-            graph.add_edge(state, nxt, step=describe(camp, move))
+            graph.add_edge(state, nxt, step=describe(camp, move), move=move, p=p)
             here = {f"quest:{camp.quests[move[1]].id}": Fraction(1)} if move[0] == "play" else {}
             for key, v in _plus(here, value(nxt)).items():
                 total[key] = total.get(key, Fraction(0)) + p * v
@@ -285,7 +342,52 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
         nodes = nx.shortest_path(graph, first, target)
         path = tuple(graph.edges[a, b]["step"] for a, b in zip(nodes, nodes[1:]))
     reached = frozenset(s[0] for s in memo if not s[2])
-    return Analysis(played=played, endings=endings, states=len(memo), no_finale_path=path, acts_reached=reached)
+    order = list(reversed(list(nx.topological_sort(graph))))  # every state after those it leads to
+    awards = {at: {c: _extremes(camp, graph, order, first, c, at) for c in CURRENCIES} for at in range(len(camp.acts))}
+    journeys = sum(played.values(), Fraction(0))
+    return Analysis(
+        played=played, endings=endings, states=len(memo), no_finale_path=path, acts_reached=reached,
+        awards=awards, most_fame=_extremes(camp, graph, order, first, "fame", None)[1],
+        travel_expected={t.id: journeys * t.odds for t in camp.travel},
+        travel_once={t.id: 1 - _never(camp, graph, order, first, t.odds) for t in camp.travel},
+    )
+
+
+def _pay(camp: Campaign, state: State, move: Move, currency: str, act: int | None) -> tuple[int, int]:
+    """(least, most) a step pays in `currency`, counted only in act index `act` (None: all)."""
+    if move[0] != "play" or (act is not None and state[0] != act):
+        return 0, 0
+    quest = camp.quests[move[1]].paid(move[2], currency)
+    low, high = camp.travel_range(currency)
+    return quest + low, quest + high
+
+
+def _extremes(camp: Campaign, graph: object, order: list[State], first: State, currency: str, act: int | None) -> tuple[int, int]:
+    """The least and most a whole run is paid (in act index `act`, or in all): the shortest
+    and longest path through the state graph, a DAG, weighted by what each step pays."""
+    import networkx as nx
+
+    assert isinstance(graph, nx.DiGraph)
+    least: dict[State, int] = {}
+    most: dict[State, int] = {}
+    for s in order:
+        outs = [(_pay(camp, s, d["move"], currency, act), t) for _, t, d in graph.out_edges(s, data=True)]
+        least[s] = min((w[0] + least[t] for w, t in outs), default=0)
+        most[s] = max((w[1] + most[t] for w, t in outs), default=0)
+    return least[first], most[first]
+
+
+def _never(camp: Campaign, graph: object, order: list[State], first: State, odds: Fraction) -> Fraction:
+    """The exact chance that a run never meets a travel event of chance `odds` per journey."""
+    import networkx as nx
+
+    assert isinstance(graph, nx.DiGraph)
+    miss = 1 - odds
+    f: dict[State, Fraction] = {}
+    for s in order:
+        outs = list(graph.out_edges(s, data=True))
+        f[s] = sum((d["p"] * (miss if d["move"][0] == "play" else 1) * f[t] for _, t, d in outs), Fraction(0)) if outs else Fraction(1)
+    return f[first]
 
 
 def state_limit(camp: Campaign) -> int:
@@ -326,6 +428,11 @@ class Simulation:
     endings: Mapping[str, int]
     quests_played: Mapping[int, int]  # how many runs played so many quests
     weeks: Mapping[int, int]  # how many runs passed so many weeks (side quests attempted)
+    travel_runs: Mapping[str, int] = field(default_factory=dict)  # runs that met each travel event
+    travel_total: Mapping[str, int] = field(default_factory=dict)  # times each came in all runs
+    travel_squares: Mapping[str, int] = field(default_factory=dict)  # sum over runs of its count squared
+    # act index -> currency -> (least, most) a simulated run was paid in that act
+    awards: Mapping[int, Mapping[str, tuple[int, int]]] = field(default_factory=dict)
 
 
 def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
@@ -336,9 +443,15 @@ def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
     endings: Counter[str] = Counter()
     lengths: Counter[int] = Counter()
     weeks_run: Counter[int] = Counter()
+    met_runs: Counter[str] = Counter()
+    met_total: Counter[str] = Counter()
+    met_squares: Counter[str] = Counter()
+    seen: dict[int, dict[str, tuple[int, int]]] = {}
     for _ in range(runs):
         state = start(camp)
         count = weeks = 0
+        met: Counter[str] = Counter()
+        paid = [dict.fromkeys(CURRENCIES, 0) for _ in camp.acts]
         while not state[2]:
             spine, sides = open_quests(camp, state)
             if not spine:
@@ -351,7 +464,12 @@ def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
             else:
                 offered = sides if k is None or len(sides) <= k else sorted(rng.sample(sides, k))
             i = rng.choice(spine + offered)
+            event = _journey(camp, rng) if camp.travel else None
             outcome = WON if rng.random() < camp.quests[i].odds else LOST
+            for c in CURRENCIES:
+                paid[state[0]][c] += camp.quests[i].paid(outcome, c) + (event.paid(c) if event else 0)
+            if event is not None:
+                met[event.id] += 1
             played[camp.quests[i].id] += 1
             count += 1
             weeks += camp.quests[i].kind == "side"
@@ -359,6 +477,15 @@ def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
         endings[state[2]] += 1
         lengths[count] += 1
         weeks_run[weeks] += 1
+        for tid, n in met.items():
+            met_runs[tid] += 1
+            met_total[tid] += n
+            met_squares[tid] += n * n
+        for at, amounts in enumerate(paid):
+            box = seen.setdefault(at, {})
+            for c, v in amounts.items():
+                low, high = box.get(c, (v, v))
+                box[c] = (min(low, v), max(high, v))
     return Simulation(
         runs=runs,
         seed=seed,
@@ -366,7 +493,23 @@ def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
         endings={e: endings[e] for e in ENDINGS},
         quests_played=dict(sorted(lengths.items())),
         weeks=dict(sorted(weeks_run.items())),
+        travel_runs={t.id: met_runs[t.id] for t in camp.travel},
+        travel_total={t.id: met_total[t.id] for t in camp.travel},
+        travel_squares={t.id: met_squares[t.id] for t in camp.travel},
+        awards=seen,
     )
+
+
+def _journey(camp: Campaign, rng: random.Random) -> Travel | None:
+    """The travel event of one journey: `random()` against the events' chances in written
+    order; none when it falls past them all."""
+    x = rng.random()
+    upto = Fraction(0)
+    for t in camp.travel:
+        upto += t.odds
+        if x < upto:
+            return t
+    return None
 
 
 def unlock_text(u: ast.Unlock | None) -> str:

@@ -135,14 +135,19 @@ def campaign_texts(campaign: Campaign) -> Texts:
 
 
 def app_campaign_texts(decl: ast.AppCampaign) -> Texts:
-    """A 2nd-edition campaign's texts: `app_campaign.<id>.name`, `.act.<N>.title`, and
-    `.quest.<quest id>.title` for a quest named by id (a pack quest's name is its own)."""
+    """A 2nd-edition campaign's texts: `app_campaign.<id>.name`, `.act.<N>.title`,
+    `.quest.<quest id>.title` for a quest named by id (a pack quest's name is its own),
+    `.city.<id>.name` and `.travel.<id>.title`."""
     base = ("app_campaign", decl.id)
     yield _sid(*base, "name"), decl.name, decl.doc
     for act in decl.acts:
         yield _sid(*base, "act", act.number, "title"), act.title, decl.doc
         for q in act.quests:
             yield _sid(*base, "quest", q.quest.name, "title"), q.title, decl.doc
+    for city in decl.cities:
+        yield _sid(*base, "city", city.id, "name"), city.name, decl.doc
+    for t in decl.travel:
+        yield _sid(*base, "travel", t.id, "title"), t.title, decl.doc
 
 
 def _encounter(e: QuestEncounter, base: tuple[str, ...], doc: str | None) -> Texts:

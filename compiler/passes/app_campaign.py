@@ -9,7 +9,13 @@ pack's quests and checked (docs/campaign.md, "The app campaign (2nd edition)"):
 - every run is walked exactly (compiler/model/app_campaign.py): a quest no run plays is
   K0406 (reported at the root only: a quest whose condition reads one already reported
   is left alone), a run that ends with no finale is K0407, a campaign too large to walk
-  is K0410.
+  is K0410;
+- the rest of the app campaign: a travel event near a city the campaign lacks (K0415),
+  a shop selling an item no act has (K0416), a reward no run can earn (K0417: a shop item
+  waiting for more fame than any run gathers, a travel event paid on an outcome), the
+  Delve's six stages, three an act (K0418), stages only in the Delve and nothing else in
+  it (K0419), a difficulty the app does not have (K0420), travel odds that are no chance
+  or add up past 1 (K0421).
 """
 
 from __future__ import annotations
@@ -53,10 +59,14 @@ def resolve(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | obj
     if side_offer is not None and side_offer < 1:
         sink.report("K0409", decl.side_offer_span, count=side_offer)
         side_offer = None
+    if decl.difficulty is not None and decl.difficulty.name not in ac.DIFFICULTIES:
+        hint, fix = _hint(decl.difficulty.name, list(ac.DIFFICULTIES), sink)
+        sink.report("K0420", decl.difficulty.span, value=decl.difficulty.name, hint=hint, fix=fix)
     acts: list[int] = []
     titles: list[str | None] = []
     quests: list[ac.Quest] = []
     first: dict[str, ast.CampaignQuest] = {}
+    previous_stage: ast.Ref | None = None
     for at, act in enumerate(decl.acts):
         if act.number != at + 1:
             sink.report("K0404", act.span, number=act.number, expected=at + 1)
@@ -88,7 +98,27 @@ def resolve(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | obj
             if weeks is not None and q.kind == "side":
                 sink.report("K0414", q.weeks_span, name=name)
                 weeks = None
-            quests.append(ac.Quest(name, q.kind, at, title, in_pack, odds, q.after, q.quest.span, weeks))
+            after = q.after
+            if decl.delve and q.kind != "stage":
+                sink.report("K0419", q.quest.span, name=name, why=f"the Delve is played in stages: a {q.kind} quest has no place in it")
+                broken.add(name)
+            elif not decl.delve and q.kind == "stage":
+                sink.report("K0419", q.quest.span, name=name, why="a stage belongs to the Delve (write `delve` in the campaign)")
+                broken.add(name)
+            elif q.kind == "stage":
+                if q.after is not None or q.weeks is not None:
+                    sink.report("K0419", q.after.span if q.after is not None else q.weeks_span, name=name,
+                                why="a stage opens when the stage before it is won: it takes no `after` and no `weeks`")
+                after = None if previous_stage is None else ast.Unlock("quest", quest=previous_stage, outcome="won", span=q.quest.span)
+                weeks = None
+                previous_stage = q.quest
+            quests.append(ac.Quest(name, q.kind, at, title, in_pack, odds, after, q.quest.span, weeks, q.rewards))
+    if decl.delve:
+        per_act = [sum(1 for q in quests if q.act == at and q.kind == "stage") for at in range(len(acts))]
+        want = [ac.DELVE_ACT_AFTER, ac.DELVE_STAGES - ac.DELVE_ACT_AFTER]
+        if per_act != want:
+            found = ", ".join(f"{n} in act {a}" for n, a in zip(per_act, acts)) or "no act"
+            sink.report("K0418", decl.delve_span, campaign=decl.id, found=found)
     camp = ac.Campaign(
         id=decl.id,
         name=decl.name.value,
@@ -99,8 +129,50 @@ def resolve(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | obj
         source=decl.source.name if decl.source is not None and decl.source.name in SOURCES else "illustrative",
         span=decl.name.span,
         positions={q.id: i for i, q in reversed(list(enumerate(quests)))},
+        delve=decl.delve,
+        travel=_travel(decl, sink),
     )
+    _shops(decl, sink)
     return camp, broken
+
+
+def _travel(decl: ast.AppCampaign, sink: Sink) -> tuple[ac.Travel, ...]:
+    """The travel events with their exact chances; K0415 near an unknown city, K0421 for
+    a chance outside (0, 1] or chances adding up past 1, K0417 for a reward on an outcome."""
+    cities = sorted(c.id for c in decl.cities)
+    out: list[ac.Travel] = []
+    total = Fraction(0)
+    for t in decl.travel:
+        if t.near is not None and t.near.name not in cities:
+            hint, fix = _hint(t.near.name, cities, sink)
+            sink.report("K0415", t.near.span, name=t.near.name, event=t.id, campaign=decl.id, hint=hint, fix=fix)
+        for r in t.rewards:
+            if r.when != "any":
+                sink.report("K0417", r.span, what=f"travel event `{t.id}` pays when `{r.when}`",
+                            why="a journey has no outcome of its own, so nothing is ever paid")
+        won, of = t.odds
+        if of == 0 or not 0 < won <= of:
+            sink.report("K0421", t.odds_span, odds=f"{won}/{of}", why="a chance lies above 0 and at most 1")
+            continue
+        odds = Fraction(won, of)
+        if total + odds > 1:
+            sink.report("K0421", t.odds_span, odds=f"{won}/{of}",
+                        why=f"with the events before it the chances of one journey add up to {total + odds}, more than 1")
+            continue
+        total += odds
+        out.append(ac.Travel(t.id, odds, t.rewards))
+    return tuple(out)
+
+
+def _shops(decl: ast.AppCampaign, sink: Sink) -> None:
+    """K0416: every item a city sells is in some act's shop item deck."""
+    items = sorted({r.name for act in decl.acts for r in act.items})
+    for city in decl.cities:
+        for sells in city.sells:
+            for item in sells.items:
+                if item.name not in items:
+                    hint, fix = _hint(item.name, items, sink)
+                    sink.report("K0416", item.span, item=item.name, city=city.id, hint=hint, fix=fix)
 
 
 def check_campaign(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | object, sink: Sink) -> ac.Checked:
@@ -146,6 +218,11 @@ def check_campaign(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration
             if q.after is not None else f"act {camp.acts[q.act]} is never reached"
         )
         sink.report("K0406", q.span, campaign=camp.id, name=q.id, why=why)
+    for city in decl.cities:
+        for sells in city.sells:
+            if sells.fame > analysis.most_fame:
+                sink.report("K0417", sells.span, what=f"`{city.id}` sells {', '.join(r.name for r in sells.items)} at fame {sells.fame}",
+                            why=f"no run gathers more than {analysis.most_fame} fame")
     finale_unreached = any(q.kind == "finale" and q.id in unreached for q in camp.quests)
     if analysis.no_finale_path is not None and not broken and not finale_unreached:  # else the finale's own error says it
         sink.report("K0407", camp.span, campaign=camp.id, path=", ".join(analysis.no_finale_path))

@@ -95,7 +95,9 @@ export class CampaignWalk {
       this.weeks += 1;
       for (const other of Object.keys(this.timers)) if (this.timers[other] > 0) this.timers[other] -= 1;
     }
-    if (q.kind === "finale") this.ending = outcome;
+    // a finale ends the campaign; in the Delve a stage lost ends it, and so does the last stage won
+    const stages = this.order.filter((other) => this.campaign.quests[other].kind === "stage");
+    if (q.kind === "finale" || (q.kind === "stage" && (outcome === "lost" || id === stages[stages.length - 1]))) this.ending = outcome;
     this.settle();
   }
 

@@ -53,11 +53,11 @@ export class CampaignSession {
     return [...spine, ...sides];
   }
 
-  /** Gold, XP and fame the outcomes recorded have paid (the quests' `pays`, docs/campaign.md). */
+  /** Gold, XP and fame the outcomes recorded have paid (the quests' `rewards`, docs/campaign.md). */
   totals() {
     const out = { gold: 0, xp: 0, fame: 0 };
     for (const { quest, outcome } of this.history) {
-      for (const p of this.campaign.quests[quest].pays || []) {
+      for (const p of this.campaign.quests[quest].rewards || []) {
         if (p.when !== "any" && p.when !== outcome) continue;
         for (const k of Object.keys(out)) out[k] += p[k] || 0;
       }

@@ -1025,6 +1025,50 @@ class CampaignQuest:
     span: Span = NOWHERE
     weeks: int | None = None  # "Begin in N weeks"
     weeks_span: Span = NOWHERE
+    rewards: tuple[Reward, ...] = ()
+
+
+@frozen
+class Reward:
+    """`reward [won|lost] gold N xp N fame N`: what an outcome pays ("any": either)."""
+
+    when: str  # any | won | lost
+    gold: int = 0
+    xp: int = 0
+    fame: int = 0
+    span: Span = NOWHERE
+
+
+@frozen
+class ShopItems:
+    """`sells [fame N] ID, …` in a city: items of its shop, sold once fame reaches N."""
+
+    items: tuple[Ref, ...]
+    fame: int = 0
+    span: Span = NOWHERE
+
+
+@frozen
+class City:
+    """`city ID ["Name"] { sells …; … }`."""
+
+    id: str
+    name: Text | None = None
+    sells: tuple[ShopItems, ...] = ()
+    span: Span = NOWHERE
+
+
+@frozen
+class TravelEvent:
+    """`travel ID ["Title"] odds W/N [near CITY] [reward …]`: one journey's chance of it."""
+
+    id: str
+    title: Text | None = None
+    odds: tuple[int, int] = (0, 1)
+    odds_span: Span = NOWHERE
+    near: Ref | None = None
+    rewards: tuple[Reward, ...] = ()
+    span: Span = NOWHERE
 
 
 @frozen
@@ -1033,6 +1077,7 @@ class CampaignAct:
     title: Text | None = None
     quests: tuple[CampaignQuest, ...] = ()
     span: Span = NOWHERE
+    items: tuple[Ref, ...] = ()  # the act's shop item deck
 
 
 @frozen
@@ -1047,6 +1092,11 @@ class AppCampaign:
     source: Ref | None = None  # rulebook | illustrative; None = illustrative
     doc: str | None = None
     span: Span = NOWHERE
+    difficulty: Ref | None = None  # normal | hard; None = normal
+    delve: bool = False
+    delve_span: Span = NOWHERE
+    cities: tuple[City, ...] = ()
+    travel: tuple[TravelEvent, ...] = ()
 
 
 Declaration = Quest | Encounter | ExplorationCard | PerilCard | ActivationCard | Deck | CampaignDeclaration | AppCampaign

@@ -1457,14 +1457,70 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         return ast.CampaignQuest(
             kind, self.ref(ident), title, odds[1] if odds else None, odds[2] if odds else self.span(meta), after, self.span(meta),
             weeks[1] if weeks else None, weeks[2] if weeks else self.span(meta),
+            tuple(c for c in rest if isinstance(c, ast.Reward)),
         )
+
+    def ac_when(self, meta: Meta, children: Children) -> str:
+        return str(children[0])
+
+    def ac_currency(self, meta: Meta, children: Children) -> str:
+        return str(children[0])
+
+    def ac_amount(self, meta: Meta, children: Children) -> tuple[str, int]:
+        return (str(children[0]), int(children[1]))
+
+    def ac_reward(self, meta: Meta, children: Children) -> ast.Reward:
+        when = children[0] if isinstance(children[0], str) else "any"
+        amounts: dict[str, int] = {}
+        for c in children:
+            if isinstance(c, tuple):
+                if c[0] in amounts:
+                    self.sink.report("S0210", self.span(meta), what=f"`{c[0]}`")
+                amounts[c[0]] = amounts.get(c[0], 0) + c[1]
+        return ast.Reward(when, span=self.span(meta), **amounts)
+
+    def ac_items(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.Ref, ...]]:
+        return ("items", self.refs(children))
 
     def ac_act(self, meta: Meta, children: Children) -> tuple[str, ast.CampaignAct, Span]:
         number, *rest = children
         title = next((c for c in rest if isinstance(c, ast.Text)), None)
         quests = tuple(c for c in rest if isinstance(c, ast.CampaignQuest))
+        items = tuple(r for c in rest if isinstance(c, tuple) and c[0] == "items" for r in c[1])
         span = self.span(meta)
-        return ("acts", ast.CampaignAct(int(number), title, quests, span), span)
+        return ("acts", ast.CampaignAct(int(number), title, quests, span, items), span)
+
+    def ac_difficulty(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
+        return ("difficulty", self.ref(children[0]), self.span(meta))
+
+    def ac_delve(self, meta: Meta, children: Children) -> tuple[str, tuple[bool, Span], Span]:
+        span = self.span(meta)
+        return ("delve", (True, span), span)
+
+    def ac_fame(self, meta: Meta, children: Children) -> tuple[str, int]:
+        return ("fame", int(children[0]))
+
+    def ac_sells(self, meta: Meta, children: Children) -> ast.ShopItems:
+        fame = next((c[1] for c in children if isinstance(c, tuple)), 0)
+        return ast.ShopItems(tuple(self.ref(c) for c in children if not isinstance(c, tuple)), fame, self.span(meta))
+
+    def ac_city(self, meta: Meta, children: Children) -> tuple[str, ast.City, Span]:
+        ident, *rest = children
+        title = next((c for c in rest if isinstance(c, ast.Text)), None)
+        span = self.span(meta)
+        return ("cities", ast.City(str(ident), title, tuple(c for c in rest if isinstance(c, ast.ShopItems)), span), span)
+
+    def ac_near(self, meta: Meta, children: Children) -> tuple[str, ast.Ref]:
+        return ("near", self.ref(children[0]))
+
+    def ac_travel(self, meta: Meta, children: Children) -> tuple[str, ast.TravelEvent, Span]:
+        ident, *rest = children
+        title = next((c for c in rest if isinstance(c, ast.Text)), None)
+        odds = next(c for c in rest if isinstance(c, tuple) and c[0] == "odds")
+        near = next((c[1] for c in rest if isinstance(c, tuple) and c[0] == "near"), None)
+        span = self.span(meta)
+        event = ast.TravelEvent(str(ident), title, odds[1], odds[2], near, tuple(c for c in rest if isinstance(c, ast.Reward)), span)
+        return ("travel", event, span)
 
     def ac_side_offer(self, meta: Meta, children: Children) -> tuple[str, tuple[int, Span], Span]:
         span = self.span(meta)
@@ -1472,9 +1528,11 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
 
     def app_campaign(self, meta: Meta, children: Children) -> ast.AppCampaign:
         ident, name, *rest = children
-        fields, common = self._campaign(rest, lists=("acts",))
+        fields, common = self._campaign(rest, lists=("acts", "cities", "travel"))
         if "side_offer" in fields:
             fields["side_offer"], fields["side_offer_span"] = fields["side_offer"]
+        if "delve" in fields:
+            fields["delve"], fields["delve_span"] = fields["delve"]
         return ast.AppCampaign(str(ident), name, source=common.get("source"), span=self.span(meta), **fields)
 
 

@@ -12,8 +12,8 @@ const bundle = {
       name: "T", source: "illustrative", side_offer: 1,
       acts: [{ number: 1, quests: ["a", "s1", "s2", "s3", "f"] }],
       quests: {
-        a: { kind: "story", act: 1, title: "A", pays: [{ when: "any", xp: 1 }, { when: "won", gold: 25, fame: 1 }] },
-        s1: { kind: "side", act: 1, title: "S1", after: { quest: "a", outcome: "played" }, pays: [{ when: "won", gold: 10 }] },
+        a: { kind: "story", act: 1, title: "A", rewards: [{ when: "any", xp: 1 }, { when: "won", gold: 25, fame: 1 }] },
+        s1: { kind: "side", act: 1, title: "S1", after: { quest: "a", outcome: "played" }, rewards: [{ when: "won", gold: 10 }] },
         s2: { kind: "side", act: 1, title: "S2", after: { quest: "a", outcome: "played" } },
         s3: { kind: "side", act: 1, title: "S3", after: { quest: "a", outcome: "played" } },
         f: { kind: "finale", act: 1, title: "F", after: { quest: "a", outcome: "won" } },
