@@ -233,6 +233,7 @@ class _Reader:
         assert self.world is not None
         world = self.world
         usable = r.usable_types(s, [u for u in s.party_upgrades])
+        unknown_types = any(pu.unlocks is not None and pu.unlocks not in TRAIL_TYPES for pu in s.party_upgrades.values())
         g = nx.Graph()
         g.add_nodes_from(world.locations)
         g.add_edges_from(t.ends for t in world.trails if t.type in usable)
@@ -253,6 +254,8 @@ class _Reader:
                         why = None
                     elif later and min(later) <= window[0]:
                         why = f"the {loc.level} level ends as soon as it begins"
+            if why is None and unknown_types:
+                continue  # a misspelt `unlocks` is K0501 already: no reachability from it
             if why is None and world.start in g and not nx.has_path(g, world.start, lid):
                 kinds = sorted({t.type for t in world.trails if lid in t.ends})
                 why = (f"no trail reaches it from `{world.start}` with the party's upgrades "

@@ -1,0 +1,266 @@
+"""The 1st-edition campaign's moving state (compiler/model/rtl_state.py, the rtl_state pass,
+docs/campaign.md "The moving state"): the shipped record replays clean with the sums
+worked out by hand below, each planted fault is exactly one located error, the replay is
+deterministic and the bundle carries it."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from compiler.catalogs.document import Document, Entry
+from compiler.diagnostics import Sink
+from compiler.model import rtl_state as r
+from compiler.options import Options
+from compiler.pipeline import compile_paths, run_passes
+
+ROOT = Path(__file__).resolve().parent.parent
+PACK = ROOT / "content" / "rtl-campaign"
+
+
+@functools.cache
+def shipped():
+    result = compile_paths([str(PACK)], Options(sight=False))
+    assert result.model is not None
+    return result
+
+
+def with_state(change) -> tuple[Any, Sink]:
+    """The shipped pack with its `rtl_state` entry's data changed by `change(data)`;
+    (model, sink) after the passes."""
+    model = shipped().model
+    entry = model.catalogs["rtl_state"]["road_to_legend"]
+    data = copy.deepcopy(dict(entry.data))
+    change(data)
+    doc = Document(entry.doc.file, {"rtl_state": {"road_to_legend": data}}, entry.doc.spans, entry.doc.key_spans)
+    new = Entry(entry.kind, entry.id, data, doc, entry.path, entry.pack)
+    catalogs = {**model.catalogs, "rtl_state": {"road_to_legend": new}}
+    sink = Sink()
+    out = run_passes(model.unchecked(catalogs=MappingProxyType(catalogs)), sink)
+    return out, sink
+
+
+def codes(sink: Sink) -> list[str]:
+    return [d.code for d in sink.items]
+
+
+# --------------------------------------------------------------------------- the shipped pack
+def test_the_shipped_campaign_compiles_clean():
+    out = subprocess.run([sys.executable, "-m", "compiler", "check", str(PACK)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "no problems found" in out.stderr
+
+
+def test_the_shipped_record_sums_as_worked_by_hand():
+    """The 16 weeks of content/rtl-campaign/state.yaml, summed by hand from the rulebook's
+    awards (explore 1, glyph 3, level leader 2 + 100 coins, dungeon leader 4 + 250,
+    encounter leader 2 + 100, empty chest 1) and the overlord's weekly 1 (+1 per razed city):
+
+    week 1: heroes 1 + 3 + 3x2 + 4 = 14; overlord 1 + 3 (a hero of value 3 killed) = 4;
+            coins 1200 + 300 + 250 = 1750
+    week 2: heroes 14 + 2 (encounter leader) = 16; overlord 5; coins 1850
+    week 3: overlord 6; the Magic Boat: coins 1550; Dawnsmoor 1 siege token
+    week 4: overlord 7; Dawnsmoor 2      week 5: heroes 16 + 1 + 6 + 1 = 24; overlord 8; coins 1850; Dawnsmoor 3 (full)
+    week 6: overlord 9; Dawnsmoor razed; Lord Merick recruited for 8 XP
+    week 7: overlord 9 + 1 + 1 (one razed city) = 11; Kerak's Map: coins 1450
+    weeks 8-9: overlord 13, 15;     week 10: overlord 17; Landrec's secret training: 20 XP, coins 950
+    week 11: 19;  week 12: heroes 24 + 1 + 3 + 6 + 4 = 38, coins 950 + 300 + 250 = 1500; overlord 21
+    weeks 13-16: overlord 23, 25, 27, 29; week 16: Watchtowers, 10 XP from every hero."""
+    state = shipped().model.rtl_state["road_to_legend"]
+    weeks = state.replay.weeks
+    assert state.replay.problems == ()
+    assert len(weeks) == 16
+    sums = [(w.hero_conquest, w.overlord_conquest, w.treasury) for w in weeks]
+    assert sums == [
+        (14, 4, 1750), (16, 5, 1850), (16, 6, 1550), (16, 7, 1550), (24, 8, 1850), (24, 9, 1850),
+        (24, 11, 1450), (24, 13, 1450), (24, 15, 1450), (24, 17, 950), (24, 19, 950), (38, 21, 1500),
+        (38, 23, 1500), (38, 25, 1500), (38, 27, 1500), (38, 29, 1500),
+    ]
+    last = weeks[-1]
+    assert (last.hero_xp, dict(last.hero_xp_spent), last.overlord_xp, last.overlord_xp_spent) == (38, {"all": 10, "landrec": 20}, 29, 8)
+    assert [w.sieges.get("dawnsmoor", 0) for w in weeks[:5]] == [0, 0, 1, 2, 3]
+    assert weeks[5].razed == ("dawnsmoor",)
+    assert last.upgrades == ("magic_boat", "keraks_map", "watchtowers")
+    assert dict(last.items) == {"first_scroll": "riverwatch"}
+    assert dict(last.lieutenants) == {"lord_merick_farrow": "drowned_mill", "sir_alric_farrow": "riverwatch"}
+    assert all(w.level == "copper" for w in weeks)
+
+
+# --------------------------------------------------------------------------- hand-checked replays
+def _world():
+    return shipped().model.worlds["terrinoth"]
+
+
+LEVELS = (("copper", 0), ("silver", 200), ("gold", 400))
+BASE = r.StateRules(
+    id="t", campaign="road_to_legend", world="terrinoth", overlord_conquest=1, per_razed_city=1, treasury=100,
+    awards=MappingProxyType({"explore": r.Award("explore", heroes=1), "glyph": r.Award("glyph", heroes=3),
+                             "encounter_leader": r.Award("encounter_leader", heroes=2, coins=100)}),
+    outcomes=MappingProxyType({"victory": r.Outcome("victory", 4), "party_killed": r.Outcome("party_killed", 0, "tamalir", False)}),
+    capital="tamalir",
+)
+
+
+def replay(weeks, state=BASE, final=600):
+    return r.replay(state, _world(), LEVELS, final, "overlords_keep", weeks)
+
+
+def test_conquest_and_xp_over_a_week_sequence():
+    # week 1: overlord 1; party to the Thelsvan Highway (new: +1), a glyph (+3) -> heroes 4
+    # week 2: overlord 2; back to Tamalir (not a dungeon: nothing)
+    # week 3: overlord 3; the Thelsvan Highway again: visited, no exploration award; an
+    #         encounter on the way whose leader is killed (+2, +100 coins); 2 glyphs (+6) -> heroes 12
+    out = replay([
+        [{"do": "move", "to": "thelsvan_highway"}, {"do": "award", "award": "glyph"}],
+        [{"do": "move", "to": "tamalir"}],
+        [{"do": "move", "to": "thelsvan_highway"}, {"do": "encounter", "outcome": "victory", "leader_killed": True},
+         {"do": "award", "award": "glyph", "times": 2}],
+    ])
+    assert out.problems == ()
+    assert [(w.hero_conquest, w.overlord_conquest, w.hero_xp, w.overlord_xp, w.treasury) for w in out.weeks] == [
+        (4, 1, 4, 1, 100), (4, 2, 4, 2, 100), (12, 3, 12, 3, 200)]
+
+
+def test_xp_rates_and_the_level_at_the_week_start():
+    # 2 XP per hero token, 3 per overlord token; 199 combined at a week's start is still
+    # copper, 200 is silver (the level changes only when time passes)
+    state = r.StateRules(**{**BASE.__dict__, "hero_xp_per": 2, "overlord_xp_per": 3,
+                            "awards": MappingProxyType({"big": r.Award("big", heroes=150, overlord=48)})})
+    out = replay([[{"do": "award", "award": "big"}], [], []], state)
+    # week 1 starts at 0: copper; overlord 1 + 48 = 49, heroes 150 -> 199 combined
+    # week 2 starts at 199: copper; overlord 50 -> 200; week 3 starts at 200: silver
+    assert [w.level for w in out.weeks] == ["copper", "copper", "silver"]
+    assert (out.weeks[-1].hero_xp, out.weeks[-1].overlord_xp) == (300, 51 * 3)
+
+
+def test_razed_cities_add_to_the_overlords_weekly_conquest():
+    # a siege needs a lieutenant: Sir Alric, free at the keep, walks to Dawnsmoor (defense 3)
+    lts = MappingProxyType({"alric": r.Lieutenant("alric", "Sir Alric Farrow")})
+    state = r.StateRules(**{**BASE.__dict__, "lieutenants": lts, "start_lieutenants": ("alric",)})
+    move = lambda to: {"do": "lieutenant_move", "lieutenant": "alric", "to": to}  # noqa: E731
+    besiege = {"do": "besiege", "lieutenant": "alric"}
+    out = replay([[move("drowned_mill")], [move("dawnsmoor")], [besiege], [besiege], [besiege],
+                  [{"do": "raze", "city": "dawnsmoor"}], [], []], state)
+    assert out.problems == ()
+    assert [w.overlord_conquest for w in out.weeks] == [1, 2, 3, 4, 5, 6, 8, 10]
+    assert out.weeks[4].sieges == {"dawnsmoor": 3}
+    assert out.weeks[5].razed == ("dawnsmoor",)
+
+
+def test_a_siege_is_lifted_when_its_lieutenant_leaves():
+    lts = MappingProxyType({"alric": r.Lieutenant("alric", "Sir Alric Farrow")})
+    state = r.StateRules(**{**BASE.__dict__, "lieutenants": lts, "start_lieutenants": ("alric",)})
+    out = replay([[{"do": "lieutenant_move", "lieutenant": "alric", "to": "drowned_mill"}],
+                  [{"do": "lieutenant_move", "lieutenant": "alric", "to": "dawnsmoor"}],
+                  [{"do": "besiege", "lieutenant": "alric"}],
+                  [{"do": "lieutenant_move", "lieutenant": "alric", "to": "drowned_mill"}],
+                  []], state)
+    assert [dict(w.sieges) for w in out.weeks] == [{}, {}, {"dawnsmoor": 1}, {"dawnsmoor": 1}, {}]
+
+
+def test_a_lost_encounter_sends_the_party_home():
+    out = replay([[{"do": "move", "to": "thelsvan_highway"}, {"do": "encounter", "outcome": "party_killed"}]])
+    assert out.problems == () and out.weeks[0].party_at == "tamalir"
+
+
+def test_the_final_battle_ends_the_record():
+    state = r.StateRules(**{**BASE.__dict__, "overlord_conquest": 300})
+    out = replay([[], [], [], []], state)
+    assert [w.ended for w in out.weeks] == [None, None, "final_battle"]
+    assert [p.code for p in out.problems] == ["K0521"]
+
+
+def test_most_xp_is_what_lies_below_the_final_battle():
+    assert r.most_xp(BASE, 600) == (599, 599)
+    assert r.most_xp(r.StateRules(**{**BASE.__dict__, "hero_xp_per": 2}), 600) == (1198, 599)
+    assert r.most_xp(BASE, None) is None
+
+
+def test_the_replay_is_deterministic():
+    weeks = [json.loads(json.dumps(w)) for w in shipped().model.rtl_state["road_to_legend"].data["weeks"]]
+    events = [list(w.get("events") or ()) for w in weeks]
+    state = shipped().model.rtl_state["road_to_legend"].state
+    a = r.replay(state, _world(), LEVELS, 600, "overlords_keep", events)
+    b = r.replay(state, _world(), LEVELS, 600, "overlords_keep", events)
+    assert a == b
+
+
+# --------------------------------------------------------------------------- planted faults
+def _set(*path, value):
+    def change(data):
+        node = data
+        for p in path[:-1]:
+            node = node.setdefault(p, {}) if isinstance(node, dict) else node[p]
+        node[path[-1]] = value
+    return change
+
+
+def _week(*events):
+    def change(data):
+        data["weeks"] = list(data["weeks"]) + [{"events": list(events)}]
+    return change
+
+
+def _both(*changes):
+    def change(data):
+        for c in changes:
+            c(data)
+    return change
+
+
+def _weeks(*weeks):
+    def change(data):
+        data["weeks"] = list(data["weeks"]) + [{"events": list(events)} for events in weeks]
+    return change
+
+
+FAULTS = [
+    ("K0501", _set("quest_items", "idol", value={"name": "Idol", "at": "riverwach"})),
+    ("K0501", _set("start", "lieutenants", value=["sir_alric_farrow", "sir_alrik"])),
+    ("K0501", _set("lieutenants", "gravemaw", "minions", value=["ogre", "gobbo"])),
+    ("K0501", _both(_set("party_upgrades", "magic_boat", "unlocks", value="rivers"), _set("weeks", value=[]))),
+    ("K0502", _set("outcomes", "party_killed", "party_to", value="thelsvan_highway")),
+    ("K0503", _set("siege", "raze_on", value="shield")),
+    ("K0504", _set("tamalir_upgrades", "great_wall", value={"name": "The Great Wall", "xp": 600})),
+    ("K0504", _set("lieutenants", "gravemaw", "xp", value=700)),
+    ("K0504", _set("secret_training", "costs", "diamond", value={"coins": 10, "xp": 1})),
+    ("K0505", _both(_set("party_upgrades", "magic_boat", "unlocks", value="secret"), _set("weeks", value=[]))),
+    ("K0507", _set("quest_items", "idol", value={"name": "Idol", "at": "tamalir"})),
+    ("K0511", _week({"do": "award"})),
+    ("K0512", _week({"do": "move", "to": "forge"})),
+    ("K0514", _weeks([{"do": "move", "to": "thelsvan_highway"}], [{"do": "move", "to": "riverwatch"}], [{"do": "move", "to": "fools_rapids"}])),
+    ("K0515", _week({"do": "move", "to": "thelsvan_highway"}, {"do": "secret_train", "hero": "jain", "gain": "fatigue"})),
+    ("K0516", _week({"do": "lieutenant_move", "lieutenant": "sir_alric_farrow", "to": "fools_rapids"})),
+    ("K0517", _week({"do": "raze", "city": "riverwatch"})),
+    ("K0518", _week({"do": "recruit", "lieutenant": "gravemaw"})),
+    ("K0519", _week({"do": "buy", "upgrade": "watchtowers"})),
+    ("K0520", _week({"do": "store", "item": "first_scroll", "city": "tamalir"})),
+    ("K0522", _week({"do": "encounter", "outcome": "victory"})),
+]
+
+
+@pytest.mark.parametrize("code,change", FAULTS, ids=[f"{i}-{c}" for i, (c, _) in enumerate(FAULTS)])
+def test_each_planted_fault_is_exactly_one_located_error(code, change):
+    _, sink = with_state(change)
+    assert codes(sink) == [code], [str(d.message) for d in sink.items]
+    d = sink.items[0]
+    assert d.span.file.endswith("state.yaml") and d.span.line >= 1
+
+
+def test_the_bundle_carries_the_state(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "compiler", "build", str(PACK), "-o", str(tmp_path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    bundle = json.loads((tmp_path / "rtl-campaign" / "bundle.json").read_text(encoding="utf-8"))
+    state = bundle["campaign"]["state"]["road_to_legend"]
+    assert state["most_xp"] == {"each_hero": 599, "overlord": 599}
+    assert state["awards"]["dungeon_leader"] == {"coins": 250, "heroes": 4, "page": 18, "source": "rulebook"}
+    assert state["weeks"][-1]["conquest"] == {"heroes": 38, "overlord": 29, "combined": 67}
+    assert len(state["record"]) == len(state["weeks"]) == 16
