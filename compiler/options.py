@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 
@@ -15,3 +16,6 @@ class Options:
     quests: bool = True  # read the packs' .quest files (False: catalogs only, for the library listings)
     sourced_only: bool = False  # every illustrative fact reaching a bundle is an error (K0301)
     plugins: tuple[str, ...] = ()  # enabled plugins whose passes run after the built-in ones (compiler/plugins)
+    # an importer's own `questc check` options (Importer.configure_check), (dest, value), e.g.
+    # ("packs", frozenset({"LoR"})) for the Valkyrie plugin's --packs
+    plugin_options: tuple[tuple[str, Hashable], ...] = ()

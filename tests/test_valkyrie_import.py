@@ -145,6 +145,8 @@ def write_quest(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+# the two tiles share squares: one map (tiles on the same squares are one group, as alternative
+# layouts are; they were two encounters before) of a quest whose events these tests read
 TILES = "[TileEntrance]\nxposition=0\nyposition=0\nside=TileSideEntranceA\n[Tile11A]\nxposition=0\nyposition=2\nside=TileSide11A\nrotation=0\n"
 
 
@@ -349,10 +351,10 @@ def test_the_apps_round_triggers_conditions_and_operations_are_read(tmp_path):
     assert got is not None
     assert [d.message for d in sink.items if d.code == "VK0303"] == []
     quest = next(text for name, text in got[1].files.items() if name.endswith(".quest"))
-    assert "on round_start {\n      advance clock by 1\n    }" in quest
+    assert "on round_start {\n    advance clock by 1\n  }" in quest
     assert "on round_end if clock >= 3 and heroes < 4 and clock != limit {" in quest
     assert "set limit = clock" in quest and "set dice = random 3..8" in quest  # #rand6 is 1..6, then + 2
-    assert "on round_end 8 {\n      advance clock by -2\n    }" in quest
+    assert "on round_end 8 {\n    advance clock by -2\n  }" in quest
 
 
 def test_published_custom_monsters_and_buttons_are_read(tmp_path):
@@ -419,8 +421,8 @@ def test_an_event_end_section_with_events_after_it_is_no_end(tmp_path):
     done = import_quest(q, sink)
     assert done is not None
     text = next(v for k, v in done[1].files.items() if k.endswith(".quest"))
-    assert "on morale_zero {\n      lose\n    }" in text and "win" not in text
-    assert "on round_end {\n      if crops > 2 {\n        set lost = 1\n      }\n    }" in text
+    assert "on morale_zero {\n    lose\n  }" in text and "win" not in text
+    assert "on round_end {\n    if crops > 2 {\n      set lost = 1\n    }\n  }" in text
     assert [d.message.split(":")[0] for d in sink.items if d.code == "VK0303"] == ["[EventEndRound] event1"]
 
 
@@ -496,7 +498,8 @@ def test_conditions_inside_a_chain_are_if_else(tmp_path):
     assert said == [
         ("VK0312", "[EventPick] event1: [EventNever] never runs from this list: [EventLow] before it has no condition"),
         ("VK0303", "[EventLoRSpecial] conditions: questc cannot express an alternative for those whose app has `#LoR` (a content "
-                   "pack, hero or class; questc imports the base game, where it is 0) (the alternative is left out); it is left out")]
+                   "pack, hero or class; questc imports for the packs of `--packs`, default the base game, and this one is not "
+                   "among them, so it is 0) (the alternative is left out); it is left out")]
 
 
 def test_branches_that_meet_again_continue_after_the_branch(tmp_path):
@@ -544,7 +547,7 @@ def test_a_fat_goblin_checks_with_no_error_and_what_is_left_out_is_listed():
     assert [d for d in found if d["severity"] == "error"] == []
     left_out = [d["message"] for d in found if d["code"] == "VK0303"]
     kinds = {
-        "expansion": "a content pack, hero or class; questc imports the base game",
+        "expansion": "a content pack, hero or class; questc imports for the packs of `--packs`",
         "loop": "a way back to [",
         "conditional end": "section with events after it",
         "activation": "activations",
@@ -578,5 +581,5 @@ def test_a_thousand_ifs_in_a_row_are_read_in_bounded_time(tmp_path):
     assert done is not None and time.monotonic() - began < 30
     text = _quest_text(done)
     assert text.count("if r0 == 1 {") == 1 and text.count("if r") == n  # one `if` per draw
-    assert "\n      if r999 == 1 {" in text  # none nested: each at the event's own level
+    assert "\n    if r999 == 1 {" in text  # none nested: each at the event's own level
     assert sink.items == []

@@ -35,6 +35,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--sourced-only", action="store_true",
         help="report every illustrative fact (not from a published source) that reaches a bundle, as an error (K0301)",
     )
+    from compiler.commands.convert import converters
+
+    dests: list[str] = []
+    for _, (_, imp) in sorted(converters("import").items()):
+        if imp.configure_check is not None:  # an enabled plugin's check options (`--plugin valkyrie` adds --packs)
+            known = {a.dest for a in parser._actions}
+            imp.configure_check(parser)
+            dests += [a.dest for a in parser._actions if a.dest not in known]
+    parser.set_defaults(_plugin_check_dests=tuple(dests))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     settle(args)
     args.paths = [p for p in args.paths if p not in claimed]
     sink = compile_args(args, images=False, sourced_only=args.sourced_only).sink if args.paths else Sink()
-    options = options_from(args, images=False, sourced_only=args.sourced_only)
+    options = options_from(args, images=False, sourced_only=args.sourced_only,
+                           plugin_options=tuple((d, getattr(args, d)) for d in getattr(args, "_plugin_check_dests", ())))
     for path, (loaded, name, check) in claimed.items():
         # the plugin's own diagnostics are guarded; the compiler's, moved back, are trusted
         _, moved = guard(loaded, f"importer `{name}`", sink, Span.whole_file(str(path)), check, str(path), options)
@@ -135,7 +145,8 @@ def checked(args: argparse.Namespace) -> Sink:
     from compiler.packs import search_path
 
     settle(args)
-    options = options_from(args, images=False, sourced_only=args.sourced_only)
+    options = options_from(args, images=False, sourced_only=args.sourced_only,
+                           plugin_options=tuple((d, getattr(args, d)) for d in getattr(args, "_plugin_check_dests", ())))
     paths = list(args.paths)
 
     def key() -> str | None:

@@ -5,6 +5,7 @@ file (compiler/config.py), then from the defaults: flags > file > defaults."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from compiler.config import FORMATS, Config
@@ -23,6 +24,7 @@ class Overrides(TypedDict, total=False):
     sight: bool
     quests: bool
     sourced_only: bool
+    plugin_options: tuple[tuple[str, Hashable], ...]
 
 
 def add_pack_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -> None:

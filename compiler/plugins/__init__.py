@@ -53,7 +53,10 @@ class Importer:
     `questc check PATH` hands a PATH that `claims(path)` accepts to `check(path, options,
     sink)` instead of reading it as a pack: the importer converts it in memory, compiles
     the result with `options` (compiler.pipeline.compile_paths) and returns the compiler's
-    diagnostics moved to the places of the original files; its own go to `sink`."""
+    diagnostics moved to the places of the original files; its own go to `sink`.
+    `configure_check(parser)` adds the options that check reads to `questc check` (the
+    Valkyrie plugin's `--packs`); their values reach `check` in `options.plugin_options`
+    as (dest, value) pairs (API 1.1)."""
 
     name: str
     formats: tuple[str, ...]  # the file kinds read, e.g. ("tmj",)
@@ -62,6 +65,7 @@ class Importer:
     configure: Callable[[argparse.ArgumentParser], None] | None = None
     claims: Callable[[str], bool] | None = None
     check: Callable[[str, Options, Sink], list[Diagnostic]] | None = None
+    configure_check: Callable[[argparse.ArgumentParser], None] | None = None
 
 
 @frozen

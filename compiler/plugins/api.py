@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from compiler.diagnostics import Diagnostic, Related, Severity, Sink, Span
 from compiler.plugins import GROUP, SHARED_CODES, Command, Exporter, Importer, Plugin, PluginPass
 
-API_VERSION = "1.0.0"
+API_VERSION = "1.1.0"
 
 # name -> (module, attribute; None for the module itself): imported on first use (PEP 562).
 # tests/test_plugins.py checks that this table, the TYPE_CHECKING imports below and

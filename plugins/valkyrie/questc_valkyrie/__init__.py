@@ -1,13 +1,13 @@
 """questc plugin `valkyrie`: quests of the Valkyrie game-master app (docs/valkyrie.md).
 
-    questc --plugin valkyrie import valkyrie QUEST_DIR|QUEST.valkyrie [-o PACK_DIR] [--quest ID]
-    questc --plugin valkyrie check QUEST_DIR|QUEST.valkyrie
+    questc --plugin valkyrie import valkyrie QUEST_DIR|QUEST.valkyrie [-o PACK_DIR] [--quest ID] [--packs base,lor]
+    questc --plugin valkyrie check QUEST_DIR|QUEST.valkyrie [--packs base,lor]
     questc --plugin valkyrie export valkyrie PACK [--quest ID] -o DIR
 
 The import writes a questc pack; `check` imports the quest in memory, runs every questc
 check on it and reports each finding at the line of the Valkyrie file it comes from.
 Modules: ini.py (the .ini and localisation reader), source.py (folder or package),
-tiles.py and offsets.py (tile placements), importer.py (the quest), run.py (both uses),
+tiles.py and offsets.py (tile placements), importer.py (the quest), packs.py (`--packs`), run.py (both uses),
 exporter.py (a questc quest as a Valkyrie scenario).
 Codes: VK (codes.yaml).
 """
@@ -25,7 +25,16 @@ if TYPE_CHECKING:
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
+    from questc_valkyrie.packs import add_packs_argument
+
     parser.add_argument("--quest", default=None, help="the quest id to write (default: from the folder name, e.g. first_blood)")
+    add_packs_argument(parser)
+
+
+def _configure_check(parser: argparse.ArgumentParser) -> None:
+    from questc_valkyrie.packs import add_packs_argument
+
+    add_packs_argument(parser)
 
 
 def _run(args: argparse.Namespace, sink: Sink) -> dict[str, str] | None:
@@ -33,7 +42,7 @@ def _run(args: argparse.Namespace, sink: Sink) -> dict[str, str] | None:
     quest id); None, writing nothing, when the quest has errors."""
     from questc_valkyrie.run import import_quest
 
-    done = import_quest(args.file, sink, args.quest)
+    done = import_quest(args.file, sink, args.quest, args.packs)
     if done is None or sink.errors:
         if sink.errors:
             sink.report("VK0307", Span.whole_file(str(args.file)), count=sink.errors)
@@ -69,12 +78,12 @@ def _configure_export(parser: argparse.ArgumentParser) -> None:
 
 plugin = Plugin(
     prefix="VK",
-    api="1.0",  # the plugin API version it needs (compiler/plugins/api.py)
+    api="1.1",  # the plugin API version it needs (compiler/plugins/api.py)
     codes=Path(__file__).with_name("codes.yaml"),
     description="Valkyrie quests: import as a questc pack, check in place, export a quest",
     importers=(
         Importer("valkyrie", ("ini", "valkyrie"), "a Valkyrie quest (folder or .valkyrie package) -> a questc pack",
-                 _run, _configure, claims=_claims, check=_check),
+                 _run, _configure, claims=_claims, check=_check, configure_check=_configure_check),
     ),
     exporters=(
         Exporter("valkyrie", ("ini", "txt", "valkyrie"), "a questc quest -> a Valkyrie scenario folder and .valkyrie package",

@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING, Mapping, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
 from questc_valkyrie.doors import DoorPlace, inner_place, opening_place, to_valkyrie
-from questc_valkyrie.importer import OPEN_GROUP_COMMENT, OWN_MONSTER_COMMENT, snake
+from questc_valkyrie.importer import OPEN_GROUP_COMMENT, OWN_MONSTER_COMMENT, pack_var, snake
 from questc_valkyrie.ini import write_ini, write_localization
+from questc_valkyrie.packs import APP_PACKS
 from questc_valkyrie.tiles import valkyrie_squares
 
 if TYPE_CHECKING:
@@ -65,6 +66,9 @@ ASK_COMMENT = "questc: ask, the choices join at "  # + the section every choice'
 MAX_GATES = 16  # an `if` is written as at most this many alternatives (conjunctions), else VK0308
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+# `pack_lor`: the importer's variable for the flag `#LoR` of a content pack (`--packs`); the app
+# sets the flag itself, so the export writes the flag and never its starting value
+PACK_VARS = {pack_var(app_id): "#" + app_id for app_id in APP_PACKS.values()}
 # the variables the export maintains (the importer reads them back, never as quest variables)
 ENCOUNTER_VAR = "QuestcEncounter"  # the encounter being played, set by each entry event
 
@@ -85,6 +89,7 @@ DOOR_STATES = ("locked", "hidden")  # `comment=questc: locked hidden`: a door's 
 DOOR_COMMENT = "questc: door "  # + its states
 REMOVE_DOOR_COMMENT = "questc: remove door"  # an event's `remove=Door…` that is `remove door`, not `open`
 OP_COMMENT = "questc: "  # + add / subtract: the form an operation was written in
+REPEAT_COMMENT = "questc: repeat "  # + the label of the `repeat` whose first section this is (the importer's loop label)
 APP_TRAITS = {"civilised": "civilized"}  # questc's trait names the app spells otherwise (its monster list's `traits`)
 Conj = list[str]  # `VAR,OP,VALUE` tests, all of which hold (the app's `conditions=`)
 
@@ -170,6 +175,7 @@ class Exporter:
         self.again: dict[str, list[_Sec]] = {}  # spawn section -> its copies (a spawn spawned by several chains)
         self.gates: dict[str, list[_Sec]] = {}  # first gate of an `if` -> the other gates (they share its first effect)
         self.round_marks: dict[int, set[int]] = {}  # encounter k >= 2 -> the round numbers its round events name
+        self.loop_heads: dict[str, str] = {}  # label of a `repeat` being written -> its first section (`again` goes there)
 
     # ------------------------------------------------------------ helpers
     def fresh(self, base: str, sep: str = "") -> str:
@@ -526,6 +532,8 @@ class Exporter:
             return str(o.value)
         if o.kind == "heroes":
             return "#heroes"  # the app's hero count (Quest.cs: vars.SetValue("#heroes", heroCount))
+        if (o.name or "") in PACK_VARS:
+            return PACK_VARS[o.name or ""]  # the app's own flag of a content pack (Quest.cs sets it; importer.pack_var)
         return camel(o.name or "")
 
     def dnf(self, k: int, c: ast.Condition, negate: bool = False) -> list[Conj] | str:
@@ -677,7 +685,7 @@ class Exporter:
                  if (k, d.name) in self.doors and not getattr(d, "hidden", False)]  # a hidden door comes with `place door`
         adds += [self.token_of[id(t)].name for t in e.body.tokens if id(t) in self.token_of]
         root.set("add", " ".join(adds))
-        ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value]
+        ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value and v.name not in PACK_VARS]  # the app sets its pack flags
         if ops:
             root.set("operations", " ".join((root.get("operations") or "").split() + ops))
         spawned = {a for ev in e.body.events for ef in ev.effects if ef.kind == "spawn" for a in ef.args}
@@ -1039,9 +1047,39 @@ class Exporter:
         s.set("event1", " ".join(heads))
         return s, join
 
+    def loop(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec]:
+        """`repeat L { … }`: a section of no effect (`comment=questc: repeat L`) whose chain is the
+        block; each `again L` inside names it as its next event, and nothing after the `again`
+        runs: EventManager.EndEvent ends an event before it queues the next, so the section
+        queued again runs afresh, with all after it (the block, then the rest of the event,
+        which follows the block's tail)."""
+        s = self.event_sec(f"{base}_{n}")
+        label = ef.args[0] if ef.args else "loop"
+        s.set("comment", REPEAT_COMMENT + label)
+        outer = self.loop_heads.get(label)
+        self.loop_heads[label] = s.name
+        try:
+            tail = self.effects(k, f"{s.name}Loop", s, ef.choices[0].effects if ef.choices else ())
+        finally:
+            if outer is None:
+                self.loop_heads.pop(label, None)
+            else:
+                self.loop_heads[label] = outer
+        return s, tail
+
     def effect(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
         if ef.kind in ("ask", "random") and ef.choices:
             return self.choices(k, base, n, ef)
+        if ef.kind == "repeat":
+            return self.loop(k, base, n, ef)
+        if ef.kind == "again":
+            # the chain goes on at the loop's first section; what is chained after this is
+            # dropped (a tail of no file, as after `next quest`)
+            head = self.loop_heads.get(ef.args[0]) if ef.args else None
+            if head is None:
+                self.cannot(ef.span, f"`again {ef.args[0] if ef.args else ''}` outside its `repeat`")
+                return None
+            return self.sections[head], _Sec("", "")
         if ef.kind == "if" and ef.choices:
             return self.arms(k, base, n, ef)
         if ef.kind == "spawn":

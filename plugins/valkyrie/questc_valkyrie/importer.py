@@ -73,6 +73,12 @@ _EXIT = "\0exit"  # the end of every chain, in the graph of what may run after w
 _APP_COUNTS = frozenset({"#heroes", "#round", "#monsters", "#boardcomponents", "#uicomponents", "#doors", "#tiles", "#qitems"})
 
 
+def pack_var(app_id: str) -> str:
+    """The questc variable standing for the app's flag `#<app_id>` of a content pack the user
+    has (`LoR` -> `pack_lor`); the exporter writes `#<app_id>` back (exporter.PACK_VARS)."""
+    return "pack_" + app_id.lower()
+
+
 def _holds(a: int, op: str, b: int) -> bool:
     return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
 
@@ -136,8 +142,10 @@ def quest_id_of(name: str) -> str:
 class Importer:
     def __init__(self, files: QuestFiles, tiles: Mapping[str, Tile], monsters: set[str], sink: Sink,
                  offsets: Mapping[str, int] | None = None, quest_id: str | None = None,
-                 links: Mapping[str, tuple[str | None, Span]] | None = None):
+                 links: Mapping[str, tuple[str | None, Span]] | None = None, packs: frozenset[str] = frozenset()):
         self.q = files
+        self.packs = packs  # the app ids of the content packs the user has (`--packs`, packs.py): their `#` flags are 1
+        self.pack_vars: set[str] = set()  # the questc variables standing for those flags (`pack_lor`, arm_condition)
         self.tiles = tiles
         self.monsters = monsters
         self.sink = sink
@@ -1753,18 +1761,27 @@ class Importer:
         """An event's `conditions=` as the condition of its arm of an `if`: (text, "") with ""
         for one that always holds, or (None, why) when it cannot be an arm. The app's own `#`
         flags other than `#heroes` (a content pack, a hero or a class, set to 1 when selected:
-        Quest.cs) are read as 0, the base game questc imports for: a test holding at 0 is
-        dropped, one failing leaves the alternative out (resolving them for the user's packs
-        is the published-quests issue's)."""
+        Quest.cs): the flag of a pack the user has (`--packs`, packs.py) is the variable
+        `pack_<pack>`, 1 in every encounter and never set, so the alternative is kept with
+        its guard (the export writes `#<pack>` back) and questc's analysis takes the arm the
+        user's packs take; every other flag is 0: a test holding at 0 is dropped, one failing
+        leaves the alternative out (docs/valkyrie.md, "Expansion packs")."""
         if self.names(c, "vartests"):
             return None, "a `vartests=` condition"
         parts = []
         for t in self.names(c, "conditions"):
             m = _TEST.fullmatch(t)
             if m and m.group(1).startswith("#") and m.group(1) not in _APP_COUNTS and re.fullmatch(r"-?\d{1,9}", m.group(3)):
+                if m.group(1)[1:] in self.packs:
+                    var = pack_var(m.group(1)[1:])
+                    self.pack_vars.add(var)
+                    self.read_now.add(var)
+                    parts.append(f"{var} {m.group(2)} {m.group(3)}")
+                    continue
                 if _holds(0, m.group(2), int(m.group(3))):
                     continue
-                return None, f"an alternative for those whose app has `{m.group(1)}` (a content pack, hero or class; questc imports the base game, where it is 0)"
+                return None, (f"an alternative for those whose app has `{m.group(1)}` (a content pack, hero or class; questc imports "
+                              "for the packs of `--packs`, default the base game, and this one is not among them, so it is 0)")
             text = self.test_text(t)
             if text is None:
                 return None, f"the condition `{t}`"
@@ -2206,7 +2223,7 @@ class Importer:
             elif k in self.flavors:  # and a later one's as the text of the event entering it
                 self.emit(f"{ind}flavor {quote(self.flavors[k])}", self.comp[self.entry[k]].span_of("add"))
             for var, span in sorted(self.variables[k].items()):
-                self.emit(f"{ind}var {var} = {self.carried.get(k, {}).get(var) or 0}", span)
+                self.emit(f"{ind}var {var} = {1 if var in self.pack_vars else self.carried.get(k, {}).get(var) or 0}", span)
             for line in self.setup[k]:
                 self.emit(f"{ind}{line.text}", line.origin)
             order = {name: i for i, name in enumerate(self.comp)}

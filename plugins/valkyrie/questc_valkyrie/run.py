@@ -43,12 +43,13 @@ def library(sink: Sink) -> tuple[dict[str, Tile] | None, set[str], dict[str, int
     return tiles, monsters, load_offsets()
 
 
-def import_quest(path: str | Path, sink: Sink, quest_id: str | None = None) -> tuple[QuestFiles, Generated] | None:
+def import_quest(path: str | Path, sink: Sink, quest_id: str | None = None,
+                 packs: frozenset[str] = frozenset()) -> tuple[QuestFiles, Generated] | None:
     """`_import`, never raising: an exception inside the reader or the importer is a bug of
     questc's, reported as VK0399 at the section being read when it raised (`report_failure`),
     and nothing is imported."""
     try:
-        return _import(path, sink, quest_id)
+        return _import(path, sink, quest_id, packs)
     except Exception as exc:  # noqa: BLE001 - an importer bug is a located diagnostic, never a crash (make fuzz finds them)
         report_failure(exc, path, sink)
         return None
@@ -77,7 +78,8 @@ def report_failure(exc: BaseException, path: str | Path, sink: Sink) -> None:
     sink.report("VK0399", span, section=section, problem=problem + where)
 
 
-def _import(path: str | Path, sink: Sink, quest_id: str | None = None) -> tuple[QuestFiles, Generated] | None:
+def _import(path: str | Path, sink: Sink, quest_id: str | None = None,
+            packs: frozenset[str] = frozenset()) -> tuple[QuestFiles, Generated] | None:
     """The quest at `path` as a questc pack: with the other quests of its package its events
     start (`q2/quest.ini`: docs/valkyrie.md, "Packages of several quests"), each a quest of
     the pack, linked by `next quest`. None when any of them has errors."""
@@ -101,7 +103,7 @@ def _import(path: str | Path, sink: Sink, quest_id: str | None = None) -> tuple[
             continue
         # a link to a menu left out: the importer leaves that event out (VK0303)
         kept: dict[str, tuple[str | None, Span]] = {name: (None if t in menus else t, at) for name, (t, at) in links.items()}
-        gen = Importer(q, tiles, monsters, sink, offsets, qid, kept).run()
+        gen = Importer(q, tiles, monsters, sink, offsets, qid, kept, packs).run()
         if gen is None:
             failed = True
         else:
@@ -207,7 +209,8 @@ def check_quest(path: str | Path, options: Options, sink: Sink) -> list[Diagnost
     the compiler's are returned, each moved to the Valkyrie file and line it comes from."""
     from compiler.plugins.api import compile_paths
 
-    done = import_quest(path, sink)
+    packs = next((v for d, v in options.plugin_options if d == "packs"), frozenset())
+    done = import_quest(path, sink, packs=packs if isinstance(packs, frozenset) else frozenset())
     if done is None:
         return []
     files, gen = done
