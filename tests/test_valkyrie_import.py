@@ -145,8 +145,6 @@ def write_quest(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-# the two tiles share squares: one map (tiles on the same squares are one group, as alternative
-# layouts are; they were two encounters before) of a quest whose events these tests read
 TILES = "[TileEntrance]\nxposition=0\nyposition=0\nside=TileSideEntranceA\n[Tile11A]\nxposition=0\nyposition=2\nside=TileSide11A\nrotation=0\n"
 
 
@@ -351,10 +349,10 @@ def test_the_apps_round_triggers_conditions_and_operations_are_read(tmp_path):
     assert got is not None
     assert [d.message for d in sink.items if d.code == "VK0303"] == []
     quest = next(text for name, text in got[1].files.items() if name.endswith(".quest"))
-    assert "on round_start {\n    advance clock by 1\n  }" in quest
+    assert "on round_start {\n      advance clock by 1\n    }" in quest
     assert "on round_end if clock >= 3 and heroes < 4 and clock != limit {" in quest
     assert "set limit = clock" in quest and "set dice = random 3..8" in quest  # #rand6 is 1..6, then + 2
-    assert "on round_end 8 {\n    advance clock by -2\n  }" in quest
+    assert "on round_end 8 {\n      advance clock by -2\n    }" in quest
 
 
 def test_published_custom_monsters_and_buttons_are_read(tmp_path):
@@ -421,8 +419,8 @@ def test_an_event_end_section_with_events_after_it_is_no_end(tmp_path):
     done = import_quest(q, sink)
     assert done is not None
     text = next(v for k, v in done[1].files.items() if k.endswith(".quest"))
-    assert "on morale_zero {\n    lose\n  }" in text and "win" not in text
-    assert "on round_end {\n    if crops > 2 {\n      set lost = 1\n    }\n  }" in text
+    assert "on morale_zero {\n      lose\n    }" in text and "win" not in text
+    assert "on round_end {\n      if crops > 2 {\n        set lost = 1\n      }\n    }" in text
     assert [d.message.split(":")[0] for d in sink.items if d.code == "VK0303"] == ["[EventEndRound] event1"]
 
 
@@ -581,5 +579,5 @@ def test_a_thousand_ifs_in_a_row_are_read_in_bounded_time(tmp_path):
     assert done is not None and time.monotonic() - began < 30
     text = _quest_text(done)
     assert text.count("if r0 == 1 {") == 1 and text.count("if r") == n  # one `if` per draw
-    assert "\n    if r999 == 1 {" in text  # none nested: each at the event's own level
+    assert "\n      if r999 == 1 {" in text  # none nested: each at the event's own level
     assert sink.items == []
