@@ -160,7 +160,7 @@ def _answer(args: argparse.Namespace, model: Model, card: ast.ActivationCard, si
     rules = args.rules or sit.rules or ("coop" if cooperative(model) else "app")
     if opened is not None:
         sit = replace(sit, open_doors=(sit.open_doors or frozenset()) | opened)
-    sit = replace(sit, rules=rules)
+    sit = replace(sit, rules=rules, templates=model.templates or {})  # Breath, Blast…: docs/rules.md, "Attack templates"
     if args.group is not None and len(set(args.group)) == 1:
         one = act.activate(sit, card, args.group[0])
         sys.stdout.write(json.dumps(one.to_json(), sort_keys=True) + "\n" if args.format == "json" else visible_lines(text_of(one)))

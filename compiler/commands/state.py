@@ -98,7 +98,8 @@ def read_state_at(whole: Document, base: DocPath, board: Board, monsters: Mappin
         return None
     return act.Situation(board, tuple(heroes), tuple(mons), open_doors,
                          {k: tuple(v) for k, v in tokens.items()}, places,
-                         frozenset(state.data.get("attacked", [])), state.data.get("rules", ""), tuple(loose))
+                         frozenset(state.data.get("attacked", [])), state.data.get("rules", ""), tuple(loose),
+                         outdoor=bool(state.data.get("outdoor", False)))
 
 
 class _Reader:

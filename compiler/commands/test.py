@@ -188,7 +188,7 @@ def _as_asked(t: JSONObject, sit: Situation, model: Model, choice: MapChoice) ->
     if opened:
         start = sit.open_doors if sit.open_doors is not None else frozenset(d.id for d in choice.amap.board.doors if d.open)
         sit = replace(sit, open_doors=start | opened)
-    return replace(sit, rules=rules)
+    return replace(sit, rules=rules, templates=model.templates or {})
 
 
 def _claims_known(t: JSONObject, sit: Situation, doc: Document, path: DocPath, sink: Sink) -> bool:

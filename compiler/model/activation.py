@@ -37,6 +37,7 @@ from compiler.syntax import ast
 from compiler.model.cards import CONDITION_ALIASES, target_text
 
 if TYPE_CHECKING:
+    from compiler.catalogs.templates import Template
     from compiler.catalogs.terrain import TerrainRule
     from compiler.geometry.sight import SightEngine
 
@@ -102,6 +103,15 @@ class Monster:
     def has(self, ability: str) -> bool:
         return any(a.lower() == ability.lower() for a in self.abilities)
 
+    @property
+    def flying(self) -> bool:
+        """Flying (1st edition): it moves over obstacles and figures (docs/rules.md, "Flying, Soar and Shadowcloak")."""
+        return self.has("flying")
+
+    def soars(self, outdoor: bool) -> bool:
+        """Soar applies outdoors only; every monster with Flying also has Soar."""
+        return outdoor and (self.has("soar") or self.flying)
+
 
 @frozen
 class Situation:
@@ -115,6 +125,8 @@ class Situation:
     rules: str = "coop"
     # familiars not treated as figures and not targeted: on the map, but no monster minds them
     familiars: tuple[Hero, ...] = ()
+    outdoor: bool = False  # a 1st-edition outdoor encounter: Soar applies
+    templates: Mapping[str, Template] = field(default_factory=dict)  # the pack's attack templates (Breath, Blast…)
 
 
 def norm_cells(cells: Iterable[Cell]) -> Footprint:
@@ -141,12 +153,27 @@ class Attack:
     distance: int | None  # counted spaces between the two figures
     in_sight: bool
     in_range: bool  # melee: adjacent (Reach: within 2); ranged: always (the dice decide)
-    also: tuple[str, ...] = ()  # further heroes hit (Flail: the closest other hero)
+    also: tuple[str, ...] = ()  # further figures hit (Flail: the closest other hero; a template: all under it)
     surge_order: tuple[str, ...] = ()
+    template: str | None = None  # the template the attack uses (docs/rules.md, "Attack templates")
+    facing: str | None = None  # the attacker's side a laid template lies against
+    covered: tuple[Cell, ...] = ()  # the template's squares
+    range_needed: int | None = None  # Soar: the range the dice must roll (counted range + 4)
+    swoop: bool = False  # Soar: a melee attack made swooping down (no extra range)
 
     def to_json(self) -> dict[str, object]:
-        return {"target": self.target, "distance": self.distance, "in_sight": self.in_sight,
-                "in_range": self.in_range, "also": list(self.also), "surge_order": list(self.surge_order)}
+        out: dict[str, object] = {"target": self.target, "distance": self.distance, "in_sight": self.in_sight,
+                                  "in_range": self.in_range, "also": list(self.also), "surge_order": list(self.surge_order)}
+        if self.template is not None:
+            out["template"] = self.template
+            out["covered"] = [list(c) for c in self.covered]
+            if self.facing is not None:
+                out["facing"] = self.facing
+        if self.range_needed is not None:
+            out["range_needed"] = self.range_needed
+        if self.swoop:
+            out["swoop"] = True
+        return out
 
 
 @frozen
@@ -237,6 +264,29 @@ class Geo:
 
     def is_pit(self, c: Cell) -> bool:
         return self.rule(c).leave_action
+
+    @cached_property
+    def flying_steps(self) -> dict[Cell, list[tuple[Cell, int]]]:
+        from compiler.geometry.templates import flying_graph
+
+        return flying_graph(self.board, self.doors)
+
+    def fly(self, start: Cell, mp: float, forward: Forward | None = None) -> Tree:
+        """`reach` for a flying monster: through every figure and the obstacles it ignores
+        (geometry.templates.flying_graph); where it may stop is `placements`' to say."""
+        best: Tree = {}
+        heap: list[tuple[int, int, tuple[int, int], Cell, Cell | None]] = [(0, 0, (start[1], start[0]), start, None)]
+        while heap:
+            cost, n, _, node, prev = heapq.heappop(heap)
+            if node in best:
+                continue
+            best[node] = (cost, prev)
+            for nxt, w in self.flying_steps.get(node, ()):
+                if nxt in best or (forward is not None and not forward(node, nxt)):
+                    continue
+                if cost + w <= mp:
+                    heapq.heappush(heap, (cost + w, n + 1, (nxt[1], nxt[0]), nxt, node))
+        return best
 
     def distances(self, targets: Footprint) -> dict[Cell, int]:
         """Counted spaces from every space to the nearest of `targets` (unreachable: absent)."""
@@ -413,15 +463,56 @@ class Executor:
                 primary = d
             if verb == "attack":
                 reach = 2 if self.monsters[mid].has("reach") else 1
-                sees = sees if sees is not None else self.geo.sees(me, cells, self.blockers(state, (mid, tid)))
-                if not sees or (self.monsters[mid].attack_type != "ranged" and d > reach):
-                    continue
+                laid = self.laid_templates(me, cells, mid)
+                if laid is not None:  # Breath, Bolt: the template must cover it (rolled range and sight do not matter)
+                    if not laid:
+                        continue
+                else:
+                    sees = sees if sees is not None else self.geo.sees(me, cells, self.blockers(state, (mid, tid)))
+                    if not sees or (self.monsters[mid].attack_type != "ranged" and d > reach):
+                        continue
+                if d > 1 and tid in self.heroes and self.shadowcloaked(cells):
+                    continue  # Shadowcloak: only an adjacent attacker affects it
             out.append(((primary, d), tid))
         out.sort()
         tiers: list[list[str]] = []
         for _, grp in itertools.groupby(out, key=lambda x: x[0]):
             tiers.append(sorted(tid for _, tid in grp))
         return tiers
+
+    def template(self, mid: str) -> tuple[Template, int | None] | None:
+        from compiler.catalogs.templates import template_of
+
+        return template_of(self.monsters[mid].abilities, self.sit.templates) if self.sit.templates else None
+
+    def laid_templates(self, me: Footprint, cells: Footprint, mid: str) -> list[tuple[str, tuple[Cell, ...]]] | None:
+        """For a monster attacking with a template laid against its side: each (facing,
+        covered squares) that covers one of `cells` (laid from its first space); None for
+        any other monster."""
+        from compiler.geometry.templates import FACINGS, covered
+
+        got = self.template(mid)
+        if got is None or got[0].anchor != "attacker_side":
+            return None
+        tmpl, rank = got
+        out = []
+        for facing in FACINGS:
+            squares = covered(self.geo.board, tmpl, me[0], facing, rank, self.geo.doors)
+            if set(squares) & set(cells):
+                out.append((facing, squares))
+        return out
+
+    def shadowcloaked(self, cells: Footprint) -> bool:
+        from compiler.geometry.templates import shadowcloaked
+
+        return shadowcloaked(self.geo.board, cells)
+
+    def under(self, state: State, mid: str, tid: str, squares: Iterable[Cell]) -> tuple[str, ...]:
+        """Every figure but the attacker and its target with a space among `squares`: heroes, then monsters."""
+        sq = set(squares)
+        heroes = sorted(h.id for h in self.sit.heroes if h.id != tid and sq & set(h.cells))
+        mons = sorted(m for m, fp in state.where.items() if m not in (mid, tid) and sq & set(fp))
+        return tuple(heroes + mons)
 
     def _monster_attr(self, tid: str, attr: str | None) -> int | None:
         m = self.monsters.get(tid)
@@ -439,14 +530,16 @@ class Executor:
         mon = self.monsters[mid]
         enemy = self.hero_cells()
         occupied = self.occupied(state, but=mid)
-        tree = self.geo.reach(start, mp, enemy, forward)
+        tree = self.geo.fly(start, mp, forward) if mon.flying else self.geo.reach(start, mp, enemy, forward)
         out: dict[Footprint, tuple[int, Cell]] = {}
         for e, (cost, _) in tree.items():
             if e in occupied or e == start:
                 continue  # staying is judged apart (turning in place is not a move)
+            if mon.flying and (e in enemy or self.geo.rule(e).blocks_movement):
+                continue  # a flier passes figures and obstacles but may not stop on them
             fps: list[Footprint]
             if not mon.large:
-                if self.geo.is_pit(e) and e != start:
+                if self.geo.is_pit(e) and e != start and not mon.flying:
                     continue
                 fps = [(e,)]
             else:  # expand over the end space: geometry.graph.placements (walls between its squares included)
@@ -745,9 +838,38 @@ class Executor:
         if "doomed" in state.conditions.get(mid, frozenset()):
             surges += (DISCARD_DOOMED,)  # a surge left over after every useful one discards Doomed
         for extra in extras:
-            atk = Attack(tid, d, sees, in_range, extra, surges)
-            st = replace(state, attacked=state.attacked | {tid, *extra}, has_attacked=state.has_attacked | {mid})
-            out.append(st.log(Step(mid, idx, "attack", text, True, "", tid, attack=atk)))
+            for atk in self.ability_attacks(state, mid, Attack(tid, d, sees, in_range, extra, surges)):
+                hit = {tid, *(h for h in atk.also if h in self.heroes)}
+                st = replace(state, attacked=state.attacked | hit, has_attacked=state.has_attacked | {mid})
+                out.append(st.log(Step(mid, idx, "attack", text, True, "", tid, attack=atk)))
+        return out
+
+    def ability_attacks(self, state: State, mid: str, atk: Attack) -> list[Attack]:
+        """What a template and Soar make of one attack (docs/rules.md, "Attack templates" and
+        "Flying, Soar and Shadowcloak"): a laid template gives one attack per facing that
+        covers the target, each hitting every figure under it; a Blast covers the spaces
+        round the target; a soaring ranged attacker needs 4 more range, a melee one swoops."""
+        from compiler.geometry.templates import covered, soar_range
+
+        mon = self.monsters[mid]
+        me = state.where[mid]
+        cells = self.target_cells(state, atk.target)
+        got = self.template(mid)
+        out = [atk]
+        if got is not None:
+            tmpl, rank = got
+            laid = self.laid_templates(me, cells, mid)
+            if laid is not None:
+                out = [replace(atk, in_range=True, also=self.under(state, mid, atk.target, sq), template=tmpl.id,
+                               facing=facing, covered=sq) for facing, sq in laid]
+            else:  # centred on the target: on a large target, its first space (the rulebook lets the players pick one)
+                sq = covered(self.geo.board, tmpl, cells[0], None, rank, self.geo.doors)
+                out = [replace(atk, also=self.under(state, mid, atk.target, sq), template=tmpl.id, covered=sq)]
+        if mon.soars(self.sit.outdoor) and got is None:
+            if mon.attack_type == "ranged" and atk.distance is not None:
+                out = [replace(a, range_needed=soar_range(atk.distance)) for a in out]
+            else:
+                out = [replace(a, swoop=True) for a in out]
         return out
 
     # ------------------------------------------------------------ one monster, the group
@@ -759,7 +881,7 @@ class Executor:
             c[mid] = conds - {"stunned"}
             return [(replace(state, conditions=c).log(Step(mid, -1, "discard", "discard stunned (forced first action)", True)), True)]
         me = state.where[mid]
-        if all(self.geo.is_pit(c) for c in me):
+        if all(self.geo.is_pit(c) for c in me) and not self.monsters[mid].flying:  # a flier is above the pit
             occupied = self.occupied(state, but=mid) | self.hero_cells()
             free = sorted({b for a in me for b in self.geo.moving.successors(a) if b not in occupied and b not in me
                            and self.geo.monster_may_enter(b)} if not self.monsters[mid].large else set(),
