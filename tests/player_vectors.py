@@ -4,7 +4,8 @@ Python writes, from its own engine, JSON cases that `node --test tests/player/` 
 player's modules on: a bundle map with its terrain catalog, and for several states (doors
 open or closed, figures placed, spaces of a hidden tile) the expected line of sight
 (compiler.geometry.sight.SightEngine, behind `questc los`), movement costs and counted
-ranges (compiler.geometry.graph, behind `questc path`), and for large figures what they
+ranges (compiler.geometry.graph, behind `questc path`), flying routes (`questc path
+--flying`, flying.json), and for large figures what they
 see (`SightEngine.can_see_large`, `questc los --size`) and how they move
 (`graph.large_move`, `questc path --size`); and the draw orders of every shipped deck for
 a set of seeds (`deal.js` against `questc layout --seed`).
@@ -337,6 +338,39 @@ def _cases_of(folder: Path, edition: str, seed: int) -> list[dict]:
     return out
 
 
+FLYING_MAPS = 12  # per edition
+
+
+def flying() -> list[dict]:
+    """Flying routes (`questc path --flying`, geometry.templates.flying_move) on random maps
+    of both editions: a random part of each map's terrain is taken as the obstacles a flier
+    passes over (`over`, the catalog's `kind: obstacle`), a few figures stand on the map
+    (passed through, never ended on), and the routes between random spaces are recorded."""
+    from compiler.geometry.templates import flying_move
+
+    out = []
+    for edition in ("1e", "2e"):
+        for seed in range(FLYING_MAPS):
+            board = random_map(edition, seed)
+            r = random.Random(f"flying-{edition}:{seed}")
+            over = sorted(t for t in board.rules if t != "plain" and r.random() < 0.6)
+            rules = MappingProxyType({t: replace(rule, kind="obstacle" if t in over else "") for t, rule in board.rules.items()})
+            fly = replace(board, rules=rules)
+            n = len(board.spaces)
+            blockers = sorted(r.sample(range(n), min(n, 3)))
+            occupied = [board.spaces[b] for b in blockers]
+            routes = []
+            for _ in range(12):
+                i, j = r.randrange(n), r.randrange(n)
+                got = flying_move(fly, board.spaces[i], board.spaces[j], None, occupied)
+                routes.append({"from": i, "to": j, "cost": None} if got is None else
+                              {"from": i, "to": j, "cost": got.cost, "steps": got.steps,
+                               "route": [board.index[c] for c in got.route]})
+            out.append({"name": f"flying-{edition}-{seed}", "map": map_json(board), "terrain": terrain_json(board.rules),
+                        "over": over, "blockers": blockers, "routes": routes})
+    return out
+
+
 DEAL_SEEDS = list(range(60)) + [2**31 - 1, 2**32 + 5, 2**40 + 7, 10**15]
 
 
@@ -363,7 +397,7 @@ def deals() -> list[dict]:
 def build() -> dict[str, str]:
     """File name -> JSON text of every vector file."""
     files: dict[str, list[dict]] = {"shipped.json": [], "issue33.json": [], "random-2e.json": [], "random-1e.json": [],
-                                    "deals.json": deals()}
+                                    "deals.json": deals(), "flying.json": flying()}
     for k, pack in enumerate(SHIPPED):
         edition = "1e" if pack.startswith("rtl") else "2e"
         files["shipped.json"] += _cases_of(REPO / "content" / pack, edition, k)

@@ -8,7 +8,9 @@
 // never count. Spaces out of play (a hidden tile) are
 // neither entered nor left. Figures: a space holding one (`blockers`) is never entered
 // by a move; counting range ignores figures. Large figures: `large: true`, then
-// largeMove / largeCosts / largeReach / placements (as `questc path --size`).
+// largeMove / largeCosts / largeReach / placements (as `questc path --size`). Flying
+// (1st edition): flyingRoute / flyingCosts (as `questc path --flying`; docs/rules.md,
+// "Flying, Soar and Shadowcloak"), given the terrain ids a flier passes over.
 
 import { Geometry } from "./sight.js";
 
@@ -28,6 +30,8 @@ export class Moves {
     const open = openDoors === null ? geo.doorStart : new Set(openDoors);
     this.geo = geo;
     this.large = large;
+    this.openDoors = open;
+    this.hiddenList = hidden;
     // walls and closed doors, for the bases of large figures
     this.vWall = geo.vWall.slice();
     this.hWall = geo.hWall.slice();
@@ -48,7 +52,7 @@ export class Moves {
     for (const i of blockers) this.blocked[i] = 1;
     // what a step across a line (elevation) adds: already in `adjacency`, needed here for
     // the steps built from `counting` (a large figure leaving a pit)
-    const crossing = new Map();
+    const crossing = (this.crossing = new Map());
     for (const line of map.lines || []) {
       for (const [i, j] of line.steps) crossing.set(i * n + j, (crossing.get(i * n + j) || 0) + line.cross_cost);
     }
@@ -156,6 +160,95 @@ export class Moves {
       for (const [v, c] of this.move[u]) {
         if (!done[v] && !(this.blocked[v] && v !== b)) heap.push({ cost: cur.cost + c, path: [...cur.path, v] });
       }
+    }
+    return { cost: null, steps, route: null };
+  }
+
+  // ------------------------------------------------------------------ flying
+  // A flying figure steps to any 8-neighbour the walls and closed doors allow (the corner
+  // rule: SightState.adjacent), through figures; terrain in `over` (the catalog's
+  // obstacles) costs it one point to enter and nothing to leave and never stops it; other
+  // terrain costs what it costs anyone, and terrain blocking movement that is not in
+  // `over` is never entered. It may not end on a figure (`blockers`) or on terrain that
+  // blocks movement. Links (stairs, gateways) as for any figure.
+
+  _flyingSteps(over) {
+    const key = [...over].sort().join("\n");
+    this._flying = this._flying || new Map();
+    if (!this._flying.has(key)) this._flying.set(key, this._buildFlyingSteps(over));
+    return this._flying.get(key);
+  }
+
+  _buildFlyingSteps(over) {
+    const g = this.geo, n = this.n;
+    const st = g.state({ openDoors: [...this.openDoors], hidden: this.hiddenList });
+    const terrainOf = (i) => g.map.spaces[i].terrain;
+    const flies = (i) => over.has(terrainOf(i));
+    const steps = Array.from({ length: n }, () => []);
+    const enter = (j) => (flies(j) ? 1 : g.enterCost[j]);
+    const leave = (i) => (flies(i) ? 0 : g.leaveCost[i]);
+    for (let i = 0; i < n; i++) {
+      if (!this.inPlay[i]) continue;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const j = g.index(g.xs[i] + dx, g.ys[i] + dy);
+          if (j < 0 || j === i || !this.inPlay[j] || !st.adjacent(i, j)) continue;
+          if (g.blocksMovement[j] && !flies(j)) continue;
+          steps[i].push([j, enter(j) + leave(i) + (this.crossing.get(i * n + j) || 0)]);
+        }
+      }
+    }
+    for (const [i, j, kind] of g.map.links || []) {
+      if (!MOVE_LINKS.has(kind) || !this.inPlay[i] || !this.inPlay[j] || (g.blocksMovement[j] && !flies(j))) continue;
+      if (steps[i].some(([k]) => k === j)) continue;
+      steps[i].push([j, enter(j) + leave(i)]);
+    }
+    for (const row of steps) row.sort((a, b) => a[0] - b[0]);
+    return steps;
+  }
+
+  /** May a flier end on space j? */
+  flierMayEnd(j, from = -1) {
+    return this.inPlay[j] === 1 && !this.geo.blocksMovement[j] && !(this.blocked[j] && j !== from);
+  }
+
+  /** Cheapest flying cost from a to every space it may end on (-1: not reachable or no end there). */
+  flyingCosts(a, over) {
+    const steps = this._flyingSteps(over);
+    const dist = new Float64Array(this.n).fill(Infinity);
+    const done = new Uint8Array(this.n);
+    const out = new Int32Array(this.n).fill(-1);
+    if (!this.inPlay[a]) return out;
+    dist[a] = 0;
+    const heap = new Heap((x, y) => x[0] - y[0]);
+    heap.push([0, a]);
+    while (heap.size) {
+      const [d, u] = heap.pop();
+      if (done[u]) continue;
+      done[u] = 1;
+      if (this.flierMayEnd(u, a)) out[u] = d;
+      for (const [v, c] of steps[u]) if (d + c < dist[v]) { dist[v] = d + c; heap.push([d + c, v]); }
+    }
+    return out;
+  }
+
+  /** The flier's cheapest route a -> b, tie-broken as `route` ({cost: null, route: null}
+   *  when it cannot end on b). */
+  flyingRoute(a, b, over) {
+    const r = this.ranges(a)[b];
+    const steps = r >= 0 ? r : null;
+    if (!this.inPlay[a] || !this.flierMayEnd(b, a)) return { cost: null, steps, route: null };
+    const graph = this._flyingSteps(over);
+    const heap = new Heap(compareRoutes);
+    const done = new Uint8Array(this.n);
+    heap.push({ cost: 0, path: [a] });
+    while (heap.size) {
+      const cur = heap.pop();
+      const u = cur.path[cur.path.length - 1];
+      if (done[u]) continue;
+      done[u] = 1;
+      if (u === b) return { cost: cur.cost, steps: steps === null ? cur.path.length - 1 : steps, route: cur.path };
+      for (const [v, c] of graph[u]) if (!done[v]) heap.push({ cost: cur.cost + c, path: [...cur.path, v] });
     }
     return { cost: null, steps, route: null };
   }

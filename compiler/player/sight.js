@@ -361,6 +361,20 @@ export function seenFromLarge(geo, from, { openDoors = null, blockers = [], hidd
 }
 
 /** Decode the bundle's static sight table (`map.sight`): does i see j with doors in their start state and no figures? */
+// Soar (1st edition, outdoors; docs/rules.md, "Flying, Soar and Shadowcloak"): the range
+// of an attack to or from a soaring figure is this much more (`questc los --soar`).
+export const SOAR_RANGE = 4;
+
+/** The range an attack across `steps` counted spaces needs when one of the figures soars. */
+export function soarRange(steps, outdoor = true) {
+  return steps === null || steps < 0 ? null : outdoor ? steps + SOAR_RANGE : steps;
+}
+
+/** Shadowcloak: only an adjacent attacker (counted range 1) affects the figure. */
+export function shadowcloakAllows(steps) {
+  return steps !== null && steps >= 0 && steps <= 1;
+}
+
 export function staticSees(map, i, j) {
   const row = atob(map.sight[i]);
   return ((row.charCodeAt(j >> 3) >> (j & 7)) & 1) === 1;
