@@ -264,3 +264,18 @@ def test_the_bundle_carries_the_state(tmp_path):
     assert state["awards"]["dungeon_leader"] == {"coins": 250, "heroes": 4, "page": 18, "source": "rulebook"}
     assert state["weeks"][-1]["conquest"] == {"heroes": 38, "overlord": 29, "combined": 67}
     assert len(state["record"]) == len(state["weeks"]) == 16
+
+
+# --------------------------------------------------------------------------- questc campaign
+def test_questc_campaign_shows_the_first_edition_state():
+    out = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "campaign state road_to_legend (campaign road_to_legend, world terrinoth, 4 heroes)" in out.stdout
+    assert "at most 599 (each hero) and 599 (overlord) before the Final Battle at 600" in out.stdout
+    assert "week  16  copper  conquest 38+29=67  XP each hero 38 (spent: all 10, landrec 20), overlord 29 (spent 8)  coins 1500  party at tamalir" in out.stdout
+    again = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK)], capture_output=True, text=True)
+    assert again.stdout == out.stdout
+    js = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK), "--format", "json"], capture_output=True, text=True)
+    assert js.returncode == 0, js.stderr
+    weeks = json.loads(js.stdout)["states"]["road_to_legend"]["weeks"]
+    assert [w["conquest"]["combined"] for w in weeks][-3:] == [63, 65, 67]

@@ -54,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
     if model is None:
         return _fail(sink, args, PROBLEMS)
     campaigns = dict(model.app_campaigns or {})
+    if not campaigns and model.rtl_state and (args.id is None or args.id in model.rtl_state):
+        from compiler.commands.rtl_state import run_state  # a 1st-edition campaign state
+
+        return run_state(args, model, sink)
     if not campaigns:
         sink.report("K0412", command_line_span(args, args.paths[0]), pack=model.pack.id)
         return _fail(sink, args, PROBLEMS)
