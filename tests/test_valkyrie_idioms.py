@@ -151,7 +151,7 @@ def ending_of(tmp_path: Path, events: str, texts: str = "") -> tuple[str, list[s
                                     "Localization.English.txt\n[QuestData]\ntiles.ini\nevents.ini\n", encoding="utf-8")
     (root / "Localization.English.txt").write_text(".,English\nquest.name,Tiny\n" + texts, encoding="utf-8")
     (root / "tiles.ini").write_text("[TileEntrance]\nxposition=0\nyposition=0\nside=TileSideEntranceA\n"
-                                    "[Tile11A]\nxposition=0\nyposition=2\nside=TileSide11A\n", encoding="utf-8")
+                                    "[Tile11A]\nxposition=10\nyposition=2\nside=TileSide11A\n", encoding="utf-8")
     (root / "events.ini").write_text(events, encoding="utf-8")
     sink = Sink()
     got = import_quest(root, sink)

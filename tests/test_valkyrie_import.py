@@ -145,7 +145,8 @@ def write_quest(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-TILES = "[TileEntrance]\nxposition=0\nyposition=0\nside=TileSideEntranceA\n[Tile11A]\nxposition=0\nyposition=2\nside=TileSide11A\nrotation=0\n"
+# two encounters of one tile each (tiles apart; tiles on the same squares would be one map: alternative layouts)
+TILES = "[TileEntrance]\nxposition=0\nyposition=0\nside=TileSideEntranceA\n[Tile11A]\nxposition=10\nyposition=2\nside=TileSide11A\nrotation=0\n"
 
 
 def test_missing_event_unknown_side_and_monster_are_located(tmp_path):

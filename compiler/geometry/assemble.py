@@ -129,6 +129,11 @@ class AssembledMap:
     # them are not reported again, so one mistake gives one diagnostic, not a cascade
     broken: frozenset[str] = frozenset()
     features: MapFeatures = NO_FEATURES  # stairs, glyphs, portal, markers… (compiler/geometry/features.py)
+    # alternatives (docs/quests.md, "Alternatives"): overlapping tile pairs (one at least hidden)
+    # and pieces used more often than the box holds only with hidden tiles counted, left to the
+    # board-state search (compiler/model/states.py) to decide whether they are ever on the board together
+    overlaps: tuple[tuple[str, str], ...] = ()
+    pieces: tuple[tuple[str, int], ...] = ()  # (piece, copies the box holds)
 
     @cached_property
     def by_name(self) -> dict[str, PlacedTile]:
@@ -170,12 +175,13 @@ def find_joins(order: list[PlacedTile], attached: Iterable[tuple[str, Opening, s
             by_edges.setdefault(t.opening_edges(op), []).append((t.name, op))
     written = {frozenset([(a, oa), (b, ob)]) for a, oa, b, ob in attached}
     index = {t.name: i for i, t in enumerate(order)}
+    by_name = {t.name: t for t in order}
     joins = []
     for edges_, ends in by_edges.items():
         for i, (a, oa) in enumerate(ends):
             for b, ob in ends[i + 1:]:
-                if a == b:
-                    continue
+                if a == b or by_name[a].local_of.keys() & by_name[b].local_of.keys():
+                    continue  # tiles on the same squares (alternatives, or an overlap reported) never join each other
                 if index[a] > index[b]:
                     (a, oa), (b, ob) = (b, ob), (a, oa)
                 joins.append(Join(a, oa, b, ob, edges_, frozenset([(a, oa), (b, ob)]) in written))

@@ -27,9 +27,12 @@ the events already used up.
   changes no answer; it keeps First Blood's barn doors to a few dozen states instead of
   thousands (the whole farm's tokens and spawns in every order).
 
-What it finds: pairs of doors on one place both on the board (closed) in some state, and
-tokens placed while already lying on the board; `complete` is False when the bound was
-hit (then nothing is claimed either way: the caller says so).
+What it finds: pairs of doors on one place both on the board (closed) in some state,
+pairs of overlapping tiles both in play (alternative layouts: the maps pass leaves a pair
+with a hidden tile to this search, `AssembledMap.overlaps`), pieces with more of their
+tiles in play than the box holds (`AssembledMap.pieces`: 26A in one layout, 26B in the
+other), and tokens placed while already lying on the board; `complete` is False when the
+bound was hit (then nothing is claimed either way: the caller says so).
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ class State(NamedTuple):
 @dataclass
 class Found:
     together: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # (door a, door b) -> the moves
+    overlaps: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # (tile a, tile b) -> the moves
+    pieces: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)  # piece -> (tiles, moves)
     twice: dict[tuple[str, Span], tuple[str, ...]] = field(default_factory=dict)  # (token, its place effect) -> moves
     states: int = 0
     complete: bool = True
@@ -70,7 +75,7 @@ def shared_places(enc: QuestEncounter) -> list[tuple[str, str]]:
 def needs_search(enc: QuestEncounter) -> bool:
     """Is there anything for the search to decide (doors sharing a place; a token an event
     places while it may already lie there)?"""
-    if shared_places(enc):
+    if shared_places(enc) or enc.map.overlaps or enc.map.pieces:
         return True
     placed: dict[str, int] = {t.id: 1 for t in enc.tokens if t.when == "setup"}
     for e in enc.events:
@@ -95,6 +100,9 @@ class _Search:
         self.doors = {d.id: d for d in enc.map.board.doors}
         self.group_of = {s.id: s.group for s in enc.spawns}
         self.pairs = shared_places(enc)
+        self.tile_pairs = enc.map.overlaps
+        deferred = dict(enc.map.pieces)
+        self.pieces = {p: (n, [t.name for t in enc.map.tiles if t.tile.piece == p]) for p, n in deferred.items()}
         self.found = Found()
         self.owner = enc.map.owner
         self.spaces = enc.map.board.spaces
@@ -147,6 +155,8 @@ class _Search:
     def relevant(self) -> tuple[set[str], list[Event]]:
         """The components and the events the search needs (the module's doc)."""
         kept = {f"door:{d}" for pair in self.pairs for d in pair}
+        kept |= {f"tile:{t}" for pair in self.tile_pairs for t in pair}
+        kept |= {f"tile:{t}" for _, names in self.pieces.values() for t in names}
         placed: dict[str, int] = {t.id: 1 for t in self.enc.tokens if t.when == "setup"}
         events = [e for e in self.enc.events if e.index in self.possible.fired]
         for e in events:
@@ -391,6 +401,15 @@ class _Search:
         for a, b in self.pairs:
             if f"door:{a}" in s.board and f"door:{b}" in s.board and (a, b) not in self.found.together:
                 self.found.together[(a, b)] = self.moves_to(s)
+        for a, b in self.tile_pairs:
+            if f"tile:{a}" in s.board and f"tile:{b}" in s.board and (a, b) not in self.found.overlaps:
+                self.found.overlaps[(a, b)] = self.moves_to(s)
+        for piece, (copies, names) in self.pieces.items():
+            if piece in self.found.pieces:
+                continue
+            on = tuple(t for t in names if f"tile:{t}" in s.board)
+            if len(on) > copies:
+                self.found.pieces[piece] = (on, self.moves_to(s))
 
 
 def board_states(enc: QuestEncounter, first: bool, possible: Possible) -> Found:

@@ -134,9 +134,9 @@ def assemble_map(
     if not placed:
         return None
     order = list(placed.values())
-    overlapping = _check_overlaps(order, sink)
+    overlapping, alternatives = _check_overlaps(order, sink)
     joins = find_joins(order, attached)
-    misplaced = _check_pieces(order, sink)
+    misplaced, pieces = _check_pieces(order, sink)
     _check_settings(order, ruleset, misplaced, sink)
     graph = tile_graph(order, joins)
     broken |= overlapping  # placed, but not where it was meant: how the map joins says nothing more
@@ -146,7 +146,8 @@ def assemble_map(
     board = board_of(order, joins, doors, terrain)
     if len(board.spaces) > MAX_SIGHT_SPACES:
         sink.report("M0223", block.span, count=len(board.spaces), limit=MAX_SIGHT_SPACES)
-    amap = AssembledMap(board=board, tiles=tuple(order), joins=tuple(joins), tile_graph=graph, broken=frozenset(broken))
+    amap = AssembledMap(board=board, tiles=tuple(order), joins=tuple(joins), tile_graph=graph, broken=frozenset(broken),
+                        overlaps=alternatives, pieces=pieces)
     amap = replace(amap, marks=_read_marks(block, amap, sink))
     board, features = resolve_features(block, amap, terrain, dice or {}, sink, line_rules)
     return replace(amap, board=board, features=features)
@@ -254,17 +255,22 @@ def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], bro
     at = (theirs[0][0] - mine[0][0], theirs[0][1] - mine[0][1])
     pt = PlacedTile(p.name, tile, at, rotation, p.hidden or in_area, p.span)
     cells = set(pt.local_of)
-    hit = [q.name for q in placed.values() if cells & q.local_of.keys()]
+    # a hidden tile may be an alternative of the one it covers: _check_overlaps leaves it to the quests pass
+    hit = [q.name for q in placed.values() if cells & q.local_of.keys() and not (pt.hidden or q.hidden)]
     if hit:
         sink.report("M0205", p.span, a=a_label, b=b_label, other=", ".join(f"`{h}`" for h in hit))
         return None
     return pt, own, other.name, other_op
 
 
-def _check_overlaps(order: list[PlacedTile], sink: Sink) -> set[str]:
+def _check_overlaps(order: list[PlacedTile], sink: Sink) -> tuple[set[str], tuple[tuple[str, str], ...]]:
     """M0209 for each pair of tiles that overlap; the names of the later ones (whose
-    placement is the mistake: what depends on how the map joins is not reported)."""
+    placement is the mistake: what depends on how the map joins is not reported). A pair
+    with a hidden tile may be alternatives (two layouts of one place, only one ever on the
+    board): returned as the second value, for the board-state search to decide (the quests
+    pass reports M0209 there when both can be on the board at once)."""
     later: set[str] = set()
+    alternatives: list[tuple[str, str]] = []
     for i, a in enumerate(order):
         for b in order[i + 1:]:
             if b.name in later or not a.footprint.intersects(b.footprint):
@@ -272,12 +278,22 @@ def _check_overlaps(order: list[PlacedTile], sink: Sink) -> set[str]:
             area = a.footprint.intersection(b.footprint).area
             if area <= 0:
                 continue  # shared edges or corners only
-            common = sorted(a.local_of.keys() & b.local_of.keys(), key=lambda c: (c[1], c[0]))
-            shown = ", ".join(f"({x}, {y})" for x, y in common[:8]) + (" …" if len(common) > 8 else "")
-            sink.report("M0209", b.span, a=a.name, b=b.name, count=len(common), area=f"{area:g}", squares=shown,
-                        related=(Related(a.span, f"`{a.name}` placed here"),))
+            if a.hidden or b.hidden:
+                alternatives.append((a.name, b.name))
+                continue
+            report_overlap(a, b, sink)
             later.add(b.name)
-    return later
+    return later, tuple(alternatives)
+
+
+def report_overlap(a: PlacedTile, b: PlacedTile, sink: Sink, note: tuple[Related, ...] = ()) -> None:
+    """M0209 for two overlapping tiles, at the later; `note` (the quests pass's, for
+    alternatives: how both come to be on the board) added."""
+    area = a.footprint.intersection(b.footprint).area
+    common = sorted(a.local_of.keys() & b.local_of.keys(), key=lambda c: (c[1], c[0]))
+    shown = ", ".join(f"({x}, {y})" for x, y in common[:8]) + (" …" if len(common) > 8 else "")
+    sink.report("M0209", b.span, a=a.name, b=b.name, count=len(common), area=f"{area:g}", squares=shown,
+                related=(Related(a.span, f"`{a.name}` placed here"),) + note)
 
 
 def _check_settings(order: list[PlacedTile], ruleset: str, misplaced: set[str], sink: Sink) -> None:
@@ -295,9 +311,13 @@ def _check_settings(order: list[PlacedTile], ruleset: str, misplaced: set[str], 
                     outdoor=", ".join(t.name for t in outdoor), dungeon=", ".join(t.name for t in dungeon))
 
 
-def _check_pieces(order: list[PlacedTile], sink: Sink) -> set[str]:
-    """More tiles of a piece than the box has (M0212, M0213): the names of the tiles reported."""
+def _check_pieces(order: list[PlacedTile], sink: Sink) -> tuple[set[str], tuple[tuple[str, int], ...]]:
+    """More tiles of a piece than the box has (M0212, M0213): the names of the tiles reported.
+    A piece over its count only with hidden tiles counted may be alternatives (26A in one
+    layout, 26B in the other): returned as the second value, (piece, copies), for the
+    board-state search (the quests pass reports there when too many can be on the board at once)."""
     reported: set[str] = set()
+    deferred: list[tuple[str, int]] = []
     by_piece: dict[str, list[PlacedTile]] = {}
     for t in order:
         by_piece.setdefault(t.tile.piece, []).append(t)
@@ -305,17 +325,28 @@ def _check_pieces(order: list[PlacedTile], sink: Sink) -> set[str]:
         copies = max(t.tile.copies for t in uses)
         if len(uses) <= copies:
             continue
-        codes = sorted({t.code for t in uses})
-        if copies == 1 and len(codes) > 1:
-            a = next(t for t in uses if t.code == codes[0])
-            b = next(t for t in uses if t.code == codes[1])
-            sink.report("M0213", uses[-1].span, a=a.code, b=b.code, piece=piece,
-                        related=tuple(Related(t.span, f"`{t.name}` placed here") for t in uses[:-1]))
-        else:
-            sink.report("M0212", uses[-1].span, piece=piece, used=len(uses), copies=copies,
-                        tiles=", ".join(t.name for t in uses))
+        if sum(1 for t in uses if not t.hidden) <= copies:
+            deferred.append((piece, copies))
+            continue
+        report_pieces(piece, copies, uses, sink)
         reported.add(uses[-1].name)
-    return reported
+    return reported, tuple(deferred)
+
+
+def report_pieces(piece: str, copies: int, uses: list[PlacedTile], sink: Sink,
+                  note: tuple[Related, ...] = ()) -> None:
+    """M0213 (the two faces of a one-copy piece) or M0212 (more copies than the box holds)
+    for the tiles `uses` of `piece`, at the last of them; `note` (the quests pass's: how they
+    come to be on the board together) added."""
+    codes = sorted({t.code for t in uses})
+    if copies == 1 and len(codes) > 1:
+        a = next(t for t in uses if t.code == codes[0])
+        b = next(t for t in uses if t.code == codes[1])
+        sink.report("M0213", uses[-1].span, a=a.code, b=b.code, piece=piece,
+                    related=tuple(Related(t.span, f"`{t.name}` placed here") for t in uses[:-1]) + note)
+    else:
+        sink.report("M0212", uses[-1].span, piece=piece, used=len(uses), copies=copies,
+                    tiles=", ".join(t.name for t in uses), related=note)
 
 
 def _doors(block: ast.MapBlock, placed: dict[str, PlacedTile], joins: list[Join], graph: nx.Graph,

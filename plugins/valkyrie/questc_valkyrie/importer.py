@@ -67,6 +67,8 @@ MAX_BUTTONS = 64  # buttons of one Valkyrie event read as choices
 MAX_ASK_DEPTH = 24  # choices inside choices (each a nested walk)
 MAX_WALK = 4000  # sections walked for one event (choices that meet again are walked once per choice)
 MAX_EVIDENCE = 64  # sections before an ending read for its side (ending_side), nearest first
+MAX_FORK_STEPS = 20_000  # events looked through, all forks of the setup together, for alternative layouts (alternatives_after)
+MAX_NEAR = 200  # events looked through for the tile added nearest a component on a square of alternative tiles (same_set)
 _EXIT = "\0exit"  # the end of every chain, in the graph of what may run after what (_post_dominators)
 # the app's `#` variables that count something (Quest.cs, VarManager); every other `#` name is a flag
 # the app sets to 1 for a content pack, hero or class selected (arm_condition reads it as 0)
@@ -171,6 +173,7 @@ class Importer:
         self.ask_depth = 0  # buttons_ask inside buttons_ask
         self.walked = 0  # sections walked for the event being read (event)
         self.path: list[str] = []  # the sections whose chains are being walked (_walk_from)
+        self._around: dict[str, list[str]] | None = None  # neighbours, built once
         self.trigger_full = ""  # the trigger of the event being read, as written after `on`
         self.origin_now: Section | None = None  # the token or door whose event is being read (event)
         self.carried: dict[int, dict[str, int | None]] = {}  # encounter -> the values its entries set (carry)
@@ -253,10 +256,12 @@ class Importer:
             return None
         self.groups = groups
         self.owner: dict[tuple[int, int], tuple[int, Placement]] = {}
+        self.owners: dict[tuple[int, int], list[tuple[int, Placement]]] = {}  # alternatives: every tile on a square
         for k, g in enumerate(groups, start=1):
             for pl in g:
                 for c in pl.squares:
                     self.owner[c] = (k, pl)
+                    self.owners.setdefault(c, []).append((k, pl))
         self.tile_enc = {pl.section: k for k, g in enumerate(groups, start=1) for pl in g}
         self.check_references()
         self.plan_events()
@@ -430,11 +435,47 @@ class Importer:
         if hit is None:
             self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
             return None
-        k, pl = hit
+        k, pl = self.same_set(sec, self.owners.get((x, -y), [hit]))
         tile = self.tiles[pl.code]
         o = tile.orient(pl.rotate)
         col, row = o.local((x - pl.at[0], -y - pl.at[1]))
         return k, f"{pl.name}({col},{row})"
+
+    def same_set(self, sec: Section, hits: list[tuple[int, Placement]]) -> tuple[int, Placement]:
+        """Of the tiles on one square (alternative layouts), the one a component is named on:
+        the tile added nearest to it in the events (the same event, or the fewest steps away
+        along the chains either way: its own set, as the export writes one `add=` a
+        section), else one on the board from the start, else the first in file order."""
+        if len(hits) == 1:
+            return hits[0]
+        added_by = getattr(self, "added_by", {})
+        adders_of = {pl.section: set(added_by.get(pl.section, ())) for _, pl in hits}
+        start = set(added_by.get(sec.name, ())) or ({sec.name} if sec.name.startswith("Spawn") else set())
+        seen, frontier = set(start), list(start)
+        while frontier and len(seen) <= MAX_NEAR:
+            found = [(k, pl) for k, pl in hits if adders_of[pl.section] & set(frontier)]
+            if found:
+                return found[0]
+            nxt = []
+            for name in frontier:
+                for n in self.neighbours(name):
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(n)
+            frontier = nxt
+        hidden: set[str] = getattr(self, "hidden", set())
+        return next(((k, pl) for k, pl in hits if pl.section not in hidden), hits[0])
+
+    def neighbours(self, name: str) -> list[str]:
+        """The events that may run right after or right before `name` (`_succ`, both ways)."""
+        if self._around is None:
+            self._around = {}
+            for sec in self.comp.values():
+                if sec.name.startswith(("Event", "Spawn", "Token", "Door")):
+                    for h in self._succ(sec)[0]:
+                        self._around.setdefault(sec.name, []).append(h)
+                        self._around.setdefault(h, []).append(sec.name)
+        return self._around.get(name, [])
 
     def quietly(self, find: Callable[[Section], T], sec: Section) -> T:
         """`find(sec)` (where, door_place, monster_of) without reporting: a look ahead, not the reading
@@ -670,6 +711,8 @@ class Importer:
         self.placed_at_setup: set[str] = set()
         self.placed_doors: set[str] = set()  # doors a followed event adds and the setup does not: `hidden`
         self.start_ui: list[str] = []  # UI elements the start chain adds, in order (a title screen: title_screen)
+        self.arm_only: set[str] = set()  # setup events of one arm of a fork: alternative layouts (alternatives_after)
+        self.fork_budget = MAX_FORK_STEPS
         for r in start_roots:
             self._setup_walk(r, 1, set())
         # a title screen: UI elements the start chain puts on screen, one at least a button (its
@@ -849,20 +892,79 @@ class Importer:
             if sec.name in seen:
                 continue
             seen.add(sec.name)
+            self.arm_only |= self.alternatives_after(sec)
+            alternative = sec.name in self.arm_only  # added by one arm only: hidden, and the arm adds it
             ui = []  # a title screen's button: its chain is the start's too (title_screen)
             for name in self.names(sec, "add"):
+                if alternative and name.startswith(("Tile", "Token", "Door")):
+                    continue
                 if name.startswith(("Tile", "Token", "Door")):
                     self.placed_at_setup.add(name)
                 elif name.startswith("UI") and name in self.comp and enc == 1 and name not in self.start_ui:
                     self.start_ui.append(name)
                     if self.names(self.comp[name], "event1"):
                         ui.append(self.comp[name])
-            if sec.name.startswith("Spawn"):
+            if sec.name.startswith("Spawn") and not alternative:
                 self.placed_at_setup.add(sec.name)
             nexts = [self.comp[name] for name in self.next_events(sec)
                      if name in self.comp and not self.comp[name].get("trigger") and name not in self.checks and name not in self.enc_starts]
             todo.extend(reversed(ui))  # walked after the chain: the buttons are pressed once it has run
             todo.extend(reversed(nexts))  # the first next event is walked first, as before
+
+    def alternatives_after(self, sec: Section) -> set[str]:
+        """Alternative layouts (docs/valkyrie.md, "Alternative layouts"): where the setup chain
+        forks (a random draw, a list of events with conditions such as the hero count, buttons),
+        the events of one arm only — reached from some of its heads before the arms meet again
+        (`join_of`, the post-dominator) — add sets of components that are never on the board
+        together. What they add is not the setup: it is hidden, and the arm's event adds it.
+        A list of spawns for each hero count is no fork (one of them is the setup's spawn)."""
+        heads, end = self._succ(sec)
+        heads = list(dict.fromkeys(h for h in heads if h in self.comp))
+        if len(heads) < 2 or all(self._hero_spawn(self.comp[h]) for h in heads) or self.fork_budget <= 0:
+            return set()
+        join = self.meeting(heads)
+        if join is None:
+            return set()  # a way on that never ends (a loop with no way out): no claim, the setup as before
+        reach: list[set[str]] = []
+        for h in heads:
+            todo, got = [h], set()
+            while todo:
+                name = todo.pop()
+                if name in got or name == join:
+                    continue
+                got.add(name)
+                self.fork_budget -= 1
+                if self.fork_budget <= 0:
+                    return set()  # too much to look through: no claim (docs/valkyrie.md, "Alternative layouts")
+                nxt = self.comp.get(name)
+                if nxt is not None:
+                    # back through the fork itself too: an arm that comes back to it can run every other arm after it
+                    todo += [n for n in self._succ(nxt)[0] if n in self.comp and not self.comp[n].get("trigger")]
+            reach.append(got)
+        common = set.intersection(*reach)
+        return set.union(*reach) - common
+
+    def meeting(self, heads: list[str]) -> str | None:
+        """Where the ways on from `heads` meet again: their nearest common post-dominator
+        (`_EXIT` when they only meet at the end of the chain); None when a head never reaches
+        the end (a loop with no way out)."""
+        self._post_dominators()
+        depth, ipdom = self._depth, self._ipdom or {}
+        if any(h not in depth for h in heads):
+            return None
+        first: str | None = heads[0]
+        for h in heads[1:]:
+            a: str | None = first
+            b: str | None = h
+            while a is not None and b is not None and a != b:
+                if depth[a] >= depth[b]:
+                    a = ipdom.get(a, _EXIT if a != _EXIT else None)
+                else:
+                    b = ipdom.get(b, _EXIT if b != _EXIT else None)
+            first = a if a == b else None
+            if first is None:
+                return None
+        return first
 
     def next_events(self, sec: Section) -> list[str]:
         """The first button's events (the others: `button_keys`, read by `buttons_ask`)."""

@@ -155,7 +155,9 @@ def placed_squares(tile: Tile, at: tuple[int, int], rotate: int) -> frozenset[tu
 
 
 def clusters(placements: list[Placement]) -> list[list[Placement]]:
-    """Groups of tiles whose squares touch edge to edge, in file order of their first tile."""
+    """Groups of tiles whose squares touch edge to edge or overlap, in file order of their
+    first tile. Tiles on the same squares are alternatives of one place (two sets of a
+    layout the events choose between, docs/valkyrie.md "Alternative layouts"): one group."""
     parent = list(range(len(placements)))
 
     def find(i: int) -> int:
@@ -167,7 +169,9 @@ def clusters(placements: list[Placement]) -> list[list[Placement]]:
     owner: dict[tuple[int, int], int] = {}
     for i, pl in enumerate(placements):
         for c in pl.squares:
-            owner[c] = i
+            first = owner.setdefault(c, i)
+            if first != i:
+                parent[find(i)] = find(first)
     for (x, y), i in owner.items():
         for nb in ((x + 1, y), (x, y + 1)):
             j = owner.get(nb)
