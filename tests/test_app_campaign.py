@@ -297,6 +297,7 @@ def test_the_player_module_walks_a_campaign_as_the_compiler_does(tmp_path: Path)
     for name, pack, text, quests in (
         ("goblin_road", "d2e-quests", (sample / "goblin_road.campaign.quest").read_text(encoding="utf-8"), pack_quests),
         ("small", "small", SMALL, {}),
+        ("the_delve", "d2e-quests", (sample / "the_delve.campaign.quest").read_text(encoding="utf-8"), {}),  # stages end it
     ):
         sink = Sink()
         (decl,) = parse_module(text, "c.quest", sink).declarations
@@ -311,7 +312,9 @@ def test_the_player_module_walks_a_campaign_as_the_compiler_does(tmp_path: Path)
     (tmp_path / "campaign_runs.json").write_text(json.dumps(runs), encoding="utf-8")
     r = subprocess.run([NODE, "--test", str(tmp_path / "campaign.test.mjs")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "# pass 3" in r.stdout
+    assert "# pass 4" in r.stdout
+    assert {w["ending"] for w in runs["the_delve"]["walks"]} <= {"won", "lost"}  # a Delve always ends in a stage
+    assert any(len(w["steps"]) > 3 for w in runs["the_delve"]["walks"])  # some walks reach Act II
 
 
 def test_the_command_answers_in_json():
@@ -356,3 +359,159 @@ def test_the_page_campaign_session_under_node():
     r = subprocess.run([NODE, "--test", str(REPO / "tests" / "player" / "campaign_panel.test.mjs")], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "# pass 3" in r.stdout
+
+
+# ---------------------------------------------------------------- cities, travel, rewards, the Delve
+SAMPLE = REPO / "content" / "d2e-quests"
+
+
+def _pack_quests() -> dict[str, ast.Declaration]:
+    out: dict[str, ast.Declaration] = {}
+    for name in ("first_blood", "a_fat_goblin"):
+        (decl,) = [d for d in parse_module((SAMPLE / f"{name}.quest").read_text(encoding="utf-8"), name, Sink()).declarations if isinstance(d, ast.Quest)]
+        out[name] = decl
+    return out
+
+
+def _check_text(text: str, quests: dict[str, ast.Declaration] | None = None) -> tuple[ac.Checked, list]:
+    sink = Sink()
+    (decl,) = parse_module(text, "c.quest", sink).declarations
+    assert isinstance(decl, ast.AppCampaign)
+    checked = check_campaign(decl, quests or {}, sink)
+    return checked, list(sink.items)
+
+
+def test_the_samples_are_clean_and_pay_what_is_worked_out_by_hand():
+    checked, found = _check_text((SAMPLE / "goblin_road.campaign.quest").read_text(encoding="utf-8"), _pack_quests())
+    assert found == []
+    an = checked.analysis
+    assert an is not None
+    # act 1 at most: First Blood won 50, The Hollow Farm won 25, A Fat Goblin won 50, and
+    # three journeys each meeting the pedlar (25): 200 gold; at least nothing. XP: First
+    # Blood and A Fat Goblin pay 1 either way (2 at least); the farm 1 and a wolf pack on
+    # each of three journeys: 6 at most.
+    assert an.awards[0] == {"gold": (0, 200), "xp": (2, 6), "fame": (0, 5)}
+    # act 2 at most: gate, rats, market (due after one side quest), bridge, throne: 75 + 25
+    # + five pedlars (125) = 225 gold; 1 + 1 + 1 + 5 wolves = 8 XP; 1 + 1 + 2 + 5 quiet roads = 9 fame
+    assert an.awards[1] == {"gold": (0, 225), "xp": (2, 8), "fame": (0, 9)}
+    assert an.most_fame == 14
+    # a journey before each quest played: 55/8 quests on average
+    assert an.travel_expected == {"wolf_pack": Fraction(55, 48), "lost_pedlar": Fraction(55, 32), "quiet_road": Fraction(55, 96)}
+    delve, found = _check_text((SAMPLE / "the_delve.campaign.quest").read_text(encoding="utf-8"))
+    assert found == []
+    assert delve.analysis is not None
+    # the Delve is won by winning all six stages: 4/5 * 3/4 * 2/3 * 2/3 * 1/2 * 1/3
+    assert delve.analysis.endings == {"won": Fraction(2, 45), "lost": Fraction(43, 45), "none": 0}
+    assert delve.analysis.played["ember_hall"] == Fraction(4, 5) * Fraction(3, 4) * Fraction(2, 3)  # Act II after the third
+    assert delve.analysis.awards[0]["xp"] == (1, 4) and delve.analysis.awards[1]["xp"] == (0, 4)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "line_text"),
+    [
+        # an unreachable quest: the cart waits for A Fat Goblin, after which act 1 is over
+        ("after first_blood lost", "after a_fat_goblin lost", "K0406", "side lost_cart"),
+        # an impossible unlock
+        ("side hollow_farm \"The Hollow Farm\" reward xp 1 reward won gold 25 after first_blood played",
+         "side hollow_farm \"The Hollow Farm\" reward xp 1 reward won gold 25 after first_blood won and first_blood lost", "K0405", "side hollow_farm"),
+        # a missing city
+        ("near millbrook", "near milbrook", "K0415", "travel wolf_pack"),
+        # an unearnable reward: the cloak waits for more fame than any run gathers (14)
+        ("sells fame 3 elven_cloak", "sells fame 15 elven_cloak", "K0417", "sells fame 15"),
+        # a shop selling an item no act has
+        ("sells hand_axe, herb_pouch", "sells hand_axe, herb_pouc", "K0416", "sells hand_axe, herb_pouc"),
+        # travel odds past 1 (1/6 + 1/4 + 2/3)
+        ("odds 1/12", "odds 2/3", "K0421", "travel quiet_road"),
+    ],
+)
+def test_a_planted_fault_in_the_sample_is_one_located_error(old: str, new: str, code: str, line_text: str):
+    text = (SAMPLE / "goblin_road.campaign.quest").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    planted = text.replace(old, new)
+    _, found = _check_text(planted, _pack_quests())
+    assert [d.code for d in found] == [code], [d.message for d in found]
+    line = planted.splitlines()[found[0].span.line - 1]
+    assert line_text in line and found[0].span.file == "c.quest"
+
+
+SMALL_TRAVEL = SMALL.replace("  side_offer 2\n", """  side_offer 2
+  city hold "The Hold" { sells rope }
+  travel storm "A Storm" odds 1/3 near hold reward xp 1
+  travel bandits "Bandits" odds 1/4 reward gold 10 fame 1
+""").replace('story a "A" odds 2/3', 'items rope\n    story a "A" odds 2/3 reward won gold 20')
+
+
+def _mean_within_4_se(total: int, squares: int, runs: int, mean: Fraction) -> bool:
+    m = total / runs
+    var = max(squares / runs - m * m, 0.0)
+    return abs(m - float(mean)) <= 4 * math.sqrt(var / runs) + 1e-12
+
+
+@pytest.mark.parametrize("text", [SMALL_TRAVEL, (SAMPLE / "goblin_road.campaign.quest").read_text(encoding="utf-8")], ids=["small_travel", "goblin_road"])
+def test_simulated_travel_and_awards_match_the_exact_walk(text: str):
+    checked, found = _check_text(text, _pack_quests())
+    assert found == []
+    an = checked.analysis
+    assert an is not None and checked.campaign.travel
+    runs = 10_000
+    sim = ac.simulate(checked.campaign, runs, seed=1)
+    assert sim == ac.simulate(checked.campaign, runs, seed=1)  # deterministic
+    for q in checked.campaign.quests:
+        assert _within_4_se(sim.played[q.id], runs, an.played[q.id]), q.id
+    for e in ac.ENDINGS:
+        assert _within_4_se(sim.endings[e], runs, an.endings[e]), e
+    for t in checked.campaign.travel:
+        # runs meeting it at least once: 1 - E[(1 - odds)^journeys], exact over the state graph
+        assert _within_4_se(sim.travel_runs[t.id], runs, an.travel_once[t.id]), (t.id, sim.travel_runs[t.id], an.travel_once[t.id])
+        assert _mean_within_4_se(sim.travel_total[t.id], sim.travel_squares[t.id], runs, an.travel_expected[t.id]), t.id
+    for at, by in sim.awards.items():  # every simulated run is paid within the exact bounds
+        for c, (low, high) in by.items():
+            least, most = an.awards[at][c]
+            assert least <= low <= high <= most, (at, c)
+
+
+def test_the_small_campaign_with_travel_by_hand():
+    checked, found = _check_text(SMALL_TRAVEL)
+    assert found == []
+    an = checked.analysis
+    assert an is not None
+    # a journey meets the storm 1/3, the bandits 1/4, nothing 5/12
+    assert checked.campaign.no_travel() == Fraction(5, 12)
+    journeys = sum(an.played.values(), Fraction(0))
+    assert an.travel_expected["storm"] == journeys / 3
+    # gold: a won pays 20, the bandits 10 a journey. Act 1 has at most five journeys (s1
+    # and s3 before a, a lost opening s2, then b while s1 was not lost), four when a is won
+    # (s2 stays shut): gold at most 20 + 4 x 10 = 60, fame (the bandits' only) at most 5;
+    # at least nothing (a lost at once with no bandits: b opens, and is not won gold)
+    assert an.awards[0]["gold"] == (0, 60)
+    assert an.awards[0]["fame"] == (0, 5)
+    assert an.awards[0]["xp"] == (0, 5)  # a storm on each of the five journeys
+    assert an.awards[1]["gold"] == (0, 20)  # act 2: the interlude and a finale, two journeys
+    # the bundle's travel section and the command's JSON carry the exact odds
+    assert [t.odds for t in checked.campaign.travel] == [Fraction(1, 3), Fraction(1, 4)]
+
+
+def test_the_command_and_the_bundle_carry_cities_travel_awards_and_the_delve(tmp_path: Path):
+    r = questc("campaign", str(SAMPLE), "--format", "json", "--simulate", "10000", "--seed", "1")
+    assert r.code == 0, r.err
+    again = questc("campaign", str(SAMPLE), "--format", "json", "--simulate", "10000", "--seed", "1")
+    assert again.out == r.out  # deterministic, travel draws included
+    answer = json.loads(r.out)["campaigns"]
+    road, delve = answer["goblin_road"], answer["the_delve"]
+    assert road["awards"]["1"] == {"gold": {"least": 0, "most": 200}, "xp": {"least": 2, "most": 6}, "fame": {"least": 0, "most": 5}}
+    assert road["travel"][1]["odds"] == {"exact": "1/4", "value": 0.25} and road["travel"][1]["id"] == "lost_pedlar"
+    assert road["difficulty"] == {"setting": "normal", "gold_per_hero": 50, "delve_xp": 1}
+    assert road["cities"]["tamalir"]["sells"][1] == {"items": ["chain_mail", "war_hammer"], "fame": 2}
+    assert delve["delve"] is True and delve["endings"]["won"]["exact"] == "2/45"
+    assert questc("build", str(SAMPLE), "-o", str(tmp_path / "out")).code == 0
+    bundle = json.loads((tmp_path / "out" / "d2e-quests" / "bundle.json").read_text(encoding="utf-8"))
+    camp = bundle["app_campaigns"]["goblin_road"]
+    assert camp["acts"][1]["awards"]["gold"] == {"least": 0, "most": 225}
+    assert camp["acts"][0]["items"] == ["iron_shield", "leather_armor", "hand_axe", "herb_pouch"]
+    assert camp["travel"][0]["near"] == "millbrook" and camp["travel"][0]["rewards"] == [{"when": "any", "xp": 1}]
+    assert bundle["strings"][camp["travel"][0]["title"]]["text"] == "A Wolf Pack"
+    assert bundle["strings"][camp["cities"]["millbrook"]["name"]]["text"] == "Millbrook"
+    assert camp["most_fame"] == 14
+    d = bundle["app_campaigns"]["the_delve"]
+    assert d["delve"] == {"stages": 6, "act_after": 3, "keep": {"2": 1, "3": 2, "4": 2}, "keep_if_tracker_empty": 1}
+    assert d["quests"]["bone_gallery"]["after"] == {"quest": "mossy_steps", "outcome": "won"}

@@ -25,6 +25,7 @@ KIND_COLOURS: dict[str, S.RGB] = {
     "side": (232, 232, 226),
     "interlude": (240, 225, 200),
     "finale": (245, 205, 205),
+    "stage": (215, 235, 215),  # the Delve's
 }
 OUTCOME_COLOURS: dict[str, S.RGB] = {"won": (40, 140, 60), "lost": (190, 40, 40), "played": (110, 110, 110)}
 BAND_COLOURS: tuple[S.RGB, S.RGB] = ((244, 242, 234), (234, 238, 244))
