@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from compiler.geometry.tiles import Tile
     from compiler.model.adventure import AdventurePlan
     from compiler.model.cards import CardSet, DeckPlan
+    from compiler.model.effects import CheckedEffects
     from compiler.model.layout import Analysis, EncounterLinks
     from compiler.model.quest import CheckedExpectation, QuestEncounter, ResolvedQuest
     from compiler.model.world import World
@@ -106,6 +107,7 @@ class Model:
     encounter_links: Mapping[str, "EncounterLinks"] | None = None
     deck_analysis: Mapping[str, "Analysis"] | None = None
     adventures: Mapping[str, "AdventurePlan"] | None = None
+    effects: "CheckedEffects | None" = None  # typed card effects, loot tracks, experience (compiler/passes/effects.py)
     worlds: Mapping[str, "World"] | None = None
     campaign: "Campaign | None" = None  # the 1st-edition campaign declarations, checked
     app_campaigns: Mapping[str, "CheckedAppCampaign"] | None = None  # the 2nd-edition app campaigns by id, checked

@@ -106,11 +106,12 @@ def provenance_pass(model: Model, sink: Sink) -> Model:
             for key, src in sorted((data.get("facts") or {}).items()):
                 if src == ILLUSTRATIVE:
                     facts.append(Fact(f"{section}.{eid}.{key}", entry.span("facts", key)))
-    for fid, entry in sorted((model.catalogs.get("familiars") or {}).items()):  # a familiar's speed the cards print
-        fdata = entry.data if isinstance(entry.data, dict) else {}
-        for key, src in sorted((fdata.get("facts") or {}).items()):
-            if src == ILLUSTRATIVE:
-                facts.append(Fact(f"familiars.{fid}.{key}", entry.span("facts", key)))
+    for catalog in ("familiars", "tracks"):  # a familiar's speed the cards print, the loot track's numbers
+        for fid, entry in sorted((model.catalogs.get(catalog) or {}).items()):
+            fdata = entry.data if isinstance(entry.data, dict) else {}
+            for key, src in sorted((fdata.get("facts") or {}).items()):
+                if src == ILLUSTRATIVE:
+                    facts.append(Fact(f"{catalog}.{fid}.{key}", entry.span("facts", key)))
     token_entries = model.catalogs.get("tokens") or {}
     for kid, kind in sorted((model.token_kinds or {}).items()):
         if kind.source == ILLUSTRATIVE and kid in token_entries:

@@ -1,0 +1,71 @@
+"""The bundle's `effects`, `tracks` and `experience` sections (schemas/bundle/effects.schema.json).
+
+    effects_section(model, table)     card id -> place -> typed effects; the text of a place
+                                      is the card's string `card.<id>.<place>`
+    tracks_section(model, table)      loot track id -> its numbers, what moves it, and the
+                                      steps a front end walks for each hero count
+    experience_section(model, table)  exploration deck -> experience awards in play order
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from compiler.emit.shared import JSONObject
+from compiler.emit.strings import StringTable, string_id
+from compiler.model import Model
+from compiler.model import effects as fx
+
+
+def effect_json(e: Mapping[str, Any]) -> JSONObject:
+    """One effect as written, keys sorted, nested effects converted too."""
+    out: JSONObject = {}
+    for key, value in sorted(e.items()):
+        if key in fx.NESTED:
+            out[key] = [effect_json(x) for x in value or ()]
+        elif key == "options":
+            out[key] = [[effect_json(x) for x in option] for option in value]
+        elif isinstance(value, list):
+            out[key] = list(value)
+        else:
+            out[key] = value
+    return out
+
+
+def effects_section(model: Model, table: StringTable) -> JSONObject | None:
+    checked = model.effects
+    if checked is None or not checked.cards:
+        return None
+    out: JSONObject = {}
+    for cid, card in sorted(checked.cards.items()):
+        out[cid] = {place: {"text": string_id("card", cid, *place.split(".")), "effects": [effect_json(e) for e in items]}
+                    for place, items in card.places.items()}
+    return out
+
+
+def track_json(track: fx.LootTrack) -> JSONObject:
+    return {
+        "kind": "loot",
+        "spaces": track.spaces,
+        "limit": {str(k): v for k, v in sorted(track.limit.items())},
+        "payout": list(track.payout),
+        "payout_steps": fx.payout_steps(track),
+        "decks": dict(track.decks),
+        "on": {ev: [effect_json(e) for e in items] for ev, items in track.on.items()},
+        "steps": {str(h): fx.loot_steps(track, h) for h in sorted(track.limit)},
+    }
+
+
+def tracks_section(model: Model, table: StringTable) -> JSONObject | None:
+    checked = model.effects
+    if checked is None or not checked.loot:
+        return None
+    return {tid: track_json(t) for tid, t in sorted(checked.loot.items())}
+
+
+def experience_section(model: Model, table: StringTable) -> JSONObject | None:
+    checked = model.effects
+    if checked is None or not checked.experience:
+        return None
+    return {did: [dict(sorted(a.items())) for a in awards] for did, awards in sorted(checked.experience.items())}
