@@ -89,6 +89,7 @@ DOOR_STATES = ("locked", "hidden")  # `comment=questc: locked hidden`: a door's 
 DOOR_COMMENT = "questc: door "  # + its states
 REMOVE_DOOR_COMMENT = "questc: remove door"  # an event's `remove=Door…` that is `remove door`, not `open`
 OP_COMMENT = "questc: "  # + add / subtract: the form an operation was written in
+REPEAT_COMMENT = "questc: repeat "  # + the label of the `repeat` whose first section this is (the importer's loop label)
 APP_TRAITS = {"civilised": "civilized"}  # questc's trait names the app spells otherwise (its monster list's `traits`)
 Conj = list[str]  # `VAR,OP,VALUE` tests, all of which hold (the app's `conditions=`)
 
@@ -174,6 +175,7 @@ class Exporter:
         self.again: dict[str, list[_Sec]] = {}  # spawn section -> its copies (a spawn spawned by several chains)
         self.gates: dict[str, list[_Sec]] = {}  # first gate of an `if` -> the other gates (they share its first effect)
         self.round_marks: dict[int, set[int]] = {}  # encounter k >= 2 -> the round numbers its round events name
+        self.loop_heads: dict[str, str] = {}  # label of a `repeat` being written -> its first section (`again` goes there)
 
     # ------------------------------------------------------------ helpers
     def fresh(self, base: str, sep: str = "") -> str:
@@ -1045,9 +1047,39 @@ class Exporter:
         s.set("event1", " ".join(heads))
         return s, join
 
+    def loop(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec]:
+        """`repeat L { … }`: a section of no effect (`comment=questc: repeat L`) whose chain is the
+        block; each `again L` inside names it as its next event, and nothing after the `again`
+        runs: EventManager.EndEvent ends an event before it queues the next, so the section
+        queued again runs afresh, with all after it (the block, then the rest of the event,
+        which follows the block's tail)."""
+        s = self.event_sec(f"{base}_{n}")
+        label = ef.args[0] if ef.args else "loop"
+        s.set("comment", REPEAT_COMMENT + label)
+        outer = self.loop_heads.get(label)
+        self.loop_heads[label] = s.name
+        try:
+            tail = self.effects(k, f"{s.name}Loop", s, ef.choices[0].effects if ef.choices else ())
+        finally:
+            if outer is None:
+                self.loop_heads.pop(label, None)
+            else:
+                self.loop_heads[label] = outer
+        return s, tail
+
     def effect(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
         if ef.kind in ("ask", "random") and ef.choices:
             return self.choices(k, base, n, ef)
+        if ef.kind == "repeat":
+            return self.loop(k, base, n, ef)
+        if ef.kind == "again":
+            # the chain goes on at the loop's first section; what is chained after this is
+            # dropped (a tail of no file, as after `next quest`)
+            head = self.loop_heads.get(ef.args[0]) if ef.args else None
+            if head is None:
+                self.cannot(ef.span, f"`again {ef.args[0] if ef.args else ''}` outside its `repeat`")
+                return None
+            return self.sections[head], _Sec("", "")
         if ef.kind == "if" and ef.choices:
             return self.arms(k, base, n, ef)
         if ef.kind == "spawn":

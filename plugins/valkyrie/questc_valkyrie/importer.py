@@ -51,6 +51,7 @@ AGAIN_COMMENT = "questc: spawn again "  # + the spawn section this copy places a
 DOOR_COMMENT = "questc: door "  # + the door's states (`locked`, `hidden`) as the export writes them
 REMOVE_DOOR_COMMENT = "questc: remove door"
 OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operation was written
+REPEAT_COMMENT = "questc: repeat "  # + the label of the `repeat` whose start this section is (gone back to by `again`)
 # a custom monster the export writes only so a `Defeated` trigger names one spawn (exporter.defeated):
 # read back as that spawn's group, not as a `monster … based on` of the quest
 OWN_MONSTER_COMMENT = "questc: the spawn's own monster"
@@ -182,6 +183,7 @@ class Importer:
         self.warned_never: set[tuple[str, str, str]] = set()  # VK0312 said: (section, key, the event never run)
         self._ipdom: dict[str, str] | None = None  # _post_dominators
         self._depth: dict[str, int] = {}  # _post_dominators
+        self.loop_marks: set[str] = set()  # sections of the path a way back goes to: `repeat` around them (_walk_from)
         qs = files.quest.section("Quest")
         low = self.number(qs, "minhero", 2) if qs is not None and re.fullmatch(r"\d", qs.get("minhero") or "2") else 2
         high = self.number(qs, "maxhero", 4) if qs is not None and re.fullmatch(r"\d", qs.get("maxhero") or "4") else 4
@@ -200,10 +202,31 @@ class Importer:
             self.warned.add(("", once))
         self.sink.report("VK0303", sec.span_of(key), section=sec.name, key=key, what=what)
 
-    def way_back(self, sec: Section, key: str, name: str) -> None:
-        """VK0303 for a way back to [name], an event whose chain is under way (a loop), once per event."""
-        self.cannot(sec, key, f"a way back to [{name}], an event whose chain is under way (a loop; questc's events do not "
-                              "repeat; said here for every way back to it)", once=f"loop {name}")
+    def way_back(self, sec: Section, key: str, name: str) -> _Line:
+        """`again LABEL` for a way back to [name], an event whose chain is under way (a loop):
+        the app runs it afresh, and all after it (EventManager.EndEvent ends the event before
+        it queues the next), so [name]'s effects and what follows them in the chain are put in
+        `repeat LABEL { … }` once its walk is done (`_walk_from`)."""
+        self.loop_marks.add(name)
+        return _Line(f"again {self.loop_label(name)}", sec.span_of(key))
+
+    def loop_label(self, name: str) -> str:
+        """The label of the loop whose start is section `name`: the export's (REPEAT_COMMENT), else
+        the section's name in snake case without its `Event` prefix."""
+        sec = self.comp.get(name)
+        comment = (sec.get("comment") or "") if sec is not None else ""
+        if comment.startswith(REPEAT_COMMENT) and re.fullmatch(r"[a-z_][a-z0-9_]*", comment[len(REPEAT_COMMENT):]):
+            return comment[len(REPEAT_COMMENT):]
+        label = snake(name.removeprefix("Event")) or "loop"
+        return label if re.fullmatch(r"[a-z_][a-z0-9_]*", label) else "loop_" + re.sub(r"\W", "_", label)
+
+    def wrap_loop(self, name: str, out: list[_Line], start: int) -> None:
+        """`repeat LABEL { … }` around what section `name` and the chain after it wrote to `out`
+        from `start` on (a way back to it was found while they were walked)."""
+        sec = self.comp.get(name)
+        body = out[start:]
+        out[start:] = [_Line(f"repeat {self.loop_label(name)} {{", sec.span if sec is not None else None),
+                       *(_Line("  " + ln.text, ln.origin) for ln in body), _Line("}", None)]
 
     def missing(self, sec: Section, key: str, name: str) -> None:
         # charged to the sink's suggestion budget: 10,000 misspelt names among 10,000 hung (make fuzz)
@@ -1305,21 +1328,30 @@ class Importer:
         (each a generator, `_follow`), not a recursion: a chain of thousands of events is
         as deep as it is long. `seen` ends loops."""
         self.path.append(first.name)
-        self._walk_from(self._visit(first, out, enc, entered, seen), out, enc, entered, seen, first.name)
+        at = len(out)
+        self._walk_from(self._visit(first, out, enc, entered, seen), out, enc, entered, seen, first.name, at)
 
     def _walk_from(self, start: Iterator[Section], out: list[_Line], enc: list[int], entered: list[int], seen: set[str],
-                   name: str | None = None) -> None:
+                   name: str | None = None, at: int = 0) -> None:
         """`_walk` of the events `start` yields in turn (a button's list of events). `self.path`
-        holds the sections whose next events are being walked (`_follow` finds loops there)."""
-        stack: list[tuple[str | None, Iterator[Section]]] = [(name, start)]
+        holds the sections whose next events are being walked (`_follow` finds loops there).
+        `at`: where in `out` the lines of section `name` (whose next events `start` yields)
+        begin. A section a way back goes to (`way_back`) gets `repeat` around its lines and
+        those after them as its walk ends."""
+        stack: list[tuple[str | None, Iterator[Section], int]] = [(name, start, at)]
         while stack:
             nxt = next(stack[-1][1], None)
             if nxt is None:
-                if stack.pop()[0] is not None:
+                done, _, begun = stack.pop()
+                if done is not None:
                     self.path.pop()
+                    if done in self.loop_marks and done not in self.path:
+                        self.loop_marks.discard(done)
+                        self.wrap_loop(done, out, begun)
             else:
                 self.path.append(nxt.name)
-                stack.append((nxt.name, self._visit(nxt, out, enc, entered, seen)))
+                begun = len(out)
+                stack.append((nxt.name, self._visit(nxt, out, enc, entered, seen), begun))
 
     def _visit(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str],
                said: bool = False) -> Iterator[Section]:
@@ -1492,12 +1524,17 @@ class Importer:
                 out.append(_Line(f"advance {name} by {n if oper == '+' else -n}", sec.span_of("operations")))
         text = self.string(sec, "text") if sec is not self.origin_now else None  # a token's text: its event says it already
         display = (sec.get("display") or "true").lower() != "false"
+        end_arm: str | None = None
         if sec.name.startswith("EventEnd") and not ended:
             # quest format 8 and earlier: an EventEnd… section ends the quest, but only when none of
-            # the events after it is enabled (EventManager.EndEvent runs an enabled next event first)
+            # the events after it is enabled (EventManager.EndEvent runs an enabled next event first):
+            # `if C1 { … } … else { end }`, the `else` the end (none, when one of them always runs)
             if any(self.names(sec, k) for k in sec.values if _EVENT_KEY.fullmatch(k)):
-                self.cannot(sec, "event1", "an `EventEnd…` section with events after it (the app ends the quest "
-                                           "only when none of them is enabled: a conditional end)")
+                if len(self.button_keys(sec)) > 1:
+                    self.cannot(sec, "event1", "an `EventEnd…` section with buttons and events after them (the app ends "
+                                               "the quest only when none of the button's events is enabled: a conditional end)")
+                elif self._list_succ(sec, "event1")[1]:
+                    end_arm = self.ending_side(sec) or "end"
             else:
                 ended = True
         outcome = None
@@ -1526,7 +1563,7 @@ class Importer:
             return self.buttons_ask(sec, buttons, text or "", out, enc, entered, seen)
         if options and not outcome:
             return self.random_options(sec, options, out, enc, entered, seen)
-        return self._next(sec, "event1", out, enc, entered, seen)
+        return self._next(sec, "event1", out, enc, entered, seen, ending=end_arm)
 
     def title_screen(self, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> None:
         """A title screen the event put up (docs/valkyrie.md, "Title screens"), as what it means:
@@ -1615,7 +1652,7 @@ class Importer:
             for head in heads:
                 branch: list[_Line] = []
                 if head.name in self.path:
-                    self.way_back(sec, "event1", head.name)
+                    branch.append(self.way_back(sec, "event1", head.name))
                 elif head.name not in stop:
                     mine = set(seen) | stop
                     self.path.append(head.name)
@@ -1629,7 +1666,7 @@ class Importer:
         lines.append(_Line("}", None))
         out.extend(lines)
         seen |= after - stop
-        return self._rest(sec, "event1", join)
+        return self._rest(sec, "event1", join, out)
 
     def buttons_ask(self, sec: Section, buttons: list[int], text: str, out: list[_Line], enc: list[int], entered: list[int],
                     seen: set[str]) -> Iterator[Section]:
@@ -1677,15 +1714,17 @@ class Importer:
         lines.append(_Line("}", None))
         out.extend(lines)
         seen |= after - stop
-        return self._rest(sec, "event1", join)
+        return self._rest(sec, "event1", join, out)
 
-    def _rest(self, sec: Section, key: str, join: Section | None) -> Iterator[Section]:
+    def _rest(self, sec: Section, key: str, join: Section | None, out: list[_Line]) -> Iterator[Section]:
         """What follows a branching statement: its join (`join_of`), unless that event's chain
-        is under way (a way back: VK0303, as `_follow`)."""
+        is under way (a way back: `again`, as `_follow`)."""
         if join is None:
             return iter(())
         if join.name in self.path:
-            self.way_back(sec, key, join.name)
+            line = self.way_back(sec, key, join.name)
+            if not out or out[-1].text != line.text:  # the `else` written after the `if` went back already (branch)
+                out.append(line)
             return iter(())
         return iter([join])
 
@@ -1789,25 +1828,9 @@ class Importer:
             first = a if a == b else None
             if first is None or first == _EXIT:
                 return None  # no event every way on runs
-        if first is None or self._loops_back(heads, first):
-            return None
-        return self.comp.get(first)
-
-    def _loops_back(self, heads: list[str], join: str) -> bool:
-        """Whether a way from `heads` to `join` passes an event whose chain is under way (a
-        loop the walk cuts: that branch ends there, so the rest after the join is not its)."""
-        todo, seen = list(heads), {join}
-        while todo:
-            name = todo.pop()
-            if name in seen:
-                continue
-            if name in self.path or len(seen) > MAX_WALK:
-                return True
-            seen.add(name)
-            sec = self.comp.get(name)
-            if sec is not None:
-                todo += self._succ(sec)[0]
-        return False
+        # a way from a head back to an event whose chain is under way is `again` (way_back): it
+        # skips the rest after the join as the app does, so the join stands for the other ways
+        return None if first is None else self.comp.get(first)
 
     def _post_dominators(self) -> dict[str, str]:
         """Each event's immediate post-dominator (networkx on the reversed graph of `_succ`,
@@ -1838,14 +1861,15 @@ class Importer:
         return self._ipdom
 
     def _next(self, sec: Section, key: str, out: list[_Line], enc: list[int], entered: list[int], seen: set[str],
-              button: bool = False) -> Iterator[Section]:
+              button: bool = False, ending: str | None = None) -> Iterator[Section]:
         """What runs after `sec` through its list `key`. The app queues the first *enabled*
         event of the list (EventManager.EndEvent) and nothing after it: events after one with
         no condition never run (VK0312); when events with conditions come first, the list is
         `if C1 { … } else if C2 { … } else { … }` (`branch`); otherwise the events are walked
-        in turn (`_follow`)."""
+        in turn (`_follow`). `ending`: what happens when no event of the list is enabled (an
+        `EventEnd…` section's end: `branch`'s last `else`)."""
         if sec.name in self.gate_of and key == "event1":
-            return self._follow(sec, key, button)
+            return self._follow(sec, key, button, out=out)
         heads = self._candidates(sec, key, button)
         # a section whose conditions the event's own `if` says (root_condition, the export's quota gate) is no alternative
         plain = next((i for i, c in enumerate(heads) if not self._conds(c) or c.name in self.cond_done), None)
@@ -1855,9 +1879,9 @@ class Importer:
                     self.warned_never.add((sec.name, key, c.name))
                     self.sink.report("VK0312", sec.span_of(key), section=sec.name, key=key, name=c.name, first=heads[plain].name)
             heads = heads[:plain + 1]
-        if not any(self._conditional(c) and c.name not in self.cond_done for c in heads):
-            return self._follow(sec, key, button, [c.name for c in heads])
-        return self.branch(sec, key, heads, out, enc, entered, seen)
+        if ending is None and not any(self._conditional(c) and c.name not in self.cond_done for c in heads):
+            return self._follow(sec, key, button, [c.name for c in heads], out)
+        return self.branch(sec, key, heads, out, enc, entered, seen, ending)
 
     def arm_condition(self, c: Section) -> tuple[str | None, str]:
         """An event's `conditions=` as the condition of its arm of an `if`: (text, "") with ""
@@ -1942,7 +1966,7 @@ class Importer:
             and not (self.string(c, "text") and (c.get("display") or "true").lower() != "false") and (self.number(c, "buttons", 1) or 1) <= 1
 
     def branch(self, sec: Section, key: str, heads: list[Section], out: list[_Line], enc: list[int], entered: list[int],
-               seen: set[str]) -> Iterator[Section]:
+               seen: set[str], ending: str | None = None) -> Iterator[Section]:
         """A list whose first events have conditions: `if C1 { … } else if C2 { … } else { … }`,
         one arm per event (its condition, `arm_condition`, and the walk of its chain), the
         last, with no condition, the `else` (an empty `else` is left out). Where every arm
@@ -1976,7 +2000,9 @@ class Importer:
                 continue
             merged.append((cond, c))
         arms = merged
-        join = self.join_of([c.name for _, c in arms], not arms or (arms[-1][0] is not None and not self._every_hero_count([c for _, c in arms])))
+        # `ending` (an EventEnd… section's end) is the `else` when no arm always holds
+        end_arm = ending is not None and (not arms or arms[-1][0] is not None) and not self._every_hero_count([c for _, c in arms])
+        join = self.join_of([c.name for _, c in arms], end_arm or not arms or (arms[-1][0] is not None and not self._every_hero_count([c for _, c in arms])))
         stop = {join.name} if join is not None else set()
         if arms and arms[-1][0] is None and join is arms[-1][1]:
             self.cond_done.add(join.name)  # the `else` is the rest itself: its conditions (holding at 0) are said
@@ -1988,7 +2014,7 @@ class Importer:
             for cond, head in arms:
                 body: list[_Line] = []
                 if head.name in self.path:
-                    self.way_back(sec, key, head.name)
+                    body.append(self.way_back(sec, key, head.name))
                 elif head.name not in stop:
                     mine = set(seen) | stop
                     self.path.append(head.name)
@@ -1999,10 +2025,17 @@ class Importer:
                 written.append((cond, head, body))
         finally:
             self.ask_depth -= 1
+        if end_arm and ending is not None:
+            written.append((None, sec, [_Line(ending, sec.span_of(key))]))
         if written and written[-1][0] is None and not written[-1][2]:
             written.pop()  # an empty `else`
         if all(not body for _, _, body in written):
             written = []  # arms that do nothing: no statement
+        after_if: list[_Line] = []
+        if len(written) >= 2 and written[-1][0] is None and all(body and body[-1].text.startswith("again ") for _, _, body in written[:-1]):
+            # every arm before the `else` goes back (`again`, nothing after it runs): the `else`
+            # is what follows the `if` (one form for `if C { …; again L }; B`, whichever way it was written)
+            after_if = written.pop()[2]
         if written and written[0][0] is None:
             out.extend(written[0][2])  # no arm left before the `else`: its effects, unconditioned
         elif written:
@@ -2011,8 +2044,9 @@ class Importer:
                 out.append(_Line(f"{lead} {cond} {{" if cond is not None else f"{lead} {{", head.span_of("conditions") if cond is not None else head.span))
                 out.extend(_Line("  " + ln.text, ln.origin) for ln in body)
             out.append(_Line("}", None))
+        out.extend(after_if)
         seen |= after - stop
-        return self._rest(sec, key, join)
+        return self._rest(sec, key, join, out)
 
     def choices(self, sec: Section, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> Iterator[Section] | None:
         """An export's `ask` (buttons, each `event<i>` the head of a choice's chain, labels
@@ -2082,11 +2116,13 @@ class Importer:
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
         return bool(conds) and not (sec.name.startswith("Spawn") and all(c.startswith("#heroes,") for c in conds))
 
-    def _follow(self, sec: Section, key: str = "event1", button: bool = False, names: list[str] | None = None) -> Iterator[Section]:
+    def _follow(self, sec: Section, key: str = "event1", button: bool = False, names: list[str] | None = None,
+                out: list[_Line] | None = None) -> Iterator[Section]:
         """The events after `sec` (its button `key`'s list, or `names` of it), each yielded when
         the one before it has been walked whole (`_walk`). Events whose condition questc cannot
         express are read as alternatives: only the first of them is followed (VK0303 on the
-        others); `_next` sends lists with such conditions to `branch` instead."""
+        others); `_next` sends lists with such conditions to `branch` instead. An event whose
+        chain is under way is gone back to (`again`, written to `out`), and the chain ends there."""
         taken = False
         if sec.name in self.gate_of and key == "event1":  # the gates of an `if` with `or`: the effects follow the first
             nxt = self.comp.get(self.gate_of[sec.name])
@@ -2094,9 +2130,10 @@ class Importer:
                 yield nxt
             return
         for name in (names if names is not None else self.next_events(sec) if key == "event1" else self.names(sec, key)):
-            if name in self.path:  # back to an event whose chain is under way
-                self.way_back(sec, key, name)
-                continue
+            if name in self.path:  # back to an event whose chain is under way: the app runs it afresh
+                if out is not None:
+                    out.append(self.way_back(sec, key, name))
+                return
             nxt = self.comp.get(name)
             if nxt is None or (nxt.get("trigger") and not button) or name in self.checks or name in self.enc_starts:
                 continue  # checks and encounter starts the export wrote are events of their own; a button runs what it names
