@@ -217,3 +217,27 @@ def test_shadowcloak_from_a_tree_only_adjacent_attackers(tmp_path):
     assert "shadowcloak" not in plain  # not on a tree, no flag: the answer as before
     r, flagged = run_json("los", p, "--quest", "q", "--from", "1,2", "--to", "5,3", "--shadowcloak")
     assert flagged["attackable"] is False
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(MARKS), st.integers(0, 7), st.integers(0, 5)), max_size=8),
+       st.tuples(st.integers(0, 7), st.integers(0, 5)), st.sampled_from(["north", "east", "south", "west"]),
+       st.integers(0, 3))
+def test_what_a_template_covers_on_a_map(tmp_path_factory, marks, at, facing, rank):
+    """A laid template covers only its own squares that are spaces of the map; a Blast
+    grows with its rank and always covers its target; all answers are sorted by (y, x)."""
+    from compiler.catalogs.templates import to_template
+    from compiler.geometry.templates import covered, shape
+    from ruamel.yaml import YAML
+
+    board = _board(tmp_path_factory, marks)
+    if board is None:
+        return
+    data = YAML(typ="safe").load(open("content/core-1e/templates.yaml", encoding="utf-8"))["templates"]
+    breath, blast = to_template("breath", data["breath"]), to_template("blast", data["blast"])
+    got = covered(board, breath, at, facing)
+    assert set(got) <= set(shape(breath, at, facing)) & set(board.spaces)
+    assert list(got) == sorted(got, key=lambda c: (c[1], c[0]))
+    small, big = covered(board, blast, at, None, rank), covered(board, blast, at, None, rank + 1)
+    assert at in small and set(small) <= set(big)
+    assert all(max(abs(x - at[0]), abs(y - at[1])) <= rank for x, y in small)
