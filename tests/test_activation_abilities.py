@@ -185,3 +185,76 @@ def test_no_template_catalog_no_template():
     dragon = monster("d", "g", "master", [(3, 5)], 3, attack="ranged", abilities=["Breath"])
     atk = only(act.activate(act.Situation(OPEN, heroes, (dragon,)), ATTACK, "g")).steps[0].attack
     assert atk.template is None and "template" not in atk.to_json()
+
+
+# ---------------------------------------------------------------- through `questc activate`
+SKY_MONSTERS = """\
+monsters:
+  harpy:
+    name: Harpy
+    size: "1x1"
+    attack: ranged
+    limits_source: illustrative
+    group_limits: {"2": {masters: 1, minions: 1}, "3": {masters: 1, minions: 1}, "4": {masters: 1, minions: 1}}
+    act1:
+      minion: {speed: 4, health: 3, attack: [blue], defense: [grey], abilities: [Soar]}
+      master: {speed: 4, health: 5, attack: [blue], defense: [grey], abilities: [Soar]}
+  bomber:
+    name: Bomber
+    size: "1x1"
+    attack: ranged
+    limits_source: illustrative
+    group_limits: {"2": {masters: 1, minions: 1}, "3": {masters: 1, minions: 1}, "4": {masters: 1, minions: 1}}
+    act1:
+      minion: {speed: 4, health: 3, attack: [blue], defense: [grey], abilities: [Blast]}
+      master: {speed: 4, health: 5, attack: [blue], defense: [grey], abilities: [Blast]}
+"""
+SKY_QUEST = """\
+quest q "Q" {
+  heroes 2..4
+  map {
+    tile entrance1A at (0, 6)
+    tile 9A attach west to entrance1A.north
+    edge 9A.north, 9A.east
+  }
+  start heroes on entrance1A
+  on round_end 9 { lose "late" }
+  on round_end 10 { win "won" }
+}
+
+activation_card ac_sky {
+  group harpy { all { attack closest hero } }
+  group bomber { all { attack closest hero } }
+}
+"""
+
+
+def test_questc_activate_soars_outdoors_and_blasts(tmp_path):
+    """9A spans x -1..2, y 2..5. The harpy on (2, 2) soars (state `outdoor: true`): the
+    closest heroes are 2 away, so it needs range 6; the bomber on (2, 5) blasts hero b on
+    (1, 4) and the 2nd-edition Blast covers (0..2, 3..5), hero a on (0, 3) too."""
+    import json
+
+    from conftest import questc, write_pack
+
+    pack = write_pack(tmp_path, "sky", requires=("d2e-base", "core-2e"), files={"monsters.yaml": SKY_MONSTERS, "q.quest": SKY_QUEST})
+    state = {"outdoor": True, "heroes": [{"id": "a", "at": [0, 3]}, {"id": "b", "at": [1, 4]}],
+             "monsters": [{"id": "h", "group": "harpy", "rank": "master", "at": [2, 2]},
+                          {"id": "m", "group": "bomber", "rank": "master", "at": [2, 5]}]}
+    (tmp_path / "s.json").write_text(json.dumps(state), encoding="utf-8")
+    base = ("activate", pack, "--quest", "q", "--card", "ac_sky", "--state", tmp_path / "s.json")
+    r = questc(*base, "--format", "json")
+    assert r.code == 0, r.err
+    outcomes = json.loads(r.out)["outcomes"]
+    assert len(outcomes) == 2  # the harpy's closest heroes tie: a or b
+    for o in outcomes:
+        harpy, bomber = (g["steps"][0]["attack"] for g in o["groups"])
+        assert harpy["range_needed"] == 6 and harpy["distance"] == 2
+        assert bomber["target"] == "b" and bomber["template"] == "blast" and bomber["also"] == ["a"]
+        assert bomber["covered"] == [[x, y] for y in range(3, 6) for x in range(0, 3)]
+    text = questc(*base).out
+    assert "soaring: needs range 6" in text and "blast covering 9 space(s)" in text
+    state["outdoor"] = False
+    (tmp_path / "s.json").write_text(json.dumps(state), encoding="utf-8")
+    indoors = json.loads(questc(*base, "--format", "json").out)["outcomes"][0]["groups"][0]["steps"][0]["attack"]
+    assert "range_needed" not in indoors

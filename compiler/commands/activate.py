@@ -58,6 +58,12 @@ def step_lines(o: Outcome, indent: str = "  ") -> list[str]:
         elif s.attack is not None:
             a = s.attack
             extra = f", also {', '.join(a.also)}" if a.also else ""
+            if a.template is not None:  # docs/rules.md, "Attack templates"
+                extra += f", {a.template}" + (f" to the {a.facing}" if a.facing else "") + f" covering {len(a.covered)} space(s)"
+            if a.range_needed is not None:  # Soar
+                extra += f", soaring: needs range {a.range_needed}"
+            if a.swoop:
+                extra += ", swooping"
             lines.append(f"{head} -- attacks {a.target} ({a.distance} space(s), "
                          f"{'in sight' if a.in_sight else 'NOT in sight'}, {'in range' if a.in_range else 'out of range'}{extra})")
         else:
