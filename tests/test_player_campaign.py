@@ -5,6 +5,8 @@ against the compiler in tests/test_app_campaign.py; here the page drives it."""
 
 from __future__ import annotations
 
+import json
+
 from tests.conftest import REPO
 
 PACK = str(REPO / "content" / "d2e-quests")
@@ -44,6 +46,9 @@ def test_the_campaign_walked_to_the_finale_won_with_first_blood_played_on_the_pa
     assert open_quests(page) == ["hollow_farm", "a_fat_goblin"]
     assert page.page.locator("#campaign-history li").first.get_attribute("data-outcome") == "won"
     click(page, "campaign-won-a_fat_goblin")  # act 1 is over, won 2 to 0
+    # two wins paid fame 1 each (and a travel event may have paid more): Tamalir's
+    # fame-2 items are on sale now
+    assert "chain_mail" in (page.page.get_attribute('[data-city="tamalir"] [data-items]', "data-items") or "").split()
     assert state(page, "act") == "2"
     assert unlocked(page) == ["warren_gate", "goblin_market", "tunnel_rats", "goblin_bridge"]
     assert "burning_granary" not in open_quests(page)  # only after act 1 lost
@@ -57,6 +62,19 @@ def test_the_campaign_walked_to_the_finale_won_with_first_blood_played_on_the_pa
     assert page.page.locator("#campaign-open").count() == 0
     assert [h for h in page.page.eval_on_selector_all("#campaign-history li", "els => els.map((e) => e.dataset.quest)")] == [
         "first_blood", "a_fat_goblin", "warren_gate", "goblin_market", "chiefs_throne"]
+    # the totals shown are what the bundle's rewards pay for these outcomes and the travel
+    # events the page drew on the way (named in the history)
+    bundle = json.loads((sites.made["d2e-quests"] / "bundle.json").read_text(encoding="utf-8"))["app_campaigns"]["goblin_road"]
+    events = {t["id"]: t for t in bundle["travel"]}
+    want = {"gold": 0, "xp": 0, "fame": 0}
+    for quest, travel in page.page.eval_on_selector_all("#campaign-history li", "els => els.map((e) => [e.dataset.quest, e.dataset.travel])"):
+        for r in bundle["quests"][quest].get("rewards", []) + (events[travel].get("rewards", []) if travel else []):
+            if r["when"] in ("any", "won"):
+                for k in want:
+                    want[k] += r.get(k, 0)
+    shown = {k: int(page.page.inner_text(f'#campaign-state [data-total="{k}"]')) for k in want}
+    assert shown == want and want["gold"] >= 50 + 50 + 75
+    assert page.page.get_attribute("#campaign-difficulty", "data-setting") == "normal"
     assert not page.errors
 
 

@@ -21,7 +21,7 @@ export class CampaignSession {
     this.id = id;
     this.walk = new CampaignWalk(bundle, id);
     this.rng = new PythonRandom(seed);
-    this.history = []; // { quest, outcome, unlocked: [ids], act }
+    this.history = []; // { quest, outcome, unlocked: [ids], act, travel: event id or null }
     this.unlocked = []; // what the last outcome opened
     this.offered = this.walk.offer(() => pyRandom(this.rng));
   }
@@ -42,9 +42,33 @@ export class CampaignSession {
     const before = new Set(this.available());
     const act = this.walk.act;
     this.walk.record(id, outcome);
+    const travel = this.journey();
     this.offered = this.walk.offer(() => pyRandom(this.rng));
     this.unlocked = this.available().filter((q) => !before.has(q));
-    this.history.push({ quest: id, outcome, unlocked: this.unlocked, act });
+    this.history.push({ quest: id, outcome, unlocked: this.unlocked, act, travel });
+  }
+
+  /** The travel event met on the way to the quest just played: one random() against the
+   *  events' exact odds in written order (docs/campaign.md), or null. */
+  journey() {
+    const events = this.campaign.travel || [];
+    if (!events.length) return null;
+    const x = pyRandom(this.rng);
+    let num = 0, den = 1;
+    for (const t of events) {
+      const [n, d] = t.odds.exact.split("/").map(Number);
+      [num, den] = [num * d + n * den, den * d];
+      if (x * den < num) return t.id;
+    }
+    return null;
+  }
+
+  /** The shop items each city offers at the fame the party has now. */
+  shops() {
+    const fame = this.totals().fame;
+    return Object.entries(this.campaign.cities || {}).map(([id, c]) => ({
+      id, name: c.name, items: c.sells.filter((g) => g.fame <= fame).flatMap((g) => g.items),
+    }));
   }
 
   /** Every quest open in the walk (spine and the whole side pool), offered or not. */
@@ -56,8 +80,10 @@ export class CampaignSession {
   /** Gold, XP and fame the outcomes recorded have paid (the quests' `rewards`, docs/campaign.md). */
   totals() {
     const out = { gold: 0, xp: 0, fame: 0 };
-    for (const { quest, outcome } of this.history) {
-      for (const p of this.campaign.quests[quest].rewards || []) {
+    const events = Object.fromEntries((this.campaign.travel || []).map((t) => [t.id, t]));
+    for (const { quest, outcome, travel } of this.history) {
+      const paid = [...(this.campaign.quests[quest].rewards || []), ...(travel ? events[travel].rewards || [] : [])];
+      for (const p of paid) {
         if (p.when !== "any" && p.when !== outcome) continue;
         for (const k of Object.keys(out)) out[k] += p[k] || 0;
       }
@@ -77,6 +103,10 @@ export function campaignHtml(session, text, playable) {
   const c = session.campaign;
   const parts = [`<h3>Campaign: ${esc(text(c.name))}</h3>`];
   const totals = session.totals();
+  const diff = c.difficulty;
+  if (diff) {
+    parts.push(`<div id="campaign-difficulty" data-setting="${esc(diff.setting)}">Difficulty ${esc(diff.setting)}: each hero starts with ${diff.gold_per_hero} gold${c.delve ? ` and ${diff.delve_xp} XP` : ""}</div>`);
+  }
   parts.push(`<div id="campaign-state" data-act="${w.act ?? ""}" data-ending="${w.ending ?? ""}" data-weeks="${w.weeks}">`
     + (w.ending === null ? `Act ${w.act}` : esc(ending(w))) + `, week ${w.weeks}`
     + ` · gold <span data-total="gold">${totals.gold}</span> · XP <span data-total="xp">${totals.xp}</span> · fame <span data-total="fame">${totals.fame}</span></div>`);
@@ -94,9 +124,17 @@ export function campaignHtml(session, text, playable) {
         + `<button data-testid="campaign-lost-${esc(q)}" data-campaign="lost:${esc(q)}">Lost</button></li>`;
     }).join("") + "</ul>");
   }
+  const events = Object.fromEntries((c.travel || []).map((t) => [t.id, t]));
   if (session.history.length) {
-    parts.push("<ol id=\"campaign-history\">" + session.history.map((h) => `<li data-quest="${esc(h.quest)}" data-outcome="${h.outcome}">${esc(text(c.quests[h.quest].title))}: ${h.outcome}`
+    parts.push("<ol id=\"campaign-history\">" + session.history.map((h) => `<li data-quest="${esc(h.quest)}" data-outcome="${h.outcome}" data-travel="${esc(h.travel || "")}">`
+      + (h.travel ? `On the way: ${esc(events[h.travel].title ? text(events[h.travel].title) : h.travel)}. ` : "")
+      + `${esc(text(c.quests[h.quest].title))}: ${h.outcome}`
       + (h.unlocked.length ? ` → ${h.unlocked.map((q) => esc(text(c.quests[q].title))).join(", ")}` : "") + "</li>").join("") + "</ol>");
+  }
+  const shops = session.shops();
+  if (shops.length) {
+    parts.push("<div id=\"campaign-shops\">" + shops.map((sh) => `<div data-city="${esc(sh.id)}">${esc(sh.name ? text(sh.name) : sh.id)} sells (a week a visit): `
+      + `<span data-items="${esc(sh.items.join(" "))}">${esc(sh.items.join(", ") || "nothing yet")}</span></div>`).join("") + "</div>");
   }
   return parts.join("");
 }

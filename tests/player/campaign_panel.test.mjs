@@ -62,3 +62,24 @@ test("another seed offers another side quest", () => {
   assert.deepEqual(t.offered, []);
   assert.deepEqual(t.totals(), { gold: 0, xp: 1, fame: 0 });
 });
+
+test("a journey draws its travel event with Python's random() against the exact odds; fame opens the shops", () => {
+  const withTravel = structuredClone(bundle);
+  const t = withTravel.app_campaigns.t;
+  t.travel = [
+    { id: "storm", odds: { exact: "1/3", value: 0.333333 }, rewards: [{ when: "any", xp: 1 }] },
+    { id: "bandits", odds: { exact: "1/4", value: 0.25 }, rewards: [{ when: "any", gold: 10, fame: 1 }] },
+  ];
+  t.cities = { hold: { name: "The Hold", sells: [{ items: ["rope"], fame: 0 }, { items: ["plate"], fame: 2 }] } };
+  const s = new CampaignSession(withTravel, "t", 0); // nothing to draw for the first offer (no side quest open)
+  // Python: random.Random(0).random() gives 0.844, 0.758, 0.421: none, none (past 7/12), bandits (1/3 <= x < 7/12)
+  assert.deepEqual([s.journey(), s.journey(), s.journey()], [null, null, "bandits"]);
+  const r = new CampaignSession(withTravel, "t", 1);
+  assert.deepEqual(r.shops(), [{ id: "hold", name: "The Hold", items: ["rope"] }]);
+  r.record("a", "won"); // random() 0.134: the storm on the way
+  assert.equal(r.history[0].travel, "storm");
+  assert.deepEqual(r.totals(), { gold: 25, xp: 2, fame: 1 });
+  const html = campaignHtml(r, (x) => x, () => false);
+  assert.match(html, /On the way: storm/);
+  assert.match(html, /Difficulty|The Hold sells/);
+});
