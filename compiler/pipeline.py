@@ -104,6 +104,9 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
         model = Model(
             options=options, pack=target, packs=tuple(closure), catalogs=catalogs, modules=modules, translation_files=translation_files
         )
+        if any(d.code in LOST_FILE for p in closure for d in load_items[p.id]):
+            result.models.append(model)  # what a lost file declares is unknown: the passes would report every name it holds
+            continue
         with stage(f"passes {target.id}"):
             model = run_passes(model, sink)
         if plugins:
@@ -127,6 +130,12 @@ def compile_paths(paths: list[str], options: Options, sink: Sink | None = None, 
     suppress.apply(sink, accepted_since(read_from))
     sink.replace_items(drop_superseded(sink.items))  # one fault said by two passes at one place: the exact one
     return result
+
+
+# A file whose declarations are all lost (refused by the reader, or not parsed at all): the
+# pack is checked no further than its files, since every reference into the lost file would
+# be one more message about the one mistake (docs/robustness.md, "One lost file, one message").
+LOST_FILE = frozenset({"P0106", "P0107", "P0113", "S0105", "S0231"})
 
 
 def _verdict_key(closure: list[Pack], options: Options) -> str | None:

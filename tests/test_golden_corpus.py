@@ -65,6 +65,7 @@ def covered() -> set[str]:
 ELSEWHERE: dict[str, str] = {
     "S0105": "the 26th syntax error of a file: tests/test_parse_errors.py",
     "S0900": "a parser bug: tests/test_parse_errors.py, tests/test_hostile_parse.py",
+    "S0231": "a quest file of more than 50,000 words: tests/test_slow_inputs.py",
     "Q0103": "the maps pass names a start on a tile not placed first (M0207): tests/test_quests.py",
     "W0104": "world.schema.json's enum answers first: the world reader alone, tests/test_world.py",
     "W0106": "world.schema.json's enum answers first: tests/test_world.py",

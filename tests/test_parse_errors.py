@@ -36,7 +36,7 @@ def test_golden_cases_cover_every_syntax_code():
     used = {m[1] for p in CASES.glob("*.quest") for m in EXPECT.finditer(p.read_text(encoding="utf-8"))}
     # S0140/S0141 (suppression comments) are reported after a whole compile, not by the
     # parser: tests/cases/quests/S0140_allow_comments and tests/test_first_hour.py
-    codes = {c for c in CATALOGUE if c.startswith("S")} - {"S0900", "S0105", "S0140", "S0141"}
+    codes = {c for c in CATALOGUE if c.startswith("S")} - {"S0900", "S0105", "S0140", "S0141", "S0231"}  # S0231: tests/test_slow_inputs.py
     assert codes - used == set()
 
 

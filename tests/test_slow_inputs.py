@@ -5,7 +5,8 @@ each bounded by counting the work done, never by the clock.
 - a Tiled map of 20,000 objects (JSON Schema validation, the positions of its values);
 - a `.po` of 65,000 `#.` lines in one entry, or of 122,771 broken lines;
 - a dotted key of 262 KB in questc.toml;
-- a state file or activation test of 18,000 entries.
+- a state file or activation test of 18,000 entries;
+- a quest file of 80,000 `tile 1A` lines (1 MB: 10 s of CPU in the parser).
 """
 
 from __future__ import annotations
@@ -458,3 +459,56 @@ def test_a_pyproject_with_a_number_of_5000_digits_is_passed_over_or_reported(tmp
     assert [d.code for d in sink.items] == (["F0101"] if questc_table else [])
     assert cfg._QUESTC_HEADER.search("\n\n[ tool . questc ]") is not None
     assert cfg._QUESTC_HEADER.search("\n\n\n\n") is None
+
+
+def _tiles_file(n: int) -> str:
+    text = (REPO / "content" / "natures-ire" / "encounters.quest").read_text(encoding="utf-8")
+    return text.replace("  map {\n", "  map {\n" + "    tile 1A\n" * n, 1)
+
+
+def test_a_quest_of_eighty_thousand_tile_lines_is_refused_before_the_parser(monkeypatch):
+    from compiler.syntax import parse, recovery
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("the parser was reached")
+
+    monkeypatch.setattr(recovery, "parse_recovering", no_parse)
+    text = _tiles_file(80_000)
+    sink = Sink()
+    module = parse.parse_module(text, "encounters.quest", sink)
+    assert module.declarations == ()
+    [d] = sink.items
+    # 50,000 words: the words before the map, then two a `tile 1A` line
+    before = len(text[: text.index("    tile 1A\n")].split())
+    line = text[: text.index("    tile 1A\n")].count("\n") + 1 + (50_000 - before) // 2
+    assert (d.code, d.span.line, d.span.column) == ("S0231", line, 5 if (50_000 - before) % 2 == 0 else 10)
+
+
+def test_a_file_of_exactly_the_cap_is_parsed_and_one_word_more_is_not(monkeypatch):
+    from compiler.syntax import lengths, parse
+
+    text = 'quest q "A small quest" {\n  flavor "Dark."\n}\n'
+    words = len(text.split())
+    monkeypatch.setattr(lengths, "WORDS_MAX", words)
+    sink = Sink()
+    assert [d.name.value for d in parse.parse_module(text, "q.quest", sink).declarations] == ["A small quest"] and sink.items == []
+    monkeypatch.setattr(lengths, "WORDS_MAX", words - 1)
+    sink = Sink()
+    assert parse.parse_module(text, "q.quest", sink).declarations == ()
+    assert [(d.code, d.span.line, d.span.column) for d in sink.items] == [("S0231", 3, 1)]
+
+
+def test_the_cap_leaves_every_shipped_quest_file_far_below_it():
+    from compiler.syntax import lengths
+
+    most = max(len(p.read_text(encoding="utf-8").split()) for p in (REPO / "content").rglob("*.quest"))
+    assert most * 20 < lengths.WORDS_MAX
+
+
+def test_the_cli_reports_one_error_for_the_fuzzed_file(tmp_path):
+    pack = tmp_path / "natures-ire"
+    shutil.copytree(REPO / "content" / "natures-ire", pack)
+    (pack / "encounters.quest").write_text(_tiles_file(80_000), encoding="utf-8")
+    r = questc("check", str(pack), "--format", "json", cwd=tmp_path)
+    assert r.code == 1
+    assert [d["code"] for d in r.json()["diagnostics"]] == ["S0231"]  # the references into the file are not reported (LOST_FILE)

@@ -11,11 +11,19 @@ pixels wide (1.7 GB); longer ones crashed it. The catalogs' names and texts have
 same caps in their schemas (`maxLength`), translations in the translations pass
 (T0205), and the image renderers ellipsize any text they draw as a second guard
 (compiler/emit/images/style.py). docs/robustness.md, "Second pass (issue 38)".
+
+A whole file is capped too, by its words (runs of non-blank characters): at most
+WORDS_MAX, before the parser sees it (S0231). Parsing is linear but not cheap (about
+80 µs a statement with error recovery): a 1 MB file of 80,000 `tile 1A` lines took
+10 s of CPU (`make fuzz` seed 4106, r:22624). The longest quest file in content/ has
+1,223 words; WORDS_MAX is forty times that.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
 from typing import Iterator
 
 from compiler.diagnostics import Sink, Span
@@ -23,7 +31,21 @@ from compiler.syntax import ast
 
 NAME_MAX = 200
 TEXT_MAX = 10_000
+WORDS_MAX = 50_000
+WORD = re.compile(r"\S+")
 NAME_FIELDS = ("name", "title", "label")  # what the string table's ids end in for names (model/texts.py)
+
+
+def within_word_cap(text: str, file: str, sink: Sink) -> bool:
+    """False, with S0231 at the first word past the cap, for a file too long to parse."""
+    past = next(itertools.islice(WORD.finditer(text), WORDS_MAX, None), None)
+    if past is None:
+        return True
+    at = past.start()
+    line = text.count("\n", 0, at) + 1
+    column = at - text.rfind("\n", 0, at)
+    sink.report("S0231", Span(file, line, column, line, column + len(past.group())), limit=WORDS_MAX)
+    return False
 
 
 def limit_of(field: str) -> int:

@@ -30,7 +30,7 @@ from compiler.diagnostics import Diagnostic, Severity, Sink, Span
 from compiler import frozen
 from compiler.syntax import ast, recovery
 from compiler.syntax.errors import lexed_span
-from compiler.syntax.lengths import check_lengths
+from compiler.syntax.lengths import check_lengths, within_word_cap
 from compiler.syntax.numbers import MAX_NUMBER, bound_numbers
 
 
@@ -73,6 +73,8 @@ def parse_module(text: str, file: str, sink: Sink) -> ast.Module:
     """Parse one `.quest` file. Diagnostics go to `sink`; the result holds every
     declaration that survived error recovery."""
     before = len(sink.items)
+    if not within_word_cap(text, file, sink):  # S0231 (syntax/lengths.py)
+        return ast.Module(file=file)
     try:
         tree = recovery.parse_recovering(text, file, sink, lark_parser())
         if tree is None:
