@@ -302,3 +302,19 @@ def test_a_coordinate_that_is_no_number_tiled_writes_is_located(tmp_path, layer,
     assert r.code == 1 and "Traceback" not in r.err and "I0001" not in r.err and "E0103" not in r.err, r.err
     assert "error[TLD0102]" in r.err and f"/objects/1/{key}: `" in r.err and words in r.err
     assert f"{tmj.name}:{line}:" in r.err or f"{tmj}:{line}:" in r.err
+
+
+@pytest.mark.parametrize("pack_dir", ["ab " * 2000, "a\x00b"])
+def test_a_pack_folder_the_system_refuses_is_no_pack_folder(tmp_path, pack_dir):
+    # make fuzz seed 4106 r:29536: a `questc.pack_dir` of 250,000 characters made the
+    # folder test raise OSError (ENAMETOOLONG, which Path.is_file lets through): I0001.
+    # The pack is then looked for by its id, as when the folder holds no pack.yaml.
+    def edit(data, tmj):
+        next(p for p in data["properties"] if p["name"] == "questc.pack_dir")["value"] = pack_dir
+    copy, tmj = export(tmp_path, "d2e-quests", "first_blood")
+    data = json.loads(tmj.read_text(encoding="utf-8"))
+    edit(data, tmj)
+    _save(tmj, data)
+    r = back(tmj)
+    assert "Traceback" not in r.err and "I0001" not in r.err and "E0103" not in r.err, r.err
+    assert r.code in (0, 1)

@@ -444,7 +444,7 @@ def _model(r: _Reader, args: argparse.Namespace, props: MapProperties) -> Model 
     given = args.pack
     if given is None:
         folder = (Path(r.file).parent / props.pack_dir) if props.pack_dir is not None else None
-        given = str(folder) if folder is not None and (folder / "pack.yaml").is_file() else props.pack
+        given = str(folder) if folder is not None and _holds_manifest(folder) else props.pack
     result = compile_paths([given], Options(images=False, sight=False))
     model = result.model
     if model is None or model.pack.id != props.pack:
@@ -453,6 +453,15 @@ def _model(r: _Reader, args: argparse.Namespace, props: MapProperties) -> Model 
                  problem=f"`{given}` is pack `{found}`" if found else f"`{given}` is not a pack that loads")
         return None
     return model
+
+
+def _holds_manifest(folder: Path) -> bool:
+    """Whether `folder` (from the map's `questc.pack_dir`) holds a pack.yaml; a name the
+    system refuses (too long: ENAMETOOLONG, which Path.is_file lets through) holds none."""
+    try:
+        return (folder / "pack.yaml").is_file()
+    except (OSError, ValueError):  # ValueError: a NUL in the name
+        return False
 
 
 def _amap(model: Model, props: MapProperties) -> AssembledMap | None:
