@@ -198,8 +198,9 @@ def test_the_export_and_the_original_load_in_the_apps_loader_with_no_problem(tmp
 def test_the_valkyrie_campaign_example_is_read_as_four_linked_quests(form):
     """The app's campaign example: a hub whose UI starts q1e1 and whose travel event starts q2;
     q1e1's token starts q1e2, whose door leads back to the hub. All four are read and linked;
-    none places a tile (the example is made of UI, items and dialogs), so each is refused
-    with its own located VK0203 (docs/valkyrie.md, "Packages of several quests")."""
+    none places a tile (the example is made of UI, items and dialogs), so each is a quest with
+    no map, said by its own located VK0207 (docs/valkyrie.md, "Quests with no map"); before,
+    each was refused with VK0203."""
     path = CAMPAIGN if form == "folder" else CAMPAIGN.parent / "packages" / "campaign.valkyrie"
     q = load_quest(path, Sink())
     assert q is not None
@@ -211,9 +212,12 @@ def test_the_valkyrie_campaign_example_is_read_as_four_linked_quests(form):
         ("q1e2", "q1e2", [("../quest.ini", "campaign")]),
     ]
     sink = Sink()
-    assert import_quest(path, sink) is None
-    refused = sorted(d.span.file for d in sink.items if d.code == "VK0203")
-    assert refused == sorted(f"{path}/{f}quest.ini" for f in ("", "q1e1/", "q1e2/", "q2/"))
+    done = import_quest(path, sink)
+    assert done is not None and sink.errors == 0, [d.message for d in sink.items]
+    assert sorted(done[1].files) == ["campaign.quest", "pack.yaml", "q1e1.quest", "q1e2.quest", "q2.quest"]
+    mapless = sorted(d.span.file for d in sink.items if d.code == "VK0207")
+    assert mapless == sorted(f"{path}/{f}quest.ini" for f in ("", "q1e1/", "q1e2/", "q2/"))
+    assert "VK0203" not in [d.code for d in sink.items]
     assert "VK0301" not in [d.code for d in sink.items]  # every `…/quest.ini` it names is a link
 
 
@@ -235,17 +239,21 @@ def menu_package(tmp_path: Path) -> Path:
     return root
 
 
-def test_a_menu_quest_of_a_package_is_left_out_and_the_quests_it_starts_imported(tmp_path):
+def test_a_menu_quest_of_a_package_is_a_quest_with_no_map_starting_the_others(tmp_path):
+    """A menu that places no tile is imported as what it is, a quest with no map (`map { }`, no
+    `start heroes`) whose choice starts the mine; the mine's ladder back to it is kept (before:
+    the menu was left out, VK0207, and the ladder with it, VK0303)."""
     root = menu_package(tmp_path)
     sink = Sink()
     done = import_quest(root, sink)
     assert done is not None and sink.errors == 0, [d.message for d in sink.items]
     menu = [d for d in sink.items if d.code == "VK0207"]
-    assert len(menu) == 1 and menu[0].span.file == f"{root}/quest.ini" and "(it starts `mine`)" in menu[0].message
-    assert sorted(done[1].files) == ["mine.quest", "pack.yaml"]
+    assert len(menu) == 1 and menu[0].span.file == f"{root}/quest.ini", menu
+    assert sorted(done[1].files) == ["menu.quest", "mine.quest", "pack.yaml"]
     assert "id: menu\n" in done[1].files["pack.yaml"] and 'name: "The Crossroads"' in done[1].files["pack.yaml"]  # the package's
-    assert "next quest" not in done[1].files["mine.quest"]  # its ladder back to the menu is left out, said:
-    back = [d for d in sink.items if d.code == "VK0303" and "left out (VK0207" in d.message]
-    assert len(back) == 1 and back[0].span.file == f"{root}/mine/tokens.ini"
+    text = done[1].files["menu.quest"]
+    assert "  map {\n  }\n" in text and "start heroes" not in text and "choice \"The mine\" { next quest mine }" in text, text
+    assert "next quest menu" in done[1].files["mine.quest"]  # its ladder back to the menu
+    assert [d for d in sink.items if d.code == "VK0303" and "VK0207" in d.message] == []
     r = questc("--plugin", "valkyrie", "check", root)
     assert r.code == 0 and "0 errors" in r.err, r.err

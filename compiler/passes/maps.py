@@ -131,7 +131,7 @@ def assemble_map(
     is matched against them first, as the designer meant a tile the rest of the file names.
     `ruleset`: the compiled pack's; it decides whether outdoor and indoor faces may meet (M0210)."""
     placed, attached, broken = _place_tiles(block, tiles, sink, invalid, referenced)
-    if not placed:
+    if not placed and not _empty(block):
         return None
     order = list(placed.values())
     overlapping, alternatives = _check_overlaps(order, sink)
@@ -151,6 +151,13 @@ def assemble_map(
     amap = replace(amap, marks=_read_marks(block, amap, sink))
     board, features = resolve_features(block, amap, terrain, dice or {}, sink, line_rules)
     return replace(amap, board=board, features=features)
+
+
+def _empty(block: ast.MapBlock) -> bool:
+    """`map { }`: a quest with no map, played on no board (a hub or menu of dialogs that
+    starts other quests, docs/quests.md "A quest with no map"): an empty board, not a failure."""
+    return not (block.tiles or block.doors or block.marks or block.edges or block.markers or block.stairs or block.gateways
+                or block.glyphs or block.portals or block.areas or block.chests or block.hazards)
 
 
 def _place_tiles(block: ast.MapBlock, tiles: Mapping[str, Tile], sink: Sink, invalid: frozenset[str],

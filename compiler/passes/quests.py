@@ -536,7 +536,8 @@ class EncounterResolver:
     def start(self, body: ast.EncounterBody) -> list[Cell]:
         st = body.start
         if st is None:
-            self.sink.report("Q0102", self.enc.span, where=self.where())
+            if self.amap.tiles:  # a map with no tile is a quest with no map: nowhere to start (docs/quests.md)
+                self.sink.report("Q0102", self.enc.span, where=self.where())
             return []
         glyph = self.amap.features.glyph(st.tile) if st.tile is not None else None
         if glyph is not None:  # on or next to the glyph (the maps pass reported an inactive one)

@@ -224,6 +224,9 @@ class Exporter:
         for e in encs:
             amap = self.maps[e.number]
             cells = [c for t in amap.tiles for c in t.local_of]
+            if not cells:  # a quest with no map (a hub or menu): nothing to lay out
+                self.shift[e.number] = x
+                continue
             self.shift[e.number] = x - min(c[0] for c in cells)
             x += max(c[0] for c in cells) - min(c[0] for c in cells) + 1 + GAP
         self.encs = encs
@@ -232,7 +235,7 @@ class Exporter:
             for ev in e.body.events:
                 if ev.trigger.kind in ("round_start", "round_end") and ev.trigger.number is not None:
                     self.round_marks.setdefault(e.number, set()).add(ev.trigger.number)
-        if not any(t.tile.valkyrie for e in encs for t in self.maps[e.number].tiles):
+        if any(self.maps[e.number].tiles for e in encs) and not any(t.tile.valkyrie for e in encs for t in self.maps[e.number].tiles):
             # a scenario without a map, which neither Valkyrie nor the importer could read: one error
             codes = sorted({t.code for e in encs for t in self.maps[e.number].tiles})
             self.sink.report("VK0311", q.span, quest=q.id, tiles=", ".join(codes[:6]) + (", …" if len(codes) > 6 else ""))
@@ -684,7 +687,8 @@ class Exporter:
         adds += [self.doors[(k, d.name)].name for d in (e.body.map.doors if e.body.map is not None else ())
                  if (k, d.name) in self.doors and not getattr(d, "hidden", False)]  # a hidden door comes with `place door`
         adds += [self.token_of[id(t)].name for t in e.body.tokens if id(t) in self.token_of]
-        root.set("add", " ".join(adds))
+        if adds or self.maps[k].tiles:  # a quest with no map adds nothing
+            root.set("add", " ".join(adds))
         ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value and v.name not in PACK_VARS]  # the app sets its pack flags
         if ops:
             root.set("operations", " ".join((root.get("operations") or "").split() + ops))

@@ -82,6 +82,12 @@ def pack_var(app_id: str) -> str:
     return "pack_" + app_id.lower()
 
 
+def _named(raw: str, kind: str) -> str:
+    """A questc name from what follows a section's prefix: `Door0` -> `door_0` (a name does not
+    start with a digit), `DoorWest` -> `west`, `Door` -> `door`."""
+    return f"{kind}_{raw}" if raw[:1].isdigit() else raw or kind
+
+
 def _holds(a: int, op: str, b: int) -> bool:
     return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
 
@@ -274,10 +280,13 @@ class Importer:
         placements = placements_of(self.of("Tile"), self.tiles, self.sink, self.offsets)
         self.check_orientation(placements)
         groups = clusters(placements)
-        if not groups:
+        self.mapless = not groups and not any(t.get("side") or t.get("customImage") for t in self.of("Tile"))
+        if not groups and not self.mapless:
             self.sink.report("VK0203", Span.whole_file(self.q.shown("quest.ini")), path=self.q.shown("").removesuffix("/"), problem="it places no tile questc knows")
             return None
-        self.groups = groups
+        if self.mapless:  # a hub or menu: one encounter on no map (docs/valkyrie.md, "Quests with no map")
+            self.sink.report("VK0207", Span.whole_file(self.q.shown("quest.ini")), folder=self.q.folder or self.q.name)
+        self.groups = groups or [[]]
         self.owner: dict[tuple[int, int], tuple[int, Placement]] = {}
         self.owners: dict[tuple[int, int], list[tuple[int, Placement]]] = {}  # alternatives: every tile on a square
         for k, g in enumerate(groups, start=1):
@@ -810,6 +819,8 @@ class Importer:
             if not alternatives and (len(self.names(tok, "event1")) > 1 or (self.number(tok, "buttons", 1) or 1) > 1):
                 self.cannot(tok, "event1" if len(self.names(tok, "event1")) > 1 else "buttons", "a token that runs several events or offers a choice; the first is used")
         for door in self.of("Door"):
+            if self.quietly(self.door_place, door) is None:
+                continue  # not declared (off every tile, VK0306, or on no opening): its event never runs
             for first in self.names(door, "event1")[:1]:
                 if first in self.comp:
                     self.event(self.comp[first], f"open {self.door_name(door)}", enc_hint=self.enc_of(door), origin=door)
@@ -1059,12 +1070,12 @@ class Importer:
 
     def token_name(self, tok: Section) -> str:
         if tok.name not in self.token_names:
-            raw = snake(tok.name.removeprefix("Token")) or "token"
+            raw = _named(snake(tok.name.removeprefix("Token")), "token")
             self.token_names[tok.name] = self.local_name(raw, self.enc_of(tok), self.token_names)
         return self.token_names[tok.name]
 
     def door_name(self, door: Section) -> str:
-        raw = snake(door.name.removeprefix("Door")) or "door"
+        raw = _named(snake(door.name.removeprefix("Door")), "door")
         place = self.quietly(self.door_place, door)
         return self.local_name(raw, place[0], {}) if place else raw
 
@@ -1112,7 +1123,7 @@ class Importer:
             base = sp.name.removeprefix("Spawn")
             if sp.name in self._twins():
                 base = re.sub(r"\d+heroe?s?$", "", base, flags=re.I) or base
-            self.spawn_names[sp.name] = self.local_name(snake(base) or "spawn", self.enc_of(sp), self.spawn_names,
+            self.spawn_names[sp.name] = self.local_name(_named(snake(base), "spawn"), self.enc_of(sp), self.spawn_names,
                                                         (self.monsters | set(self.customs.values())) - {own})  # a spawn may bear its own group's name
         return self.spawn_names[sp.name]
 
@@ -2340,8 +2351,10 @@ class Importer:
             if multi:
                 self.emit(f"  encounter {k} {{")
             self.emit(f"{ind}map {{")
-            ox = min(c for pl in g for c, _ in pl.squares)
-            oy = min(r for pl in g for _, r in pl.squares)
+            if not g:  # a quest with no map (self.mapless): its events are played on no board
+                self.emit(f"{ind}}}")
+            ox = min((c for pl in g for c, _ in pl.squares), default=0)
+            oy = min((r for pl in g for _, r in pl.squares), default=0)
             for pl in g:
                 head = f"tile {pl.code}" + (f" as {pl.name}" if pl.name != pl.code else "")
                 hidden = " hidden" if pl.section in self.hidden else ""
@@ -2354,9 +2367,10 @@ class Importer:
                 colour = colour.strip('"').lower()
                 states = "".join(" " + st for st in self.door_states(door))
                 self.emit(f"{ind}  door {self.door_name(door)} on {place[1]}{' ' + colour if colour else ''}{states}  # [{door.name}]", door.span)
-            self.emit(f"{ind}}}")
-            start = next((pl.name for pl in g if self.tiles[pl.code].kind == "entrance"), g[0].name)
-            self.emit(f"{ind}start heroes on {start}")
+            if g:
+                self.emit(f"{ind}}}")
+                start = next((pl.name for pl in g if self.tiles[pl.code].kind == "entrance"), g[0].name)
+                self.emit(f"{ind}start heroes on {start}")
             if k == 1 and self.text.get("quest.description"):  # the export writes the first encounter's flavor there
                 self.emit(f"{ind}flavor {quote(self.text['quest.description'])}", qsec.span)
             elif k in self.flavors:  # and a later one's as the text of the event entering it

@@ -92,17 +92,9 @@ def _import(path: str | Path, sink: Sink, quest_id: str | None = None,
     done: list[tuple[QuestFiles, Generated]] = []
     failed = False
     quests = linked_quests(files, quest_id_of(files.name) if quest_id is None else quest_id, sink)
-    menus = {qid for q, qid, _ in quests if len(quests) > 1 and not places_tiles(q, tiles, monsters, offsets)}
-    if len(menus) == len(quests):
-        menus = set()  # no quest of it is played on a map: each is refused (VK0203), as a single quest is
     for q, qid, links in quests:
-        if qid in menus:  # a menu of the package (VK0207): left out, the quests it starts are imported
-            starts = sorted({t for t, _ in links.values() if t not in menus})
-            sink.report("VK0207", Span.whole_file(q.shown("quest.ini")), folder=q.folder or q.name,
-                        starts=f" (it starts {', '.join(f'`{t}`' for t in starts)})" if starts else "")
-            continue
-        # a link to a menu left out: the importer leaves that event out (VK0303)
-        kept: dict[str, tuple[str | None, Span]] = {name: (None if t in menus else t, at) for name, (t, at) in links.items()}
+        # a quest that places no tile (a hub or menu) is a quest with no map (VK0207)
+        kept: dict[str, tuple[str | None, Span]] = dict(links)
         gen = Importer(q, tiles, monsters, sink, offsets, qid, kept, packs).run()
         if gen is None:
             failed = True
@@ -120,16 +112,6 @@ def _import(path: str | Path, sink: Sink, quest_id: str | None = None,
         section = q.quest.section("Quest")  # load_quest reads no quest.ini without one
         parts[g.quest_file] = (g.origins, section.span if section is not None else Span.whole_file(q.shown("quest.ini")))
     return files, replace(first, files=merged, parts=parts)
-
-
-def places_tiles(q: QuestFiles, tiles: dict[str, Tile], monsters: set[str], offsets: dict[str, int]) -> bool:
-    """Whether quest `q` places a tile questc knows (read quietly: its import says the rest)."""
-    from questc_valkyrie.tiles import clusters, placements_of
-
-    quiet = Sink()
-    reader = Importer(q, tiles, monsters, quiet, offsets)
-    reader.collect()
-    return bool(clusters(placements_of(reader.of("Tile"), tiles, quiet, offsets)))
 
 
 def linked_quests(root: QuestFiles, root_id: str, sink: Sink) -> list[tuple[QuestFiles, str, dict[str, tuple[str, Span]]]]:
