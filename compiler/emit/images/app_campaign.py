@@ -93,8 +93,8 @@ def render_campaign(checked: ac.Checked) -> Image.Image:
             draw.text((8, band_top + 24), S.drawable(title)[:14], fill=S.TEXT, font=small)
         paid = checked.analysis.awards.get(at) if checked.analysis is not None else None
         if paid and any(high for _, high in paid.values()):  # the act's least..most pay, under its name
-            for k, c in enumerate(("gold", "xp")):
-                draw.text((8, band_top + 40 + 14 * k), f"{c} {paid[c][0]}..{paid[c][1]}", fill=S.TEXT, font=small)
+            for k, currency in enumerate(("gold", "xp")):
+                draw.text((8, band_top + 40 + 14 * k), f"{currency} {paid[currency][0]}..{paid[currency][1]}", fill=S.TEXT, font=small)
     for q in camp.quests:  # arrows under the boxes
         for ref in ac.unlock_quests(q.after):
             if ref.name in places and ref.name != q.id:
