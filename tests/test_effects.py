@@ -127,3 +127,32 @@ def test_sourced_only_lists_the_loot_tracks_invented_numbers():
     r = questc("check", str(PACK), "--sourced-only", "--format", "json", "--no-cache")
     places = {d["message"].split("`")[1] for d in r.json()["diagnostics"] if d["code"] == "K0301"}
     assert {"tracks.natures_ire_loot.limit", "tracks.natures_ire_loot.payout", "tracks.natures_ire_loot.spaces"} <= places
+
+
+def test_chest_contents_reach_the_bundle_of_a_pack_with_chests():
+    """The Road to Legend, "Chests in Dungeons" (p. 17): each of the four black power dice is
+    read by its face kind; a roll with no treasure gives one extra conquest token; treasures
+    come from the chest's own treasure deck."""
+    result = compile_paths([str(ROOT / "content" / "rtl-dungeons")], Options(images=False))
+    assert not [d for d in result.sink.items if d.code.startswith("C06")]
+    b = bundle_of(result.model)
+    assert not list(validator("bundle.schema.json").iter_errors(b))
+    chests = b["chests"]
+    assert set(chests) == {"copper", "silver", "gold"}
+    for tier, c in chests.items():
+        assert set(c["faces"]) == {"blank", "enhancement", "surge"}  # the black power die's face kinds
+        assert c["faces"]["surge"] == [{"count": 1, "deck": f"treasure_{tier}", "do": "draw", "who": "one_hero"}]
+        assert c["none_found"] == [{"amount": 1, "do": "gain", "what": "conquest"}]
+    # a pack without chests on its maps carries no `chests`
+    assert "chests" not in bundle_of(shipped().model)
+
+
+def test_a_chest_face_the_die_does_not_show_is_one_located_error(tmp_path):
+    chests = ("chests:\n  copper:\n    faces:\n      blank: [{do: gain, what: gold, amount: 5}]\n"
+              "      sruge: [{do: gain, what: gold, amount: 5}]\n    source: illustrative\n")
+    dice = ("dice:\n  black_power:\n    name: Black power die\n    colour: black\n    kind: power\n"
+            "    faces: [{}, {}, {}, {enhancement: 1}, {enhancement: 1}, {surge: 1}]\n")
+    root = write_pack(tmp_path / "c", files={"chests.yaml": chests, "dice.yaml": dice}, ruleset="d1e")
+    r = questc("check", str(root), "--format", "json", "--no-cache")
+    errors = [d for d in r.json()["diagnostics"] if d["severity"] == "error"]
+    assert [d["code"] for d in errors] == ["C0605"] and errors[0]["line"] == 5 and "`surge`" in errors[0]["message"], errors

@@ -17,7 +17,7 @@ from compiler.diagnostics import Sink, Span
 from compiler.emit.campaign import campaign_section
 from compiler.emit.app_campaigns import app_campaigns_section
 from compiler.emit.cards import cards_json, decks_json, encounters_section
-from compiler.emit.effects import effects_section, experience_section, tracks_section
+from compiler.emit.effects import chests_section, effects_section, experience_section, tracks_section
 from compiler.emit.catalogs import die_json, monster_json, terrain_json, tile_json, token_kinds_json
 from compiler.emit.quests import quests_section
 from compiler.emit.shared import JSON, JSONObject, Shared, shared, shared_with_texts
@@ -124,6 +124,7 @@ SECTIONS: dict[str, Callable[[Model, StringTable], JSON]] = {
     "effects": effects_section,
     "tracks": tracks_section,
     "experience": experience_section,
+    "chests": chests_section,
     "worlds": _worlds,
     "campaign": campaign_section,
     "app_campaigns": app_campaigns_section,

@@ -5,6 +5,8 @@
     tracks_section(model, table)      loot track id -> its numbers, what moves it, and the
                                       steps a front end walks for each hero count
     experience_section(model, table)  exploration deck -> experience awards in play order
+    chests_section(model, table)      chest tier -> what each die face gives, what no treasure
+                                      gives (only in a pack whose maps have chests)
 """
 
 from __future__ import annotations
@@ -69,3 +71,20 @@ def experience_section(model: Model, table: StringTable) -> JSONObject | None:
     if checked is None or not checked.experience:
         return None
     return {did: [dict(sorted(a.items())) for a in awards] for did, awards in sorted(checked.experience.items())}
+
+
+def _has_chests(model: Model) -> bool:
+    maps = model.maps
+    if maps is None:
+        return False
+    every = [m for q in maps.quests.values() for m in q.values()] + list(maps.encounters.values()) + list(maps.campaign.values())
+    return any(m.features.chests for m in every)
+
+
+def chests_section(model: Model, table: StringTable) -> JSONObject | None:
+    checked = model.effects
+    if checked is None or not checked.chests or not _has_chests(model):
+        return None
+    return {tier: {"faces": {k: [effect_json(e) for e in items] for k, items in c.faces.items()},
+                   "none_found": [effect_json(e) for e in c.none_found]}
+            for tier, c in sorted(checked.chests.items())}

@@ -9,6 +9,7 @@ card keeps its text for display, the effects say what the text does. docs/cards.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import field
 from typing import Any
 
 from compiler import frozen
@@ -42,7 +43,7 @@ NESTED = ("pass", "fail", "then")
 WHAT = {
     "suffer": ("damage", "fatigue"),
     "recover": ("damage", "fatigue"),
-    "gain": ("xp", "gold", "conquest"),
+    "gain": ("xp", "gold", "conquest", "potion"),
     "lose": ("xp", "gold", "conquest"),
 }
 TOKENS = ("doom", "fate")
@@ -50,7 +51,7 @@ TOKENS = ("doom", "fate")
 # `hero_with_lowest_ATTR` / `hero_with_highest_ATTR`)
 WHO = ("each_hero", "each_monster", "one_hero", "this_hero", "each_civilian")
 # decks every pack may draw from without declaring them (the game's own supply)
-SUPPLY_DECKS = ("search", "shop")
+SUPPLY_DECKS = ("search", "shop", "treasure_copper", "treasure_silver", "treasure_gold")
 ACTS = (2,)
 # what `by` may name instead of a number, per kind
 BY_WORDS = {"loot": ("base_spaces",)}
@@ -80,6 +81,14 @@ class CheckedEffects:
     cards: Mapping[str, CardEffects]  # card id -> its typed places (the ones that checked clean)
     loot: Mapping[str, LootTrack]
     experience: Mapping[str, tuple[Mapping[str, Any], ...]]  # exploration deck -> awards in play order
+    chests: Mapping[str, "ChestContents"] = field(default_factory=dict)  # tier -> what a chest of it gives
+
+
+@frozen
+class ChestContents:
+    tier: str
+    faces: Mapping[str, tuple[Mapping[str, Any], ...]]  # face kind -> effects of one die showing it
+    none_found: tuple[Mapping[str, Any], ...]
 
 
 def loot_steps(track: LootTrack, heroes: int) -> list[dict[str, Any]]:

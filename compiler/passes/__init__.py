@@ -72,7 +72,7 @@ PASSES: tuple[Pass, ...] = (
         writes=("encounter_links", "deck_analysis"),
     ),
     Pass("adventure", needs=("quest",), reads=("symbols", "encounters", "cards", "decks"), writes=("adventures",)),
-    Pass("effects", needs=("catalog:effects", "catalog:tracks"), reads=("monsters", "cards", "decks"), writes=("effects",)),
+    Pass("effects", needs=("catalog:effects", "catalog:tracks", "catalog:chests"), reads=("dice", "monsters", "cards", "decks"), writes=("effects",)),
     Pass("world", needs=("catalog:world",), reads=("dice",), writes=("worlds",)),
     Pass(
         "campaign",

@@ -18,7 +18,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from compiler.catalogs.dice import face_kind
 from compiler.catalogs.document import Entry
+from compiler.geometry.features import CHEST_DICE
 from compiler.diagnostics import Sink
 from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.model import Model
@@ -255,4 +257,28 @@ def effects_pass(model: Model, sink: Sink) -> Model:
                 clean[place] = tuple(items or ())
         typed[cid] = fx.CardEffects(cid, {p: clean[p] for p in places if p in clean}, entry.key_span())
     xp = experience(model, cards, typed) if cards is not None else {}
-    return model.with_(effects=fx.CheckedEffects(typed, loot, xp))
+    chests = _chests(model, sink, decks, loot)
+    return model.with_(effects=fx.CheckedEffects(typed, loot, xp, chests))
+
+
+def _chests(model: Model, sink: Sink, decks: tuple[str, ...], loot: Mapping[str, fx.LootTrack]) -> dict[str, fx.ChestContents]:
+    """The chest tiers: each face kind must be one the chest's die shows (blank, enhancement,
+    surge on the black power die), and the effects clean."""
+    die = (model.dice or {}).get(CHEST_DICE[0])
+    kinds = sorted({face_kind(f) for f in die.faces}) if die is not None else []
+    out: dict[str, fx.ChestContents] = {}
+    for tier, entry in sorted((model.catalogs.get("chests") or {}).items()):
+        data = entry.data if isinstance(entry.data, dict) else {}
+        check = _Checker(model, sink, decks, loot)
+        for kind, items in (data.get("faces") or {}).items():
+            if kinds and kind not in kinds:
+                guess = did_you_mean(kind, kinds, sink=sink)
+                check.report("C0605", entry.key_span("faces", kind), kind="chest", what=f"a face kind of the `{CHEST_DICE[0]}` die,",
+                             name=kind, hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
+                continue
+            check.effects(entry, ("faces", kind), items or ())
+        check.effects(entry, ("none_found",), data.get("none_found") or ())
+        if check.ok:
+            out[tier] = fx.ChestContents(tier, {k: tuple(v or ()) for k, v in sorted((data.get("faces") or {}).items())},
+                                         tuple(data.get("none_found") or ()))
+    return out

@@ -106,7 +106,7 @@ def provenance_pass(model: Model, sink: Sink) -> Model:
             for key, src in sorted((data.get("facts") or {}).items()):
                 if src == ILLUSTRATIVE:
                     facts.append(Fact(f"{section}.{eid}.{key}", entry.span("facts", key)))
-    for catalog in ("familiars", "tracks"):  # a familiar's speed the cards print, the loot track's numbers
+    for catalog in ("familiars", "tracks", "chests"):  # a familiar's speed the cards print, the loot track's numbers, the chest chart
         for fid, entry in sorted((model.catalogs.get(catalog) or {}).items()):
             fdata = entry.data if isinstance(entry.data, dict) else {}
             for key, src in sorted((fdata.get("facts") or {}).items()):
