@@ -60,7 +60,7 @@ def test_the_shipped_campaign_compiles_clean():
 
 
 def test_the_shipped_record_sums_as_worked_by_hand():
-    """The 16 weeks of content/rtl-campaign/state.yaml, summed by hand from the rulebook's
+    """The 17 weeks of content/rtl-campaign/state.yaml, summed by hand from the rulebook's
     awards (explore 1, glyph 3, level leader 2 + 100 coins, dungeon leader 4 + 250,
     encounter leader 2 + 100, empty chest 1) and the overlord's weekly 1 (+1 per razed city):
 
@@ -73,19 +73,22 @@ def test_the_shipped_record_sums_as_worked_by_hand():
     week 7: overlord 9 + 1 + 1 (one razed city) = 11; Kerak's Map: coins 1450
     weeks 8-9: overlord 13, 15;     week 10: overlord 17; Landrec's secret training: 20 XP, coins 950
     week 11: 19;  week 12: heroes 24 + 1 + 3 + 6 + 4 = 38, coins 950 + 300 + 250 = 1500; overlord 21
-    weeks 13-16: overlord 23, 25, 27, 29; week 16: Watchtowers, 10 XP from every hero."""
+    weeks 13-16: overlord 23, 25, 27, 29; week 16: Watchtowers, 10 XP from every hero
+    week 17: overlord 31; training at Tamalir: Jain adds a ranged die (500 coins, 15 XP), Tomble
+             a melee die to silver (750, 20), Varikas learns Mighty: coins 1500 - 1250 = 250."""
     state = shipped().model.rtl_state["road_to_legend"]
     weeks = state.replay.weeks
     assert state.replay.problems == ()
-    assert len(weeks) == 16
+    assert len(weeks) == 17
     sums = [(w.hero_conquest, w.overlord_conquest, w.treasury) for w in weeks]
     assert sums == [
         (14, 4, 1750), (16, 5, 1850), (16, 6, 1550), (16, 7, 1550), (24, 8, 1850), (24, 9, 1850),
         (24, 11, 1450), (24, 13, 1450), (24, 15, 1450), (24, 17, 950), (24, 19, 950), (38, 21, 1500),
-        (38, 23, 1500), (38, 25, 1500), (38, 27, 1500), (38, 29, 1500),
+        (38, 23, 1500), (38, 25, 1500), (38, 27, 1500), (38, 29, 1500), (38, 31, 250),
     ]
     last = weeks[-1]
-    assert (last.hero_xp, dict(last.hero_xp_spent), last.overlord_xp, last.overlord_xp_spent) == (38, {"all": 10, "landrec": 20}, 29, 8)
+    assert (last.hero_xp, dict(last.hero_xp_spent), last.overlord_xp, last.overlord_xp_spent) == (
+        38, {"all": 10, "jain": 15, "landrec": 20, "tomble": 20}, 31, 8)
     assert [w.sieges.get("dawnsmoor", 0) for w in weeks[:5]] == [0, 0, 1, 2, 3]
     assert weeks[5].razed == ("dawnsmoor",)
     assert last.upgrades == ("magic_boat", "keraks_map", "watchtowers")
@@ -244,6 +247,13 @@ FAULTS = [
     ("K0519", _week({"do": "buy", "upgrade": "watchtowers"})),
     ("K0520", _week({"do": "store", "item": "first_scroll", "city": "tamalir"})),
     ("K0522", _week({"do": "encounter", "outcome": "victory"})),
+    ("K0522", _weeks([{"do": "move", "to": "thelsvan_highway"}], [{"do": "move", "to": "riverwatch"}],
+                     [{"do": "train", "hero": "jain", "trait": "magic", "step": "add_die"}])),
+    ("K0522", _week({"do": "train", "hero": "jain", "skill": "Necromancy"})),
+    ("K0519", _week({"do": "train", "hero": "jain", "trait": "melee", "step": "to_gold"})),
+    ("K0519", _week({"do": "train", "hero": "jain", "skill": "Parry"}, {"do": "train", "hero": "jain", "trait": "melee", "step": "add_die"})),
+    ("K0518", _week({"do": "train", "hero": "landrec", "trait": "melee", "step": "to_silver"})),
+    ("K0511", _week({"do": "train", "hero": "jain", "trait": "melee"})),
 ]
 
 
@@ -262,8 +272,8 @@ def test_the_bundle_carries_the_state(tmp_path):
     state = bundle["campaign"]["state"]["road_to_legend"]
     assert state["most_xp"] == {"each_hero": 599, "overlord": 599}
     assert state["awards"]["dungeon_leader"] == {"coins": 250, "heroes": 4, "page": 18, "source": "rulebook"}
-    assert state["weeks"][-1]["conquest"] == {"heroes": 38, "overlord": 29, "combined": 67}
-    assert len(state["record"]) == len(state["weeks"]) == 16
+    assert state["weeks"][-1]["conquest"] == {"heroes": 38, "overlord": 31, "combined": 69}
+    assert len(state["record"]) == len(state["weeks"]) == 17
 
 
 # --------------------------------------------------------------------------- questc campaign
@@ -272,10 +282,10 @@ def test_questc_campaign_shows_the_first_edition_state():
     assert out.returncode == 0, out.stderr
     assert "campaign state road_to_legend (campaign road_to_legend, world terrinoth, 4 heroes)" in out.stdout
     assert "at most 599 (each hero) and 599 (overlord) before the Final Battle at 600" in out.stdout
-    assert "week  16  copper  conquest 38+29=67  XP each hero 38 (spent: all 10, landrec 20), overlord 29 (spent 8)  coins 1500  party at tamalir" in out.stdout
+    assert "week  17  copper  conquest 38+31=69  XP each hero 38 (spent: all 10, jain 15, landrec 20, tomble 20), overlord 31 (spent 8)  coins 250  party at tamalir" in out.stdout
     again = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK)], capture_output=True, text=True)
     assert again.stdout == out.stdout
     js = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK), "--format", "json"], capture_output=True, text=True)
     assert js.returncode == 0, js.stderr
     weeks = json.loads(js.stdout)["states"]["road_to_legend"]["weeks"]
-    assert [w["conquest"]["combined"] for w in weeks][-3:] == [63, 65, 67]
+    assert [w["conquest"]["combined"] for w in weeks][-3:] == [65, 67, 69]

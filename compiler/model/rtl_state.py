@@ -29,7 +29,9 @@ AUTO_AWARDS = MappingProxyType({"explore": "explore", "encounter_leader": "encou
 EXPLORED_KINDS = frozenset({"dungeon", "legendary"})
 # Events of the party's action (a week's party takes one action: move, or recuperate/train).
 PARTY_MOVE = "move"
-PARTY_TRAIN = frozenset({"secret_train"})
+PARTY_TRAIN = frozenset({"secret_train", "train"})
+# Trait upgrade steps, in order (a `train` event's `step`).
+TRAIN_STEPS = ("add_die", "to_silver", "to_gold")
 # What each event needs besides `do`.
 NEEDS = MappingProxyType({
     "move": ("to",),
@@ -43,6 +45,7 @@ NEEDS = MappingProxyType({
     "lieutenant_killed": ("lieutenant",),
     "buy": ("upgrade",),
     "secret_train": ("hero", "gain"),
+    "train": ("hero",),
     "store": ("item",),
     "pick_up": ("item",),
 })
@@ -125,6 +128,9 @@ class StateRules:
     lifted: bool = True
     capital: str | None = None
     outcomes: Mapping[str, Outcome] = field(default_factory=dict)
+    training_costs: Mapping[str, Cost] = field(default_factory=dict)  # step -> cost
+    per_training: int = 2  # trait upgrades one hero may buy in one training
+    level_limits: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # level -> step -> most bought by then
     secret_costs: Mapping[str, Cost] = field(default_factory=dict)
     secret_once_per_level: bool = True
     vault_capacity: int = 1
@@ -238,6 +244,7 @@ class _Run:
         self.items: dict[str, str] = {i: q.at for i, q in state.quest_items.items()}
         self.upgrades: list[str] = []
         self.trained: set[tuple[str, str]] = set()
+        self.steps: dict[tuple[str, str], int] = {}  # (hero, step) -> trait upgrades bought
         self.ended: str | None = None
         self.problems: list[Problem] = []
         self.week = 0
@@ -294,6 +301,7 @@ class _Run:
         moved = False
         overlord_buys = 0
         tamalir_buys = 0
+        training: dict[str, list[str]] = {}  # hero -> what it learnt this week
         for i, ev in enumerate(events):
             do = str(ev.get("do"))
             missing = [n for n in NEEDS.get(do, ()) if n not in ev]
@@ -341,6 +349,8 @@ class _Run:
                 self.buy(i, uid)
             elif do == "secret_train":
                 self.secret_train(i, str(ev["hero"]), str(ev["gain"]))
+            elif do == "train":
+                self.train(i, ev, training)
             elif do in ("store", "pick_up"):
                 self.item(i, do, str(ev["item"]), ev.get("city"))
 
@@ -451,6 +461,52 @@ class _Run:
         self.trained.add((hero, level))
         self.hero_spent[hero] = self.hero_spent.get(hero, 0) + cost.xp
         self.treasury -= cost.coins
+
+    def train(self, i: int, ev: Mapping[str, Any], training: dict[str, list[str]]) -> None:
+        """A hero's training at a Training Ground (a city's) or a secret master: a trait
+        upgrade (`trait` and `step`) or a skill."""
+        hero = str(ev["hero"])
+        if "skill" not in ev and not ("trait" in ev and "step" in ev):
+            self.bad("K0511", i, None, do="train", missing="skill" if "trait" not in ev else "step")
+            return
+        loc = self.world.locations.get(self.party)
+        secret = loc is not None and loc.kind == "secret_master"
+        if loc is None or not (secret or (loc.kind == "city" and loc.has("training_ground") and self.party not in self.razed)):
+            self.bad("K0522", i, "do", what="training", why=f"happens at a Training Ground or a secret master area, and the party is at `{self.party}`")
+            return
+        done = training.setdefault(hero, [])
+        if "skill" in ev:
+            skill = str(ev["skill"])
+            taught = {sk for names in loc.skills.values() for sk in names}
+            if skill not in taught:
+                self.bad("K0522", i, "skill", what=f"skill `{skill}`", why=f"is not taught at `{self.party}` (taught: {', '.join(sorted(taught)) or 'none'})")
+                return
+            if done:
+                self.bad("K0519", i, "skill", what=f"hero `{hero}`", why="learns one skill, or up to its trait upgrades, in one training")
+                return
+            done.append("skill")
+            return
+        trait, step = str(ev["trait"]), str(ev["step"])
+        if not secret and trait not in loc.traits:
+            self.bad("K0522", i, "trait", what=f"trait `{trait}`", why=f"is not taught at `{self.party}` (taught: {', '.join(loc.traits) or 'none'})")
+            return
+        if "skill" in done or len(done) >= self.s.per_training:
+            self.bad("K0519", i, "step", what=f"hero `{hero}`", why=f"buys one skill, or up to {self.s.per_training} trait upgrades, in one training")
+            return
+        most = self.s.level_limits.get(self.level or "", {}).get(step)
+        if most is not None and self.steps.get((hero, step), 0) >= most:
+            self.bad("K0519", i, "step", what=f"hero `{hero}`", why=f"may have at most {most} `{step}` upgrade(s) at the {self.level} level")
+            return
+        cost = self.s.training_costs.get(step)
+        if cost is not None:
+            if self.hero_xp_left(hero) < cost.xp or self.treasury < cost.coins:
+                self.bad("K0518", i, "step", who=f"hero `{hero}`", what=f"`{step}` on {trait}", need=f"{cost.xp} XP and {cost.coins} coins",
+                         has=f"{self.hero_xp_left(hero)} XP and {self.treasury} coins")
+                return
+            self.hero_spent[hero] = self.hero_spent.get(hero, 0) + cost.xp
+            self.treasury -= cost.coins
+        self.steps[(hero, step)] = self.steps.get((hero, step), 0) + 1
+        done.append(step)
 
     def item(self, i: int, do: str, iid: str, city: Any) -> None:
         if iid not in self.s.quest_items:

@@ -104,7 +104,7 @@ class _Reader:
                 self.unknown(self.e.span("world"), wid, "a world catalog", worlds)
             return None  # a world with errors has them reported already
         week, start, xp, siege = (d.get(k) or {} for k in ("week", "start", "xp", "siege"))
-        secret, vaults, carry = (d.get(k) or {} for k in ("secret_training", "vaults", "carry"))
+        secret, vaults, carry, training = (d.get(k) or {} for k in ("secret_training", "vaults", "carry", "training"))
         M = MappingProxyType
         state = r.StateRules(
             id=self.e.id, campaign=cid, world=wid, heroes=int(d.get("heroes", 4)),
@@ -118,6 +118,10 @@ class _Reader:
             capital=siege.get("capital", self.world.start),
             outcomes=M({i: r.Outcome(i, int(o.get("loot_dice", 0)), o.get("party_to"), bool(o.get("continues", True)))
                         for i, o in sorted((d.get("outcomes") or {}).items())}),
+            training_costs=M({step: r.Cost(int(c.get("coins", 0)), int(c.get("xp", 0)))
+                              for step, c in sorted(training.items()) if step in r.TRAIN_STEPS}),
+            per_training=int(training.get("trait_upgrades_per_training", 2)),
+            level_limits=M({lv: M(dict(sorted(lim.items()))) for lv, lim in sorted((training.get("level_limits") or {}).items())}),
             secret_costs=M({lv: r.Cost(int(c.get("coins", 0)), int(c.get("xp", 0))) for lv, c in sorted((secret.get("costs") or {}).items())}),
             secret_once_per_level=bool(secret.get("once_per_level", True)),
             vault_capacity=int(vaults.get("capacity", 1)), vault_filled=M(dict(sorted((vaults.get("filled") or {}).items()))),
@@ -143,6 +147,8 @@ class _Reader:
                 self.unknown(self.e.span("start", "lieutenants", i), lid, "a lieutenant card of this state", s.lieutenants)
         for lv in sorted((self.d.get("start") or {}).get("later") or {}):
             self.level(lv, "start", "later", lv, key=True)
+        for lv in sorted((self.d.get("training") or {}).get("level_limits") or {}):
+            self.level(lv, "training", "level_limits", lv, key=True)
         self.siege(s)
         for oid, o in s.outcomes.items():
             if o.party_to is not None:
