@@ -893,3 +893,52 @@ def test_if_inside_events_round_trips(tmp_path):
     assert r.code == 0 and "VK0308" not in r.err, r.err
     third = imported(tmp_path / "out2" / "IfChains", tmp_path / "third")
     assert (third / "if_chains.quest").read_text() == back
+
+
+LOOPS = Path(__file__).parent / "data" / "valkyrie" / "loops"
+
+
+def test_repeat_and_again_round_trip(tmp_path):
+    """tests/data/valkyrie/loops (`repeat` / `again`: a menu asked again, a draw made again inside
+    it, a loop that ends on a bound) → Valkyrie → questc gives the same quest. In Valkyrie terms:
+    `repeat L` is a section of no effect with `comment=questc: repeat L` whose chain is the
+    block, and each `again L` names that section as the next event (the app queues it again:
+    it runs afresh, with all after it); nothing is chained after an `again`."""
+    r = export(LOOPS, tmp_path / "out")
+    assert r.code == 0 and "VK0308" not in r.err, r.err
+    events = read_ini((tmp_path / "out" / "Loops" / "events.ini").read_text(), "events.ini", Sink())
+    sec = {s.name: s for s in events.sections}
+    heads = {s.get("comment")[len("questc: repeat "):]: s.name for s in events.sections if (s.get("comment") or "").startswith("questc: repeat ")}
+    assert sorted(heads) == ["roll", "travel", "waves"]
+    for label, head in heads.items():
+        assert sec[head].get("display") == "false" and not sec[head].get("operations")
+        back = [s for s in events.sections if head in (s.get("event1") or "").split() and s.name != head]
+        assert len(back) >= 2, label  # the section before the loop, and each way back
+    # the way back from `if steps < 5 { again travel }`: the arm names the loop's first section
+    arm = next(s for s in events.sections if s.get("conditions") == "Steps,<,5")
+    assert arm.get("event1") == heads["travel"]
+    again = imported(tmp_path / "out" / "Loops", tmp_path / "again")
+    back = (again / "loops.quest").read_text()
+    def body(text: str) -> list[str]:
+        return [re.sub(r"\s+#.*$", "", ln) for ln in text[text.index("quest loops"):].splitlines()]
+
+    assert body(back) == body((LOOPS / "loops.quest").read_text())
+    r = export(again, tmp_path / "out2")
+    assert r.code == 0 and "VK0308" not in r.err, r.err
+    third = imported(tmp_path / "out2" / "Loops", tmp_path / "third")
+    assert (third / "loops.quest").read_text() == back
+
+
+def test_again_outside_its_repeat_is_not_exported_in_silence(tmp_path):
+    """The exporter writes what compiles; an `again` it cannot place (no enclosing `repeat` of its
+    label in the model it is given) is VK0308, not a dangling event."""
+    from compiler.syntax import ast
+    from questc_valkyrie.exporter import Exporter
+
+    model = compiled(LOOPS)
+    (quest,) = model.declarations(ast.Quest)
+    sink = Sink()
+    ex = Exporter(model, quest, sink)
+    stray = ast.Effect("again", ("nowhere",), span=Span("q.quest", 1, 1, 1, 2))
+    assert ex.effect(1, "EventX", 1, stray) is None
+    assert [d.code for d in sink.items] == ["VK0308"] and "`again nowhere` outside its `repeat`" in sink.items[0].message

@@ -380,10 +380,11 @@ def test_published_custom_monsters_and_buttons_are_read(tmp_path):
     assert "ask \"<i>As you try to open the crate" in first and "choice \"Pass\"" in first and "choice \"Fail\" {" in first
 
 
-def test_a_button_leading_back_is_read_once_and_vk0303(tmp_path):
-    """A menu whose button leads back to the menu (a loop: A Fat Goblin's travel menu) is
-    read once: the looping choice keeps its own effects, the way back is VK0303 at the event
-    naming the menu again; the other choice is kept."""
+def test_a_button_leading_back_is_a_repeat_and_again(tmp_path):
+    """A menu whose button leads back to the menu (a loop: A Fat Goblin's travel menu): the app
+    runs the menu afresh (EventManager.EndEvent ends an event before it queues the next), so
+    the menu and what follows it are `repeat menu { … }` and the way back is `again menu`,
+    with no VK0303; the other choice leaves the loop."""
     q = write_quest(tmp_path / "q", {
         "tiles.ini": TILES,
         "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1\nevent1=EventMenu\n"
@@ -399,17 +400,18 @@ def test_a_button_leading_back_is_read_once_and_vk0303(tmp_path):
     text = next(v for k, v in done[1].files.items() if k.endswith(".quest"))
     lines = [ln.strip() for ln in text.splitlines()]
     at = lines.index("ask \"Again?\" {")
-    assert lines[at + 1:at + 4] == ["choice \"Yes\" { advance tries by 1; say \"Once more.\" }", "choice \"No\" { set done = 1; say \"Done.\" }", "}"]
-    assert [d.message for d in sink.items if d.code == "VK0303"] == [
-        "[EventAgain] event1: questc cannot express a way back to [EventMenu], an event whose chain is under way (a loop; "
-        "questc's events do not repeat; said here for every way back to it); it is left out"]
+    # every way on from the menu reaches [EventDone] or goes back: [EventDone] is the join, after the ask
+    assert lines[at - 1:at + 7] == ["repeat menu {", "ask \"Again?\" {", "choice \"Yes\" { advance tries by 1; say \"Once more.\"; again menu }",
+                                    "choice \"No\" {}", "}", "set done = 1", "say \"Done.\"", "}"]
+    assert [d for d in sink.items if d.code == "VK0303"] == []
 
 
-def test_an_event_end_section_with_events_after_it_is_no_end(tmp_path):
+def test_an_event_end_section_with_events_after_it_is_a_conditional_end(tmp_path):
     """In an old-format quest an `EventEnd…` section ends the quest, but the app runs an enabled
-    event after it first (EventManager.EndEvent): one naming events after it is a conditional
-    end, VK0303, and no `win` (A Fat Goblin's `EventEndRoundEncounter1` was read as a win every
-    round); one naming none is the end it was. The conditioned event after it is an `if`."""
+    event after it first (EventManager.EndEvent): one naming events after it ends the quest only
+    when none of them is enabled, `if C { … } else { end }` (no `win`: A Fat Goblin's
+    `EventEndRoundEncounter1` was read as a win every round; nothing on the way says a side:
+    `end`), and none at all when one of them always runs; one naming none is the end it was."""
     q = write_quest(tmp_path / "q", {
         "tiles.ini": TILES,
         "events.ini": "[EventEndRound]\ntrigger=EndRound\ndisplay=false\nbuttons=1\nevent1=EventCheck\n"
@@ -421,8 +423,21 @@ def test_an_event_end_section_with_events_after_it_is_no_end(tmp_path):
     assert done is not None
     text = next(v for k, v in done[1].files.items() if k.endswith(".quest"))
     assert "on morale_zero {\n      lose\n    }" in text and "win" not in text
-    assert "on round_end {\n      if crops > 2 {\n        set lost = 1\n      }\n    }" in text
-    assert [d.message.split(":")[0] for d in sink.items if d.code == "VK0303"] == ["[EventEndRound] event1"]
+    assert "on round_end {\n      if crops > 2 {\n        set lost = 1\n      } else {\n        end\n      }\n    }" in text
+    assert [d for d in sink.items if d.code == "VK0303"] == []
+    # an event after it with no condition always runs: the app never ends the quest there
+    q = write_quest(tmp_path / "q2", {
+        "tiles.ini": TILES,
+        "events.ini": "[EventEndRound]\ntrigger=EndRound\ndisplay=false\nbuttons=1\nevent1=EventCheck\n"
+                      "[EventCheck]\ndisplay=false\nbuttons=1\noperations=Lost,=,1\n"
+                      "[EventEndLost]\ntrigger=NoMorale\ndisplay=false\nbuttons=1\n",
+    })
+    sink = Sink()
+    done = import_quest(q, sink)
+    assert done is not None
+    text = next(v for k, v in done[1].files.items() if k.endswith(".quest"))
+    assert "on round_end {\n      set lost = 1\n    }" in text and "end\n" not in text.split("on round_end", 1)[1]
+    assert [d for d in sink.items if d.code == "VK0303"] == []
 
 
 def test_the_apps_random_events_are_read_as_random(tmp_path):
@@ -547,8 +562,6 @@ def test_a_fat_goblin_checks_with_no_error_and_what_is_left_out_is_listed():
     left_out = [d["message"] for d in found if d["code"] == "VK0303"]
     kinds = {
         "expansion": "a content pack, hero or class; questc imports for the packs of `--packs`",
-        "loop": "a way back to [",
-        "conditional end": "section with events after it",
         "activation": "activations",
         "sound": "the sound `",
         "everything": "(all of them at once)",
@@ -557,9 +570,31 @@ def test_a_fat_goblin_checks_with_no_error_and_what_is_left_out_is_listed():
         "monster list": "a choice among several monsters",
     }
     unexplained = [m for m in left_out if not any(k in m for k in kinds.values())]
-    assert unexplained == [] and len(left_out) <= 40, (len(left_out), unexplained)
+    # menu loops (7, before issue 31's `repeat`) and conditional `EventEnd…` ends (6) are imported
+    assert unexplained == [] and len(left_out) <= 27, (len(left_out), unexplained)
     assert sum("a content pack" in m for m in left_out) == 19
     assert [d["code"] for d in found].count("VK0312") == 3
+
+
+def test_a_fat_goblin_travel_menu_and_reinforcements_are_loops():
+    """The travel menu asked again after every travel event, the draw made again when it picked
+    an event already had, and the reinforcements spawned one after the other are `repeat` /
+    `again` (the app queues the event under way again); its four end-of-round checks that end
+    the quest when no event after them is enabled have an `else { end }`."""
+    sink = Sink()
+    done = import_quest(GOBLIN, sink)
+    assert done is not None
+    text = _quest_text(done)
+    lines = [ln.strip() for ln in text.splitlines()]
+    assert lines.count("repeat travel_choice {") == 1 and lines.count("again travel_choice") > 100
+    for terrain in ("road", "plains", "forest", "water", "mountains"):
+        assert lines.count(f"repeat travel_event_{terrain} {{") == 1
+        at = lines.index(f"repeat travel_event_{terrain} {{")
+        assert lines[at + 1] == "set travel_event = random 1..31"
+        assert lines.count(f"again travel_event_{terrain}") == 1  # the draw again, while fewer than 31 were had
+    assert lines.count("repeat monster_reinforcements {") > 1 and "again monster_reinforcements" in lines
+    assert lines.count("end") == 4
+    assert not [d for d in sink.items if d.code == "VK0303" and ("a way back" in d.message or "EventEnd" in d.message)]
 
 
 def test_a_thousand_ifs_in_a_row_are_read_in_bounded_time(tmp_path):
