@@ -183,3 +183,36 @@ def test_the_script_shows_each_event_s_texts(page, sites):
             if e["kind"] == "spawn":
                 assert f"spawn {e['spawn']}" in items[k]
     assert not page.errors
+
+
+def test_flying_reach_on_the_first_level_is_questc_path_flying(page, sites):
+    """The toolbar's `movement points, flying` on the Sunken Vaults' first level (its water,
+    pit, mud, fog and lava are obstacles a flier passes over; docs/rules.md, "Flying, Soar
+    and Shadowcloak"): from every space, the spaces highlighted are those `questc path
+    --flying` reaches with 5 points, the other figures passed through but never ended on."""
+    from compiler.geometry.templates import flying_move
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    vaults(sites)
+    model = compile_paths([str(REPO / "content" / "rtl-dungeons")], Options(images=False, sight=False)).model
+    board = model.maps.quests["sunken_vaults"][1].board
+    page.open(sites.url("rtl-dungeons", "?quest=sunken_vaults"))
+    page.page.select_option('[data-testid="mode"]', "flying")
+    figures = page.page.evaluate("questc.game.figures.map((f) => f.spaces)") + \
+        page.page.evaluate("questc.game.heroFigures.map((h) => [h.space])")
+    cheaper = 0
+    for i in range(len(board.spaces)):
+        page.page.evaluate(f"questc.selectSpace(-1); questc.selectSpace({i})")
+        got = page.page.evaluate("[...document.querySelectorAll('#map rect.reach')].map((e) => +e.dataset.reach)")
+        others = [board.spaces[k] for f in figures if i not in f for k in f]
+        want = set()
+        for j, c in enumerate(board.spaces):
+            route = flying_move(board, board.spaces[i], c, None, others)
+            if route is not None and route.cost <= 5:
+                want.add(j)
+        assert sorted(got) == sorted(want), i
+        walking = page.page.evaluate("[...questc.questions(%d).moves.reach(%d, 5)]" % (i, i))
+        cheaper += len(want - set(walking))
+    assert cheaper > 0  # flying reaches spaces walking does not
+    assert not page.errors

@@ -24,11 +24,12 @@ if TYPE_CHECKING:
 
 # A hazard's reach is the map's (features.hazards, with its lane or trigger worked out), not the
 # terrain table's: the terrain of every bundle stays as it was before hazards were data.
-_NOT_IN_BUNDLE = frozenset({"id", "hazard", "hazard_stops_in_pit", "kind", "grants"})
+_NOT_IN_BUNDLE = frozenset({"id", "hazard", "hazard_stops_in_pit"})
 
 
 def terrain_json(rules: Mapping[str, TerrainRule]) -> JSONObject:
-    return {tid: {k: v for k, v in dataclasses.asdict(rule).items() if k not in _NOT_IN_BUNDLE} for tid, rule in sorted(rules.items())}
+    return {tid: {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(rule).items() if k not in _NOT_IN_BUNDLE}
+            for tid, rule in sorted(rules.items())}
 
 
 def token_kinds_json(kinds: Mapping[str, TokenKind]) -> JSONObject:

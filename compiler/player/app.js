@@ -217,8 +217,19 @@ function questions(origin) {
   row.forEach((v, j) => { if (v) seen.add(j); });
   const moves = new Moves(geo, { openDoors: g.passableDoors, blockers: block, hidden, large: Boolean(large) });
   const reach = large && ui.mode === "points" ? moves.largeReach(large.spaces, large.size, ui.amount)
-    : ui.mode === "points" ? moves.reach(origin, ui.amount) : moves.within(origin, ui.amount);
+    : ui.mode === "points" ? moves.reach(origin, ui.amount)
+    : ui.mode === "flying" ? flyingReach(moves, origin, ui.amount) : moves.within(origin, ui.amount);
   return { seen, reach, moves, view, large: large || null };
+}
+
+/** Where a flying figure on `origin` may end with `amount` movement points (as `questc path
+ *  --flying`; docs/rules.md, "Flying, Soar and Shadowcloak"): over the terrain the bundle
+ *  calls an obstacle, through figures, never ending on one. A large figure flies as a small one. */
+function flyingReach(moves, origin, amount) {
+  const over = new Set(Object.entries(ui.bundle.terrain).filter(([, t]) => t.kind === "obstacle").map(([id]) => id));
+  const s = new Set();
+  moves.flyingCosts(origin, over).forEach((v, j) => { if (v >= 0 && v <= amount) s.add(j); });
+  return s;
 }
 ui.questions = questions;
 
