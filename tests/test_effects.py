@@ -156,3 +156,25 @@ def test_a_chest_face_the_die_does_not_show_is_one_located_error(tmp_path):
     r = questc("check", str(root), "--format", "json", "--no-cache")
     errors = [d for d in r.json()["diagnostics"] if d["severity"] == "error"]
     assert [d["code"] for d in errors] == ["C0605"] and errors[0]["line"] == 5 and "`surge`" in errors[0]["message"], errors
+
+
+def test_morale_is_a_number_a_front_end_steps_through():
+    """The app rulebook's "Morale": it starts at the hero count, falls by one per knock-out,
+    and a knock-out at 0 loses; the Delve gives 1 between stages."""
+    b = bundle_of(shipped().model)  # natures-ire requires core-2e, whose tracks hold morale
+    assert not list(validator("bundle.schema.json").iter_errors(b))
+    m = b["tracks"]["morale"]
+    assert m["start"] == "heroes" and m["lose_when"] == "knocked_out_at_zero"
+    assert m["on"]["hero_knocked_out"] == [{"by": -1, "do": "morale"}]
+    assert m["on"]["delve_stage_end"] == [{"by": 1, "do": "morale"}]
+    assert m["steps"]["3"] == [{"morale": 3}, {"morale": 2}, {"morale": 1}, {"morale": 0, "next_knock_out": "loses"}]
+    assert len(m["steps"]["4"]) == 5
+
+
+def test_a_morale_effect_needs_by_or_to_start(tmp_path):
+    cards = 'peril_card p1 {\n  effect "x"\n}\ndeck peril p { card p1 }\n'
+    effects = "effects:\n  p1:\n    effect:\n      - {do: morale, by: 1, to: start}\n"
+    root = write_pack(tmp_path / "m", requires=("d2e-base", "core-2e"), files={"c.quest": cards, "effects.yaml": effects})
+    r = questc("check", str(root), "--format", "json", "--no-cache")
+    errors = [d for d in r.json()["diagnostics"] if d["severity"] == "error"]
+    assert [d["code"] for d in errors] == ["C0604"] and "`to: start`" in errors[0]["message"], errors

@@ -59,11 +59,24 @@ def track_json(track: fx.LootTrack) -> JSONObject:
     }
 
 
+def morale_json(track: fx.MoraleTrack) -> JSONObject:
+    counts = fx.HERO_COUNTS[1:]  # 2-4 heroes: a one-player game plays two heroes
+    return {
+        "kind": "morale",
+        "start": "heroes" if track.start is None else track.start,
+        "on": {ev: [effect_json(e) for e in items] for ev, items in track.on.items()},
+        "lose_when": "knocked_out_at_zero",
+        "steps": {str(h): fx.morale_steps(track, h) for h in counts},
+    }
+
+
 def tracks_section(model: Model, table: StringTable) -> JSONObject | None:
     checked = model.effects
-    if checked is None or not checked.loot:
+    if checked is None or not (checked.loot or checked.morale):
         return None
-    return {tid: track_json(t) for tid, t in sorted(checked.loot.items())}
+    out: JSONObject = {tid: track_json(t) for tid, t in checked.loot.items()}
+    out.update({tid: morale_json(t) for tid, t in checked.morale.items()})
+    return dict(sorted(out.items()))
 
 
 def experience_section(model: Model, table: StringTable) -> JSONObject | None:

@@ -33,7 +33,7 @@ KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "move": (("component", "toward"), ("spaces",)),
     "attack": (("who",), ("target",)),  # the monsters chosen each attack (`target`: whom, as a selector)
     "act": (("to",), ()),  # the transition to Act II
-    "morale": (("by",), ()),
+    "morale": ((), ("by", "to")),  # by N, or `to: start` (back to where it started)
     "loot": (("by",), ()),  # damage tokens onto the loot track (`base_spaces`: the defeated figure's)
     "loot_payout": (("by",), ()),  # the payout token up (or down)
     "speed": (("by",), ("who", "until")),
@@ -82,6 +82,27 @@ class CheckedEffects:
     loot: Mapping[str, LootTrack]
     experience: Mapping[str, tuple[Mapping[str, Any], ...]]  # exploration deck -> awards in play order
     chests: Mapping[str, "ChestContents"] = field(default_factory=dict)  # tier -> what a chest of it gives
+    morale: Mapping[str, "MoraleTrack"] = field(default_factory=dict)
+
+
+@frozen
+class MoraleTrack:
+    """The app's morale (Road to Legend rulebook, "Morale"): a number, `start` (None: the
+    hero count), moved by the effects under `on`; a hero knocked out at 0 loses the quest."""
+
+    id: str
+    start: int | None
+    on: Mapping[str, tuple[Mapping[str, Any], ...]]
+    name: str = ""
+
+
+def morale_steps(track: MoraleTrack, heroes: int) -> list[dict[str, Any]]:
+    """Morale from its start down, one knock-out at a time: each step the value left, the
+    last (at 0) saying that the next knock-out loses the quest."""
+    start = heroes if track.start is None else track.start
+    steps: list[dict[str, Any]] = [{"morale": m} for m in range(start, -1, -1)]
+    steps[-1]["next_knock_out"] = "loses"
+    return steps
 
 
 @frozen

@@ -42,8 +42,10 @@ def card_places(card: ast.ExplorationCard | ast.PerilCard) -> list[str]:
 class _Checker:
     """Checks effects of one entry, each problem a located C06xx; `ok` says whether all were clean."""
 
-    def __init__(self, model: Model, sink: Sink, decks: tuple[str, ...], loot: Mapping[str, fx.LootTrack]) -> None:
+    def __init__(self, model: Model, sink: Sink, decks: tuple[str, ...], loot: Mapping[str, fx.LootTrack],
+                 morale: Mapping[str, fx.MoraleTrack] | None = None) -> None:
         self.sink = sink
+        self.morale = morale
         self.monsters = sorted((model.monsters or {}).keys())
         self.decks = decks
         self.loot = loot
@@ -96,6 +98,10 @@ class _Checker:
             bad("what", f"`what: {e['what']}` is not one of {', '.join(fx.WHAT[kind])}{hint(e['what'], fx.WHAT[kind])}")
         if "token" in e and e["token"] not in fx.TOKENS:
             bad("token", f"`token: {e['token']}` is not one of {', '.join(fx.TOKENS)}{hint(e['token'], fx.TOKENS)}")
+        if kind == "morale" and ("by" in e) == ("to" in e):
+            bad("do", "needs either `by: N` or `to: start`")
+        elif kind == "morale" and "to" in e and e["to"] != "start":
+            bad("to", f"`to` is `start` (back to where morale started), not `{e['to']}`")
         if kind == "act" and e.get("to") not in fx.ACTS:
             bad("to", f"`to: {e.get('to')}` is not an act a game moves to (2: Act II)")
         if isinstance(e.get("by"), str) and e["by"] not in fx.BY_WORDS.get(kind, ()):
@@ -128,6 +134,8 @@ class _Checker:
                         hint=f"; did you mean `{guess}`?" if guess else "", known=", ".join(self.decks), fix=guess)
         if kind in ("loot", "loot_payout"):
             self.loot_step(entry, path, kind, e.get("by"))
+        if kind == "morale" and self.morale is not None and not self.morale:
+            self.report("C0607", entry.span(*path, "do"), problem="`morale` effect, but no morale track in this pack's catalogs to move")
 
     def who(self, entry: Entry, path: Path, kind: str, who: str) -> None:
         if who in fx.WHO or who.startswith("figure:"):
@@ -219,7 +227,15 @@ def experience(model: Model, cards: CardSet, typed: Mapping[str, fx.CardEffects]
 def effects_pass(model: Model, sink: Sink) -> Model:
     cards = model.cards
     loot: dict[str, fx.LootTrack] = {}
+    morale: dict[str, fx.MoraleTrack] = {}
     for tid, entry in sorted((model.catalogs.get("tracks") or {}).items()):
+        data = entry.data if isinstance(entry.data, dict) else {}
+        if data.get("kind") == "morale":
+            start = data.get("start")
+            morale[tid] = fx.MoraleTrack(tid, None if start == "heroes" else int(start),
+                                         {str(ev): tuple(items or ()) for ev, items in sorted((data.get("on") or {}).items())},
+                                         str(data.get("name", "")))
+            continue
         track = _loot_track(tid, entry, sink)
         if track is not None:
             loot[tid] = track
@@ -228,7 +244,7 @@ def effects_pass(model: Model, sink: Sink) -> Model:
     decks = tuple(sorted(set(declared) | set(fx.SUPPLY_DECKS) | set(act_decks)))
     for _tid, entry in sorted((model.catalogs.get("tracks") or {}).items()):
         data = entry.data if isinstance(entry.data, dict) else {}
-        check = _Checker(model, sink, decks, loot)
+        check = _Checker(model, sink, decks, loot, morale)
         for ev, items in sorted((data.get("on") or {}).items()):
             check.effects(entry, ("on", ev), items or ())
     exploration = dict(cards.exploration) if cards is not None else {}
@@ -251,14 +267,14 @@ def effects_pass(model: Model, sink: Sink) -> Model:
                 sink.report("C0603", entry.key_span(place), card=cid, place=f"`{place}`",
                             hint=f"; did you mean `{guess}`?" if guess else "", known=", ".join(places) or "none", fix=guess)
                 continue
-            check = _Checker(model, sink, decks, loot)
+            check = _Checker(model, sink, decks, loot, morale)
             check.effects(entry, (place,), items or ())
             if check.ok:
                 clean[place] = tuple(items or ())
         typed[cid] = fx.CardEffects(cid, {p: clean[p] for p in places if p in clean}, entry.key_span())
     xp = experience(model, cards, typed) if cards is not None else {}
     chests = _chests(model, sink, decks, loot)
-    return model.with_(effects=fx.CheckedEffects(typed, loot, xp, chests))
+    return model.with_(effects=fx.CheckedEffects(typed, loot, xp, chests, morale))
 
 
 def _chests(model: Model, sink: Sink, decks: tuple[str, ...], loot: Mapping[str, fx.LootTrack]) -> dict[str, fx.ChestContents]:
