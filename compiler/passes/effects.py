@@ -231,7 +231,7 @@ def effects_pass(model: Model, sink: Sink) -> Model:
     for tid, entry in sorted((model.catalogs.get("tracks") or {}).items()):
         data = entry.data if isinstance(entry.data, dict) else {}
         if data.get("kind") == "morale":
-            start = data.get("start")
+            start = data.get("start", "heroes")  # the schema requires it: `heroes` or a number
             morale[tid] = fx.MoraleTrack(tid, None if start == "heroes" else int(start),
                                          {str(ev): tuple(items or ()) for ev, items in sorted((data.get("on") or {}).items())},
                                          str(data.get("name", "")))
