@@ -289,3 +289,16 @@ def test_questc_campaign_shows_the_first_edition_state():
     assert js.returncode == 0, js.stderr
     weeks = json.loads(js.stdout)["states"]["road_to_legend"]["weeks"]
     assert [w["conquest"]["combined"] for w in weeks][-3:] == [65, 67, 69]
+
+
+def test_the_illustrative_facts_of_the_state_are_listed():
+    from compiler.passes.rtl_state import state_facts
+
+    where = [f.where.removeprefix("campaign.state.road_to_legend.") for f in state_facts(shipped().model)]
+    assert where == [
+        "tamalir_upgrades.city_militia", "tamalir_upgrades.grand_temple", "tamalir_upgrades.watchtowers",
+        "party_upgrades.keraks_map", "party_upgrades.magic_boat",
+        "lieutenants.gravemaw", "lieutenants.lord_merick_farrow", "lieutenants.sir_alric_farrow.stats",
+        "quest_items.first_scroll", "record",
+    ]
+    assert set(f.where for f in shipped().model.illustrative or ()) >= {"campaign.state.road_to_legend.record"}

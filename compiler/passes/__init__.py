@@ -84,8 +84,8 @@ PASSES: tuple[Pass, ...] = (
     Pass("rtl_state", needs=("catalog:rtl_state",), reads=("dice", "monsters", "worlds", "campaign"), writes=("rtl_state",)),
     Pass(
         "provenance",
-        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:tokens", "catalog:terrain", "catalog:lines", "catalog:templates", "catalog:campaign", "campaign", "app_campaign"),
-        reads=("worlds", "monsters", "tiles", "token_kinds", "campaign", "app_campaigns"),
+        needs=("catalog:world", "catalog:monsters", "catalog:tiles", "catalog:tokens", "catalog:terrain", "catalog:lines", "catalog:templates", "catalog:campaign", "campaign", "app_campaign", "catalog:rtl_state"),
+        reads=("worlds", "monsters", "tiles", "token_kinds", "campaign", "app_campaigns", "rtl_state"),
         writes=("illustrative",),
     ),
     Pass("translations", needs=("translations",), reads=("quests", "encounters", "cards", "adventures", "campaign", "app_campaigns"), writes=("languages",)),

@@ -118,6 +118,10 @@ def provenance_pass(model: Model, sink: Sink) -> Model:
             facts.append(Fact(f"token_kinds.{kid}", token_entries[kid].key_span()))
     if model.campaign is not None:
         facts.extend(_campaign_facts(model.campaign))
+    if model.rtl_state:  # the 1st-edition campaign's moving state: blocks, cards, the record of weeks
+        from compiler.passes.rtl_state import state_facts
+
+        facts.extend(state_facts(model))
     for cid, checked in sorted((model.app_campaigns or {}).items()):  # a 2nd-edition campaign: `source` (illustrative unless rulebook)
         if checked.campaign.source == ILLUSTRATIVE:
             facts.append(Fact(f"app_campaigns.{cid}", checked.campaign.span))

@@ -30,6 +30,7 @@ from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.hints import hint_and_fix
 from compiler.model import Model
 from compiler.model import rtl_state as r
+from compiler.model.provenance import Fact
 from compiler.model.world import TRAIL_TYPES, World
 from compiler.syntax import ast
 
@@ -303,6 +304,42 @@ class _Reader:
             else:
                 self.sink.report(p.code, self.e.span(*path), **fields)
         return out
+
+
+# Blocks of an entry that are one fact each, and tables whose every item is one.
+FACT_BLOCKS = ("week", "start", "xp", "siege", "reinforcement", "training", "secret_training", "vaults", "carry", "legendary", "final_battle")
+FACT_TABLES = ("awards", "outcomes", "tamalir_upgrades", "party_upgrades", "lieutenants", "quest_items")
+
+
+def state_facts(model: Model) -> list[Fact]:
+    """The illustrative facts of every campaign state the bundle ships (the provenance
+    pass lists them; docs/campaign.md, "Sources"): each block and each card whose `source`
+    is not `rulebook`, each field a `facts:` marks illustrative, and the record of weeks
+    unless the entry itself says `source: rulebook`."""
+    out: list[Fact] = []
+    entries = model.catalogs.get("rtl_state") or {}
+    for sid in sorted(model.rtl_state or {}):
+        entry = entries.get(sid)
+        data = entry.data if entry is not None and isinstance(entry.data, dict) else None
+        if entry is None or data is None:
+            continue
+        where = f"campaign.state.{sid}"
+        for block in FACT_BLOCKS:
+            if isinstance(data.get(block), dict) and data[block].get("source") != "rulebook":
+                out.append(Fact(f"{where}.{block}", entry.key_span(block)))
+        for table in FACT_TABLES:
+            for iid, item in sorted((data.get(table) or {}).items()):
+                if not isinstance(item, dict):
+                    continue
+                if item.get("source") != "rulebook":
+                    out.append(Fact(f"{where}.{table}.{iid}", entry.key_span(table, iid)))
+                    continue
+                for key, src in sorted((item.get("facts") or {}).items()):
+                    if src != "rulebook":
+                        out.append(Fact(f"{where}.{table}.{iid}.{key}", entry.span(table, iid, "facts", key)))
+        if data.get("weeks") and data.get("source") != "rulebook":
+            out.append(Fact(f"{where}.record", entry.key_span("weeks")))
+    return out
 
 
 def rtl_state_pass(model: Model, sink: Sink) -> Model:
