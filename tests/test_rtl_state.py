@@ -302,3 +302,27 @@ def test_the_illustrative_facts_of_the_state_are_listed():
         "quest_items.first_scroll", "record",
     ]
     assert set(f.where for f in shipped().model.illustrative or ()) >= {"campaign.state.road_to_legend.record"}
+
+
+def test_a_lieutenant_takes_a_quest_item_only_outside_an_intact_vault():
+    lts = MappingProxyType({"alric": r.Lieutenant("alric", "Sir Alric Farrow")})
+    items = MappingProxyType({"scroll": r.QuestItem("scroll", "The Scroll", "dawnsmoor"), "orb": r.QuestItem("orb", "The Orb", "drowned_mill")})
+    state = r.StateRules(**{**BASE.__dict__, "lieutenants": lts, "start_lieutenants": ("alric",), "quest_items": items})
+    move = lambda to: {"do": "lieutenant_move", "lieutenant": "alric", "to": to}  # noqa: E731
+    take = lambda item: {"do": "pick_up", "lieutenant": "alric", "item": item}  # noqa: E731
+    besiege = {"do": "besiege", "lieutenant": "alric"}
+    # week 1: at the Drowned Mill (a dungeon): the orb is his; week 2: Dawnsmoor, its vault
+    # keeps the scroll (K0520), and he carries one item already; weeks 3-5 besiege, 6 raze
+    out = replay([[move("drowned_mill"), take("orb")], [move("dawnsmoor"), take("scroll")], [besiege], [besiege], [besiege],
+                  [{"do": "raze", "city": "dawnsmoor"}]], state)
+    assert [(p.code, p.week) for p in out.problems] == [("K0520", 1)]
+    assert "vault of `dawnsmoor`" in out.problems[0].fields["why"]
+    assert out.weeks[0].items["orb"] == "alric"
+    # once razed, the vault is open, but he still carries the orb: one at a time
+    more = replay([[move("drowned_mill"), take("orb")], [move("dawnsmoor")], [besiege], [besiege], [besiege],
+                   [{"do": "raze", "city": "dawnsmoor"}, take("scroll")]], state)
+    assert [p.fields["why"] for p in more.problems] == ["would be one more than the 1 lieutenant `alric` may carry"]
+    free = r.StateRules(**{**state.__dict__, "quest_items": MappingProxyType({"scroll": items["scroll"]})})
+    ok = replay([[move("drowned_mill")], [move("dawnsmoor")], [besiege], [besiege], [besiege],
+                 [{"do": "raze", "city": "dawnsmoor"}, take("scroll")]], free)
+    assert ok.problems == () and ok.weeks[-1].items == {"scroll": "alric"}

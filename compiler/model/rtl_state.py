@@ -351,6 +351,8 @@ class _Run:
                 self.secret_train(i, str(ev["hero"]), str(ev["gain"]))
             elif do == "train":
                 self.train(i, ev, training)
+            elif do == "pick_up" and "lieutenant" in ev:
+                self.lieutenant_pick_up(i, str(ev["lieutenant"]), str(ev["item"]))
             elif do in ("store", "pick_up"):
                 self.item(i, do, str(ev["item"]), ev.get("city"))
 
@@ -507,6 +509,30 @@ class _Run:
             self.treasury -= cost.coins
         self.steps[(hero, step)] = self.steps.get((hero, step), 0) + 1
         done.append(step)
+
+    def lieutenant_pick_up(self, i: int, lid: str, iid: str) -> None:
+        """A lieutenant takes a quest item where it stands; a city's vault keeps it from him
+        until the city is razed (p.25)."""
+        if lid not in self.s.lieutenants:
+            self.unknown(i, "lieutenant", lid, "a lieutenant", self.s.lieutenants)
+            return
+        if iid not in self.s.quest_items:
+            self.unknown(i, "item", iid, "a quest item", self.s.quest_items)
+            return
+        if lid not in self.lieutenants:
+            self.bad("K0516", i, "lieutenant", id=lid, why="is dead" if lid in self.dead else "is not in play (recruit it first)")
+            return
+        here, where = self.lieutenants[lid], self.items.get(iid)
+        if where != here:
+            self.bad("K0520", i, "item", item=iid, why=f"lies at `{where}`, not where lieutenant `{lid}` is (`{here}`)")
+            return
+        if self.kind(here) == "city" and here not in self.razed:
+            self.bad("K0520", i, "item", item=iid, why=f"is in the vault of `{here}`: a lieutenant takes it only once the city is razed")
+            return
+        if sum(1 for w in self.items.values() if w == lid) >= self.s.carry_lieutenant:
+            self.bad("K0520", i, "item", item=iid, why=f"would be one more than the {self.s.carry_lieutenant} lieutenant `{lid}` may carry")
+            return
+        self.items[iid] = lid
 
     def item(self, i: int, do: str, iid: str, city: Any) -> None:
         if iid not in self.s.quest_items:
