@@ -178,3 +178,41 @@ def test_a_morale_effect_needs_by_or_to_start(tmp_path):
     r = questc("check", str(root), "--format", "json", "--no-cache")
     errors = [d for d in r.json()["diagnostics"] if d["severity"] == "error"]
     assert [d["code"] for d in errors] == ["C0604"] and "`to: start`" in errors[0]["message"], errors
+
+
+def test_the_players_tracks_module_steps_the_loot_track_as_python_does(tmp_path):
+    """compiler/player/tracks.js on the bundle's loot track: 200 seeded sequences of loot and
+    payout steps, the state and the cards paid compared with compiler/model/effects.py."""
+    import json
+    import os
+    import random
+    import shutil
+    import subprocess
+
+    import pytest
+
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("Node.js is not installed (Debian: apt-get install nodejs)")
+    model = shipped().model
+    track = model.effects.loot["natures_ire_loot"]
+    rng = random.Random(7)
+    cases = []
+    for _ in range(200):
+        heroes = rng.choice((2, 3, 4))
+        ops = [("loot", rng.choice((1, 2, 4))) if rng.random() < 0.8 else ("payout", rng.choice((1, -1))) for _ in range(12)]
+        tokens, payout, paid = 0, 1, []
+        for op, by in ops:
+            if op == "loot":
+                tokens, payout, got = fx.place_token(tokens, payout, by, track, heroes)
+                paid.append(got)
+            else:
+                payout = fx.raise_payout(payout, by, track)
+        cases.append({"heroes": heroes, "ops": ops, "expected": {"state": {"tokens": tokens, "payout": payout}, "paid": paid}})
+    bundle_track = bundle_of(model)["tracks"]["natures_ire_loot"]
+    vectors = tmp_path / "tracks.json"
+    vectors.write_text(json.dumps({"track": bundle_track, "cases": cases}), encoding="utf-8")
+    done = subprocess.run([node, "--test", str(ROOT / "tests" / "player" / "tracks.test.mjs")], cwd=ROOT,
+                          env={**os.environ, "QUESTC_TRACK_VECTORS": str(vectors)}, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "# skipped 0" in done.stdout or "skipped 0" in done.stdout, done.stdout
