@@ -124,6 +124,9 @@ def test_flying_crosses_rubble_walking_cannot(tmp_path):
     assert any(x == 3 for x, _ in fly["route"])  # over the rubble column
     r, end = run_json("path", p, "--quest", "q", "--from", "1,2", "--to", "3,2", "--flying")
     assert r.code == 1 and end["route"] is None and "may not end there" in r.err
+    for other in (["--size", "2x2"], ["--safest"], ["--jump"]):
+        r = questc("path", p, "--quest", "q", "--from", "1,2", "--to", "5,2", "--flying", *other)
+        assert r.code == 2 and "X0112" in r.err and other[0] in r.err
 
 
 def test_flying_over_a_pit_costs_one_and_hurts_nothing(tmp_path):

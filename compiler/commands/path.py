@@ -231,6 +231,14 @@ def run(args: argparse.Namespace) -> int:
     opened = mapquery.open_doors(args, choice, sink)
     if sink.errors:
         return mapquery.usage_error(sink, args)
+    if args.flying:
+        other = next((flag for flag, given in (("--size", args.size is not None), ("--safest", args.safest), ("--jump", args.jump))
+                      if given), None)
+        if other is not None:  # a large flier is not modelled; flying ignores what --safest and --jump weigh
+            sink.report("X0112", mapquery.arg_span(args, "--flying"), given="--flying", other=other,
+                        why="a flier of one space is answered; it passes over the terrain those options weigh"
+                        if other != "--size" else "a large flying figure is not modelled")
+            return mapquery.usage_error(sink, args)
     if args.size is not None:
         return run_large(args, choice, opened, sink)
     if args.flying:
