@@ -166,7 +166,9 @@ def test_a_valkyrie_quest_after_a_round_trip_has_no_problem_of_its_own_making(tm
     own = Counter(normal(p) for p in problems[str(original.resolve())])
     made = Counter(normal(p) for p in problems[str(folder.resolve())])
     assert made - own == Counter(), (problems[str(folder.resolve())], problems[str(original.resolve())])
-    if quest != "02_AFatGoblin":
+    if quest == "pack_guards":  # our own expansion alternative: its drake is outside the loader's base-game lists
+        assert own == Counter({"unknown monster MonsterCarrionDrake": 1}) and made == Counter()  # imported for the base game
+    elif quest != "02_AFatGoblin":
         assert own == Counter() and made == Counter()  # the published First Blood and our own load clean, and so do their round trips
     else:  # the published A Fat Goblin's own problems (its secret room, its lieutenant, its raw-key buttons)
         assert own["unknown tile side TileSideS2B"] == 1 and own["unknown base MonsterSplig"] == 1
