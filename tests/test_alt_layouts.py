@@ -2,7 +2,8 @@
 together are fine; both at once is the error"). The pairwise checks of placed components —
 overlapping tiles (M0209), two faces or too many copies of one piece (M0213, M0212), doors
 on one joint (M0215), a token placed again (Q0111) — ask the board-state search
-(compiler/model/states.py) whether the two can be in play at once. In questc's language,
+(compiler/model/states.py) whether the two can be in play at once; guards spawned in
+different arms of one choice are placed as if the other were not there (Q0205). In questc's language,
 with planted faults, and through the Valkyrie plugin with tests/data/valkyrie/alt_layouts
 (import → check → export → the app's loader → import again)."""
 
@@ -99,6 +100,38 @@ def test_the_bound_is_said_not_guessed(monkeypatch):
     _, sink = run(quest(LAYOUTS + text))
     assert codes(sink) == ["Q0319"]
     assert "tiles and doors sharing a place" in sink.items[0].message
+
+
+# ---------------------------------------------------------------- spawns: questc's language
+GUARDS = """
+  map {
+    tile entrance1A at (0, 6)
+    tile 9A attach west to entrance1A.north
+    tile 8A attach east to 9A.north hidden
+    door hall on 9A.north
+    edge 9A.east, 8A.north
+  }
+  start heroes on entrance1A
+  spawn ettin as big_a at 8A(1,1)
+  spawn ettin as big_b at 8A(1,1)
+"""
+
+
+def guards(events: str) -> list[str]:
+    return codes(run(quest(GUARDS + events, heroes="2..2"))[1])
+
+
+def test_guards_of_one_set_or_the_other_fit_where_both_would_not():
+    # 8A holds one ettin group's figures near (1, 1), not two: as alternatives each is placed as if alone
+    assert guards("  on open hall { reveal 8A; random { option { spawn big_a }; option { spawn big_b } } }\n") == []
+    assert guards("  on open hall { reveal 8A; ask \"Which?\" { choice \"A\" { spawn big_a }; choice \"B\" { spawn big_b } } }\n") == []
+
+
+def test_guards_both_spawned_or_spawned_every_round_do_not_fit():
+    assert guards("  on open hall { reveal 8A; spawn big_a; spawn big_b }\n") == ["Q0205"]
+    # every round: the first round's draw and the next one's can both be on the board
+    text = "  on open hall { reveal 8A }\n  on round_end { random { option { spawn big_a }; option { spawn big_b } } }\n"
+    assert guards(text) == ["Q0205"]
 
 
 # ---------------------------------------------------------------- doors: questc's language

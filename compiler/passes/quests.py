@@ -374,6 +374,7 @@ class EncounterResolver:
         self.removed_tiles: set[str] = set()  # tiles some event removes (revealing them again is no Q0307)
         self.revealed_with: dict[str | int, frozenset[Cell]] = {}  # _revealed_with
         self.also_in_play: frozenset[Cell] = frozenset()  # squares of tiles the placing event reveals
+        self.exclusive: dict[str, frozenset[str]] = {}  # spawns never on the board together (_exclusive_spawns)
 
     # -------------------------------------------------- helpers
     def where(self) -> str:
@@ -417,6 +418,7 @@ class EncounterResolver:
         deferred = {e.spawn.group for ev in body.events for e in _walk(ev.effects)
                     if e.kind == "spawn" and e.spawn is not None and e.spawn.at is None and not e.spawn.points}
         self.revealed_with = self._revealed_with(body)
+        self.exclusive = _exclusive_spawns(body.events)
         declared: dict[str, m.Spawn] = {}  # what a bare `spawn X` in an event may name: a group or a spawn's name
         for s in body.spawns:
             if s.at is None and not s.points:
@@ -593,10 +595,18 @@ class EncounterResolver:
         counts = _guard_counts(s.heroes, self.counts)
         if when == "event":  # the tiles its own event reveals are in play when it is placed
             self.also_in_play = frozenset().union(*(self.revealed_with.get(k, frozenset()) for k in (s.name, s.group, id(s)) if k is not None))
+        # the figures of spawns never on the board with this one (_exclusive_spawns) leave their spaces free for it
+        apart = self.exclusive.get(s.name or s.group, frozenset()) if when == "event" else frozenset()
+        freed = {h: {self.board.spaces[i] for sp in self.spawns if sp.id in apart or (sp.id == sp.group and sp.group in apart)
+                     for f in sp.figures.get(h, ()) for i in f.spaces} & taken for h, taken in self.occupied.items()} if apart else {}
+        for h, cells in freed.items():
+            self.occupied[h] -= cells
         try:
             return self._place_spawn(s, monster, when, size, counts, space_sink, body)
         finally:
             self.also_in_play = frozenset()
+            for h, cells in freed.items():
+                self.occupied[h] |= cells
 
     def _place_spawn(self, s: ast.SpawnDecl, monster: Monster, when: str, size: tuple[int, int], counts: tuple[int, ...],
                      space_sink: Sink, body: bool) -> m.Spawn | None:
@@ -1421,6 +1431,52 @@ def _never_holds(c: m.Condition, st: m.Possible, value: str = "false") -> str:
 def _reads_heroes(c: m.Condition) -> bool:
     return c.kind == "heroes" or any(o is not None and o.kind == "heroes" for o in (c.left, c.right)) \
         or any(_reads_heroes(p) for p in c.parts)
+
+
+def _exclusive_spawns(events: Iterable[ast.EventDecl]) -> dict[str, frozenset[str]]:
+    """Spawns never on the board together by how they are written (alternative layouts: the
+    guards of one set or the other): two names (a spawn's `as` name or its group) every
+    statement of which lies in one same event that happens once (not every round), in
+    different choices of one `random`, `ask` or `if` (the first effect where their ways in
+    part), none inside a `repeat`. A name spawned anywhere else is exclusive with nothing.
+    Their figures are then placed as if the other were not there (docs/quests.md,
+    "Alternatives")."""
+    paths: dict[str, list[tuple[int, tuple[tuple[int, int], ...]]]] = {}
+    spoiled: set[str] = set()
+
+    def visit(i: int, effects: Iterable[ast.Effect], path: tuple[tuple[int, int], ...], looped: bool) -> None:
+        for f in effects:
+            if f.kind == "spawn" and f.spawn is not None:
+                key = f.spawn.name or f.spawn.group
+                paths.setdefault(key, []).append((i, path))
+                if looped:
+                    spoiled.add(key)
+            for j, c in enumerate(f.choices):
+                branching = f.kind in ("random", "ask", "if") and len(f.choices) > 1
+                visit(i, c.effects, path + ((id(f), j),) if branching else path, looped or f.kind == "repeat")
+
+    for i, ev in enumerate(events):
+        repeats = ev.trigger.kind in ("round_start", "round_end") and ev.trigger.number is None
+        visit(i, ev.effects, (), repeats)
+
+    def apart(a: tuple[int, tuple[tuple[int, int], ...]], b: tuple[int, tuple[tuple[int, int], ...]]) -> bool:
+        if a[0] != b[0]:
+            return False
+        for (fa, ca), (fb, cb) in zip(a[1], b[1]):
+            if fa != fb:
+                return False
+            if ca != cb:
+                return True
+        return False
+
+    keys = sorted(k for k in paths if k not in spoiled)
+    out: dict[str, set[str]] = {}
+    for n, a in enumerate(keys):
+        for b in keys[n + 1:]:
+            if all(apart(x, y) for x in paths[a] for y in paths[b]):
+                out.setdefault(a, set()).add(b)
+                out.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _walk(effects: Iterable[ast.Effect]) -> Iterator[ast.Effect]:
