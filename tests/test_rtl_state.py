@@ -326,3 +326,33 @@ def test_a_lieutenant_takes_a_quest_item_only_outside_an_intact_vault():
     ok = replay([[move("drowned_mill")], [move("dawnsmoor")], [besiege], [besiege], [besiege],
                  [{"do": "raze", "city": "dawnsmoor"}, take("scroll")]], free)
     assert ok.problems == () and ok.weeks[-1].items == {"scroll": "alric"}
+
+
+def test_an_encounter_with_a_lieutenant_moves_quest_items():
+    # Sir Alric waits at the Thelsvan Highway carrying the orb; the party comes with the scroll
+    lts = MappingProxyType({"alric": r.Lieutenant("alric", "Sir Alric Farrow")})
+    items = MappingProxyType({"scroll": r.QuestItem("scroll", "The Scroll", "thelsvan_highway"), "orb": r.QuestItem("orb", "The Orb", "drowned_mill")})
+    state = r.StateRules(**{**BASE.__dict__, "lieutenants": lts, "start_lieutenants": ("alric",), "quest_items": items,
+                            "awards": MappingProxyType({**BASE.awards, "lieutenant": r.Award("lieutenant", heroes=4, coins=250)})})
+    walk = [[{"do": "lieutenant_move", "lieutenant": "alric", "to": "drowned_mill"}, {"do": "pick_up", "lieutenant": "alric", "item": "orb"},
+             {"do": "move", "to": "thelsvan_highway"}, {"do": "pick_up", "item": "scroll"}],
+            [{"do": "lieutenant_move", "lieutenant": "alric", "to": "dawnsmoor"}],
+            [{"do": "lieutenant_move", "lieutenant": "alric", "to": "velvet_plains"}],
+            [{"do": "lieutenant_move", "lieutenant": "alric", "to": "riverwatch"}],
+            [{"do": "lieutenant_move", "lieutenant": "alric", "to": "thelsvan_highway"}]]
+    # the party loses: Sir Alric may carry one item, has the orb: the scroll stays on the road
+    lost = replay(walk + [[{"do": "encounter", "lieutenant": "alric", "outcome": "party_killed"}]], state)
+    assert lost.problems == ()
+    assert (lost.weeks[-1].party_at, dict(lost.weeks[-1].items)) == ("tamalir", {"orb": "alric", "scroll": "thelsvan_highway"})
+    # the party wins and kills him: 4 conquest, 250 coins; it has the scroll, so the orb stays on the road
+    won = replay(walk + [[{"do": "encounter", "lieutenant": "alric", "outcome": "victory", "leader_killed": True}]], state)
+    last = won.weeks[-1]
+    assert won.problems == ()
+    assert (last.hero_conquest, last.treasury, dict(last.lieutenants), dict(last.items)) == (
+        1 + 4, 100 + 250, {}, {"orb": "thelsvan_highway", "scroll": "party"})
+    # beaten but alive, he flees to the keep
+    fled = replay(walk + [[{"do": "encounter", "lieutenant": "alric", "outcome": "victory"}]], state)
+    assert dict(fled.weeks[-1].lieutenants) == {"alric": "overlords_keep"}
+    # not where the party is
+    away = replay(walk[:1] + [[{"do": "encounter", "lieutenant": "alric", "outcome": "victory"}]], state)
+    assert [p.code for p in away.problems] == ["K0516"]

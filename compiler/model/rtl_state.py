@@ -25,6 +25,9 @@ from compiler.model.world import LIEUTENANT_FORBIDDEN, TRAIL_TYPES, World
 # The awards the replay gives by itself, when the catalog declares them: the first
 # arrival at a dungeon area, a killed encounter leader, a killed lieutenant.
 AUTO_AWARDS = MappingProxyType({"explore": "explore", "encounter_leader": "encounter_leader", "lieutenant": "lieutenant"})
+# The encounter outcome in which the party beats a lieutenant (it flees to the keep, or
+# dies when `leader_killed`); any other outcome is the party's defeat or flight (p.16, p.25).
+PARTY_WINS = "victory"
 # Locations whose first visit earns the exploration award.
 EXPLORED_KINDS = frozenset({"dungeon", "legendary"})
 # Events of the party's action (a week's party takes one action: move, or recuperate/train).
@@ -403,6 +406,9 @@ class _Run:
         if outcome is None:
             self.unknown(i, "outcome", oid, "an encounter outcome", self.s.outcomes)
             return
+        if "lieutenant" in ev:
+            self.lieutenant_encounter(i, str(ev["lieutenant"]), outcome, bool(ev.get("leader_killed")))
+            return
         if not moved:
             self.bad("K0522", i, "do", what="an encounter", why="encounters happen on the trail of the party's move, and the party has not moved this week")
             return
@@ -410,6 +416,39 @@ class _Run:
             self.give(AUTO_AWARDS["encounter_leader"])
         if outcome.party_to is not None:
             self.party = outcome.party_to
+
+    def lieutenant_encounter(self, i: int, lid: str, outcome: Outcome, killed: bool) -> None:
+        """An encounter between the party and a lieutenant where both stand (p.16): beaten,
+        the lieutenant dies (`leader_killed`) or flees to the keep, and the party takes its
+        quest items; otherwise the lieutenant takes the party's. What cannot be carried is
+        left where the encounter was (p.25)."""
+        if lid not in self.s.lieutenants:
+            self.unknown(i, "lieutenant", lid, "a lieutenant", self.s.lieutenants)
+            return
+        if lid not in self.lieutenants:
+            self.bad("K0516", i, "lieutenant", id=lid, why="is dead" if lid in self.dead else "is not in play (recruit it first)")
+            return
+        here = self.lieutenants[lid]
+        if here != self.party:
+            self.bad("K0516", i, "lieutenant", id=lid, why=f"is at `{here}`, not where the party is (`{self.party}`)")
+            return
+        if outcome.id == PARTY_WINS:
+            self._hand_over(lid, "party", self.s.carry_party, here)
+            if killed:
+                del self.lieutenants[lid]
+                self.dead.add(lid)
+                self.give(AUTO_AWARDS["lieutenant"])
+            else:
+                self.lieutenants[lid] = self.keep or self.world.start
+            return
+        self._hand_over("party", lid, self.s.carry_lieutenant, here)
+        if outcome.party_to is not None:
+            self.party = outcome.party_to
+
+    def _hand_over(self, loser: str, winner: str, room: int, here: str) -> None:
+        for item in sorted(k for k, w in self.items.items() if w == loser):
+            held = sum(1 for w in self.items.values() if w == winner)
+            self.items[item] = winner if held < room else here
 
     def buy(self, i: int, uid: str) -> None:
         if uid in self.upgrades:
