@@ -70,6 +70,8 @@ MAX_WALK = 4000  # sections walked for one event (choices that meet again are wa
 MAX_EVIDENCE = 64  # sections before an ending read for its side (ending_side), nearest first
 MAX_FORK_STEPS = 20_000  # events looked through, all forks of the setup together, for alternative layouts (alternatives_after)
 MAX_NEAR = 200  # events looked through for the tile added nearest a component on a square of alternative tiles (same_set)
+APP_TESTS = frozenset({"==", "!=", ">=", "<=", ">", "<", "OR", "&"})  # the operators VarManager.Test knows; any other fails
+NEVER = "never: "  # arm_condition's reason for a test the app never passes (VK0407), + the test
 _EXIT = "\0exit"  # the end of every chain, in the graph of what may run after what (_post_dominators)
 # the app's `#` variables that count something (Quest.cs, VarManager); every other `#` name is a flag
 # the app sets to 1 for a content pack, hero or class selected (arm_condition reads it as 0)
@@ -215,6 +217,29 @@ class Importer:
         `repeat LABEL { … }` once its walk is done (`_walk_from`)."""
         self.loop_marks.add(name)
         return _Line(f"again {self.loop_label(name)}", sec.span_of(key))
+
+    def unshaped(self, tile: Section) -> bool:
+        """A `[Tile…]` section whose side questc's tile library has no shape for (M0401: the map
+        leaves it out, with what stands on it)."""
+        from questc_valkyrie.tiles import side_codes
+
+        side = tile.get("side") or ""
+        by_side = side_codes(self.tiles)
+        return bool(side) and side not in by_side and f"TileSide{side}" not in by_side
+
+    def enters_after(self, sec: Section) -> bool:
+        """Whether the chain from `sec` (its first next event with no condition, step after step,
+        at most MAX_EVIDENCE steps) reaches an event entering another encounter (`entry_copies`):
+        then removing every component and figure (`#boardcomponents`, `#monsters`) is what
+        questc's `next` does, the board of one encounter giving way to the next one's."""
+        here: Section | None = sec
+        for _ in range(MAX_EVIDENCE):
+            if here is None:
+                return False
+            if any(here.name in copies for copies in self.entry_copies.values()):
+                return True
+            here = next((self.comp[n] for n in self.names(here, "event1") if n in self.comp and not self._conds(self.comp[n])), None)
+        return False
 
     def loop_label(self, name: str) -> str:
         """The label of the loop whose start is section `name`: the export's (REPEAT_COMMENT), else
@@ -1450,6 +1475,8 @@ class Importer:
         for name in self.names(sec, "remove"):
             c = self.comp.get(name)
             if name.startswith("#"):
+                if name in ("#boardcomponents", "#monsters") and self.enters_after(sec):
+                    continue  # the chain enters another encounter next: `next` clears the board (docs/valkyrie.md)
                 self.cannot(sec, "remove", f"removing `{name}` (all of them at once)")
                 continue
             if c is None:
@@ -1467,6 +1494,8 @@ class Importer:
                 out.append(_Line(f"{verb} {self.door_name(c)}", sec.span_of("remove")))
             elif name in self.title_ui:
                 continue  # the title screen closes: presentation, nothing on the board changes
+            elif name.startswith("Tile") and name not in self.tile_enc and self.unshaped(c):
+                continue  # a tile the map leaves out (M0401 said it: questc has no shape for its side): nothing to remove
             else:
                 self.cannot(sec, "remove", f"removing `{name}`")
         # a spawn
@@ -1907,6 +1936,9 @@ class Importer:
             return None, "a `vartests=` condition"
         parts = []
         for t in self.names(c, "conditions"):
+            bits = t.split(",")
+            if len(bits) == 3 and bits[1] not in APP_TESTS:
+                return None, NEVER + t  # VarManager.Test: an unknown test fails (branch: VK0407)
             m = _TEST.fullmatch(t)
             if m and m.group(1).startswith("#") and m.group(1) not in _APP_COUNTS and re.fullmatch(r"-?\d{1,9}", m.group(3)):
                 if m.group(1)[1:] in self.packs:
@@ -1994,6 +2026,10 @@ class Importer:
                 arms.append((None, c))
                 break
             text, why = self.arm_condition(c)
+            if text is None and why.startswith(NEVER):
+                test = why[len(NEVER):]
+                self.sink.report("VK0407", c.span_of("conditions"), section=c.name, key="conditions", test=test, op=test.split(",")[1])
+                continue
             if text is None:
                 self.cannot(c, "conditions" if c.get("conditions") else "vartests", f"{why} (the alternative is left out)")
                 continue
