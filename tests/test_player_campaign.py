@@ -101,3 +101,23 @@ def test_the_campaign_walked_to_the_finale_lost_through_act_1_lost(page, sites):
     click(page, "campaign-restart")
     assert state(page, "ending") == "" and open_quests(page) == ["first_blood"]
     assert not page.errors
+
+
+def test_the_delve_walked_stage_by_stage_to_a_win(page, sites):
+    sites.view("d2e-quests", PACK)
+    page.open(sites.url("d2e-quests"))
+    page.page.select_option('[data-testid="campaign-id"]', "the_delve")
+    assert page.page.get_attribute("#campaign-difficulty", "data-setting") == "normal"
+    assert "1 XP" in page.page.inner_text("#campaign-difficulty")  # the Delve's starting XP on normal
+    stages = ["mossy_steps", "bone_gallery", "sunken_shrine", "ember_hall", "glass_maze", "keepers_door"]
+    for k, stage in enumerate(stages):
+        assert open_quests(page) == [stage]  # one stage at a time, in order
+        assert state(page, "act") == ("1" if k < 3 else "2")  # Act II after the third stage
+        click(page, f"campaign-won-{stage}")
+    assert state(page, "ending") == "won"
+    assert page.page.inner_text('#campaign-state [data-total="xp"]') == "8"
+    click(page, "campaign-restart")
+    click(page, "campaign-won-mossy_steps")
+    click(page, "campaign-lost-bone_gallery")  # a stage lost ends the Delve
+    assert state(page, "ending") == "lost"
+    assert not page.errors
