@@ -216,3 +216,25 @@ def test_the_players_tracks_module_steps_the_loot_track_as_python_does(tmp_path)
                           env={**os.environ, "QUESTC_TRACK_VECTORS": str(vectors)}, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "# skipped 0" in done.stdout or "skipped 0" in done.stdout, done.stdout
+
+
+def test_experience_outside_setup_and_the_first_two_mains_is_a_warning():
+    """The shipped adventure gives none there; the golden case C0608 plants one in an
+    ordinary encounter. Here: in the finale (main 3), swapped in for the shipped main 2's."""
+    from dataclasses import replace
+
+    from compiler.diagnostics import Sink
+    from compiler.passes.effects import effects_pass
+
+    model = shipped().model
+    sink = Sink()
+    effects_pass(model, sink)
+    assert not [d for d in sink.items if d.code == "C0608"]
+    decks = dict(model.decks)
+    plan = decks["natures_ire"]
+    mains = {1: plan.mains[1], 2: plan.mains[3], 3: plan.mains[2]}  # choke_point (it gives xp) becomes the finale
+    decks["natures_ire"] = replace(plan, mains=mains)
+    sink = Sink()
+    effects_pass(replace(model, decks=decks, effects=None), sink)
+    warned = [d for d in sink.items if d.code == "C0608"]
+    assert len(warned) == 1 and "`choke_point`" in warned[0].message and "main encounter 3" in warned[0].message

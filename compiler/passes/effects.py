@@ -273,8 +273,23 @@ def effects_pass(model: Model, sink: Sink) -> Model:
                 clean[place] = tuple(items or ())
         typed[cid] = fx.CardEffects(cid, {p: clean[p] for p in places if p in clean}, entry.key_span())
     xp = experience(model, cards, typed) if cards is not None else {}
+    _experience_where_the_rulebook_gives_it(xp, typed, sink)
     chests = _chests(model, sink, decks, loot)
     return model.with_(effects=fx.CheckedEffects(typed, loot, xp, chests, morale))
+
+
+def _experience_where_the_rulebook_gives_it(xp: Mapping[str, tuple[Mapping[str, Any], ...]], typed: Mapping[str, fx.CardEffects],
+                                            sink: Sink) -> None:
+    """C0608 (a warning): experience from a card other than the start card (General Setup)
+    or main encounters 1 and 2 (Nature's Ire, "Main Encounters and Experience Points")."""
+    seen: set[str] = set()
+    for did, awards in sorted(xp.items()):
+        for a in awards:
+            if a["role"] == "start" or (a["role"] == "main" and a["main"] is not None and a["main"] <= 2) or a["card"] in seen:
+                continue
+            seen.add(a["card"])
+            where = f"main encounter {a['main']}" if a["role"] == "main" else "an ordinary encounter"
+            sink.report("C0608", typed[a["card"]].span, card=a["card"], deck=did, where=where)
 
 
 def _chests(model: Model, sink: Sink, decks: tuple[str, ...], loot: Mapping[str, fx.LootTrack]) -> dict[str, fx.ChestContents]:
