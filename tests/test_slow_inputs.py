@@ -512,3 +512,18 @@ def test_the_cli_reports_one_error_for_the_fuzzed_file(tmp_path):
     r = questc("check", str(pack), "--format", "json", cwd=tmp_path)
     assert r.code == 1
     assert [d["code"] for d in r.json()["diagnostics"]] == ["S0231"]  # the references into the file are not reported (LOST_FILE)
+
+
+def test_a_questc_toml_line_of_sixty_thousand_tabs_is_scanned_once(tmp_path):
+    """seed 4107 r:17653: `^[ \\t]*\\[*[ \\t]*` shared one run of blanks between its two
+    halves in every possible way before giving up (quadratic: 10 s of CPU on a line of
+    60,000 tabs). The second run of blanks comes only after a `[`, so a run of blanks is
+    split one way. The scan still finds keys after brackets and blanks."""
+    from compiler import config as cfg
+
+    assert [m.group(1) for m in cfg._DOTTED.finditer("a.b = 1\n  [ tool . questc ]\n[[x.y]]\n\t'q'.r = 2\n")] == \
+        ["a.b", "tool . questc", "x.y", "'q'.r"]
+    (tmp_path / "questc.toml").write_text("strikt = true\n" + "\t" * 240_000 + "\n", encoding="utf-8")
+    sink = Sink()
+    cfg.load(None, False, sink, cwd=tmp_path)
+    assert [d.code for d in sink.items] == ["F0102"] and sink.items[0].span.line == 1  # `strikt`: did you mean `strict`?
