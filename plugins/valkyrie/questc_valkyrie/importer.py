@@ -310,7 +310,7 @@ class Importer:
             self.sink.report("VK0203", Span.whole_file(self.q.shown("quest.ini")), path=self.q.shown("").removesuffix("/"), problem="it places no tile questc knows")
             return None
         if self.mapless:  # a hub or menu: one encounter on no map (docs/valkyrie.md, "Quests with no map")
-            self.sink.report("VK0207", Span.whole_file(self.q.shown("quest.ini")), folder=self.q.folder or self.q.name)
+            self.sink.report("VK0207", Span.whole_file(self.q.shown("quest.ini")), folder=self.q.folder or self.q.name or self.quest_id)
         self.groups = groups or [[]]
         self.owner: dict[tuple[int, int], tuple[int, Placement]] = {}
         self.owners: dict[tuple[int, int], list[tuple[int, Placement]]] = {}  # alternatives: every tile on a square
