@@ -527,3 +527,14 @@ def test_a_questc_toml_line_of_sixty_thousand_tabs_is_scanned_once(tmp_path):
     sink = Sink()
     cfg.load(None, False, sink, cwd=tmp_path)
     assert [d.code for d in sink.items] == ["F0102"] and sink.items[0].span.line == 1  # `strikt`: did you mean `strict`?
+
+
+def test_an_ability_name_with_a_run_of_blanks_is_read_in_one_pass():
+    """Found auditing the patterns after seed 4107 r:17653: the template rank of an ability
+    (`Blast 2`) was read with `\\s*(.*?)\\s*(\\d+)?\\s*$`, cubic over a run of blanks inside the
+    name (8 s of CPU for 2,000 spaces). Same answers, read by stripping digits."""
+    from compiler.catalogs.templates import ability_rank
+
+    assert [ability_rank(a) for a in ("Blast 2", "Breath", "  Blast2 ", "blast  12", "Bolt 1234567890")] == \
+        [("blast", 2), ("breath", None), ("blast", 2), ("blast", 12), ("bolt", None)]
+    assert ability_rank("a" + " " * 200_000 + "b") == ("a" + " " * 200_000 + "b", None)
