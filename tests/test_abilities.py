@@ -220,6 +220,10 @@ def test_shadowcloak_from_a_tree_only_adjacent_attackers(tmp_path):
     assert "shadowcloak" not in plain  # not on a tree, no flag: the answer as before
     r, flagged = run_json("los", p, "--quest", "q", "--from", "1,2", "--to", "5,3", "--shadowcloak")
     assert flagged["attackable"] is False
+    r = questc("los", p, "--quest", "q", "--soar")  # the whole table: no pair to add range to
+    assert r.code == 2 and "X0105" in r.err and "--soar needs --to" in r.err
+    r = questc("los", p, "--quest", "q", "--from", "1,2", "--to", "5,3", "--size", "2x2", "--shadowcloak")
+    assert r.code == 2 and "X0112" in r.err
 
 
 @settings(max_examples=25, deadline=None)

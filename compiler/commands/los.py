@@ -202,6 +202,16 @@ def run(args: argparse.Namespace) -> int:
     elif not (mapquery.requires(args, sink, "--from", args.src, "--to", args.dst)
               and mapquery.requires(args, sink, "--to", args.dst, "--from", args.src)):
         return mapquery.usage_error(sink, args)
+    for flag, given in (("--soar", args.soar), ("--shadowcloak", args.shadowcloak)):
+        if not given:
+            continue
+        if args.size is not None:  # the answer for a large looker has no range to add to
+            sink.report("X0112", mapquery.arg_span(args, flag), given=flag, other="--size",
+                        why="Soar and Shadowcloak are answered for a pair of one-space figures")
+        elif not mapquery.requires(args, sink, flag, True, "--to", args.dst):
+            break
+    if sink.errors:
+        return mapquery.usage_error(sink, args)
     choice = mapquery.choose_map(args, model, sink)
     if choice is None:
         return mapquery.usage_error(sink, args)
