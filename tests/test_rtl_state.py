@@ -356,3 +356,18 @@ def test_an_encounter_with_a_lieutenant_moves_quest_items():
     # not where the party is
     away = replay(walk[:1] + [[{"do": "encounter", "lieutenant": "alric", "outcome": "victory"}]], state)
     assert [p.code for p in away.problems] == ["K0516"]
+
+
+def test_a_campaign_begun_at_silver():
+    # p.9: each side starts with 100 conquest and the party gains 10,000 coins: the first
+    # week is at Silver (200 combined), the overlord then has 101
+    state = r.StateRules(**{**BASE.__dict__, "begin_conquest": 100, "begin_coins": 10000})
+    out = replay([[]], state)
+    w = out.weeks[0]
+    assert (w.level, w.hero_conquest, w.overlord_conquest, w.treasury) == ("silver", 100, 101, 10100)
+    model, sink = with_state(_set("begins_at", value="silver"))
+    assert codes(sink) == []
+    first = model.rtl_state["road_to_legend"].replay.weeks[0]
+    assert (first.level, first.hero_conquest, first.treasury) == ("silver", 100 + 14, 1200 + 10000 + 300 + 250)
+    _, sink = with_state(_set("begins_at", value="diamond"))
+    assert codes(sink) == ["K0501"]

@@ -122,6 +122,8 @@ class StateRules:
     overlord_upgrades: int = 1
     tamalir_per_week: int = 1
     treasury: int = 0
+    begin_conquest: int = 0  # each side's conquest when the campaign begins at a higher level
+    begin_coins: int = 0  # and the coins added to the treasury
     start_lieutenants: tuple[str, ...] = ()
     awards: Mapping[str, Award] = field(default_factory=dict)
     overlord_xp_per: int = 1
@@ -233,11 +235,11 @@ class _Run:
 
     def __init__(self, state: StateRules, world: World, levels: tuple[tuple[str, int], ...], final_battle: int | None, keep: str | None) -> None:
         self.s, self.world, self.levels, self.final, self.keep = state, world, levels, final_battle, keep
-        self.hero = 0
-        self.overlord = 0
+        self.hero = state.begin_conquest
+        self.overlord = state.begin_conquest
         self.hero_spent: dict[str, int] = {}
         self.overlord_spent = 0
-        self.treasury = state.treasury
+        self.treasury = state.treasury + state.begin_coins
         self.party = world.start
         self.visited: set[str] = {world.start}
         self.lieutenants: dict[str, str] = {i: keep or world.start for i in state.start_lieutenants if i in state.lieutenants}

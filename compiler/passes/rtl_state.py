@@ -106,12 +106,21 @@ class _Reader:
             return None  # a world with errors has them reported already
         week, start, xp, siege = (d.get(k) or {} for k in ("week", "start", "xp", "siege"))
         secret, vaults, carry, training = (d.get(k) or {} for k in ("secret_training", "vaults", "carry", "training"))
+        begin: dict[str, Any] = {}
+        if "begins_at" in d:
+            later = start.get("later") or {}
+            lv = str(d["begins_at"])
+            if lv not in later:
+                self.unknown(self.e.span("begins_at"), lv, "a level `start.later` gives numbers for", later)
+            else:
+                begin = later[lv]
         M = MappingProxyType
         state = r.StateRules(
             id=self.e.id, campaign=cid, world=wid, heroes=int(d.get("heroes", 4)),
             overlord_conquest=int(week.get("overlord_conquest", 0)), per_razed_city=int(week.get("per_razed_city", 0)),
             overlord_upgrades=int(week.get("overlord_upgrades", 1)), tamalir_per_week=int(week.get("tamalir_upgrades", 1)),
-            treasury=int(start.get("treasury", 0)), start_lieutenants=tuple(start.get("lieutenants") or ()),
+            treasury=int(start.get("treasury", 0)), begin_conquest=int(begin.get("conquest", 0)), begin_coins=int(begin.get("coins", 0)),
+            start_lieutenants=tuple(start.get("lieutenants") or ()),
             awards=M({i: r.Award(i, int(a.get("heroes", 0)), int(a.get("overlord", 0)), int(a.get("coins", 0)))
                       for i, a in sorted((d.get("awards") or {}).items())}),
             overlord_xp_per=int(xp.get("overlord_per_conquest", 1)), hero_xp_per=int(xp.get("hero_per_conquest", 1)),
