@@ -240,3 +240,24 @@ def test_both_doors_added_for_few_heroes_is_m0215(tmp_path, valkyrie_codes):
     found = run_.json()["diagnostics"]
     assert run_.code == 1 and [(d["code"], d["severity"], Path(d["file"]).name) for d in found] == [("M0215", "error", "other.ini")], found
     assert "both can be on the board at once" in found[0]["message"]
+
+
+@pytest.mark.plugins
+def test_cellars_chosen_by_a_variable_s_if_arms_are_alternatives_too(tmp_path, valkyrie_codes):
+    """The same sets chosen by a list of events with conditions on a variable drawn at the
+    start (`if flood == 0 { … } else if flood == 1 { … }`) instead of `randomevents`."""
+    from conftest import questc
+
+    q = varied(tmp_path, "events.ini", "add=Tile12AOutdoor TileEntrance TileTransition1A\n",
+               "add=Tile12AOutdoor TileEntrance TileTransition1A\noperations=Flood,=,#rand2 Flood,-,1\n")
+    for name, flood in (("EventCellarDry", 0), ("EventCellarFlooded", 1)):
+        text = (q / "events.ini").read_text(encoding="utf-8")
+        (q / "events.ini").write_text(text.replace(f"[{name}]\nbuttons=1\n", f"[{name}]\nbuttons=1\nconditions=Flood,==,{flood}\n"), encoding="utf-8")
+    text = (q / "events.ini").read_text(encoding="utf-8")
+    (q / "events.ini").write_text(text.replace("randomevents=true\n", ""), encoding="utf-8")
+    checked = questc("--plugin", "valkyrie", "check", str(q))
+    assert checked.code == 0 and "no problems found" in checked.out + checked.err, checked.out + checked.err
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", str(q), "-o", str(tmp_path / "p"))
+    text = next((tmp_path / "p").glob("*.quest")).read_text(encoding="utf-8")
+    assert r.code == 0 and "tile 26B at (3, 7) rotate 0 hidden" in text and "tile 26A at (3, 7) rotate 0 hidden" in text
+    assert "    if flood == 0 {\n      place token search as set1_crate at 26B(2,1)\n      reveal 26B, endcap1B\n" in text, text
