@@ -9,7 +9,7 @@ load with zero problems:
 
 - every 2nd-edition quest of content/ that has a Valkyrie form (a cooperative adventure has
   none: the exporter refuses it with VK0310, tested in test_valkyrie_export.py);
-- the 2nd-edition quests of the test packs (tests/data: the translated pack, every_construct, if_chains, loops);
+- the 2nd-edition quests of the test packs (tests/data: the translated pack, every_construct, if_chains, loops, unlock);
   but for `unknown base X` where the published quests name the same app id X themselves (the
   loader's monster list is the base game's nine; A Fat Goblin's Splig, a lieutenant, is the
   app's `MonsterSplig`: WAVE3-NOTES, unknown means unknown to the app);
@@ -43,7 +43,8 @@ PUBLISHED_DIR = SHARED / "data" / "valkyrie-quests"
 COPIES = REPO / "tests" / "data" / "valkyrie"  # the same two quests, kept with the tests (NOTICE.md there)
 PUBLISHED = ("01_FirstBlood", "02_AFatGoblin")
 TEST_PACKS = (REPO / "tests" / "data" / "translated-pack", REPO / "tests" / "data" / "valkyrie" / "every_construct",
-              REPO / "tests" / "data" / "valkyrie" / "if_chains", REPO / "tests" / "data" / "valkyrie" / "loops")
+              REPO / "tests" / "data" / "valkyrie" / "if_chains", REPO / "tests" / "data" / "valkyrie" / "loops",
+              REPO / "tests" / "data" / "valkyrie" / "unlock")
 
 
 def missing() -> str | None:

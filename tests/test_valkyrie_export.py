@@ -942,3 +942,41 @@ def test_again_outside_its_repeat_is_not_exported_in_silence(tmp_path):
     stray = ast.Effect("again", ("nowhere",), span=Span("q.quest", 1, 1, 1, 2))
     assert ex.effect(1, "EventX", 1, stray) is None
     assert [d.code for d in sink.items] == ["VK0308"] and "`again nowhere` outside its `repeat`" in sink.items[0].message
+
+
+UNLOCK = Path(__file__).parent / "data" / "valkyrie" / "unlock"
+
+
+def test_unlock_is_a_door_click_waiting_for_the_unlocks_variable(tmp_path):
+    """`unlock D` of a `locked` door (VK0308 before): the door's own section is enabled only by
+    `QuestcUnlocked<D>,==,1` (EventManager.QueueEvent queues no disabled event: a click does
+    nothing while it is locked) and removes the door itself (the heroes open it), then runs
+    its `on open` chain; the `unlock` is an event setting that variable to 1. Imported back:
+    `unlock D` and the door still `locked`, with nothing reported."""
+    r = export(UNLOCK, tmp_path / "out")
+    assert r.code == 0 and "VK0308" not in r.err, r.err
+    folder = tmp_path / "out" / "Unlock"
+    other = {s.name: s for s in read_ini((folder / "other.ini").read_text(), "other.ini", Sink()).sections}
+    door = other["DoorVault"]
+    assert door.get("conditions") == "QuestcUnlockedVault,==,1" and door.get("remove") == "DoorVault"
+    assert door.get("comment") == "questc: door locked" and door.get("event1") == "EventOpenVault"
+    events = read_ini((folder / "events.ini").read_text(), "events.ini", Sink()).sections
+    assert [s.name for s in events if s.get("operations") == "QuestcUnlockedVault,=,1"] != []
+    again = imported(folder, tmp_path / "again")
+    back = (again / "unlock.quest").read_text()
+    assert "locked" in re.sub(r"\s+#.*", "", back.split("door vault", 1)[1].split("\n")[0])
+    body = [re.sub(r"\s+#.*$", "", ln).strip() for ln in back.splitlines()]
+    at = body.index("on searched key {")
+    assert body[at + 1:at + 4] == ['say "Under the stone lies an iron key."', "unlock vault", "}"]
+    assert body[body.index("on open vault {") + 1] == "reveal 8A"
+    assert questc("check", str(again)).code == 0
+    # a locked door no `unlock` names keeps the section as before: no condition, no remove
+    source = (UNLOCK / "unlock.quest").read_text().replace("    unlock vault\n", "    reveal 8A\n")
+    pack = tmp_path / "nokey"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text((UNLOCK / "pack.yaml").read_text())
+    (pack / "unlock.quest").write_text(source)
+    r = export(pack, tmp_path / "out2")
+    assert r.code == 0, r.err
+    other = {s.name: s for s in read_ini((tmp_path / "out2" / "Unlock" / "other.ini").read_text(), "other.ini", Sink()).sections}
+    assert other["DoorVault"].get("conditions") is None and other["DoorVault"].get("remove") is None

@@ -78,6 +78,11 @@ def round_var(k: int, n: int) -> str:
     return f"QuestcE{k}Round{n}"
 
 
+def unlock_var(door: str) -> str:
+    """The variable an `unlock` of door section `door` sets to 1 and the door's own event tests."""
+    return "QuestcUnlocked" + door.removeprefix("Door")
+
+
 def on_board_var(section: str) -> str:
     """1 while the component of that section is on the board (kept by the events adding and
     removing it, or spawning and defeating it), else 0."""
@@ -240,6 +245,9 @@ class Exporter:
             codes = sorted({t.code for e in encs for t in self.maps[e.number].tiles})
             self.sink.report("VK0311", q.span, quest=q.id, tiles=", ".join(codes[:6]) + (", …" if len(codes) > 6 else ""))
             return None
+        # doors some `unlock` opens to the heroes (door: their click waits for the unlock's variable)
+        self.unlocked = {(e.number, a) for e in encs for ev in e.body.events for ef in _all_effects(ev.effects)
+                         if ef.kind == "unlock" for a in ef.args}
         for e in encs:
             self.map_of(e)
         self.customs = {m.id: self.custom_monster(m) for m in q.monsters}
@@ -392,6 +400,12 @@ class Exporter:
         if states:  # Valkyrie has no door states of its own: a locked door is one whose event does not remove it,
             # a hidden one a door no setup adds; the comment says which (docs/valkyrie.md)
             s.set("comment", DOOR_COMMENT + " ".join(states))
+        if getattr(d, "locked", False) and (k, d.name) in self.unlocked:
+            # a locked door an `unlock` opens to the heroes: the door's own event is enabled only once
+            # the unlock has set its variable (EventManager.QueueEvent queues no disabled event: a
+            # click on it does nothing before), and it removes the door itself, as the heroes open it
+            s.set("conditions", f"{unlock_var(s.name)},==,1")
+            s.set("remove", s.name)
         for flag, what in ((d.open, "an open door"), (getattr(d, "rune", False), "a rune door")):
             if flag:
                 self.cannot(d.span, what)
@@ -1169,6 +1183,12 @@ class Exporter:
                 self.cannot(ef.span, "removing a token that is not exported")
                 return None
             s.set("remove", " ".join(names))
+        elif ef.kind == "unlock":
+            names = [self.doors[(k, a)].name for a in ef.args if (k, a) in self.doors]
+            if not names:
+                self.cannot(ef.span, "a door that is not exported")
+                return None
+            s.set("operations", " ".join(f"{unlock_var(n)},=,1" for n in names))  # the door's click is enabled from now on
         elif ef.kind in ("open", "remove_door", "place_door"):
             names = [self.doors[(k, a)].name for a in ef.args if (k, a) in self.doors]
             if not names:

@@ -60,7 +60,7 @@ OPEN_GROUP_COMMENT = "questc: open group, the players choose"
 TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spells otherwise (exporter.APP_TRAITS)
 # the variables the export maintains: the encounter played, a later encounter's round marks,
 # whether a component is on the board (read back as conditions, never as quest variables)
-_INTERNAL = re.compile(r"Questc(Encounter|E\d{1,9}Round\d{1,9}|OnBoard\w+|Quota\w+)")
+_INTERNAL = re.compile(r"Questc(Encounter|E\d{1,9}Round\d{1,9}|OnBoard\w+|Quota\w+|Unlocked\w+)")
 _TEST = re.compile(r"([#$%]?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d{1,9}|#?[A-Za-z_]\w*)")
 APP_FORMATS = (4, 21)  # the quest formats the app lists (QuestData.cs: Quest.minumumFormat, QuestFormat.CURRENT_VERSION)
 MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search over the suspect tiles)
@@ -1521,6 +1521,11 @@ class Importer:
                                      expected="`variable,operator,value`" + more)
                 continue
             var, oper, value = parts
+            unlocked = re.fullmatch(r"QuestcUnlocked(\w+)", var)
+            if unlocked and oper == "=" and value == "1" and f"Door{unlocked.group(1)}" in self.comp:
+                # the export's `unlock D`: the variable the door's own event waits for (exporter.unlock_var)
+                out.append(_Line(f"unlock {self.door_name(self.comp['Door' + unlocked.group(1)])}", sec.span_of("operations")))
+                continue
             if var in self.guards or _INTERNAL.fullmatch(var):
                 continue  # the once-only guard of an exported `on variable` (find_exported_patterns), the export's own variables
             if var == "$end":
