@@ -98,3 +98,15 @@ def test_fmt_lays_out_repeat_like_any_block():
     once = format_source(messy)
     assert "  on round_end 1 {\n    repeat l { say \"a\"; again l }\n  }\n" in once
     assert format_source(once) == once
+
+
+def test_the_language_server_offers_repeat_and_again_in_an_event_body(tmp_path):
+    from compiler.commands.editor.engine import Engine
+    from conftest import write_pack
+
+    text = quest(MAP + "  on round_end 2 {\n    \n  }\n")
+    root = write_pack(tmp_path, "own", requires=["d2e-base"], files={"q.quest": text})
+    lines = text.split("\n")
+    blank = next(i for i, s in enumerate(lines) if s == "    ")
+    words = {label for label, kind, _ in Engine().completion((root / "q.quest").resolve(), blank, 4) if kind == "keyword"}
+    assert {"repeat", "again", "if", "ask"} <= words
