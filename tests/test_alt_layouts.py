@@ -90,6 +90,21 @@ def test_alternatives_never_join_each_other():
     assert ("8A", "8B") in amap.overlaps and ("piece" not in amap.pieces)
 
 
+def test_outside_a_quest_a_hidden_tile_over_another_is_m0209_at_once():
+    # a top-level encounter has no board-state search to decide later: the maps pass reports it, as before
+    text = """encounter e "E" {
+  map {
+    tile 8A at (0, 0)
+    tile 10A at (0, 0) hidden
+    edge 8A.north, 8A.east, 10A.east, 10A.west
+  }
+  start heroes at 8A(0,0)
+}
+"""
+    _, sink = run(text)
+    assert codes(sink) == ["M0209"] and [r.message for r in sink.items[0].related] == ["`8A` placed here"]
+
+
 def test_the_bound_is_said_not_guessed(monkeypatch):
     import compiler.passes.quests as qp
 

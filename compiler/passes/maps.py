@@ -70,17 +70,19 @@ def maps_pass(model: Model, sink: Sink) -> Model:
     ruleset = model.pack.ruleset
     line_rules = model.line_rules or NO_LINES  # one object, so a pack without lines keeps its maps' memo keys
 
-    def assembled(body: ast.EncounterBody) -> AssembledMap | None:
-        # one map is a pure function of its block (spans included), the catalogs and the ruleset
-        key = ("map", body, Same(tiles), Same(terrain), invalid, Same(dice), ruleset, Same(line_rules))
-        return remembered_as(key, lambda local: _encounter_map(body, tiles, terrain, local, invalid, dice, ruleset, line_rules), sink)
+    def assembled(body: ast.EncounterBody, alternatives: bool = False) -> AssembledMap | None:
+        # one map is a pure function of its block (spans included), the catalogs, the ruleset and
+        # whether events may make hidden tiles alternatives (a quest's: the quests pass's board-state search decides)
+        key = ("map", body, Same(tiles), Same(terrain), invalid, Same(dice), ruleset, Same(line_rules), alternatives)
+        return remembered_as(key, lambda local: _encounter_map(body, tiles, terrain, local, invalid, dice, ruleset, line_rules,
+                                                               alternatives), sink)
 
     dice = model.dice or {}
     quests: dict[str, dict[int, AssembledMap]] = {}
     for quest in model.declarations(ast.Quest):
         per = quests.setdefault(quest.id, {})
         for enc in quest.encounters:
-            amap = assembled(enc.body)
+            amap = assembled(enc.body, alternatives=True)
             if amap is not None:
                 per[enc.number] = amap
     encounters: dict[str, AssembledMap] = {}
@@ -124,19 +126,25 @@ def assemble_map(
     dice: Mapping[str, Die] | None = None,
     ruleset: str = "d2e",
     line_rules: Mapping[str, LineRule] | None = None,
+    alternatives: bool = False,
 ) -> AssembledMap | None:
     """Place every tile of `block`, join openings, derive walls and doors; None if no tile could be placed.
+
+    `alternatives`: a quest encounter's map, whose events the board-state search reads: an
+    overlap or a piece over its count with a hidden tile among them is left to it
+    (`AssembledMap.overlaps`, `.pieces`); elsewhere (a campaign's level, a top-level
+    encounter) nothing decides that later, so they are reported here, as for shown tiles.
 
     `referenced`: the tile names the encounter uses (references, reveals); a misspelt code
     is matched against them first, as the designer meant a tile the rest of the file names.
     `ruleset`: the compiled pack's; it decides whether outdoor and indoor faces may meet (M0210)."""
-    placed, attached, broken = _place_tiles(block, tiles, sink, invalid, referenced)
+    placed, attached, broken = _place_tiles(block, tiles, sink, invalid, referenced, alternatives)
     if not placed and not _empty(block):
         return None
     order = list(placed.values())
-    overlapping, alternatives = _check_overlaps(order, sink)
+    overlapping, deferred = _check_overlaps(order, sink, alternatives)
     joins = find_joins(order, attached)
-    misplaced, pieces = _check_pieces(order, sink)
+    misplaced, pieces = _check_pieces(order, sink, alternatives)
     _check_settings(order, ruleset, misplaced, sink)
     graph = tile_graph(order, joins)
     broken |= overlapping  # placed, but not where it was meant: how the map joins says nothing more
@@ -147,7 +155,7 @@ def assemble_map(
     if len(board.spaces) > MAX_SIGHT_SPACES:
         sink.report("M0223", block.span, count=len(board.spaces), limit=MAX_SIGHT_SPACES)
     amap = AssembledMap(board=board, tiles=tuple(order), joins=tuple(joins), tile_graph=graph, broken=frozenset(broken),
-                        overlaps=alternatives, pieces=pieces)
+                        overlaps=deferred, pieces=pieces)
     amap = replace(amap, marks=_read_marks(block, amap, sink))
     board, features = resolve_features(block, amap, terrain, dice or {}, sink, line_rules)
     return replace(amap, board=board, features=features)
@@ -161,7 +169,8 @@ def _empty(block: ast.MapBlock) -> bool:
 
 
 def _place_tiles(block: ast.MapBlock, tiles: Mapping[str, Tile], sink: Sink, invalid: frozenset[str],
-                 referenced: frozenset[str]) -> tuple[dict[str, PlacedTile], list[tuple[str, Opening, str, Opening]], set[str]]:
+                 referenced: frozenset[str], alternatives: bool = False
+                 ) -> tuple[dict[str, PlacedTile], list[tuple[str, Opening, str, Opening]], set[str]]:
     """Every `tile` statement placed, in order (`at`, or `attach` to a tile placed before):
     the placed tiles by name, the attachments written, and the names declared but not
     placed (each reported once, where it is declared)."""
@@ -196,7 +205,7 @@ def _place_tiles(block: ast.MapBlock, tiles: Mapping[str, Tile], sink: Sink, inv
                 continue
             placed[p.name] = PlacedTile(p.name, tile, at, turns(p.rotate or 0) * 90, p.hidden or p.name in in_area, p.span)
         else:
-            result = _attach(p, tile, placed, broken, sink, p.name in in_area)
+            result = _attach(p, tile, placed, broken, sink, p.name in in_area, alternatives)
             if result is None:
                 continue
             pt, own, other, other_op = result
@@ -232,7 +241,7 @@ def _read_marks(block: ast.MapBlock, amap: AssembledMap, sink: Sink) -> Mapping[
 
 
 def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], broken: set[str], sink: Sink,
-            in_area: bool = False) -> tuple[PlacedTile, Opening, str, Opening] | None:
+            in_area: bool = False, alternatives: bool = False) -> tuple[PlacedTile, Opening, str, Opening] | None:
     attach = p.attach
     assert attach is not None  # assemble_map attaches only a placement written with `attach`
     to = attach.to
@@ -262,22 +271,22 @@ def _attach(p: ast.TilePlacement, tile: Tile, placed: dict[str, PlacedTile], bro
     at = (theirs[0][0] - mine[0][0], theirs[0][1] - mine[0][1])
     pt = PlacedTile(p.name, tile, at, rotation, p.hidden or in_area, p.span)
     cells = set(pt.local_of)
-    # a hidden tile may be an alternative of the one it covers: _check_overlaps leaves it to the quests pass
-    hit = [q.name for q in placed.values() if cells & q.local_of.keys() and not (pt.hidden or q.hidden)]
+    # in a quest, a hidden tile may be an alternative of the one it covers: _check_overlaps leaves it to the quests pass
+    hit = [q.name for q in placed.values() if cells & q.local_of.keys() and not (alternatives and (pt.hidden or q.hidden))]
     if hit:
         sink.report("M0205", p.span, a=a_label, b=b_label, other=", ".join(f"`{h}`" for h in hit))
         return None
     return pt, own, other.name, other_op
 
 
-def _check_overlaps(order: list[PlacedTile], sink: Sink) -> tuple[set[str], tuple[tuple[str, str], ...]]:
+def _check_overlaps(order: list[PlacedTile], sink: Sink, alternatives: bool = True) -> tuple[set[str], tuple[tuple[str, str], ...]]:
     """M0209 for each pair of tiles that overlap; the names of the later ones (whose
     placement is the mistake: what depends on how the map joins is not reported). A pair
     with a hidden tile may be alternatives (two layouts of one place, only one ever on the
     board): returned as the second value, for the board-state search to decide (the quests
     pass reports M0209 there when both can be on the board at once)."""
     later: set[str] = set()
-    alternatives: list[tuple[str, str]] = []
+    deferred: list[tuple[str, str]] = []
     for i, a in enumerate(order):
         for b in order[i + 1:]:
             if b.name in later or not a.footprint.intersects(b.footprint):
@@ -285,12 +294,12 @@ def _check_overlaps(order: list[PlacedTile], sink: Sink) -> tuple[set[str], tupl
             area = a.footprint.intersection(b.footprint).area
             if area <= 0:
                 continue  # shared edges or corners only
-            if a.hidden or b.hidden:
-                alternatives.append((a.name, b.name))
+            if alternatives and (a.hidden or b.hidden):
+                deferred.append((a.name, b.name))
                 continue
             report_overlap(a, b, sink)
             later.add(b.name)
-    return later, tuple(alternatives)
+    return later, tuple(deferred)
 
 
 def report_overlap(a: PlacedTile, b: PlacedTile, sink: Sink, note: tuple[Related, ...] = ()) -> None:
@@ -318,7 +327,7 @@ def _check_settings(order: list[PlacedTile], ruleset: str, misplaced: set[str], 
                     outdoor=", ".join(t.name for t in outdoor), dungeon=", ".join(t.name for t in dungeon))
 
 
-def _check_pieces(order: list[PlacedTile], sink: Sink) -> tuple[set[str], tuple[tuple[str, int], ...]]:
+def _check_pieces(order: list[PlacedTile], sink: Sink, alternatives: bool = True) -> tuple[set[str], tuple[tuple[str, int], ...]]:
     """More tiles of a piece than the box has (M0212, M0213): the names of the tiles reported.
     A piece over its count only with hidden tiles counted may be alternatives (26A in one
     layout, 26B in the other): returned as the second value, (piece, copies), for the
@@ -332,7 +341,7 @@ def _check_pieces(order: list[PlacedTile], sink: Sink) -> tuple[set[str], tuple[
         copies = max(t.tile.copies for t in uses)
         if len(uses) <= copies:
             continue
-        if sum(1 for t in uses if not t.hidden) <= copies:
+        if alternatives and sum(1 for t in uses if not t.hidden) <= copies:
             deferred.append((piece, copies))
             continue
         report_pieces(piece, copies, uses, sink)
@@ -442,10 +451,10 @@ def _inner_door_edges(d: ast.DoorDecl, t: PlacedTile, sink: Sink) -> frozenset[E
 # ---------------------------------------------------------------- the pipeline pass
 def _encounter_map(body: ast.EncounterBody, tiles: Mapping[str, Tile], terrain: Mapping[str, TerrainRule], sink: Sink,
                    invalid: frozenset[str], dice: Mapping[str, Die] | None = None, ruleset: str = "d2e",
-                   line_rules: Mapping[str, LineRule] | None = None) -> AssembledMap | None:
+                   line_rules: Mapping[str, LineRule] | None = None, alternatives: bool = False) -> AssembledMap | None:
     if body.map is None:
         return None
-    amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body), dice, ruleset, line_rules)
+    amap = assemble_map(body.map, tiles, terrain, sink, invalid, _named_tiles(body), dice, ruleset, line_rules, alternatives)
     if amap is None:
         return None
     check_placements(amap, body, sink)
