@@ -144,3 +144,15 @@ def _no_unsaved_text_left_behind():
 
     for path in sources.overlaid():
         sources.drop_overlay(path)
+
+
+@pytest.fixture
+def valkyrie_codes():
+    """The Valkyrie plugin's VK codes in the catalogue, as `--plugin valkyrie` puts them there
+    (the Valkyrie test modules use it for every test: `pytest.mark.usefixtures`)."""
+    from compiler.diagnostics import Sink, Span
+    from compiler.plugins import loader
+
+    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
+    yield
+    loader.reset()

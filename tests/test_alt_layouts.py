@@ -184,16 +184,6 @@ DATA = Path(__file__).parent / "data" / "valkyrie"
 ALT = DATA / "alt_layouts"
 
 
-@pytest.fixture()
-def valkyrie_codes():
-    from compiler.diagnostics import Sink, Span
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
-
-
 def varied(tmp_path: Path, file: str, old: str, new: str) -> Path:
     copy = tmp_path / "alt_layouts"
     shutil.copytree(ALT, copy)

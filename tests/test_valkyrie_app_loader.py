@@ -32,11 +32,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Sink
 from conftest import REPO, SHARED, questc
 from valkyrie_helpers import exported_anyway, imported
 
-pytestmark = [pytest.mark.plugins, pytest.mark.slow]  # about 10 s: seven exports and the loader, compiled once
+pytestmark = [pytest.mark.plugins, pytest.mark.slow, pytest.mark.usefixtures("valkyrie_codes")]  # about 10 s: seven exports and the loader, compiled once
 
 LOADER = SHARED / "data" / "valkyrie-app" / "loader"
 PUBLISHED_DIR = SHARED / "data" / "valkyrie-quests"
@@ -58,15 +58,6 @@ def missing() -> str | None:
 
 if missing():  # the module's own reason, shown by pytest -rs
     pytestmark = [pytest.mark.plugins, pytest.mark.slow, pytest.mark.skip(reason=missing() or "")]
-
-
-@pytest.fixture(autouse=True)
-def valkyrie_codes():
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
 
 
 def load(*folders: Path) -> dict[str, list[str]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Sink
 from conftest import REPO, SHARED
 from questc_valkyrie.doors import ROTATION, DoorPlace, from_valkyrie, opening_at, opening_place, to_valkyrie
 from questc_valkyrie.ini import read_ini
@@ -21,7 +21,7 @@ from questc_valkyrie.offsets import load_offsets
 from questc_valkyrie.tiles import load_library, placements_of
 from valkyrie_helpers import exported, exported_anyway, imported
 
-pytestmark = pytest.mark.plugins
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
 
 DATA = REPO / "tests" / "data" / "valkyrie"  # copies of the two published quests (NOTICE.md there)
 # the published quests: the reference data's when present, else the copies kept with the tests (the same files)
@@ -30,15 +30,6 @@ PUBLISHED = [SHARED / "data" / "valkyrie-quests" / q if (SHARED / "data" / "valk
 QUESTS = REPO / "content" / "d2e-quests"
 
 coord = st.integers(min_value=-10_000, max_value=10_000)
-
-
-@pytest.fixture(autouse=True)
-def valkyrie_codes():
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
 
 
 # ---------------------------------------------------------------- the conversion and its inverse

@@ -16,21 +16,12 @@ from questc_valkyrie.importer import PREFIXES
 from questc_valkyrie.ini import read_ini, read_localization
 from conftest import REPO, questc
 
-pytestmark = pytest.mark.plugins  # the first-party plugins (plugins/): `pytest -m 'not plugins'` runs without them
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]  # the first-party plugins (plugins/): `pytest -m 'not plugins'` runs without them
 
 DATA = REPO / "tests" / "data" / "valkyrie"
 FIRST, GOBLIN = DATA / "01_FirstBlood", DATA / "02_AFatGoblin"
 PACKAGES = DATA / "packages"
 QUESTS = REPO / "content" / "d2e-quests"
-
-
-@pytest.fixture(autouse=True)
-def valkyrie_codes():
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
 
 
 def vk(*argv):

@@ -10,22 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Sink
 from conftest import REPO, questc
 
-pytestmark = pytest.mark.plugins
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
 
 DATA = REPO / "tests" / "data" / "valkyrie"
 DOORS = DATA / "door_pair"
-
-
-@pytest.fixture(autouse=True)
-def valkyrie_codes():
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
 
 
 def check(path: Path) -> tuple[int, list[dict]]:

@@ -13,22 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Sink
 from conftest import REPO, SHARED, questc
 
-pytestmark = pytest.mark.plugins
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
 
 DATA = REPO / "tests" / "data" / "valkyrie"
 LOADER = SHARED / "data" / "valkyrie-app" / "loader"
-
-
-@pytest.fixture(autouse=True)
-def valkyrie_codes():
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
 
 
 def loader_missing() -> str | None:
@@ -182,7 +173,6 @@ def test_evidence_nearest_the_end_decides_and_a_section_pointing_both_ways_decid
         "[EventMixed]\ndisplay=false\nbuttons=1\nevent1=EventDone\naudio=AudioBLDefeat\noperations=QuestWon,=,1\n"
         "[EventDone]\ndisplay=false\nbuttons=1\noperations=$end,=,1\n"))
     assert re.search(r"on morale_zero \{\n\s+set quest_won = 1\n\s+lose\n", quest), quest
-
 
 
 # ---------------------------------------------------------------- idiom 2: a title screen

@@ -18,22 +18,11 @@ from questc_valkyrie.source import load_quest
 from questc_valkyrie.tiles import load_library, placements_of
 from conftest import REPO, questc
 
-pytestmark = pytest.mark.plugins  # the first-party plugins (plugins/): `pytest -m 'not plugins'` runs without them
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]  # the first-party plugins (plugins/): `pytest -m 'not plugins'` runs without them
 
 DATA = REPO / "tests" / "data" / "valkyrie"
 FIRST, GOBLIN = DATA / "01_FirstBlood", DATA / "02_AFatGoblin"
 PACKAGES = DATA / "packages"
-
-
-@pytest.fixture(autouse=True)
-def valkyrie_codes():
-    """The plugin's VK codes in the catalogue, as `--plugin valkyrie` puts them there."""
-    from compiler.diagnostics import Span
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
 
 
 def codes(sink: Sink) -> list[str]:

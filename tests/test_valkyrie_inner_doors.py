@@ -11,25 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Sink
 from conftest import REPO, questc
 from questc_valkyrie.doors import DoorPlace, from_valkyrie, inner_place
 from test_valkyrie_doors import doors_and_openings, drawn_bar, lies_across
 from valkyrie_helpers import exported, imported
 
-pytestmark = pytest.mark.plugins
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
 
 PACK = REPO / "tests" / "data" / "valkyrie" / "inner_doors"
 DOORS = ("door gate on 27B(0,1).south red", "door neck on 26B(1,0).south")
-
-
-@pytest.fixture(autouse=True)
-def valkyrie_codes():
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
 
 
 def squares_by_tile(folder: Path) -> dict[tuple[int, int], str]:

@@ -16,26 +16,17 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Sink
 from conftest import REPO, SHARED, questc
 from questc_valkyrie import run as vrun
 from questc_valkyrie.run import import_quest, linked_quests
 from questc_valkyrie.source import load_quest
 
-pytestmark = pytest.mark.plugins
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
 
 LINKED = REPO / "tests" / "data" / "valkyrie" / "linked_quests"
 CAMPAIGN = SHARED / "data" / "valkyrie-quests" / "campaign"
 LOADER = SHARED / "data" / "valkyrie-app" / "loader"
-
-
-@pytest.fixture(autouse=True)
-def valkyrie_codes():
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
 
 
 def package_of(folder: Path, dest: Path) -> Path:

@@ -22,15 +22,6 @@ DATA = REPO / "tests" / "data" / "valkyrie"
 GROUP_LIMIT = 'Road to Legend rulebook, "Group Limits"'
 
 
-@pytest.fixture
-def valkyrie_codes():
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
-
-
 def with_goblins(tmp_path: Path) -> Path:
     """The transition test quest (ours) with a goblin archer spawn of three minion places for
     every hero count: one more minion than d2e-base's limit for 2 heroes (2)."""

@@ -11,24 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import Sink, Span
+from compiler.diagnostics import Sink
 from questc_valkyrie.ini import read_ini
 from questc_valkyrie.offsets import load_table
 from conftest import REPO, questc
 
-pytestmark = pytest.mark.plugins
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
 
 CROSSING = REPO / "tests" / "data" / "valkyrie" / "transition"
 APP = REPO.parent / "shared" / "data" / "valkyrie-app"
-
-
-@pytest.fixture(autouse=True)
-def valkyrie_codes():
-    from compiler.plugins import loader
-
-    assert loader.enable([("valkyrie", Span("<test>", 1, 1))], Sink())
-    yield
-    loader.reset()
 
 
 def vk(*argv: object):
