@@ -5,7 +5,8 @@ player's modules on: a bundle map with its terrain catalog, and for several stat
 open or closed, figures placed, spaces of a hidden tile) the expected line of sight
 (compiler.geometry.sight.SightEngine, behind `questc los`), movement costs and counted
 ranges (compiler.geometry.graph, behind `questc path`), flying routes (`questc path
---flying`, flying.json), and for large figures what they
+--flying`, flying.json), what attack templates cover
+(`geometry.templates.covered`, `questc template … --quest`, templates.json), and for large figures what they
 see (`SightEngine.can_see_large`, `questc los --size`) and how they move
 (`graph.large_move`, `questc path --size`); and the draw orders of every shipped deck for
 a set of seeds (`deal.js` against `questc layout --seed`).
@@ -371,6 +372,61 @@ def flying() -> list[dict]:
     return out
 
 
+TEMPLATE_MAPS = 15  # per edition
+
+
+def template_catalog() -> dict:
+    """The shipped 1st-edition templates (content/core-1e/templates.yaml) as the bundle
+    carries them, and variants that exercise each switch: a Blast that terrain does not
+    stop, one that needs no sight, one of a fixed radius, and a lopsided shape that shows
+    a wrong turn."""
+    from compiler.catalogs.templates import Template
+    from compiler.options import Options
+    from compiler.pipeline import compile_paths
+
+    model = compile_paths([str(REPO / "content" / "core-1e")], Options(images=False, sight=False)).model
+    assert model is not None and model.templates
+    extra = {
+        "blast_open": replace(model.templates["blast"], id="blast_open", stops_terrain=False),
+        "blast_blind": replace(model.templates["blast"], id="blast_blind", needs_sight=False),
+        "ring3": replace(model.templates["blast"], id="ring3", by_rank=False, radius=3),
+        "hook": Template("hook", "Hook", "hook", "attacker_side", squares=((0, -1), (1, -1), (1, -2), (2, -2), (-1, 0))),
+    }
+    return {**model.templates, **extra}
+
+
+def templates() -> list[dict]:
+    """What attack templates cover (`questc template … --quest`, geometry.templates.covered)
+    on random maps of both editions: each template laid on random spaces, every facing (or
+    ranks 0 to 3 for a rank-sized one), doors in the start state or toggled at random."""
+    from compiler.emit.catalogs import templates_json
+    from compiler.geometry.templates import FACINGS, covered
+
+    catalog = template_catalog()
+    shipped = templates_json(catalog)
+    out = []
+    for edition in ("1e", "2e"):
+        for seed in range(TEMPLATE_MAPS):
+            board = random_map(edition, seed)
+            r = random.Random(f"templates-{edition}:{seed}")
+            ids = sorted(d.id for d in board.doors)
+            n = len(board.spaces)
+            lays = []
+            for k in range(6):
+                doors = None if k < 3 else sorted(door_state(board, None) ^ set(r.sample(ids, min(len(ids), r.randint(1, 3)))))
+                at = r.randrange(n)
+                for tid, t in sorted(catalog.items()):
+                    for opt in (FACINGS if t.anchor == "attacker_side" else (range(4) if t.by_rank else (None,))):
+                        facing = opt if isinstance(opt, str) else None
+                        rank = opt if isinstance(opt, int) else None
+                        got = covered(board, t, board.spaces[at], facing, rank, doors)
+                        lays.append({"template": tid, "at": at, "facing": facing, "rank": rank, "open_doors": doors,
+                                     "covered": [board.index[c] for c in got]})
+            out.append({"name": f"templates-{edition}-{seed}", "map": map_json(board), "terrain": terrain_json(board.rules),
+                        "templates": shipped, "lays": lays})
+    return out
+
+
 DEAL_SEEDS = list(range(60)) + [2**31 - 1, 2**32 + 5, 2**40 + 7, 10**15]
 
 
@@ -397,7 +453,8 @@ def deals() -> list[dict]:
 def build() -> dict[str, str]:
     """File name -> JSON text of every vector file."""
     files: dict[str, list[dict]] = {"shipped.json": [], "issue33.json": [], "random-2e.json": [], "random-1e.json": [],
-                                    "deals.json": deals(), "flying.json": flying()}
+                                    "deals.json": deals(), "flying.json": flying(),
+                                    "templates.json": templates()}
     for k, pack in enumerate(SHIPPED):
         edition = "1e" if pack.startswith("rtl") else "2e"
         files["shipped.json"] += _cases_of(REPO / "content" / pack, edition, k)

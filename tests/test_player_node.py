@@ -23,7 +23,8 @@ from tests.player_vectors import OUT, build
 NODE = shutil.which("node") or shutil.which("nodejs")
 needs_node = pytest.mark.skipif(NODE is None, reason="Node.js is not installed (Debian: apt-get install nodejs; `make test` installs it)")
 # this module's node tests (other *.test.mjs beside them belong to other modules' tests)
-TESTS = [REPO / "tests" / "player" / name for name in ("sight.test.mjs", "moves.test.mjs", "deals.test.mjs")]
+TESTS = [REPO / "tests" / "player" / name for name in ("sight.test.mjs", "moves.test.mjs", "deals.test.mjs",
+                                                             "templates.test.mjs")]
 
 
 @pytest.mark.slow

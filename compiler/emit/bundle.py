@@ -18,7 +18,7 @@ from compiler.emit.campaign import campaign_section
 from compiler.emit.app_campaigns import app_campaigns_section
 from compiler.emit.cards import cards_json, decks_json, encounters_section
 from compiler.emit.effects import chests_section, effects_section, experience_section, tracks_section
-from compiler.emit.catalogs import die_json, monster_json, terrain_json, tile_json, token_kinds_json
+from compiler.emit.catalogs import die_json, monster_json, templates_json, terrain_json, tile_json, token_kinds_json
 from compiler.emit.quests import quests_section
 from compiler.emit.shared import JSON, JSONObject, Shared, shared, shared_with_texts
 from compiler.emit.strings import StringTable, strings_json, translations_json
@@ -77,6 +77,13 @@ def _token_kinds(model: Model, table: StringTable) -> Shared | None:
     return shared(("token_kinds", Same(kinds)), lambda: token_kinds_json(kinds))
 
 
+def _templates(model: Model, table: StringTable) -> Shared | None:
+    templates = model.templates
+    if not templates:
+        return None
+    return shared(("templates", Same(templates)), lambda: templates_json(templates))
+
+
 def _tiles(model: Model, table: StringTable) -> Shared | None:
     tiles = model.tiles
     if not tiles:
@@ -116,6 +123,7 @@ SECTIONS: dict[str, Callable[[Model, StringTable], JSON]] = {
     "dice": _dice,
     "tiles": _tiles,
     "token_kinds": _token_kinds,
+    "templates": _templates,
     "monsters": _monsters,
     "quests": quests_section,
     "encounters": encounters_section,

@@ -17,6 +17,7 @@ from compiler.emit.shared import JSONObject
 if TYPE_CHECKING:
     from compiler.catalogs.dice import Die
     from compiler.catalogs.monsters import Monster, Stats
+    from compiler.catalogs.templates import Template
     from compiler.catalogs.terrain import TerrainRule
     from compiler.catalogs.tokens import TokenKind
     from compiler.geometry.tiles import Tile
@@ -38,6 +39,19 @@ def token_kinds_json(kinds: Mapping[str, TokenKind]) -> JSONObject:
         kid: {"name": k.name, "meaning": k.meaning, "action": k.action, "reach": k.reach,
               "colours": list(k.colours), "source": k.source}
         for kid, k in sorted(kinds.items())
+    }
+
+
+def templates_json(templates: Mapping[str, Template]) -> JSONObject:
+    """Each attack template as the player lays it (compiler/player/templates.js), every
+    field explicit: `squares` for the north side (attacker_side), `radius` or `by_rank`
+    (target); `illustrative` when the shape is not from a rulebook."""
+    return {
+        tid: {"name": t.name, "ability": t.ability, "anchor": t.anchor, "squares": [list(o) for o in t.squares],
+              "radius": t.radius, "by_rank": t.by_rank, "needs_sight": t.needs_sight,
+              "stops_terrain": t.stops_terrain, "source": t.source,
+              "illustrative": t.source == "illustrative" or any(v == "illustrative" for _, v in t.facts)}
+        for tid, t in sorted(templates.items())
     }
 
 
