@@ -193,20 +193,25 @@ def large_base(args: argparse.Namespace, choice: mapquery.MapChoice, opened: fro
     return base
 
 
+def _no_route(args: argparse.Namespace, choice: mapquery.MapChoice, sink: Sink, out: Mapping[str, object], steps: str,
+              fix: str | None = None) -> int:
+    """M0303 (why there is no route: stderr), and in JSON the answer all the same (exit 1)."""
+    sink.report("M0303", mapquery.arg_span(args, "--to"), src=choice.amap.describe(args.src), dst=choice.amap.describe(args.dst),
+                fix=fix, steps=steps)
+    if args.format != "json":
+        return finish(sink, args)
+    sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
+    mapquery.answered(sink)
+    return 1
+
+
 def run_large(args: argparse.Namespace, choice: mapquery.MapChoice, opened: frozenset[str] | None, sink: Sink) -> int:
     base = large_base(args, choice, opened, sink)
     if base is None:
         return mapquery.usage_error(sink, args)
     out = large_answer(choice.amap, base, args.size, args.dst, opened)
     if out["route"] is None:
-        sink.report("M0303", mapquery.arg_span(args, "--to"), src=choice.amap.describe(args.src),
-                    dst=choice.amap.describe(args.dst), fix=None,
-                    steps=f": no {args.size[0]}x{args.size[1]} base covering it can be reached")
-        if args.format != "json":
-            return finish(sink, args)
-        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
-        mapquery.answered(sink)
-        return 1
+        return _no_route(args, choice, sink, out, f": no {args.size[0]}x{args.size[1]} base covering it can be reached")
     if args.format == "json":
         sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
     else:
@@ -248,14 +253,7 @@ def run(args: argparse.Namespace) -> int:
         doors = out["closed_doors"]
         fix = (f"Closed door(s) {', '.join(f'`{d}`' for d in doors)} stand on the way: add "
                f"{' '.join(f'--open {d}' for d in doors)}.") if doors else None
-        sink.report("M0303", mapquery.arg_span(args, "--to"), src=choice.amap.describe(args.src),
-                    dst=choice.amap.describe(args.dst), fix=fix,
-                    steps="" if out["steps"] is None else f" ({out['steps']} space(s) apart as range is counted)")
-        if args.format != "json":
-            return finish(sink, args)
-        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")  # the answer; why there is no route: stderr
-        mapquery.answered(sink)
-        return 1
+        return _no_route(args, choice, sink, out, "" if out["steps"] is None else f" ({out['steps']} space(s) apart as range is counted)", fix)
     if args.format == "json":
         sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
     else:
@@ -287,13 +285,7 @@ def run_flying(args: argparse.Namespace, choice: mapquery.MapChoice, opened: fro
     if out["route"] is None:
         why = ("it may not end there: the terrain blocks movement" if choice.amap.board.rule(args.dst).blocks_movement
                else "walls or closed doors stand on every way")
-        sink.report("M0303", mapquery.arg_span(args, "--to"), src=choice.amap.describe(args.src),
-                    dst=choice.amap.describe(args.dst), fix=None, steps=f" for a flying figure: {why}")
-        if args.format != "json":
-            return finish(sink, args)
-        sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
-        mapquery.answered(sink)
-        return 1
+        return _no_route(args, choice, sink, out, f" for a flying figure: {why}")
     if args.format == "json":
         sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
     else:
