@@ -15,7 +15,7 @@ from compiler.geometry.sight import SightEngine
 from tests.conftest import REPO
 from tests.test_player_sight import board_of
 
-QUESTION_KEYS = {"seen", "reach", "selected-a", "selected-b", "route"}
+QUESTION_KEYS = {"seen", "reach", "selected-a", "selected-b", "route", "template"}
 
 DRAWN_JS = """() => {
   const drawn = new Set();

@@ -10,6 +10,7 @@ import {
   tileLabelSpots, describeEffects,
 } from "./labels.js";
 import { hazardMarks } from "./hazards.js";
+import { covered as templateCovers, nextFacing } from "./templates.js";
 import { CampaignSession, campaignHtml } from "./campaign_panel.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -20,6 +21,7 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "
 const ui = {
   bundle: null, game: null, geo: null, a: null, b: null,
   mode: "points", amount: 5, figuresBlock: true, view: null, version: null,
+  template: "", facing: "north", rank: 1, templateSquares: null,
 };
 window.questc = ui; // for tests and the curious: the bundle, the game, the geometry, the selection
 
@@ -132,6 +134,21 @@ function setupControls() {
   $("mode").onchange = () => { ui.mode = $("mode").value; draw(); };
   $("amount").oninput = () => { ui.amount = Math.max(0, Number($("amount").value) || 0); draw(); };
   $("figures-block").onchange = () => { ui.figuresBlock = $("figures-block").checked; draw(); };
+  // attack templates (1st edition; docs/player.md, "Attack templates"): laid on the selected space
+  const templates = b.templates || {};
+  $("template-row").hidden = !Object.keys(templates).length;
+  $("template").innerHTML = `<option value="">none</option>` + Object.entries(templates)
+    .map(([id, t]) => `<option value="${esc(id)}">${esc(t.name)}${t.illustrative ? " (illustrative)" : ""}</option>`).join("");
+  const templateControls = () => {
+    const t = templates[ui.template];
+    $("template-facing").hidden = !t || t.anchor !== "attacker_side";
+    $("template-rank-row").hidden = !t || !t.by_rank;
+    $("template-facing").textContent = ui.facing;
+  };
+  $("template").onchange = () => { ui.template = $("template").value; templateControls(); draw(); };
+  $("template-facing").onclick = () => { ui.facing = nextFacing(ui.facing); templateControls(); draw(); };
+  $("template-rank").oninput = () => { ui.rank = Math.min(9, Math.max(0, Math.floor(Number($("template-rank").value) || 0))); draw(); };
+  templateControls();
   $("zoom-in").onclick = () => zoom(0.8);
   $("zoom-out").onclick = () => zoom(1.25);
   $("zoom-fit").onclick = () => { ui.view = null; draw(); };
@@ -312,7 +329,8 @@ class Legend {
    *  listed, so the legend does not change with the selection). */
   render(box) {
     box.innerHTML = "";
-    const all = [...this.entries, ...QUESTION_KEYS.map(([key, label, swatch]) => [key, { label, swatch, title: "" }])];
+    const keys = QUESTION_KEYS.filter(([key]) => key !== "template" || (ui.bundle && ui.bundle.templates));  // 1st-edition packs only
+    const all = [...this.entries, ...keys.map(([key, label, swatch]) => [key, { label, swatch, title: "" }])];
     for (const [key, { label, swatch, title }] of all) {
       const item = document.createElement("span");
       item.className = "legend-entry";
@@ -336,6 +354,7 @@ const QUESTION_KEYS = [
   ["selected-a", "first space clicked", (p) => el("rect", { x: 0, y: 0, width: 1, height: 1, class: "selected a" }, p)],
   ["selected-b", "second space clicked", (p) => el("rect", { x: 0, y: 0, width: 1, height: 1, class: "selected b" }, p)],
   ["route", "cheapest route", (p) => el("polyline", { points: "0,0.5 1,0.5", class: "route" }, p)],
+  ["template", "covered by the attack template", (p) => el("rect", { x: 0.12, y: 0.12, width: 0.76, height: 0.76, class: "template" }, p)],
 ];
 
 /** A terrain's glyph in the middle half of square (x, y), as terrain.draw_glyph. */
@@ -629,10 +648,24 @@ function draw() {
   tileLabels(layer("tile-labels"), map, hidden, legend);
   const hiG = layer("highlight");
   let routeInfo = "";
+  ui.templateSquares = null;
   if (ask) {
     for (const i of ask.reach) {
       const s = map.spaces[i];
       el("rect", { x: s.x + 0.04, y: s.y + 0.04, width: 0.92, height: 0.92, class: "reach", "data-reach": i, "data-legend": "reach" }, hiG);
+    }
+    const tpl = ui.template && ui.bundle.templates ? ui.bundle.templates[ui.template] : null;
+    // the template laid on the selected space: against its `facing` side (Breath, Bolt) or
+    // centred there with the rank (Blast); doors as they stand, hidden tiles not there
+    ui.templateSquares = tpl ? templateCovers(geo, tpl, ui.a, { facing: ui.facing, rank: ui.rank, openDoors: g.passableDoors, hidden: g.hiddenSpaces }) : null;
+    for (const i of ui.templateSquares || []) {
+      const s = map.spaces[i];
+      el("rect", { x: s.x + 0.12, y: s.y + 0.12, width: 0.76, height: 0.76, class: "template", "data-template": i, "data-legend": "template" }, hiG);
+    }
+    if (tpl) {
+      routeInfo += `<div id="template-info" data-template="${esc(ui.template)}" data-count="${ui.templateSquares.length}">${esc(tpl.name)} `
+        + (tpl.anchor === "attacker_side" ? `against the ${esc(ui.facing)} side of ${esc(spaceLabel(ui.a))}` : `centred on ${esc(spaceLabel(ui.a))}${tpl.by_rank ? `, rank ${ui.rank}` : ""}`)
+        + `: covers ${ui.templateSquares.length} space(s)${tpl.illustrative ? " (illustrative shape)" : ""}.</div>`;
     }
     const sa = map.spaces[ui.a];
     el("rect", { x: sa.x, y: sa.y, width: 1, height: 1, class: "selected a", "data-legend": "selected-a" }, hiG);
@@ -644,7 +677,7 @@ function draw() {
       if (r.route) {
         el("polyline", { points: r.route.map((i) => `${map.spaces[i].x + 0.5},${map.spaces[i].y + 0.5}`).join(" "), class: "route", "data-legend": "route" }, hiG);
       }
-      routeInfo = `<div id="route" data-cost="${r.cost ?? ""}" data-steps="${r.steps ?? ""}">`
+      routeInfo += `<div id="route" data-cost="${r.cost ?? ""}" data-steps="${r.steps ?? ""}">`
         + `${esc(spaceLabel(ui.a))} → ${esc(spaceLabel(ui.b))}: `
         + (r.route ? `cheapest route ${r.cost} movement point(s); ` : "no route for a move; ")
         + (r.steps !== null ? `${r.steps} space(s) apart (counted range)` : "no counted range")
