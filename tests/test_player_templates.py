@@ -1,5 +1,5 @@
 """The player's attack-template tool, in Chromium (docs/player.md, "Attack templates"): a
-template chosen in the toolbar, a space clicked on the map, the facing turned with its
+template chosen in the side panel, a space clicked on the map, the facing turned with its
 button (Breath, Bolt) or the rank typed (Blast); the squares drawn are those `questc
 template NAME PACK --quest Q --at X,Y --facing D --rank N` gives, doors as they stand."""
 
