@@ -74,6 +74,18 @@ def test_templates_drawn_are_questc_template(page, sites):
             assert drawn_cells(page, m) == want, ("blast", rank, i)
             compared += 1
     assert compared == len(spaces) * 11 and cut > 10
+    # the figures hit: every hero and monster with a space under the Blast, friend or foe
+    heroes = page.page.evaluate("questc.game.heroFigures.map((h) => [h.id, h.space])")
+    monsters = page.page.evaluate("questc.game.figures.map((f) => [f.key, f.spaces])")
+    hit_some = 0
+    for i in range(len(m["spaces"])):
+        page.page.evaluate(f"questc.selectSpace(-1); questc.selectSpace({i})")
+        under = {b.index[tuple(c)] for c in answer(model.templates["blast"], b.spaces[i], None, 3, b)["squares"]}
+        want = [h for h, s in heroes if s in under] + [k for k, ss in monsters if under & set(ss)]
+        got = page.page.locator("#template-info").get_attribute("data-hits")
+        assert got.split() == want, i
+        hit_some += bool(want)
+    assert hit_some > 5
     # the vault door opened: the squares follow the doors as they stand
     page.page.evaluate("questc.game.openDoor('vault')")
     changed = 0

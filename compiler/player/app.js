@@ -21,7 +21,7 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "
 const ui = {
   bundle: null, game: null, geo: null, a: null, b: null,
   mode: "points", amount: 5, figuresBlock: true, view: null, version: null,
-  template: "", facing: "north", rank: 1, templateSquares: null,
+  template: "", facing: "north", rank: 1, templateSquares: null, templateHits: null,
 };
 window.questc = ui; // for tests and the curious: the bundle, the game, the geometry, the selection
 
@@ -662,10 +662,15 @@ function draw() {
       const s = map.spaces[i];
       el("rect", { x: s.x + 0.12, y: s.y + 0.12, width: 0.76, height: 0.76, class: "template", "data-template": i, "data-legend": "template" }, hiG);
     }
+    // every figure with a space under it is hit, friend or foe (docs/rules.md, "Attack templates")
+    const under = new Set(ui.templateSquares || []);
+    ui.templateHits = tpl ? [...g.heroFigures.filter((h) => under.has(h.space)).map((h) => h.id),
+      ...g.figures.filter((f) => f.spaces.some((i) => under.has(i))).map((f) => f.key)] : null;
     if (tpl) {
-      routeInfo += `<div id="template-info" data-template="${esc(ui.template)}" data-count="${ui.templateSquares.length}">${esc(tpl.name)} `
+      routeInfo += `<div id="template-info" data-template="${esc(ui.template)}" data-count="${ui.templateSquares.length}" data-hits="${esc(ui.templateHits.join(" "))}">${esc(tpl.name)} `
         + (tpl.anchor === "attacker_side" ? `against the ${esc(ui.facing)} side of ${esc(spaceLabel(ui.a))}` : `centred on ${esc(spaceLabel(ui.a))}${tpl.by_rank ? `, rank ${ui.rank}` : ""}`)
-        + `: covers ${ui.templateSquares.length} space(s)${tpl.illustrative ? " (illustrative shape)" : ""}.</div>`;
+        + `: covers ${ui.templateSquares.length} space(s)${tpl.illustrative ? " (illustrative shape)" : ""}; `
+        + `figures under it: ${ui.templateHits.length ? esc(ui.templateHits.join(", ")) : "none"}.</div>`;
     }
     const sa = map.spaces[ui.a];
     el("rect", { x: sa.x, y: sa.y, width: 1, height: 1, class: "selected a", "data-legend": "selected-a" }, hiG);
