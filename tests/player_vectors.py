@@ -376,8 +376,8 @@ TEMPLATE_MAPS = 15  # per edition
 
 
 def template_catalog() -> dict:
-    """The shipped 1st-edition templates (content/core-1e/templates.yaml) as the bundle
-    carries them, and variants that exercise each switch: a Blast that terrain does not
+    """The shipped templates (content/core-1e/templates.yaml, and core-2e's Blast as
+    `blast_2e`) as the bundle carries them, and variants that exercise each switch: a Blast that terrain does not
     stop, one that needs no sight, one of a fixed radius, and a lopsided shape that shows
     a wrong turn."""
     from compiler.catalogs.templates import Template
@@ -385,8 +385,10 @@ def template_catalog() -> dict:
     from compiler.pipeline import compile_paths
 
     model = compile_paths([str(REPO / "content" / "core-1e")], Options(images=False, sight=False)).model
-    assert model is not None and model.templates
+    second = compile_paths([str(REPO / "content" / "core-2e")], Options(images=False, sight=False)).model
+    assert model is not None and model.templates and second is not None and second.templates
     extra = {
+        "blast_2e": replace(second.templates["blast"], id="blast_2e"),
         "blast_open": replace(model.templates["blast"], id="blast_open", stops_terrain=False),
         "blast_blind": replace(model.templates["blast"], id="blast_blind", needs_sight=False),
         "ring3": replace(model.templates["blast"], id="ring3", by_rank=False, radius=3),
