@@ -118,3 +118,26 @@ def test_a_laid_breath_is_the_command_line_answer(page, sites):
     assert want["facing"] == FACINGS[1] and want["count"] >= 4
     assert drawn_cells(page, m) == want["squares"]
     assert not page.errors
+
+
+def test_second_edition_blast_on_first_blood(page, sites):
+    """A 2nd-edition pack's page offers its one template (Blast: the target and its
+    neighbours, no rank box, no facing) and draws what `questc template` gives."""
+    pack = REPO / "content" / "d2e-quests"
+    model = compile_paths([str(pack)], Options(images=False, sight=False)).model
+    assert model is not None and sorted(model.templates or {}) == ["blast"]
+    b = model.maps.quests["first_blood"][1].board
+    folder = sites.view("d2e-quests", str(pack))
+    m = json.loads((folder / "bundle.json").read_text(encoding="utf-8"))["quests"]["first_blood"]["encounters"][0]["map"]
+    page.open(sites.url("d2e-quests", "?quest=first_blood"))
+    page.page.select_option('[data-testid="template"]', "blast")
+    assert not page.page.locator('[data-testid="template-facing"]').is_visible()
+    assert not page.page.locator("#template-rank-row").is_visible()
+    sizes = set()
+    for i in range(0, len(m["spaces"]), 3):
+        click_space(page, m, i)
+        want = answer(model.templates["blast"], b.spaces[i], None, None, b)["squares"]
+        assert drawn_cells(page, m) == want, i
+        sizes.add(len(want))
+    assert 9 in sizes and min(sizes) < 9  # open floor: a 3 x 3; walls and edges cut some
+    assert not page.errors
