@@ -143,13 +143,29 @@ def validate_node(schema_name: str, doc: Document, path: Path, sink: Sink) -> bo
                 guess = meaning(extra, allowed)
                 if guess is not None:
                     meant.add((tuple(error.absolute_path), guess))
+    # the keys a mapping lacks are one message: an empty `1A:` lacks `grid` and `kind`
+    lacking: dict[Path, list[str]] = {}
+    for error in leaves:
+        if error.validator == "required":
+            missing = re.match(r"'(.*)' is a required property", error.message)
+            if missing and (tuple(error.absolute_path), missing.group(1)) not in meant:
+                lacking.setdefault(tuple(error.absolute_path), []).append(missing.group(1))
+    said: set[Path] = set()
     for error in leaves:
         ok = False
         where = path + tuple(error.absolute_path)
         if error.validator == "required":
-            missing = __import__("re").match(r"'(.*)' is a required property", error.message)
-            if missing and (tuple(error.absolute_path), missing.group(1)) in meant:
-                continue
+            missing = re.match(r"'(.*)' is a required property", error.message)
+            if missing:
+                keys = lacking.get(tuple(error.absolute_path), [])
+                if tuple(error.absolute_path) in said or missing.group(1) not in keys:
+                    continue
+                said.add(tuple(error.absolute_path))
+                if len(keys) > 1:
+                    names = [f"`{k}`" for k in sorted(keys)]
+                    problem = ", ".join(names[:-1]) + f" and {names[-1]} are required"
+                    sink.report("Y0101", doc.span(where), problem=problem, where=_dotted(where))
+                    continue
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = sorted((error.schema.get("properties") or {}).keys())
             for extra in sorted(set(error.instance) - set(allowed)):
