@@ -186,7 +186,7 @@ def test_the_script_shows_each_event_s_texts(page, sites):
 
 
 def test_flying_reach_on_the_first_level_is_questc_path_flying(page, sites):
-    """The toolbar's `movement points, flying` on the Sunken Vaults' first level (its water,
+    """The toolbar's `flying (points)` on the Sunken Vaults' first level (its water,
     pit, mud, fog and lava are obstacles a flier passes over; docs/rules.md, "Flying, Soar
     and Shadowcloak"): from every space, the spaces highlighted are those `questc path
     --flying` reaches with 5 points, the other figures passed through but never ended on."""
