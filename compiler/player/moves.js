@@ -100,6 +100,13 @@ export class Moves {
 
   /** Cheapest movement cost from a to every space (-1: not reachable); figures block entry. */
   costs(a) {
+    return this._cheapest(a, this.move, (v) => !(this.blocked[v] && v !== a), () => true);
+  }
+
+  /** Dijkstra from a over `graph` (per space, its [to, cost] steps): the cheapest cost to
+   *  every space the figure may end on (-1 elsewhere). `enters(v)`: may a step go into v;
+   *  `ends(u)`: may the figure stop on u. */
+  _cheapest(a, graph, enters, ends) {
     const dist = new Float64Array(this.n).fill(Infinity);
     const done = new Uint8Array(this.n);
     const out = new Int32Array(this.n).fill(-1);
@@ -111,10 +118,9 @@ export class Moves {
       const [d, u] = heap.pop();
       if (done[u]) continue;
       done[u] = 1;
-      out[u] = d;
-      for (const [v, c] of this.move[u]) {
-        if (this.blocked[v] && v !== a) continue;
-        if (d + c < dist[v]) { dist[v] = d + c; heap.push([d + c, v]); }
+      if (ends(u)) out[u] = d;
+      for (const [v, c] of graph[u]) {
+        if (enters(v) && d + c < dist[v]) { dist[v] = d + c; heap.push([d + c, v]); }
       }
     }
     return out;
@@ -139,16 +145,20 @@ export class Moves {
   /** The cheapest route a -> b: {cost, steps, route: [indices]} or {cost: null, steps, route: null}.
    *  Ties: fewest steps, then the route whose spaces, in order, come first by index (as `questc path`). */
   route(a, b) {
+    if (!this.inPlay[b]) return this._noRoute(a, b);
+    return this._cheapestRoute(a, b, this.move, (v) => !(this.blocked[v] && v !== b));
+  }
+
+  _noRoute(a, b) {
     const r = this.ranges(a)[b];
-    const steps = r >= 0 ? r : null;
-    if (!this.inPlay[a] || !this.inPlay[b]) return { cost: null, steps, route: null };
-    const cmp = (x, y) => {
-      if (x.cost !== y.cost) return x.cost - y.cost;
-      if (x.path.length !== y.path.length) return x.path.length - y.path.length;
-      for (let k = 0; k < x.path.length; k++) if (x.path[k] !== y.path[k]) return x.path[k] - y.path[k];
-      return 0;
-    };
-    const heap = new Heap(cmp);
+    return { cost: null, steps: r >= 0 ? r : null, route: null };
+  }
+
+  /** The cheapest route a -> b over `graph`, tie-broken by compareRoutes; `enters(v)`: may
+   *  a step go into v. */
+  _cheapestRoute(a, b, graph, enters) {
+    if (!this.inPlay[a]) return this._noRoute(a, b);
+    const heap = new Heap(compareRoutes);
     const done = new Uint8Array(this.n);
     heap.push({ cost: 0, path: [a] });
     while (heap.size) {
@@ -156,12 +166,13 @@ export class Moves {
       const u = cur.path[cur.path.length - 1];
       if (done[u]) continue;
       done[u] = 1;
-      if (u === b) return { cost: cur.cost, steps: steps === null ? cur.path.length - 1 : steps, route: cur.path };
-      for (const [v, c] of this.move[u]) {
-        if (!done[v] && !(this.blocked[v] && v !== b)) heap.push({ cost: cur.cost + c, path: [...cur.path, v] });
+      if (u === b) {
+        const r = this.ranges(a)[b];
+        return { cost: cur.cost, steps: r >= 0 ? r : cur.path.length - 1, route: cur.path };
       }
+      for (const [v, c] of graph[u]) if (!done[v] && enters(v)) heap.push({ cost: cur.cost + c, path: [...cur.path, v] });
     }
-    return { cost: null, steps, route: null };
+    return this._noRoute(a, b);
   }
 
   // ------------------------------------------------------------------ flying
@@ -214,43 +225,14 @@ export class Moves {
 
   /** Cheapest flying cost from a to every space it may end on (-1: not reachable or no end there). */
   flyingCosts(a, over) {
-    const steps = this._flyingSteps(over);
-    const dist = new Float64Array(this.n).fill(Infinity);
-    const done = new Uint8Array(this.n);
-    const out = new Int32Array(this.n).fill(-1);
-    if (!this.inPlay[a]) return out;
-    dist[a] = 0;
-    const heap = new Heap((x, y) => x[0] - y[0]);
-    heap.push([0, a]);
-    while (heap.size) {
-      const [d, u] = heap.pop();
-      if (done[u]) continue;
-      done[u] = 1;
-      if (this.flierMayEnd(u, a)) out[u] = d;
-      for (const [v, c] of steps[u]) if (d + c < dist[v]) { dist[v] = d + c; heap.push([d + c, v]); }
-    }
-    return out;
+    return this._cheapest(a, this._flyingSteps(over), () => true, (u) => this.flierMayEnd(u, a));
   }
 
   /** The flier's cheapest route a -> b, tie-broken as `route` ({cost: null, route: null}
    *  when it cannot end on b). */
   flyingRoute(a, b, over) {
-    const r = this.ranges(a)[b];
-    const steps = r >= 0 ? r : null;
-    if (!this.inPlay[a] || !this.flierMayEnd(b, a)) return { cost: null, steps, route: null };
-    const graph = this._flyingSteps(over);
-    const heap = new Heap(compareRoutes);
-    const done = new Uint8Array(this.n);
-    heap.push({ cost: 0, path: [a] });
-    while (heap.size) {
-      const cur = heap.pop();
-      const u = cur.path[cur.path.length - 1];
-      if (done[u]) continue;
-      done[u] = 1;
-      if (u === b) return { cost: cur.cost, steps: steps === null ? cur.path.length - 1 : steps, route: cur.path };
-      for (const [v, c] of graph[u]) if (!done[v]) heap.push({ cost: cur.cost + c, path: [...cur.path, v] });
-    }
-    return { cost: null, steps, route: null };
+    if (!this.flierMayEnd(b, a)) return this._noRoute(a, b);
+    return this._cheapestRoute(a, b, this._flyingSteps(over), () => true);
   }
 
   // ------------------------------------------------------------------ large figures
