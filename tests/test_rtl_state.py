@@ -371,3 +371,56 @@ def test_a_campaign_begun_at_silver():
     assert (first.level, first.hero_conquest, first.treasury) == ("silver", 100 + 14, 1200 + 10000 + 300 + 250)
     _, sink = with_state(_set("begins_at", value="diamond"))
     assert codes(sink) == ["K0501"]
+
+
+# --------------------------------------------------------------------------- the picture
+def _picture(week=None):
+    from compiler.emit.images.rtl_state import render_state
+
+    model = shipped().model
+    checked = model.rtl_state["road_to_legend"]
+    return render_state(checked, model.worlds["terrinoth"], 600, week=week)
+
+
+def test_the_state_picture_draws_every_mark_where_it_belongs():
+    """Every mark of the state after week 17 (the party at Tamalir, both lieutenants, the
+    First Scroll in Riverwatch's vault, Riverwatch's siege, Dawnsmoor razed) is painted in
+    its colour at its place; week 5 has Dawnsmoor's full siege and no razing."""
+    from compiler.emit.images.outputs import world_picture
+    from compiler.emit.images.rtl_state import state_marks
+    from compiler.emit.images.world import world_canvas
+
+    model = shipped().model
+    checked = model.rtl_state["road_to_legend"]
+    world = model.worlds["terrinoth"]
+    _, px, _ = world_canvas(world_picture(world), below=1)
+    for n, expected in ((17, {("party", "party"), ("lieutenant", "sir_alric_farrow"), ("lieutenant", "lord_merick_farrow"),
+                              ("item", "first_scroll"), ("siege", "riverwatch"), ("razed", "dawnsmoor")}),
+                        (5, {("party", "party"), ("lieutenant", "sir_alric_farrow"), ("item", "first_scroll"), ("siege", "dawnsmoor")})):
+        marks = state_marks(checked.replay.weeks[n - 1], checked.state, world, px)
+        assert {(m.kind, m.id) for m in marks} == expected
+        image = _picture(n).convert("RGB")
+        for m in marks:
+            # a label may cover the centre: the mark's colour is at it or 7 pixels beside it
+            x, y = m.at
+            around = {image.getpixel((x + dx, y + dy)) for dx, dy in ((0, 0), (-7, 0), (7, 0), (0, -7), (0, 7))}
+            assert m.colour in around, (n, m)
+    siege = next(m for m in state_marks(checked.replay.weeks[16], checked.state, world, px) if m.kind == "siege")
+    assert siege.label == f"2/{world.locations['riverwatch'].defense}"
+
+
+def test_the_state_picture_is_deterministic_and_shows_the_numbers(tmp_path):
+    from compiler.emit.images.primitives import png_bytes
+    from compiler.emit.images.rtl_state import panel_lines
+
+    assert png_bytes(_picture()) == png_bytes(_picture())
+    assert png_bytes(_picture(5)) != png_bytes(_picture())
+    checked = shipped().model.rtl_state["road_to_legend"]
+    lines = panel_lines(checked.replay.weeks[-1], checked.state, 600)
+    assert lines[0] == "Conquest: heroes 38 + overlord 31 = 69 (Final Battle at 600); level copper"
+    assert "Coins in the treasury: 250; upgrades: magic_boat, keraks_map, watchtowers" in lines
+    out = [tmp_path / "a.png", tmp_path / "b.png"]
+    for o in out:
+        done = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK), "-o", str(o)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    assert out[0].read_bytes() == out[1].read_bytes() == png_bytes(_picture())

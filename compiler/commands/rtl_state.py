@@ -74,7 +74,6 @@ def run_state(args: argparse.Namespace, model: Model, sink: Sink) -> int:
         print_diagnostics(sink, "human", stream=sys.stderr)
     if exit_code(sink, args.strict):
         return PROBLEMS
-    campaigns = model.catalogs.get("campaign") or {}
     if args.format == "json":
         import json
 
@@ -83,8 +82,19 @@ def run_state(args: argparse.Namespace, model: Model, sink: Sink) -> int:
         return 0
     out = []
     for sid, checked in sorted(states.items()):
-        entry = campaigns.get(checked.state.campaign)
-        final = entry.data.get("final_battle") if entry is not None and isinstance(entry.data, dict) else None
-        out.append(state_text(sid, checked, final))
+        out.append(state_text(sid, checked, _final(model, checked)))
     sys.stdout.write("\n".join(out))
+    if args.output is not None and states:
+        from compiler.emit.images.primitives import save_png
+        from compiler.emit.images.rtl_state import render_state
+
+        first = states[sorted(states)[0]]
+        world = (model.worlds or {})[first.state.world]
+        save_png(render_state(first, world, _final(model, first)), args.output)
     return 0
+
+
+def _final(model: Model, checked: r.CheckedState) -> int | None:
+    """The Final Battle's threshold of the state's campaign catalog entry."""
+    entry = (model.catalogs.get("campaign") or {}).get(checked.state.campaign)
+    return entry.data.get("final_battle") if entry is not None and isinstance(entry.data, dict) else None

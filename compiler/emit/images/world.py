@@ -92,6 +92,14 @@ def _location_mark(draw: ImageDraw.ImageDraw, centre: tuple[int, int], k: int, k
 
 def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
     """Draw the campaign world. Deterministic for the same picture."""
+    return world_canvas(world, width=width)[0]
+
+
+def world_canvas(world: WorldPicture, *, width: int = 960,
+                 below: int = 0) -> tuple[Image.Image, Callable[[str], tuple[int, int]], int]:
+    """The world drawn with `below` more pixels of background under its legend: the image,
+    where each location is drawn, and the top of the free band (the campaign state's
+    picture draws on it, compiler/emit/images/rtl_state.py)."""
     positions = world_positions(world)
     names = {loc.id: (loc.name or loc.id) for loc in world.locations}
     kinds = {loc.id: loc.kind for loc in world.locations}
@@ -101,7 +109,7 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
     px, inner_h = _projection(positions, width, margin, title_h)
     legend_h = 70
     height = title_h + inner_h + 2 * margin + legend_h
-    image = Image.new("RGB", (width, height), S.BACKGROUND)
+    image = Image.new("RGB", (width, height + max(0, below)), S.BACKGROUND)
     draw = ImageDraw.Draw(image)
     small = S.font(11)
     if world.title:
@@ -117,7 +125,7 @@ def render_world(world: WorldPicture, *, width: int = 960) -> Image.Image:
         w = S.text_size(fnt, label)[2]
         label_box(draw, (round(c[0] - w / 2) - 2, c[1] + 12), label, fnt, S.TEXT, S.BACKGROUND, pad=(2, 1))
     _draw_legend(draw, world, sorted({kinds.get(i, "") for i in positions}), (margin, height - legend_h + 8), small)
-    return image
+    return image, px, height
 
 
 def _projection(positions: dict[str, tuple[float, float]], width: int, margin: int,
