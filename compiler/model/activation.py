@@ -274,19 +274,7 @@ class Geo:
     def fly(self, start: Cell, mp: float, forward: Forward | None = None) -> Tree:
         """`reach` for a flying monster: through every figure and the obstacles it ignores
         (geometry.templates.flying_graph); where it may stop is `placements`' to say."""
-        best: Tree = {}
-        heap: list[tuple[int, int, tuple[int, int], Cell, Cell | None]] = [(0, 0, (start[1], start[0]), start, None)]
-        while heap:
-            cost, n, _, node, prev = heapq.heappop(heap)
-            if node in best:
-                continue
-            best[node] = (cost, prev)
-            for nxt, w in self.flying_steps.get(node, ()):
-                if nxt in best or (forward is not None and not forward(node, nxt)):
-                    continue
-                if cost + w <= mp:
-                    heapq.heappush(heap, (cost + w, n + 1, (nxt[1], nxt[0]), nxt, node))
-        return best
+        return self._cheapest(start, mp, lambda node: self.flying_steps.get(node, ()), forward)
 
     def distances(self, targets: Footprint) -> dict[Cell, int]:
         """Counted spaces from every space to the nearest of `targets` (unreachable: absent)."""
@@ -320,8 +308,22 @@ class Geo:
     def reach(self, start: Cell, mp: float, enemy: set[Cell], forward: Forward | None = None) -> Tree:
         """Dijkstra of a shrunk monster from `start`: space -> (cost, previous space), cost <= mp.
 
-        Never into enemy-occupied spaces or terrain a monster avoids; `forward(a, b)` may
-        forbid a step (the cooperative `away`). Ties: fewest steps, then (y, x) order."""
+        Never into enemy-occupied spaces or terrain a monster avoids, never on out of a pit
+        it entered; `forward(a, b)` may forbid a step (the cooperative `away`)."""
+
+        def steps(node: Cell) -> Iterable[tuple[Cell, int]]:
+            if node != start and self.is_pit(node):
+                return ()
+            return ((nxt, self.moving.edges[node, nxt]["weight"]) for nxt in self.moving.successors(node)
+                    if nxt not in enemy and self.monster_may_enter(nxt))
+
+        return self._cheapest(start, mp, steps, forward)
+
+    @staticmethod
+    def _cheapest(start: Cell, mp: float, steps: Callable[[Cell], Iterable[tuple[Cell, int]]],
+                  forward: Forward | None) -> Tree:
+        """Dijkstra from `start` over `steps(node)` ([(next, cost)]), costs <= mp: space ->
+        (cost, previous space). Ties: fewest steps, then (y, x) order."""
         best: Tree = {}
         heap: list[tuple[int, int, tuple[int, int], Cell, Cell | None]] = [(0, 0, (start[1], start[0]), start, None)]
         while heap:
@@ -329,16 +331,11 @@ class Geo:
             if node in best:
                 continue
             best[node] = (cost, prev)
-            if node != start and self.is_pit(node):
-                continue
-            for nxt in self.moving.successors(node):
-                if nxt in best or nxt in enemy or not self.monster_may_enter(nxt):
+            for nxt, w in steps(node):
+                if nxt in best or (forward is not None and not forward(node, nxt)):
                     continue
-                if forward is not None and not forward(node, nxt):
-                    continue
-                w = cost + self.moving.edges[node, nxt]["weight"]
-                if w <= mp:
-                    heapq.heappush(heap, (w, n + 1, (nxt[1], nxt[0]), nxt, node))
+                if cost + w <= mp:
+                    heapq.heappush(heap, (cost + w, n + 1, (nxt[1], nxt[0]), nxt, node))
         return best
 
 
