@@ -137,7 +137,7 @@ def campaign_texts(campaign: Campaign) -> Texts:
 def app_campaign_texts(decl: ast.AppCampaign) -> Texts:
     """A 2nd-edition campaign's texts: `app_campaign.<id>.name`, `.act.<N>.title`,
     `.quest.<quest id>.title` for a quest named by id (a pack quest's name is its own),
-    `.city.<id>.name` and `.travel.<id>.title`."""
+    `.city.<id>.name`, `.travel.<id>.title` and `.travel.<id>.answer.<answer id>.title`."""
     base = ("app_campaign", decl.id)
     yield _sid(*base, "name"), decl.name, decl.doc
     for act in decl.acts:
@@ -148,6 +148,8 @@ def app_campaign_texts(decl: ast.AppCampaign) -> Texts:
         yield _sid(*base, "city", city.id, "name"), city.name, decl.doc
     for t in decl.travel:
         yield _sid(*base, "travel", t.id, "title"), t.title, decl.doc
+        for a in t.answers:
+            yield _sid(*base, "travel", t.id, "answer", a.id, "title"), a.title, decl.doc
 
 
 def _encounter(e: QuestEncounter, base: tuple[str, ...], doc: str | None) -> Texts:

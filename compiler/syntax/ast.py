@@ -1026,6 +1026,8 @@ class CampaignQuest:
     weeks: int | None = None  # "Begin in N weeks"
     weeks_span: Span = NOWHERE
     rewards: tuple[Reward, ...] = ()
+    reveal: int | None = None  # a Delve stage: shop items revealed in the upgrade phase after it
+    reveal_span: Span = NOWHERE
 
 
 @frozen
@@ -1050,11 +1052,36 @@ class ShopItems:
 
 @frozen
 class City:
-    """`city ID ["Name"] { sells …; … }`."""
+    """`city ID ["Name"] { sells …; stock N; … }`."""
 
     id: str
     name: Text | None = None
     sells: tuple[ShopItems, ...] = ()
+    span: Span = NOWHERE
+    stock: int | None = None  # items a visit finds on sale (drawn); None: all it sells
+    stock_span: Span = NOWHERE
+
+
+@frozen
+class TravelAnswer:
+    """`answer ID ["Text"] [odds W/N] [reward …]` in a travel event: one option the party
+    may take; with `odds` a test passed with that chance (`reward won|lost`)."""
+
+    id: str
+    title: Text | None = None
+    odds: tuple[int, int] | None = None
+    odds_span: Span = NOWHERE
+    rewards: tuple[Reward, ...] = ()
+    span: Span = NOWHERE
+
+
+@frozen
+class CityVisits:
+    """`visit odds W/N [spend N]`: after each quest the party visits a city with this chance."""
+
+    odds: tuple[int, int]
+    odds_span: Span = NOWHERE
+    spend: int = 0
     span: Span = NOWHERE
 
 
@@ -1069,6 +1096,7 @@ class TravelEvent:
     near: Ref | None = None
     rewards: tuple[Reward, ...] = ()
     span: Span = NOWHERE
+    answers: tuple[TravelAnswer, ...] = ()
 
 
 @frozen
@@ -1078,6 +1106,7 @@ class CampaignAct:
     quests: tuple[CampaignQuest, ...] = ()
     span: Span = NOWHERE
     items: tuple[Ref, ...] = ()  # the act's shop item deck
+    prices: tuple[tuple[str, int], ...] = ()  # item -> gold, where written
 
 
 @frozen
@@ -1097,6 +1126,9 @@ class AppCampaign:
     delve_span: Span = NOWHERE
     cities: tuple[City, ...] = ()
     travel: tuple[TravelEvent, ...] = ()
+    visit: CityVisits | None = None  # None: runs visit no city
+    peril: int | None = None  # rounds between peril steps; None: the difficulty's
+    peril_span: Span = NOWHERE
 
 
 Declaration = Quest | Encounter | ExplorationCard | PerilCard | ActivationCard | Deck | CampaignDeclaration | AppCampaign

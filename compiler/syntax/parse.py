@@ -1456,11 +1456,16 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         odds = next((c for c in rest if isinstance(c, tuple) and c[0] == "odds"), None)
         after = next((c[1] for c in rest if isinstance(c, tuple) and c[0] == "after"), None)
         weeks = next((c for c in rest if isinstance(c, tuple) and c[0] == "weeks"), None)
+        reveal = next((c for c in rest if isinstance(c, tuple) and c[0] == "reveal"), None)
         return ast.CampaignQuest(
             kind, self.ref(ident), title, odds[1] if odds else None, odds[2] if odds else self.span(meta), after, self.span(meta),
             weeks[1] if weeks else None, weeks[2] if weeks else self.span(meta),
             tuple(c for c in rest if isinstance(c, ast.Reward)),
+            reveal[1] if reveal else None, reveal[2] if reveal else self.span(meta),
         )
+
+    def ac_reveal(self, meta: Meta, children: Children) -> tuple[str, int, Span]:
+        return ("reveal", int(children[0]), self.span(meta))
 
     def ac_when(self, meta: Meta, children: Children) -> str:
         return str(children[0])
@@ -1481,16 +1486,21 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
                 amounts[c[0]] = amounts.get(c[0], 0) + c[1]
         return ast.Reward(when, span=self.span(meta), **amounts)
 
-    def ac_items(self, meta: Meta, children: Children) -> tuple[str, tuple[ast.Ref, ...]]:
-        return ("items", self.refs(children))
+    def ac_item(self, meta: Meta, children: Children) -> tuple[ast.Ref, int | None]:
+        return (self.ref(children[0]), int(children[1]) if len(children) > 1 else None)
+
+    def ac_items(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[ast.Ref, int | None], ...]]:
+        return ("items", tuple(children))
 
     def ac_act(self, meta: Meta, children: Children) -> tuple[str, ast.CampaignAct, Span]:
         number, *rest = children
         title = next((c for c in rest if isinstance(c, ast.Text)), None)
         quests = tuple(c for c in rest if isinstance(c, ast.CampaignQuest))
-        items = tuple(r for c in rest if isinstance(c, tuple) and c[0] == "items" for r in c[1])
+        listed = [item for c in rest if isinstance(c, tuple) and c[0] == "items" for item in c[1]]
+        items = tuple(r for r, _ in listed)
+        prices = tuple((r.name, price) for r, price in listed if price is not None)
         span = self.span(meta)
-        return ("acts", ast.CampaignAct(int(number), title, quests, span, items), span)
+        return ("acts", ast.CampaignAct(int(number), title, quests, span, items, prices), span)
 
     def ac_difficulty(self, meta: Meta, children: Children) -> tuple[str, ast.Ref, Span]:
         return ("difficulty", self.ref(children[0]), self.span(meta))
@@ -1506,11 +1516,40 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         fame = next((c[1] for c in children if isinstance(c, tuple)), 0)
         return ast.ShopItems(tuple(self.ref(c) for c in children if not isinstance(c, tuple)), fame, self.span(meta))
 
+    def ac_stock(self, meta: Meta, children: Children) -> tuple[str, int, Span]:
+        return ("stock", int(children[0]), self.span(meta))
+
     def ac_city(self, meta: Meta, children: Children) -> tuple[str, ast.City, Span]:
         ident, *rest = children
         title = next((c for c in rest if isinstance(c, ast.Text)), None)
         span = self.span(meta)
-        return ("cities", ast.City(str(ident), title, tuple(c for c in rest if isinstance(c, ast.ShopItems)), span), span)
+        stocks = [c for c in rest if isinstance(c, tuple) and c[0] == "stock"]
+        for extra in stocks[1:]:
+            self.sink.report("S0210", extra[2], what="`stock`")
+        stock = stocks[0] if stocks else None
+        city = ast.City(str(ident), title, tuple(c for c in rest if isinstance(c, ast.ShopItems)), span,
+                        stock[1] if stock else None, stock[2] if stock else span)
+        return ("cities", city, span)
+
+    def ac_spend(self, meta: Meta, children: Children) -> tuple[str, int]:
+        return ("spend", int(children[0]))
+
+    def ac_visit(self, meta: Meta, children: Children) -> tuple[str, ast.CityVisits, Span]:
+        odds = next(c for c in children if isinstance(c, tuple) and c[0] == "odds")
+        spend = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "spend"), 0)
+        span = self.span(meta)
+        return ("visit", ast.CityVisits(odds[1], odds[2], spend, span), span)
+
+    def ac_peril(self, meta: Meta, children: Children) -> tuple[str, tuple[int, Span], Span]:
+        span = self.span(meta)
+        return ("peril", (int(children[0]), span), span)
+
+    def ac_answer(self, meta: Meta, children: Children) -> ast.TravelAnswer:
+        ident, *rest = children
+        title = next((c for c in rest if isinstance(c, ast.Text)), None)
+        odds = next((c for c in rest if isinstance(c, tuple) and c[0] == "odds"), None)
+        return ast.TravelAnswer(str(ident), title, odds[1] if odds else None, odds[2] if odds else self.span(meta),
+                                tuple(c for c in rest if isinstance(c, ast.Reward)), self.span(meta))
 
     def ac_near(self, meta: Meta, children: Children) -> tuple[str, ast.Ref]:
         return ("near", self.ref(children[0]))
@@ -1521,7 +1560,8 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         odds = next(c for c in rest if isinstance(c, tuple) and c[0] == "odds")
         near = next((c[1] for c in rest if isinstance(c, tuple) and c[0] == "near"), None)
         span = self.span(meta)
-        event = ast.TravelEvent(str(ident), title, odds[1], odds[2], near, tuple(c for c in rest if isinstance(c, ast.Reward)), span)
+        event = ast.TravelEvent(str(ident), title, odds[1], odds[2], near, tuple(c for c in rest if isinstance(c, ast.Reward)), span,
+                                tuple(c for c in rest if isinstance(c, ast.TravelAnswer)))
         return ("travel", event, span)
 
     def ac_side_offer(self, meta: Meta, children: Children) -> tuple[str, tuple[int, Span], Span]:
@@ -1535,6 +1575,8 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
             fields["side_offer"], fields["side_offer_span"] = fields["side_offer"]
         if "delve" in fields:
             fields["delve"], fields["delve_span"] = fields["delve"]
+        if "peril" in fields:
+            fields["peril"], fields["peril_span"] = fields["peril"]
         return ast.AppCampaign(str(ident), name, source=common.get("source"), span=self.span(meta), **fields)
 
 
