@@ -49,6 +49,7 @@ from compiler.geometry.lattice import NEIGHBOURS8, Cell, shared_edge, step_open
 from compiler.memo import Same, remembered_as
 from compiler.model import Model
 from compiler.model import quest as m
+from compiler.model.loops import runaway_loops
 from compiler.model.states import MAX_STATES, board_states, needs_search
 from compiler.passes.maps import report_overlap, report_pieces
 from compiler.passes.spaces import resolve_space
@@ -1207,6 +1208,7 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
             body = next((e.body for e in quest.encounters if e.number == enc.number), None)
             _check_board(enc, first, state, body, sink)
             _check_cycles(events, state, sink)
+            _check_loops(events, state, sink)
         kinds = {f.kind for e in events if e.can_fire for f in m.all_effects(e.effects, dead)}
         wins |= "win" in kinds
         loses |= "lose" in kinds
@@ -1386,6 +1388,20 @@ def _check_cycles(events: Sequence[m.Event], state: m.Possible, sink: Sink) -> N
         names = " → ".join(f"event {i}" for i in (*path, path[0]))
         sink.report("Q0320", first.trigger.span, cycle=names,
                     related=tuple(Related(live[i].span, f"event {i}") for i in path[1:]))
+
+
+def _check_loops(events: Sequence[m.Event], state: m.Possible, sink: Sink) -> None:
+    """Q0322: a `repeat` block that can go round forever with no question
+    (compiler/model/loops.py)."""
+    for e in events:
+        if not e.can_fire:
+            continue
+        for r in runaway_loops(e.effects, state.ranges, state.heroes, state.dead_choices):
+            label = r.repeat.args[0]
+            sink.report("Q0322", r.repeat.span, label=label, reason=r.reason,
+                        related=(Related(r.again.span, f"the way round back to `{label}`"),),
+                        fix=f"Let the way round move what ends the loop towards its way out (`add 1 to n` with "
+                            f"`if n < 3 {{ again {label} }}`), or ask the players (`ask`) before `again {label}`.")
 
 
 def _cycle_from(start: int, edges: Mapping[int, list[int]]) -> list[int] | None:
