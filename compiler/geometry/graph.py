@@ -157,23 +157,10 @@ def closed_doors_on_the_way(board: Board, a: Cell, b: Cell, open_doors: Iterable
 
 def _dijkstra(g: nx.Graph, a: Cell, b: Cell) -> tuple[int, list[Cell]]:
     """Dijkstra with a stable tie-break: fewest steps, then the lexicographically smallest route by (y, x)."""
-    import heapq
-
-    key = _yx
-    heap: list[_Entry] = [(0, 0, (key(a),), a, (a,))]
-    best: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
-    while heap:
-        cost, n, keys, node, path = heapq.heappop(heap)
-        if node in best:
-            continue
-        best[node] = (cost, path)
-        if node == b:
-            return cost, list(path)
-        for nxt in g.successors(node) if g.is_directed() else g.neighbors(node):
-            if nxt not in best:
-                w = g.edges[node, nxt]["weight"]
-                heapq.heappush(heap, (cost + w, n + 1, keys + (key(nxt),), nxt, path + (nxt,)))
-    raise nx.NetworkXNoPath(f"no path from {a} to {b}")
+    got = _tree(g, a, until=b).get(b)
+    if got is None:
+        raise nx.NetworkXNoPath(f"no path from {a} to {b}")
+    return got[0], list(got[1])
 
 
 def _matrix(board: Board, g: nx.Graph) -> csr_matrix:
@@ -328,8 +315,9 @@ def large_move(board: Board, base: Footprint, size: tuple[int, int], goal: Cell,
     return LargeRoute(int(cost), steps, start, tuple(path), tuple(fps))
 
 
-def _tree(g: nx.Graph, a: Cell) -> dict[Cell, tuple[int, tuple[Cell, ...]]]:
-    """Every space reachable from `a`: (cost, cheapest route), with _dijkstra's tie-break."""
+def _tree(g: nx.Graph, a: Cell, until: Cell | None = None) -> dict[Cell, tuple[int, tuple[Cell, ...]]]:
+    """Every space reachable from `a` (or those settled up to `until`): (cost, cheapest
+    route); ties: fewest steps, then the lexicographically smallest route by (y, x)."""
     import heapq
 
     key = _yx
@@ -340,7 +328,9 @@ def _tree(g: nx.Graph, a: Cell) -> dict[Cell, tuple[int, tuple[Cell, ...]]]:
         if node in best:
             continue
         best[node] = (cost, path)
-        for nxt in g.successors(node):
+        if node == until:
+            break
+        for nxt in g.successors(node) if g.is_directed() else g.neighbors(node):
             if nxt not in best:
                 heapq.heappush(heap, (cost + g.edges[node, nxt]["weight"], n + 1, keys + (key(nxt),), nxt, path + (nxt,)))
     return best
