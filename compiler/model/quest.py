@@ -76,6 +76,7 @@ class CustomMonster:
     defense: tuple[str, ...] = ()
     traits: tuple[str, ...] = ()
     span: Span = ast.NOWHERE
+    activations: tuple[ast.CustomActivation, ...] = ()  # its turns in words (docs/language.md, "Custom monsters' activations")
 
 
 @frozen
@@ -220,6 +221,7 @@ class QuestEncounter:
     spawns: tuple[Spawn, ...] = ()
     events: tuple[Event, ...] = ()
     variables: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    campaign: frozenset[str] = frozenset()  # which of `variables` are campaign variables (`campaign var`)
     flavor: ast.Text | None = None
     setup: ast.Text | None = None
     reachable: bool = True
@@ -238,6 +240,8 @@ class ResolvedQuest:
     doc: str | None = None
     span: Span = ast.NOWHERE
     monsters: tuple[CustomMonster, ...] = ()  # its custom monsters, as declared
+    # campaign variable -> its values when the quest may hand play on (`next quest`): compiler/passes/campaign_vars.py
+    campaign_out: Mapping[str, "Interval"] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def hero_counts(self) -> tuple[int, ...]:
@@ -290,18 +294,21 @@ class Possible:
         return self.ranges.get(variable, ANY)
 
 
-def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4)) -> Possible:
+def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4),
+             entry: Mapping[str, Interval] | None = None) -> Possible:
     """What can happen in `enc`: from its setup, every event whose trigger can happen and
     whose condition may hold fires (effects of every choice whose condition may hold
     included; of an `if`, the arms `_Growing.taken` says may be taken), until nothing
     more can (`first`: the quest's first encounter, where `on start` fires; `heroes`: the
-    hero counts played). Variables are tracked as intervals (`_Growing.intervals`),
+    hero counts played; `entry`: campaign variables that may start at other values than
+    their declared ones, play arriving by `next` or `next quest`, each the interval of its
+    starting values: compiler/passes/campaign_vars.py). Variables are tracked as intervals (`_Growing.intervals`),
     solved again once per sweep over the events, not after every event that writes one:
     within a sweep they may lag behind (smaller, never wrong), and the last sweep, in
     which nothing grows, judges every condition on the final intervals. The quests pass
     reports the events that never fire; the adventure and expectations passes ask which
     fire."""
-    st = _Growing(enc, first, heroes)
+    st = _Growing(enc, first, heroes, entry or {})
     changed = True
     while changed:
         changed = False
@@ -406,8 +413,10 @@ def compare_truths(op: str, left: Interval, right: Interval) -> frozenset[bool]:
 class _Growing:
     """`fixpoint`'s working state: what can happen so far, grown event by event."""
 
-    def __init__(self, enc: QuestEncounter, first: bool, heroes: tuple[int, int]) -> None:
+    def __init__(self, enc: QuestEncounter, first: bool, heroes: tuple[int, int],
+                 entry: Mapping[str, Interval] | None = None) -> None:
         self.enc, self.first, self.heroes = enc, first, heroes
+        self.starts: dict[str, Interval] = {v: _hull((n, n), (entry or {}).get(v, (n, n))) for v, n in enc.variables.items()}
         self.spawn_group = {s.id: s.group for s in enc.spawns}
         self.fired: set[int] = set()
         self.groups = {name for s in enc.spawns if s.when == "setup" for name in (s.group, s.id)}
@@ -474,13 +483,13 @@ class _Growing:
         if self._intervals is not None:
             return self._intervals
         names = sorted(self.writes)
-        cur: dict[str, Interval] = {v: (self.enc.variables[v], self.enc.variables[v]) for v in names}
+        cur: dict[str, Interval] = {v: self.starts[v] for v in names}
         rounds = 0
         while True:
             rounds += 1
             new: dict[str, Interval] = {}
             for v in names:
-                base: Interval = (self.enc.variables[v], self.enc.variables[v])
+                base: Interval = self.starts[v]
                 up: int | None = 0
                 down: int | None = 0
                 for w in self.writes[v]:

@@ -51,6 +51,7 @@ from compiler.model import Model
 from compiler.model import quest as m
 from compiler.model.loops import runaway_loops
 from compiler.model.states import MAX_STATES, board_states, needs_search
+from compiler.passes import campaign_vars
 from compiler.passes.maps import report_overlap, report_pieces
 from compiler.passes.spaces import resolve_space
 from compiler.syntax import ast
@@ -103,16 +104,24 @@ def quests_pass(model: Model, sink: Sink) -> Model:
     maps = encounter_maps(model)
     symbols = (model.symbols or {}).get("quest", {})
     out: dict[str, m.ResolvedQuest] = {}
-    for q in quests:
-        if symbols and symbols.get(q.id) is not q:
-            continue  # a duplicate id (R0101 reported it)
-        if q.adventure is not None:
-            continue  # a cooperative quest: its maps are the dealt encounters (compiler/passes/adventure.py)
+    played = [q for q in quests if not (symbols and symbols.get(q.id) is not q)  # a duplicate id (R0101 reported it)
+              and q.adventure is None]  # a cooperative quest: its maps are the dealt encounters (compiler/passes/adventure.py)
+
+    def resolve(q: ast.Quest, entry: Mapping[str, m.Interval] | None, into: Sink) -> m.ResolvedQuest | None:
         here = maps.get(q.id, ())
-        key = ("quest", q, tuple(Same(amap) for amap in here), Same(monsters), Same(dice))
-        resolved = remembered_as(key, lambda local: resolve_quest(q, here, monsters, local, maps_checked=True, dice=dice), sink)
-        if resolved is not None:
-            out[q.id] = resolved
+        given = tuple(sorted(entry.items())) if entry else ()
+        key = ("quest", q, tuple(Same(amap) for amap in here), Same(monsters), Same(dice), given)
+        return remembered_as(key, lambda local: resolve_quest(q, here, monsters, local, maps_checked=True, dice=dice,
+                                                              entry=entry), into)
+
+    if campaign_vars.has_campaign_vars(played):  # values carried along `next quest`: the chain is solved together
+        campaign_vars.check_declarations(played, sink)
+        out = campaign_vars.resolve_chain(played, resolve, sink)
+    else:
+        for q in played:
+            resolved = resolve(q, None, sink)
+            if resolved is not None:
+                out[q.id] = resolved
     return model.with_(quests=MappingProxyType(dict(sorted(out.items()))))
 
 
@@ -129,12 +138,16 @@ def encounter_maps(model: Model) -> dict[str, tuple[AssembledMap | None, ...]]:
 # ---------------------------------------------------------------- one quest
 def resolve_quest(
     quest: ast.Quest, maps: Sequence[AssembledMap | None], monsters: Mapping[str, Monster], sink: Sink, *,
-    maps_checked: bool = False, dice: Mapping[str, object] | None = None
+    maps_checked: bool = False, dice: Mapping[str, object] | None = None,
+    entry: Mapping[str, m.Interval] | None = None
 ) -> m.ResolvedQuest | None:
     """Resolve one quest. `maps_checked`: the maps pass already reported the spaces the
     encounter bodies name (start, tokens, spawn points: M0207/M0216/M0220), so those
     are resolved quietly here; spaces inside events are always reported here. `dice`:
-    the dice catalog a custom monster's `attack` and `defense` name (None: not checked)."""
+    the dice catalog a custom monster's `attack` and `defense` name (None: not checked).
+    `entry`: the campaign variables' values play may arrive with (`next quest` from another
+    quest of the chain: compiler/passes/campaign_vars.py), each an interval; the quest's
+    `campaign_out` says what they may be when it hands play on."""
     low, high = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     counts = tuple(h for h in HERO_COUNTS if low <= h <= high)
     if not counts:
@@ -165,7 +178,8 @@ def resolve_quest(
         unset[enc.number] = r.unset_read
     if not ok or not encounters:
         return None
-    encounters = _analyse(quest, encounters, sink, unset)
+    out: dict[str, m.Interval] = {}
+    encounters = _analyse(quest, encounters, sink, unset, entry or {}, out)
     return m.ResolvedQuest(
         id=quest.id,
         name=quest.name,
@@ -174,6 +188,7 @@ def resolve_quest(
         doc=quest.doc,
         span=quest.span,
         monsters=customs,
+        campaign_out=MappingProxyType(dict(sorted(out.items()))),
     )
 
 
@@ -224,13 +239,40 @@ def custom_monsters(
         out.append(m.CustomMonster(
             id=c.id, base=c.base, name=c.name, unique=c.unique, lieutenant=base.lieutenant,
             healths=MappingProxyType(healths) if c.health is not None else MappingProxyType({}),
-            speed=c.speed, attack=c.attack, defense=c.defense, traits=c.traits, span=c.span))
+            speed=c.speed, attack=c.attack, defense=c.defense, traits=c.traits, span=c.span,
+            activations=_custom_activations(c, sink)))
     return table, tuple(out), frozenset(broken)
 
 
 def _rank(monster: Monster) -> str:
     """The rank whose health a unique figure of `monster` has."""
     return "lieutenant" if monster.lieutenant else "master"
+
+
+def _custom_activations(c: ast.CustomMonster, sink: Sink) -> tuple[ast.CustomActivation, ...]:
+    """A custom monster's `activation` blocks (docs/language.md, "Custom monsters'
+    activations"); the faulty ones reported (Q0211) and left out, the monster kept."""
+    out: list[ast.CustomActivation] = []
+    seen: set[str] = set()
+    for a in c.activations:
+        problem = fix = ""
+        span = a.span
+        if a.id in seen:
+            problem, fix = f"two activations are named `{a.id}`", "Give each activation a name of its own."
+        elif a.first is not None and a.first not in ("master", "minion"):
+            guess = did_you_mean(a.first, ["master", "minion"], sink=sink)
+            span = a.first_span
+            problem = f"`first {a.first}`: who goes first is `master` or `minion`" + (f"; did you mean `{guess}`?" if guess else "")
+            fix = guess or "Write `first master` or `first minion`, or leave `first` out (the app then draws who goes first)."
+        elif a.master is None and a.minion is None:
+            problem = f"activation `{a.id}` says what neither the master nor the minions do"
+            fix = "Add `master \"…\"` or `minion \"…\"` (the actions of the monster's turn)."
+        seen.add(a.id)
+        if problem:
+            sink.report("Q0211", span, monster=c.id, problem=problem, fix=fix)
+            continue
+        out.append(a)
+    return tuple(out)
 
 
 def _custom_healths(c: ast.CustomMonster, base: Monster) -> dict[int, int]:
@@ -372,6 +414,7 @@ class EncounterResolver:
         self.resolved_choices: set[Span] = set()  # choices that name nothing unknown
         self.loops: list[str] = []  # the labels of the `repeat` blocks being resolved, outermost first
         self.unset_read: frozenset[str] = frozenset()  # variables reported by Q0313
+        self.campaign: set[str] = set()  # variables declared `campaign var`
         self.removed_tiles: set[str] = set()  # tiles some event removes (revealing them again is no Q0307)
         self.revealed_with: dict[str | int, frozenset[Cell]] = {}  # _revealed_with
         self.also_in_play: frozenset[Cell] = frozenset()  # squares of tiles the placing event reveals
@@ -410,7 +453,9 @@ class EncounterResolver:
                 self.sink.report("Q0112", v.span, name=v.name)
                 continue
             self.names.variables[v.name] = v.value
-            if not v.given:
+            if v.campaign:
+                self.campaign.add(v.name)  # another quest of the chain may set it: no Q0313 here
+            elif not v.given:
                 self.names.unvalued.add(v.name)
         for t in body.tokens:
             self.token(t, "setup")  # body-level: the maps pass checked its space
@@ -449,6 +494,7 @@ class EncounterResolver:
             spawns=tuple(self.spawns),
             events=events,
             variables=MappingProxyType(dict(sorted(self.names.variables.items()))),
+            campaign=frozenset(self.campaign),
             flavor=body.flavor,
             setup=body.setup,
             span=self.enc.span,
@@ -1163,16 +1209,26 @@ class EncounterResolver:
 
 # ---------------------------------------------------------------- what can happen
 def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
-             unset: Mapping[int, AbstractSet[str]] | None = None) -> list[m.QuestEncounter]:
+             unset: Mapping[int, AbstractSet[str]] | None = None,
+             entry: Mapping[str, m.Interval] | None = None, carried: dict[str, m.Interval] | None = None
+             ) -> list[m.QuestEncounter]:
     """Decide which events can fire; report never-firing events, unrevealed hidden tiles,
-    unreachable encounters and quests that can never be won or lost."""
+    unreachable encounters and quests that can never be won or lost. `entry`: the campaign
+    variables' starting values when play arrives from another quest; `carried` is filled
+    with each campaign variable's values as the quest may hand play on (its values in every
+    encounter played; one an encounter does not declare passes through unchanged)."""
+    carried = {} if carried is None else carried
+    carried.update(entry or {})
     out = []
     reached = True
     wins = loses = hands_on = unsaid = False
     heroes = (quest.heroes.low, quest.heroes.high) if quest.heroes else (2, 4)
     for k, enc in enumerate(encounters):
         first = k == 0
-        state = m.fixpoint(enc, first, heroes) if reached else None
+        state = m.fixpoint(enc, first, heroes, {v: carried[v] for v in enc.campaign if v in carried}) if reached else None
+        if state is not None:
+            for v in enc.campaign:  # what the next encounter (`next`) or quest (`next quest`) may find
+                carried[v] = state.range_of(v)
         fired = state.fired if state is not None else frozenset()
         dead = state.dead_choices if state is not None else frozenset()
         if not reached:

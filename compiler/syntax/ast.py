@@ -362,6 +362,22 @@ class CustomMonster:
     span: Span = NOWHERE
     base_span: Span = NOWHERE  # the base's name, where an unknown base is reported
     dice_spans: tuple[tuple[str, Span], ...] = ()  # (die, where written) for attack / defense
+    activations: tuple[CustomActivation, ...] = ()  # `activation ID { … }`, in order
+
+
+@frozen
+class CustomActivation:
+    """`activation ID { ability T; master T; minion T; first master|minion }` in a custom
+    monster: one of its turns, in words, as the Valkyrie app shows them (one drawn at random
+    each round; who goes first at random unless `first` says)."""
+
+    id: str
+    ability: Text | None = None
+    master: Text | None = None
+    minion: Text | None = None
+    first: str | None = None  # master | minion; None: at random
+    span: Span = NOWHERE
+    first_span: Span = NOWHERE
 
 
 # ---------------------------------------------------------------- events
@@ -509,12 +525,15 @@ class Expectation:
 
 @frozen
 class VarDecl:
-    """`var NAME = N`, or `var NAME` (starts at 0, `given` False)."""
+    """`var NAME = N`, or `var NAME` (starts at 0, `given` False); `campaign var NAME = N`
+    (`campaign` True): a campaign variable, whose value carries across `next` and `next
+    quest` (docs/language.md, "Campaign variables")."""
 
     name: str
     value: int = 0
     span: Span = NOWHERE
     given: bool = True
+    campaign: bool = False
 
 
 @frozen

@@ -442,6 +442,9 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
             return ast.VarDecl(str(children[0]), 0, self.span(meta), given=False)
         return ast.VarDecl(str(children[0]), int(children[1]), self.span(meta))
 
+    def campaign_var(self, meta: Meta, children: Children) -> ast.VarDecl:
+        return dataclasses.replace(self.var(meta, children), campaign=True)
+
     def hero_figure(self, meta: Meta, children: Children) -> tuple[str, str, Span]:
         return ("hero_figure", str(children[0]), self.span(meta))
 
@@ -626,12 +629,41 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     def cm_traits(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[str, Span], ...], Span]:
         return self._cm_names("traits", meta, children)
 
+    def act_ability(self, meta: Meta, children: Children) -> tuple[str, ast.Text, Span]:
+        return ("ability", children[0], self.span(meta))
+
+    def act_master(self, meta: Meta, children: Children) -> tuple[str, ast.Text, Span]:
+        return ("master", children[0], self.span(meta))
+
+    def act_minion(self, meta: Meta, children: Children) -> tuple[str, ast.Text, Span]:
+        return ("minion", children[0], self.span(meta))
+
+    def act_first(self, meta: Meta, children: Children) -> tuple[str, str, Span]:
+        return ("first", str(children[0]), self.tspan(children[0]))
+
+    def cm_activation(self, meta: Meta, children: Children) -> tuple[str, ast.CustomActivation, Span]:
+        ident, *items = children
+        fields: Fields = {}
+        for key, value, span in items:
+            if key in fields:
+                self.sink.report("S0210", span, what=f"`{key}`")
+                continue
+            fields[key] = value
+            if key == "first":
+                fields["first_span"] = span
+        span = self.span(meta)
+        return ("activation", ast.CustomActivation(str(ident), span=span, **fields), span)
+
     def custom_monster(self, meta: Meta, children: Children) -> ast.CustomMonster:
         ident, base, *items = children
         fields: Fields = {}
         seen: dict[str, Span] = {}
         dice: list[tuple[str, Span]] = []
+        activations: list[ast.CustomActivation] = []
         for key, value, span in items:
+            if key == "activation":
+                activations.append(value)
+                continue
             if key in seen:
                 self.sink.report("S0210", span, what=f"`{key}`")
             else:
@@ -642,7 +674,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
                     value = tuple(name for name, _ in value)
                 fields[key] = value
         return ast.CustomMonster(str(ident), str(base), span=self.span(meta), base_span=self.tspan(base),
-                                 dice_spans=tuple(dice), **fields)
+                                 dice_spans=tuple(dice), activations=tuple(activations), **fields)
 
     # -------------------------------------------------- events
     def event(self, meta: Meta, children: Children) -> ast.EventDecl:
