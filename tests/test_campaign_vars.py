@@ -86,3 +86,15 @@ def test_declarations_disagreeing_across_a_chain():
     other = f'quest other "Other" {{\n  campaign var fin = 5\n{MAP}{ENDS}}}\n'
     _, sink = run(town() + mine() + LAIR + other)
     assert codes(sink) == []
+
+
+def test_the_bundle_lists_each_encounters_campaign_variables():
+    from compiler.catalogs.schema import validator
+    from compiler.emit.bundle import bundle_of
+
+    model, sink = run(town() + mine() + LAIR)
+    b = bundle_of(model)
+    assert not list(validator("bundle.schema.json").iter_errors(b))
+    assert b["quests"]["town"]["encounters"][0]["campaign"] == ["fin"]
+    assert b["quests"]["town"]["encounters"][0]["variables"] == {"fin": 0}
+    assert "campaign" not in b["quests"]["lair"]["encounters"][0]  # optional: absent when there are none

@@ -98,6 +98,8 @@ def encounter_json(
         "variables": dict(e.variables),
         "events": [event_json(ev, here, table) for ev in e.events],
     }
+    if e.campaign:  # docs/bundle.md: kept across `next` and `next_quest`
+        out["campaign"] = sorted(e.campaign)
     if e.runekeys:
         out["runekeys"] = [
             {"colour": k.colour, "carrier": k.carrier, "spaces": list(k.spaces)} for k in e.runekeys

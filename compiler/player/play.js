@@ -21,7 +21,11 @@
 //   still queued for the old encounter are dropped.
 // - `next_quest` ends the quest at once (nothing after it happens, as after `win`) and
 //   play goes on with quest `quest` of the bundle from its start: the same party (its hero
-//   count, within the new quest's range), everything else that quest's own.
+//   count, within the new quest's range) and the campaign variables, everything else that
+//   quest's own.
+// - Campaign variables (an encounter's `campaign`): one table of values for the play;
+//   entering an encounter, each takes the table's value (else its start); leaving by
+//   `next` or `next_quest`, its value goes back to the table. A new Game: an empty table.
 // - A `variable` event fires as soon as its variable is at least `at_least`.
 // - Doors have states: on the board or not (`hidden` at the start, `remove_door`,
 //   `place_door`), open or closed, locked or not (`unlock`). Heroes open only a closed,
@@ -72,6 +76,7 @@ export class Game {
     this.asking = null;        // the question waiting for an answer: {text, choices: [{index, text}]}
     this.rng = new PythonRandom(seed);
     this.randomPicks = new Map();  // "encounter:spawn id" of a random group -> the monster drawn for it (kept for the quest)
+    this.campaign = {};  // campaign variable -> its value, kept across `next` and `next_quest` (a quest begun anew: empty)
     this.adventure = this.quest.adventure || null;
     if (this.adventure) this._dealAdventure();
     this._enter(0, true);
@@ -133,6 +138,7 @@ export class Game {
     this.openDoors = new Set(doors.filter((d) => map.doors[d].open && !map.doors[d].hidden));
     this.locked = new Set(doors.filter((d) => map.doors[d].locked));
     this.variables = { ...enc.variables };
+    for (const name of enc.campaign || []) if (name in this.campaign) this.variables[name] = this.campaign[name];
     this.tokens = new Map();
     for (const t of enc.tokens) if (t.when === "setup" && this.revealed.has(t.tile)) this.tokens.set(t.id, t);
     this.figures = [];
@@ -524,8 +530,14 @@ export class Game {
     }
   }
 
+  /** Leaving an encounter by `next` or `next_quest`: its campaign variables' values go to the campaign's table. */
+  _keepCampaign() {
+    for (const name of (this.encounter && this.encounter.campaign) || []) this.campaign[name] = this.variables[name] ?? 0;
+  }
+
   _next() {
     this.queue = [];
+    if (this.encounterIndex + 1 < this.encounterCount) this._keepCampaign();
     if (this.encounterIndex + 1 < this.encounterCount) {
       this.log.push({ kind: "info", text: `Encounter ${this.encounterIndex + 2} begins.` });
       this._enter(this.encounterIndex + 1);
@@ -537,6 +549,7 @@ export class Game {
     const quest = this.bundle.quests[qid];
     if (!quest) return;  // the compiler checks every `next quest` (Q0801)
     this.log.push({ kind: "info", text: `Quest ${this.text(quest.name) || qid} begins.` });
+    this._keepCampaign();
     this.questId = qid;
     this.quest = quest;
     const [low, high] = quest.heroes;

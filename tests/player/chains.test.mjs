@@ -67,3 +67,57 @@ test("a hub: back to the town, whose events fire again from its start", () => {
 test("the script listing says next quest as the language does", () => {
   assert.equal(describeEffect({ kind: "next_quest", quest: "mine" }, (id) => id), "next quest mine");
 });
+
+/** The same chain with `gold` a campaign variable of both quests (the mine lists it too). */
+function campaignBundle() {
+  const b = chainBundle();
+  b.quests.town.encounters[0].campaign = ["gold"];
+  b.quests.mine.encounters[0].variables = { depth: 1, gold: 0 };
+  b.quests.mine.encounters[0].campaign = ["gold"];
+  b.quests.mine.encounters[0].events.push(
+    { index: 3, can_fire: true, on: { kind: "round_start", round: 1 }, do: [{ kind: "add", variable: "gold", by: 1 }] });
+  return b;
+}
+
+test("campaign variables keep their value across next_quest, there and back; others start afresh", () => {
+  const g = new Game(campaignBundle(), "town", { heroes: 3 });
+  assert.deepEqual(g.variables, { gold: 0 });
+  g.endRound();  // the town sets gold to 7 and moves on: the mine finds 7, and adds 1 at its first round's start
+  assert.equal(g.questId, "mine");
+  assert.deepEqual(g.variables, { depth: 1, gold: 8 });
+  g.endRound();
+  g.answer(0);   // back to the town: gold is still 8 there
+  assert.equal(g.questId, "town");
+  assert.deepEqual(g.variables, { gold: 8 });
+  // a quest begun anew (a new Game, the web player's menu) starts the campaign afresh
+  assert.deepEqual(new Game(campaignBundle(), "mine", { heroes: 3 }).variables, { depth: 1, gold: 1 });
+});
+
+test("without campaign, the same variable starts afresh in each quest", () => {
+  const b = campaignBundle();
+  delete b.quests.town.encounters[0].campaign;
+  delete b.quests.mine.encounters[0].campaign;
+  const g = new Game(b, "town", { heroes: 3 });
+  g.endRound();
+  assert.deepEqual(g.variables, { depth: 1, gold: 1 });
+});
+
+test("a quest that does not list a campaign variable passes its value on; next carries it into the next encounter", () => {
+  const b = campaignBundle();
+  // the town's two encounters: gold set in the first is found in the second, through `next`
+  b.quests.town.encounters = [
+    { ...enc([{ on: { kind: "round_end", round: 1 }, do: [{ kind: "set", variable: "gold", value: 5 }, { kind: "next" }] }], { gold: 0 }), campaign: ["gold"] },
+    { ...enc([{ on: { kind: "round_end", round: 1 }, do: [{ kind: "next_quest", quest: "hall" }] }], {}), number: 2 },
+  ];
+  b.quests.hall = { name: "n.town", heroes: [2, 4], encounters: [
+    { ...enc([{ on: { kind: "round_end", round: 1 }, do: [{ kind: "next_quest", quest: "mine" }] }], { gold: 0 }) }] };
+  const g = new Game(b, "town", { heroes: 3 });
+  g.endRound();
+  assert.equal(g.encounterIndex, 1);
+  g.endRound();  // encounter 2 lists no campaign variable: the table keeps gold = 5
+  assert.equal(g.questId, "hall");
+  assert.deepEqual(g.variables, { gold: 0 });  // the hall's own `gold`, not a campaign one
+  g.endRound();
+  assert.equal(g.questId, "mine");
+  assert.deepEqual(g.variables, { depth: 1, gold: 6 });  // 5 carried through the hall, +1 at the mine's start
+});
