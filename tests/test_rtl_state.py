@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -424,3 +425,16 @@ def test_the_state_picture_is_deterministic_and_shows_the_numbers(tmp_path):
         done = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK), "-o", str(o)], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
     assert out[0].read_bytes() == out[1].read_bytes() == png_bytes(_picture())
+
+
+# --------------------------------------------------------------------------- the player's view
+NODE = shutil.which("node") or shutil.which("nodejs")
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node (Debian's nodejs) for node --test")
+def test_the_players_state_view_under_node():
+    """compiler/player/rtl_state.js: the view steps within the record, names places and
+    cards, and its HTML carries every number of the week (tests/player/rtl_state.test.mjs)."""
+    r = subprocess.run([NODE, "--test", str(ROOT / "tests" / "player" / "rtl_state.test.mjs")], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "# pass 4" in r.stdout

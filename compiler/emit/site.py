@@ -17,7 +17,7 @@ import json
 
 from compiler.resources import packaged_bytes, player_dir
 
-ASSETS = ("index.html", "style.css", "app.js", "sight.js", "moves.js", "play.js", "deal.js", "validate.js", "labels.js", "hazards.js", "templates.js", "campaign.js", "campaign_panel.js")
+ASSETS = ("index.html", "style.css", "app.js", "sight.js", "moves.js", "play.js", "deal.js", "validate.js", "labels.js", "hazards.js", "templates.js", "campaign.js", "campaign_panel.js", "rtl_state.js")
 
 
 def player_files(*, serve: bool = False) -> dict[str, bytes]:

@@ -12,6 +12,7 @@ import {
 import { hazardMarks } from "./hazards.js";
 import { covered as templateCovers, nextFacing } from "./templates.js";
 import { CampaignSession, campaignHtml } from "./campaign_panel.js";
+import { StateView, stateHtml, stateIds } from "./rtl_state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
@@ -59,7 +60,15 @@ async function start() {
     return;
   }
   setupControls();
-  const quests = [...Object.keys(ui.bundle.quests), ...Object.keys(ui.bundle.encounters || {})];
+  setupRtlState();
+  const quests = [...Object.keys(ui.bundle.quests || {}), ...Object.keys(ui.bundle.encounters || {})];
+  if (!quests.length && stateIds(ui.bundle).length) {
+    // a pack of catalogs with a 1st-edition campaign state: the state is all there is to show
+    $("board").style.display = "none";
+    $("template-row").hidden = true;
+    document.body.dataset.state = "ready";
+    return;
+  }
   if (!quests.length) {
     showError(`Pack "${ui.bundle.pack.id}" has no quests to play (it holds catalogs only).`);
     return;
@@ -122,7 +131,7 @@ function setupControls() {
   $("title").textContent = `${b.pack.name || b.pack.id} ${b.pack.version || ""}`;
   const quest = $("quest");
   // quests, then each top-level encounter (those exploration decks deal) on its own
-  quest.innerHTML = Object.keys(b.quests).map((q) => `<option value="${esc(q)}">${esc(text(b.quests[q].name))}</option>`).join("")
+  quest.innerHTML = Object.keys(b.quests || {}).map((q) => `<option value="${esc(q)}">${esc(text(b.quests[q].name))}</option>`).join("")
     + Object.keys(b.encounters || {}).map((e) => `<option value="enc:${esc(e)}">Encounter: ${esc(text(b.encounters[e].name))}</option>`).join("");
   const langs = ["", ...Object.keys(b.translations || {})];
   $("lang").innerHTML = langs.map((l) => `<option value="${esc(l)}">${l ? esc(l) : "default"}</option>`).join("");
@@ -889,6 +898,29 @@ function drawCampaign() {
   });
   const rec = body.querySelector("[data-action=campaign-record]");
   if (rec) rec.onclick = () => { s.record(g.questId, g.outcome.result === "win" ? "won" : "lost"); drawCampaign(); };
+}
+
+// ------------------------------------------------------------------ the 1st-edition campaign state
+// The bundle's `campaign.state` (replayed by the compiler) shown week by week: a slider and
+// first/previous/next/last buttons (rtl_state.js).
+function setupRtlState() {
+  const ids = stateIds(ui.bundle);
+  const box = $("rtl");
+  box.hidden = !ids.length;
+  if (!ids.length) return;
+  box.innerHTML = `<h3>Campaign state</h3><label>State <select id="rtl-id" data-testid="rtl-id">${ids.map((i) => `<option value="${esc(i)}">${esc(i)}</option>`).join("")}</select></label><div id="rtl-body"></div>`;
+  const fresh = () => { ui.rtl = new StateView(ui.bundle, $("rtl-id").value); drawRtlState(); };
+  $("rtl-id").onchange = fresh;
+  fresh();
+}
+
+function drawRtlState() {
+  const v = ui.rtl;
+  const body = $("rtl-body");
+  body.innerHTML = stateHtml(v);
+  body.querySelectorAll("button[data-rtl]").forEach((btn) => { btn.onclick = () => { v[btn.dataset.rtl](); drawRtlState(); }; });
+  const slider = $("rtl-week");
+  slider.oninput = () => { v.go(slider.value); drawRtlState(); $("rtl-week").focus(); };
 }
 
 window.addEventListener("error", (e) => { if (!ui.bundle) showError(`The player failed to start: ${e.message}`); });
