@@ -197,9 +197,11 @@ def test_the_bundle_carries_the_campaign(tmp_path: Path):
     bundle = json.loads((tmp_path / "out" / "road" / "bundle.json").read_text(encoding="utf-8"))
     camp = bundle["app_campaigns"]["road"]
     nothing = {c: {"least": 0, "most": 0} for c in ("gold", "xp", "fame")}  # no quest pays anything
-    assert camp["acts"] == [{"number": 1, "title": "app_campaign.road.act.1.title", "quests": ["raid", "mill", "hunt"], "awards": nothing},
-                            {"number": 2, "quests": ["keep"], "awards": nothing}]
-    assert camp["difficulty"] == {"setting": "normal", "gold_per_hero": 50, "delve_xp": 1}
+    held = {"least": 0, "most": 0}
+    assert camp["acts"] == [{"number": 1, "title": "app_campaign.road.act.1.title", "quests": ["raid", "mill", "hunt"], "awards": nothing, "fame_held": held},
+                            {"number": 2, "quests": ["keep"], "awards": nothing, "fame_held": held}]
+    # peril: the rulebook gives no number, so the setting's own (illustrative) is shipped
+    assert camp["difficulty"] == {"setting": "normal", "gold_per_hero": 50, "delve_xp": 1, "peril_rounds": 4, "peril_illustrative": True}
     assert camp["quests"]["raid"]["odds"] == {"exact": "2/3", "value": 0.666667}
     assert camp["quests"]["mill"]["after"] == {"quest": "raid", "outcome": "lost"}
     # the raid lost (1/3), then the mill or the hunt picked (1/2)
@@ -500,7 +502,7 @@ def test_the_command_and_the_bundle_carry_cities_travel_awards_and_the_delve(tmp
     road, delve = answer["goblin_road"], answer["the_delve"]
     assert road["awards"]["1"] == {"gold": {"least": 0, "most": 200}, "xp": {"least": 2, "most": 6}, "fame": {"least": 0, "most": 5}}
     assert road["travel"][1]["odds"] == {"exact": "1/4", "value": 0.25} and road["travel"][1]["id"] == "lost_pedlar"
-    assert road["difficulty"] == {"setting": "normal", "gold_per_hero": 50, "delve_xp": 1}
+    assert {k: road["difficulty"][k] for k in ("setting", "gold_per_hero", "delve_xp")} == {"setting": "normal", "gold_per_hero": 50, "delve_xp": 1}
     assert road["cities"]["tamalir"]["sells"][1] == {"items": ["chain_mail", "war_hammer"], "fame": 2}
     assert delve["delve"] is True and delve["endings"]["won"]["exact"] == "2/45"
     assert questc("build", str(SAMPLE), "-o", str(tmp_path / "out")).code == 0

@@ -164,29 +164,79 @@ def campaign_answer(checked: ac.Checked, sim: ac.Simulation | None = None) -> di
         out["side_offer"] = camp.side_offer
     decl = checked.decl
     setting = _setting(checked)
-    out["difficulty"] = {"setting": setting, **ac.DIFFICULTIES[setting]}
+    out["difficulty"] = {"setting": setting, **ac.DIFFICULTIES[setting], **_peril(checked)}
     out["delve"] = camp.delve
     if decl.cities:
-        out["cities"] = {c.id: {"name": c.name.value if c.name else None, "sells": [{"items": [r.name for r in g.items], "fame": g.fame} for g in c.sells]}
+        out["cities"] = {c.id: {"name": c.name.value if c.name else None, "sells": [{"items": [r.name for r in g.items], "fame": g.fame} for g in c.sells],
+                                **({"stock": c.stock} if c.stock is not None and c.stock > 0 else {})}
                          for c in sorted(decl.cities, key=lambda c: c.id)}
+    if camp.prices:
+        out["prices"] = dict(sorted(camp.prices.items()))
+    if camp.visit_odds is not None:
+        visit: dict[str, object] = {"odds": _exact(camp.visit_odds), "spend": camp.visit_spend}
+        if analysis is not None:
+            visit.update(expected=_exact(analysis.visits), least=analysis.visit_range[0], most=analysis.visit_range[1],
+                         gold_spent=_exact(analysis.visits * camp.visit_spend),
+                         by_city={shop.city: _exact(analysis.visits / len(camp.shops)) for shop in camp.shops},
+                         runs_by_visits={str(n): _exact(p) for n, p in analysis.visits_by().items()})
+        out["visit"] = visit
     if camp.travel:
         out["travel"] = [
             {"id": t.id, "odds": _exact(t.odds), "rewards": [_reward(r) for r in t.rewards],
+             **({"answers": _answers_json(t, analysis, sim)} if t.answers else {}),
              **({"once": _exact(analysis.travel_once[t.id]), "expected": _exact(analysis.travel_expected[t.id])} if analysis is not None else {}),
              **({"simulated_runs": sim.travel_runs[t.id], "simulated_total": sim.travel_total[t.id]} if sim is not None else {})}
             for t in camp.travel
         ]
     if analysis is not None:
         out["endings"] = {e: _exact(analysis.endings[e]) for e in ac.ENDINGS}
-        out["expected_weeks"] = _exact(analysis.weeks(camp))
+        out["expected_weeks"] = _exact(analysis.total_weeks(camp))
         out["awards"] = {str(camp.acts[at]): {c: {"least": lo, "most": hi} for c, (lo, hi) in by.items()} for at, by in sorted(analysis.awards.items())}
         out["most_fame"] = analysis.most_fame
+        out["fame_held"] = {str(camp.acts[at]): {"least": lo, "most": hi} for at, (lo, hi) in sorted(analysis.fame_held.items())}
+        out["runs_by_weeks"] = {str(n): _exact(p) for n, p in analysis.weeks_by(camp).items()}
+        if camp.delve:
+            out["upgrades"] = _exact(analysis.upgrades)
+            out["reveals"] = _exact(analysis.reveals)
     if sim is not None:
-        out["simulation"] = {
+        simulation: dict[str, object] = {
             "runs": sim.runs, "seed": sim.seed, "endings": dict(sim.endings),
             "weeks": {str(n): k for n, k in sim.weeks.items()}, "quests_played": {str(n): k for n, k in sim.quests_played.items()},
             "awards": {str(camp.acts[at]): {c: {"least": lo, "most": hi} for c, (lo, hi) in by.items()} for at, by in sorted(sim.awards.items())},
+            "fame_held": {str(camp.acts[at]): {"least": lo, "most": hi} for at, (lo, hi) in sorted(sim.fame_held.items())},
         }
+        if camp.visit_odds is not None:
+            simulation.update(visits={str(n): k for n, k in sim.visits.items()}, gold_spent=sim.gold_spent,
+                              city_visits=dict(sim.city_visits), on_sale={c: dict(items) for c, items in sim.on_sale.items()})
+        if camp.delve:
+            simulation.update(upgrades=sim.upgrades, reveals=sim.reveals, revealed=dict(sim.revealed))
+        out["simulation"] = simulation
+    return out
+
+
+def _peril(checked: ac.Checked) -> dict[str, object]:
+    """The rounds between peril steps: the campaign's `peril N`, else the difficulty's
+    number, which is this project's own (illustrative)."""
+    from compiler.model import app_campaign as ac
+
+    written = checked.decl.peril
+    if written is not None and written > 0:
+        return {"peril_rounds": written, "peril_illustrative": checked.campaign.source == "illustrative"}
+    return {"peril_rounds": ac.PERIL_ROUNDS[_setting(checked)], "peril_illustrative": True}
+
+
+def _answers_json(t: ac.Travel, analysis: ac.Analysis | None, sim: ac.Simulation | None) -> list[dict[str, object]]:
+    """Each way a travel event's answers can go: the chance given the event, per journey
+    (exact), the expected times per run, what it pays in all, and the simulated times."""
+    out: list[dict[str, object]] = []
+    for key, chance, pays in t.outcomes():
+        item: dict[str, object] = {"answer": key, "chance": _exact(chance), "per_journey": _exact(chance * t.odds),
+                                   "pays": {c: v for c, v in pays.items() if v}}
+        if analysis is not None:
+            item["expected"] = _exact(analysis.travel_expected[t.id] * chance)
+        if sim is not None:
+            item["simulated"] = sim.answers[f"{t.id}:{key}"]
+        out.append(item)
     return out
 
 
@@ -205,12 +255,31 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
     lines = [f"{what} {camp.id} \"{visible(camp.name)}\" ({camp.source}): {len(camp.acts)} acts, {len(camp.quests)} quests, {offer}; {walked}"]
     setting = _setting(checked)
     rule = ac.DIFFICULTIES[setting]
-    lines.append(f"difficulty {setting}: each hero starts with {rule['gold_per_hero']} gold" + (f" and {rule['delve_xp']} XP" if camp.delve else ""))
+    peril = _peril(checked)
+    lines.append(f"difficulty {setting}: each hero starts with {rule['gold_per_hero']} gold" + (f" and {rule['delve_xp']} XP" if camp.delve else "")
+                 + f"; peril rises every {peril['peril_rounds']} rounds" + (" (illustrative)" if peril["peril_illustrative"] else ""))
     if sim is not None:
         lines.append(f"simulated {sim.runs} runs, seed {sim.seed}")
     for city in sorted(checked.decl.cities, key=lambda c: c.id):
         shop = "; ".join((f"at fame {g.fame}: " if g.fame else "") + ", ".join(r.name for r in g.items) for g in city.sells)
-        lines.append(f"city {city.id}" + (f" \"{visible(city.name.value)}\"" if city.name else "") + f" sells {shop or 'nothing'}")
+        lines.append(f"city {city.id}" + (f" \"{visible(city.name.value)}\"" if city.name else "") + f" sells {shop or 'nothing'}"
+                     + (f"; a visit finds {city.stock} on sale" if city.stock is not None and city.stock > 0 else ""))
+        if sim is not None and city.id in sim.on_sale and sim.city_visits.get(city.id):
+            seen = sim.city_visits[city.id]
+            lines.append(f"  simulated {seen} visits; on sale: " + ", ".join(
+                f"{item} {n}/{seen} ({_pct(n / seen)})" + (f" at {camp.prices[item]} gold" if item in camp.prices else "") for item, n in sim.on_sale[city.id].items()))
+    if camp.prices:
+        lines.append("prices: " + ", ".join(f"{item} {gold}" for item, gold in sorted(camp.prices.items())))
+    if camp.visit_odds is not None:
+        head = f"visit a city after a quest: odds {camp.visit_odds}, a week, {camp.visit_spend} gold spent"
+        facts = []
+        if analysis is not None:
+            low, high = analysis.visit_range
+            facts.append(f"expected {analysis.visits} ({float(analysis.visits):.2f}) visits a run, {low}..{high}, gold spent {analysis.visits * camp.visit_spend}")
+        if sim is not None:
+            facts.append(f"simulated mean {sum(n * k for n, k in sim.visits.items()) / sim.runs:.2f}, gold spent {sim.gold_spent / sim.runs:.2f}, runs by visits "
+                         + ", ".join(f"{n}: {k}" for n, k in sim.visits.items()))
+        lines.append(head + ("; " + "; ".join(facts) if facts else ""))
     written = {t.id: t for t in checked.decl.travel}
     for t in camp.travel:
         near = written[t.id].near
@@ -223,6 +292,15 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
         if sim is not None:
             facts.append(f"simulated {sim.travel_runs[t.id]}/{sim.runs} runs ({_pct(sim.travel_runs[t.id] / sim.runs)}), {sim.travel_total[t.id] / sim.runs:.3f} times")
         lines.append(head + ("; " + "; ".join(facts) if facts else ""))
+        if t.answers:
+            for key, chance, pays in t.outcomes():
+                gives = " ".join(f"{c} {v}" for c, v in pays.items() if v) or "nothing"
+                bits = [f"  answer {key}: {chance} of the event, {chance * t.odds} a journey, pays {gives}"]
+                if analysis is not None:
+                    bits.append(f"on average {analysis.travel_expected[t.id] * chance} times a run")
+                if sim is not None:
+                    bits.append(f"simulated {sim.answers[f'{t.id}:{key}'] / sim.runs:.3f} times")
+                lines.append("; ".join(bits))
     for at, number in enumerate(camp.acts):
         title = camp.act_titles[at]
         items = checked.decl.acts[at].items if at < len(checked.decl.acts) else ()
@@ -232,6 +310,9 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
             lines.append("  paid in this act: " + ", ".join(f"{c} {paid[c][0]}..{paid[c][1]}" for c in ac.CURRENCIES)
                          + (" (simulated " + ", ".join(f"{c} {sim.awards[at][c][0]}..{sim.awards[at][c][1]}" for c in ac.CURRENCIES) + ")"
                             if sim is not None and at in sim.awards else ""))
+        if analysis is not None and at in analysis.fame_held:
+            lo, hi = analysis.fame_held[at]
+            lines.append(f"  fame held as the act ends: {lo}..{hi}" + (f" (simulated {sim.fame_held[at][0]}..{sim.fame_held[at][1]})" if sim is not None and at in sim.fame_held else ""))
         for q in camp.quests:
             if q.act != at:
                 continue
@@ -267,13 +348,16 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
             lines.append(f"ending: {words[e]}: " + "; ".join(facts))
     facts = []
     if analysis is not None:
-        expected = analysis.weeks(camp)
+        expected = analysis.total_weeks(camp)
         facts.append(f"expected {expected} ({float(expected):.2f})")
     if sim is not None:
         mean = sum(n * k for n, k in sim.weeks.items()) / sim.runs
         facts.append(f"simulated mean {mean:.2f}, runs by weeks " + ", ".join(f"{n}: {k}" for n, k in sim.weeks.items()))
     if facts:
-        lines.append("weeks passed (one per side quest attempted): " + "; ".join(facts))
+        lines.append("weeks passed (one per side quest attempted" + (", one per city visit" if camp.visit_odds is not None else "") + "): " + "; ".join(facts))
+    if analysis is not None and camp.delve:
+        lines.append(f"upgrade phases: expected {analysis.upgrades} ({float(analysis.upgrades):.2f}), shop items revealed {analysis.reveals} ({float(analysis.reveals):.2f})"
+                     + (f"; simulated {sim.upgrades / sim.runs:.2f} and {sim.reveals / sim.runs:.2f}" if sim is not None else ""))
     if analysis is not None:
         lines.append(f"most fame a run gathers: {analysis.most_fame}")
     if sim is not None:

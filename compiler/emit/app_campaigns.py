@@ -6,6 +6,7 @@ quest is played and each ending comes (docs/bundle.md, docs/campaign.md).
 
 String ids (compiler/model/texts.py: app_campaign_texts):
     app_campaign.<id>.name | .act.<N>.title | .quest.<quest id>.title | .city.<id>.name | .travel.<id>.title
+    | .travel.<id>.answer.<answer id>.title
 A quest of the pack has no title of its own here: its name is `quest.<quest id>.name`.
 """
 
@@ -46,6 +47,8 @@ def reward_json(r: ast.Reward) -> JSONObject:
 
 def _city_json(campaign: str, city: ast.City, ids: dict[str, str]) -> JSONObject:
     out: JSONObject = {"sells": [{"items": [r.name for r in s.items], "fame": s.fame} for s in city.sells]}
+    if city.stock is not None and city.stock > 0:
+        out["stock"] = city.stock
     sid = f"app_campaign.{campaign}.city.{city.id}.name"
     if sid in ids:
         out["name"] = sid
@@ -69,6 +72,9 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
             act["items"] = [r.name for r in decl.acts[at].items]
         if analysis is not None and at in analysis.awards:
             act["awards"] = {c: {"least": low, "most": high} for c, (low, high) in analysis.awards[at].items()}
+        if analysis is not None and at in analysis.fame_held:
+            low, high = analysis.fame_held[at]
+            act["fame_held"] = {"least": low, "most": high}
         acts.append(act)
     quests: JSONObject = {}
     for q in camp.quests:
@@ -88,6 +94,8 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
             item["rewards"] = [reward_json(r) for r in q.rewards]
         if analysis is not None:
             item["played"] = chance_json(analysis.played[q.id])
+        if q.reveal is not None:
+            item["reveal"] = q.reveal
         quests[q.id] = item
     out: JSONObject = {
         "name": f"app_campaign.{camp.id}.name",
@@ -99,6 +107,20 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
         out["side_offer"] = camp.side_offer
     setting = decl.difficulty.name if decl.difficulty is not None and decl.difficulty.name in ac.DIFFICULTIES else "normal"
     out["difficulty"] = {"setting": setting, **ac.DIFFICULTIES[setting]}
+    if decl.peril is not None and decl.peril > 0:
+        out["difficulty"]["peril_rounds"] = decl.peril
+        out["difficulty"]["peril_illustrative"] = camp.source == "illustrative"
+    else:  # the rulebook gives no number: this project's own, illustrative
+        out["difficulty"]["peril_rounds"] = ac.PERIL_ROUNDS[setting]
+        out["difficulty"]["peril_illustrative"] = True
+    if camp.prices:
+        out["prices"] = dict(sorted(camp.prices.items()))
+    if camp.visit_odds is not None:
+        visit: JSONObject = {"odds": chance_json(camp.visit_odds), "spend": camp.visit_spend}
+        if analysis is not None:
+            visit["expected"] = chance_json(analysis.visits)
+            visit["least"], visit["most"] = analysis.visit_range
+        out["visit"] = visit
     if camp.delve:
         out["delve"] = {"stages": ac.DELVE_STAGES, "act_after": ac.DELVE_ACT_AFTER, "keep": dict(ac.DELVE_KEEP),
                         "keep_if_tracker_empty": ac.DELVE_KEEP_IF_TRACKER_EMPTY}
@@ -117,6 +139,8 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
                 event["near"] = near.name
             if t.rewards:
                 event["rewards"] = [reward_json(r) for r in t.rewards]
+            if t.answers:
+                event["answers"] = [_answer_json(camp.id, t, a, ids) for a in t.answers]
             if analysis is not None:
                 event["once"] = chance_json(analysis.travel_once[t.id])
                 mean = analysis.travel_expected[t.id]
@@ -127,8 +151,21 @@ def campaign_json(checked: ac.Checked, decl: ast.AppCampaign, table: StringTable
         out["most_fame"] = analysis.most_fame
     if analysis is not None:
         out["endings"] = {e: chance_json(analysis.endings[e]) for e in ac.ENDINGS}
-        weeks = analysis.weeks(camp)
+        weeks = analysis.total_weeks(camp)
         out["expected_weeks"] = {"exact": f"{weeks.numerator}/{weeks.denominator}", "value": round(float(weeks), 6)}
+    return out
+
+
+def _answer_json(campaign: str, t: ac.Travel, a: ac.Answer, ids: dict[str, str]) -> JSONObject:
+    """An answer to a travel event: `odds` for a test, its rewards, its title's string id."""
+    out: JSONObject = {"id": a.id}
+    sid = f"app_campaign.{campaign}.travel.{t.id}.answer.{a.id}.title"
+    if sid in ids:
+        out["title"] = sid
+    if a.odds is not None:
+        out["odds"] = chance_json(a.odds)
+    if a.rewards:
+        out["rewards"] = [reward_json(r) for r in a.rewards]
     return out
 
 

@@ -33,7 +33,7 @@ from collections import Counter
 from dataclasses import field
 from fractions import Fraction
 from math import comb
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
 from compiler import frozen
 from compiler.diagnostics import Span
@@ -55,6 +55,12 @@ DELVE_STAGES = 6
 DELVE_ACT_AFTER = 3
 DELVE_KEEP: Mapping[str, int] = {"2": 1, "3": 2, "4": 2}  # heroes -> items kept after a stage
 DELVE_KEEP_IF_TRACKER_EMPTY = 1
+# How fast peril rises: the rulebook says only that it rises gradually on normal and
+# faster on hard ("Appendix VI"); the rounds between two peril steps are this project's
+# own numbers (illustrative), used unless a campaign writes `peril N`.
+PERIL_ROUNDS: Mapping[str, int] = {"normal": 4, "hard": 3}
+VISIT, STAY = "visit", "play"  # a quest played and then a city visited (a week), or not
+PLAYS = (STAY, VISIT)
 OUTCOMES = ("won", "lost", "played")
 UNPLAYED, WON, LOST = 0, 1, 2
 DEFAULT_ODDS = Fraction(1, 2)
@@ -76,6 +82,7 @@ class Quest:
     span: Span
     weeks: int | None = None  # "Begin in N weeks" (spine quests): weeks left once it opens
     rewards: tuple[ast.Reward, ...] = ()
+    reveal: int | None = None  # a Delve stage: shop items revealed in the upgrade phase after it
 
     def paid(self, outcome: int, currency: str) -> int:
         """What this quest pays in `currency` on `outcome` (WON or LOST)."""
@@ -84,15 +91,60 @@ class Quest:
 
 
 @frozen
+class Answer:
+    """The party's answer to a travel event: a choice (odds None), or a test passed with
+    `odds` (its `won` rewards on a pass, `lost` on a fail)."""
+
+    id: str
+    odds: Fraction | None = None
+    rewards: tuple[ast.Reward, ...] = ()
+
+
+@frozen
 class Travel:
-    """A travel event: its chance on each journey to a quest, and what it pays."""
+    """A travel event: its chance on each journey to a quest, what it pays, and the
+    answers the party may give (picked uniformly: the players' choice, modelled)."""
 
     id: str
     odds: Fraction
     rewards: tuple[ast.Reward, ...] = ()
+    answers: tuple[Answer, ...] = ()
 
     def paid(self, currency: str) -> int:
         return sum(getattr(r, currency) for r in self.rewards if r.when == "any")
+
+    def outcomes(self) -> list[tuple[str, Fraction, Mapping[str, int]]]:
+        """Each way the event can go once it comes, as (key, chance given the event, what
+        it pays in all): "" with no answers; "ANSWER" for a choice; "ANSWER won|lost" for
+        a test. The chances add up to 1."""
+        base = {c: self.paid(c) for c in CURRENCIES}
+        if not self.answers:
+            return [("", Fraction(1), base)]
+        share = Fraction(1, len(self.answers))
+        out: list[tuple[str, Fraction, Mapping[str, int]]] = []
+        for a in self.answers:
+            results = [("", share, "any")] if a.odds is None else [(" won", share * a.odds, "won"), (" lost", share * (1 - a.odds), "lost")]
+            for suffix, chance, when in results:
+                pays = {c: base[c] + sum(getattr(r, c) for r in a.rewards if r.when in ("any", when)) for c in CURRENCIES}
+                out.append((a.id + suffix, chance, pays))
+        return out
+
+
+@frozen
+class Shop:
+    """A city's shop: its items by the fame they wait for, and how many a visit finds."""
+
+    city: str
+    groups: tuple[tuple[int, tuple[str, ...]], ...]  # (fame, items) as written
+    stock: int | None = None  # None: everything it sells that the fame allows
+
+    def available(self, fame: int) -> list[str]:
+        """The items the shop may stock at `fame`, in written order, once each."""
+        out: list[str] = []
+        for need, items in self.groups:
+            if need <= fame:
+                out.extend(i for i in items if i not in out)
+        return out
 
 
 @frozen
@@ -108,6 +160,11 @@ class Campaign:
     positions: Mapping[str, int] = field(default_factory=dict)  # quest id -> index in `quests` (the first)
     delve: bool = False  # the Delve: stages in order, a lost stage ends it lost, the last won wins it
     travel: tuple[Travel, ...] = ()  # at most one comes on each journey to a quest
+    visit_odds: Fraction | None = None  # after each quest, a city visit with this chance (None: never)
+    visit_spend: int = 0  # gold a visit spends
+    shops: tuple[Shop, ...] = ()  # the cities in written order: a visit goes to one of them, each equally likely
+    prices: Mapping[str, int] = field(default_factory=dict)  # item -> gold, where written
+    act_items: tuple[tuple[str, ...], ...] = ()  # each act's shop item deck (the Delve reveals from it)
 
     @property
     def last_stage(self) -> int | None:
@@ -119,8 +176,8 @@ class Campaign:
         return 1 - sum((t.odds for t in self.travel), Fraction(0))
 
     def travel_range(self, currency: str) -> tuple[int, int]:
-        """The least and most a journey's travel event pays in `currency`."""
-        values = [t.paid(currency) for t in self.travel]
+        """The least and most a journey's travel event pays in `currency` (answers included)."""
+        values = [pays[currency] for t in self.travel for _, chance, pays in t.outcomes() if chance > 0]
         if self.no_travel() > 0 or not values:
             values.append(0)
         return min(values), max(values)
@@ -140,7 +197,8 @@ class Campaign:
 # (act index, each quest's outcome, ending: "" while the campaign goes on, else one of
 # ENDINGS, each quest's weeks left: -1 while no count runs for it)
 State = tuple[int, tuple[int, ...], str, tuple[int, ...]]
-# a step of a run: ("play", quest index, WON|LOST) | ("act", next act index, 0) | ("end", 0, 0)
+# a step of a run: ("play", quest index, WON|LOST) | ("visit", quest index, WON|LOST): the
+# quest played, then a city visited | ("act", next act index, 0) | ("end", 0, 0)
 Move = tuple[str, int, int]
 
 
@@ -231,8 +289,26 @@ def after_move(camp: Campaign, state: State, move: Move) -> State:
     ending = ("won" if outcome == WON else "lost") if ends else ""
     timers = state[3]
     if camp.quests[i].kind == "side":  # a week passes
-        timers = tuple(t - 1 if t > 0 else t for t in timers)
-    return _counting(camp, (state[0], outcomes, ending, timers))
+        timers = _week(timers)
+    after = _counting(camp, (state[0], outcomes, ending, timers))
+    if what == VISIT:  # then a city visit: another week
+        after = (after[0], after[1], after[2], _week(after[3]))
+    return after
+
+
+def _week(timers: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(t - 1 if t > 0 else t for t in timers)
+
+
+def may_visit(camp: Campaign, state: State) -> bool:
+    """Whether the party may visit a city now (right after a quest): the campaign has a
+    visit policy and a city, goes on, and no story quest is due (a visit takes a week)."""
+    if camp.visit_odds is None or not camp.shops or state[2]:
+        return False
+    spine, _ = open_quests(camp, state)
+    if not spine and state[0] + 1 >= len(camp.acts):
+        return False  # no quest is left: the campaign is over
+    return not due(camp, state, spine)
 
 
 def moves(camp: Campaign, state: State) -> list[tuple[Move, Fraction]]:
@@ -264,6 +340,15 @@ def moves(camp: Campaign, state: State) -> list[tuple[Move, Fraction]]:
         odds = camp.quests[i].odds
         out.append((("play", i, WON), picked[i] * odds))
         out.append((("play", i, LOST), picked[i] * (1 - odds)))
+    visit = camp.visit_odds
+    if visit is not None:
+        split: list[tuple[Move, Fraction]] = []
+        for m, p in out:
+            if may_visit(camp, after_move(camp, state, m)):
+                split += [(m, p * (1 - visit)), ((VISIT, m[1], m[2]), p * visit)]
+            else:
+                split.append((m, p))
+        out = split
     return [(m, p) for m, p in out if p > 0]
 
 
@@ -293,6 +378,28 @@ class Analysis:
     most_fame: int = 0  # the most fame a whole run gathers
     travel_expected: Mapping[str, Fraction] = field(default_factory=dict)  # mean times per run
     travel_once: Mapping[str, Fraction] = field(default_factory=dict)  # chance a run meets it at least once
+    visits: Fraction = Fraction(0)  # expected city visits per run
+    visit_range: tuple[int, int] = (0, 0)  # the least and most visits a run makes
+    # act index -> (least, most) fame the party holds as the act ends (never below 0)
+    fame_held: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    upgrades: Fraction = Fraction(0)  # the Delve: expected upgrade phases (a stage won that is not the last)
+    reveals: Fraction = Fraction(0)  # the Delve: expected shop items revealed per run
+    # the state graph (networkx DiGraph) and its first state, kept for the distributions below
+    graph: object = field(default=None, compare=False, repr=False)
+    first: State | None = field(default=None, compare=False, repr=False)
+
+    def visits_by(self) -> dict[int, Fraction]:
+        """The exact chance a run makes so many city visits (worked out when asked: the
+        check does not need it)."""
+        return _spread_of(self.graph, self.first, lambda m: int(m[0] == VISIT))
+
+    def weeks_by(self, camp: Campaign) -> dict[int, Fraction]:
+        """The exact chance a run passes so many weeks (side quests attempted, visits)."""
+        return _spread_of(self.graph, self.first, lambda m: int(m[0] == VISIT) + int(m[0] in PLAYS and camp.quests[m[1]].kind == "side"))
+
+    def total_weeks(self, camp: Campaign) -> Fraction:
+        """The expected weeks a run passes: side quests attempted and city visits."""
+        return self.weeks(camp) + self.visits
 
 
 class TooLarge(Exception):
@@ -323,7 +430,9 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
         for move, p in moves(camp, state):
             nxt = after_move(camp, state, move)
             graph.add_edge(state, nxt, step=describe(camp, move), move=move, p=p)
-            here = {f"quest:{camp.quests[move[1]].id}": Fraction(1)} if move[0] == "play" else {}
+            here = {f"quest:{camp.quests[move[1]].id}": Fraction(1)} if move[0] in PLAYS else {}
+            if move[0] == VISIT:
+                here["visit"] = Fraction(1)
             for key, v in _plus(here, value(nxt)).items():
                 total[key] = total.get(key, Fraction(0)) + p * v
         memo[state] = total
@@ -343,26 +452,93 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
         path = tuple(graph.edges[a, b]["step"] for a, b in zip(nodes, nodes[1:]))
     reached = frozenset(s[0] for s in memo if not s[2])
     order = list(reversed(list(nx.topological_sort(graph))))  # every state after those it leads to
-    awards = {at: {c: _extremes(camp, graph, order, first, c, at) for c in CURRENCIES} for at in range(len(camp.acts))}
+    ranges = {c: camp.travel_range(c) for c in CURRENCIES}  # read once per step: worked out once
+    awards = {at: {c: _extremes(camp, graph, order, first, c, at, ranges) for c in CURRENCIES} for at in range(len(camp.acts))}
     journeys = sum(played.values(), Fraction(0))
+    held, most_fame = _fame_held(camp, graph, list(reversed(order)), first, ranges)
+    won_stages = [(q, played[q.id] * q.odds) for i, q in enumerate(camp.quests) if q.kind == "stage" and i != camp.last_stage]
     return Analysis(
         played=played, endings=endings, states=len(memo), no_finale_path=path, acts_reached=reached,
-        awards=awards, most_fame=_extremes(camp, graph, order, first, "fame", None)[1],
+        awards=awards, most_fame=most_fame,
         travel_expected={t.id: journeys * t.odds for t in camp.travel},
         travel_once={t.id: 1 - _never(camp, graph, order, first, t.odds) for t in camp.travel},
+        visits=result.get("visit", Fraction(0)), visit_range=_visit_range(graph, order, first), fame_held=held,
+        upgrades=sum((w for _, w in won_stages), Fraction(0)),
+        reveals=sum((w * (q.reveal or 0) for q, w in won_stages), Fraction(0)),
+        graph=graph, first=first,
     )
 
 
-def _pay(camp: Campaign, state: State, move: Move, currency: str, act: int | None) -> tuple[int, int]:
+def _spread_of(graph: object, first: State | None, weight: Callable[[Move], int]) -> dict[int, Fraction]:
+    """The exact distribution of a run's total `weight` over its steps (a DAG, so each
+    state's distribution of what is still to come is worked out once)."""
+    import networkx as nx
+
+    assert isinstance(graph, nx.DiGraph) and first is not None
+    dist: dict[State, dict[int, Fraction]] = {}
+    for s in reversed(list(nx.topological_sort(graph))):
+        outs = list(graph.out_edges(s, data=True))
+        if not outs:
+            dist[s] = {0: Fraction(1)}
+            continue
+        here: dict[int, Fraction] = {}
+        for _, t, d in outs:
+            w = weight(d["move"])
+            for n, p in dist[t].items():
+                here[n + w] = here.get(n + w, Fraction(0)) + d["p"] * p
+        dist[s] = here
+    return dict(sorted(dist[first].items()))
+
+
+def _visit_range(graph: object, order: list[State], first: State) -> tuple[int, int]:
+    """The least and most city visits a run makes (shortest and longest path)."""
+    import networkx as nx
+
+    assert isinstance(graph, nx.DiGraph)
+    least: dict[State, int] = {}
+    most: dict[State, int] = {}
+    for s in order:
+        outs = [(int(d["move"][0] == VISIT), t) for _, t, d in graph.out_edges(s, data=True)]
+        least[s] = min((w + least[t] for w, t in outs), default=0)
+        most[s] = max((w + most[t] for w, t in outs), default=0)
+    return least[first], most[first]
+
+
+def _fame_held(camp: Campaign, graph: object, forward: list[State], first: State, ranges: Mapping[str, tuple[int, int]]) -> tuple[dict[int, tuple[int, int]], int]:
+    """The fame the party holds, never below 0: the least and most as each act ends (a
+    run that ends in an act ends it), and the most at any time. Walked forward in
+    topological order: a step turns held fame x into max(0, x + paid), which grows with x,
+    so the least (most) after a step comes from the least (most) before it."""
+    import networkx as nx
+
+    assert isinstance(graph, nx.DiGraph)
+    low: dict[State, int] = {first: 0}
+    high: dict[State, int] = {first: 0}
+    ends: dict[int, tuple[int, int]] = {}
+    for s in forward:
+        outs = list(graph.out_edges(s, data=True))
+        for _, t, d in outs:
+            lo, hi = _pay(camp, s, d["move"], "fame", None, ranges)
+            a, b = max(0, low[s] + lo), max(0, high[s] + hi)
+            low[t] = min(low.get(t, a), a)
+            high[t] = max(high.get(t, b), b)
+        if not outs or any(d["move"][0] == "act" for _, _, d in outs):
+            lo, hi = ends.get(s[0], (low[s], high[s]))
+            ends[s[0]] = (min(lo, low[s]), max(hi, high[s]))
+    return ends, max(high.values(), default=0)
+
+
+def _pay(camp: Campaign, state: State, move: Move, currency: str, act: int | None, ranges: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
     """(least, most) a step pays in `currency`, counted only in act index `act` (None: all)."""
-    if move[0] != "play" or (act is not None and state[0] != act):
+    if move[0] not in PLAYS or (act is not None and state[0] != act):
         return 0, 0
     quest = camp.quests[move[1]].paid(move[2], currency)
-    low, high = camp.travel_range(currency)
+    low, high = ranges[currency]
     return quest + low, quest + high
 
 
-def _extremes(camp: Campaign, graph: object, order: list[State], first: State, currency: str, act: int | None) -> tuple[int, int]:
+def _extremes(camp: Campaign, graph: object, order: list[State], first: State, currency: str, act: int | None,
+              ranges: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
     """The least and most a whole run is paid (in act index `act`, or in all): the shortest
     and longest path through the state graph, a DAG, weighted by what each step pays."""
     import networkx as nx
@@ -371,7 +547,7 @@ def _extremes(camp: Campaign, graph: object, order: list[State], first: State, c
     least: dict[State, int] = {}
     most: dict[State, int] = {}
     for s in order:
-        outs = [(_pay(camp, s, d["move"], currency, act), t) for _, t, d in graph.out_edges(s, data=True)]
+        outs = [(_pay(camp, s, d["move"], currency, act, ranges), t) for _, t, d in graph.out_edges(s, data=True)]
         least[s] = min((w[0] + least[t] for w, t in outs), default=0)
         most[s] = max((w[1] + most[t] for w, t in outs), default=0)
     return least[first], most[first]
@@ -386,7 +562,7 @@ def _never(camp: Campaign, graph: object, order: list[State], first: State, odds
     f: dict[State, Fraction] = {}
     for s in order:
         outs = list(graph.out_edges(s, data=True))
-        f[s] = sum((d["p"] * (miss if d["move"][0] == "play" else 1) * f[t] for _, t, d in outs), Fraction(0)) if outs else Fraction(1)
+        f[s] = sum((d["p"] * (miss if d["move"][0] in PLAYS else 1) * f[t] for _, t, d in outs), Fraction(0)) if outs else Fraction(1)
     return f[first]
 
 
@@ -412,8 +588,8 @@ def _plus(a: Mapping[str, Fraction], b: Mapping[str, Fraction]) -> dict[str, Fra
 
 def describe(camp: Campaign, move: Move) -> str:
     what, i, outcome = move
-    if what == "play":
-        return f"{camp.quests[i].id} {'won' if outcome == WON else 'lost'}"
+    if what in PLAYS:
+        return f"{camp.quests[i].id} {'won' if outcome == WON else 'lost'}" + (", then a city visit" if what == VISIT else "")
     if what == "act":
         return f"act {camp.acts[i]} begins"
     return "no quest left"
@@ -427,34 +603,56 @@ class Simulation:
     played: Mapping[str, int]  # runs in which each quest was played
     endings: Mapping[str, int]
     quests_played: Mapping[int, int]  # how many runs played so many quests
-    weeks: Mapping[int, int]  # how many runs passed so many weeks (side quests attempted)
+    weeks: Mapping[int, int]  # how many runs passed so many weeks (side quests attempted and city visits)
     travel_runs: Mapping[str, int] = field(default_factory=dict)  # runs that met each travel event
     travel_total: Mapping[str, int] = field(default_factory=dict)  # times each came in all runs
     travel_squares: Mapping[str, int] = field(default_factory=dict)  # sum over runs of its count squared
     # act index -> currency -> (least, most) a simulated run was paid in that act
     awards: Mapping[int, Mapping[str, tuple[int, int]]] = field(default_factory=dict)
+    answers: Mapping[str, int] = field(default_factory=dict)  # "EVENT:ANSWER[ won|lost]" -> times in all runs
+    visits: Mapping[int, int] = field(default_factory=dict)  # how many runs made so many city visits
+    gold_spent: int = 0  # in all runs
+    city_visits: Mapping[str, int] = field(default_factory=dict)  # city -> visits in all runs
+    on_sale: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # city -> item -> visits it was on sale
+    fame_held: Mapping[int, tuple[int, int]] = field(default_factory=dict)  # act index -> (least, most) as it ended
+    revealed: Mapping[str, int] = field(default_factory=dict)  # the Delve: item -> times revealed
+    reveals: int = 0  # the Delve: items revealed in all runs
+    upgrades: int = 0  # the Delve: upgrade phases in all runs
 
 
 def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
     """`runs` seeded runs, drawing as the app and the table do: the offer with
-    `sample`, the party's pick with `choice`, the outcome with `random() < odds`."""
+    `sample`, the party's pick with `choice`, the outcome with `random() < odds`; then,
+    only where the campaign has them, a travel event (`random()`) and its answer
+    (`choice`, a test's `random()`), a city visit (`random() < visit odds`, the city by
+    `choice`, its stock by `sample`), a Delve stage's revealed items (`sample`). A
+    campaign without one of these draws nothing for it."""
     rng = random.Random(seed)
     played: Counter[str] = Counter()
     endings: Counter[str] = Counter()
     lengths: Counter[int] = Counter()
     weeks_run: Counter[int] = Counter()
+    visits_run: Counter[int] = Counter()
     met_runs: Counter[str] = Counter()
     met_total: Counter[str] = Counter()
     met_squares: Counter[str] = Counter()
+    answered: Counter[str] = Counter()
+    city_visits: Counter[str] = Counter()
+    on_sale: dict[str, Counter[str]] = {shop.city: Counter() for shop in camp.shops}
+    revealed: Counter[str] = Counter()
+    reveals = upgrades = spent = 0
     seen: dict[int, dict[str, tuple[int, int]]] = {}
+    held_seen: dict[int, tuple[int, int]] = {}
+    decks = [list(items) for items in camp.act_items]
     for _ in range(runs):
         state = start(camp)
-        count = weeks = 0
+        count = weeks = visits = fame = 0
         met: Counter[str] = Counter()
         paid = [dict.fromkeys(CURRENCIES, 0) for _ in camp.acts]
         while not state[2]:
             spine, sides = open_quests(camp, state)
             if not spine:
+                held_seen[state[0]] = _spread(held_seen.get(state[0]), fame)
                 state = after_move(camp, state, ("act", state[0] + 1, 0) if state[0] + 1 < len(camp.acts) else ("end", 0, 0))
                 continue
             k = camp.side_offer
@@ -465,18 +663,44 @@ def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
                 offered = sides if k is None or len(sides) <= k else sorted(rng.sample(sides, k))
             i = rng.choice(spine + offered)
             event = _journey(camp, rng) if camp.travel else None
+            answer = _answer(event, rng) if event is not None and event.answers else ""
             outcome = WON if rng.random() < camp.quests[i].odds else LOST
+            pays = dict(next(p for key, _, p in event.outcomes() if key == answer)) if event is not None else dict.fromkeys(CURRENCIES, 0)
             for c in CURRENCIES:
-                paid[state[0]][c] += camp.quests[i].paid(outcome, c) + (event.paid(c) if event else 0)
+                pays[c] += camp.quests[i].paid(outcome, c)
+                paid[state[0]][c] += pays[c]
+            fame = max(0, fame + pays["fame"])
             if event is not None:
                 met[event.id] += 1
+                if answer:
+                    answered[f"{event.id}:{answer}"] += 1
             played[camp.quests[i].id] += 1
             count += 1
             weeks += camp.quests[i].kind == "side"
+            quest = camp.quests[i]
+            if quest.kind == "stage" and outcome == WON and i != camp.last_stage:  # the upgrade phase
+                upgrades += 1
+                reveals += quest.reveal or 0
+                deck = decks[quest.act] if quest.act < len(decks) else []
+                if quest.reveal and deck:
+                    revealed.update(rng.sample(deck, min(quest.reveal, len(deck))))
             state = after_move(camp, state, ("play", i, outcome))
+            if camp.visit_odds is not None and may_visit(camp, state) and rng.random() < camp.visit_odds:
+                shop = rng.choice(camp.shops)
+                stock = shop.available(fame)
+                if shop.stock is not None and shop.stock < len(stock):
+                    stock = rng.sample(stock, shop.stock)
+                on_sale[shop.city].update(stock)
+                city_visits[shop.city] += 1
+                visits += 1
+                weeks += 1
+                spent += camp.visit_spend
+                state = (state[0], state[1], state[2], _week(state[3]))
+        held_seen[state[0]] = _spread(held_seen.get(state[0]), fame)
         endings[state[2]] += 1
         lengths[count] += 1
         weeks_run[weeks] += 1
+        visits_run[visits] += 1
         for tid, n in met.items():
             met_runs[tid] += 1
             met_total[tid] += n
@@ -497,7 +721,28 @@ def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
         travel_total={t.id: met_total[t.id] for t in camp.travel},
         travel_squares={t.id: met_squares[t.id] for t in camp.travel},
         awards=seen,
+        answers={f"{t.id}:{key}": answered[f"{t.id}:{key}"] for t in camp.travel if t.answers for key, _, _ in t.outcomes()},
+        visits=dict(sorted(visits_run.items())),
+        gold_spent=spent,
+        city_visits={shop.city: city_visits[shop.city] for shop in camp.shops},
+        on_sale={shop.city: {item: on_sale[shop.city][item] for item in shop.available(1 << 30)} for shop in camp.shops},
+        fame_held=dict(sorted(held_seen.items())),
+        revealed=dict(sorted(revealed.items())),
+        reveals=reveals,
+        upgrades=upgrades,
     )
+
+
+def _spread(box: tuple[int, int] | None, value: int) -> tuple[int, int]:
+    return (value, value) if box is None else (min(box[0], value), max(box[1], value))
+
+
+def _answer(event: Travel, rng: random.Random) -> str:
+    """The party's answer (`choice`), and for a test its result (`random() < odds`)."""
+    a = rng.choice(event.answers)
+    if a.odds is None:
+        return a.id
+    return f"{a.id} {'won' if rng.random() < a.odds else 'lost'}"
 
 
 def _journey(camp: Campaign, rng: random.Random) -> Travel | None:

@@ -15,7 +15,11 @@ pack's quests and checked (docs/campaign.md, "The app campaign (2nd edition)"):
   waiting for more fame than any run gathers, a travel event paid on an outcome), the
   Delve's six stages, three an act (K0418), stages only in the Delve and nothing else in
   it (K0419), a difficulty the app does not have (K0420), travel odds that are no chance
-  or add up past 1 (K0421).
+  or add up past 1 (K0421), city visits that cannot happen (K0422: no city, the Delve,
+  odds that are no chance, a stock of 0), gold or XP taken away (K0423: only fame can
+  be), a Delve `reveal` or `peril` that means nothing (K0424), a travel answer written
+  twice (K0425); a test answer's odds as a quest's (K0408), a reward on `won`/`lost` for
+  a choice that is no test (K0417).
 """
 
 from __future__ import annotations
@@ -112,13 +116,16 @@ def resolve(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | obj
                 after = None if previous_stage is None else ast.Unlock("quest", quest=previous_stage, outcome="won", span=q.quest.span)
                 weeks = None
                 previous_stage = q.quest
-            quests.append(ac.Quest(name, q.kind, at, title, in_pack, odds, after, q.quest.span, weeks, q.rewards))
+            _amounts(q.rewards, sink)
+            reveal = _reveal(q, act, sink)
+            quests.append(ac.Quest(name, q.kind, at, title, in_pack, odds, after, q.quest.span, weeks, q.rewards, reveal))
     if decl.delve:
         per_act = [sum(1 for q in quests if q.act == at and q.kind == "stage") for at in range(len(acts))]
         want = [ac.DELVE_ACT_AFTER, ac.DELVE_STAGES - ac.DELVE_ACT_AFTER]
         if per_act != want:
             found = ", ".join(f"{n} in act {a}" for n, a in zip(per_act, acts)) or "no act"
             sink.report("K0418", decl.delve_span, campaign=decl.id, found=found)
+    shops, visit_odds = _visits(decl, sink)
     camp = ac.Campaign(
         id=decl.id,
         name=decl.name.value,
@@ -131,9 +138,68 @@ def resolve(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | obj
         positions={q.id: i for i, q in reversed(list(enumerate(quests)))},
         delve=decl.delve,
         travel=_travel(decl, sink),
+        visit_odds=visit_odds,
+        visit_spend=decl.visit.spend if decl.visit is not None else 0,
+        shops=shops,
+        prices={name: price for act in decl.acts for name, price in act.prices},
+        act_items=tuple(tuple(r.name for r in act.items) for act in decl.acts),
     )
     _shops(decl, sink)
+    if decl.peril is not None and decl.peril < 1:
+        sink.report("K0424", decl.peril_span, what=f"`peril {decl.peril}`", why="peril rises every N rounds, N at least 1")
     return camp, broken
+
+
+def _amounts(rewards: tuple[ast.Reward, ...], sink: Sink) -> None:
+    """K0423: only fame can be taken away (`reward fame -1`); gold and XP are paid."""
+    for r in rewards:
+        for c in ("gold", "xp"):
+            if getattr(r, c) < 0:
+                sink.report("K0423", r.span, currency=c, amount=getattr(r, c))
+
+
+def _reveal(q: ast.CampaignQuest, act: ast.CampaignAct, sink: Sink) -> int | None:
+    """A Delve stage's `reveal N`: only on a stage, at least the items the heroes keep, at
+    most the act's shop item deck (when the act lists one) (K0424)."""
+    if q.reveal is None:
+        return None
+    keep = max(ac.DELVE_KEEP.values())
+    if q.kind != "stage":
+        why = "only a Delve stage is followed by an upgrade phase that reveals shop items"
+    elif q.reveal < keep:
+        why = f"the heroes keep {keep} of the items revealed (1 with two heroes), so at least {keep} are revealed"
+    elif act.items and q.reveal > len(act.items):
+        why = f"act {act.number}'s shop item deck has {len(act.items)} items"
+    else:
+        return q.reveal
+    sink.report("K0424", q.reveal_span, what=f"`reveal {q.reveal}` on `{q.quest.name}`", why=why)
+    return None
+
+
+def _visits(decl: ast.AppCampaign, sink: Sink) -> tuple[tuple[ac.Shop, ...], Fraction | None]:
+    """The visit policy and the shops a visit may go to; K0422 for visits that cannot
+    happen (no city, the Delve, odds that are no chance) and for a stock of 0."""
+    shops = []
+    for city in decl.cities:
+        stock = city.stock
+        if stock is not None and stock < 1:
+            sink.report("K0422", city.stock_span, what=f"`stock {stock}` in `{city.id}`", why="a visit finds at least one item on sale")
+            stock = None
+        shops.append(ac.Shop(city.id, tuple((g.fame, tuple(r.name for r in g.items)) for g in city.sells), stock))
+    v = decl.visit
+    if v is None:
+        return tuple(shops), None
+    won, of = v.odds
+    if decl.delve:
+        why = "the Delve is played stage after stage, with no city between"
+    elif not decl.cities:
+        why = "the campaign declares no city to visit"
+    elif of == 0 or not 0 < won <= of:
+        why = "its odds are a chance above 0 and at most 1"
+    else:
+        return tuple(shops), Fraction(won, of)
+    sink.report("K0422", v.span, what=f"`visit odds {won}/{of}`", why=why)
+    return tuple(shops), None
 
 
 def _travel(decl: ast.AppCampaign, sink: Sink) -> tuple[ac.Travel, ...]:
@@ -160,7 +226,35 @@ def _travel(decl: ast.AppCampaign, sink: Sink) -> tuple[ac.Travel, ...]:
                         why=f"with the events before it the chances of one journey add up to {total + odds}, more than 1")
             continue
         total += odds
-        out.append(ac.Travel(t.id, odds, t.rewards))
+        _amounts(t.rewards, sink)
+        out.append(ac.Travel(t.id, odds, t.rewards, _answers(t, sink)))
+    return tuple(out)
+
+
+def _answers(t: ast.TravelEvent, sink: Sink) -> tuple[ac.Answer, ...]:
+    """A travel event's answers: a test's odds strictly between 0 and 1 (K0408), `won`/
+    `lost` rewards only on a test (K0417), each answer once (K0425)."""
+    out: list[ac.Answer] = []
+    first: dict[str, ast.TravelAnswer] = {}
+    for a in t.answers:
+        if a.id in first:
+            sink.report("K0425", a.span, answer=a.id, event=t.id, related=(Related(first[a.id].span, "first written here"),))
+            continue
+        first[a.id] = a
+        odds: Fraction | None = None
+        if a.odds is not None:
+            won, of = a.odds
+            if of == 0 or not 0 < won < of:
+                sink.report("K0408", a.odds_span, odds=f"{won}/{of}")
+                continue
+            odds = Fraction(won, of)
+        else:
+            for r in a.rewards:
+                if r.when != "any":
+                    sink.report("K0417", r.span, what=f"answer `{a.id}` of travel event `{t.id}` pays when `{r.when}`",
+                                why="a choice without `odds` is no test, so it is never won or lost")
+        _amounts(a.rewards, sink)
+        out.append(ac.Answer(a.id, odds, a.rewards))
     return tuple(out)
 
 
