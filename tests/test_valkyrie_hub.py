@@ -38,11 +38,24 @@ def test_a_hub_with_no_tile_imports_checks_exports_loads_and_comes_back(tmp_path
     assert "  map {\n  }\n" in hub and "start heroes" not in hub, hub
     assert re.search(r'ask "The Crossroads Inn" \{\n\s+choice "Enter the crypt" \{ next quest part \}', hub), hub
     assert "next quest hub" in texts["part.quest"]
+    # the campaign variables: `%cleared` set in the crypt and read at the inn, the app's `$%gold`
+    assert "  campaign var cleared = 0\n" in hub and re.search(r"if cleared == 1 \{\n\s+win ", hub), hub
+    part = texts["part.quest"]
+    assert "  campaign var cleared = 0\n  " in part and "  campaign var app_gold = 0\n" in part, part
+    assert "set cleared = 1\n    advance app_gold by 25\n" in part, part
+    # the inn's win is reachable only through the value the crypt hands back: no "never taken" (Q0325),
+    # no "can never be won" (Q0305 / Q0802)
+    r = questc("check", pack, "--format", "json")
+    assert r.code == 0 and not {d["code"] for d in r.json()["diagnostics"]} & {"Q0325", "Q0305", "Q0802", "Q0314"}, r.out
     out = tmp_path / "out"
     r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "--quest", "hub", "-o", out)
     assert r.code == 0, r.err
     top = out / "Hub"
     assert (top / "quest.ini").is_file() and (top / "Part" / "quest.ini").is_file()
+    # written back as the app's campaign variables (VarManager.TrimQuest keeps `%` and `$%` ones)
+    assert "conditions=%cleared,==,1" in (top / "events.ini").read_text(encoding="utf-8")
+    part_events = (top / "Part" / "events.ini").read_text(encoding="utf-8")
+    assert "operations=%cleared,=,1\n" in part_events and "operations=$%gold,+,25\n" in part_events, part_events
     assert not (top / "tiles.ini").exists() or "[Tile" not in (top / "tiles.ini").read_text(encoding="utf-8")
     again = tmp_path / "again"
     assert questc("--plugin", "valkyrie", "import", "valkyrie", top, "-o", again).code == 0
@@ -73,9 +86,25 @@ def test_the_valkyrie_campaign_example_imports_checks_exports_and_loads(tmp_path
     r = questc("--plugin", "valkyrie", "check", CAMPAIGN, "--format", "json")
     found = r.json()["diagnostics"]
     assert r.code == 0 and [d for d in found if d["severity"] == "error"] == [], found  # before: 4 VK0203 errors
+    # the campaign variables are read (before: VK0303 at `%fin` in three places, the hub's title and
+    # its map of UI buttons left out); 14 warnings where there were 19, none a "never" of the analysis
+    assert not [d for d in found if "%fin" in d["message"]], found
+    assert r.json()["summary"] == {"errors": 0, "warnings": 14} and not {d["code"] for d in found} & {"Q0325", "Q0315", "Q0314", "Q0305", "Q0802"}, found
     pack = tmp_path / "pack"
     assert questc("--plugin", "valkyrie", "import", "valkyrie", CAMPAIGN, "-o", pack).code == 0
-    assert sorted(_texts(pack)) == ["campaign.quest", "q1e1.quest", "q1e2.quest", "q2.quest"]
+    texts = _texts(pack)
+    assert sorted(texts) == ["campaign.quest", "q1e1.quest", "q1e2.quest", "q2.quest"]
+    hub = texts["campaign.quest"]
+    assert "  campaign var fin = 0\n" in hub and "  campaign var app_famelegendary = 0\n" in hub, hub
+    assert re.search(r"if fin == 0 \{\n(.*\n)*?\s+next quest q1e1\n\s+\} else if fin > 0 \{", hub), hub  # the title
+    assert re.search(r'choice "UIQuest" \{.*next quest q2 \}', hub) and 'choice "UICity" {' in hub, hub  # the map's icons
+    assert "set fin = 1" in texts["q1e1.quest"] and "next quest q1e2" in texts["q1e1.quest"]  # the token, a button
+    assert "next quest campaign" in texts["q1e2.quest"]  # the door back to the hub
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "--quest", "campaign", "-o", tmp_path / "trip")
+    assert r.code == 0, r.err
+    again = tmp_path / "again"
+    assert questc("--plugin", "valkyrie", "import", "valkyrie", tmp_path / "trip" / "Campaign", "-o", again).code == 0
+    assert _texts(again) == texts  # the round trip gives the same quests
     folders = []
     for quest in ("campaign", "q1e1", "q1e2", "q2"):  # each as the top of its own export
         out = tmp_path / quest

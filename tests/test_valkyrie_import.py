@@ -319,6 +319,9 @@ def test_an_event_adding_a_ui_or_item_is_vk0303_not_a_crash(tmp_path, section, k
     sink = Sink()
     assert import_quest(q, sink) is not None
     said = [d.message for d in sink.items if d.code == "VK0303"]
+    if kind == "UI":  # a UI element with no button and no text is a picture: presentation, not read (docs/valkyrie.md)
+        assert said == [], said
+        return
     assert said == [f"[EventStart] add: questc cannot express adding `{section}` (a {kind} component); it is left out"], said
 
 

@@ -104,7 +104,7 @@ def _walk(node: object, out: list[Decl]) -> None:
     elif isinstance(node, ast.TokenDecl) and node.name:
         out.append(Decl(node.name, "token", node.span, f"{node.kind} token"))
     elif isinstance(node, ast.VarDecl):
-        out.append(Decl(node.name, "variable", node.span, f"var = {node.value}"))
+        out.append(Decl(node.name, "variable", node.span, f"{'campaign var' if node.campaign else 'var'} = {node.value}"))
     elif isinstance(node, ast.TilePlacement) and node.name != node.code:
         out.append(Decl(node.name, "tile name", node.span, f"placed tile {node.code}"))
     elif isinstance(node, (ast.Quest, ast.Encounter, ast.Deck)):

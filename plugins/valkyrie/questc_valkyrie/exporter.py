@@ -172,6 +172,8 @@ class Exporter:
         self.flavors: dict[int, ast.Text] = {}  # encounter k >= 2 -> its flavor, the text of the events entering k
         self.string_ids: dict[str, str] = {}  # localisation key -> questc string id (translations)
         self.start_taken = False  # the first `on start` is the start event itself
+        # campaign variables (`campaign var`): the app's `%` variables, kept across ChangeQuest (var)
+        self.campaign = {v.name for enc in quest.encounters for v in enc.body.variables if v.campaign}
         self.entered: set[int] = set()  # encounters an entry event already adds (its setup spawns follow the first)
         self.setup_tail: _Sec | None = None  # the last section of the setup chain being written
         self.enters_tokens: dict[tuple[int, str], list[_Sec]] = {}  # (encounter, tile) -> `on enters` tokens on it
@@ -208,6 +210,14 @@ class Exporter:
 
     def cannot(self, span: Span, what: str) -> None:
         self.sink.report("VK0308", span, what=what)
+
+    def var(self, name: str) -> str:
+        """The app's name of questc variable `name`: a campaign variable is `%name`, kept by the
+        app across ChangeQuest (VarManager.TrimQuest keeps `%` and `$%` variables), and
+        `app_X` the app's own `$%X` (XP, gold, fame: importer.var_name); others CamelCase."""
+        if name in self.campaign:
+            return "$%" + name[4:] if name.startswith("app_") and len(name) > 4 else "%" + name
+        return camel(name)
 
     def pos(self, k: int, amap: AssembledMap, ref: ast.SpaceRef, span: Span) -> tuple[int, int] | None:
         cell = amap.space(ref)
@@ -551,7 +561,7 @@ class Exporter:
             return "#heroes"  # the app's hero count (Quest.cs: vars.SetValue("#heroes", heroCount))
         if (o.name or "") in PACK_VARS:
             return PACK_VARS[o.name or ""]  # the app's own flag of a content pack (Quest.cs sets it; importer.pack_var)
-        return camel(o.name or "")
+        return self.var(o.name or "")
 
     def dnf(self, k: int, c: ast.Condition, negate: bool = False) -> list[Conj] | str:
         """`c` (or `not c`) as alternatives of conjunctions of the app's tests (VarManager.Test:
@@ -703,7 +713,11 @@ class Exporter:
         adds += [self.token_of[id(t)].name for t in e.body.tokens if id(t) in self.token_of]
         if adds or self.maps[k].tiles:  # a quest with no map adds nothing
             root.set("add", " ".join(adds))
-        ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value and v.name not in PACK_VARS]  # the app sets its pack flags
+        for v in e.body.variables:
+            if v.campaign and v.value:
+                self.cannot(v.span, f"campaign variable `{v.name}` starting at {v.value} (the app starts every `%` variable at 0)")
+        # the app sets its pack flags; a campaign variable keeps the value it arrives with
+        ops = [f"{camel(v.name)},=,{v.value}" for v in e.body.variables if v.value and v.name not in PACK_VARS and not v.campaign]
         if ops:
             root.set("operations", " ".join((root.get("operations") or "").split() + ops))
         spawned = {a for ev in e.body.events for ef in ev.effects if ef.kind == "spawn" for a in ef.args}
@@ -968,7 +982,7 @@ class Exporter:
                 self.cannot(t.span, f"`on variable {var}` after an event whose chain already ends on a condition or an `on encounter start`")
                 continue
             check = self.event_sec(f"EventCheck{camel(var)}{n}")
-            check.set("conditions", f"{camel(var)},>=,{n} {guard},==,0")
+            check.set("conditions", f"{self.var(var)},>=,{n} {guard},==,0")
             check.set("event1", head.name)
             x["tail"].set("event1", check.name)
             x["free"] = False
@@ -1009,6 +1023,10 @@ class Exporter:
             return s, join
         s.pairs = [("buttons", str(len(heads)))]
         self.texts.append((f"{s.name}.text", ef.text.value if ef.text is not None else ""))
+        if ef.text is None or not ef.text.value:
+            # no question (a menu of buttons alone, such as the campaign example's city): written as the
+            # app's own such events are, `display=false` (its loader reports a dialog shown with no text)
+            s.set("display", "false")
         for i, (head, ch) in enumerate(heads, start=1):
             s.set(f"event{i}", head.name)
             self.texts.append((f"{s.name}.button{i}", ch.text.value if ch.text is not None else f"Choice {i}"))
@@ -1151,14 +1169,14 @@ class Exporter:
                 self.text(s, ef.text)
         elif ef.kind in ("set", "advance", "add", "subtract"):
             # VarManager.Perform: `=`, `+`, `-` with a number, a variable, or `#rand<N>` (1..N)
-            var = camel(ef.args[0])
+            var = self.var(ef.args[0])
             number = -(ef.number or 0) if ef.kind == "subtract" else (ef.number if ef.number is not None else 1)
             if ef.kind == "set" and ef.random is not None:
                 lo, hi = ef.random
                 ops = [f"{var},=,#rand{hi - lo + 1}"] + ([f"{var},+,{lo - 1}"] if lo > 1 else [f"{var},-,{1 - lo}"] if lo < 1 else [])
                 s.set("operations", " ".join(ops))
             elif ef.kind == "set" and ef.source is not None:
-                s.set("operations", f"{var},=,{camel(ef.source)}")
+                s.set("operations", f"{var},=,{self.var(ef.source)}")
             elif ef.kind == "set":
                 s.set("operations", f"{var},=,{ef.number}")
             else:

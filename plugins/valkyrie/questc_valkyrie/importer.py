@@ -188,6 +188,8 @@ class Importer:
         self.carried: dict[int, dict[str, int | None]] = {}  # encounter -> the values its entries set (carry)
         self.token_declared: set[str] = set()  # tokens a `place token KIND … as NAME` declares (the others: `place token NAME`)
         self.read_now: set[str] = set()  # variables the conditions of the event being read test (test_text)
+        self.campaign: set[str] = set()  # questc names of the app's `%` and `$%` variables (var_name)
+        self.as_buttons: set[str] = set()  # tokens and doors of a quest with no map, read as buttons (ui_menu)
         self.warned_never: set[tuple[str, str, str]] = set()  # VK0312 said: (section, key, the event never run)
         self._ipdom: dict[str, str] | None = None  # _post_dominators
         self._depth: dict[str, int] = {}  # _post_dominators
@@ -309,6 +311,9 @@ class Importer:
         if not groups and not self.mapless:
             self.sink.report("VK0203", Span.whole_file(self.q.shown("quest.ini")), path=self.q.shown("").removesuffix("/"), problem="it places no tile questc knows")
             return None
+        # on no map, a token or door with an event is a thing to press, as a UI button is (ui_menu)
+        self.as_buttons = {c.name for c in [*self.of("Token"), *self.of("Door")]
+                           if [n for n in self.names(c, "event1") if n]} if self.mapless else set()
         if self.mapless:  # a hub or menu: one encounter on no map (docs/valkyrie.md, "Quests with no map")
             self.sink.report("VK0207", Span.whole_file(self.q.shown("quest.ini")), folder=self.q.folder or self.q.name or self.quest_id)
         self.groups = groups or [[]]
@@ -490,7 +495,8 @@ class Importer:
             return None
         hit = self.owner.get((x, -y))
         if hit is None:
-            self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
+            if sec.name not in self.as_buttons:  # else read as a button (ui_menu)
+                self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
             return None
         k, pl = self.same_set(sec, self.owners.get((x, -y), [hit]))
         tile = self.tiles[pl.code]
@@ -572,7 +578,8 @@ class Importer:
                 for p in [opening_place(es, f)] if p is not None]
         best = min(near, key=lambda d: d[0], default=None)
         if best is None or best[0] > 1:
-            self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
+            if sec.name not in self.as_buttons:  # else read as a button (ui_menu)
+                self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
             return None
         return best[1]
 
@@ -1292,14 +1299,46 @@ class Importer:
                 return x
             if x == "#heroes":
                 return "heroes"
-            if x[0] in "#$%" or _INTERNAL.fullmatch(x):
+            name = self.var_name(x)
+            if name is None:
                 return None
-            self.read_now.add(snake(x))  # declared in the event's encounter (event)
-            return snake(x)
+            self.read_now.add(name)  # declared in the event's encounter (event)
+            return name
         left, right = side(var), side(value)
         if left is None or right is None:
             return None
         return f"{left} {op} {right}"
+
+    def var_name(self, x: str) -> str | None:
+        """questc's name of the app's variable `x`, or None for one questc has no name for
+        (`#` flags and counts, `$` variables of the app, the export's own). `%X` and `$%X`
+        are campaign variables (the app keeps them across ChangeQuest, VarManager.TrimQuest):
+        `X` in snake case (`campaign_X` when the quest also has a plain variable of that
+        name), and `app_X` for `$%X` (the app's own campaign values: XP, gold, fame)."""
+        if x.startswith("$%") and len(x) > 2:
+            name = "app_" + snake(x[2:])
+        elif x.startswith("%") and len(x) > 1:
+            name = snake(x[1:])
+            if name in self.plain_vars:
+                name = "campaign_" + name
+        elif not x or x[0] in "#$%" or _INTERNAL.fullmatch(x):
+            return None
+        else:
+            return snake(x)
+        self.campaign.add(name)
+        return name
+
+    @functools.cached_property
+    def plain_vars(self) -> frozenset[str]:
+        """The snake names of the quest's variables that are not campaign ones (var_name)."""
+        out = set()
+        for sec in list(self.comp.values()):
+            for key in ("operations", "conditions"):
+                for t in self.names(sec, key):
+                    for x in t.split(",")[0:3:2]:
+                        if x and x[0] not in "#$%" and re.fullmatch(r"[A-Za-z_]\w*", x) and not _INTERNAL.fullmatch(x):
+                            out.add(snake(x))
+        return frozenset(out)
 
     def board_name(self, section: str) -> str | None:
         """The questc name of the component an `on_board` variable of the export follows."""
@@ -1429,9 +1468,14 @@ class Importer:
                 self.cannot(sec, key, f"`{key}`")
         # adds
         reveals = []
+        ui_buttons: list[str] = []  # UI elements with a button this section puts on screen (ui_menu)
+        ui_words: list[str] = []  # and those that only show a text
         for name in self.names(sec, "add"):
             c = self.comp.get(name)
             if c is None:
+                continue
+            if name in self.as_buttons:  # a quest with no map: the token or door is a button on an empty board
+                ui_buttons.append(name)
                 continue
             if name.startswith("Tile"):
                 k = self.tile_enc.get(name)
@@ -1468,6 +1512,11 @@ class Importer:
             elif name in self.title_ui:  # the title screen: its buttons follow the event (title_screen)
                 if name in self.title_buttons and name not in self.title_pending:
                     self.title_pending.append(name)
+            elif name.startswith("UI") and (self.names(c, "event1") or self.string(c, "uitext")):
+                # a menu of UI elements (a campaign map's icons): its buttons are a choice (ui_menu)
+                (ui_buttons if self.names(c, "event1") else ui_words).append(name)
+            elif name.startswith("UI"):
+                continue  # a picture (a background, a map image): presentation
             else:
                 self.cannot(sec, "add", f"adding `{name}` (a {_component_kind(name)} component)")
         if reveals:
@@ -1477,6 +1526,8 @@ class Importer:
             if name.startswith("#"):
                 if name in ("#boardcomponents", "#monsters") and self.enters_after(sec):
                     continue  # the chain enters another encounter next: `next` clears the board (docs/valkyrie.md)
+                if name in ("#shop", "#uicomponents"):
+                    continue  # the shop screen (Quest.cs: a ShopInterface) or every UI element closes: presentation
                 self.cannot(sec, "remove", f"removing `{name}` (all of them at once)")
                 continue
             if c is None:
@@ -1492,8 +1543,8 @@ class Importer:
                 if self.trigger_full == f"{verb} {self.door_name(c)}" or self.trigger_full.startswith(f"{verb} {self.door_name(c)} "):
                     continue  # the door's own event removing it: opening it is what triggered the event
                 out.append(_Line(f"{verb} {self.door_name(c)}", sec.span_of("remove")))
-            elif name in self.title_ui:
-                continue  # the title screen closes: presentation, nothing on the board changes
+            elif name in self.title_ui or name.startswith("UI"):
+                continue  # the title screen (or a menu, a picture) closes: presentation, nothing on the board changes
             elif name.startswith("Tile") and name not in self.tile_enc and self.unshaped(c):
                 continue  # a tile the map leaves out (M0401 said it: questc has no shape for its side): nothing to remove
             else:
@@ -1531,13 +1582,13 @@ class Importer:
             if var == "$end":
                 ended = True
                 continue
-            name = snake(var)
+            name = self.var_name(var) or snake(var)
             k_in = next((kk for kk in entered if sec.name in self.entry_copies.get(kk, ())), None)
             if k_in is not None and re.fullmatch(rf"EventEnterEncounter{k_in}(_\d+)?", sec.name) and oper == "=" \
                     and re.fullmatch(r"-?\d{1,9}", value):
                 self.carried.setdefault(k_in, {})[name] = int(value)  # the export's start value of encounter k's `var`
                 continue
-            if oper == "=" and re.fullmatch(r"#rand[1-9]\d{0,8}", value) and not var.startswith(("#", "$", "%")):
+            if oper == "=" and re.fullmatch(r"#rand[1-9]\d{0,8}", value) and self.var_name(var) is not None:
                 # VarManager: `#rand<N>` is 1..N; an `X,+,M` / `X,-,M` right after it shifts the range
                 hi = int(value[5:])
                 shift = 0
@@ -1550,12 +1601,13 @@ class Importer:
             if skip_next:
                 skip_next = False
                 continue
-            if re.fullmatch(r"[A-Za-z_]\w*", value) and oper == "=" and not var.startswith(("#", "$", "%")):
+            if re.fullmatch(r"(\$?%)?[A-Za-z_]\w*", value) and oper == "=" and self.var_name(var) is not None \
+                    and self.var_name(value) is not None:
                 self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
-                self.variables[enc[0]].setdefault(snake(value), sec.span_of("operations"))
-                out.append(_Line(f"set {name} = {snake(value)}", sec.span_of("operations")))
+                self.variables[enc[0]].setdefault(self.var_name(value) or "", sec.span_of("operations"))
+                out.append(_Line(f"set {name} = {self.var_name(value)}", sec.span_of("operations")))
                 continue
-            if not re.fullmatch(r"-?\d{1,9}", value) or var.startswith(("#", "$", "%")) or oper not in ("=", "+", "-"):
+            if not re.fullmatch(r"-?\d{1,9}", value) or self.var_name(var) is None or oper not in ("=", "+", "-"):
                 self.cannot(sec, "operations", f"the operation `{op}`")
                 continue
             self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
@@ -1608,6 +1660,11 @@ class Importer:
             return self.buttons_ask(sec, buttons, text or "", out, enc, entered, seen)
         if options and not outcome:
             return self.random_options(sec, options, out, enc, entered, seen)
+        if ui_buttons and not outcome:
+            if not [n for n in self.names(sec, "event1") if n]:  # the chain ends here: the menu waits for a press
+                self.ui_menu(ui_buttons, ui_words, out, enc, entered, seen)
+                return iter(())
+            self.title_pending += [u for u in ui_buttons if u not in self.title_pending]  # pressed once the chain has run
         return self._next(sec, "event1", out, enc, entered, seen, ending=end_arm)
 
     def title_screen(self, out: list[_Line], enc: list[int], entered: list[int], seen: set[str]) -> None:
@@ -1619,10 +1676,18 @@ class Importer:
         is on the table from the start (_setup_walk), so a map the title's button puts down is
         the quest's setup, not hidden tiles."""
         pending, self.title_pending = self.title_pending, []
+        self.ui_menu(pending, [u for u in self.start_ui if u not in self.title_buttons], out, enc, entered, seen)
+
+    def ui_menu(self, pending: list[str], shown: list[str], out: list[_Line], enc: list[int], entered: list[int],
+                seen: set[str]) -> None:
+        """UI buttons on screen (a title screen, or a menu such as the app's campaign map of
+        icons) as a choice: `say TEXT` and the one button's chain, or `ask TEXT { choice
+        LABEL { … } … }`. TEXT: the `uitext` of the `shown` elements; LABEL: each button's own
+        `uitext`, else its section's name."""
         if len(pending) > MAX_BUTTONS:  # as an event's buttons (button_keys): the first are read
             self.cannot(self.comp[pending[MAX_BUTTONS]], "event1", f"a title screen of {len(pending)} buttons (the first {MAX_BUTTONS} are read)")
             pending = pending[:MAX_BUTTONS]
-        words = [self.string(self.comp[u], "uitext") for u in self.start_ui if u not in self.title_buttons]
+        words = [self.string(self.comp[u], "uitext") for u in shown]
         text = "\n\n".join(w for w in words if w)
         first = self.comp[pending[0]]
         if len(pending) == 1:
@@ -2417,6 +2482,9 @@ class Importer:
             elif k in self.flavors:  # and a later one's as the text of the event entering it
                 self.emit(f"{ind}flavor {quote(self.flavors[k])}", self.comp[self.entry[k]].span_of("add"))
             for var, span in sorted(self.variables[k].items()):
+                if var in self.campaign:  # the app's `%` / `$%` variable: kept across ChangeQuest (VarManager.TrimQuest)
+                    self.emit(f"{ind}campaign var {var} = 0", span)
+                    continue
                 self.emit(f"{ind}var {var} = {1 if var in self.pack_vars else self.carried.get(k, {}).get(var) or 0}", span)
             for line in self.setup[k]:
                 self.emit(f"{ind}{line.text}", line.origin)
