@@ -179,6 +179,31 @@ def test_alternative_door_pairs_shown_together_are_m0215():
     assert "door `hall` stands on this attachment too, and both can be on the board at once (after" in sink.items[0].message
 
 
+def test_a_run_of_ifs_whose_arms_all_may_hold_is_searched_in_linear_work(monkeypatch):
+    """`make fuzz` (seed 4108) found A Fat Goblin with one travel event's button emptied
+    taking 25 s of CPU here: a run of `if`s whose arms may all hold doubled the branches at
+    each, and boards carrying components the search does not follow kept its memo from
+    holding. Forty such `if`s, each putting the hall or the gate in the barred door's place, are a handful of
+    states: bounded by the work counted, not the clock."""
+    calls = [0]
+    real = states._Search.effect
+
+    def counted(self, *args):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        assert calls[0] < 2_000, "the search is doing exponential work"
+        return real(self, *args)
+
+    monkeypatch.setattr(states._Search, "effect", counted)
+    arms = "".join(f"if n == {k} {{ remove door barred; remove door hall; remove door gate; place door {('hall', 'gate')[k % 2]} }}; " for k in range(40))
+    text = DOORS.replace("  on open hall", "  var n = 0\n  on open hall") + (
+        f"  on searched key {{ set n = random 0..39; {arms}}}\n")
+    assert codes(run(quest(text))[1]) == []
+    assert 0 < calls[0] < 1_000, calls[0]
+    # the odd arms placing the hall beside the gate: still found
+    text = text.replace("place door gate }", "place door gate; place door hall }")
+    assert codes(run(quest(text))[1]) == ["M0215"]
+
+
 # ---------------------------------------------------------------- the Valkyrie package
 DATA = Path(__file__).parent / "data" / "valkyrie"
 ALT = DATA / "alt_layouts"

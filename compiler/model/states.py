@@ -46,6 +46,9 @@ from compiler.model.quest import ANY, Condition, Effect, Event, Interval, Possib
 from compiler.syntax import ast
 
 MAX_STATES = 20_000
+ENDS = frozenset(("win", "lose", "end", "next", "next_quest"))
+STATE_KINDS = ENDS | {"reveal", "remove_tile", "spawn", "remove_spawn", "place_token", "remove_token",
+                      "place_door", "remove_door", "open", "close", "unlock"}  # what `effect` changes
 LOOP_RUNS = 16  # runs of a `repeat` block the board-state search follows before taking its states as all
 
 
@@ -104,6 +107,10 @@ class _Search:
         deferred = dict(enc.map.pieces)
         self.pieces = {p: (n, [t.name for t in enc.map.tiles if t.tile.piece == p]) for p, n in deferred.items()}
         self.found = Found()
+        self.inert_memo: dict[int, bool] = {}
+        self.kept_memo: dict[str, bool] = {}
+        self.applied: dict[tuple[int, frozenset[str], frozenset[str], bool],
+                           list[tuple[frozenset[str], frozenset[str], bool]]] = {}
         self.owner = enc.map.owner
         self.spaces = enc.map.board.spaces
         self.kept, self.events = self.relevant()
@@ -177,6 +184,12 @@ class _Search:
         return kept, [e for e in events if e.index in chosen]
 
     def keep(self, key: str) -> bool:
+        got = self.kept_memo.get(key)
+        if got is None:
+            got = self.kept_memo[key] = self._keep(key)
+        return got
+
+    def _keep(self, key: str) -> bool:
         what, _, name = key.partition(":")
         if what == "open":
             what = "door"
@@ -264,8 +277,26 @@ class _Search:
 
     def apply(self, effects: Iterable[Effect], st: tuple[set[str], set[str], bool],
               s: State) -> list[tuple[set[str], set[str], bool]]:
+        """The states `effects` may leave `st` in. A block run again from the same board
+        gives the same states, so each (block, board) is worked out once per search: the
+        events reached from many states that differ only in what has fired, and the blocks
+        many choices lead to, cost one run each."""
+        key = (id(effects), frozenset(st[0]), frozenset(st[1]), st[2])
+        got = self.applied.get(key)
+        if got is None:
+            got = self.applied[key] = [(frozenset(b), frozenset(u), e) for b, u, e in self._apply(effects, st, s)]
+        return [(set(b), set(u), e) for b, u, e in got]
+
+    def _apply(self, effects: Iterable[Effect], st: tuple[set[str], set[str], bool],
+               s: State) -> list[tuple[set[str], set[str], bool]]:
         branches = [st]
         for f in effects:
+            if self.inert(f):  # changes nothing the search follows: only an `ask` may stop here
+                if f.kind in ("ask", "random"):
+                    branches = [b for b in branches if any(
+                        c.condition is None or True in self.truths(c.condition, State(frozenset(b[0]), frozenset(b[1]), s.fired, b[2]))
+                        for c in f.choices)]
+                continue
             nxt: list[tuple[set[str], set[str], bool]] = []
             for board, unlocked, ended in branches:
                 if f.kind in ("ask", "random"):
@@ -305,9 +336,24 @@ class _Search:
                     continue
                 board, unlocked = set(board), set(unlocked)
                 ended = self.effect(f, board, unlocked, s) or ended
+                # what the search does not follow never enters a state, not even between two
+                # effects of one event: fewer distinct boards, so `apply`'s memo holds
+                board = {k for k in board if self.keep(k)}
+                unlocked = {d for d in unlocked if self.keep(f"door:{d}")}
                 nxt.append((board, unlocked, ended))
-            branches = nxt
+            # branches that arrive at one state go on as one: a run of `if`s whose arms all
+            # may hold would otherwise double the branches at each (2^n copies of few states)
+            branches = list({(frozenset(b), frozenset(u), e): (b, u, e) for b, u, e in nxt}.values())
         return branches
+
+    def inert(self, f: Effect) -> bool:
+        """Does `f`, with everything inside it, leave the board, the unlocked doors and the
+        end alone (variables, texts, sounds)?"""
+        got = self.inert_memo.get(id(f))
+        if got is None:
+            got = self.inert_memo[id(f)] = f.kind not in STATE_KINDS and all(
+                self.inert(g) for c in f.choices for g in c.effects)
+        return got
 
     def effect(self, f: Effect, board: set[str], unlocked: set[str], s: State) -> bool:
         """Apply one effect to `board`; True when it ends the encounter."""
@@ -340,7 +386,7 @@ class _Search:
                 board.add(f"door:{a}")
             elif k == "unlock":
                 unlocked.add(a)
-        return k in ("win", "lose", "end", "next", "next_quest")
+        return k in ENDS
 
     # -------------------------------------------------- the search
     def moves_to(self, s: State) -> tuple[str, ...]:
