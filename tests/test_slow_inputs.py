@@ -6,7 +6,8 @@ each bounded by counting the work done, never by the clock.
 - a `.po` of 65,000 `#.` lines in one entry, or of 122,771 broken lines;
 - a dotted key of 262 KB in questc.toml;
 - a state file or activation test of 18,000 entries;
-- a quest file of 80,000 `tile 1A` lines (1 MB: 10 s of CPU in the parser).
+- a quest file of 80,000 `tile 1A` lines (1 MB: 10 s of CPU in the parser);
+- thousands of fixes in a catalog of thousands of lines (each found its line from the top).
 """
 
 from __future__ import annotations
@@ -538,3 +539,21 @@ def test_an_ability_name_with_a_run_of_blanks_is_read_in_one_pass():
     assert [ability_rank(a) for a in ("Blast 2", "Breath", "  Blast2 ", "blast  12", "Bolt 1234567890")] == \
         [("blast", 2), ("breath", None), ("blast", 2), ("blast", 12), ("bolt", None)]
     assert ability_rank("a" + " " * 200_000 + "b") == ("a" + " " * 200_000 + "b", None)
+
+
+# ---------------------------------------------------------------- fixes in a long file
+def test_the_fix_of_each_diagnostic_in_a_long_file_finds_its_line_without_rescanning():
+    """`make fuzz` (seed 4108, hang-catalog-23816): a 350 KB catalog written as JSON on
+    thousands of lines, with a did-you-mean on thousands of them; the SARIF fixes found
+    each line by scanning the file from its start (quadratic: over 10 s of CPU). The line
+    starts are now worked out once per text."""
+    from compiler.diagnostics import fixes
+
+    text = "".join(f"  key_{i}: value_{i}\r\n" if i % 3 else f"  key_{i}: value_{i}\n" for i in range(30_000))
+    fixes._starts.cache_clear()
+    rows = text.split("\n")
+    for line in (1, 2, 3, 15_000, 29_999, 30_000):
+        assert fixes._line(text, line) == rows[line - 1].removesuffix("\r")
+    assert fixes._line(text, 30_001) == ""  # the empty line after the last break, as before
+    assert fixes._line(text, 30_002) is None
+    assert fixes._starts.cache_info().misses == 1

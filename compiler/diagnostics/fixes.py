@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from compiler.diagnostics.model import Diagnostic, Edit, Span
 
@@ -24,13 +25,19 @@ QUOTED = re.compile(r"`([^`]*)`")
 
 
 def _line(text: str, line: int) -> str | None:
-    start = 0
-    for _ in range(line - 1):
-        start = text.find("\n", start) + 1
-        if start == 0:
-            return None
+    starts = _starts(text)
+    if line > len(starts):
+        return None
+    start = starts[max(line, 1) - 1]
     end = text.find("\n", start)
     return (text[start:] if end < 0 else text[start:end]).removesuffix("\r")
+
+
+@lru_cache(maxsize=8)
+def _starts(text: str) -> tuple[int, ...]:
+    """Where each line of `text` starts: worked out once per text, so that thousands of
+    diagnostics in one long file each find their line at once (a str keeps its hash)."""
+    return (0, *(m.end() for m in re.finditer("\n", text)))
 
 
 def edit_of(d: Diagnostic, text: str | None) -> Edit | None:
