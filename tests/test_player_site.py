@@ -826,3 +826,53 @@ def test_a_hub_walked_into_its_sub_quest_and_won_there(page, sites, tmp_path_fac
     assert outcome(page) == "win"
     assert "The mine is safe." in page.page.locator("#outcome").inner_text()
     assert not page.errors
+
+
+# ---------------------------------------------------------------- campaign variables (issue 39): `campaign var`
+CAMPAIGN_CHAIN = """\
+quest town "The Town" {
+  heroes 2..4
+  campaign var fin = 0
+  map {
+    tile entrance1A at (0, 6)
+    tile 9A attach west to entrance1A.north
+    edge 9A.north, 9A.east
+  }
+  start heroes on entrance1A
+  on round_end { ask "Where now?" { choice "Down the mine" if fin == 0 { next quest mine }; choice "Into the lair" if fin > 0 { win "The lair is taken." }; choice "Go home" { lose "You give up." } } }
+}
+quest mine "The Mine" {
+  heroes 2..4
+  campaign var fin = 0
+  map {
+    tile entrance1A at (0, 6)
+    tile 9A attach west to entrance1A.north
+    edge 9A.north, 9A.east
+  }
+  start heroes on entrance1A
+  on round_end 1 { set fin = 1; next quest town }
+  on round_end 5 { lose "Lost in the dark." }
+}
+"""
+
+
+def test_a_campaign_variable_set_in_the_sub_quest_opens_the_hubs_choice(page, sites, tmp_path_factory):
+    if "campaign-chain" not in sites.made:
+        folder = tmp_path_factory.mktemp("campaign-chain-pack")
+        (folder / "pack.yaml").write_text("id: cchain\nname: Campaign chain\nversion: 1.0.0\nlicence: MIT\nruleset: d2e\n"
+                                          "requires: [d2e-base]\n", encoding="utf-8")
+        (folder / "chain.quest").write_text(CAMPAIGN_CHAIN, encoding="utf-8")
+        sites.view("campaign-chain", str(folder))
+    page.open(sites.url("campaign-chain", "?quest=town"))
+    click(page, "end-round")
+    assert choices(page) == [(0, "Down the mine"), (2, "Go home")]  # `fin` is 0: the lair is not offered
+    click(page, "choice-0")
+    assert page.page.evaluate("questc.game.questId") == "mine"
+    click(page, "end-round")  # the mine sets the campaign variable and sends the party back
+    assert page.page.evaluate("[questc.game.questId, questc.game.variables.fin]") == ["town", 1]
+    assert var(page, "fin") == 1
+    click(page, "end-round")
+    assert choices(page) == [(1, "Into the lair"), (2, "Go home")]
+    click(page, "choice-1")
+    assert outcome(page) == "win"
+    assert not page.errors
