@@ -45,6 +45,8 @@ def test_the_player_steps_through_the_recorded_weeks_of_the_rtl_campaign(page, s
     assert p.is_visible('[data-testid="rtl"]') and not p.is_visible('[data-testid="map"]')
     assert shown(page) == want(weeks[-1])  # the state after the record first
     assert shown(page)["razed"] == ["dawnsmoor"] and shown(page)["coins"] == 250
+    assert p.get_attribute('#rtl-state [data-hero="varikas"]', "data-skills") == "2"  # Tough, and Mighty learnt in week 17
+    assert "ranged 4 black" in p.inner_text('#rtl-state [data-hero="jain"]')
     p.click('[data-testid="rtl-first"]')
     assert shown(page) == want(weeks[0])
     assert "The Hollow Stair cleared in one week." in p.inner_text("#rtl-record")

@@ -255,6 +255,17 @@ FAULTS = [
     ("K0519", _week({"do": "train", "hero": "jain", "skill": "Parry"}, {"do": "train", "hero": "jain", "trait": "melee", "step": "add_die"})),
     ("K0518", _week({"do": "train", "hero": "landrec", "trait": "melee", "step": "to_silver"})),
     ("K0511", _week({"do": "train", "hero": "jain", "trait": "melee"})),
+    # the five-dice and five-skill limits (p.23), from the hero sheets
+    ("K0523", _both(_set("hero_sheets", "varikas", "dice", "melee", value=5),
+                    _week({"do": "train", "hero": "varikas", "trait": "melee", "step": "add_die"}))),
+    ("K0523", _both(lambda data: data["training"].pop("level_limits"),  # no silver die to make gold
+                    _week({"do": "train", "hero": "varikas", "trait": "ranged", "step": "to_gold"}))),
+    ("K0523", _both(_set("hero_sheets", "varikas", "skills", value=["Tough", "Parry", "Marksman", "Willpower"]),
+                    _week({"do": "train", "hero": "varikas", "skill": "Inner Fire"}))),
+    ("K0523", _week({"do": "train", "hero": "varikas", "skill": "Mighty"})),
+    ("K0523", _set("hero_sheets", "tomble", "dice", "melee", value=6)),
+    ("K0523", _set("hero_sheets", "tomble", "skills", value=["A", "B", "C", "D", "E", "F"])),
+    ("K0501", _week({"do": "train", "hero": "jian", "skill": "Parry"})),
 ]
 
 
@@ -300,7 +311,8 @@ def test_the_illustrative_facts_of_the_state_are_listed():
         "tamalir_upgrades.city_militia", "tamalir_upgrades.grand_temple", "tamalir_upgrades.watchtowers",
         "party_upgrades.keraks_map", "party_upgrades.magic_boat",
         "lieutenants.gravemaw", "lieutenants.lord_merick_farrow", "lieutenants.sir_alric_farrow.stats",
-        "quest_items.first_scroll", "record",
+        "quest_items.first_scroll",
+        "hero_sheets.jain", "hero_sheets.landrec", "hero_sheets.tomble", "hero_sheets.varikas", "record",
     ]
     assert set(f.where for f in shipped().model.illustrative or ()) >= {"campaign.state.road_to_legend.record"}
 
@@ -438,3 +450,29 @@ def test_the_players_state_view_under_node():
     r = subprocess.run([NODE, "--test", str(ROOT / "tests" / "player" / "rtl_state.test.mjs")], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "# pass 4" in r.stdout
+
+
+def test_each_heros_dice_and_skills_after_the_record():
+    """From the sheets (content/rtl-campaign/state.yaml, illustrative): Jain ranged 3 black
+    + 1 added in week 17 = 4 black; Tomble melee 3 black, one to silver = 2 black 1 silver;
+    Varikas Tough + Mighty; Landrec's secret training changes no die. Every number is within
+    five dice a trait and five skills."""
+    heroes = shipped().model.rtl_state["road_to_legend"].replay.weeks[-1].heroes
+    assert heroes["jain"].dice["ranged"] == (4, 0, 0) and heroes["jain"].dice["melee"] == (1, 0, 0)
+    assert heroes["tomble"].dice["melee"] == (2, 1, 0)
+    assert heroes["varikas"].skills == ("Tough", "Mighty")
+    assert heroes["landrec"].dice == {"magic": (3, 0, 0), "melee": (1, 0, 0), "ranged": (1, 0, 0)}
+    week16 = shipped().model.rtl_state["road_to_legend"].replay.weeks[15].heroes
+    assert week16["jain"].dice["ranged"] == (3, 0, 0) and week16["varikas"].skills == ("Tough",)
+
+
+def test_the_fifth_die_is_allowed_and_the_sixth_is_not():
+    """Jain's ranged at 4 after the record: one more die is the fifth (allowed, K0518 aside:
+    coins and XP are given first), the next week's would be the sixth (K0523)."""
+    rich = {"do": "award", "award": "dungeon_leader", "times": 10}
+    train = {"do": "train", "hero": "jain", "trait": "ranged", "step": "add_die"}
+    model, sink = with_state(_weeks([rich, train]))
+    assert codes(sink) == []
+    assert model.rtl_state["road_to_legend"].replay.weeks[-1].heroes["jain"].dice["ranged"] == (5, 0, 0)
+    _, sink = with_state(_weeks([rich, train], [train]))
+    assert codes(sink) == ["K0523"] and "has 5 power dice in ranged" in sink.items[0].message

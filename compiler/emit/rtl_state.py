@@ -36,6 +36,8 @@ def week_json(w: r.WeekState) -> JSONObject:
         "items": dict(w.items),
         "upgrades": list(w.upgrades),
         "ended": w.ended,
+        **({"heroes": {h: {"dice": {t: dict(zip(("black", "silver", "gold"), d)) for t, d in hs.dice.items()}, "skills": list(hs.skills)}
+                       for h, hs in w.heroes.items()}} if w.heroes else {}),
     }
 
 

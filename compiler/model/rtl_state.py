@@ -104,6 +104,25 @@ class Lieutenant:
 
 
 @frozen
+class HeroSheet:
+    """What a hero starts the campaign with (the hero sheet): black power dice per trait
+    and skills."""
+
+    id: str
+    name: str
+    dice: Mapping[str, int] = field(default_factory=dict)  # trait -> black dice
+    skills: tuple[str, ...] = ()
+
+
+@frozen
+class HeroState:
+    """A hero's dice and skills after a week: trait -> (black, silver, gold)."""
+
+    dice: Mapping[str, tuple[int, int, int]]
+    skills: tuple[str, ...]
+
+
+@frozen
 class QuestItem:
     id: str
     name: str
@@ -135,6 +154,9 @@ class StateRules:
     outcomes: Mapping[str, Outcome] = field(default_factory=dict)
     training_costs: Mapping[str, Cost] = field(default_factory=dict)  # step -> cost
     per_training: int = 2  # trait upgrades one hero may buy in one training
+    max_dice: int | None = None  # power dice one hero may have in one trait (p.23)
+    max_skills: int | None = None  # skills one hero may have (p.23)
+    hero_sheets: Mapping[str, HeroSheet] = field(default_factory=dict)
     level_limits: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # level -> step -> most bought by then
     secret_costs: Mapping[str, Cost] = field(default_factory=dict)
     secret_once_per_level: bool = True
@@ -180,6 +202,7 @@ class WeekState:
     items: Mapping[str, str]  # quest item -> location, `party` or a lieutenant id
     upgrades: tuple[str, ...]  # Tamalir and party upgrades owned
     ended: str | None = None  # "final_battle" | "capital_razed"
+    heroes: Mapping[str, HeroState] = field(default_factory=dict)  # heroes with a sheet or a training
 
 
 @frozen
@@ -250,6 +273,9 @@ class _Run:
         self.upgrades: list[str] = []
         self.trained: set[tuple[str, str]] = set()
         self.steps: dict[tuple[str, str], int] = {}  # (hero, step) -> trait upgrades bought
+        # each hero's dice per trait as [black, silver, gold] and skills, from the sheets
+        self.dice: dict[str, dict[str, list[int]]] = {h: {t: [n, 0, 0] for t, n in sorted(sh.dice.items())} for h, sh in state.hero_sheets.items()}
+        self.skills: dict[str, list[str]] = {h: list(sh.skills) for h, sh in state.hero_sheets.items()}
         self.ended: str | None = None
         self.problems: list[Problem] = []
         self.week = 0
@@ -281,6 +307,13 @@ class _Run:
 
     def overlord_xp_left(self) -> int:
         return self.overlord * self.s.overlord_xp_per - self.overlord_spent
+
+    def known_hero(self, i: int, hero: str) -> bool:
+        """With hero sheets declared, a hero named by an event must have one."""
+        if self.s.hero_sheets and hero not in self.s.hero_sheets:
+            self.unknown(i, "hero", hero, "a hero with a sheet (`hero_sheets`)", self.s.hero_sheets)
+            return False
+        return True
 
     def kind(self, loc: str) -> str | None:
         location = self.world.locations.get(loc)
@@ -486,6 +519,8 @@ class _Run:
         return sorted(h for h in self.hero_spent if h != "all")
 
     def secret_train(self, i: int, hero: str, gain: str) -> None:
+        if not self.known_hero(i, hero):
+            return
         if self.kind(self.party) != "secret_master":
             self.bad("K0522", i, "do", what="secret training", why=f"happens at a secret master area, and the party is at `{self.party}`")
             return
@@ -509,6 +544,8 @@ class _Run:
         """A hero's training at a Training Ground (a city's) or a secret master: a trait
         upgrade (`trait` and `step`) or a skill."""
         hero = str(ev["hero"])
+        if not self.known_hero(i, hero):
+            return
         if "skill" not in ev and not ("trait" in ev and "step" in ev):
             self.bad("K0511", i, None, do="train", missing="skill" if "trait" not in ev else "step")
             return
@@ -527,6 +564,14 @@ class _Run:
             if done:
                 self.bad("K0519", i, "skill", what=f"hero `{hero}`", why="learns one skill, or up to its trait upgrades, in one training")
                 return
+            known = self.skills.setdefault(hero, [])
+            if skill in known:
+                self.bad("K0523", i, "skill", hero=hero, why=f"has the skill `{skill}` already")
+                return
+            if self.s.max_skills is not None and len(known) >= self.s.max_skills:
+                self.bad("K0523", i, "skill", hero=hero, why=f"has {len(known)} skills ({', '.join(known)}), and a hero may have at most {self.s.max_skills}")
+                return
+            known.append(skill)
             done.append("skill")
             return
         trait, step = str(ev["trait"]), str(ev["step"])
@@ -540,6 +585,11 @@ class _Run:
         if most is not None and self.steps.get((hero, step), 0) >= most:
             self.bad("K0519", i, "step", what=f"hero `{hero}`", why=f"may have at most {most} `{step}` upgrade(s) at the {self.level} level")
             return
+        dice = self.dice.setdefault(hero, {}).setdefault(trait, [0, 0, 0])
+        why = self.dice_limit(hero, step, trait, dice)
+        if why is not None:
+            self.bad("K0523", i, "step", hero=hero, why=why)
+            return
         cost = self.s.training_costs.get(step)
         if cost is not None:
             if self.hero_xp_left(hero) < cost.xp or self.treasury < cost.coins:
@@ -549,7 +599,29 @@ class _Run:
             self.hero_spent[hero] = self.hero_spent.get(hero, 0) + cost.xp
             self.treasury -= cost.coins
         self.steps[(hero, step)] = self.steps.get((hero, step), 0) + 1
+        if step == "add_die":
+            dice[0] += 1
+        elif step == "to_silver":
+            dice[0], dice[1] = dice[0] - 1, dice[1] + 1
+        elif step == "to_gold":
+            dice[1], dice[2] = dice[1] - 1, dice[2] + 1
         done.append(step)
+
+    def dice_limit(self, hero: str, step: str, trait: str, dice: list[int]) -> str | None:
+        """Why a trait upgrade cannot be made on these dice (black, silver, gold), or None:
+        no trait above `max_dice` power dice; an upgrade needs a die of the colour below.
+        Without the hero's sheet the dice it started with are unknown: only what the record
+        added is counted, and a colour upgrade is not checked."""
+        total = sum(dice)
+        if step == "add_die" and self.s.max_dice is not None and total >= self.s.max_dice:
+            return f"has {total} power dice in {trait}, and no hero may have more than {self.s.max_dice} in a trait"
+        if hero not in self.s.hero_sheets:
+            return None
+        if step == "to_silver" and dice[0] < 1:
+            return f"has no black die in {trait} to upgrade to silver"
+        if step == "to_gold" and dice[1] < 1:
+            return f"has no silver die in {trait} to upgrade to gold"
+        return None
 
     def lieutenant_pick_up(self, i: int, lid: str, iid: str) -> None:
         """A lieutenant takes a quest item where it stands; a city's vault keeps it from him
@@ -686,6 +758,11 @@ class _Run:
             lieutenants=MappingProxyType(dict(sorted(self.lieutenants.items()))),
             sieges=MappingProxyType(dict(sorted(self.sieges.items()))), razed=tuple(self.razed),
             items=MappingProxyType(dict(sorted(self.items.items()))), upgrades=tuple(self.upgrades), ended=self.ended,
+            heroes=MappingProxyType({
+                h: HeroState(MappingProxyType({t: (d[0], d[1], d[2]) for t, d in sorted(self.dice.get(h, {}).items())}),
+                             tuple(self.skills.get(h, ())))
+                for h in sorted(set(self.dice) | set(self.skills))
+            }),
         )
 
 

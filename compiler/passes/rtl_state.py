@@ -131,6 +131,9 @@ class _Reader:
             training_costs=M({step: r.Cost(int(c.get("coins", 0)), int(c.get("xp", 0)))
                               for step, c in sorted(training.items()) if step in r.TRAIN_STEPS}),
             per_training=int(training.get("trait_upgrades_per_training", 2)),
+            max_dice=training.get("max_dice"), max_skills=training.get("max_skills"),
+            hero_sheets=M({h: r.HeroSheet(h, str(sh.get("name", h)), M(dict(sorted((sh.get("dice") or {}).items()))), tuple(sh.get("skills") or ()))
+                           for h, sh in sorted((d.get("hero_sheets") or {}).items())}),
             level_limits=M({lv: M(dict(sorted(lim.items()))) for lv, lim in sorted((training.get("level_limits") or {}).items())}),
             secret_costs=M({lv: r.Cost(int(c.get("coins", 0)), int(c.get("xp", 0))) for lv, c in sorted((secret.get("costs") or {}).items())}),
             secret_once_per_level=bool(secret.get("once_per_level", True)),
@@ -167,6 +170,7 @@ class _Reader:
         if blocks is not None and self.card_kinds and blocks not in self.card_kinds:
             self.unknown(self.e.span("reinforcement", "blocks"), str(blocks), "an overlord card kind", self.card_kinds)
         self.training(s)
+        self.sheets(s)
         for city in s.vault_filled:
             self.location(city, "city", "vaults", "filled", city)
         self.items(s)
@@ -215,6 +219,18 @@ class _Reader:
             elif most is not None and cost.xp > most[0]:
                 self.sink.report("K0504", self.e.span("secret_training", "costs", lv, "xp"), what=f"secret training at `{lv}`", verb="had",
                                  why=f"it costs {cost.xp} XP, and a hero earns at most {most[0]} before the Final Battle")
+
+    def sheets(self, s: r.StateRules) -> None:
+        """A hero sheet within the limits of training (p.23): no trait above the most dice,
+        no more skills than the most."""
+        for hid, sheet in s.hero_sheets.items():
+            for trait, n in sheet.dice.items():
+                if s.max_dice is not None and n > s.max_dice:
+                    self.sink.report("K0523", self.e.span("hero_sheets", hid, "dice", trait), hero=hid,
+                                     why=f"starts with {n} power dice in {trait}, and no hero may have more than {s.max_dice} in a trait")
+            if s.max_skills is not None and len(sheet.skills) > s.max_skills:
+                self.sink.report("K0523", self.e.span("hero_sheets", hid, "skills"), hero=hid,
+                                 why=f"starts with {len(sheet.skills)} skills, and a hero may have at most {s.max_skills}")
 
     def items(self, s: r.StateRules) -> None:
         assert self.world is not None
@@ -317,7 +333,7 @@ class _Reader:
 
 # Blocks of an entry that are one fact each, and tables whose every item is one.
 FACT_BLOCKS = ("week", "start", "xp", "siege", "reinforcement", "training", "secret_training", "vaults", "carry", "legendary", "final_battle")
-FACT_TABLES = ("awards", "outcomes", "tamalir_upgrades", "party_upgrades", "lieutenants", "quest_items")
+FACT_TABLES = ("awards", "outcomes", "tamalir_upgrades", "party_upgrades", "lieutenants", "quest_items", "hero_sheets")
 
 
 def state_facts(model: Model) -> list[Fact]:

@@ -120,7 +120,7 @@ export function stateHtml(view) {
     html += row("Heroes", Object.keys(w.heroes).sort().map((h) => {
       const hero = w.heroes[h];
       const traits = Object.keys(hero.dice || {}).sort().map((t) => `${esc(t)} ${dice(hero.dice[t])}`).join("; ");
-      return `<div data-hero="${esc(h)}" data-skills="${(hero.skills || []).length}">${esc(hero.name || h)}: ${traits}; skills ${esc(list(hero.skills || []))}</div>`;
+      return `<div data-hero="${esc(h)}" data-skills="${(hero.skills || []).length}">${esc(view.name("hero_sheets", h))}: ${traits}; skills ${esc(list(hero.skills || []))}</div>`;
     }).join(""), "heroes");
   }
   if (w.dungeon) {
