@@ -266,6 +266,19 @@ FAULTS = [
     ("K0523", _set("hero_sheets", "tomble", "dice", "melee", value=6)),
     ("K0523", _set("hero_sheets", "tomble", "skills", value=["A", "B", "C", "D", "E", "F"])),
     ("K0501", _week({"do": "train", "hero": "jian", "skill": "Parry"})),
+    # fortifying and the reinforcement marker (p.16-17): week 18 at the Thelsvan Highway,
+    # Sir Alric one trail away at Riverwatch, Lord Merick at the Drowned Mill (far)
+    ("K0524", _week({"do": "move", "to": "thelsvan_highway"}, {"do": "fortify", "lieutenant": "lord_merick_farrow"})),
+    ("K0524", _week({"do": "move", "to": "thelsvan_highway"}, {"do": "fortify", "lieutenant": "sir_alric_farrow"},
+                    {"do": "fortify", "lieutenant": "sir_alric_farrow"})),
+    ("K0524", _week({"do": "move", "to": "thelsvan_highway"}, {"do": "dungeon_level"}, {"do": "fortify", "lieutenant": "sir_alric_farrow"})),
+    ("K0524", _week({"do": "move", "to": "thelsvan_highway"}, {"do": "fortify", "lieutenant": "gravemaw"})),
+    ("K0525", _week({"do": "move", "to": "thelsvan_highway"}, {"do": "dungeon_level"}, {"do": "spawn"}, {"do": "spawn"})),
+    ("K0525", _week({"do": "move", "to": "thelsvan_highway"}, {"do": "dungeon_level"}, {"do": "spawn"}, {"do": "threat", "value": 14},
+                    {"do": "flip_reinforcement"})),
+    ("K0525", _week({"do": "move", "to": "thelsvan_highway"}, {"do": "spawn"})),
+    ("K0525", _week({"do": "move", "to": "thelsvan_highway"}, {"do": "dungeon_level"}, {"do": "flip_reinforcement"})),
+    ("K0522", _week({"do": "dungeon_level"})),
 ]
 
 
@@ -476,3 +489,47 @@ def test_the_fifth_die_is_allowed_and_the_sixth_is_not():
     assert model.rtl_state["road_to_legend"].replay.weeks[-1].heroes["jain"].dice["ranged"] == (5, 0, 0)
     _, sink = with_state(_weeks([rich, train], [train]))
     assert codes(sink) == ["K0523"] and "has 5 power dice in ranged" in sink.items[0].message
+
+
+def test_fortifying_and_the_reinforcement_marker_hand_checked():
+    """Sir Alric (Power card DOOM!) and Lord Merick (15 threat) walk from the keep to
+    Riverwatch in four weeks; in week 5 the party explores the Thelsvan Highway, one trail
+    from them, and both fortify it before play begins: DOOM! in play, threat 15. Level 1:
+    the marker face up; a spawn turns it down; 15 threat turns it up (threat 0); a second
+    spawn turns it down; 7 threat gained. Level 2: face up again; a spawn: down.
+    At the week's end: threat 7, marker face down, 2 levels, 3 spawns, 1 flip."""
+    lts = MappingProxyType({"alric": r.Lieutenant("alric", "Sir Alric Farrow", power_card="DOOM!"),
+                            "merick": r.Lieutenant("merick", "Lord Merick Farrow", fortify_threat=15)})
+    state = r.StateRules(**{**BASE.__dict__, "lieutenants": lts, "start_lieutenants": ("alric", "merick"), "flip_cost": 15})
+    walk = [[{"do": "lieutenant_move", "lieutenant": lt, "to": to} for lt in ("alric", "merick")]
+            for to in ("drowned_mill", "dawnsmoor", "velvet_plains", "riverwatch")]
+    dungeon = [{"do": "move", "to": "thelsvan_highway"}, {"do": "fortify", "lieutenant": "alric"}, {"do": "fortify", "lieutenant": "merick"},
+               {"do": "dungeon_level"}, {"do": "spawn"}, {"do": "flip_reinforcement"}, {"do": "spawn"}, {"do": "threat", "value": 7},
+               {"do": "dungeon_level"}, {"do": "spawn"}]
+    out = replay(walk + [dungeon, []], state)
+    assert out.problems == ()
+    d = out.weeks[4].dungeon
+    assert d == r.DungeonState(at="thelsvan_highway", fortified=("alric", "merick"), power_cards=("DOOM!",), threat=7,
+                               reinforcement="facedown", levels=2, spawns=3, flips=1)
+    assert out.weeks[3].dungeon is None and out.weeks[5].dungeon is None  # a dungeon lasts its week
+    # without Lord Merick's threat the flip cannot be paid (0 of 15), so the next spawn
+    # meets the marker face down: two K0525, at events 4 and 5
+    no_merick = [dict(e) for e in dungeon if e.get("lieutenant") != "merick"]
+    out = replay(walk + [no_merick], state)
+    assert [(p.code, p.event) for p in out.problems] == [("K0525", 4), ("K0525", 5)]
+    assert out.weeks[4].dungeon.threat == 7 and out.weeks[4].dungeon.spawns == 2
+    # no flip cost declared: the marker stays down
+    out = replay(walk + [dungeon], r.StateRules(**{**state.__dict__, "flip_cost": None}))
+    assert [p.code for p in out.problems] == ["K0525", "K0525"]  # the flip, then the spawn while down
+
+
+def test_the_bundle_and_the_player_carry_the_dungeon(tmp_path):
+    from compiler.emit.rtl_state import week_json
+
+    lts = MappingProxyType({"alric": r.Lieutenant("alric", "Sir Alric Farrow", power_card="DOOM!")})
+    state = r.StateRules(**{**BASE.__dict__, "lieutenants": lts, "start_lieutenants": ("alric",), "flip_cost": 15})
+    out = replay([[{"do": "lieutenant_move", "lieutenant": "alric", "to": "drowned_mill"}], [], []], state)
+    assert all("dungeon" not in week_json(w) for w in out.weeks)
+    week = r.WeekState(**{**out.weeks[0].__dict__, "dungeon": r.DungeonState("x", ("alric",), ("DOOM!",), 3, "faceup", 1, 0, 0)})
+    assert week_json(week)["dungeon"] == {"at": "x", "fortified": ["alric"], "power_cards": ["DOOM!"], "threat": 3,
+                                          "reinforcement": "faceup", "levels": 1, "spawns": 0, "flips": 0}

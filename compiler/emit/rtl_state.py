@@ -36,6 +36,9 @@ def week_json(w: r.WeekState) -> JSONObject:
         "items": dict(w.items),
         "upgrades": list(w.upgrades),
         "ended": w.ended,
+        **({"dungeon": {"at": w.dungeon.at, "fortified": list(w.dungeon.fortified), "power_cards": list(w.dungeon.power_cards),
+                        "threat": w.dungeon.threat, "reinforcement": w.dungeon.reinforcement, "levels": w.dungeon.levels,
+                        "spawns": w.dungeon.spawns, "flips": w.dungeon.flips}} if w.dungeon is not None else {}),
         **({"heroes": {h: {"dice": {t: dict(zip(("black", "silver", "gold"), d)) for t, d in hs.dice.items()}, "skills": list(hs.skills)}
                        for h, hs in w.heroes.items()}} if w.heroes else {}),
     }

@@ -51,7 +51,18 @@ NEEDS = MappingProxyType({
     "train": ("hero",),
     "store": ("item",),
     "pick_up": ("item",),
+    "fortify": ("lieutenant",),
+    "dungeon_level": (),
+    "threat": ("value",),
+    "spawn": (),
+    "flip_reinforcement": (),
 })
+# Locations a lieutenant may fortify when the party explores them (p.16-17: dungeons, not
+# legendary or secret master areas), and where a dungeon level is played.
+FORTIFIED_KINDS = frozenset({"dungeon"})
+DUNGEON_KINDS = frozenset({"dungeon", "legendary"})
+# Events of the dungeon the party explores in the week.
+DUNGEON_EVENTS = frozenset({"fortify", "dungeon_level", "threat", "spawn", "flip_reinforcement"})
 
 
 @frozen
@@ -123,6 +134,21 @@ class HeroState:
 
 
 @frozen
+class DungeonState:
+    """The dungeon the party explored in a week: who fortified it, the Power cards put in
+    play for free, the overlord's threat as recorded, the reinforcement marker."""
+
+    at: str
+    fortified: tuple[str, ...] = ()
+    power_cards: tuple[str, ...] = ()
+    threat: int = 0
+    reinforcement: str | None = None  # "faceup" | "facedown"; None before a level begins
+    levels: int = 0  # dungeon levels begun this week
+    spawns: int = 0  # cards of the blocked kind played
+    flips: int = 0  # times the marker was turned up again with threat
+
+
+@frozen
 class QuestItem:
     id: str
     name: str
@@ -157,6 +183,9 @@ class StateRules:
     max_dice: int | None = None  # power dice one hero may have in one trait (p.23)
     max_skills: int | None = None  # skills one hero may have (p.23)
     hero_sheets: Mapping[str, HeroSheet] = field(default_factory=dict)
+    marker_starts: str = "faceup"  # the reinforcement marker at each dungeon level's start (p.17)
+    flip_cost: int | None = None  # threat to turn it face up again
+    marker_blocks: str = "spawn"  # the card kind it keeps from play while face down
     level_limits: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # level -> step -> most bought by then
     secret_costs: Mapping[str, Cost] = field(default_factory=dict)
     secret_once_per_level: bool = True
@@ -203,6 +232,7 @@ class WeekState:
     upgrades: tuple[str, ...]  # Tamalir and party upgrades owned
     ended: str | None = None  # "final_battle" | "capital_razed"
     heroes: Mapping[str, HeroState] = field(default_factory=dict)  # heroes with a sheet or a training
+    dungeon: DungeonState | None = None  # the dungeon explored this week, when the record says so
 
 
 @frozen
@@ -280,6 +310,7 @@ class _Run:
         self.problems: list[Problem] = []
         self.week = 0
         self.level: str | None = None
+        self.dungeon: dict[str, Any] | None = None  # this week's dungeon (DungeonState's fields)
 
     # --------------------------------------------------------------------- helpers
     def bad(self, code: str, event: int | None, arg: str | None, **fields: Any) -> None:
@@ -332,6 +363,7 @@ class _Run:
             self.sieges = {c: n for c, n in self.sieges.items() if c in present}
 
     def run_week(self, events: list[Mapping[str, Any]]) -> None:
+        self.dungeon = None
         full = {c for c, n in self.sieges.items() if self._defense(c) is not None and n >= (self._defense(c) or 0)}
         started_at = dict(self.lieutenants)
         ordered: set[str] = set()
@@ -389,10 +421,81 @@ class _Run:
                 self.secret_train(i, str(ev["hero"]), str(ev["gain"]))
             elif do == "train":
                 self.train(i, ev, training)
+            elif do in DUNGEON_EVENTS:
+                self.in_dungeon(i, do, ev)
             elif do == "pick_up" and "lieutenant" in ev:
                 self.lieutenant_pick_up(i, str(ev["lieutenant"]), str(ev["item"]))
             elif do in ("store", "pick_up"):
                 self.item(i, do, str(ev["item"]), ev.get("city"))
+
+    # --------------------------------------------------------------------- the dungeon
+    def in_dungeon(self, i: int, do: str, ev: Mapping[str, Any]) -> None:
+        """The dungeon the party explores this week (p.16-17): lieutenants fortify it before
+        play begins; each level begins with the reinforcement marker as the rules set it;
+        a card of the kind it blocks turns it face down, and `flip_cost` threat turns it up."""
+        kind = self.kind(self.party)
+        if kind not in DUNGEON_KINDS:
+            self.bad("K0522", i, "do", what=f"`{do}`", why=f"happens in a dungeon the party explores, and the party is at `{self.party}`")
+            return
+        d = self.dungeon
+        if d is None or d["at"] != self.party:
+            d = self.dungeon = {"at": self.party, "fortified": [], "power_cards": [], "threat": 0, "reinforcement": None,
+                                "levels": 0, "spawns": 0, "flips": 0}
+        if do == "fortify":
+            self.fortify(i, str(ev["lieutenant"]), d, kind)
+        elif do == "dungeon_level":
+            d["levels"] += 1
+            d["reinforcement"] = self.s.marker_starts
+        elif d["reinforcement"] is None:
+            self.bad("K0525", i, "do", what=f"`{do}`", why="happens during a dungeon level, and none has begun (record `dungeon_level` first)")
+        elif do == "threat":
+            d["threat"] += int(ev["value"])
+        elif do == "spawn":
+            if d["reinforcement"] != "faceup":
+                self.bad("K0525", i, "do", what=f"a {self.s.marker_blocks} card",
+                         why="cannot be played: the reinforcement marker is face down (it was turned down by the last one)")
+                return
+            d["spawns"] += 1
+            d["reinforcement"] = "facedown"
+        else:  # flip_reinforcement
+            if d["reinforcement"] == "faceup":
+                self.bad("K0525", i, "do", what="the reinforcement marker", why="is face up already")
+                return
+            if self.s.flip_cost is None:
+                self.bad("K0525", i, "do", what="the reinforcement marker", why="has no `flip_cost` in this state: it stays down until the level ends")
+                return
+            if d["threat"] < self.s.flip_cost:
+                self.bad("K0525", i, "do", what="the reinforcement marker",
+                         why=f"costs {self.s.flip_cost} threat to turn face up, and the overlord has {d['threat']}")
+                return
+            d["threat"] -= self.s.flip_cost
+            d["flips"] += 1
+            d["reinforcement"] = "faceup"
+
+    def fortify(self, i: int, lid: str, d: dict[str, Any], kind: str | None) -> None:
+        lt = self.s.lieutenants.get(lid)
+        if lt is None:
+            self.unknown(i, "lieutenant", lid, "a lieutenant", self.s.lieutenants)
+            return
+        if lid not in self.lieutenants:
+            self.bad("K0524", i, "lieutenant", id=lid, why="is dead" if lid in self.dead else "is not in play (recruit it first)")
+            return
+        here = self.lieutenants[lid]
+        if kind not in FORTIFIED_KINDS:
+            self.bad("K0524", i, "lieutenant", id=lid, why=f"`{self.party}` is a {kind} area, and only dungeons are fortified")
+        elif here != self.party and not self.trail(here, self.party):
+            self.bad("K0524", i, "lieutenant", id=lid, why=f"is at `{here}`, neither at `{self.party}` nor one trail from it")
+        elif lid in d["fortified"]:
+            self.bad("K0524", i, "lieutenant", id=lid, why=f"has fortified `{self.party}` already")
+        elif d["levels"]:
+            self.bad("K0524", i, "lieutenant", id=lid, why="fortifies before play begins in the dungeon, and a level has begun")
+        elif lt.power_card is None and lt.fortify_threat is None:
+            self.bad("K0524", i, "lieutenant", id=lid, why="has neither a Power card nor threat to give (`power_card`, `fortify_threat`)")
+        else:
+            d["fortified"].append(lid)
+            if lt.power_card is not None:
+                d["power_cards"].append(lt.power_card)
+            d["threat"] += lt.fortify_threat or 0
 
     def _defense(self, city: str) -> int | None:
         location = self.world.locations.get(city)
@@ -758,6 +861,10 @@ class _Run:
             lieutenants=MappingProxyType(dict(sorted(self.lieutenants.items()))),
             sieges=MappingProxyType(dict(sorted(self.sieges.items()))), razed=tuple(self.razed),
             items=MappingProxyType(dict(sorted(self.items.items()))), upgrades=tuple(self.upgrades), ended=self.ended,
+            dungeon=None if self.dungeon is None else DungeonState(
+                at=self.dungeon["at"], fortified=tuple(self.dungeon["fortified"]), power_cards=tuple(self.dungeon["power_cards"]),
+                threat=self.dungeon["threat"], reinforcement=self.dungeon["reinforcement"], levels=self.dungeon["levels"],
+                spawns=self.dungeon["spawns"], flips=self.dungeon["flips"]),
             heroes=MappingProxyType({
                 h: HeroState(MappingProxyType({t: (d[0], d[1], d[2]) for t, d in sorted(self.dice.get(h, {}).items())}),
                              tuple(self.skills.get(h, ())))

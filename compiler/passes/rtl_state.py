@@ -106,6 +106,7 @@ class _Reader:
             return None  # a world with errors has them reported already
         week, start, xp, siege = (d.get(k) or {} for k in ("week", "start", "xp", "siege"))
         secret, vaults, carry, training = (d.get(k) or {} for k in ("secret_training", "vaults", "carry", "training"))
+        reinforcement = d.get("reinforcement") or {}
         begin: dict[str, Any] = {}
         if "begins_at" in d:
             later = start.get("later") or {}
@@ -132,6 +133,8 @@ class _Reader:
                               for step, c in sorted(training.items()) if step in r.TRAIN_STEPS}),
             per_training=int(training.get("trait_upgrades_per_training", 2)),
             max_dice=training.get("max_dice"), max_skills=training.get("max_skills"),
+            marker_starts=str(reinforcement.get("starts", "faceup")), flip_cost=reinforcement.get("flip_cost"),
+            marker_blocks=str(reinforcement.get("blocks", "spawn")),
             hero_sheets=M({h: r.HeroSheet(h, str(sh.get("name", h)), M(dict(sorted((sh.get("dice") or {}).items()))), tuple(sh.get("skills") or ()))
                            for h, sh in sorted((d.get("hero_sheets") or {}).items())}),
             level_limits=M({lv: M(dict(sorted(lim.items()))) for lv, lim in sorted((training.get("level_limits") or {}).items())}),
