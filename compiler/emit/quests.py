@@ -81,6 +81,21 @@ def custom_monster_json(c: m.CustomMonster, base: tuple[str, ...], counts: tuple
     for key in ("attack", "defense", "traits"):
         if getattr(c, key):
             out[key] = list(getattr(c, key))
+    if c.activations:
+        out["activations"] = [_activation_json(a, (*base, "monster", c.id, "activation", a.id), table) for a in c.activations]
+    return out
+
+
+def _activation_json(a: ast.CustomActivation, base: tuple[str, ...], table: StringTable) -> JSONObject:
+    """A custom monster's turn in words (docs/bundle.md, "Custom monsters"): its id, string ids
+    of its texts, who goes first when the quest says."""
+    out: JSONObject = {"id": a.id}
+    for key in ("ability", "master", "minion"):
+        sid = table.add(string_id(*base, key), getattr(a, key))
+        if sid is not None:
+            out[key] = sid
+    if a.first is not None:
+        out["first"] = a.first
     return out
 
 

@@ -740,6 +740,7 @@ function drawPanel() {
   if (onMap.length) {
     parts.push("<h3>Monsters</h3>" + onMap.map((s) => `<div class="spawn">${esc(s.id)} (${esc(monsterLabel(s))}, ${g.figures.filter((f) => f.spawn === s.id).length} figure(s)) `
       + button("Defeat", `defeat-${s.id}`, `defeat:${s.id}`, over)
+      + (g.activationsOf(s.id).length ? button("Monster turn", `turn-${s.id}`, `turn:${s.id}`, over || g.turns.has(s.id)) + turnText(s.id) : "")
       + (s.pool && s.pick !== "random" && !g.openChoice.has(s.id) ? " Choose: " + s.pool.map((m) => button(m, `open-group-${s.id}-${m}`, `open-group:${s.id}:${m}`, over)).join("") : "")
       + "</div>").join(""));
   }
@@ -777,6 +778,16 @@ function drawPanel() {
 
 /** A spawn's monster as the panel names it: a custom monster's name, unique / lieutenant with
  *  its health for the hero count, an open group's pool. */
+/** A custom monster's turn drawn this round: the ability, then master and minions in their order. */
+function turnText(id) {
+  const t = ui.game.turns.get(id);
+  if (!t) return "";
+  const said = (key, label) => (t[key] ? `<p data-turn-part="${key}"><b>${label}:</b> ${esc(text(t[key]))}</p>` : "");
+  const order = t.first === "master" ? [["master", "Master"], ["minion", "Minions"]] : [["minion", "Minions"], ["master", "Master"]];
+  return `<div class="card turn" data-turn="${esc(id)}" data-activation="${esc(t.id)}" data-first="${t.first}"><b>Activation ${esc(t.id)}</b> (${t.first} first)`
+    + said("ability", "Ability") + order.map(([k, l]) => said(k, l)).join("") + "</div>";
+}
+
 function monsterLabel(s) {
   const g = ui.game;
   const custom = g.quest.monsters && g.quest.monsters[s.group];
@@ -853,6 +864,7 @@ function act(action) {
     case "hourglass": g.hourglass(); break;
     case "explore": g.explore(); break;
     case "draw-activation": g.drawActivation(); break;
+    case "turn": g.monsterTurn(arg); break;
     case "choice": g.answer(Number(arg)); break;
     default: break;
   }

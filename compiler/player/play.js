@@ -77,6 +77,7 @@ export class Game {
     this.rng = new PythonRandom(seed);
     this.randomPicks = new Map();  // "encounter:spawn id" of a random group -> the monster drawn for it (kept for the quest)
     this.campaign = {};  // campaign variable -> its value, kept across `next` and `next_quest` (a quest begun anew: empty)
+    this.turns = new Map();  // spawn id -> {id, ability, master, minion, first}: a custom monster's turn drawn this round
     this.adventure = this.quest.adventure || null;
     if (this.adventure) this._dealAdventure();
     this._enter(0, true);
@@ -610,8 +611,35 @@ export class Game {
 
   /** The round ends: `round_end` of this round, the track's round-end rules, then `round_start`
    *  of the next round (dropped when the encounter changed meanwhile). */
+  /** The activations (its turns in words) of the monster spawn `id` shows: the custom
+   *  monster's own, else those of the custom monster it is based on; [] for none. */
+  activationsOf(id) {
+    const s = this.encounter.spawns.find((x) => x.id === id);
+    const own = this.quest.monsters || {};
+    let m = s ? own[s.group] : null;
+    for (let k = 0; m && k < 32; k++) {
+      if (m.activations && m.activations.length) return m.activations;
+      m = own[m.base];
+    }
+    return [];
+  }
+
+  /** The monsters' turn for spawn `id` (docs/bundle.md, "Custom monsters"): one of its
+   *  activations drawn at random (the seeded stream), and who goes first (the activation's
+   *  `first`, else drawn), kept until the round ends, as the app keeps it for the round. */
+  monsterTurn(id) {
+    if (this.waiting || this.turns.has(id)) return;
+    const all = this.activationsOf(id);
+    if (!all.length) return;
+    const a = all[this.rng.below(all.length)];
+    const first = a.first || (this.rng.below(2) === 0 ? "minion" : "master");
+    this.turns.set(id, { ...a, first });
+    this.log.push({ kind: "turn", text: `(${id}'s turn: ${a.id}, ${first} first)` });
+  }
+
   endRound() {
     if (this.waiting) return;
+    this.turns.clear();
     const round = this.round;
     const generation = this.generation;
     this.round += 1;

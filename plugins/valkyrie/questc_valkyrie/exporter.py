@@ -492,7 +492,25 @@ class Exporter:
         for what, value in (("speed", m.speed), ("attack dice", m.attack), ("defense dice", m.defense)):
             if value:
                 self.cannot(m.span, f"the {what} of custom monster `{m.id}`")
+        names = [self.activation(m, a) for a in m.activations]
+        if names:
+            s.set("activation", " ".join(names))
         return s, m
+
+    def activation(self, m: ast.CustomMonster, a: ast.CustomActivation) -> str:
+        """`activation ID { … }` of a custom monster: an `[Activation<Id>]` section
+        (QuestData.Activation: `minionfirst` / `masterfirst` for `first`; its `.ability`,
+        `.master`, `.minion` texts in the localisation file); returns the name the monster's
+        `activation=` list gives it (the section's name without `Activation`)."""
+        s = self.sec("Activation" + camel(a.id), "monsters.ini")
+        if a.first is not None:
+            s.set(f"{a.first}first", "True")
+        for key in ("ability", "master", "minion"):
+            t = getattr(a, key)
+            if t is not None:
+                self.texts.append((f"{s.name}.{key}", t.value))
+                self.string_ids[f"{s.name}.{key}"] = f"quest.{self.quest.id}.monster.{m.id}.activation.{a.id}.{key}"
+        return s.name.removeprefix("Activation")
 
     def spawn_decl(self, k: int, sp: ast.SpawnDecl) -> None:
         amap = self.maps[k]

@@ -734,8 +734,7 @@ class Importer:
             traits = [TRAITS_FROM_APP.get(t.lower(), snake(t)) for t in self.names(sec, "traits")]
             if traits:
                 body.append(_Line("traits " + ", ".join(traits), sec.span_of("traits")))
-            if sec.get("activation"):  # the monster's own activation cards: questc models no monster's turn
-                self.cannot(sec, "activation", "the custom monster's activations (questc does not model the monsters' turn)")
+            body += self.activations(sec)
             if sec.get("image"):
                 self.cannot(sec, "image", "the custom monster's image (presentation)")
             head = f"monster {ident} based on {base}"
@@ -743,6 +742,35 @@ class Importer:
                 self.custom_lines += [_Line(head + " {", sec.span), *[_Line("  " + ln.text, ln.origin) for ln in body], _Line("}", None)]
             else:
                 self.custom_lines.append(_Line(head + " {}", sec.span))
+
+    def activations(self, sec: Section) -> list[_Line]:
+        """A custom monster's `activation=` list as `activation ID { ability …; master …;
+        minion …; first … }` blocks (docs/valkyrie.md, "Custom monsters' activations"): each
+        name is an `[Activation<Name>]` section of the quest (QuestData.Activation) whose
+        `.ability`, `.master`, `.minion` texts are read as the other texts are, and
+        `minionfirst` / `masterfirst` its `first` (the app tests minionfirst last, so it wins
+        when both are set). A name no section of the quest declares (an activation of a
+        content pack) and one with no actions at all stay VK0303."""
+        out: list[_Line] = []
+        taken: set[str] = set()
+        for name in self.names(sec, "activation"):
+            a = self.comp.get("Activation" + name)
+            if a is None:
+                self.cannot(sec, "activation", f"activation `{name}`, which no `[Activation…]` section of the quest declares")
+                continue
+            texts = [(key, self.string(a, key)) for key in ("ability", "master", "minion")]
+            if not texts[1][1] and not texts[2][1]:
+                self.cannot(sec, "activation", f"activation `{name}`, which says nothing the monsters do")
+                continue
+            ident = self._unique(snake(name) or "activation", taken)
+            taken.add(ident)
+            first = "minion" if (a.get("minionfirst") or "").lower() == "true" else \
+                "master" if (a.get("masterfirst") or "").lower() == "true" else None
+            lines = [_Line(f"{key} {quote(t)}", a.span) for key, t in texts if t]
+            if first is not None:
+                lines.append(_Line(f"first {first}", a.span_of("minionfirst" if first == "minion" else "masterfirst")))
+            out += [_Line(f"activation {ident} {{", a.span), *[_Line("  " + ln.text, ln.origin) for ln in lines], _Line("}", None)]
+        return out
 
     def _monster_hint(self, group: str) -> str:
         guess = did_you_mean(group, self.monsters, sink=self.sink)
