@@ -517,3 +517,254 @@ def test_the_command_and_the_bundle_carry_cities_travel_awards_and_the_delve(tmp
     d = bundle["app_campaigns"]["the_delve"]
     assert d["delve"] == {"stages": 6, "act_after": 3, "keep": {"2": 1, "3": 2, "4": 2}, "keep_if_tracker_empty": 1}
     assert d["quests"]["bone_gallery"]["after"] == {"quest": "mossy_steps", "outcome": "won"}
+
+
+# ---------------------------------------------------------------- visits, stock, answers, fame lost, reveals
+def test_a_city_visit_after_a_quest_by_hand():
+    # a (the only act-1 quest) then, with chance 1/3, a visit; the finale ends the run: no visit after it
+    checked, found = _check_text('campaign t "T" {\nvisit odds 1/3 spend 10\ncity hold "Hold" { sells rope }\n'
+                                 'act 1 { items rope; story a "A" }\nact 2 { finale f "F" }\n}')
+    assert found == []
+    an = checked.analysis
+    assert an is not None
+    assert an.visits == Fraction(1, 3) and an.visit_range == (0, 1)
+    assert an.visits_by() == {0: Fraction(2, 3), 1: Fraction(1, 3)}
+    assert an.total_weeks(checked.campaign) == Fraction(1, 3)
+
+
+def test_a_visit_spends_a_week_and_never_comes_while_a_story_quest_is_due():
+    # a (weeks 1) and s open. a first (1/2): a visit after it (1/3). s first (1/2): the
+    # week is spent, a is due, so no visit; then a, and a visit after it (1/3). Visits:
+    # 1/3; weeks: {0: 1/3, 1: 1/2, 2: 1/6} (s is a week, each visit a week)
+    checked, found = _check_text('campaign t "T" {\nvisit odds 1/3\ncity hold "Hold" { sells rope }\n'
+                                 'act 1 { items rope; story a "A" weeks 1; side s "S" }\nact 2 { finale f "F" }\n}')
+    assert found == []
+    an = checked.analysis
+    assert an is not None
+    assert an.visits == Fraction(1, 3)
+    assert an.weeks_by(checked.campaign) == {0: Fraction(1, 3), 1: Fraction(1, 2), 2: Fraction(1, 6)}
+    assert an.total_weeks(checked.campaign) == Fraction(5, 6)
+
+
+def test_a_visit_can_make_a_story_quest_due():
+    # visits always (odds 1). a first (1/2): b opens with a week left, the visit spends it,
+    # b is due: s is never played; visits after a and after b. s first (1/2): a visit,
+    # a, a visit (b due), b, a visit. Without visits s would be played 3/4 of the time.
+    text = ('campaign t "T" {\n%s\ncity hold "Hold" { sells rope }\n'
+            'act 1 { items rope; story a "A"; story b "B" weeks 1 after a played; side s "S" }\nact 2 { finale f "F" }\n}')
+    checked, found = _check_text(text % "visit odds 1/1")
+    assert found == []
+    an = checked.analysis
+    assert an is not None
+    assert an.played["s"] == Fraction(1, 2)
+    assert an.visits_by() == {2: Fraction(1, 2), 3: Fraction(1, 2)}
+    assert an.weeks_by(checked.campaign) == {2: Fraction(1, 2), 4: Fraction(1, 2)}
+    free, _ = _check_text(text % "")
+    assert free.analysis is not None and free.analysis.played["s"] == Fraction(3, 4) and free.analysis.visits == 0
+
+
+RIVER = (SAMPLE / "the_river_road.campaign.quest").read_text(encoding="utf-8")
+
+# A small campaign with every new draw: visits to two cities (one drawing a stock of 2 of
+# 3 items, fame never matters), a travel event answered by a choice or a test, fame lost.
+SMALL_VISITS = """
+campaign v "V" {
+  side_offer 1
+  visit odds 2/5 spend 20
+  city hold "Hold" { sells rope, lamp, axe; stock 2 }
+  city mill "Mill" { sells rope }
+  travel ferry "Ferry" odds 1/3 {
+    answer pay "Pay" reward fame -1
+    answer swim "Swim" odds 1/4 reward won fame 2 reward lost xp 1
+  }
+  act 1 {
+    items rope 10, lamp 15, axe 30
+    story a "A" odds 2/3 reward won fame 1 reward lost fame -2
+    side s1 "S1"
+    side s2 "S2" after a lost
+    story b "B" weeks 1 after a played
+  }
+  act 2 {
+    finale win "Win" after act 1 won
+    finale loss "Loss" after act 1 lost
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("text", [SMALL_VISITS, RIVER], ids=["small_visits", "river_road"])
+def test_simulated_visits_weeks_stock_and_answers_match_the_enumeration(text: str):
+    checked, found = _check_text(text)
+    assert found == []
+    an = checked.analysis
+    camp = checked.campaign
+    assert an is not None and camp.visit_odds is not None
+    runs = 10_000
+    sim = ac.simulate(camp, runs, seed=1)
+    assert sim == ac.simulate(camp, runs, seed=1)  # deterministic, visits and answers included
+    for q in camp.quests:
+        assert _within_4_se(sim.played[q.id], runs, an.played[q.id]), q.id
+    for e in ac.ENDINGS:
+        assert _within_4_se(sim.endings[e], runs, an.endings[e]), e
+    # the runs by visits and by weeks: every count within 4 standard errors of the exact chance
+    visits_by, weeks_by = an.visits_by(), an.weeks_by(camp)
+    assert set(sim.visits) <= set(visits_by) and set(sim.weeks) <= set(weeks_by)
+    for n, p in visits_by.items():
+        assert _within_4_se(sim.visits.get(n, 0), runs, p), ("visits", n, sim.visits.get(n, 0), p)
+    for n, p in weeks_by.items():
+        assert _within_4_se(sim.weeks.get(n, 0), runs, p), ("weeks", n, sim.weeks.get(n, 0), p)
+    total = sum(n * k for n, k in sim.visits.items())
+    assert sim.gold_spent == total * camp.visit_spend
+    for shop in camp.shops:  # each visit goes to a city, each equally likely
+        assert _within_4_se(sim.city_visits[shop.city], total, Fraction(1, len(camp.shops))), shop.city
+    for t in camp.travel:  # given the event, each answer's way with its exact chance
+        for key, chance, _ in t.outcomes():
+            assert _within_4_se(sim.answers[f"{t.id}:{key}"], sim.travel_total[t.id], chance), key
+        assert _mean_within_4_se(sim.travel_total[t.id], sim.travel_squares[t.id], runs, an.travel_expected[t.id])
+        assert _within_4_se(sim.travel_runs[t.id], runs, an.travel_once[t.id])
+    for at, (low, high) in sim.fame_held.items():  # fame held within the exact bounds, never below 0
+        least, most = an.fame_held[at]
+        assert 0 <= least <= low <= high <= most, at
+
+
+def test_the_stock_is_drawn_from_what_the_city_sells():
+    checked, _ = _check_text(SMALL_VISITS)
+    sim = ac.simulate(checked.campaign, 10_000, seed=2)
+    # the Hold sells three items and a visit finds two: each is on sale 2/3 of its visits
+    seen = sim.city_visits["hold"]
+    assert seen > 1000
+    for item in ("rope", "lamp", "axe"):
+        assert _within_4_se(sim.on_sale["hold"][item], seen, Fraction(2, 3)), item
+    assert sum(sim.on_sale["hold"].values()) == 2 * seen
+    assert sim.on_sale["mill"] == {"rope": sim.city_visits["mill"]}  # no stock written: all of it
+    assert checked.campaign.prices == {"rope": 10, "lamp": 15, "axe": 30}
+
+
+def test_the_river_road_by_hand():
+    checked, found = _check_text(RIVER)
+    assert found == []
+    an = checked.analysis
+    assert an is not None
+    # the mill first; after it a visit (1/2) spends the weir's week, so the weir is due
+    # and the eel pond never comes; without one, the weir or the pond (1/2 each); after
+    # the weir a visit (1/2) again. Visits 0/1/2: 1/4, 1/2, 1/4; the pond 1/4
+    assert an.visits_by() == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
+    assert an.played["eel_pond"] == Fraction(1, 4)
+    assert an.weeks_by(checked.campaign) == {0: Fraction(1, 8), 1: Fraction(1, 2), 2: Fraction(3, 8)}
+    # act 1 won needs both story quests won (1/4): the River King, won 2/5
+    assert an.endings["won"] == Fraction(1, 4) * Fraction(2, 5) + Fraction(3, 4) * Fraction(1, 2)
+    # journeys: 3 quests and the pond 1/4 of the time; the ferryman 1/4 a journey
+    assert an.travel_expected["ferry"] == Fraction(13, 16)
+    assert an.travel_once["ferry"] == 1 - (Fraction(3, 4) * Fraction(3, 4) ** 3 + Fraction(1, 4) * Fraction(3, 4) ** 4)
+    ferry = checked.campaign.travel[0]
+    assert [(k, c) for k, c, _ in ferry.outcomes()] == [("pay", Fraction(1, 2)), ("swim won", Fraction(1, 6)), ("swim lost", Fraction(1, 3))]
+    # fame: the mill won 1, the weir won 1, a swim won 2 on each of three journeys: 8 as
+    # act 1 ends; the River King won 2 and one more swim: 12. The least is 0, never below.
+    assert an.fame_held == {0: (0, 8), 1: (0, 12)}
+    assert an.most_fame == 12
+    # paid in act 1, fame: the mill lost -1 and a toll paid on each of three journeys: -4
+    assert an.awards[0]["fame"] == (-4, 8)
+
+
+def test_fame_never_falls_below_zero():
+    # a takes 2 fame, b pays 3: held 3 at most (0, then 3), though the sum is 1; a shop
+    # group at fame 3 can be bought, one at 4 cannot (K0417)
+    text = ('campaign t "T" {\ncity hold "Hold" { sells fame %d rope }\n'
+            'act 1 { items rope; story a "A" reward fame -2; story b "B" reward fame 3 after a played }\nact 2 { finale f "F" }\n}')
+    checked, found = _check_text(text % 3)
+    assert found == []
+    assert checked.analysis is not None and checked.analysis.most_fame == 3
+    assert checked.analysis.fame_held[0] == (3, 3)
+    assert checked.analysis.awards[0]["fame"] == (1, 1)  # paid in the act: -2 + 3
+    _, found = _check_text(text % 4)
+    assert [d.code for d in found] == ["K0417"]
+    sim = ac.simulate(checked.campaign, 200, seed=1)
+    assert sim.fame_held[0] == (3, 3)
+
+
+def test_the_delve_reveals_by_hand():
+    delve, found = _check_text((SAMPLE / "the_delve.campaign.quest").read_text(encoding="utf-8"))
+    assert found == []
+    an = delve.analysis
+    assert an is not None
+    # an upgrade phase after each of the first five stages won: 4/5 + 3/5 + 2/5 + 4/15 + 2/15
+    assert an.upgrades == Fraction(11, 5)
+    # revealed 2, 3, 3, 3, 3 after them
+    assert an.reveals == 2 * Fraction(4, 5) + 3 * (Fraction(3, 5) + Fraction(2, 5) + Fraction(4, 15) + Fraction(2, 15))
+    sim = ac.simulate(delve.campaign, 10_000, seed=1)
+    assert sum(sim.revealed.values()) == sim.reveals
+    assert abs(sim.upgrades / 10_000 - float(an.upgrades)) < 0.05
+    assert set(sim.revealed) <= {"iron_shield", "leather_armor", "hand_axe", "herb_pouch", "chain_mail", "war_hammer", "elven_cloak"}
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ('visit odds 1/3\nact 1 { story a "A"; finale f "F" after a played }', "K0422"),  # no city
+        ('visit odds 0/3\ncity c "C" { sells x }\nact 1 { items x; story a "A"; finale f "F" after a played }', "K0422"),
+        ('city c "C" { sells x; stock 0 }\nact 1 { items x; story a "A"; finale f "F" after a played }', "K0422"),
+        ('act 1 { story a "A" reward xp -1; finale f "F" after a played }', "K0423"),
+        ('travel t "T" odds 1/4 reward gold -5\nact 1 { story a "A"; finale f "F" after a played }', "K0423"),
+        ('act 1 { story a "A" reveal 3; finale f "F" after a played }', "K0424"),  # not a stage
+        ('peril 0\nact 1 { story a "A"; finale f "F" after a played }', "K0424"),
+        ('travel t "T" odds 1/4 { answer x "X"; answer x "Y" }\nact 1 { story a "A"; finale f "F" after a played }', "K0425"),
+        ('travel t "T" odds 1/4 { answer x "X" odds 1/1 }\nact 1 { story a "A"; finale f "F" after a played }', "K0408"),
+        ('travel t "T" odds 1/4 { answer x "X" reward won gold 5 }\nact 1 { story a "A"; finale f "F" after a played }', "K0417"),
+    ],
+)
+def test_each_new_planted_fault_is_one_located_error(body: str, code: str):
+    sink = Sink()
+    (decl,) = parse_module(f'campaign t "T" {{\n{body}\n}}', "c.quest", sink).declarations
+    assert isinstance(decl, ast.AppCampaign)
+    check_campaign(decl, {}, sink)
+    assert [d.code for d in sink.items] == [code], [d.message for d in sink.items]
+    assert sink.items[0].span.line >= 2 and sink.items[0].span.file == "c.quest"
+
+
+def test_delve_reveal_faults():
+    text = (SAMPLE / "the_delve.campaign.quest").read_text(encoding="utf-8")
+    for old, new, why in (
+        ('odds 4/5 reveal 2', 'odds 4/5 reveal 1', "keep 2"),
+        ('odds 3/4 reveal 3', 'odds 3/4 reveal 5', "has 4 items"),
+        ('odds 1/3 reward xp 2', 'odds 1/3 reveal 2 reward xp 2', "no upgrade phase follows"),
+    ):
+        assert text.count(old) == 1
+        _, found = _check_text(text.replace(old, new))
+        assert [d.code for d in found] == ["K0424"] and why in found[0].message, [d.message for d in found]
+
+
+def test_the_command_and_the_bundle_carry_visits_stock_answers_and_reveals(tmp_path: Path):
+    r = questc("campaign", str(SAMPLE), "--format", "json", "--simulate", "2000", "--seed", "3")
+    assert r.code == 0, r.err
+    assert questc("campaign", str(SAMPLE), "--format", "json", "--simulate", "2000", "--seed", "3").out == r.out
+    river = json.loads(r.out)["campaigns"]["river_road"]
+    assert river["visit"]["expected"]["exact"] == "1/1" and river["visit"]["gold_spent"]["exact"] == "25/1"
+    assert river["visit"]["runs_by_visits"] == {"0": {"exact": "1/4", "value": 0.25}, "1": {"exact": "1/2", "value": 0.5}, "2": {"exact": "1/4", "value": 0.25}}
+    assert river["expected_weeks"]["exact"] == "5/4"
+    assert river["difficulty"]["peril_rounds"] == 3 and river["difficulty"]["gold_per_hero"] == 0
+    assert river["cities"]["tamalir"]["stock"] == 2 and river["prices"]["crossbow"] == 100
+    answers = river["travel"][0]["answers"]
+    assert [(a["answer"], a["per_journey"]["exact"]) for a in answers] == [("pay", "1/8"), ("swim won", "1/24"), ("swim lost", "1/12")]
+    assert river["fame_held"] == {"1": {"least": 0, "most": 8}, "2": {"least": 0, "most": 12}}
+    sim = river["simulation"]
+    assert sum(sim["visits"].values()) == 2000 and sum(sim["city_visits"].values()) == sum(int(n) * k for n, k in sim["visits"].items())
+    assert set(sim["on_sale"]["tamalir"]) == {"rope", "lantern", "spear", "crossbow"}
+    delve = json.loads(r.out)["campaigns"]["the_delve"]
+    assert delve["upgrades"]["exact"] == "11/5" and delve["reveals"]["exact"] == "29/5"
+    text = questc("campaign", str(SAMPLE), "--id", "river_road", "--simulate", "500", "--seed", "1").out
+    assert "visit a city after a quest: odds 1/2, a week, 25 gold spent; expected 1 (1.00) visits a run, 0..2, gold spent 25" in text
+    assert "  answer swim won: 1/6 of the event, 1/24 a journey, pays fame 2; on average 13/96 times a run" in text
+    assert "fame held as the act ends: 0..8" in text
+    assert questc("build", str(SAMPLE), "-o", str(tmp_path / "out")).code == 0
+    bundle = json.loads((tmp_path / "out" / "d2e-quests" / "bundle.json").read_text(encoding="utf-8"))
+    camp = bundle["app_campaigns"]["river_road"]
+    assert camp["visit"] == {"odds": {"exact": "1/2", "value": 0.5}, "spend": 25, "expected": {"exact": "1/1", "value": 1.0}, "least": 0, "most": 2}
+    assert camp["difficulty"] == {"setting": "hard", "gold_per_hero": 0, "delve_xp": 0, "peril_rounds": 3, "peril_illustrative": True}
+    ferry = camp["travel"][0]
+    assert ferry["answers"][1] == {"id": "swim", "title": "app_campaign.river_road.travel.ferry.answer.swim.title", "odds": {"exact": "1/3", "value": 0.333333},
+                                   "rewards": [{"when": "won", "fame": 2}, {"when": "lost", "xp": 1}]}
+    assert bundle["strings"][ferry["answers"][0]["title"]]["text"] == "Pay the toll"
+    assert camp["quests"]["flooded_mill"]["rewards"][1] == {"when": "lost", "fame": -1}
+    assert camp["acts"][0]["fame_held"] == {"least": 0, "most": 8}
+    assert bundle["app_campaigns"]["goblin_road"]["cities"]["tamalir"]["stock"] == 3
+    assert bundle["app_campaigns"]["the_delve"]["quests"]["mossy_steps"]["reveal"] == 2

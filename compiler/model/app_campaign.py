@@ -384,7 +384,7 @@ class Analysis:
     fame_held: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     upgrades: Fraction = Fraction(0)  # the Delve: expected upgrade phases (a stage won that is not the last)
     reveals: Fraction = Fraction(0)  # the Delve: expected shop items revealed per run
-    # the state graph (networkx DiGraph) and its first state, kept for the distributions below
+    # the state graph (networkx MultiDiGraph) and its first state, kept for the distributions below
     graph: object = field(default=None, compare=False, repr=False)
     first: State | None = field(default=None, compare=False, repr=False)
 
@@ -414,7 +414,9 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
     if len(camp.quests) + len(camp.acts) > MAX_DEPTH:
         raise TooLarge()
     limit = min(limit, state_limit(camp))
-    graph: nx.DiGraph = nx.DiGraph()
+    # a multigraph: a quest played with a city visit after it and without one may lead to
+    # the same state (no count of weeks running), and both steps must be kept
+    graph: nx.MultiDiGraph = nx.MultiDiGraph()
     memo: dict[State, dict[str, Fraction]] = {}
 
     def value(state: State) -> dict[str, Fraction]:
@@ -449,7 +451,7 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
         lengths = nx.single_source_shortest_path_length(graph, first)
         target = min(ends, key=lambda s: (lengths.get(s, 1 << 30), s))
         nodes = nx.shortest_path(graph, first, target)
-        path = tuple(graph.edges[a, b]["step"] for a, b in zip(nodes, nodes[1:]))
+        path = tuple(min(d["step"] for d in graph.get_edge_data(a, b).values()) for a, b in zip(nodes, nodes[1:]))
     reached = frozenset(s[0] for s in memo if not s[2])
     order = list(reversed(list(nx.topological_sort(graph))))  # every state after those it leads to
     ranges = {c: camp.travel_range(c) for c in CURRENCIES}  # read once per step: worked out once

@@ -24,6 +24,7 @@ pack's quests and checked (docs/campaign.md, "The app campaign (2nd edition)"):
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from itertools import product
 
@@ -119,6 +120,12 @@ def resolve(decl: ast.AppCampaign, pack_quests: dict[str, ast.Declaration] | obj
             _amounts(q.rewards, sink)
             reveal = _reveal(q, act, sink)
             quests.append(ac.Quest(name, q.kind, at, title, in_pack, odds, after, q.quest.span, weeks, q.rewards, reveal))
+    last = next((q for q in reversed(quests) if q.kind == "stage"), None)
+    if last is not None and last.reveal is not None:  # the Delve is won after it: no upgrade phase follows
+        spot = next(q for act in decl.acts for q in act.quests if q.quest.name == last.id)
+        sink.report("K0424", spot.reveal_span, what=f"`reveal {last.reveal}` on `{last.id}`",
+                    why="the last stage won ends the Delve, so no upgrade phase follows it")
+        quests[-1 if quests[-1] is last else quests.index(last)] = dataclasses.replace(last, reveal=None)
     if decl.delve:
         per_act = [sum(1 for q in quests if q.act == at and q.kind == "stage") for at in range(len(acts))]
         want = [ac.DELVE_ACT_AFTER, ac.DELVE_STAGES - ac.DELVE_ACT_AFTER]
