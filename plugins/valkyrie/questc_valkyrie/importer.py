@@ -1347,7 +1347,7 @@ class Importer:
             name = "app_" + snake(x[2:])
         elif x.startswith("%") and len(x) > 1:
             name = snake(x[1:])
-            if name in self.plain_vars:
+            if name in self.plain_vars or not re.fullmatch(r"[A-Za-z_]\w*", name):  # `%1`: no questc name of its own
                 name = "campaign_" + name
         elif not x or x[0] in "#$%" or _INTERNAL.fullmatch(x):
             return None
