@@ -533,3 +533,86 @@ def test_the_bundle_and_the_player_carry_the_dungeon(tmp_path):
     week = r.WeekState(**{**out.weeks[0].__dict__, "dungeon": r.DungeonState("x", ("alric",), ("DOOM!",), 3, "faceup", 1, 0, 0)})
     assert week_json(week)["dungeon"] == {"at": "x", "fortified": ["alric"], "power_cards": ["DOOM!"], "threat": 3,
                                           "reinforcement": "faceup", "levels": 1, "spawns": 0, "flips": 0}
+
+
+# --------------------------------------------------------------------------- razing rolled
+def _die_faces(raze_on: str) -> tuple[tuple[str, bool], ...]:
+    """The black power die of the shipped dice catalog, each face labelled and marked by
+    whether it shows `raze_on` (as the pass reads it)."""
+    from compiler.catalogs.dice import face_shows, faces_of
+
+    faces = faces_of(shipped().model.catalogs["dice"]["black_power"])
+    assert faces and len(faces) == 6
+    return tuple(("x", face_shows(f, raze_on)) for f in faces)
+
+
+def test_the_razing_odds_are_the_dies_faces_counted():
+    """By enumeration over the catalog's six faces (3 blank, 2 enhancement, 1 surge):
+    surge 1/6, enhancement 1/3, blank 1/2; the pass reads the die the same way."""
+    from fractions import Fraction
+
+    from compiler.catalogs.dice import face_shows, faces_of
+
+    faces = faces_of(shipped().model.catalogs["dice"]["black_power"])
+    for sym, want in (("surge", Fraction(1, 6)), ("enhancement", Fraction(1, 3)), ("blank", Fraction(1, 2))):
+        enumerated = Fraction(sum(1 for f in faces if face_shows(f, sym)), len(faces))
+        assert enumerated == want == r.raze_odds(_die_faces(sym))
+    checked = shipped().model.rtl_state["road_to_legend"]
+    assert [razes for _, razes in checked.raze_die] == [razes for _, razes in _die_faces("surge")]
+    assert r.raze_odds(checked.raze_die) == Fraction(1, 6)
+    assert [label for label, _ in checked.raze_die] == ["blank", "blank", "blank", "enhancement", "enhancement", "surge"]
+    assert r.raze_odds(()) is None
+
+
+def test_rolled_razing_matches_the_exact_odds_at_10000_runs():
+    """Sir Alric fills Dawnsmoor's siege (defense 3) by week 5; weeks 6-8 begin with a roll
+    each until a surge razes it. Exactly: razed at the first roll 1/6, the second 5/36,
+    the third 25/216, never 125/216. Each simulated share of 10,000 seeded runs is within
+    4 standard errors (docs/campaign.md); the recorded mode (no roller) never razes here."""
+    import random
+    from fractions import Fraction
+
+    lts = MappingProxyType({"alric": r.Lieutenant("alric", "Sir Alric Farrow")})
+    state = r.StateRules(**{**BASE.__dict__, "lieutenants": lts, "start_lieutenants": ("alric",)})
+    move = lambda to: {"do": "lieutenant_move", "lieutenant": "alric", "to": to}  # noqa: E731
+    besiege = {"do": "besiege", "lieutenant": "alric"}
+    weeks = [[move("drowned_mill")], [move("dawnsmoor")], [besiege], [besiege], [besiege], [], [], []]
+    assert replay(weeks, state).weeks[-1].razed == ()
+    roller = r.Roller(_die_faces("surge"), random.Random(1))
+    n = 10_000
+    counts = {6: 0, 7: 0, 8: 0, None: 0}
+    for _ in range(n):
+        out = r.replay(state, _world(), LEVELS, 600, "overlords_keep", weeks, roller=roller)
+        assert out.problems == ()
+        week = next((w for w, roll in out.rolls if roll.razed), None)
+        counts[week] += 1
+        assert len(out.rolls) == (3 if week is None else week - 5)  # a roll a week until razed
+        if week is not None:
+            assert out.weeks[-1].razed == ("dawnsmoor",) and out.weeks[week - 1].sieges == {}
+            assert out.weeks[-1].overlord_conquest == 8 + (8 - week)  # +1 a week after the razing
+    exact = {6: Fraction(1, 6), 7: Fraction(5, 36), 8: Fraction(25, 216), None: Fraction(125, 216)}
+    assert sum(exact.values()) == 1
+    for k, p in exact.items():
+        se = (float(p) * (1 - float(p)) / n) ** 0.5
+        assert abs(counts[k] / n - float(p)) <= 4 * se, (k, counts[k], p)
+
+
+def test_questc_campaign_simulate_rolls_the_razing_deterministically():
+    """`questc campaign rtl-campaign --simulate 1000 --seed 1`: the same bytes twice; the
+    recorded replay (without --simulate) is unchanged; Dawnsmoor's siege is full at the
+    start of weeks 6 and 7 (Sir Alric leaves in week 7), so it is razed in a run with
+    probability 1 - (5/6)^2 = 11/36: the count is within 4 standard errors of 1000 x 11/36."""
+    args = [sys.executable, "-m", "compiler", "campaign", str(PACK), "--simulate", "1000", "--seed", "1", "--format", "json"]
+    a, b = (subprocess.run(args, capture_output=True, text=True) for _ in range(2))
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    state = json.loads(a.stdout)["states"]["road_to_legend"]
+    rolled = state["razing_rolled"]
+    assert rolled["odds"] == {"exact": "1/6", "value": 0.166667} and rolled["die"] == "black_power" and rolled["face"] == "surge"
+    p = 11 / 36
+    se = (p * (1 - p) / 1000) ** 0.5
+    assert abs(rolled["razed_cities"]["dawnsmoor"] / 1000 - p) <= 4 * se
+    assert rolled["razed_rolls"] == rolled["razed_cities"]["dawnsmoor"] and rolled["capital_razed"] == 0
+    assert state["weeks"][-1]["razed"] == ["dawnsmoor"]  # the record's own replay is still the recorded one
+    text = subprocess.run(args[:-2], capture_output=True, text=True).stdout
+    assert "razes on `surge` with odds 1/6 (16.67%) a roll" in text

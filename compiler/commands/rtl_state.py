@@ -74,15 +74,17 @@ def run_state(args: argparse.Namespace, model: Model, sink: Sink) -> int:
         print_diagnostics(sink, "human", stream=sys.stderr)
     if exit_code(sink, args.strict):
         return PROBLEMS
+    rolled = {sid: razing_rolled(checked, args.simulate, args.seed) for sid, checked in sorted(states.items())} if args.simulate else {}
     if args.format == "json":
         import json
 
         everything = rtl_state_json(model) or {}
-        sys.stdout.write(json.dumps({"states": {i: everything[i] for i in states}}, indent=2, ensure_ascii=False, sort_keys=True) + "\n")
+        answer = {i: {**everything[i], **({"razing_rolled": rolled[i]} if i in rolled else {})} for i in states}
+        sys.stdout.write(json.dumps({"states": answer}, indent=2, ensure_ascii=False, sort_keys=True) + "\n")
         return 0
     out = []
     for sid, checked in sorted(states.items()):
-        out.append(state_text(sid, checked, _final(model, checked)))
+        out.append(state_text(sid, checked, _final(model, checked)) + (rolled_text(rolled[sid]) if sid in rolled else ""))
     sys.stdout.write("\n".join(out))
     if args.output is not None and states:
         from compiler.emit.images.primitives import save_png
@@ -98,3 +100,55 @@ def _final(model: Model, checked: r.CheckedState) -> int | None:
     """The Final Battle's threshold of the state's campaign catalog entry."""
     entry = (model.catalogs.get("campaign") or {}).get(checked.state.campaign)
     return entry.data.get("final_battle") if entry is not None and isinstance(entry.data, dict) else None
+
+
+def razing_rolled(checked: r.CheckedState, runs: int, seed: int) -> dict[str, object]:
+    """`--simulate N --seed S` for a campaign state: the record replayed N times with every
+    razing roll rolled (one random.Random(S) for all runs, so the same arguments give the
+    same answer); the exact chance one roll razes, and what the runs came to."""
+    import random
+    from fractions import Fraction
+
+    from compiler.model import rtl_state as rs
+
+    odds = rs.raze_odds(checked.raze_die)
+    out: dict[str, object] = {"runs": runs, "seed": seed, "die": checked.state.siege_die, "face": checked.state.raze_on,
+                              "faces": [label for label, _ in checked.raze_die],
+                              "odds": {"exact": f"{odds.numerator}/{odds.denominator}", "value": round(float(odds), 6)} if odds is not None else None}
+    rng = random.Random(seed)
+    rolls = razings = diverged = capital = 0
+    razed: dict[str, int] = {}
+    first: list[dict[str, object]] = []
+    for k in range(runs if odds is not None else 0):
+        rep = rs.rolled_replay(checked, rng)
+        if rep is None:
+            break
+        rolls += len(rep.rolls)
+        razings += sum(1 for _, roll in rep.rolls if roll.razed)
+        diverged += 1 if rep.problems else 0
+        last = rep.weeks[-1] if rep.weeks else None
+        for city in last.razed if last is not None else ():
+            razed[city] = razed.get(city, 0) + 1
+        capital += 1 if last is not None and last.ended == "capital_razed" else 0
+        if k == 0:
+            first = [{"week": w, "city": roll.city, "face": roll.face, "razed": roll.razed} for w, roll in rep.rolls]
+    share = Fraction(razings, rolls) if rolls else None
+    out.update(rolls=rolls, razed_rolls=razings, razed_share=(f"{share.numerator}/{share.denominator}" if share is not None else None),
+               razed_cities=dict(sorted(razed.items())), capital_razed=capital, runs_leaving_the_record=diverged, first_run=first)
+    return out
+
+
+def rolled_text(a: Mapping[str, object]) -> str:
+    """The rolled replays in words (`razing_rolled`)."""
+    odds, faces = a["odds"], a["faces"]
+    if not isinstance(odds, dict) or not isinstance(faces, list):
+        return "  razing rolled: no razing die to roll\n"
+    lines = [f"  razing rolled: {a['runs']} run(s), seed {a['seed']}; `{a['die']}` ({', '.join(str(f) for f in faces)}) razes on `{a['face']}`"
+             f" with odds {odds['exact']} ({odds['value'] * 100:.2f}%) a roll",
+             f"    {a['rolls']} roll(s), {a['razed_rolls']} razed" + (f" ({a['razed_share']})" if a["razed_share"] else "")
+             + f"; cities razed at the end (runs): {_pairs(a['razed_cities']) if isinstance(a['razed_cities'], dict) else '-'};"
+             f" capital razed in {a['capital_razed']}; runs the record could not follow after a roll: {a['runs_leaving_the_record']}"]
+    first = a["first_run"]
+    if isinstance(first, list) and first:
+        lines.append("    first run: " + "; ".join(f"week {f['week']} {f['city']} {f['face']}{' (razed)' if f['razed'] else ''}" for f in first))
+    return "\n".join(lines) + "\n"

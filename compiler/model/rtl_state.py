@@ -2,8 +2,12 @@
 week read into typed values, and a worked record of weeks replayed from the start by a
 pure function:
 
-    replay(state, world, levels, final_battle, keep)   -> Replay: the state after every week, and
-                                                          every rule a recorded event breaks
+    replay(state, world, levels, final_battle, keep, weeks, raze=…)
+                                                       -> Replay: the state after every week, and
+                                                          every rule a recorded event breaks; the
+                                                          razing roll as recorded (default) or
+                                                          rolled from a seeded random.Random
+    raze_odds(die)                                      -> the exact chance one roll razes
     most_xp(state, final_battle)                        -> the most XP the heroes (each) and the
                                                           overlord can hold before the Final Battle
 
@@ -15,7 +19,9 @@ state"); every number is data in the catalog, none is a constant here.
 
 from __future__ import annotations
 
+import random
 from dataclasses import field
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
@@ -236,18 +242,64 @@ class WeekState:
 
 
 @frozen
+class RazeRoll:
+    """One razing roll of the black power die for a full siege (rolled mode)."""
+
+    city: str
+    face: str  # the face's label: `blank`, or the symbols it shows
+    razed: bool
+
+
+@frozen
 class Replay:
     weeks: tuple[WeekState, ...]
     problems: tuple[Problem, ...]
+    rolls: tuple[tuple[int, RazeRoll], ...] = ()  # (week, roll) in rolled mode
+
+
+# How the razing roll is decided: as the record says (`raze` events), or rolled.
+RAZE_MODES = ("recorded", "rolled")
+
+
+@frozen
+class Roller:
+    """The razing die as the replay rolls it: each face's label and whether it razes, and
+    the random source (one random.Random, seeded by the caller)."""
+
+    faces: tuple[tuple[str, bool], ...]
+    rng: random.Random
+
+
+def raze_odds(faces: tuple[tuple[str, bool], ...]) -> Fraction | None:
+    """The exact chance one roll of the die razes: its razing faces over its faces."""
+    if not faces:
+        return None
+    return Fraction(sum(1 for _, razes in faces if razes), len(faces))
 
 
 @frozen
 class CheckedState:
-    """One `rtl_state:` entry: its rules read, its record replayed, its catalog data (for the bundle)."""
+    """One `rtl_state:` entry: its rules read, its record replayed, its catalog data (for
+    the bundle), and what a replay needs to be run again (rolled: `rolled_replay`)."""
 
     state: StateRules
     replay: Replay
     data: Mapping[str, Any]
+    world: World | None = None
+    levels: tuple[tuple[str, int], ...] = ()
+    final_battle: int | None = None
+    keep: str | None = None
+    raze_die: tuple[tuple[str, bool], ...] = ()  # the razing die's faces: label, razes
+
+
+def rolled_replay(checked: CheckedState, rng: random.Random) -> Replay | None:
+    """The record replayed with every razing roll rolled from `rng` (recorded `raze` events
+    are then not followed); None without a world or a razing die."""
+    if checked.world is None or not checked.raze_die:
+        return None
+    weeks = [list(w.get("events") or ()) for w in checked.data.get("weeks") or ()]
+    return replay(checked.state, checked.world, checked.levels, checked.final_battle, checked.keep, weeks,
+                  roller=Roller(checked.raze_die, rng))
 
 
 def usable_types(state: StateRules, owned: Iterable[str]) -> set[str]:
@@ -311,6 +363,8 @@ class _Run:
         self.week = 0
         self.level: str | None = None
         self.dungeon: dict[str, Any] | None = None  # this week's dungeon (DungeonState's fields)
+        self.roller: Roller | None = None  # set: razing is rolled, recorded `raze` events are not followed
+        self.rolls: list[tuple[int, RazeRoll]] = []
 
     # --------------------------------------------------------------------- helpers
     def bad(self, code: str, event: int | None, arg: str | None, **fields: Any) -> None:
@@ -361,6 +415,23 @@ class _Run:
         if self.s.lifted:  # a siege with no lieutenant present is lifted
             present = set(self.lieutenants.values())
             self.sieges = {c: n for c, n in self.sieges.items() if c in present}
+        if self.roller is not None:
+            self.roll_sieges(self.roller)
+
+    def roll_sieges(self, roller: Roller) -> None:
+        """Resolve sieges by the die: each city holding as many tokens as its defense, in id
+        order, rolls once; a razing face razes it (p.10)."""
+        for city in sorted(self.sieges):
+            defense = self._defense(city)
+            if defense is None or self.sieges[city] < defense or self.ended is not None:
+                continue
+            label, razes = roller.faces[roller.rng.randrange(len(roller.faces))]
+            self.rolls.append((self.week + 1, RazeRoll(city, label, razes)))
+            if razes:
+                self.razed.append(city)
+                self.sieges.pop(city, None)
+                if city == self.s.capital:
+                    self.ended = "capital_razed"
 
     def run_week(self, events: list[Mapping[str, Any]]) -> None:
         self.dungeon = None
@@ -402,7 +473,8 @@ class _Run:
             elif do in ("lieutenant_move", "besiege", "lieutenant_killed"):
                 self.lieutenant(i, do, ev, started_at, ordered)
             elif do == "raze":
-                self.raze(i, str(ev["city"]), full)
+                if self.roller is None:  # rolled: the die decided at the week's start
+                    self.raze(i, str(ev["city"]), full)
             elif do == "recruit":
                 overlord_buys += 1
                 if overlord_buys > self.s.overlord_upgrades:
@@ -874,13 +946,15 @@ class _Run:
 
 
 def replay(state: StateRules, world: World, levels: tuple[tuple[str, int], ...], final_battle: int | None,
-           keep: str | None, weeks: list[list[Mapping[str, Any]]]) -> Replay:
+           keep: str | None, weeks: list[list[Mapping[str, Any]]], *, roller: Roller | None = None) -> Replay:
     """Every recorded week played from the campaign's start: at the week's start time passes
     (the level in force; the Final Battle at its threshold; the overlord's weekly conquest)
     and sieges without a lieutenant are lifted, then the week's events in order. An event
     that breaks a rule is a Problem and changes nothing. A week after the campaign ended is
-    a Problem (K0521) and the replay stops."""
+    a Problem (K0521) and the replay stops. With a `roller` every full siege is rolled for
+    as sieges are resolved, and recorded `raze` events are not followed."""
     run = _Run(state, world, levels, final_battle, keep)
+    run.roller = roller
     out: list[WeekState] = []
     for w, events in enumerate(weeks):
         run.week = w
@@ -891,6 +965,6 @@ def replay(state: StateRules, world: World, levels: tuple[tuple[str, int], ...],
         if run.ended is None:
             run.run_week(events)
         elif events:
-            run.bad("K0521", None, None, week=w + 1, why="the Final Battle has begun")
+            run.bad("K0521", None, None, week=w + 1, why="the Final Battle has begun" if run.ended == "final_battle" else f"`{state.capital}` was razed")
         out.append(run.snapshot())
-    return Replay(weeks=tuple(out), problems=tuple(run.problems))
+    return Replay(weeks=tuple(out), problems=tuple(run.problems), rolls=tuple(run.rolls))

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from compiler.catalogs.dice import face_shows, faces_of
+from compiler.catalogs.dice import FACE_SYMBOLS, face_shows, faces_of
 from compiler.catalogs.document import Entry
 from compiler.diagnostics import Sink, Span
 from compiler.diagnostics.hints import hint_and_fix
@@ -316,6 +316,18 @@ class _Reader:
         keeps = sorted(i for i, loc in self.world.locations.items() if loc.kind == "keep")
         return keeps[0] if keeps else None
 
+    def raze_die(self, s: r.StateRules) -> tuple[tuple[str, bool], ...]:
+        """The razing die's faces from the dice catalog: each face's label (`blank`, or the
+        symbols it shows) and whether it shows the razing face; () without one."""
+        dice = self.model.catalogs.get("dice") or {}
+        if s.siege_die is None or s.raze_on is None or s.siege_die not in dice:
+            return ()
+        out = []
+        for f in faces_of(dice[s.siege_die]) or []:
+            shown = [sym for sym in FACE_SYMBOLS if face_shows(f, sym)]
+            out.append(("+".join(shown) or "blank", face_shows(f, s.raze_on)))
+        return tuple(out)
+
     def replay(self, s: r.StateRules) -> r.Replay:
         assert self.world is not None
         weeks = [list(w.get("events") or ()) for w in self.d.get("weeks") or ()]
@@ -378,5 +390,7 @@ def rtl_state_pass(model: Model, sink: Sink) -> Model:
         state = reader.read()
         if state is None:
             continue
-        out[sid] = r.CheckedState(state=state, replay=reader.replay(state), data=MappingProxyType(dict(reader.d)))
+        out[sid] = r.CheckedState(state=state, replay=reader.replay(state), data=MappingProxyType(dict(reader.d)),
+                                  world=reader.world, levels=reader.levels, final_battle=reader.final, keep=reader.keep(),
+                                  raze_die=reader.raze_die(state))
     return model.with_(rtl_state=MappingProxyType(out))

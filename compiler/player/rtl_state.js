@@ -129,9 +129,6 @@ export function stateHtml(view) {
       + `fortified by ${list((d.fortified || []).map((l) => esc(view.name("lieutenants", l))))}; Power cards in play ${list((d.power_cards || []).map(esc))}; `
       + `threat ${d.threat ?? 0}; reinforcement marker ${esc(d.reinforcement || "-")}; levels ${d.levels ?? 0}</span>`, "dungeon");
   }
-  if (w.raze_rolls && w.raze_rolls.length) {
-    html += row("Razing rolls", w.raze_rolls.map((r) => `<span data-roll="${esc(r.city)}">${esc(view.place(r.city))}: ${esc(r.face)}${r.razed ? " (razed)" : ""}</span>`).join(", "), "rolls");
-  }
   html += `</table>`;
   const rec = view.record;
   html += `<div id="rtl-record">${rec.note ? `<p>${esc(rec.note)}</p>` : ""}<ol>${(rec.events || []).map((e) => `<li data-do="${esc(e.do)}">${esc(Object.entries(e).map(([k, v]) => k === "do" ? v : `${k} ${v}`).join(", "))}</li>`).join("")}</ol></div>`;
