@@ -98,3 +98,13 @@ def test_the_bundle_lists_each_encounters_campaign_variables():
     assert b["quests"]["town"]["encounters"][0]["campaign"] == ["fin"]
     assert b["quests"]["town"]["encounters"][0]["variables"] == {"fin": 0}
     assert "campaign" not in b["quests"]["lair"]["encounters"][0]  # optional: absent when there are none
+
+
+def test_a_campaign_variable_no_quest_of_the_chain_sets_is_q0313():
+    # declared without a value everywhere, read at the town, set by no quest: always 0
+    _, sink = run(town("  campaign var fin\n") + mine("  campaign var fin\n", effect='say "no"') + LAIR)
+    q0313 = [d for d in sink.items if d.code == "Q0313"]
+    assert len(q0313) == 1 and "no quest of its chain sets" in q0313[0].message
+    # set in the mine: nothing to say (the quests pass alone would have said it at the town)
+    _, sink = run(town("  campaign var fin\n") + mine("  campaign var fin\n") + LAIR)
+    assert codes(sink) == []

@@ -150,6 +150,7 @@ def _check_chain(chain: list[ast.Quest], sink: Sink) -> None:
             for v in enc.body.variables:
                 if v.campaign and v.name not in first:
                     first[v.name] = (q.id, v)
+    _check_unset(chain, first, sink)
     for q in chain:
         for enc in q.encounters:
             for v in enc.body.variables:
@@ -172,3 +173,42 @@ def _named(effects: Iterable[ast.Effect]) -> Iterable[str]:
             yield e.args[0]
         for c in e.choices:
             yield from _named(c.effects)
+
+
+def _check_unset(chain: list[ast.Quest], first: Mapping[str, tuple[str, ast.VarDecl]], sink: Sink) -> None:
+    """Q0313 for a campaign variable declared without a value everywhere in the chain, read
+    by a condition, and set by no effect of any quest of the chain (the quests pass leaves
+    campaign variables to this check: another quest may set them)."""
+    given = {v.name for q in chain for enc in q.encounters for v in enc.body.variables if v.campaign and v.given}
+    written = {f.args[0] for q in chain for enc in q.encounters for ev in enc.body.events for f in _effects(ev.effects)
+               if f.kind in ("set", "advance", "add", "subtract") and f.args}
+    said: set[str] = set()
+    for q in chain:
+        for enc in q.encounters:
+            own = {v.name for v in enc.body.variables if v.campaign}
+            for ev in enc.body.events:
+                conds = [ev.condition] + [c.condition for f in _effects(ev.effects) for c in f.choices]
+                for c in conds:
+                    for o in _operands(c):
+                        name = o.name or ""
+                        if name in own and name in first and name not in given | written | said:
+                            said.add(name)
+                            sink.report("Q0313", o.span, name=name,
+                                        where=f"quest `{q.id}` (a campaign variable that no quest of its chain sets)")
+
+
+def _effects(effects: Iterable[ast.Effect]) -> Iterable[ast.Effect]:
+    for e in effects:
+        yield e
+        for c in e.choices:
+            yield from _effects(c.effects)
+
+
+def _operands(c: ast.Condition | None) -> Iterable[ast.Operand]:
+    if c is None:
+        return
+    for o in (c.left, c.right):
+        if o is not None and o.kind == "variable":
+            yield o
+    for p in c.parts:
+        yield from _operands(p)
