@@ -49,7 +49,12 @@ def test_the_player_steps_through_the_recorded_weeks_of_the_rtl_campaign(page, s
     assert "ranged 4 black" in p.inner_text('#rtl-state [data-hero="jain"]')
     p.click('[data-testid="rtl-first"]')
     assert shown(page) == want(weeks[0])
-    assert "The Hollow Stair cleared in one week." in p.inner_text("#rtl-record")
+    assert "The Hollow Stair cleared in one week" in p.inner_text("#rtl-record")
+    dungeon = weeks[0]["dungeon"]  # the Hollow Stair's three levels: threat, spawns, the marker
+    assert (dungeon["levels"], dungeon["threat"], dungeon["reinforcement"]) == (3, 12, "faceup")
+    assert p.get_attribute("#rtl-state [data-dungeon]", "data-dungeon") == "thelsvan_highway"
+    assert p.get_attribute("#rtl-state [data-dungeon]", "data-threat") == "12"
+    assert p.get_attribute("#rtl-state [data-dungeon]", "data-reinforcement") == "faceup"
     for k in range(1, len(weeks)):  # every week, one Next at a time
         p.click('[data-testid="rtl-next"]')
         assert shown(page) == want(weeks[k]), k + 1

@@ -96,6 +96,10 @@ def test_the_shipped_record_sums_as_worked_by_hand():
     assert dict(last.items) == {"first_scroll": "riverwatch"}
     assert dict(last.lieutenants) == {"lord_merick_farrow": "drowned_mill", "sir_alric_farrow": "riverwatch"}
     assert all(w.level == "copper" for w in weeks)
+    # week 1's dungeon: level 1 (marker up), 9 threat, a spawn (down); level 2 (up), 8 threat,
+    # a spawn (down), 10 threat, a flip for 15 (27 - 15 = 12, up), a spawn (down); level 3 (up)
+    assert weeks[0].dungeon == r.DungeonState(at="thelsvan_highway", threat=12, reinforcement="faceup", levels=3, spawns=3, flips=1)
+    assert all(w.dungeon is None for w in weeks[1:])
 
 
 # --------------------------------------------------------------------------- hand-checked replays

@@ -127,7 +127,7 @@ export function stateHtml(view) {
     const d = w.dungeon;
     html += row("Dungeon", `<span data-dungeon="${esc(d.at)}" data-reinforcement="${esc(d.reinforcement || "")}" data-threat="${d.threat ?? 0}">${esc(view.place(d.at))}: `
       + `fortified by ${list((d.fortified || []).map((l) => esc(view.name("lieutenants", l))))}; Power cards in play ${list((d.power_cards || []).map(esc))}; `
-      + `threat ${d.threat ?? 0}; reinforcement marker ${esc(d.reinforcement || "-")}; levels ${d.levels ?? 0}</span>`, "dungeon");
+      + `threat ${d.threat ?? 0}; reinforcement marker ${esc(d.reinforcement || "-")}; levels ${d.levels ?? 0}; spawn cards ${d.spawns ?? 0}, marker turned up ${d.flips ?? 0}</span>`, "dungeon");
   }
   html += `</table>`;
   const rec = view.record;
