@@ -360,7 +360,7 @@ def test_the_page_campaign_session_under_node():
     for the seed, what an outcome unlocks, the totals paid, the ending (tests/player/)."""
     r = subprocess.run([NODE, "--test", str(REPO / "tests" / "player" / "campaign_panel.test.mjs")], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "# pass 4" in r.stdout
+    assert "# pass 5" in r.stdout
 
 
 # ---------------------------------------------------------------- cities, travel, rewards, the Delve

@@ -21,7 +21,7 @@ export class CampaignSession {
     this.id = id;
     this.walk = new CampaignWalk(bundle, id);
     this.rng = new PythonRandom(seed);
-    this.history = []; // { quest, outcome, unlocked: [ids], act, travel: event id or null }
+    this.history = []; // { quest, outcome, unlocked: [ids], act, travel: event id or null, answer: its answer ("ID", "ID won|lost") or null }
     this.unlocked = []; // what the last outcome opened
     this.offered = this.walk.offer(() => pyRandom(this.rng));
   }
@@ -43,9 +43,23 @@ export class CampaignSession {
     const act = this.walk.act;
     this.walk.record(id, outcome);
     const travel = this.journey();
+    const answer = travel ? this.answer(travel) : null;
     this.offered = this.walk.offer(() => pyRandom(this.rng));
     this.unlocked = this.available().filter((q) => !before.has(q));
-    this.history.push({ quest: id, outcome, unlocked: this.unlocked, act, travel });
+    this.history.push({ quest: id, outcome, unlocked: this.unlocked, act, travel, answer });
+  }
+
+  /** The party's answer to a travel event with `answers`, drawn as questc's runs draw it
+   *  (docs/campaign.md): Python's choice() among them, then for a test random() against
+   *  its exact odds; "ID", "ID won" or "ID lost"; null for an event without answers. */
+  answer(eventId) {
+    const event = (this.campaign.travel || []).find((t) => t.id === eventId);
+    const answers = (event && event.answers) || [];
+    if (!answers.length) return null;
+    const a = answers[this.rng.below(answers.length)];
+    if (!a.odds) return a.id;
+    const [n, d] = a.odds.exact.split("/").map(Number);
+    return `${a.id} ${pyRandom(this.rng) * d < n ? "won" : "lost"}`;
   }
 
   /** The travel event met on the way to the quest just played: one random() against the
@@ -77,16 +91,30 @@ export class CampaignSession {
     return [...spine, ...sides];
   }
 
-  /** Gold, XP and fame the outcomes recorded have paid (the quests' `rewards`, docs/campaign.md). */
+  /** Gold, XP and fame the outcomes recorded have paid (the quests' `rewards`, the travel
+   *  events met and their answers, docs/campaign.md); fame never falls below 0. */
   totals() {
     const out = { gold: 0, xp: 0, fame: 0 };
     const events = Object.fromEntries((this.campaign.travel || []).map((t) => [t.id, t]));
-    for (const { quest, outcome, travel } of this.history) {
-      const paid = [...(this.campaign.quests[quest].rewards || []), ...(travel ? events[travel].rewards || [] : [])];
-      for (const p of paid) {
-        if (p.when !== "any" && p.when !== outcome) continue;
-        for (const k of Object.keys(out)) out[k] += p[k] || 0;
+    for (const { quest, outcome, travel, answer } of this.history) {
+      const step = { gold: 0, xp: 0, fame: 0 };
+      const add = (rewards, when) => {
+        for (const p of rewards || []) {
+          if (p.when !== "any" && p.when !== when) continue;
+          for (const k of Object.keys(step)) step[k] += p[k] || 0;
+        }
+      };
+      add(this.campaign.quests[quest].rewards, outcome);
+      if (travel) {
+        add(events[travel].rewards, null);
+        if (answer) {
+          const [aid, result] = answer.split(" ");
+          add(((events[travel].answers || []).find((a) => a.id === aid) || {}).rewards, result || null);
+        }
       }
+      out.gold += step.gold;
+      out.xp += step.xp;
+      out.fame = Math.max(0, out.fame + step.fame);
     }
     return out;
   }
@@ -105,7 +133,8 @@ export function campaignHtml(session, text, playable) {
   const totals = session.totals();
   const diff = c.difficulty;
   if (diff) {
-    parts.push(`<div id="campaign-difficulty" data-setting="${esc(diff.setting)}">Difficulty ${esc(diff.setting)}: each hero starts with ${diff.gold_per_hero} gold${c.delve ? ` and ${diff.delve_xp} XP` : ""}</div>`);
+    parts.push(`<div id="campaign-difficulty" data-setting="${esc(diff.setting)}">Difficulty ${esc(diff.setting)}: each hero starts with ${diff.gold_per_hero} gold${c.delve ? ` and ${diff.delve_xp} XP` : ""}`
+      + (diff.peril_rounds ? `; peril rises every <span data-peril="${diff.peril_rounds}">${diff.peril_rounds}</span> rounds${diff.peril_illustrative ? " (illustrative)" : ""}` : "") + "</div>");
   }
   parts.push(`<div id="campaign-state" data-act="${w.act ?? ""}" data-ending="${w.ending ?? ""}" data-weeks="${w.weeks}">`
     + (w.ending === null ? `Act ${w.act}` : esc(ending(w))) + `, week ${w.weeks}`
@@ -126,15 +155,27 @@ export function campaignHtml(session, text, playable) {
   }
   const events = Object.fromEntries((c.travel || []).map((t) => [t.id, t]));
   if (session.history.length) {
-    parts.push("<ol id=\"campaign-history\">" + session.history.map((h) => `<li data-quest="${esc(h.quest)}" data-outcome="${h.outcome}" data-travel="${esc(h.travel || "")}">`
-      + (h.travel ? `On the way: ${esc(events[h.travel].title ? text(events[h.travel].title) : h.travel)}. ` : "")
+    const answered = (h) => {
+      if (!h.answer) return "";
+      const [aid, result] = h.answer.split(" ");
+      const a = (events[h.travel].answers || []).find((x) => x.id === aid) || {};
+      return ` (${esc(a.title ? text(a.title) : aid)}${result ? `: ${result === "won" ? "passed" : "failed"}` : ""})`;
+    };
+    parts.push("<ol id=\"campaign-history\">" + session.history.map((h) => `<li data-quest="${esc(h.quest)}" data-outcome="${h.outcome}" data-travel="${esc(h.travel || "")}" data-answer="${esc(h.answer || "")}">`
+      + (h.travel ? `On the way: ${esc(events[h.travel].title ? text(events[h.travel].title) : h.travel)}${answered(h)}. ` : "")
       + `${esc(text(c.quests[h.quest].title))}: ${h.outcome}`
       + (h.unlocked.length ? ` → ${h.unlocked.map((q) => esc(text(c.quests[q].title))).join(", ")}` : "") + "</li>").join("") + "</ol>");
   }
   const shops = session.shops();
   if (shops.length) {
-    parts.push("<div id=\"campaign-shops\">" + shops.map((sh) => `<div data-city="${esc(sh.id)}">${esc(sh.name ? text(sh.name) : sh.id)} sells (a week a visit): `
-      + `<span data-items="${esc(sh.items.join(" "))}">${esc(sh.items.join(", ") || "nothing yet")}</span></div>`).join("") + "</div>");
+    const prices = c.prices || {};
+    const priced = (i) => (prices[i] !== undefined ? `${i} (${prices[i]} gold)` : i);
+    parts.push("<div id=\"campaign-shops\">" + shops.map((sh) => {
+      const stock = (c.cities[sh.id] || {}).stock;
+      return `<div data-city="${esc(sh.id)}"${stock ? ` data-stock="${stock}"` : ""}>${esc(sh.name ? text(sh.name) : sh.id)} sells (a week a visit`
+        + (stock ? `; ${stock} of these on sale at a time` : "") + "): "
+        + `<span data-items="${esc(sh.items.join(" "))}">${esc(sh.items.map(priced).join(", ") || "nothing yet")}</span></div>`;
+    }).join("") + "</div>");
   }
   return parts.join("");
 }

@@ -83,3 +83,31 @@ test("a journey draws its travel event with Python's random() against the exact 
   assert.match(html, /On the way: storm/);
   assert.match(html, /Difficulty|The Hold sells/);
 });
+
+test("travel answers drawn as Python draws them, fame never below 0, stock, prices and peril shown", () => {
+  const b = structuredClone(bundle);
+  const t = b.app_campaigns.t;
+  t.quests.a.rewards = [{ when: "lost", fame: -2 }, { when: "won", fame: 1 }];
+  t.travel = [{
+    id: "ferry", title: "Ferry", odds: { exact: "1/1", value: 1 }, rewards: [{ when: "any", fame: -1 }],
+    answers: [{ id: "pay", title: "Pay", rewards: [{ when: "any", gold: 5 }] },
+      { id: "swim", title: "Swim", odds: { exact: "1/2", value: 0.5 }, rewards: [{ when: "won", fame: 2 }, { when: "lost", xp: 1 }] }],
+  }];
+  t.cities = { hold: { name: "The Hold", stock: 2, sells: [{ items: ["rope", "lamp", "axe"], fame: 0 }] } };
+  t.prices = { rope: 10 };
+  t.difficulty = { setting: "hard", gold_per_hero: 0, delve_xp: 0, peril_rounds: 3, peril_illustrative: true };
+  // Python: r = random.Random(0); r.random() 0.844 (the journey: below 1, the ferry),
+  // r.choice(["pay", "swim"]) "swim", r.random() 0.0405 (below 1/2: passed)
+  const s = new CampaignSession(b, "t", 0);
+  s.record("a", "lost");
+  assert.equal(s.history[0].travel, "ferry");
+  assert.equal(s.history[0].answer, "swim won");
+  // a lost: fame -2, the ferry -1, the swim passed +2: -1 in the step, held 0 (never below)
+  assert.deepEqual(s.totals(), { gold: 0, xp: 0, fame: 0 });
+  const html = campaignHtml(s, (id) => id, () => false);
+  assert.match(html, /data-answer="swim won"/);
+  assert.match(html, /On the way: Ferry \(Swim: passed\)/);
+  assert.match(html, /data-stock="2"/);
+  assert.match(html, /rope \(10 gold\), lamp, axe/);
+  assert.match(html, /peril rises every <span data-peril="3">3<\/span> rounds \(illustrative\)/);
+});
