@@ -454,6 +454,14 @@ def test_the_state_picture_is_deterministic_and_shows_the_numbers(tmp_path):
         done = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK), "-o", str(o)], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
     assert out[0].read_bytes() == out[1].read_bytes() == png_bytes(_picture())
+    # `-o state-{week}.png`: one picture a week, each the state after that week
+    done = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK), "-o", str(tmp_path / "state-{week}.png")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    files = sorted(tmp_path.glob("state-*.png"))
+    assert [f.name for f in files] == [f"state-{n:02d}.png" for n in range(1, 18)]
+    assert files[-1].read_bytes() == out[0].read_bytes() and files[4].read_bytes() == png_bytes(_picture(5))
+    assert len({f.read_bytes() for f in files}) == 17  # every week's title differs at least
 
 
 # --------------------------------------------------------------------------- the player's view

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from compiler.model import rtl_state as r
 
 
+# In `-o`, the place of the week's number: one picture for each recorded week.
+WEEK = "{week}"
+
+
 def _pairs(mapping: Mapping[str, object]) -> str:
     return ", ".join(f"{k} {v}" for k, v in mapping.items()) or "-"
 
@@ -92,7 +96,11 @@ def run_state(args: argparse.Namespace, model: Model, sink: Sink) -> int:
 
         first = states[sorted(states)[0]]
         world = (model.worlds or {})[first.state.world]
-        save_png(render_state(first, world, _final(model, first)), args.output)
+        if WEEK in args.output:  # one picture a week: FILE with {week} as 01, 02, ...
+            for w in first.replay.weeks:
+                save_png(render_state(first, world, _final(model, first), week=w.week), args.output.replace(WEEK, f"{w.week:02d}"))
+        else:
+            save_png(render_state(first, world, _final(model, first)), args.output)
     return 0
 
 
