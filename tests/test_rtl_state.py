@@ -449,6 +449,13 @@ def test_the_state_picture_is_deterministic_and_shows_the_numbers(tmp_path):
     lines = panel_lines(checked.replay.weeks[-1], checked.state, 600)
     assert lines[0] == "Conquest: heroes 38 + overlord 31 = 69 (Final Battle at 600); level copper"
     assert "Coins in the treasury: 250; upgrades: magic_boat, keraks_map, watchtowers" in lines
+    assert lines[-4:] == ["Hero jain: dice magic 1B, melee 1B, ranged 4B; skills Eagle Eye",
+                          "Hero landrec: dice magic 3B, melee 1B, ranged 1B; skills Inner Fire",
+                          "Hero tomble: dice magic 1B, melee 2B+1S, ranged 1B; skills Acrobat",
+                          "Hero varikas: dice magic 1B, melee 3B, ranged 1B; skills Tough, Mighty"]
+    first = panel_lines(checked.replay.weeks[0], checked.state, 600)
+    assert ("Dungeon thelsvan_highway: 3 level(s); fortified by none; threat 12; reinforcement marker faceup"
+            " (3 spawn(s), turned up 1)") in first
     out = [tmp_path / "a.png", tmp_path / "b.png"]
     for o in out:
         done = subprocess.run([sys.executable, "-m", "compiler", "campaign", str(PACK), "-o", str(o)], capture_output=True, text=True)

@@ -33,7 +33,6 @@ ITEM: S.RGB = (240, 200, 30)
 SIEGE: S.RGB = (235, 120, 30)
 RAZED: S.RGB = (205, 25, 25)
 LINE_H = 18
-PANEL_LINES = 9
 
 
 @frozen
@@ -129,7 +128,24 @@ def panel_lines(week: r.WeekState, state: r.StateRules, final_battle: int | None
         "Sieges: " + (", ".join(f"{c} {n} token(s)" for c, n in week.sieges.items()) or "none")
         + "; razed: " + (", ".join(week.razed) or "none"),
         "Quest items: " + (", ".join(f"{i} with {h}" for i, h in week.items.items()) or "none"),
-    ] + ([f"The campaign has ended: {week.ended}"] if week.ended else [])
+    ] + ([_dungeon_line(week.dungeon)] if week.dungeon is not None else []) + _hero_lines(week) + (
+        [f"The campaign has ended: {week.ended}"] if week.ended else [])
+
+
+def _dungeon_line(d: r.DungeonState) -> str:
+    return (f"Dungeon {d.at}: {d.levels} level(s); fortified by {', '.join(d.fortified) or 'none'}"
+            f"{' (' + ', '.join(d.power_cards) + ' in play)' if d.power_cards else ''}; threat {d.threat};"
+            f" reinforcement marker {d.reinforcement or '-'} ({d.spawns} spawn(s), turned up {d.flips})")
+
+
+def _hero_lines(week: r.WeekState) -> list[str]:
+    """A line a hero: its dice per trait (B black, S silver, G gold) and skills."""
+    colours = ("B", "S", "G")
+    out = []
+    for h, hs in week.heroes.items():
+        dice = ", ".join(f"{t} " + "+".join(f"{n}{c}" for n, c in zip(d, colours) if n) for t, d in hs.dice.items() if any(d))
+        out.append(f"Hero {h}: dice {dice or 'none'}; skills {', '.join(hs.skills) or 'none'}")
+    return out
 
 
 def render_state(checked: r.CheckedState, world: World, final_battle: int | None, *,
@@ -141,7 +157,8 @@ def render_state(checked: r.CheckedState, world: World, final_battle: int | None
     if weeks:
         chosen = weeks[-1] if week is None else weeks[max(1, min(week, len(weeks))) - 1]
     small, body = S.font(11), S.font(13)
-    panel_h = 40 + LINE_H * PANEL_LINES
+    lines = panel_lines(chosen, checked.state, final_battle) if chosen is not None else []
+    panel_h = 40 + LINE_H * (len(lines) + 3)
     image, px, top = world_canvas(world_picture(world), width=width, below=panel_h)
     draw = ImageDraw.Draw(image)
     title = f"Campaign state `{checked.state.id}`: " + (f"after week {chosen.week} of {len(weeks)}" if chosen else "no recorded week")
@@ -150,7 +167,7 @@ def render_state(checked: r.CheckedState, world: World, final_battle: int | None
     if chosen is not None:
         for m in state_marks(chosen, checked.state, world, px):
             _draw_mark(draw, m, small)
-        for line in panel_lines(chosen, checked.state, final_battle):
+        for line in lines:
             draw.text((60, y), S.drawable(line), fill=S.TEXT, font=S.font_for(13, line))
             y += LINE_H
     _legend(draw, (60, y + 6), body)
