@@ -63,7 +63,7 @@ def test_first_blood_round_trip_gives_the_same_quest(tmp_path):
     assert body(b) == body(a)
     assert "tile entrance1A at (9, 9) rotate 270" in b
     # [CustomMonsterBloodEttin] is a custom monster, unique as every spawn of it is; the spawn names it
-    assert "monster blood_ettin based on ettin {\n    name \"Ettin\"\n    unique\n    activation ettin_heal {\n" in b and "spawn blood_ettin as ettins at 8A(1,3)\n" in b
+    assert "monster blood_ettin based on ettin {\n    name \"Ettin\"\n    unique\n    activation ettin_heal {\n" in b and "spawn blood_ettin as ettins {\n    master at 8A(1,3)\n    minion at 8A(2,1) heroes 4\n  }\n" in b
     assert (again / "pack.yaml").read_text() == (pack / "pack.yaml").read_text().replace("01_FirstBlood", "FirstBlood")
 
 

@@ -686,7 +686,13 @@ class EncounterResolver:
             tile = self.tile_of(points[0][2])
         for h in counts:
             chosen = [(p, ref, c) for p, ref, c in points if p.heroes is None or p.heroes.low <= h <= p.heroes.high]
-            self.check_limits(s, monster, h, [p.rank for p, _, _ in chosen])
+            ranks = [p.rank for p, _, _ in chosen]
+            if (s.unique or monster.unique) and "master" in ranks:
+                # the unique figure stands on its master place whatever the limit (as `spawn G at SPACE
+                # unique` places it); the minions beside it count against the group's limit
+                # (docs/language.md, "Encounter statements (in encounters and single-encounter quests)")
+                ranks.remove("master")
+            self.check_limits(s, monster, h, ranks)
             figs = []
             for p, ref, c in chosen:
                 placed = self.fit_covering(c, size, self.in_play(c), h)

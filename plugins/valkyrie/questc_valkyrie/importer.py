@@ -2449,11 +2449,21 @@ class Importer:
                 self.cannot(first, "unique", "a unique monster without a master place")
                 return
             for p in places:
-                if p is not master:
-                    self.cannot(first, "placement4", "minions beside a unique monster")
+                if p is not master and p[0] == "master":
+                    self.cannot(first, "placement4", "a second master place of a unique monster")
+            minions = [p for p in places if p[0] == "minion"]
             extra = self.number(first, "uniquehealth", 0) or 0
             own = "" if (self.names(first, "monster") or [""])[0] in self.custom_unique else " unique"
-            lines = [_Line(f"spawn {group} as {name} at {master[1]}{own}" + (f" health +{extra}" if extra else ""), first.span)]
+            head = f"spawn {group} as {name}" + ("" if minions else f" at {master[1]}") + own + (f" health +{extra}" if extra else "")
+            if not minions:
+                lines = [_Line(head, first.span)]
+            else:  # the unique figure on its master place and minions of its group beside it (First Blood's ettin for 4 heroes)
+                lines = [_Line(head + " {", first.span)]
+                for rank, space, cs, origin in [master, *minions]:
+                    lo, hi = min(cs), max(cs)
+                    guard = "" if (lo, hi) == (2, 4) else (f" heroes {lo}" if lo == hi else f" heroes {lo}..{hi}")
+                    lines.append(_Line(f"  {rank} at {space}{guard}", origin))
+                lines.append(_Line("}", None))
         else:
             lines = [_Line(f"spawn {group} as {name} {{", first.span)]
             for rank, space, cs, origin in places:
