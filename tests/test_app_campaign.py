@@ -695,6 +695,12 @@ def test_the_delve_reveals_by_hand():
     assert sum(sim.revealed.values()) == sim.reveals
     assert abs(sim.upgrades / 10_000 - float(an.upgrades)) < 0.05
     assert set(sim.revealed) <= {"iron_shield", "leather_armor", "hand_axe", "herb_pouch", "chain_mail", "war_hammer", "elven_cloak"}
+    # act 2's phases reveal 3 of its deck of 3: each of its items every time; act 1's from its own deck
+    act2 = sim.revealed["chain_mail"]
+    assert act2 == sim.revealed["war_hammer"] == sim.revealed["elven_cloak"] > 0
+    assert sum(sim.revealed[i] for i in ("iron_shield", "leather_armor", "hand_axe", "herb_pouch")) + 3 * act2 == sim.reveals
+    text = questc("campaign", str(SAMPLE), "--id", "the_delve", "--simulate", "300", "--seed", "1").out
+    assert "upgrade phases: expected 11/5 (2.20), shop items revealed 29/5 (5.80)" in text and "items revealed (simulated" in text
 
 
 @pytest.mark.parametrize(

@@ -358,6 +358,8 @@ def campaign_text(checked: ac.Checked, sim: ac.Simulation | None = None) -> str:
     if analysis is not None and camp.delve:
         lines.append(f"upgrade phases: expected {analysis.upgrades} ({float(analysis.upgrades):.2f}), shop items revealed {analysis.reveals} ({float(analysis.reveals):.2f})"
                      + (f"; simulated {sim.upgrades / sim.runs:.2f} and {sim.reveals / sim.runs:.2f}" if sim is not None else ""))
+        if sim is not None and sim.revealed:
+            lines.append("items revealed (simulated, times in all runs): " + ", ".join(f"{item} {n}" for item, n in sim.revealed.items()))
     if analysis is not None:
         lines.append(f"most fame a run gathers: {analysis.most_fame}")
     if sim is not None:
