@@ -894,13 +894,18 @@ def test_repeat_and_again_round_trip(tmp_path):
     it, a loop that ends on a bound) → Valkyrie → questc gives the same quest. In Valkyrie terms:
     `repeat L` is a section of no effect with `comment=questc: repeat L` whose chain is the
     block, and each `again L` names that section as the next event (the app queues it again:
-    it runs afresh, with all after it); nothing is chained after an `again`."""
+    it runs afresh, with all after it); nothing is chained after an `again`; where a block ends,
+    a section of no effect with `comment=questc: end repeat L` comes before the rest of the
+    event, so statements after a `repeat` (at the top, inside a choice) come back after it."""
     r = export(LOOPS, tmp_path / "out")
     assert r.code == 0 and "VK0308" not in r.err, r.err
     events = read_ini((tmp_path / "out" / "Loops" / "events.ini").read_text(), "events.ini", Sink())
     sec = {s.name: s for s in events.sections}
     heads = {s.get("comment")[len("questc: repeat "):]: s.name for s in events.sections if (s.get("comment") or "").startswith("questc: repeat ")}
     assert sorted(heads) == ["roll", "travel", "waves"]
+    ends = {s.get("comment")[len("questc: end repeat "):]: s for s in events.sections if (s.get("comment") or "").startswith("questc: end repeat ")}
+    assert sorted(ends) == ["roll", "travel", "waves"]
+    assert all(e.get("display") == "false" and not e.get("operations") for e in ends.values())
     for label, head in heads.items():
         assert sec[head].get("display") == "false" and not sec[head].get("operations")
         back = [s for s in events.sections if head in (s.get("event1") or "").split() and s.name != head]

@@ -95,6 +95,7 @@ DOOR_COMMENT = "questc: door "  # + its states
 REMOVE_DOOR_COMMENT = "questc: remove door"  # an event's `remove=Door…` that is `remove door`, not `open`
 OP_COMMENT = "questc: "  # + add / subtract: the form an operation was written in
 REPEAT_COMMENT = "questc: repeat "  # + the label of the `repeat` whose first section this is (the importer's loop label)
+REPEAT_END_COMMENT = "questc: end repeat "  # + the label of the `repeat` whose block ends before this section
 APP_TRAITS = {"civilised": "civilized"}  # questc's trait names the app spells otherwise (its monster list's `traits`)
 Conj = list[str]  # `VAR,OP,VALUE` tests, all of which hold (the app's `conditions=`)
 
@@ -1119,7 +1120,14 @@ class Exporter:
                 self.loop_heads.pop(label, None)
             else:
                 self.loop_heads[label] = outer
-        return s, tail
+        # a section of no effect where the block ends (`comment=questc: end repeat L`): the rest of
+        # the event is chained after it, and the importer puts that rest after the `repeat`
+        if not tail.name:  # the block always goes round (it ends with `again`): nothing follows it
+            return s, tail
+        end = self.event_sec(f"{s.name}End")
+        end.set("comment", REPEAT_END_COMMENT + label)
+        tail.set("event1", end.name)
+        return s, end
 
     def effect(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
         if ef.kind in ("ask", "random") and ef.choices:

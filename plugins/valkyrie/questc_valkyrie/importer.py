@@ -52,6 +52,8 @@ DOOR_COMMENT = "questc: door "  # + the door's states (`locked`, `hidden`) as th
 REMOVE_DOOR_COMMENT = "questc: remove door"
 OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operation was written
 REPEAT_COMMENT = "questc: repeat "  # + the label of the `repeat` whose start this section is (gone back to by `again`)
+REPEAT_END_COMMENT = "questc: end repeat "  # + the label of the `repeat` whose block ends before this section
+_BLOCK_END = "\x00end repeat "  # a line marking where a `repeat` block ended (wrap_loop); never written out
 # a custom monster the export writes only so a `Defeated` trigger names one spawn (exporter.defeated):
 # read back as that spawn's group, not as a `monster … based on` of the quest
 OWN_MONSTER_COMMENT = "questc: the spawn's own monster"
@@ -258,8 +260,13 @@ class Importer:
         from `start` on (a way back to it was found while they were walked)."""
         sec = self.comp.get(name)
         body = out[start:]
-        out[start:] = [_Line(f"repeat {self.loop_label(name)} {{", sec.span if sec is not None else None),
-                       *(_Line("  " + ln.text, ln.origin) for ln in body), _Line("}", None)]
+        label = self.loop_label(name)
+        # the export's end of the block (REPEAT_END_COMMENT): what follows it is after the `repeat`
+        # (the same play, the text as written); without one, the rest of the chain is in the block
+        end = next((i for i, ln in enumerate(body) if ln.text == _BLOCK_END + label), len(body))
+        rest = body[end + 1:]
+        out[start:] = [_Line(f"repeat {label} {{", sec.span if sec is not None else None),
+                       *(_Line("  " + ln.text, ln.origin) for ln in body[:end]), _Line("}", None), *rest]
 
     def missing(self, sec: Section, key: str, name: str) -> None:
         # charged to the sink's suggestion budget: 10,000 misspelt names among 10,000 hung (make fuzz)
@@ -1485,6 +1492,9 @@ class Importer:
                 self.cannot(sec, "conditions" if sec.get("conditions") else "vartests",
                             f"a condition on {what} (the event's own effects are left out, the events after it are followed)")
                 return self._next(sec, "event1", out, enc, entered, seen)
+        comment = sec.get("comment") or ""
+        if comment.startswith(REPEAT_END_COMMENT):  # where the export's `repeat` block ended (wrap_loop)
+            out.append(_Line(_BLOCK_END + comment[len(REPEAT_END_COMMENT):], None))
         choice = self.choices(sec, out, enc, entered, seen)
         if choice is not None:
             return choice
@@ -2475,6 +2485,8 @@ class Importer:
 
     # ------------------------------------------------------------ text
     def emit(self, text: str, origin: Span | None = None) -> None:
+        if text.lstrip().startswith(_BLOCK_END):  # a block's end no `repeat` took (wrap_loop): nothing to say
+            return
         self.lines.append(_Line(text, origin))
 
     def render(self) -> str:
