@@ -653,17 +653,19 @@ def test_the_river_road_by_hand():
     assert an.weeks_by(checked.campaign) == {0: Fraction(1, 8), 1: Fraction(1, 2), 2: Fraction(3, 8)}
     # act 1 won needs both story quests won (1/4): the River King, won 2/5
     assert an.endings["won"] == Fraction(1, 4) * Fraction(2, 5) + Fraction(3, 4) * Fraction(1, 2)
-    # journeys: 3 quests and the pond 1/4 of the time; the ferryman 1/4 a journey
-    assert an.travel_expected["ferry"] == Fraction(13, 16)
-    assert an.travel_once["ferry"] == 1 - (Fraction(3, 4) * Fraction(3, 4) ** 3 + Fraction(1, 4) * Fraction(3, 4) ** 4)
+    # journeys: one to each quest (3, and the pond 1/4 of the time) and one to each city
+    # visited (1 on average): 3, 4, 5 with chances 1/8, 1/2, 3/8; the ferryman 1/4 a journey
+    assert an.travel_expected["ferry"] == Fraction(17, 4) / 4
+    assert an.travel_once["ferry"] == 1 - (Fraction(1, 8) * Fraction(3, 4) ** 3 + Fraction(1, 2) * Fraction(3, 4) ** 4 + Fraction(3, 8) * Fraction(3, 4) ** 5)
     ferry = checked.campaign.travel[0]
     assert [(k, c) for k, c, _ in ferry.outcomes()] == [("pay", Fraction(1, 2)), ("swim won", Fraction(1, 6)), ("swim lost", Fraction(1, 3))]
-    # fame: the mill won 1, the weir won 1, a swim won 2 on each of three journeys: 8 as
-    # act 1 ends; the River King won 2 and one more swim: 12. The least is 0, never below.
-    assert an.fame_held == {0: (0, 8), 1: (0, 12)}
-    assert an.most_fame == 12
-    # paid in act 1, fame: the mill lost -1 and a toll paid on each of three journeys: -4
-    assert an.awards[0]["fame"] == (-4, 8)
+    # fame: the mill won 1, the weir won 1, a swim won 2 on each of four journeys (three
+    # quests and a visit, or two quests and two visits): 10 as act 1 ends; the River King
+    # won 2 and one more swim: 14. The least is 0, never below.
+    assert an.fame_held == {0: (0, 10), 1: (0, 14)}
+    assert an.most_fame == 14
+    # paid in act 1, fame: the mill lost -1 and a toll paid on each of four journeys: -5
+    assert an.awards[0]["fame"] == (-5, 10)
 
 
 def test_fame_never_falls_below_zero():
@@ -751,7 +753,7 @@ def test_the_command_and_the_bundle_carry_visits_stock_answers_and_reveals(tmp_p
     assert river["cities"]["tamalir"]["stock"] == 2 and river["prices"]["crossbow"] == 100
     answers = river["travel"][0]["answers"]
     assert [(a["answer"], a["per_journey"]["exact"]) for a in answers] == [("pay", "1/8"), ("swim won", "1/24"), ("swim lost", "1/12")]
-    assert river["fame_held"] == {"1": {"least": 0, "most": 8}, "2": {"least": 0, "most": 12}}
+    assert river["fame_held"] == {"1": {"least": 0, "most": 10}, "2": {"least": 0, "most": 14}}
     sim = river["simulation"]
     assert sum(sim["visits"].values()) == 2000 and sum(sim["city_visits"].values()) == sum(int(n) * k for n, k in sim["visits"].items())
     assert set(sim["on_sale"]["tamalir"]) == {"rope", "lantern", "spear", "crossbow"}
@@ -759,8 +761,8 @@ def test_the_command_and_the_bundle_carry_visits_stock_answers_and_reveals(tmp_p
     assert delve["upgrades"]["exact"] == "11/5" and delve["reveals"]["exact"] == "29/5"
     text = questc("campaign", str(SAMPLE), "--id", "river_road", "--simulate", "500", "--seed", "1").out
     assert "visit a city after a quest: odds 1/2, a week, 25 gold spent; expected 1 (1.00) visits a run, 0..2, gold spent 25" in text
-    assert "  answer swim won: 1/6 of the event, 1/24 a journey, pays fame 2; on average 13/96 times a run" in text
-    assert "fame held as the act ends: 0..8" in text
+    assert "  answer swim won: 1/6 of the event, 1/24 a journey, pays fame 2; on average 17/96 times a run" in text
+    assert "fame held as the act ends: 0..10" in text
     assert questc("build", str(SAMPLE), "-o", str(tmp_path / "out")).code == 0
     bundle = json.loads((tmp_path / "out" / "d2e-quests" / "bundle.json").read_text(encoding="utf-8"))
     camp = bundle["app_campaigns"]["river_road"]
@@ -771,6 +773,6 @@ def test_the_command_and_the_bundle_carry_visits_stock_answers_and_reveals(tmp_p
                                    "rewards": [{"when": "won", "fame": 2}, {"when": "lost", "xp": 1}]}
     assert bundle["strings"][ferry["answers"][0]["title"]]["text"] == "Pay the toll"
     assert camp["quests"]["flooded_mill"]["rewards"][1] == {"when": "lost", "fame": -1}
-    assert camp["acts"][0]["fame_held"] == {"least": 0, "most": 8}
+    assert camp["acts"][0]["fame_held"] == {"least": 0, "most": 10}
     assert bundle["app_campaigns"]["goblin_road"]["cities"]["tamalir"]["stock"] == 3
     assert bundle["app_campaigns"]["the_delve"]["quests"]["mossy_steps"]["reveal"] == 2

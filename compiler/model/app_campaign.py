@@ -20,6 +20,11 @@ run (docs/campaign.md, "The app campaign (2nd edition)"):
   "some run reaches it" and "a chance above 0" are the same question.
 * `act N won` holds once act N is over and the heroes won more of its story quests than
   they lost; `act N lost` once it is over otherwise; `act N played` once it is over.
+* Between quests (docs/campaign.md, "Between quests"): with `visit odds W/N` the party
+  visits a city after a quest with that chance (a week, a journey, the shop's stock
+  drawn), unless the campaign is over or a story quest is due; each journey (to a quest
+  or a city) meets at most one travel event, which the party may answer; fame is held
+  never below 0.
 
 `analyse` enumerates every state exactly (Fractions); `simulate` walks seeded runs
 with its own draws (random.Random: sample, choice, random), so the two are independent
@@ -456,7 +461,7 @@ def analyse(camp: Campaign, limit: int = MAX_STATES) -> Analysis:
     order = list(reversed(list(nx.topological_sort(graph))))  # every state after those it leads to
     ranges = {c: camp.travel_range(c) for c in CURRENCIES}  # read once per step: worked out once
     awards = {at: {c: _extremes(camp, graph, order, first, c, at, ranges) for c in CURRENCIES} for at in range(len(camp.acts))}
-    journeys = sum(played.values(), Fraction(0))
+    journeys = sum(played.values(), Fraction(0)) + result.get("visit", Fraction(0))  # to each quest and each city
     held, most_fame = _fame_held(camp, graph, list(reversed(order)), first, ranges)
     won_stages = [(q, played[q.id] * q.odds) for i, q in enumerate(camp.quests) if q.kind == "stage" and i != camp.last_stage]
     return Analysis(
@@ -536,7 +541,14 @@ def _pay(camp: Campaign, state: State, move: Move, currency: str, act: int | Non
         return 0, 0
     quest = camp.quests[move[1]].paid(move[2], currency)
     low, high = ranges[currency]
-    return quest + low, quest + high
+    n = journeys(move)
+    return quest + n * low, quest + n * high
+
+
+def journeys(move: Move) -> int:
+    """The journeys a step makes, each meeting at most one travel event: one to the quest
+    played, and one more to the city when a visit follows."""
+    return 0 if move[0] not in PLAYS else 2 if move[0] == VISIT else 1
 
 
 def _extremes(camp: Campaign, graph: object, order: list[State], first: State, currency: str, act: int | None,
@@ -564,7 +576,7 @@ def _never(camp: Campaign, graph: object, order: list[State], first: State, odds
     f: dict[State, Fraction] = {}
     for s in order:
         outs = list(graph.out_edges(s, data=True))
-        f[s] = sum((d["p"] * (miss if d["move"][0] in PLAYS else 1) * f[t] for _, t, d in outs), Fraction(0)) if outs else Fraction(1)
+        f[s] = sum((d["p"] * miss ** journeys(d["move"]) * f[t] for _, t, d in outs), Fraction(0)) if outs else Fraction(1)
     return f[first]
 
 
@@ -688,6 +700,16 @@ def simulate(camp: Campaign, runs: int, seed: int) -> Simulation:
                     revealed.update(rng.sample(deck, min(quest.reveal, len(deck))))
             state = after_move(camp, state, ("play", i, outcome))
             if camp.visit_odds is not None and may_visit(camp, state) and rng.random() < camp.visit_odds:
+                event = _journey(camp, rng) if camp.travel else None  # on the way to the city
+                if event is not None:
+                    answer = _answer(event, rng) if event.answers else ""
+                    pays = dict(next(p for key, _, p in event.outcomes() if key == answer))
+                    for c in CURRENCIES:
+                        paid[state[0]][c] += pays[c]
+                    fame = max(0, fame + pays["fame"])
+                    met[event.id] += 1
+                    if answer:
+                        answered[f"{event.id}:{answer}"] += 1
                 shop = rng.choice(camp.shops)
                 stock = shop.available(fame)
                 if shop.stock is not None and shop.stock < len(stock):
