@@ -50,6 +50,9 @@ def test_a_component_the_way_round_removes_ends_it_and_one_it_leaves_does_not() 
     extra = "  token search as key at 9A(1, 1)\n"
     assert "Q0322" not in loop("if on_board key { remove token key; again l }", extra)
     assert loop('if on_board key { say "still there"; again l }', extra) == ["Q0322"]
+    # a way round that changes some component: not judged (a spawn and a group may name the same figures)
+    two = extra + "  token search as other at 9A(2, 2)\n"
+    assert "Q0322" not in loop("if on_board key { remove token other; again l }", two)
 
 
 def test_an_inner_loop_writing_the_exit_variable_is_not_judged_and_reports_once_per_loop() -> None:

@@ -12,7 +12,8 @@ the writes of the pass, as a net change of each variable:
 
 - a variable the way round does not write (or adds to and subtracts from to no net change)
   keeps its value: every condition reading only such variables, the hero count and
-  components the way round does not change keeps its value;
+  components keeps its value when the way round changes no component at all (a spawn or a
+  group named differently may be the same figures);
 - `set X = N` leaves X at N: the comparison is evaluated at N;
 - a net change of X by D ≠ 0 keeps `X > N` / `X >= N` true when D > 0 and `X < N` /
   `X <= N` true when D < 0 (it moves away from the way out); any other comparison of X (a
@@ -213,7 +214,7 @@ def _keeps(c: Condition, value: bool, nets: Mapping[str, _Net], touched: frozens
             return all(_keeps(p, value, nets, touched) for p in c.parts)
         return all(_unchanged(p, nets, touched) for p in c.parts)
     if k == "on_board":
-        return c.subject not in touched
+        return not touched  # any component changed on the way: it may be this one (a group, a spawn of it)
     if k == "heroes":
         return True
     if k != "compare" or c.left is None or c.right is None or c.op is None:
@@ -238,7 +239,7 @@ def _keeps(c: Condition, value: bool, nets: Mapping[str, _Net], touched: frozens
 def _unchanged(c: Condition, nets: Mapping[str, _Net], touched: frozenset[str]) -> bool:
     """Does the pass leave everything `c` reads as it was?"""
     if c.kind == "on_board":
-        return c.subject not in touched
+        return not touched  # any component changed on the way: it may be this one (a group, a spawn of it)
     if any(nets.get(o.name or "", _Net("delta", 0)) != _Net("delta", 0) for o in c.variables()):
         return False
     return all(_unchanged(p, nets, touched) for p in c.parts)
