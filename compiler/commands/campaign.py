@@ -1,6 +1,7 @@
 """questc campaign PACK [--id ID] [-o FILE.png] [--simulate N [--seed S]]: a pack's
 2nd-edition app campaign as text (acts, quests, what unlocks them, the exact chance each
-quest is played and each ending comes), as a picture, and as N seeded runs.
+quest is played and each ending comes), as a picture, and as N seeded runs. For a
+1st-edition pack with a campaign state, the state replayed (compiler/commands/rtl_state.py).
 
 The text goes to stdout; diagnostics to stderr. Exit 0 answered, 1 the pack has errors
 (or no campaign: K0412), 2 usage (an unknown --id: K0413). The same arguments give the
@@ -32,8 +33,8 @@ def _count(text: str) -> int:
 def configure(parser: argparse.ArgumentParser) -> None:
     add_pack_arguments(parser, many=False)
     parser.add_argument("--id", default=None, metavar="ID", help="which campaign, if the pack declares several (default: all)")
-    parser.add_argument("-o", "--output", default=None, metavar="FILE", help="also draw the campaign's graph to this PNG file")
-    parser.add_argument("--simulate", type=_count, default=None, metavar="N", help="walk N seeded runs and count what each reaches")
+    parser.add_argument("-o", "--output", default=None, metavar="FILE", help="also draw the campaign's graph to this PNG file (a 1st-edition campaign state: the state after the record; `{week}` in the name: one file per week)")
+    parser.add_argument("--simulate", type=_count, default=None, metavar="N", help="walk N seeded runs and count what each reaches (a 1st-edition campaign state: replay the record N times with every full siege's razing rolled)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the simulation's seed (default: 1)")
 
 
