@@ -76,6 +76,16 @@ def test_faulty_activations_are_q0211_and_the_monster_is_kept():
     assert [a.id for a in custom.activations] == []
 
 
+def test_the_language_server_names_the_activations_on_hover():
+    from compiler.commands.editor.engine import Decl, _walk
+    from compiler.syntax.parse import parse_module
+
+    out: list[Decl] = []
+    _walk(parse_module(quest(MONSTER), "q.quest", Sink()), out)
+    (decl,) = [d for d in out if d.kind == "monster"]
+    assert decl.detail == "custom monster based on goblin_archer, activations run, hit"
+
+
 def test_fmt_keeps_the_activation_blocks():
     text = quest(MONSTER)
     assert format_source(format_source(text)) == format_source(text)

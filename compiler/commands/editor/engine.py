@@ -112,7 +112,8 @@ def _walk(node: object, out: list[Decl]) -> None:
     elif isinstance(node, (ast.ExplorationCard, ast.PerilCard, ast.ActivationCard)):
         out.append(Decl(node.id, "card", node.span))
     elif isinstance(node, ast.CustomMonster):
-        out.append(Decl(node.id, "monster", node.span, f"custom monster based on {node.base}" + (", unique" if node.unique else "")))
+        turns = f", activations {', '.join(a.id for a in node.activations)}" if node.activations else ""
+        out.append(Decl(node.id, "monster", node.span, f"custom monster based on {node.base}" + (", unique" if node.unique else "") + turns))
     for f in fields(node):
         if f.name != "span":
             _walk(getattr(node, f.name), out)
