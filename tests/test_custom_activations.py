@@ -14,12 +14,9 @@ from compiler.catalogs.schema import validator
 from compiler.diagnostics import Sink
 from compiler.emit.bundle import bundle_of
 from compiler.syntax.format import format_source
-from questc_valkyrie.ini import read_ini, read_localization
-from questc_valkyrie.run import import_quest
 from conftest import REPO, questc
 from quest_helpers import MAP, codes, quest, run
 
-VALKYRIE = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]  # the plugin's tests: its VK codes in the catalogue
 FIRST = REPO / "tests" / "data" / "valkyrie" / "01_FirstBlood"
 
 MONSTER = """
@@ -92,9 +89,10 @@ def test_fmt_keeps_the_activation_blocks():
     assert "    activation run {\n      ability \"Apply +1 Speed.\"\n" in format_source(text)
 
 
-@VALKYRIE[0]
-@VALKYRIE[1]
+@pytest.mark.plugins
+@pytest.mark.usefixtures("valkyrie_codes")  # the plugin's tests: its VK codes in the catalogue
 def test_first_blood_activations_are_read_without_vk0303():
+    from questc_valkyrie.run import import_quest
     sink = Sink()
     done = import_quest(FIRST, sink)
     assert done is not None
@@ -122,9 +120,10 @@ def _write(root: Path, monsters: str, texts: str) -> Path:
     return root
 
 
-@VALKYRIE[0]
-@VALKYRIE[1]
+@pytest.mark.plugins
+@pytest.mark.usefixtures("valkyrie_codes")  # the plugin's tests: its VK codes in the catalogue
 def test_first_keys_and_missing_sections_on_import(tmp_path):
+    from questc_valkyrie.run import import_quest
     q = _write(tmp_path / "q",
                "[ActivationA]\nminionfirst=True\n[ActivationB]\nmasterfirst=True\nminionfirst=True\n[ActivationC]\n"
                "[CustomMonsterM]\nbase=MonsterZombie\nactivation=A B C\n[CustomMonsterN]\nbase=MonsterZombie\nactivation=Elsewhere\n",
@@ -140,9 +139,10 @@ def test_first_keys_and_missing_sections_on_import(tmp_path):
     assert any("activation `Elsewhere`, which no `[Activation…]` section" in m for m in said)
 
 
-@VALKYRIE[0]
-@VALKYRIE[1]
+@pytest.mark.plugins
+@pytest.mark.usefixtures("valkyrie_codes")  # the plugin's tests: its VK codes in the catalogue
 def test_activations_export_as_the_app_reads_them_and_come_back(tmp_path):
+    from questc_valkyrie.ini import read_ini, read_localization
     pack = tmp_path / "pack"
     pack.mkdir()
     (pack / "pack.yaml").write_text('id: turns\nname: "Turns"\nversion: 1.0.0\nlicence: CC0-1.0\nrequires: [d2e-base]\nruleset: d2e\n')

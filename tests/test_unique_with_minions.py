@@ -12,13 +12,10 @@ import pytest
 
 from compiler.diagnostics import Sink
 from compiler.emit.bundle import bundle_of
-from questc_valkyrie.ini import read_ini
-from questc_valkyrie.run import import_quest
 from conftest import REPO, questc
 from quest_helpers import MAP, codes, quest, run
 
 FIRST = REPO / "tests" / "data" / "valkyrie" / "01_FirstBlood"
-VALKYRIE = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
 
 ROOM = """
   monster mauler based on ettin { unique }
@@ -48,9 +45,11 @@ def test_minions_past_the_group_limit_are_q0202():
     assert codes(sink) == ["Q0202"] and "1 master(s) with 2 heroes" in sink.items[0].message
 
 
-@VALKYRIE[0]
-@VALKYRIE[1]
+@pytest.mark.plugins
+@pytest.mark.usefixtures("valkyrie_codes")  # the plugin's tests: its VK codes in the catalogue
 def test_first_bloods_ettin_is_read_with_its_minion_and_exported_back(tmp_path):
+    from questc_valkyrie.ini import read_ini
+    from questc_valkyrie.run import import_quest
     sink = Sink()
     done = import_quest(FIRST, sink)
     assert done is not None
