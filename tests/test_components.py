@@ -205,3 +205,12 @@ def test_the_bundle_carries_door_states_removals_options_and_quotas():
     assert evs[2]["quota"] == 2
     assert evs[2]["do"] == [{"kind": "random", "options": [[{"kind": "remove_tile", "tile": "8A"}],
                                                            [{"kind": "reveal", "tiles": ["8A"]}]]}]
+
+
+def test_an_event_writing_the_variable_it_waits_for_is_no_cycle():
+    # it has fired when it writes: an event fires once, so it cannot fire itself again (new-user trial)
+    own = CYCLE.replace("on open hall { reveal 8A }", "on open hall { reveal 8A; add 1 to alarm }") + \
+        "  on variable alarm >= 1 { add 1 to alarm; say \"The alarm rings louder.\" }\n"
+    assert "Q0320" not in codes(run(quest(own))[1])
+    door = CYCLE + "  on open hall { close hall; open hall }\n"
+    assert "Q0320" not in codes(run(quest(door))[1])

@@ -1423,6 +1423,8 @@ def _check_cycles(events: Sequence[m.Event], state: m.Possible, sink: Sink) -> N
         out = []
         for f in automatic(e.effects):
             for g in live.values():
+                if g.index == e.index:  # it fires once, and has fired: its own write cannot fire it again
+                    continue
                 t = g.trigger
                 if f.kind == "open" and t.kind == "open" and t.subject in f.args:
                     out.append(g.index)
