@@ -138,11 +138,14 @@ class _Tail(TypedDict):
 
 class Exporter:
     def __init__(self, model: Model, quest: ast.Quest, sink: Sink, links: dict[str, str] | None = None,
-                 hidden: bool = False, parts: dict[str, dict[str, str]] | None = None):
+                 hidden: bool = False, parts: dict[str, dict[str, str]] | None = None,
+                 package_vars: tuple[frozenset[str], frozenset[str]] | None = None):
         """`links`: for a package of several quests (`export`), each quest a `next quest` of this
         one names -> the path of its quest.ini from this quest's folder; `hidden`: a quest of the
         package reached only by `next quest` (not listed by the app); `parts`: the other quests'
-        files, by their folder inside the package (the package's own quest only)."""
+        files, by their folder inside the package (the package's own quest only);
+        `package_vars`: the plain and the campaign variables of every quest of the package
+        (`chain_variables`; None: this quest's own), which decide a campaign variable's app name."""
         self.model = model
         self.quest = quest
         self.sink = sink
@@ -175,6 +178,7 @@ class Exporter:
         self.start_taken = False  # the first `on start` is the start event itself
         # campaign variables (`campaign var`): the app's `%` variables, kept across ChangeQuest (var)
         self.campaign = {v.name for enc in quest.encounters for v in enc.body.variables if v.campaign}
+        self.package_vars = package_vars or chain_variables([quest])
         self.entered: set[int] = set()  # encounters an entry event already adds (its setup spawns follow the first)
         self.setup_tail: _Sec | None = None  # the last section of the setup chain being written
         self.enters_tokens: dict[tuple[int, str], list[_Sec]] = {}  # (encounter, tile) -> `on enters` tokens on it
@@ -217,7 +221,15 @@ class Exporter:
         app across ChangeQuest (VarManager.TrimQuest keeps `%` and `$%` variables), and
         `app_X` the app's own `$%X` (XP, gold, fame: importer.var_name); others CamelCase."""
         if name in self.campaign:
-            return "$%" + name[4:] if name.startswith("app_") and len(name) > 4 else "%" + name
+            if name.startswith("app_") and len(name) > 4:
+                return "$%" + name[4:]
+            # `campaign_X` is the importer's name of `%X` where a quest of the package has a plain
+            # `X` (or `X` is no name: `%1`): written back as `%X`, the app's one variable
+            plain, campaign = self.package_vars
+            rest = name.removeprefix("campaign_")
+            if rest != name and rest and rest not in campaign and (rest in plain or not rest[0].isalpha() and rest[0] != "_"):
+                return "%" + rest
+            return "%" + name
         return camel(name)
 
     def pos(self, k: int, amap: AssembledMap, ref: ast.SpaceRef, span: Span) -> tuple[int, int] | None:
@@ -1399,8 +1411,9 @@ def export(model: Model, args: argparse.Namespace, sink: Sink) -> dict[str, byte
         sink.report("VK0310", quest.span, quest=quest.id)
         return None
     chain = quest_chain(quest, symbols)
+    names = chain_variables(chain)  # a campaign variable has one app name in every quest of the package
     if len(chain) == 1:
-        return Exporter(model, quest, sink).run()
+        return Exporter(model, quest, sink, package_vars=names).run()
     # a package of several quests: the quest asked for at its top, each quest its `next quest`
     # effects reach (step after step) in a folder of its own named after it
     folders = {q.id: "" if i == 0 else camel(q.id) for i, q in enumerate(chain)}
@@ -1409,11 +1422,22 @@ def export(model: Model, args: argparse.Namespace, sink: Sink) -> dict[str, byte
         if q.adventure is not None:
             sink.report("VK0310", q.span, quest=q.id)
             return None
-        sub = Exporter(model, q, sink, _paths(folders[q.id], folders), hidden=True)
+        sub = Exporter(model, q, sink, _paths(folders[q.id], folders), hidden=True, package_vars=names)
         if sub.run() is None:
             return None
         parts[folders[q.id]] = sub.out
-    return Exporter(model, quest, sink, _paths("", folders), parts=parts).run()
+    return Exporter(model, quest, sink, _paths("", folders), parts=parts, package_vars=names).run()
+
+
+def chain_variables(chain: list[ast.Quest]) -> tuple[frozenset[str], frozenset[str]]:
+    """The plain and the campaign variables declared in the quests of `chain` (Exporter.var)."""
+    plain: set[str] = set()
+    campaign: set[str] = set()
+    for q in chain:
+        for enc in q.encounters:
+            for v in enc.body.variables:
+                (campaign if v.campaign else plain).add(v.name)
+    return frozenset(plain), frozenset(campaign)
 
 
 def quest_chain(quest: ast.Quest, symbols: Mapping[str, object]) -> list[ast.Quest]:

@@ -155,8 +155,12 @@ def quest_id_of(name: str) -> str:
 class Importer:
     def __init__(self, files: QuestFiles, tiles: Mapping[str, Tile], monsters: set[str], sink: Sink,
                  offsets: Mapping[str, int] | None = None, quest_id: str | None = None,
-                 links: Mapping[str, tuple[str | None, Span]] | None = None, packs: frozenset[str] = frozenset()):
+                 links: Mapping[str, tuple[str | None, Span]] | None = None, packs: frozenset[str] = frozenset(),
+                 plain: AbstractSet[str] | None = None):
         self.q = files
+        # the plain variables of every quest of the package (run.py): `%X` is `campaign_X` in
+        # all of them when any has a plain `X` (var_name; None: this quest's own)
+        self.package_plain = plain
         self.packs = packs  # the app ids of the content packs the user has (`--packs`, packs.py): their `#` flags are 1
         self.pack_vars: set[str] = set()  # the questc variables standing for those flags (`pack_lor`, arm_condition)
         self.tiles = tiles
@@ -1348,8 +1352,8 @@ class Importer:
         """questc's name of the app's variable `x`, or None for one questc has no name for
         (`#` flags and counts, `$` variables of the app, the export's own). `%X` and `$%X`
         are campaign variables (the app keeps them across ChangeQuest, VarManager.TrimQuest):
-        `X` in snake case (`campaign_X` when the quest also has a plain variable of that
-        name), and `app_X` for `$%X` (the app's own campaign values: XP, gold, fame)."""
+        `X` in snake case (`campaign_X` when a quest of the package also has a plain variable
+        of that name: plain_vars), and `app_X` for `$%X` (the app's own campaign values: XP, gold, fame)."""
         if x.startswith("$%") and len(x) > 2:
             name = "app_" + snake(x[2:])
         elif x.startswith("%") and len(x) > 1:
@@ -1365,15 +1369,10 @@ class Importer:
 
     @functools.cached_property
     def plain_vars(self) -> frozenset[str]:
-        """The snake names of the quest's variables that are not campaign ones (var_name)."""
-        out = set()
-        for sec in list(self.comp.values()):
-            for key in ("operations", "conditions"):
-                for t in self.names(sec, key):
-                    for x in t.split(",")[0:3:2]:
-                        if x and x[0] not in "#$%" and re.fullmatch(r"[A-Za-z_]\w*", x) and not _INTERNAL.fullmatch(x):
-                            out.add(snake(x))
-        return frozenset(out)
+        """The snake names of the variables that are not campaign ones (var_name): of every quest
+        of the package when run.py gives them (`plain`), so that `%X` has one questc name in all
+        of them; else of this quest alone."""
+        return frozenset(self.package_plain) if self.package_plain is not None else plain_vars_of(self.q)
 
     def board_name(self, section: str) -> str | None:
         """The questc name of the component an `on_board` variable of the export follows."""
@@ -2604,6 +2603,22 @@ _WIN_WORDS = frozenset({"won", "win", "wins", "victory", "victorious", "triumph"
 _LOSE_WORDS = frozenset({"lost", "lose", "loss", "defeat", "failure", "failed", "fail"})
 _TEXT_WIN = re.compile(r"\b(you|heroes|they) (have )?(won|win)\b|\bvictory\b|\bvictorious\b", re.I)
 _TEXT_LOSE = re.compile(r"\b(you|heroes|they) (have )?(lost|lose|failed)\b|\b(you|heroes|they) (have |are )?been defeated\b|^defeat\b", re.I)
+
+
+def plain_vars_of(files: QuestFiles) -> frozenset[str]:
+    """The snake names of the plain variables (not `%`, `$` or `#` ones, nor the export's own)
+    that the operations and conditions of a quest's sections name (Importer.plain_vars)."""
+    out = set()
+    for ini in files.data:
+        for sec in ini.sections:
+            if not sec.name.startswith(PREFIXES):
+                continue
+            for key in ("operations", "conditions"):
+                for t in (sec.get(key, "") or "").split():
+                    for x in t.split(",")[0:3:2]:
+                        if x and x[0] not in "#$%" and re.fullmatch(r"[A-Za-z_]\w*", x) and not _INTERNAL.fullmatch(x):
+                            out.add(snake(x))
+    return frozenset(out)
 
 
 def _sides(sec: Section, text: str) -> set[str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler.plugins.api import Related, Sink, Span
-from questc_valkyrie.importer import Generated, Importer, quest_id_of
+from questc_valkyrie.importer import Generated, Importer, plain_vars_of, quest_id_of
 from questc_valkyrie.source import QuestFiles, linked_quest, load_quest
 
 MAX_QUESTS = 64  # quests of one package imported (each a whole import)
@@ -92,10 +92,13 @@ def _import(path: str | Path, sink: Sink, quest_id: str | None = None,
     done: list[tuple[QuestFiles, Generated]] = []
     failed = False
     quests = linked_quests(files, quest_id_of(files.name) if quest_id is None else quest_id, sink)
+    # `%X` is named once for the whole package: `campaign_X` in every quest when any of them
+    # has a plain `X` (the app's `%X` is one variable across ChangeQuest; Q0806 otherwise)
+    plain = frozenset().union(*(plain_vars_of(q) for q, _, _ in quests))
     for q, qid, links in quests:
         # a quest that places no tile (a hub or menu) is a quest with no map (VK0207)
         kept: dict[str, tuple[str | None, Span]] = dict(links)
-        gen = Importer(q, tiles, monsters, sink, offsets, qid, kept, packs).run()
+        gen = Importer(q, tiles, monsters, sink, offsets, qid, kept, packs, plain).run()
         if gen is None:
             failed = True
         else:

@@ -1,0 +1,103 @@
+"""The Valkyrie plugin's known limits lifted (issue 39): a campaign variable named once for a
+whole package, a no-map quest's token or door offered as long as the app offers it, custom
+monsters' activations that share a name. Each is a hand-made package of this project's own
+(tests/data/valkyrie/…, CC0): imported, checked, exported, loaded in the app's loader (when it
+is there) and imported back (docs/valkyrie.md, "Limits of this version")."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, questc
+from test_valkyrie_idioms import app_problems, loader_missing
+
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
+
+DATA = REPO / "tests" / "data" / "valkyrie"
+
+
+def _texts(pack: Path) -> dict[str, str]:
+    """Each quest file of a pack without its header line and `# [Section]` notes."""
+    return {p.name: "\n".join(re.sub(r"  # \[.*\]$", "", ln) for ln in p.read_text(encoding="utf-8").splitlines()[1:])
+            for p in sorted(pack.glob("*.quest"))}
+
+
+def _codes(path: Path) -> list[str]:
+    r = questc("--plugin", "valkyrie", "check", path, "--format", "json")
+    return sorted(d["code"] for d in r.json()["diagnostics"])
+
+
+def _round_trip(src: Path, quest: str, tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """Import `src`, export its quest `quest` with the quests it leads to, import the export:
+    (the first import's quest files, the exported folder); the second import must be the same."""
+    pack = tmp_path / "pack"
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", src, "-o", pack)
+    assert r.code == 0, r.err
+    out = tmp_path / "out"
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "--quest", quest, "-o", out)
+    assert r.code == 0, r.err
+    folder = next(p.parent for p in out.glob("*/quest.ini"))
+    again = tmp_path / "again"
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", folder, "--quest", quest, "-o", again)
+    assert r.code == 0, r.err
+    assert _texts(again) == _texts(pack)
+    return _texts(pack), folder
+
+
+def _loads_clean(*folders: Path) -> None:
+    why = loader_missing()
+    if why:
+        pytest.skip(why)
+    problems = app_problems(*folders)
+    assert all(v == [] for v in problems.values()), problems
+
+
+# ---------------------------------------------------------------- 1: one name for `%X` in a package
+NAMES = DATA / "campaign_names"
+
+
+def test_a_campaign_variable_has_one_name_across_the_package(tmp_path):
+    """Quest 1 writes `%gold_found` and `%lamp_oil`; quest 2 (vault/) reads `%gold_found` and keeps
+    plain `gold_found` and `lamp_oil` of its own. The renaming to `campaign_X` is decided for the
+    package, so both quests name the app's one variable alike (before: Q0806 twice, as quest 1
+    declared `campaign var gold_found` and quest 2 a plain `gold_found`)."""
+    codes = _codes(NAMES)
+    assert "Q0806" not in codes and "Q0325" not in codes and not [c for c in codes if c != "M0304"], codes
+    texts, folder = _round_trip(NAMES, "campaign_names", tmp_path)
+    top, vault = texts["campaign_names.quest"], texts["vault.quest"]
+    assert "  campaign var campaign_gold_found = 0\n  campaign var campaign_lamp_oil = 0\n" in top, top
+    assert "advance campaign_gold_found by 1" in top and "advance campaign_lamp_oil by 2" in top, top
+    assert "  campaign var campaign_gold_found = 0\n  var gold_found = 0\n  var lamp_oil = 0\n" in vault, vault
+    assert "if campaign_gold_found > 0 and gold_found > 2 {" in vault, vault
+    # written back as the app's own `%gold_found` in both quests, the plain one as `GoldFound`
+    events = (folder / "events.ini").read_text(encoding="utf-8")
+    assert "operations=%gold_found,+,1\n" in events and "operations=%lamp_oil,+,2\n" in events, events
+    vault_events = (folder / "Vault" / "events.ini").read_text(encoding="utf-8")
+    assert "conditions=%gold_found,>,0 GoldFound,>,2\n" in vault_events, vault_events
+    assert "%campaign_" not in events + vault_events
+    _loads_clean(NAMES, NAMES / "vault", folder, folder / "Vault")
+
+
+def test_a_campaign_variable_of_a_quest_alone_keeps_its_name(tmp_path):
+    """Quest 1 alone (its own folder, no vault): no plain `gold_found` anywhere, so `%gold_found`
+    is `gold_found`; and a questc `campaign_X` with no plain `X` is written `%campaign_X`, so it
+    comes back as written."""
+    one = tmp_path / "one"
+    one.mkdir()
+    for f in NAMES.iterdir():
+        if f.is_file():
+            text = f.read_text(encoding="utf-8")
+            (one / f.name).write_text(text.replace("event1=vault/quest.ini", "event1="), encoding="utf-8")
+    texts, folder = _round_trip(one, "one", tmp_path)
+    assert "  campaign var gold_found = 0\n" in texts["one.quest"]
+    pack = tmp_path / "own"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text((tmp_path / "pack" / "pack.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (pack / "one.quest").write_text(texts["one.quest"].replace("gold_found", "campaign_gold_found"), encoding="utf-8")
+    out = tmp_path / "own_out"
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
+    assert r.code == 0, r.err
+    assert "operations=%campaign_gold_found,+,1\n" in next(out.glob("*/events.ini")).read_text(encoding="utf-8")
