@@ -41,6 +41,8 @@ EFFECT_FIELD = {
     "next_quest": ("quest", True),
     "repeat": ("label", True),
     "again": ("label", True),
+    "give": ("item", True),
+    "shop": ("items", False),
 }
 TEXT_EFFECTS = ("say", "win", "lose", "end")
 
@@ -66,6 +68,21 @@ def quest_json(q: m.ResolvedQuest, table: StringTable, *, sight: bool = True) ->
     }
     if q.monsters:
         out["monsters"] = {c.id: custom_monster_json(c, base, q.hero_counts, table) for c in q.monsters}
+    if q.items:
+        out["items"] = {s.id: item_slot_json(s, base, table) for s in q.items}
+    return out
+
+
+def item_slot_json(s: ast.ItemSlot, base: tuple[str, ...], table: StringTable) -> JSONObject:
+    """An item slot (docs/bundle.md, "Item slots"): what it names or draws by, in the order written."""
+    out: JSONObject = {}
+    sid = table.add(string_id(*base, "item", s.id, "label"), s.label)
+    if sid is not None:
+        out["label"] = sid
+    for key, names in (("named", s.named), ("traits", s.any_of), ("with", s.all_of), ("except", s.exclude)):
+        if names:
+            out[key] = list(names)
+    out["starting"] = s.starting
     return out
 
 

@@ -240,6 +240,7 @@ class ResolvedQuest:
     doc: str | None = None
     span: Span = ast.NOWHERE
     monsters: tuple[CustomMonster, ...] = ()  # its custom monsters, as declared
+    items: tuple[ast.ItemSlot, ...] = ()  # its item slots, as declared (compiler/passes/items.py)
     # campaign variable -> its values when the quest may hand play on (`next quest`): compiler/passes/campaign_vars.py
     campaign_out: Mapping[str, "Interval"] = field(default_factory=lambda: MappingProxyType({}))
 

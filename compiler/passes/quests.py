@@ -52,6 +52,7 @@ from compiler.model import quest as m
 from compiler.model.loops import runaway_loops
 from compiler.model.states import MAX_STATES, board_states, needs_search
 from compiler.passes import campaign_vars
+from compiler.passes.items import item_slots
 from compiler.passes.maps import report_overlap, report_pieces
 from compiler.passes.spaces import resolve_space
 from compiler.syntax import ast
@@ -84,6 +85,8 @@ EFFECT_NAMES = {
     "remove_door": "door",
     "place_door": "door",
     "unlock": "door",
+    "give": "item",
+    "shop": "item",
 }
 
 
@@ -158,6 +161,7 @@ def resolve_quest(
     broken: frozenset[str] = frozenset()
     if quest.monsters:
         monsters, customs, broken = custom_monsters(quest.monsters, monsters, dice, sink)
+    slots = item_slots(quest, sink)
     encounters: list[m.QuestEncounter] = []
     unset: dict[int, frozenset[str]] = {}  # encounter number -> variables read but never set (Q0313)
     last = len(quest.encounters)
@@ -188,6 +192,7 @@ def resolve_quest(
         doc=quest.doc,
         span=quest.span,
         monsters=customs,
+        items=slots,
         campaign_out=MappingProxyType(dict(sorted(out.items()))),
     )
 
@@ -364,6 +369,7 @@ class _Names:
     variables: dict[str, int] = field(default_factory=dict)
     unvalued: set[str] = field(default_factory=set)  # declared `var NAME` without a value
     marks: dict[str, Cell] = field(default_factory=dict)
+    items: frozenset[str] = frozenset()  # the quest's item slots (`give`, `shop`)
 
     @cached_property
     def areas(self) -> dict[str, Cell | PlacedTile]:
@@ -374,7 +380,7 @@ class _Names:
         if ns == "area":
             return self.areas
         tables: dict[str, Collection[str]] = {"tile": self.tiles, "door": self.doors, "token": self.tokens,
-                                              "group": self.groups, "variable": self.variables}
+                                              "group": self.groups, "variable": self.variables, "item": self.items}
         return tables[ns]
 
 
@@ -400,6 +406,7 @@ class EncounterResolver:
             hidden={t.name for t in amap.tiles if t.hidden},
             doors={d.id: d for d in self.board.doors},
             marks=dict(amap.marks),
+            items=frozenset(s.id for s in quest.items),
         )
         block = enc.body.map
         if block is not None:  # declared in the map but not built: already reported there

@@ -366,6 +366,31 @@ class CustomMonster:
 
 
 @frozen
+class ItemSlot:
+    """`item ID "Label" { named …; traits …; with …; except …; starting }` in a quest: one
+    item the quest uses, chosen when it starts (docs/language.md, "Quest items and shops").
+    `named`: the item itself, or another slot's (the first that exists); `any_of` (written
+    `traits`): an item with one of these traits, drawn at random; `all_of` (written `with`):
+    an item with all of them; `exclude`: never these items, nor the item these slots hold;
+    `starting`: the party holds it from the start."""
+
+    id: str
+    label: Text | None = None
+    named: tuple[str, ...] = ()
+    any_of: tuple[str, ...] = ()
+    all_of: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    starting: bool = False
+    span: Span = NOWHERE
+    name_spans: tuple[tuple[str, Span], ...] = ()  # (slot or item named, where) for `named` / `except`
+
+    @property
+    def drawn(self) -> bool:
+        """Drawn at random by traits (not a named item)."""
+        return bool(self.any_of or self.all_of)
+
+
+@frozen
 class CustomActivation:
     """`activation ID { ability T; master T; minion T; first master|minion }` in a custom
     monster: one of its turns, in words, as the Valkyrie app shows them (one drawn at random
@@ -406,8 +431,8 @@ class Effect:
 
     kind: reveal | spawn | place_token | remove_token | say | set | advance | add | subtract |
           ask | activate | next | next_quest | win | lose | end | open | close | remove_tile | remove_door |
-          remove_spawn | place_door | unlock | random | if | repeat | again
-    args: names (tiles, groups, tokens, variables, doors; next_quest: the quest id); number: for set / advance / add /
+          remove_spawn | place_door | unlock | random | if | repeat | again | give | shop
+    args: names (tiles, groups, tokens, variables, doors, item slots; next_quest: the quest id); number: for set / advance / add /
     subtract; text: for say / win / lose / end / ask (the question); spawn / token: the nested
     declaration (`place token NAME`, a declared token placed again, has args (NAME,) and
     no token); source: `set X = Y` (Y); random: `set X = random A..B` ((A, B));
@@ -623,6 +648,7 @@ class Quest:
     span: Span = NOWHERE
     adventure: Adventure | None = None
     monsters: tuple[CustomMonster, ...] = ()  # `monster ID based on BASE { … }`: the quest's custom monsters
+    items: tuple[ItemSlot, ...] = ()  # `item ID { … }`: the quest's item slots
     # a statement of it was dropped by syntax-error recovery (parse.py): whole-quest
     # verdicts (it can never be won or lost) are not said, the syntax error is the cause
     incomplete: bool = False

@@ -676,6 +676,39 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         return ast.CustomMonster(str(ident), str(base), span=self.span(meta), base_span=self.tspan(base),
                                  dice_spans=tuple(dice), activations=tuple(activations), **fields)
 
+    # -------------------------------------------------- item slots
+    def it_named(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[str, Span], ...], Span]:
+        return self._cm_names("named", meta, children)
+
+    def it_traits(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[str, Span], ...], Span]:
+        return self._cm_names("any_of", meta, children)
+
+    def it_with(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[str, Span], ...], Span]:
+        return self._cm_names("all_of", meta, children)
+
+    def it_except(self, meta: Meta, children: Children) -> tuple[str, tuple[tuple[str, Span], ...], Span]:
+        return self._cm_names("exclude", meta, children)
+
+    def it_starting(self, meta: Meta, children: Children) -> tuple[str, bool, Span]:
+        return ("starting", True, self.span(meta))
+
+    def item_slot(self, meta: Meta, children: Children) -> ast.ItemSlot:
+        """`item ID "Label"? { … }`: each statement at most once (S0210)."""
+        ident, *items = children
+        label = items.pop(0) if items and isinstance(items[0], ast.Text) else None
+        fields: Fields = {}
+        spans: list[tuple[str, Span]] = []
+        for key, value, span in items:
+            if key in fields:
+                self.sink.report("S0210", span, what=f"`{'traits' if key == 'any_of' else 'with' if key == 'all_of' else 'except' if key == 'exclude' else key}`")
+                continue
+            if key != "starting":
+                if key in ("named", "exclude"):
+                    spans.extend(value)
+                value = tuple(name for name, _ in value)
+            fields[key] = value
+        return ast.ItemSlot(str(ident), label, span=self.span(meta), name_spans=tuple(spans), **fields)
+
     # -------------------------------------------------- events
     def event(self, meta: Meta, children: Children) -> ast.EventDecl:
         trigger, *effects = children
@@ -792,6 +825,8 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     e_end = _effect("end")
     e_open = _effect("open")
     e_close = _effect("close")
+    e_give = _effect("give")
+    e_shop = _effect("shop")
     del _effect
 
     def e_spawn(self, meta: Meta, children: Children) -> ast.Effect:
@@ -920,9 +955,12 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
         decks: list[ast.DeckUse] = []
         track: ast.Track | None = None
         monsters: list[ast.CustomMonster] = []
+        slots: list[ast.ItemSlot] = []
         for item in items:
             if isinstance(item, ast.CustomMonster):
                 monsters.append(item)
+            elif isinstance(item, ast.ItemSlot):
+                slots.append(item)
             elif isinstance(item, ast.HeroGuard):
                 if heroes is not None:
                     self.sink.report("S0210", item.span, what="`heroes`")
@@ -951,7 +989,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
             adventure = ast.Adventure(tuple(decks), track, events, _cover(parts))
             if not loose:
                 return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure,
-                                 monsters=tuple(monsters))
+                                 monsters=tuple(monsters), items=tuple(slots))
         if encounters and loose:
             first = loose[0]
             self.sink.report("S0206", first.span if hasattr(first, "span") else first[2], quest=str(ident))
@@ -965,7 +1003,8 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
                 self.sink.report("S0212", enc.number_span if enc.number_span != ast.NOWHERE else enc.span,
                                  number=enc.number, expected=expected)
                 break
-        return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure, monsters=tuple(monsters))
+        return ast.Quest(str(ident), name, heroes, tuple(encounters), span=span, adventure=adventure, monsters=tuple(monsters),
+                         items=tuple(slots))
 
     # -------------------------------------------------- cooperative quests
     def deck_use(self, meta: Meta, children: Children) -> ast.DeckUse:
