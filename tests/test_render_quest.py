@@ -230,3 +230,24 @@ def test_first_edition_features_are_drawn():
     assert tuple(image[ky + 2, kx]) == S.CHEST["copper"]
     px, py = layout.point((10, 8))  # the portal piece's bottom-left corner
     assert tuple(image[py, px + layout.scale // 2]) == S.PORTAL
+
+
+def test_a_spawn_guarded_by_hero_count_is_labelled_so(tmp_path):
+    # new-user trial: a whole group written `heroes 3+` was drawn with no label, as if it
+    # stood there with 2 heroes too (each spawn's own counts were taken for "every count")
+    root = tmp_path / "gp"
+    root.mkdir()
+    (root / "pack.yaml").write_text(
+        'id: gp\nname: "Guarded"\nversion: 1.0.0\nlicence: "CC0-1.0"\nrequires: [d2e-base]\nruleset: d2e\n'
+    )
+    (root / "q.quest").write_text(
+        'quest guarded "Guarded" {\n  heroes 2..4\n'
+        '  map { tile 1B at (0, 0); edge 1B.north, 1B.south, 1B.west }\n'
+        '  start heroes at 1B(0,0), 1B(0,1)\n'
+        '  spawn zombie as late at 1B(5,2) heroes 3+\n'
+        '  on round_end 3 { win "w" }\n  on round_end 4 { lose "l" }\n}\n'
+    )
+    result = compile_paths([str(root)], Options(pack_path=(str(CONTENT),)))
+    assert not result.sink.errors, [d.message for d in result.sink.items]
+    labels = sorted(s.heroes for s in quest_maps(result.model)["guarded"].spawns)
+    assert labels == ["3+", "3+", "3+", "3+", "4"]  # master + 3 minions from 3 heroes, a 4th minion with 4

@@ -733,12 +733,13 @@ def render_preview(model: Model, root: Path, map_id: str, quest: str, number: in
     from compiler.emit.images.map import DEFAULT_SCALE, render_map
     from compiler.emit.files import write_atomic
     from compiler.emit.images.primitives import png_bytes
-    from compiler.emit.images.quest import assembled_maps, encounter_picture
+    from compiler.emit.images.quest import assembled_maps, encounter_picture, hero_counts
 
     for mid, title, body, amap, resolved, owner in assembled_maps(model):
         if mid != map_id:
             continue
-        data = png_bytes(render_map(encounter_picture(body, amap, title, resolved, None, owner), scale=DEFAULT_SCALE))
+        data = png_bytes(render_map(encounter_picture(body, amap, title, resolved, None, owner, hero_counts(model, owner)),
+                                    scale=DEFAULT_SCALE))
         target = write_atomic(Path(folder) / model.pack.id / f"{map_id}.png", data)
         return Preview(root, map_id, quest, number, target)
     return None

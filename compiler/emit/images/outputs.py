@@ -22,7 +22,7 @@ from compiler.emit.images.map import render_map
 from compiler.emit.images.pictures import Location, TileCard, TileSheet, Trail, WorldPicture
 from compiler.emit.images.primitives import png_bytes
 from compiler.emit.images.style import missing_glyphs
-from compiler.emit.images.quest import assembled_maps, encounter_picture, quest_maps
+from compiler.emit.images.quest import assembled_maps, encounter_picture, hero_counts, quest_maps
 from compiler.emit.images.sheet import render_tile_sheet
 from compiler.emit.images.world import render_world
 from compiler.memo import Same, remembered_pure
@@ -91,12 +91,13 @@ def render_outputs(model: Model) -> dict[str, bytes]:
             files[f"maps/world-{wid}.png"] = png_bytes(render_world(world_picture(worlds[wid])))
 
     key: Hashable
-    for map_id, title, body, amap, resolved, _owner in assembled_maps(model):
-        # a picture is a pure function of its map, its encounter and its title: drawn
-        # again only when one of them changed (compiler/memo.py)
-        key = ("map_png", Same(amap), body, title, Same(resolved))
+    for map_id, title, body, amap, resolved, owner in assembled_maps(model):
+        # a picture is a pure function of its map, its encounter, its title and the quest's
+        # hero counts: drawn again only when one of them changed (compiler/memo.py)
+        counts = hero_counts(model, owner)
+        key = ("map_png", Same(amap), body, title, Same(resolved), counts)
         files[f"maps/{map_id}.png"] = remembered_pure(
-            key, lambda: png_bytes(render_map(encounter_picture(body, amap, title, resolved), scale=MAP_SCALE))
+            key, lambda: png_bytes(render_map(encounter_picture(body, amap, title, resolved, counts=counts), scale=MAP_SCALE))
         )
     for lang in sorted(model.languages or {}):
         for map_id, picture in sorted(quest_maps(model, lang).items()):

@@ -76,10 +76,13 @@ def _counts_label(counts: list[int], all_counts: tuple[int, ...]) -> str:
 
 
 def _resolved_figures(
-    resolved: QuestEncounter, board: Board, texts: Mapping[str, str] | None = None, base: tuple[str, ...] = ()
+    resolved: QuestEncounter, board: Board, texts: Mapping[str, str] | None = None, base: tuple[str, ...] = (),
+    counts: tuple[int, ...] = (),
 ) -> tuple[list[Token], list[SpawnPoint]]:
     """Setup tokens and figures of a resolved encounter (compiler/model/quest.py); token
-    labels from `texts` (string id -> text of one language) where it has them."""
+    labels from `texts` (string id -> text of one language) where it has them. `counts`: the
+    quest's hero counts (a spawn's own `heroes` guard leaves the others out of its figures,
+    and its label must still say so); () = each spawn's own."""
     spaces = board.spaces
     texts = texts or {}
 
@@ -93,14 +96,14 @@ def _resolved_figures(
     for sp in resolved.spawns:
         if sp.when != "setup":
             continue
-        all_counts = tuple(sorted(sp.figures))
+        all_counts = counts or tuple(sorted(sp.figures))
         seen: dict[tuple[str, tuple[int, ...]], list[int]] = {}  # (rank, footprint) -> hero counts
         for h in all_counts:
-            for fig in sp.figures[h]:
+            for fig in sp.figures.get(h, ()):
                 seen.setdefault((fig.rank, fig.spaces), []).append(h)
         initials = monster_initials(sp.group)
-        for (rank, footprint), counts in seen.items():
-            spawns.append(SpawnPoint(tuple(spaces[i] for i in footprint), initials, rank, _counts_label(counts, all_counts)))
+        for (rank, footprint), placed_for in seen.items():
+            spawns.append(SpawnPoint(tuple(spaces[i] for i in footprint), initials, rank, _counts_label(placed_for, all_counts)))
     return tokens, spawns
 
 
@@ -111,12 +114,13 @@ def encounter_picture(
     resolved: QuestEncounter | None = None,
     texts: Mapping[str, str] | None = None,
     base: tuple[str, ...] = (),
+    counts: tuple[int, ...] = (),
 ) -> MapPicture:
     """One encounter's map with its tiles, openings, tokens, spawns, start, entrance and exit.
     `texts` (string id -> text, one language) and `base` (the encounter's owner: ("quest",
     id) or ("encounter", id)) translate its token labels."""
     tiles = tuple(TileOutline(t.code, t.cells, t.name if t.name != t.code else "", t.hidden) for t in amap.tiles)
-    tokens, spawns = _resolved_figures(resolved, amap.board, texts, base) if resolved is not None else ([], [])
+    tokens, spawns = _resolved_figures(resolved, amap.board, texts, base, counts) if resolved is not None else ([], [])
     starts: list[Cell] = []
     features = amap.features
     if body.start is not None:
@@ -176,13 +180,20 @@ def assembled_maps(model: Model, texts: Mapping[str, str] | None = None, lang: s
     return sorted(out, key=lambda item: item[0])
 
 
+def hero_counts(model: Model, owner: tuple[str, str]) -> tuple[int, ...]:
+    """The hero counts a map's quest is played with (() for a top-level encounter, or a
+    quest that did not resolve)."""
+    quest = (model.quests or {}).get(owner[1]) if owner[0] == "quest" else None
+    return quest.hero_counts if quest is not None else ()
+
+
 def quest_maps(model: Model, lang: str | None = None) -> dict[str, MapPicture]:
     """Every map picture of the pack; with `lang`, its titles and token labels in that
     language where the pack's translations have them (`model.languages`)."""
     texts = (model.languages or {}).get(lang) if lang is not None else None
     out: dict[str, MapPicture] = {}
     for map_id, title, body, amap, resolved, owner in assembled_maps(model, texts, lang):
-        out[map_id] = replace(encounter_picture(body, amap, title, resolved, texts, owner), lang=lang)
+        out[map_id] = replace(encounter_picture(body, amap, title, resolved, texts, owner, hero_counts(model, owner)), lang=lang)
     return out
 
 
