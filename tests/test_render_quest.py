@@ -14,7 +14,7 @@ from compiler.commands import render as render_command
 from compiler.emit.images.map import map_layout, render_map
 from compiler.emit.images.outputs import render_outputs
 from compiler.emit.images.quest import quest_maps
-from compiler.emit.images.quest import hero_label, reachable_within, seen_from
+from compiler.emit.images.quest import _counts_label, hero_label, reachable_within, seen_from
 from compiler.geometry.board import Board
 from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.geometry.sight import SightEngine
@@ -115,6 +115,10 @@ def test_hero_labels():
     assert hero_label(ast.HeroGuard(3, 4)) == "3+"
     assert hero_label(ast.HeroGuard(2, 3)) == "2-3"
     assert hero_label(ast.HeroGuard(4, 4)) == "4"
+    # counts that are no range are listed, not written as one (2-4 would claim 3 heroes too)
+    assert _counts_label([2, 4], (2, 3, 4)) == "2,4"
+    assert _counts_label([3, 4], (2, 3, 4)) == "3+"
+    assert _counts_label([2, 3, 4], (2, 3, 4)) == ""
 
 
 def test_seen_from_is_exactly_what_the_sight_engine_says(pictures):

@@ -72,6 +72,8 @@ def _counts_label(counts: list[int], all_counts: tuple[int, ...]) -> str:
     if tuple(counts) == all_counts:
         return ""
     low, high = counts[0], counts[-1]
+    if len(counts) != high - low + 1:  # not a range (an ettin minion with 2 and 4 heroes, not 3)
+        return ",".join(map(str, counts))
     return hero_label(ast.HeroGuard(low, 4 if high == all_counts[-1] and high >= 4 else high))
 
 
