@@ -29,6 +29,9 @@ def test_view_writes_a_self_contained_site(tmp_path):
     built = questc("build", str(REPO / "content" / "d2e-quests"), "-o", str(tmp_path / "build"), "--no-images")
     assert built.code == 0
     assert first["bundle.json"] == (tmp_path / "build" / "d2e-quests" / "bundle.json").read_bytes()
+    assert "wrote the player" in r.err
+    quiet = questc("view", str(REPO / "content" / "d2e-quests"), "-o", str(tmp_path / "site"), "-q")
+    assert quiet.code == 0 and quiet.out == "" and quiet.err == ""  # -q prints errors only (new-user trial)
 
 
 def test_view_of_a_bundle_copies_it_and_a_pack_with_errors_writes_nothing(tmp_path):

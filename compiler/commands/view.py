@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(os.path.abspath(args.output or os.path.join("build", f"player-{name}")))
     write_packs(out.parent, {out.name: site_files(data)}, sink)
     code = finish(sink, args)
-    if code == 0:
+    if code == 0 and not args.quiet:  # -q: errors only
         from compiler.diagnostics.render import visible  # a folder's name may hold control characters
 
         shown = visible(str(out))
