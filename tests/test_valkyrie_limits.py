@@ -101,3 +101,58 @@ def test_a_campaign_variable_of_a_quest_alone_keeps_its_name(tmp_path):
     r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
     assert r.code == 0, r.err
     assert "operations=%campaign_gold_found,+,1\n" in next(out.glob("*/events.ini")).read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- 2: a no-map quest's buttons offered again
+WELL = DATA / "hub_buttons"
+
+
+def test_a_token_or_door_of_a_quest_with_no_map_is_offered_until_removed(tmp_path):
+    """The well (a token of two buttons) and the gate (a door) stand on no tile: each is a
+    button the app keeps clickable until an event removes it. Drawing a bucket and knocking
+    leave them there, so the square is offered again (`again press_well`); climbing down
+    removes the well and ends the quest. Before, each was offered once: `buckets` stayed 0..1,
+    so the win was "never taken" (Q0325) and the quest "can never be won" (Q0305)."""
+    assert _codes(WELL) == ["VK0207"]
+    texts, folder = _round_trip(WELL, "hub_buttons", tmp_path)
+    quest = texts["hub_buttons.quest"]
+    assert re.search(r"\n    repeat press_well \{\n      ask \"\" \{\n        choice \"TokenWell\" \{\n", quest), quest
+    assert 'choice "Draw a bucket" { advance buckets by 1; say "The bucket comes up full of cold water."; again press_well }' in quest, quest
+    assert 'choice "DoorGate" { say "A barred gate."; say "Nobody answers."; again press_well }' in quest, quest
+    climb = quest[quest.index('choice "Climb down"'):]
+    assert "again" not in climb[:climb.index("choice \"DoorGate\"")], quest  # it removes the well: the way out
+    r = questc("check", tmp_path / "pack", "--format", "json")
+    assert r.code == 0 and r.json()["diagnostics"] == [], r.out
+    _loads_clean(WELL, folder)
+
+
+def _well_variant(tmp_path: Path, name: str, tokens: str | None = None, events: str | None = None) -> str:
+    """The well quest with its tokens.ini or events.ini changed: its import's text."""
+    import shutil
+
+    src = tmp_path / name
+    shutil.copytree(WELL, src)
+    if tokens is not None:
+        (src / "tokens.ini").write_text(tokens, encoding="utf-8")
+    if events is not None:
+        (src / "events.ini").write_text(events, encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", src, "-o", tmp_path / f"{name}_pack")
+    assert r.code == 0, r.err
+    return _texts(tmp_path / f"{name}_pack")[f"{name}.quest"]
+
+
+def test_the_shapes_offered_once_as_before(tmp_path):
+    """Where offering again would not be the app's play, a button is offered once, as before
+    (docs/valkyrie.md, "Quests with no map"): a lone button of one way on (again, it would be a
+    loop asking nothing: Q0322), and a menu whose chain removes another of its buttons."""
+    tokens = (WELL / "tokens.ini").read_text(encoding="utf-8")
+    events = (WELL / "events.ini").read_text(encoding="utf-8")
+    lone = _well_variant(tmp_path, "lone", events=events.replace("add=TokenWell DoorGate", "add=DoorGate"))
+    assert "repeat" not in lone and "again" not in lone and 'say "Nobody answers."' in lone, lone
+    removing = _well_variant(tmp_path, "removing", events=events.replace("[EventKnock]\nbuttons=1\nevent1=\n",
+                                                                           "[EventKnock]\nbuttons=1\nevent1=\nremove=TokenWell\n"))
+    assert "repeat" not in removing and "again" not in removing, removing
+    # a lone token of two buttons is a question each time: offered again
+    alone = _well_variant(tmp_path, "alone", tokens=tokens[:tokens.index("[DoorGate]")],
+                          events=events.replace("add=TokenWell DoorGate", "add=TokenWell"))
+    assert "repeat press_well {" in alone and "again press_well }" in alone, alone

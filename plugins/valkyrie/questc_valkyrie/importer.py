@@ -196,6 +196,7 @@ class Importer:
         self.read_now: set[str] = set()  # variables the conditions of the event being read test (test_text)
         self.campaign: set[str] = set()  # questc names of the app's `%` and `$%` variables (var_name)
         self.as_buttons: set[str] = set()  # tokens and doors of a quest with no map, read as buttons (ui_menu)
+        self.menu_loops: dict[str, str] = {}  # such a button being offered -> the label of its menu's `repeat` (ui_menu)
         self.warned_never: set[tuple[str, str, str]] = set()  # VK0312 said: (section, key, the event never run)
         self._ipdom: dict[str, str] | None = None  # _post_dominators
         self._depth: dict[str, int] = {}  # _post_dominators
@@ -1567,8 +1568,8 @@ class Importer:
                     continue  # the shop screen (Quest.cs: a ShopInterface) or every UI element closes: presentation
                 self.cannot(sec, "remove", f"removing `{name}` (all of them at once)")
                 continue
-            if c is None:
-                continue
+            if c is None or name in self.as_buttons:
+                continue  # a button of a quest with no map: taken away, it is not offered again (ui_menu)
             if name.startswith("Token"):
                 if name in self.markers:
                     continue  # the once-only end of an `on enters` marker
@@ -1727,22 +1728,86 @@ class Importer:
         words = [self.string(self.comp[u], "uitext") for u in shown]
         text = "\n\n".join(w for w in words if w)
         first = self.comp[pending[0]]
-        if len(pending) == 1:
-            if text:
-                out.append(_Line(f"say {quote(text)}", first.span))
-            self._walk(first, out, enc, entered, seen)
-            return
-        lines = [_Line(f"ask {quote(text)} {{", first.span)]
-        after: set[str] = set()
+        label = self.menu_label(pending)
+        again = _Line(f"again {label}", None) if label is not None else None
+        start = len(out)
+        if label is not None:
+            self.menu_loops.update((u, label) for u in pending)
+        try:
+            if len(pending) == 1:
+                if text:
+                    out.append(_Line(f"say {quote(text)}", first.span))
+                self._walk(first, out, enc, entered, seen)
+            else:
+                lines = [_Line(f"ask {quote(text)} {{", first.span)]
+                after: set[str] = set()
+                for u in pending:
+                    branch: list[_Line] = []
+                    mine = set(seen)
+                    self._walk(self.comp[u], branch, enc, entered, mine)
+                    after |= mine
+                    if again is not None and not self.button_keys(self.comp[u]) and not self.leaves(self.comp[u], "event1"):
+                        branch.append(_Line(again.text, self.comp[u].span))  # still on the board: offered again
+                    lines += _block(f"  choice {quote(self.string(self.comp[u], 'uitext') or u)} {{", branch, self.comp[u].span)
+                lines.append(_Line("}", None))
+                out.extend(lines)
+                seen |= after
+        finally:
+            for u in pending:
+                self.menu_loops.pop(u, None)
+        if again is not None and any(re.search(rf"(^|[{{;]\s*){again.text}( }}|;|$)", ln.text.strip()) for ln in out[start:]):
+            out[start:] = [_Line(f"repeat {label} {{", first.span), *(_Line("  " + ln.text, ln.origin) for ln in out[start:]), _Line("}", None)]
+
+    def menu_label(self, pending: list[str]) -> str | None:
+        """The label of a `repeat` offering again the tokens and doors of a quest with no map
+        (`as_buttons`) that the players may press until an event removes them (the app keeps a
+        component clickable while it is on the board): `press_<name>` of the first, or None
+        where they are offered once, as before (docs/valkyrie.md, "Quests with no map"): a menu
+        holding a UI button; one whose chains add such a button or remove one of the others (the
+        menu offered again would not be the app's); a lone button of one way on (offered again,
+        it would be a loop that asks nothing: the app lets the players leave it alone)."""
+        if not pending or any(u not in self.as_buttons for u in pending):
+            return None
         for u in pending:
-            branch: list[_Line] = []
-            mine = set(seen)
-            self._walk(self.comp[u], branch, enc, entered, mine)
-            after |= mine
-            lines += _block(f"  choice {quote(self.string(self.comp[u], 'uitext') or u)} {{", branch, self.comp[u].span)
-        lines.append(_Line("}", None))
-        out.extend(lines)
-        seen |= after
+            for sec in self.reached(self.comp[u], None):
+                if any(n in self.as_buttons for n in self.names(sec, "add")) or \
+                        any(n in pending and n != u for n in self.names(sec, "remove")):
+                    return None
+        if len(pending) == 1 and not self.button_keys(self.comp[pending[0]]):
+            return None
+        name = re.sub(r"^(Token|Door)", "", pending[0])
+        label = "press_" + (snake(name) or "button")
+        return label if re.fullmatch(r"[a-z_][a-z0-9_]*", label) else "press_" + re.sub(r"\W", "_", snake(name)).lower()
+
+    def reached(self, comp: Section, key: str | None) -> list[Section]:
+        """The sections a press of `comp` may run (the app's events, through every list of
+        next events: `key`'s, or all of `comp`'s), `comp` itself first; not past a quest
+        another quest of the package starts; at most MAX_WALK."""
+        out = [comp]
+        todo = self.names(comp, key) if key is not None else \
+            [n for k in comp.values if _EVENT_KEY.fullmatch(k) for n in self.names(comp, k)]
+        seen = {comp.name}
+        while todo and len(out) < MAX_WALK:
+            name = todo.pop()
+            sec = self.comp.get(name)
+            if sec is None or name in seen:
+                continue
+            seen.add(name)
+            out.append(sec)
+            if name not in self.links:
+                todo += [n for k in sec.values if _EVENT_KEY.fullmatch(k) for n in self.names(sec, k)]
+        return out
+
+    def leaves(self, comp: Section, key: str) -> bool:
+        """Whether a press of `comp`'s button `key` may take it off the board or end play here:
+        an event it may run removes it, ends the quest (`$end`) or starts another quest of the
+        package. A chain that leaves on one way and not on another counts as leaving (the
+        button is not offered again on the other way: docs/valkyrie.md)."""
+        for sec in self.reached(comp, key):
+            if sec.name in self.links or comp.name in self.names(sec, "remove") or \
+                    any(op.split(",")[0] == "$end" for op in self.names(sec, "operations")):
+                return True
+        return False
 
     def ending_side(self, end: Section) -> str | None:
         """"win" or "lose" for an ending reached by the chain being walked, from the whole chain
@@ -1848,6 +1913,9 @@ class Importer:
                 mine = set(seen) | stop
                 came = list(before)  # each choice enters encounters of its own (`next` in each)
                 self._walk_from(self._next(sec, key, branch, enc, came, mine, button=True), branch, enc, came, mine)
+                if sec.name in self.menu_loops and join is None and not self.leaves(sec, key):
+                    # a token or door of a quest with no map that this choice leaves on the board (ui_menu)
+                    branch.append(_Line(f"again {self.menu_loops[sec.name]}", sec.span_of(key)))
                 entered.extend(k for k in came if k not in entered)
                 after |= mine
                 cond = self.vartests_text(sec.get(f"{key}Condition") or "")
