@@ -316,10 +316,15 @@ def test_an_event_adding_a_ui_or_item_is_vk0303_not_a_crash(tmp_path, section, k
         "events.ini": f"[EventStart]\ntrigger=EventStart\nbuttons=1\nadd={section}\n",
     })
     sink = Sink()
-    assert import_quest(q, sink) is not None
+    made = import_quest(q, sink)
+    assert made is not None
     said = [d.message for d in sink.items if d.code == "VK0303"]
     if kind == "UI":  # a UI element with no button and no text is a picture: presentation, not read (docs/valkyrie.md)
         assert said == [], said
+        return
+    if kind == "QItem":  # an item slot, given to the party (docs/valkyrie.md, "Quest items and shops")
+        text = made[1].files[made[1].quest_file]
+        assert said == [] and "  item sword { starting }\n" in text and "give sword\n" in text, (said, text)
         return
     assert said == [f"[EventStart] add: questc cannot express adding `{section}` (a {kind} component); it is left out"], said
 

@@ -274,6 +274,9 @@ class Exporter:
         for e in encs:
             self.map_of(e)
         self.customs = {m.id: self.custom_monster(m) for m in q.monsters}
+        self.item_secs = {slot.id: self.sec("QItem" + camel(slot.id), "other.ini") for slot in q.items}
+        for slot in q.items:
+            self.item_slot(slot)
         for e in encs:
             self.declarations(e)
         self.enters_roots: dict[int, _Sec] = {}  # id(`on enters` event) -> its marker token
@@ -509,6 +512,25 @@ class Exporter:
         if names:
             s.set("activation", " ".join(names))
         return s, m
+
+    def item_slot(self, slot: ast.ItemSlot) -> None:
+        """`item ID { … }`: a `[QItem<Id>]` section (QuestData.QItem): `itemname` the named items
+        (a slot by its section) or, beside a draw, the items it leaves out; `traits` the `with`
+        traits, `traitpool` the `traits`; `starting` always written (the app reads a QItem
+        without it as a starting item). The label has no place in the app (a QItem has no text)."""
+        s = self.item_secs[slot.id]
+        if s.pairs:  # a second slot of that id (Q0214): the first is the one exported
+            return
+        names = [self.item_secs[n].name if n in self.item_secs else n for n in (*slot.named, *slot.exclude)]
+        if names:
+            s.set("itemname", " ".join(names))
+        s.set("starting", "True" if slot.starting else "False")
+        if slot.all_of:
+            s.set("traits", " ".join(slot.all_of))
+        if slot.any_of:
+            s.set("traitpool", " ".join(slot.any_of))
+        if slot.label is not None:
+            self.cannot(slot.label.span if slot.label.span != ast.NOWHERE else slot.span, f"the label of item `{slot.id}` (a QItem has no text)")
 
     def activation(self, m: ast.CustomMonster, a: ast.CustomActivation) -> str:
         """`activation ID { … }` of a custom monster: an `[Activation<Id>]` section
@@ -1245,6 +1267,17 @@ class Exporter:
                 self.cannot(ef.span, "a door that is not exported")
                 return None
             s.set("operations", " ".join(f"{unlock_var(n)},=,1" for n in names))  # the door's click is enabled from now on
+        elif ef.kind in ("give", "shop"):
+            # EventManager.TriggerEvent: one quest item added is given to the party, two or more open
+            # the shop (closing any shop still open first: `#shop` removed, as the app's campaign example does)
+            names = [self.item_secs[a].name for a in ef.args if a in self.item_secs]
+            if not names or (ef.kind == "shop" and len(names) < 2):
+                self.cannot(ef.span, f"`{ef.kind}` of items that are not exported")
+                del self.sections[s.name]
+                return None
+            s.set("add", " ".join(names))
+            if ef.kind == "shop":
+                s.set("remove", "#shop")
         elif ef.kind in ("open", "remove_door", "place_door"):
             names = [self.doors[(k, a)].name for a in ef.args if (k, a) in self.doors]
             if not names:

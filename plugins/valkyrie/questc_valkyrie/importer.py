@@ -755,6 +755,53 @@ class Importer:
             else:
                 self.custom_lines.append(_Line(head + " {}", sec.span))
 
+    def item_slots(self) -> None:
+        """Each `[QItem…]` as `item ID { … }` (docs/valkyrie.md, "Quest items and shops";
+        QuestData.QItem, Quest.AttemptItemMatch): `itemname` its `named` items, or, beside
+        `traits` / `traitpool`, the items its draw leaves out (`except`); `traits` its `with`
+        (every one), `traitpool` its `traits` (one of them); `starting` read as the app reads
+        it (absent: true; else bool.TryParse, anything unreadable false). A QItem named in
+        `itemname` is that slot; any other name is an item of the app's content, kept as written.
+        `inspect` (an event the item's inspection runs) and keys the app does not read are VK0303."""
+        self.item_ids: dict[str, str] = {}  # section -> questc id
+        taken: set[str] = set()
+        for sec in self.of("QItem"):
+            raw = snake(sec.name.removeprefix("QItem"))
+            ident = self._unique(raw if re.fullmatch(r"[a-z_][a-z0-9_]*", raw) else "item" + raw.replace("_", ""), taken)
+            taken.add(ident)
+            self.item_ids[sec.name] = ident
+        for sec in self.of("QItem"):
+            body: list[str] = []
+            names = []
+            for n in self.names(sec, "itemname"):
+                if n in self.item_ids:
+                    names.append(self.item_ids[n])
+                elif re.fullmatch(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*", n) and not n.startswith("QItem"):
+                    names.append(n)
+                else:
+                    self.cannot(sec, "itemname", f"the item `{n}` (no item slot of the quest, nor a name questc can write)")
+            every = [t for t in self.names(sec, "traits") if re.fullmatch(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*", t)]
+            one = [t for t in self.names(sec, "traitpool") if re.fullmatch(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*", t)]
+            for key, kept in (("traits", every), ("traitpool", one)):
+                if len(kept) != len(self.names(sec, key)):
+                    self.cannot(sec, key, "a trait questc cannot write as a name")
+            if one:
+                body.append("traits " + ", ".join(one))
+            if every:
+                body.append("with " + ", ".join(every))
+            if names:
+                body.append(("except " if one or every else "named ") + ", ".join(names))
+            raw_start = sec.get("starting")
+            if raw_start is None or raw_start.strip().lower() == "true":
+                body.append("starting")
+            for key in sec.values:
+                if key == "inspect" and sec.get(key):
+                    self.cannot(sec, key, "the event run when the item is inspected")
+                elif key not in ("itemname", "traits", "traitpool", "starting", "inspect", "xposition", "yposition", "comment"):
+                    self.cannot(sec, key, f"`{key}`")
+            head = f"item {self.item_ids[sec.name]}"
+            self.custom_lines.append(_Line(head + (" { " + "; ".join(body) + " }" if body else " {}"), sec.span))
+
     def activations(self, sec: Section) -> list[_Line]:
         """A custom monster's `activation=` list as `activation ID { ability …; master …;
         minion …; first … }` blocks (docs/valkyrie.md, "Custom monsters' activations"): each
@@ -807,6 +854,7 @@ class Importer:
                     added_by.setdefault(name, []).append(sec.name)
         self.added_by = added_by
         self.custom_monsters()
+        self.item_slots()
         self.find_exported_patterns()
         # the setup: what the start chain adds
         roots = [s for s in self.comp.values() if s.name.startswith(("Event", "Spawn")) and s.get("trigger")
@@ -1508,6 +1556,7 @@ class Importer:
         reveals = []
         ui_buttons: list[str] = []  # UI elements with a button this section puts on screen (ui_menu)
         ui_words: list[str] = []  # and those that only show a text
+        items: list[str] = []  # the quest items it adds (a shop of them, or one given)
         for name in self.names(sec, "add"):
             c = self.comp.get(name)
             if c is None:
@@ -1555,10 +1604,18 @@ class Importer:
                 (ui_buttons if self.names(c, "event1") else ui_words).append(name)
             elif name.startswith("UI"):
                 continue  # a picture (a background, a map image): presentation
+            elif name in self.item_ids:
+                items.append(self.item_ids[name])
             else:
                 self.cannot(sec, "add", f"adding `{name}` (a {_component_kind(name)} component)")
         if reveals:
             out.append(_Line("reveal " + ", ".join(reveals), sec.span_of("add")))
+        # EventManager.TriggerEvent: an event adding two quest items or more opens a shop of them, one
+        # adding a single quest item gives it to the party (Quest.Add with shop false)
+        if len(items) > 1:
+            out.append(_Line("shop " + ", ".join(items), sec.span_of("add")))
+        elif items:
+            out.append(_Line(f"give {items[0]}", sec.span_of("add")))
         for name in self.names(sec, "remove"):
             c = self.comp.get(name)
             if name.startswith("#"):
