@@ -70,8 +70,10 @@ def test_what_the_app_tolerates_imports_checks_exports_and_loads(tmp_path):
     assert re.search(r"warning\[VK0102\]: \[Localization.English.txt\] gives `EventLantern.text` more than once; the first is read", said), said
     # `F.,German`: a header the app reads by its second column, no VK0106
     assert "VK0106" not in said
-    # adding a quest item and a UI element: left out with a warning, not a crash
-    assert "VK0303" in said and "QItemLantern" in said and "E0103" not in said
+    # adding a quest item and a UI element: not a crash; the item is given to the party (one QItem
+    # added: EventManager gives it), the UI element is a picture (before: VK0303 at the QItem)
+    assert "QItemLantern" not in said and "E0103" not in said, said
+    assert "  item lantern { with trinket }\n" in text and re.search(r"\n\s+give lantern\n", text), text
     loads_clean(DATA / "tolerances", folder)
 
 
@@ -328,3 +330,65 @@ def test_numbers_of_thousands_of_digits_are_not_a_crash(tmp_path):
         f"[EventD]\ntrigger=EndRound4\ndisplay=false\nbuttons=1\nconditions=#heroes,>=,{big}\noperations=Gold,=,3\n"))
     assert big not in quest
     assert any("the operation `Gold,=,9999" in c for c in cannot) and any("the trigger `EndRound9999" in c for c in cannot), cannot
+
+
+# ---------------------------------------------------------------- quest items and shops
+def test_quest_items_a_relic_given_and_a_shop_of_two_import_check_export_and_load(tmp_path):
+    """tests/data/valkyrie/items: `[QItem…]` sections as item slots, an event adding one QItem
+    as `give`, one adding two as `shop` (EventManager.TriggerEvent opens the shop for two or more);
+    the export writes the same sections back, the round trip gives the same quest, the app
+    loads it with no problem (docs/valkyrie.md, "Quest items and shops")."""
+    text, said, folder = through("items", tmp_path)
+    assert "VK0303" not in said and "Q0215" not in said and "Q0214" not in said, said
+    for line in ("item relic { with relic }", "item ware_a { traits weapon, armor; except ware_b }",
+                 "item ware_b { traits weapon, armor; except ware_a }", "item charm { with trinket; starting }"):
+        assert f"\n  {line}\n" in text, text
+    assert re.search(r"on searched chest \{\n(\s+.*\n)*?\s+give relic\n", text), text
+    assert re.search(r"on picked_up pedlar \{\n(\s+.*\n)*?\s+shop ware_a, ware_b\n", text), text
+    items = (folder / "other.ini").read_text(encoding="utf-8")
+    assert "[QItemWareA]\nitemname=QItemWareB\nstarting=False\ntraitpool=weapon armor\n" in items, items
+    assert "[QItemCharm]\nstarting=True\ntraits=trinket\n" in items, items
+    events = (folder / "events.ini").read_text(encoding="utf-8")
+    assert re.search(r"\nadd=QItemWareA QItemWareB\nremove=#shop\n", events) and "\nadd=QItemRelic\n" in events, events
+    again = tmp_path / "again"
+    assert questc("--plugin", "valkyrie", "import", "valkyrie", folder, "-o", again).code == 0
+    back = next(again.glob("*.quest")).read_text(encoding="utf-8")
+    def bare(t: str) -> str:  # without the first line (it names the folder read) and the section names of the comments
+        return re.sub(r"  # \[\w+\]", "", t.split("\n", 1)[1])
+    assert bare(back) == bare(text)  # the same quest
+    loads_clean(DATA / "items", folder)
+
+
+def test_an_item_slot_of_every_key_combination_imports_without_error(tmp_path):
+    """Any QItem a quest of the store may hold imports: each key alone and together, `starting`
+    as the app reads it (absent: true; unreadable: false), an `itemname` of the app's content,
+    `inspect` and a key the app does not read (VK0303 at the key, as elsewhere)."""
+    from questc_valkyrie.run import import_quest
+
+    from test_valkyrie_import import TILES, write_quest
+
+    items = (
+        "[QItemA]\nitemname=ItemLeatherArmor\n"                    # a named item of the app's content, starting (absent)
+        "[QItemB]\ntraitpool=weapon\nstarting=yes\n"                # one of the traits; `yes` is no bool: false
+        "[QItemC]\ntraits=armor heavy\ntraitpool=act1 act2\nitemname=QItemB ItemShield\nstarting= False \n"
+        "[QItemD]\nitemname=QItemA\ninspect=EventLook\nsparkle=3\nstarting=TRUE\n"
+        "[QItemE]\n"                                               # nothing at all: a slot that can hold nothing
+    )
+    q = write_quest(tmp_path / "q", {
+        "tiles.ini": TILES,
+        "items.ini": items,
+        "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1\ndisplay=false\nadd=QItemA QItemB QItemC QItemD QItemE\n"
+                      "[EventLook]\nbuttons=1\ndisplay=false\n",
+    })
+    sink = Sink()
+    made = import_quest(q, sink)
+    assert made is not None and sink.errors == 0, [d.message for d in sink.items]
+    text = made[1].files[made[1].quest_file]
+    for line in ("item a { named ItemLeatherArmor; starting }", "item b { traits weapon }",
+                 "item c { traits act1, act2; with armor, heavy; except b, ItemShield }",
+                 "item d { named a; starting }", "item e { starting }"):
+        assert f"\n  {line}\n" in text, text
+    assert "shop a, b, c, d, e" in text, text
+    said = sorted(d.message for d in sink.items if d.code == "VK0303")
+    assert said == ["[QItemD] inspect: questc cannot express the event run when the item is inspected; it is left out",
+                    "[QItemD] sparkle: questc cannot express `sparkle`; it is left out"], said
