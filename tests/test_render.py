@@ -435,3 +435,18 @@ def test_golden(name):
         expected.load()
         diff = compare_images(image, expected)
     assert diff <= MAX_DIFFERING, f"{name}: {diff:.2%} of pixels differ from {path}"
+
+
+def test_the_hidden_tile_swatch_leaves_the_label_before_it_whole():
+    # new-user trial: "red door (closed)" was drawn as "red door (closec": the hatch swatch
+    # after it painted its overhang over with the background, a swatch's width to its left
+    from compiler.emit.images.legend import LegendEntry, render_legend
+
+    door = LegendEntry("red door (closed)", "door", colour=(200, 0, 0))
+    hidden = LegendEntry("hidden tile", "hidden", colour=S.HATCH)
+    alone = np.asarray(render_legend([door], 2000, 40))
+    both = np.asarray(render_legend([door, hidden], 2000, 40))
+    sw = 20  # the swatch at scale 40; the second entry starts after the first's swatch, label and gap
+    second = 6 + sw + 4 + S.text_size(S.font_for(14, door.label), door.label)[2] + 12
+    assert (alone[:, :second] == both[:, :second]).all()
+    assert (alone[:, second:] != both[:, second:]).any()  # the swatch is drawn

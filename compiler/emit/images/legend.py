@@ -125,9 +125,12 @@ def _swatch(draw: ImageDraw.ImageDraw, box: Box, entry: LegendEntry, sw: int) ->
     elif k == "hidden":
         draw.rectangle(inset(box), outline=S.GRID)
         for i in range(-sw, sw, 5):
-            draw.line([(l + i, b - 1), (l + i + sw, t)], fill=S.HATCH)
-        draw.rectangle([l - sw, t, l - 1, b], fill=S.BACKGROUND)  # crop the hatch to the swatch
-        draw.rectangle([r, t, r + sw, b], fill=S.BACKGROUND)
+            # each stroke cut to the swatch's columns (painting the overhang over with the
+            # background erased the end of the label before it)
+            x0, y0, dx, dy = l + i, b - 1, sw, t - (b - 1)
+            lo, hi = max(0.0, (l - x0) / dx), min(1.0, (r - x0) / dx)
+            if lo < hi:
+                draw.line([(x0 + lo * dx, y0 + lo * dy), (x0 + hi * dx, y0 + hi * dy)], fill=S.HATCH)
     elif k == "no_minions":
         draw.rectangle(inset(box), fill=S.blend(S.TERRAIN_LOOKS["plain"].fill, S.NO_MINIONS, S.NO_MINIONS_ALPHA), outline=S.GRID)
     elif k == "seen":
