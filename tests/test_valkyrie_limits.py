@@ -156,3 +156,46 @@ def test_the_shapes_offered_once_as_before(tmp_path):
     alone = _well_variant(tmp_path, "alone", tokens=tokens[:tokens.index("[DoorGate]")],
                           events=events.replace("add=TokenWell DoorGate", "add=TokenWell"))
     assert "repeat press_well {" in alone and "again press_well }" in alone, alone
+
+
+# ---------------------------------------------------------------- 3: activations of one name
+YARD = DATA / "activation_names"
+
+
+def test_monsters_sharing_an_activation_come_back_as_written(tmp_path):
+    """The app's quest: two custom monsters list one `[ActivationRush]`. The import gives each
+    monster `activation rush { … }`; the export shares one section again (before, it wrote
+    `[ActivationRush2]` for the second monster, which came back as `rush2`)."""
+    assert _codes(YARD) == ["M0304"]
+    texts, folder = _round_trip(YARD, "activation_names", tmp_path)
+    quest = texts["activation_names.quest"]
+    assert quest.count("    activation rush {\n") == 2 and "rush2" not in quest, quest
+    monsters = (folder / "monsters.ini").read_text(encoding="utf-8")
+    assert "activation=Rush Volley\n" in monsters and "activation=Rush Grab\n" in monsters, monsters
+    assert monsters.count("[ActivationRush]") == 1 and "Rush2" not in monsters, monsters
+    _loads_clean(YARD, folder)
+
+
+def test_activations_of_one_name_and_different_turns_keep_their_name(tmp_path):
+    """A questc pack whose two monsters have different turns named `rush` (and another id near
+    the second's section name, `rush_2`): section names are quest-wide, so the second is
+    `[ActivationRush2]`, with `comment=questc: activation rush` the import reads its id from."""
+    pack = tmp_path / "pack"
+    assert questc("--plugin", "valkyrie", "import", "valkyrie", YARD, "-o", pack).code == 0
+    path = pack / "activation_names.quest"
+    text = path.read_text(encoding="utf-8")
+    at = text.index("monster brute")
+    text = text[:at] + text[at:].replace('"Each monster of this group gains +1 Speed this turn."', '"The brutes lumber on."', 1)
+    text = text.replace("activation volley {", "activation rush_2 {")
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
+    assert r.code == 0, r.err
+    folder = out / "ActivationNames"
+    monsters = (folder / "monsters.ini").read_text(encoding="utf-8")
+    assert "activation=Rush2 Grab\n" in monsters and "[ActivationRush2]\ncomment=questc: activation rush\n" in monsters, monsters
+    assert "activation=Rush Rush_2\n" in monsters, monsters
+    again = tmp_path / "again"
+    assert questc("--plugin", "valkyrie", "import", "valkyrie", folder, "-o", again).code == 0
+    assert _texts(again) == _texts(pack)
+    _loads_clean(folder)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Mapping, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
 from questc_valkyrie.doors import DoorPlace, inner_place, opening_place, to_valkyrie
-from questc_valkyrie.importer import OPEN_GROUP_COMMENT, OWN_MONSTER_COMMENT, pack_var, snake
+from questc_valkyrie.importer import ACTIVATION_COMMENT, OPEN_GROUP_COMMENT, OWN_MONSTER_COMMENT, pack_var, snake
 from questc_valkyrie.ini import write_ini, write_localization
 from questc_valkyrie.packs import APP_PACKS
 from questc_valkyrie.tiles import valkyrie_squares
@@ -187,6 +187,8 @@ class Exporter:
         self.again: dict[str, list[_Sec]] = {}  # spawn section -> its copies (a spawn spawned by several chains)
         self.gates: dict[str, list[_Sec]] = {}  # first gate of an `if` -> the other gates (they share its first effect)
         self.round_marks: dict[int, set[int]] = {}  # encounter k >= 2 -> the round numbers its round events name
+        # (activation id, its turn) -> the name of its `[Activation…]` section (activation)
+        self.activation_secs: dict[tuple[str, tuple[str | None, ...]], str] = {}
         self.loop_heads: dict[str, str] = {}  # label of a `repeat` being written -> its first section (`again` goes there)
 
     # ------------------------------------------------------------ helpers
@@ -536,8 +538,19 @@ class Exporter:
         """`activation ID { … }` of a custom monster: an `[Activation<Id>]` section
         (QuestData.Activation: `minionfirst` / `masterfirst` for `first`; its `.ability`,
         `.master`, `.minion` texts in the localisation file); returns the name the monster's
-        `activation=` list gives it (the section's name without `Activation`)."""
+        `activation=` list gives it (the section's name without `Activation`). Section names
+        are quest-wide: two monsters' activations of one id and the same turn (texts, `first`)
+        share one section, as an app quest's monsters do; of one id and different turns, the
+        second is `Activation<Id>2` with `comment=questc: activation ID`, which the import
+        reads back as ID (docs/valkyrie.md, "Custom monsters' activations")."""
+        turn = (a.first, *(t.value if t is not None else None for t in (a.ability, a.master, a.minion)))
+        shared = self.activation_secs.get((a.id, turn))
+        if shared is not None:
+            return shared
         s = self.sec("Activation" + camel(a.id), "monsters.ini")
+        self.activation_secs[(a.id, turn)] = s.name.removeprefix("Activation")
+        if snake(s.name.removeprefix("Activation")) != a.id:
+            s.set("comment", ACTIVATION_COMMENT + a.id)
         if a.first is not None:
             s.set(f"{a.first}first", "True")
         for key in ("ability", "master", "minion"):

@@ -53,6 +53,7 @@ REMOVE_DOOR_COMMENT = "questc: remove door"
 OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operation was written
 REPEAT_COMMENT = "questc: repeat "  # + the label of the `repeat` whose start this section is (gone back to by `again`)
 REPEAT_END_COMMENT = "questc: end repeat "  # + the label of the `repeat` whose block ends before this section
+ACTIVATION_COMMENT = "questc: activation "  # + the activation's id, where the section's name is not it (exporter.activation)
 _BLOCK_END = "\x00end repeat "  # a line marking where a `repeat` block ended (wrap_loop); never written out
 # a custom monster the export writes only so a `Defeated` trigger names one spawn (exporter.defeated):
 # read back as that spawn's group, not as a `monster … based on` of the quest
@@ -821,7 +822,10 @@ class Importer:
             if not texts[1][1] and not texts[2][1]:
                 self.cannot(sec, "activation", f"activation `{name}`, which says nothing the monsters do")
                 continue
-            ident = self._unique(snake(name) or "activation", taken)
+            comment = a.get("comment") or ""
+            own = comment[len(ACTIVATION_COMMENT):] if comment.startswith(ACTIVATION_COMMENT) else ""
+            # the export's second section of an id two monsters give different turns (`Rush2`): its own id
+            ident = self._unique(own if re.fullmatch(r"[a-z_][a-z0-9_]*", own) else snake(name) or "activation", taken)
             taken.add(ident)
             first = "minion" if (a.get("minionfirst") or "").lower() == "true" else \
                 "master" if (a.get("masterfirst") or "").lower() == "true" else None
