@@ -255,3 +255,31 @@ def test_a_spawn_guarded_by_hero_count_is_labelled_so(tmp_path):
     assert not result.sink.errors, [d.message for d in result.sink.items]
     labels = sorted(s.heroes for s in quest_maps(result.model)["guarded"].spawns)
     assert labels == ["3+", "3+", "3+", "3+", "4"]  # master + 3 minions from 3 heroes, a 4th minion with 4
+
+
+def test_a_lieutenant_is_drawn_and_listed_as_one(tmp_path):
+    # new-user trial: a lieutenant (splig, or a custom monster based on him) was drawn as a
+    # white minion and the legend said "minion"
+    from compiler.emit.images import style as S
+    from compiler.emit.images.legend import legend_entries
+    from compiler.emit.images.map import render_map
+
+    root = tmp_path / "lt"
+    root.mkdir()
+    (root / "pack.yaml").write_text(
+        'id: lt\nname: "Lieutenant"\nversion: 1.0.0\nlicence: "CC0-1.0"\nrequires: [d2e-base]\nruleset: d2e\n'
+    )
+    (root / "q.quest").write_text(
+        'quest lt "Lt" {\n  map { tile 1B at (0, 0); edge 1B.north, 1B.south, 1B.west }\n'
+        '  start heroes at 1B(0,0), 1B(0,1)\n  spawn splig at 1B(5,2)\n'
+        '  on defeated splig { win "w" }\n  on round_end 4 { lose "l" }\n}\n'
+    )
+    result = compile_paths([str(root)], Options(pack_path=(str(CONTENT),)))
+    assert not result.sink.errors, [d.message for d in result.sink.items]
+    pic = quest_maps(result.model)["lt"]
+    assert [s.rank for s in pic.spawns] == ["lieutenant"]
+    labels = [e.label for e in legend_entries(pic)]
+    assert "lieutenant" in labels and "minion" not in labels and "master" not in labels
+    img = render_map(pic, scale=40)
+    colours = {c for _n, c in img.getcolors(1 << 20)}
+    assert S.LIEUTENANT in colours

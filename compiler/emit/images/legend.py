@@ -53,7 +53,8 @@ def legend_entries(picture: MapPicture) -> list[LegendEntry]:
         (picture.entrances, "entrance", "entrance", S.ENTRANCE),
         (picture.exits, "exit", "exit", S.EXIT),
         (any(s.rank == "master" for s in picture.spawns), "master", "master", S.MASTER),
-        (any(s.rank != "master" for s in picture.spawns), "minion", "minion", S.MINION),
+        (any(s.rank == "lieutenant" for s in picture.spawns), "lieutenant", "lieutenant", S.LIEUTENANT),
+        (any(s.rank not in ("master", "lieutenant") for s in picture.spawns), "minion", "minion", S.MINION),
         (picture.no_minions, "no minions", "no_minions", S.NO_MINIONS),
         (picture.seen, "seen", "seen", S.SEEN),
         (picture.reachable, "reachable", "reachable", S.REACHABLE),
@@ -137,7 +138,7 @@ def _swatch(draw: ImageDraw.ImageDraw, box: Box, entry: LegendEntry, sw: int) ->
         draw.rectangle(inset(box), fill=S.blend(S.TERRAIN_LOOKS["plain"].fill, S.SEEN, S.SEEN_ALPHA), outline=S.GRID)
     elif k == "reachable":
         draw.rectangle(inset(box, 1), outline=S.REACHABLE, width=2)
-    elif k in ("master", "minion", "blocker"):
+    elif k in ("master", "minion", "lieutenant", "blocker"):
         draw.ellipse([l + 1, t + 1, r - 1, b - 1], fill=entry.colour, outline=S.TEXT)
     elif k in ("glyph", "glyph_active"):
         draw.ellipse([l + 2, t + 2, r - 2, b - 2], outline=entry.colour, width=2,

@@ -374,7 +374,7 @@ def _draw_markers(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPict
         boxes = [layout.cell_box(c) for c in sp.cells]
         l, t = min(b[0] for b in boxes), min(b[1] for b in boxes)
         r, b = max(b[2] for b in boxes), max(b[3] for b in boxes)
-        fill = S.MASTER if sp.rank == "master" else S.MINION
+        fill = {"master": S.MASTER, "lieutenant": S.LIEUTENANT}.get(sp.rank, S.MINION)
         box = inset((l, t, r, b), m)
         if len(sp.cells) == 1:
             draw.ellipse(box, fill=fill, outline=S.TEXT, width=1)

@@ -49,7 +49,7 @@ class SpawnPoint:
 
     cells: tuple[Cell, ...]
     initials: str
-    rank: str = "minion"  # master | minion
+    rank: str = "minion"  # master | minion | lieutenant
     heroes: str = ""
 
 

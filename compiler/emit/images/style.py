@@ -41,6 +41,7 @@ EXIT: RGB = (200, 30, 30)
 HERO_START: RGB = (0, 150, 80)
 MASTER: RGB = (190, 30, 30)
 MINION: RGB = (245, 245, 245)
+LIEUTENANT: RGB = (80, 45, 130)  # a lieutenant's one figure: neither a group's master nor a minion
 HERO_COUNT: RGB = (255, 236, 140)
 LINK: RGB = (130, 60, 170)
 GLYPH: RGB = (40, 110, 200)  # a glyph of transport (filled when active)
