@@ -746,6 +746,10 @@ function drawPanel() {
   }
   parts.push("<h3>Heroes</h3>" + g.heroIds.map((h) => `<div class="hero-row">${esc(h)}: <span data-hero-state="${esc(h)}">${g.heroesDown.has(h) ? "defeated" : "standing"}</span> `
     + (g.heroesDown.has(h) ? button("Stands up", `hero-up-${h}`, `hero-up:${h}`, over) : button("Defeated", `hero-defeated-${h}`, `hero-defeated:${h}`, over)) + "</div>").join(""));
+  if (g.held.length || g.shop) {  // item slots: what the party holds, the shop open (docs/bundle.md, "Item slots")
+    parts.push("<h3>Items</h3>" + (g.held.length ? `<div data-items="held">Held: ${esc(g.held.map((id) => g.itemText(id)).join("; "))}</div>` : "")
+      + (g.shop ? `<div data-items="shop">Shop: ${esc(g.shop.map((id) => g.itemText(id)).join("; "))}</div>` : ""));
+  }
   const doors = Object.keys(g.map.doors);
   if (doors.length) {
     const said = { off: "not on the board", open: "open", closed: "closed", locked: "closed, locked" };

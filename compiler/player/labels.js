@@ -229,6 +229,8 @@ export function describeEffect(e, text) {
     case "place_door": case "remove_door": return `${e.kind.replace("_", " ")} ${e.door}`;
     case "activate": return `activate ${e.group}`;
     case "next_quest": return `next quest ${e.quest}`;
+    case "give": return `give ${e.item}`;
+    case "shop": return `shop ${(e.items || []).join(", ")}`;
     case "set":
       return `set ${e.variable} = ${e.from !== undefined ? e.from : e.random ? `random ${e.random[0]}..${e.random[1]}` : e.value}`;
     case "add": case "advance": return e.by < 0 ? `subtract ${-e.by} from ${e.variable}` : `add ${e.by} to ${e.variable}`;

@@ -50,10 +50,29 @@
 //   `all_heroes_defeated` fires when the last hero of the party standing is defeated.
 // - A quota (`quota: N`) counts every occurrence of the event's trigger, whether its `if`
 //   holds or not; from the N-th on the event fires at the first where its `if` holds.
+// - Item slots (the quest's `items`): the party holds the `starting` ones from the quest's
+//   start (a quest begun by `next_quest`: that quest's); `give` adds the slot to `held` and
+//   logs what the party receives (the slot's label and what it names or draws by: the real
+//   item is chosen by the app or the table, not here); `shop` opens a shop offering its slots
+//   (`shop`, logged), replacing any shop open before.
 
 import { deal, playable, PythonRandom } from "./deal.js";
 
 const MAX_AGAIN = 10000;  // runs of a `repeat` block in a row without a question before play stops it
+
+/** An item slot in words: `“Label” (id: what it is)`, what it is being the items it names
+ *  (`a or b`) or the draw (`one of T…`, `all of T…`, `not X…`); no label: `id (…)`. */
+export function describeItem(id, slot, text = (sid) => sid) {
+  if (!slot) return id;
+  const parts = [];
+  if (slot.named) parts.push(slot.named.join(" or "));
+  if (slot.traits) parts.push(`an item with one of ${slot.traits.join(", ")}`);
+  if (slot.with) parts.push(`${slot.traits ? "and" : "an item with"} all of ${slot.with.join(", ")}`);
+  if (slot.except) parts.push(`not ${slot.except.join(", ")}`);
+  const what = parts.join(slot.named ? "; " : ", ");
+  const label = slot.label ? text(slot.label) : "";
+  return label ? `“${label}” (${id}: ${what})` : `${id} (${what})`;
+}
 
 export class Game {
   /** quest: the quest object when it is not `bundle.quests[questId]` (a top-level encounter played alone). */
@@ -78,9 +97,21 @@ export class Game {
     this.randomPicks = new Map();  // "encounter:spawn id" of a random group -> the monster drawn for it (kept for the quest)
     this.campaign = {};  // campaign variable -> its value, kept across `next` and `next_quest` (a quest begun anew: empty)
     this.turns = new Map();  // spawn id -> {id, ability, master, minion, first}: a custom monster's turn drawn this round
+    this._startItems();
     this.adventure = this.quest.adventure || null;
     if (this.adventure) this._dealAdventure();
     this._enter(0, true);
+  }
+
+  /** The quest's starting item slots held, no shop open. */
+  _startItems() {
+    this.held = Object.entries(this.quest.items || {}).filter(([, slot]) => slot.starting).map(([id]) => id);
+    this.shop = null;  // the slots the open shop offers
+  }
+
+  /** Item slot `id` in words: its label, then what it names or draws by (describeItem). */
+  itemText(id) {
+    return describeItem(id, (this.quest.items || {})[id], (sid) => this.text(sid));
   }
 
   text(id) {
@@ -498,6 +529,14 @@ export class Game {
       case "remove_spawn": this._removeSpawn(e.spawn); break;
       case "next": ctx.next = true; break;
       case "next_quest": ctx.quest = e.quest; break;
+      case "give":
+        if (!this.held.includes(e.item)) this.held.push(e.item);
+        this.log.push({ kind: "give", text: `The party receives ${this.itemText(e.item)}.`, item: e.item });
+        break;
+      case "shop":
+        this.shop = [...e.items];
+        this.log.push({ kind: "shop", text: `A shop opens: ${e.items.map((id) => this.itemText(id)).join("; ")}.`, items: [...e.items] });
+        break;
       default: break;
     }
   }
@@ -560,6 +599,7 @@ export class Game {
     this.occurrences = new Map();
     this.queue = [];
     this.adventure = quest.adventure || null;
+    this._startItems();
     if (this.adventure) this._dealAdventure();
     this._enter(0, true);
   }
