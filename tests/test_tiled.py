@@ -318,3 +318,18 @@ def test_a_pack_folder_the_system_refuses_is_no_pack_folder(tmp_path, pack_dir):
     r = back(tmj)
     assert "Traceback" not in r.err and "I0001" not in r.err and "E0103" not in r.err, r.err
     assert r.code in (0, 1)
+
+
+def test_the_conventions_are_taken_after_the_converter_too(tmp_path):
+    # new-user trial: `questc --plugin valkyrie export valkyrie PACK … -q` was "unrecognized
+    # arguments: -q" (exit 2): every command takes -q, -v and --no-cache, also after its TARGET
+    pack = REPO / "content" / "d2e-quests"
+    base = ["--plugin", "tiled", "export", "tiled", pack, "--quest", "first_blood", "-o", tmp_path / "t"]
+    quiet = questc(*base, "-q", "--no-cache")
+    assert quiet.code == 0 and quiet.err == "", quiet.err
+    loud = questc(*base, "-v")
+    assert loud.code == 0 and "timing:" in loud.err
+    before = questc("--plugin", "tiled", "export", "-q", "tiled", pack, "--quest", "first_blood", "-o", tmp_path / "u")
+    assert before.code == 0 and before.err == ""  # before the TARGET, as always
+    back = questc("--plugin", "tiled", "import", "tiled", tmp_path / "t" / "first_blood.tmj", "-q", "-o", tmp_path / "q.quest")
+    assert back.code == 0, back.err

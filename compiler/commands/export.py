@@ -11,13 +11,14 @@ import argparse
 from pathlib import Path
 
 from compiler.commands.common import add_pack_arguments
-from compiler.commands.convert import converters
+from compiler.commands.convert import add_conventions, converters
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="target", required=True, metavar="TARGET")
     for name, (loaded, exporter) in sorted(converters("export").items()):
         p = sub.add_parser(name, help=f"{exporter.help} (plugin {loaded.name})", description=exporter.help)
+        add_conventions(p)
         add_pack_arguments(p, many=False)
         p.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write into (created)")
         if exporter.configure is not None:

@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import Mapping
 
-from compiler.commands.convert import converters
+from compiler.commands.convert import add_conventions, converters
 from compiler.diagnostics import Sink, Span
 
 
@@ -21,6 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="source", required=True, metavar="SOURCE")
     for name, (loaded, importer) in sorted(converters("import").items()):
         p = sub.add_parser(name, help=f"{importer.help} (plugin {loaded.name})", description=importer.help)
+        add_conventions(p)
         p.add_argument("file", metavar="FILE", help=f"the file to read ({', '.join(importer.formats)})")
         p.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
         if importer.configure is not None:
