@@ -199,3 +199,43 @@ def test_activations_of_one_name_and_different_turns_keep_their_name(tmp_path):
     assert questc("--plugin", "valkyrie", "import", "valkyrie", folder, "-o", again).code == 0
     assert _texts(again) == _texts(pack)
     _loads_clean(folder)
+
+
+# ---------------------------------------------------------------- 4: the app's quota dialog
+QUOTA = DATA / "quota"
+
+
+def test_the_apps_quota_dialog_is_a_choice_of_a_number(tmp_path):
+    """`quota=5`: at each round's end the players add their successes (0..10) to the rubble's
+    total, kept over the rounds; at 5 the total is dropped and button 1's chain runs (a win),
+    else button 2's. `quota=Torches`: the number chosen is the variable's value. Before: two
+    VK0303 and the dialog read as its text alone (the torches never set: the `if` read nothing
+    the players chose)."""
+    assert _codes(QUOTA) == ["M0304"]
+    texts, folder = _round_trip(QUOTA, "quota", tmp_path)
+    quest = texts["quota.quest"]
+    assert "  var quota_rubble = 0\n  var torches = 0\n" in quest, quest
+    torches = [f'choice "Light them: {n}" {{ set torches = {n} }}' for n in range(11)]
+    assert all(c in quest for c in torches), quest
+    rubble = ['choice "Done: 0" {}'] + [f'choice "Done: {n}" {{ add {n} to quota_rubble }}' for n in range(1, 11)]
+    assert all(c in quest for c in rubble), quest
+    assert re.search(r"\n    \}\n    if quota_rubble >= 5 \{\n      set quota_rubble = 0\n      win \"The last stone[^\n]*\n"
+                     r"    \} else \{\n      say \"Stones still block[^\n]*\n    \}\n", quest), quest
+    r = questc("check", tmp_path / "pack", "--format", "json")
+    assert r.code == 0 and [d["code"] for d in r.json()["diagnostics"]] == ["M0304"], r.out
+    _loads_clean(QUOTA, folder)
+
+
+def test_a_quota_questc_does_not_read_stays_vk0303(tmp_path):
+    """A quota on an event the app does not show (`display=false`: no dialog) or naming one of
+    the app's own variables (`$…`, `#…`) is not read as a choice (VK0303, as before)."""
+    import shutil
+
+    src = tmp_path / "q"
+    shutil.copytree(QUOTA, src)
+    events = (src / "events.ini").read_text(encoding="utf-8")
+    events = events.replace("quota=Torches", "quota=#heroes").replace("[EventRubble]\n", "[EventRubble]\ndisplay=false\n")
+    (src / "events.ini").write_text(events, encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "check", src, "--format", "json")
+    found = [(d["code"], d["message"]) for d in r.json()["diagnostics"] if d["code"] == "VK0303"]
+    assert len(found) == 2 and all("`quota`" in m for _, m in found), found

@@ -1551,9 +1551,10 @@ class Importer:
         if choice is not None:
             return choice
         options = self.random_heads(sec)
+        quota = None if options else self.quota_form(sec)
         for key in ("randomevents", "quota", "hero", "minhero", "maxhero", "music"):
-            if key == "randomevents" and options:
-                continue  # read as `random` (random_options)
+            if key == "randomevents" and options or key == "quota" and quota is not None:
+                continue  # read as `random` (random_options), as a choice of a number (quota_window)
             if sec.get(key) not in (None, "", "false", "False", "0"):
                 self.cannot(sec, key, f"`{key}`")
         # adds
@@ -1744,7 +1745,7 @@ class Importer:
         buttons = [] if outcome or options else self.button_keys(sec)
         if outcome:
             out.append(_Line(f"{outcome} {quote(text)}" if text and display else outcome, sec.span))
-        elif buttons:
+        elif buttons or quota is not None:
             pass  # the text is the question of the `ask` below
         elif text and display and not sec.name.startswith("Spawn") \
                 and not (entry_flavor and k_entered is not None and self.flavors[k_entered] == text):
@@ -1753,6 +1754,8 @@ class Importer:
             if sec.get(key) and sec.get(key) not in (AUDIO_WIN, AUDIO_LOSE, "AudioButton1", "AudioMonsterActivation"):
                 self.cannot(sec, key, f"the sound `{sec.get(key)}` (presentation; said here for every section playing it)",
                             once=f"sound {sec.get(key)}")
+        if quota is not None and not outcome:
+            return self.quota_window(sec, quota, text or "", out, enc, entered, seen)
         if buttons:
             # each choice runs to its own end in the app; where every choice reaches one same
             # event (`join_of`), the rest of the chain from there follows the `ask`
@@ -1989,6 +1992,81 @@ class Importer:
             self.ask_depth -= 1
         lines.append(_Line("}", None))
         out.extend(lines)
+        seen |= after - stop
+        return self._rest(sec, "event1", join, out)
+
+    def quota_form(self, sec: Section) -> tuple[str, str] | None:
+        """The app's quota dialog of `sec` (DialogWindow.CreateQuotaWindow, shown for a displayed
+        event whose `quota=` is a number above 0 or names a variable: QuestData reads a value
+        whose first character is no digit as a variable's name): ("count", N) or ("set", the
+        questc name of the variable); None where there is none, or one questc does not read
+        (an event that ends the quest, an app variable: VK0303 as before)."""
+        raw = (sec.get("quota") or "").strip()
+        if not raw or (sec.get("display") or "true").lower() == "false":
+            return None
+        if any(op.split(",")[0] == "$end" for op in self.names(sec, "operations")):
+            return None
+        if raw[0].isdigit():
+            return ("count", str(int(raw))) if re.fullmatch(r"\d{1,9}", raw) and int(raw) > 0 else None
+        name = self.var_name(raw) if re.fullmatch(r"(\$?%)?[A-Za-z_]\w*", raw) else None
+        return ("set", name) if name is not None and re.fullmatch(r"[a-z_][a-z0-9_]*", name) else None
+
+    def quota_window(self, sec: Section, form: tuple[str, str], text: str, out: list[_Line], enc: list[int],
+                     entered: list[int], seen: set[str]) -> Iterator[Section]:
+        """The app's quota dialog (docs/valkyrie.md, "The app's quota dialog"): the players set
+        a counter from 0 to 10 and press the event's one button (its `button1` label). Read as
+        `ask TEXT { choice "LABEL: 0" { … } … choice "LABEL: 10" { … } }`. `quota=VAR`: each
+        choice sets the variable to its number, then `event1`'s chain. `quota=N`: each choice
+        adds its number to `quota_<event>`, the total the app keeps for the event over its
+        visits (Quest.eventQuota); then `if quota_<event> >= N { set quota_<event> = 0; … }
+        else { … }`, the first arm `event1`'s chain (the app drops the total when it is
+        reached), the second `event2`'s."""
+        kind, value = form
+        label = self.string(sec, "button1") or "Continue"
+        span = sec.span_of("quota")
+        if kind == "set":
+            self.variables[enc[0]].setdefault(value, span)
+            verb = "set {v} = {n}"
+            var = value
+        else:
+            var = "quota_" + (snake(sec.name.removeprefix("Event")) or "count")
+            if not re.fullmatch(r"[a-z_][a-z0-9_]*", var):
+                var = "quota_" + re.sub(r"\W", "_", snake(sec.name)).lower()
+            self.variables[enc[0]].setdefault(var, span)
+            verb = "add {n} to {v}"
+        lines = [_Line(f"ask {quote(text)} {{", sec.span_of("quota"))]
+        for n in range(11):
+            body = "" if kind == "count" and n == 0 else " " + verb.format(n=n, v=var) + " "
+            lines.append(_Line(f"  choice {quote(f'{label}: {n}')} {{{body}}}", span))
+        lines.append(_Line("}", None))
+        out.extend(lines)
+        if kind == "set":
+            return self._next(sec, "event1", out, enc, entered, seen, button=True)
+        names: list[str] = []
+        end = False
+        for key in ("event1", "event2"):
+            heads, none = self._list_succ(sec, key, button=True)
+            names += heads
+            end = end or none
+        join = self.join_of(names, end)
+        stop = {join.name} if join is not None else set()
+        after: set[str] = set()
+        before = list(entered)
+        arms: list[list[_Line]] = []
+        for key in ("event1", "event2"):
+            branch: list[_Line] = [_Line(f"set {var} = 0", span)] if key == "event1" else []
+            mine = set(seen) | stop
+            came = list(before)
+            self._walk_from(self._next(sec, key, branch, enc, came, mine, button=True), branch, enc, came, mine)
+            entered.extend(k for k in came if k not in entered)
+            after |= mine
+            arms.append(branch)
+        out.append(_Line(f"if {var} >= {value} {{", span))
+        out.extend(_Line("  " + ln.text, ln.origin) for ln in arms[0])
+        if arms[1]:
+            out.append(_Line("} else {", sec.span_of("event2")))
+            out.extend(_Line("  " + ln.text, ln.origin) for ln in arms[1])
+        out.append(_Line("}", None))
         seen |= after - stop
         return self._rest(sec, "event1", join, out)
 
