@@ -108,7 +108,7 @@ def test_the_slots_and_effects_are_in_the_bundle_and_the_schema_takes_them(tmp_p
 
     result, found = compiled(tmp_path, 'item relic "The relic" { with relic }\n  item a { traits x; except relic }\n'
                                        '  item b { named ItemSword; starting }',
-                             "on round_end 1 { give relic; shop a, b }")
+                             "on round_end 1 { give relic; shop a, b; restock }")
     assert found == []
     data = bundle_of(result.models[0])
     assert validate_bundle(data, Sink(), "bundle.json")
@@ -120,7 +120,7 @@ def test_the_slots_and_effects_are_in_the_bundle_and_the_schema_takes_them(tmp_p
     }
     assert data["strings"]["quest.q.item.relic.label"]["text"] == "The relic"
     (ev,) = [e for e in q["encounters"][0]["events"] if e["on"] == {"kind": "round_end", "round": 1}]
-    assert ev["do"] == [{"kind": "give", "item": "relic"}, {"kind": "shop", "items": ["a", "b"]}]
+    assert ev["do"] == [{"kind": "give", "item": "relic"}, {"kind": "shop", "items": ["a", "b"]}, {"kind": "restock"}]
     broken = dict(data)
     broken["quests"] = {"q": {**q, "items": {"relic": {"with": ["relic"]}}}}  # `starting` is required
     assert not validate_bundle(broken, Sink(), "bundle.json")
@@ -144,4 +144,4 @@ def test_play_js_holds_gives_and_opens_the_shop(tmp_path):
         shutil.copyfile(REPO / "tests" / "player" / name, tmp_path / name)
     (tmp_path / "package.json").write_text('{"type": "module", "private": true}\n', encoding="utf-8")
     r = subprocess.run([NODE, "--test", str(tmp_path / "items.test.mjs")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert r.returncode == 0 and "# fail 0" in r.stdout and "# pass 4" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and "# fail 0" in r.stdout and "# pass 5" in r.stdout, r.stdout + r.stderr

@@ -54,7 +54,9 @@
 //   start (a quest begun by `next_quest`: that quest's); `give` adds the slot to `held` and
 //   logs what the party receives (the slot's label and what it names or draws by: the real
 //   item is chosen by the app or the table, not here); `shop` opens a shop offering its slots
-//   (`shop`, logged), replacing any shop open before.
+//   (`shop`, logged), replacing any shop open before. `restock` chooses every slot's item
+//   again (logged): the open shop closes, its stock being gone; a shop opened later offers
+//   the new items. What the party holds stays.
 
 import { deal, playable, PythonRandom } from "./deal.js";
 
@@ -532,6 +534,10 @@ export class Game {
       case "give":
         if (!this.held.includes(e.item)) this.held.push(e.item);
         this.log.push({ kind: "give", text: `The party receives ${this.itemText(e.item)}.`, item: e.item });
+        break;
+      case "restock":
+        this.shop = null;
+        this.log.push({ kind: "restock", text: "The quest's items are chosen again: a shop opened from now on offers new ones." });
         break;
       case "shop":
         this.shop = [...e.items];

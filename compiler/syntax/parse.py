@@ -827,6 +827,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     e_close = _effect("close")
     e_give = _effect("give")
     e_shop = _effect("shop")
+    e_restock = _effect("restock")
     del _effect
 
     def e_spawn(self, meta: Meta, children: Children) -> ast.Effect:

@@ -51,6 +51,17 @@ test("shop: the shop offers its slots, each said with its draw", () => {
     "A shop opens: ware_a (an item with one of weapon, armor, not ware_b); ware_b (an item with one of weapon, armor, not ware_a).");
 });
 
+test("restock: the open shop closes (its stock is gone), what the party holds stays", () => {
+  const b = bundle();
+  b.quests.q.encounters[0].events.push({ index: 3, can_fire: true, on: { kind: "round_end", round: 3 }, do: [{ kind: "restock" }] });
+  const g = new Game(b, "q", { heroes: 2 });
+  g.endRound(); g.endRound(); g.endRound();
+  assert.equal(g.shop, null);
+  assert.deepEqual(g.held, ["charm", "relic"]);
+  assert.equal(g.log.at(-1).kind, "restock");
+  assert.equal(describeEffect({ kind: "restock" }, (id) => id), "restock");
+});
+
 test("labels: the effects and a named slot in words", () => {
   assert.equal(describeEffect({ kind: "give", item: "relic" }, (id) => id), "give relic");
   assert.equal(describeEffect({ kind: "shop", items: ["ware_a", "ware_b"] }, (id) => id), "shop ware_a, ware_b");

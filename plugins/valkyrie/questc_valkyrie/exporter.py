@@ -1280,6 +1280,8 @@ class Exporter:
                 self.cannot(ef.span, "a door that is not exported")
                 return None
             s.set("operations", " ".join(f"{unlock_var(n)},=,1" for n in names))  # the door's click is enabled from now on
+        elif ef.kind == "restock":
+            s.set("operations", "$restock,=,1")  # EventManager: Quest.GenerateItemSelection, which sets it back to 0
         elif ef.kind in ("give", "shop"):
             # EventManager.TriggerEvent: one quest item added is given to the party, two or more open
             # the shop (closing any shop still open first: `#shop` removed, as the app's campaign example does)

@@ -1615,8 +1615,11 @@ class Importer:
                 self.cannot(sec, "add", f"adding `{name}` (a {_component_kind(name)} component)")
         if reveals:
             out.append(_Line("reveal " + ", ".join(reveals), sec.span_of("add")))
-        # EventManager.TriggerEvent: an event adding two quest items or more opens a shop of them, one
-        # adding a single quest item gives it to the party (Quest.Add with shop false)
+        # EventManager.TriggerEvent: `$restock` set to 1 by the event's operations chooses every quest
+        # item again (Quest.GenerateItemSelection) before its adds; an event adding two quest items or
+        # more opens a shop of them, one adding a single quest item gives it to the party (Quest.Add)
+        if any(op.replace(" ", "") == "$restock,=,1" for op in self.names(sec, "operations")):
+            out.append(_Line("restock", sec.span_of("operations")))
         if len(items) > 1:
             out.append(_Line("shop " + ", ".join(items), sec.span_of("add")))
         elif items:
@@ -1682,6 +1685,8 @@ class Importer:
             if var == "$end":
                 ended = True
                 continue
+            if var == "$restock" and oper == "=" and value == "1":
+                continue  # `restock`, read with the adds (above)
             name = self.var_name(var) or snake(var)
             k_in = next((kk for kk in entered if sec.name in self.entry_copies.get(kk, ())), None)
             if k_in is not None and re.fullmatch(rf"EventEnterEncounter{k_in}(_\d+)?", sec.name) and oper == "=" \
