@@ -145,3 +145,24 @@ def test_play_js_holds_gives_and_opens_the_shop(tmp_path):
     (tmp_path / "package.json").write_text('{"type": "module", "private": true}\n', encoding="utf-8")
     r = subprocess.run([NODE, "--test", str(tmp_path / "items.test.mjs")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert r.returncode == 0 and "# fail 0" in r.stdout and "# pass 5" in r.stdout, r.stdout + r.stderr
+
+
+def test_the_web_player_shows_what_is_held_given_and_on_sale(page, sites, tmp_path):
+    """In Chromium: the panel's Items lists the starting slot, then the given one, then the shop;
+    the log says what the party receives, by the slot's label."""
+    pack = write_pack(tmp_path, "shop", requires=("d2e-base",), files={"q.quest": QUEST.format(
+        items='item relic "The old relic" { with relic }\n  item a { traits weapon; except b }\n'
+              '  item b { traits armor; except a }\n  item charm { named ItemLuckyCharm; starting }',
+        events="on round_end 1 { give relic }\n  on round_end 2 { shop a, b }")})
+    sites.view("items-shop", str(pack))
+    page.open(sites.url("items-shop", "?quest=q"))
+    held = page.page.locator('[data-items="held"]')
+    assert held.inner_text() == "Held: charm (ItemLuckyCharm)"
+    assert page.page.locator('[data-items="shop"]').count() == 0
+    page.page.click('[data-testid="end-round"]')
+    assert held.inner_text() == "Held: charm (ItemLuckyCharm); “The old relic” (relic: an item with all of relic)"
+    assert "The party receives “The old relic” (relic: an item with all of relic)." in page.page.locator("#log").inner_text()
+    page.page.click('[data-testid="end-round"]')
+    assert page.page.locator('[data-items="shop"]').inner_text() == (
+        "Shop: a (an item with one of weapon, not b); b (an item with one of armor, not a)")
+    assert not page.errors
