@@ -223,7 +223,30 @@ def test_the_apps_quota_dialog_is_a_choice_of_a_number(tmp_path):
                      r"    \} else \{\n      say \"Stones still block[^\n]*\n    \}\n", quest), quest
     r = questc("check", tmp_path / "pack", "--format", "json")
     assert r.code == 0 and [d["code"] for d in r.json()["diagnostics"]] == ["M0304"], r.out
+    # written back as the app's own quota dialogs, each naming the variable it stands for
+    events = (folder / "events.ini").read_text(encoding="utf-8")
+    assert "comment=questc: quota torches\nbuttons=1\nquota=Torches\n" in events, events
+    assert re.search(r"comment=questc: quota quota_rubble\nbuttons=2\nquota=5\nevent1=\w+\nevent2=\w+\n", events), events
+    assert "QuotaRubble" not in events and "event11=" not in events, events
     _loads_clean(QUOTA, folder)
+
+
+def test_an_ask_like_a_quota_dialog_whose_total_is_read_elsewhere_is_written_as_buttons(tmp_path):
+    """The export writes `quota=N` only where the total is the dialog's alone: a quest whose
+    other event also reads `quota_rubble` keeps the eleven buttons (the app's total is hidden
+    from its variables), and still comes back as written."""
+    pack = tmp_path / "pack"
+    assert questc("--plugin", "valkyrie", "import", "valkyrie", QUOTA, "-o", pack).code == 0
+    path = pack / "quota.quest"
+    text = path.read_text(encoding="utf-8").replace("if torches < 3 {", "if torches < 3 and quota_rubble < 2 {")
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    assert questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out).code == 0
+    events = (out / "Quota" / "events.ini").read_text(encoding="utf-8")
+    assert "quota=5" not in events and "quota=Torches" in events and "event11=" in events, events
+    again = tmp_path / "again"
+    assert questc("--plugin", "valkyrie", "import", "valkyrie", out / "Quota", "-o", again).code == 0
+    assert _texts(again) == _texts(pack)
 
 
 def test_a_quota_questc_does_not_read_stays_vk0303(tmp_path):

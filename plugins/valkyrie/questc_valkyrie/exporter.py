@@ -33,13 +33,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import io
+import re
 import zipfile
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
 from questc_valkyrie.doors import DoorPlace, inner_place, opening_place, to_valkyrie
-from questc_valkyrie.importer import ACTIVATION_COMMENT, OPEN_GROUP_COMMENT, OWN_MONSTER_COMMENT, pack_var, snake
+from questc_valkyrie.importer import ACTIVATION_COMMENT, OPEN_GROUP_COMMENT, QUOTA_COMMENT, OWN_MONSTER_COMMENT, pack_var, snake
 from questc_valkyrie.ini import write_ini, write_localization
 from questc_valkyrie.packs import APP_PACKS
 from questc_valkyrie.tiles import valkyrie_squares
@@ -1056,14 +1057,98 @@ class Exporter:
 
     def effects(self, k: int, base: str, last: _Sec, effects: tuple[ast.Effect, ...]) -> _Sec:
         """Chain `effects` after `last` (each section's `event1` naming the next); the tail."""
+        skip = False
         for n, ef in enumerate(effects, start=1):
-            nxt = self.effect(k, base, n, ef)
+            if skip:  # the `if` a quota dialog took (quota_dialog)
+                skip = False
+                continue
+            quota = self.quota_pattern(effects, n - 1)
+            if quota is not None:
+                skip = quota[0] == "count"
+                nxt: tuple[_Sec, _Sec] | None = self.quota_dialog(k, base, n, ef, quota, effects[n] if skip else None)
+            else:
+                nxt = self.effect(k, base, n, ef)
             if nxt is None:
                 continue
             first, tail = nxt
             last.set("event1", first.name)
             last = tail
         return last
+
+    def quota_pattern(self, effects: tuple[ast.Effect, ...], i: int) -> tuple[str, str, str, str] | None:
+        """Whether `effects[i]` is the importer's reading of the app's quota dialog (docs/valkyrie.md,
+        "The app's quota dialog"), to be written back as one: ("set", LABEL, VAR, "") for an `ask`
+        of the eleven choices `"LABEL: 0"` … `"LABEL: 10"`, choice n `set VAR = n`; ("count",
+        LABEL, VAR, N) for such an `ask` whose choice n adds n to VAR (choice 0 empty), followed
+        by `if VAR >= N { set VAR = 0; … } [else { … }]`, VAR a plain variable starting at 0 that
+        nothing else in the quest names (the app's total is the event's own). None otherwise."""
+        ef = effects[i]
+        if ef.kind != "ask" or len(ef.choices) != 11 or ef.text is None or not ef.text.value:
+            return None
+        labels = [re.fullmatch(r"(.*): (\d+)", ch.text.value) if ch.text is not None else None for ch in ef.choices]
+        if any(m is None or m.group(2) != str(n) or m.group(1) != labels[0].group(1) or ch.condition is not None  # type: ignore[union-attr]
+               for n, (m, ch) in enumerate(zip(labels, ef.choices))):
+            return None
+        label = labels[0].group(1) if labels[0] is not None else ""
+        if not label:
+            return None
+        first = [ch.effects[0] if len(ch.effects) == 1 else None for ch in ef.choices]
+        var = first[1].args[0] if first[1] is not None and first[1].args else ""
+        def plain(e: ast.Effect | None, kinds: tuple[str, ...]) -> bool:
+            return e is not None and e.kind in kinds and e.args == (var,) and e.source is None and e.random is None
+
+        if all(plain(e, ("set",)) and e is not None and e.number == n for n, e in enumerate(first)):
+            return "set", label, var, ""
+        if ef.choices[0].effects or not all(plain(e, ("add", "advance")) and e is not None and e.number == n for n, e in enumerate(first) if n):
+            return None
+        if i + 1 >= len(effects) or var in self.campaign:
+            return None
+        nxt = effects[i + 1]
+        arms = nxt.choices
+        if nxt.kind != "if" or not 1 <= len(arms) <= 2 or (len(arms) == 2 and arms[1].condition is not None):
+            return None
+        c = arms[0].condition
+        if c is None or c.kind != "compare" or c.op != ">=" or c.left is None or c.right is None \
+                or c.left.kind != "variable" or c.left.name != var or c.right.kind != "number" or not c.right.value or c.right.value < 1:
+            return None
+        if not arms[0].effects or not plain(arms[0].effects[0], ("set",)) or arms[0].effects[0].number != 0:
+            return None
+        decl = [v for e in self.quest.encounters for v in e.body.variables if v.name == var]
+        if len(decl) != 1 or decl[0].value or _names_of(self.quest, var) != 12:  # 10 adds, the test, the reset
+            return None
+        return "count", label, var, str(c.right.value)
+
+    def quota_dialog(self, k: int, base: str, n: int, ask: ast.Effect, form: tuple[str, str, str, str],
+                     arms: ast.Effect | None) -> tuple[_Sec, _Sec]:
+        """The app's quota dialog (`quota_pattern`): one section with the question as its text,
+        `quota=N` (or `quota=VAR`), `button1` (and `button2`) the label, `comment=questc: quota
+        VAR` naming the total the importer reads it with; `quota=N`: `event1` the first arm's
+        chain after its reset (the app drops the total itself), `event2` the `else`'s (the join
+        without one: the rest of the event), both ending on a join; `quota=VAR`: `event1` the
+        rest of the event."""
+        kind, label, var, need = form
+        s = self.event_sec(f"{base}_{n}")
+        s.pairs = []  # shown (the dialog), its buttons its own
+        self.texts.append((f"{s.name}.text", ask.text.value if ask.text is not None else ""))
+        s.set("comment", QUOTA_COMMENT + var)
+        if kind == "set":
+            s.set("buttons", "1")
+            s.set("quota", self.var(var))
+            self.texts.append((f"{s.name}.button1", label))
+            return s, s
+        join = self.event_sec(f"{s.name}Join")
+        s.set("buttons", "2")
+        s.set("quota", need)
+        for i, arm in enumerate(arms.choices if arms is not None else (), start=1):
+            head = self.event_sec(f"{s.name}Quota{i}")
+            tail = self.effects(k, f"{s.name}Quota{i}", head, arm.effects[1:] if i == 1 else arm.effects)
+            tail.set("event1", join.name)
+            s.set(f"event{i}", head.name)
+        if s.get("event2") is None:
+            s.set("event2", join.name)
+        for i in (1, 2):
+            self.texts.append((f"{s.name}.button{i}", label))
+        return s, join
 
     def choices(self, k: int, base: str, n: int, ef: ast.Effect) -> tuple[_Sec, _Sec] | None:
         """`ask` and `random`: one section offering the branches, a chain per branch, and a
@@ -1393,6 +1478,27 @@ class Exporter:
                                          ("name.English", q.name.value.replace("\n", " "))])])
         files[f"{folder}.ini"] = manifest.encode("utf-8")
         return files
+
+
+def _names_of(quest: ast.Quest, var: str) -> int:
+    """How many statements, conditions and triggers of `quest` name variable `var`."""
+    count = 0
+    conds: list[ast.Condition | None] = []
+    for e in quest.encounters:
+        for ev in e.body.events:
+            conds.append(ev.condition)
+            if ev.trigger is not None and ev.trigger.subject == var:
+                count += 1
+            for ef in _all_effects(ev.effects):
+                count += sum(1 for a in ef.args if a == var) + (ef.source == var)
+                conds += [ch.condition for ch in ef.choices]
+    while conds:
+        c = conds.pop()
+        if c is None:
+            continue
+        conds += list(c.parts)
+        count += sum(1 for o in (c.left, c.right) if o is not None and o.kind == "variable" and o.name == var)
+    return count
 
 
 def _all_effects(effects: tuple[ast.Effect, ...]) -> list[ast.Effect]:

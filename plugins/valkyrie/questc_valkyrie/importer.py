@@ -53,6 +53,7 @@ REMOVE_DOOR_COMMENT = "questc: remove door"
 OP_COMMENT = "questc: "  # + add / subtract: how the export's `+` / `-` operation was written
 REPEAT_COMMENT = "questc: repeat "  # + the label of the `repeat` whose start this section is (gone back to by `again`)
 REPEAT_END_COMMENT = "questc: end repeat "  # + the label of the `repeat` whose block ends before this section
+QUOTA_COMMENT = "questc: quota "  # + the variable the export's quota dialog stands for (exporter.quota_dialog)
 ACTIVATION_COMMENT = "questc: activation "  # + the activation's id, where the section's name is not it (exporter.activation)
 _BLOCK_END = "\x00end repeat "  # a line marking where a `repeat` block ended (wrap_loop); never written out
 # a custom monster the export writes only so a `Defeated` trigger names one spawn (exporter.defeated):
@@ -2034,7 +2035,9 @@ class Importer:
             verb = "set {v} = {n}"
             var = value
         else:
-            var = "quota_" + (snake(sec.name.removeprefix("Event")) or "count")
+            comment = sec.get("comment") or ""
+            var = comment[len(QUOTA_COMMENT):] if comment.startswith(QUOTA_COMMENT) else \
+                "quota_" + (snake(sec.name.removeprefix("Event")) or "count")  # the export's name, else the event's
             if not re.fullmatch(r"[a-z_][a-z0-9_]*", var):
                 var = "quota_" + re.sub(r"\W", "_", snake(sec.name)).lower()
             self.variables[enc[0]].setdefault(var, span)
