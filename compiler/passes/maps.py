@@ -20,6 +20,7 @@ import networkx as nx
 from compiler.catalogs.dice import Die
 from compiler.catalogs.terrain import PLAIN, TerrainRule
 from compiler.diagnostics import Related, Sink, Span
+from compiler.colours import colour_names, is_colour_name
 from compiler.diagnostics.hints import did_you_mean, hint
 from compiler.geometry import graph
 from compiler.geometry.assemble import (
@@ -676,6 +677,7 @@ def resolve_features(block: ast.MapBlock, amap: AssembledMap, terrain: Mapping[s
     glyphs = read.glyphs()
     portal = read.portal()
     areas = read.areas()
+    read.door_colours()
     rune_doors = read.rune_doors()
     chests = read.chests()
     read.lines = read_lines(block, amap, line_rules or {}, sink)
@@ -879,6 +881,15 @@ class _FeatureReader:
                             fix=f"Add `divides {area.name}` to the door that leads into it.")
             areas.append(Area(area.name, tuple(tiles_ok), tuple(dividing.get(area.name, ()))))
         return tuple(areas)
+
+    def door_colours(self) -> None:
+        """M0247: a door's colour that is no colour name (a rune door's is M0241's)."""
+        for d in self.block.doors:
+            if d.colour is None or d.rune or is_colour_name(d.colour):
+                continue
+            guess = did_you_mean(d.colour.lower(), colour_names(), sink=self.sink)
+            self.sink.report("M0247", d.span, door=d.name, colour=d.colour,
+                             hint=f"; did you mean `{guess}`?" if guess else "", fix=guess)
 
     def rune_doors(self) -> Mapping[str, str]:
         """Rune-locked doors: door name -> the runekey colour that opens it."""
