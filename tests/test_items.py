@@ -166,3 +166,21 @@ def test_the_web_player_shows_what_is_held_given_and_on_sale(page, sites, tmp_pa
     assert page.page.locator('[data-items="shop"]').inner_text() == (
         "Shop: a (an item with one of weapon, not b); b (an item with one of armor, not a)")
     assert not page.errors
+
+
+def test_the_editor_finds_a_slot_from_give_and_shop_and_renames_it_everywhere(tmp_path):
+    """compiler/commands/editor/symbols.py: `item ID` declares an item slot; `give`, `shop`,
+    `named` and `except` refer to it (references, rename)."""
+    from compiler.commands.editor.engine import Engine
+
+    text = QUEST.format(items="item relic { traits x }\n  item copy { named relic }\n  item other { traits y; except relic }",
+                        events="on round_end 1 { give relic }\n  on round_end 2 { shop copy, other, relic }")
+    root = write_pack(tmp_path, "own", requires=["d2e-base"], files={"q.quest": text})
+    engine, path, lines = Engine(), (root / "q.quest").resolve(), text.split("\n")
+    give = next(i for i, s in enumerate(lines) if "give relic" in s)
+    refs = engine.references(path, give, lines[give].index("relic") + 1)
+    assert len(refs) == 5  # the declaration, `named`, `except`, `give`, `shop`
+    edits = engine.rename(path, give, lines[give].index("relic") + 1, "heirloom")
+    assert len(edits[path]) == 5
+    hover = engine.hover(path, give, lines[give].index("relic") + 1)
+    assert hover is not None and "item slot" in hover and "relic" in hover, hover

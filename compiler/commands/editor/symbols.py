@@ -44,9 +44,11 @@ ID = re.compile(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*")
 
 GLOBAL_DECL = {"quest": "quest", "encounter": "encounter", "exploration_card": "card", "peril_card": "card",
                "activation_card": "card", "deck": "deck", "hero_figure": "figure",
-               "custom_monster": "monster"}  # `monster ID based on BASE`: ID a monster like a catalog one; BASE a reference
+               "custom_monster": "monster",  # `monster ID based on BASE`: ID a monster like a catalog one; BASE a reference
+               "item_slot": "item"}  # `item ID { … }`: a quest's item slot, named by `give` / `shop` (and `named` / `except`)
 GLOBAL_REF = {"xc_encounter": "encounter", "d_start": "card", "d_cards": "card", "src_hourglass": "card",
-              "deck_use": "deck", "group_activation": "monster", "e_next_quest": "quest"}
+              "deck_use": "deck", "group_activation": "monster", "e_next_quest": "quest",
+              "e_give": "item", "e_shop": "item", "it_named": "item", "it_except": "item"}
 LOCAL_DECL = {"tile_as": "placed", "door": "door", "mark": "mark", "token_as": "token", "var": "variable",
               "spawn_as": "spawn"}
 LOCAL_REF = {"start_on": "placed", "opening": "placed", "tile_space": "placed", "e_reveal": "placed",
@@ -59,8 +61,8 @@ LOCAL_REF = {"start_on": "placed", "opening": "placed", "tile_space": "placed", 
              "e_add": "variable", "e_subtract": "variable", "e_remove_tile": "placed", "e_remove_door": "door",
              "e_place_door": "door", "e_unlock": "door", "e_place_again": "token", "e_remove_spawn": "group"}
 CATALOG = {"tile": "tiles", "monster": "monsters"}
-PACK_WIDE = ("quest", "encounter", "card", "deck", "figure", "tile", "monster")
-KIND_WORDS = {"placed": "placed tile", "tile": "tile", "monster": "monster", "spawn": "named spawn"}
+PACK_WIDE = ("quest", "encounter", "card", "deck", "figure", "tile", "monster", "item")
+KIND_WORDS = {"placed": "placed tile", "tile": "tile", "monster": "monster", "spawn": "named spawn", "item": "item slot"}
 
 # where a local name lives: (file, declaration rule, declaration id, encounter number or None)
 Scope = tuple[Path, str, str, int | None]
