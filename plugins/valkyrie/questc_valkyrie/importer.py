@@ -1361,7 +1361,7 @@ class Importer:
         gates = [g for g in nxt if g is not None]
         if len(gates) >= 2 and len(gates) == len(nxt) and all(
                 self.names(g, "conditions") and not g.get("trigger") and not self.names(g, "vartests")
-                and g.get("event1") == gates[0].get("event1")
+                and g.get("event1") == gates[0].get("event1") and g.name.startswith("Event")  # a spawn's own effect is its group
                 and not any(g.get(key) for key in ("add", "remove", "operations")) for g in gates):
             texts = [self.conj_text(self.names(g, "conditions")) for g in gates]
             if all(texts):
@@ -2326,8 +2326,9 @@ class Importer:
             ev[1:-1] = body
 
     def _pure_gate(self, c: Section) -> bool:
-        """A section that only tests (no effect, no text shown, one next event)."""
-        return len(self.names(c, "event1")) == 1 and not any(c.get(key) for key in ("add", "remove", "operations", "buttons2")) \
+        """A section that only tests (an event, not a spawn, token or door, whose own effect is
+        itself; no effect, no text shown, one next event)."""
+        return c.name.startswith("Event") and len(self.names(c, "event1")) == 1 and not any(c.get(key) for key in ("add", "remove", "operations", "buttons2")) \
             and not (self.string(c, "text") and (c.get("display") or "true").lower() != "false") and (self.number(c, "buttons", 1) or 1) <= 1
 
     def branch(self, sec: Section, key: str, heads: list[Section], out: list[_Line], enc: list[int], entered: list[int],
