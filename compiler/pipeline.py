@@ -182,6 +182,19 @@ def _valid(doc: Document, text: str, kind: str, sink: Sink) -> bool:
                 bool)
 
 
+def _activation_state(data: dict[object, object]) -> bool:
+    """Whether a pack's YAML file is an activation state file (schemas/activation-state):
+    its required keys and only its keys, `heroes` and `monsters` lists (a catalog's
+    `monsters` is a mapping). A new user keeps the state beside the quest it plays on
+    (new-user trial), and got an error at each key."""
+    from compiler.catalogs.schema import load_schema
+
+    keys = set(map(str, data))
+    allowed = set(load_schema("activation-state.schema.json")["properties"])
+    return ({"heroes", "monsters"} <= keys <= allowed and isinstance(data.get("heroes"), list)
+            and isinstance(data.get("monsters"), list))
+
+
 def _merge_catalogs(closure: list[Pack], loaded: dict[str, Loaded], sink: Sink) -> dict[str, dict[str, Entry]]:
     kinds = catalog_kinds()
     merged: dict[str, dict[str, Entry]] = {k: {} for k in kinds}
@@ -189,6 +202,13 @@ def _merge_catalogs(closure: list[Pack], loaded: dict[str, Loaded], sink: Sink) 
         for doc in loaded[pack.id][0]:
             if not isinstance(doc.data, dict):
                 sink.report("Y0004", doc.span(()), kinds=", ".join(kinds))
+                continue
+            if _activation_state(doc.data):  # one error for the file, not one per key
+                first = next(iter(doc.data))
+                sink.report("Y0005", doc.key_span((first,)), kind=first,
+                            hint="; this file is a `questc activate` state (its `heroes` and `monsters`: docs/activation.md), "
+                                 "not a catalog: every `*.yaml` of a pack is read as a catalog, so keep it outside the pack "
+                                 "folder, or write it as JSON")
                 continue
             for kind in doc.data:
                 if kind not in kinds:

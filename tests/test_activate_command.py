@@ -87,3 +87,25 @@ def test_usage_errors(tmp_path):
     assert r.code == 2 and "A0112" in r.err
     r = questc(*BASE, "--state", str(tmp_path / "missing.json"))
     assert r.code == 1 and "A0100" in r.err
+
+
+def test_a_yaml_state_kept_in_the_pack_is_one_error_that_says_so(tmp_path):
+    # new-user trial: state.yaml beside the quest was read as a catalog, an error at each of
+    # its keys ("unknown catalog kind `heroes`; did you mean `chests`?")
+    import shutil
+
+    pack = tmp_path / "ni"
+    shutil.copytree(PACK, pack)
+    (pack / "state.yaml").write_text(
+        "act: act1\nheroes:\n  - {id: leoric, at: [0, 0]}\nmonsters:\n  - {group: goblin_archer, rank: master, at: [9, 1]}\n",
+        encoding="utf-8")
+    r = questc("check", pack, "--no-cache")
+    assert r.code == 1 and r.err.count("error[") == 1, r.err
+    assert "error[Y0005]" in r.err and "a `questc activate` state" in r.err and "state.yaml:1:1" in r.err
+    (pack / "state.yaml").unlink()  # the same state as JSON in the pack is not read as a catalog
+    (pack / "state.json").write_text(json.dumps(GOOD), encoding="utf-8")
+    r = questc("activate", pack, *BASE[2:], "--state", pack / "state.json")
+    assert r.code == 0, r.err
+    # a catalog that lists monsters (a mapping) is still a catalog
+    (pack / "more.yaml").write_text("monsters:\n  heroes: {}\n", encoding="utf-8")
+    assert "a `questc activate` state" not in questc("check", pack, "--no-cache").err
