@@ -98,8 +98,9 @@ def test_a_shop_of_one_slot_is_q0216(tmp_path):
 
 
 def test_an_unknown_slot_is_q0301_with_a_did_you_mean(tmp_path):
-    _, found = compiled(tmp_path, "item relic { traits x }", "on round_end 1 { give relci }\n  on round_end 2 { give relic }")
-    assert [(c, m) for c, _, m in found] == [("Q0301", "quest `q`: there is no item `relci`; did you mean `relic`?")], found
+    _, found = compiled(tmp_path, "item relic { traits x }", "on round_end 1 { give relci }\n  on round_end 2 { give relic; take relik }")
+    assert [(c, m) for c, _, m in found] == [("Q0301", "quest `q`: there is no item `relci`; did you mean `relic`?"),
+                                             ("Q0301", "quest `q`: there is no item `relik`; did you mean `relic`?")], found
 
 
 # ---------------------------------------------------------------- the bundle
@@ -108,7 +109,7 @@ def test_the_slots_and_effects_are_in_the_bundle_and_the_schema_takes_them(tmp_p
 
     result, found = compiled(tmp_path, 'item relic "The relic" { with relic }\n  item a { traits x; except relic }\n'
                                        '  item b { named ItemSword; starting }',
-                             "on round_end 1 { give relic; shop a, b; restock }")
+                             "on round_end 1 { give relic; shop a, b; restock; take relic }")
     assert found == []
     data = bundle_of(result.models[0])
     assert validate_bundle(data, Sink(), "bundle.json")
@@ -120,7 +121,8 @@ def test_the_slots_and_effects_are_in_the_bundle_and_the_schema_takes_them(tmp_p
     }
     assert data["strings"]["quest.q.item.relic.label"]["text"] == "The relic"
     (ev,) = [e for e in q["encounters"][0]["events"] if e["on"] == {"kind": "round_end", "round": 1}]
-    assert ev["do"] == [{"kind": "give", "item": "relic"}, {"kind": "shop", "items": ["a", "b"]}, {"kind": "restock"}]
+    assert ev["do"] == [{"kind": "give", "item": "relic"}, {"kind": "shop", "items": ["a", "b"]}, {"kind": "restock"},
+                        {"kind": "take", "item": "relic"}]
     broken = dict(data)
     broken["quests"] = {"q": {**q, "items": {"relic": {"with": ["relic"]}}}}  # `starting` is required
     assert not validate_bundle(broken, Sink(), "bundle.json")
@@ -144,7 +146,7 @@ def test_play_js_holds_gives_and_opens_the_shop(tmp_path):
         shutil.copyfile(REPO / "tests" / "player" / name, tmp_path / name)
     (tmp_path / "package.json").write_text('{"type": "module", "private": true}\n', encoding="utf-8")
     r = subprocess.run([NODE, "--test", str(tmp_path / "items.test.mjs")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert r.returncode == 0 and "# fail 0" in r.stdout and "# pass 5" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and "# fail 0" in r.stdout and "# pass 6" in r.stdout, r.stdout + r.stderr
 
 
 def test_the_web_player_shows_what_is_held_given_and_on_sale(page, sites, tmp_path):

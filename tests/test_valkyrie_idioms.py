@@ -345,11 +345,13 @@ def test_quest_items_a_relic_given_and_a_shop_of_two_import_check_export_and_loa
         assert f"\n  {line}\n" in text, text
     assert re.search(r"on searched chest \{\n(\s+.*\n)*?\s+give relic\n", text), text
     assert re.search(r"on picked_up pedlar \{\n(\s+.*\n)*?\s+shop ware_a, ware_b\n", text), text
+    assert re.search(r"on searched altar \{\n(\s+.*\n)*?\s+take relic\n", text), text  # `remove=QItemRelic`
     items = (folder / "other.ini").read_text(encoding="utf-8")
     assert "[QItemWareA]\nitemname=QItemWareB\nstarting=False\ntraitpool=weapon armor\n" in items, items
     assert "[QItemCharm]\nstarting=True\ntraits=trinket\n" in items, items
     events = (folder / "events.ini").read_text(encoding="utf-8")
     assert re.search(r"\nadd=QItemWareA QItemWareB\nremove=#shop\n", events) and "\nadd=QItemRelic\n" in events, events
+    assert "\nremove=QItemRelic\n" in events, events
     again = tmp_path / "again"
     assert questc("--plugin", "valkyrie", "import", "valkyrie", folder, "-o", again).code == 0
     back = next(again.glob("*.quest")).read_text(encoding="utf-8")

@@ -43,6 +43,7 @@ EFFECT_FIELD = {
     "again": ("label", True),
     "give": ("item", True),
     "shop": ("items", False),
+    "take": ("item", True),
 }
 TEXT_EFFECTS = ("say", "win", "lose", "end")
 

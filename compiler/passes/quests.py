@@ -87,6 +87,7 @@ EFFECT_NAMES = {
     "unlock": "door",
     "give": "item",
     "shop": "item",
+    "take": "item",
 }
 
 

@@ -232,6 +232,7 @@ export function describeEffect(e, text) {
     case "give": return `give ${e.item}`;
     case "shop": return `shop ${(e.items || []).join(", ")}`;
     case "restock": return "restock";
+    case "take": return `take ${e.item}`;
     case "set":
       return `set ${e.variable} = ${e.from !== undefined ? e.from : e.random ? `random ${e.random[0]}..${e.random[1]}` : e.value}`;
     case "add": case "advance": return e.by < 0 ? `subtract ${-e.by} from ${e.variable}` : `add ${e.by} to ${e.variable}`;

@@ -56,7 +56,8 @@
 //   item is chosen by the app or the table, not here); `shop` opens a shop offering its slots
 //   (`shop`, logged), replacing any shop open before. `restock` chooses every slot's item
 //   again (logged): the open shop closes, its stock being gone; a shop opened later offers
-//   the new items. What the party holds stays.
+//   the new items. What the party holds stays. `take` gives a held slot back (logged; a
+//   slot not held: nothing happens).
 
 import { deal, playable, PythonRandom } from "./deal.js";
 
@@ -534,6 +535,12 @@ export class Game {
       case "give":
         if (!this.held.includes(e.item)) this.held.push(e.item);
         this.log.push({ kind: "give", text: `The party receives ${this.itemText(e.item)}.`, item: e.item });
+        break;
+      case "take":
+        if (this.held.includes(e.item)) {
+          this.held = this.held.filter((id) => id !== e.item);
+          this.log.push({ kind: "take", text: `The party gives up ${this.itemText(e.item)}.`, item: e.item });
+        }
         break;
       case "restock":
         this.shop = null;

@@ -431,7 +431,7 @@ class Effect:
 
     kind: reveal | spawn | place_token | remove_token | say | set | advance | add | subtract |
           ask | activate | next | next_quest | win | lose | end | open | close | remove_tile | remove_door |
-          remove_spawn | place_door | unlock | random | if | repeat | again | give | shop | restock
+          remove_spawn | place_door | unlock | random | if | repeat | again | give | shop | restock | take
     args: names (tiles, groups, tokens, variables, doors, item slots; next_quest: the quest id); number: for set / advance / add /
     subtract; text: for say / win / lose / end / ask (the question); spawn / token: the nested
     declaration (`place token NAME`, a declared token placed again, has args (NAME,) and

@@ -828,6 +828,7 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     e_give = _effect("give")
     e_shop = _effect("shop")
     e_restock = _effect("restock")
+    e_take = _effect("take")
     del _effect
 
     def e_spawn(self, meta: Meta, children: Children) -> ast.Effect:

@@ -62,6 +62,16 @@ test("restock: the open shop closes (its stock is gone), what the party holds st
   assert.equal(describeEffect({ kind: "restock" }, (id) => id), "restock");
 });
 
+test("take: a held slot is given back (said), one not held changes nothing", () => {
+  const b = bundle();
+  b.quests.q.encounters[0].events.push({ index: 3, can_fire: true, on: { kind: "round_end", round: 1 }, do: [{ kind: "take", item: "relic" }, { kind: "take", item: "ware_a" }] });
+  const g = new Game(b, "q", { heroes: 2 });
+  g.endRound();  // event 1 gives the relic, event 3 takes it back (written after it)
+  assert.deepEqual(g.held, ["charm"]);
+  assert.deepEqual(g.log.filter((l) => l.kind === "take").map((l) => l.text), ["The party gives up “The old relic” (relic: an item with all of relic)."]);
+  assert.equal(describeEffect({ kind: "take", item: "relic" }, (id) => id), "take relic");
+});
+
 test("labels: the effects and a named slot in words", () => {
   assert.equal(describeEffect({ kind: "give", item: "relic" }, (id) => id), "give relic");
   assert.equal(describeEffect({ kind: "shop", items: ["ware_a", "ware_b"] }, (id) => id), "shop ware_a, ware_b");

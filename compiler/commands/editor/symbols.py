@@ -48,7 +48,7 @@ GLOBAL_DECL = {"quest": "quest", "encounter": "encounter", "exploration_card": "
                "item_slot": "item"}  # `item ID { … }`: a quest's item slot, named by `give` / `shop` (and `named` / `except`)
 GLOBAL_REF = {"xc_encounter": "encounter", "d_start": "card", "d_cards": "card", "src_hourglass": "card",
               "deck_use": "deck", "group_activation": "monster", "e_next_quest": "quest",
-              "e_give": "item", "e_shop": "item", "it_named": "item", "it_except": "item"}
+              "e_give": "item", "e_shop": "item", "e_take": "item", "it_named": "item", "it_except": "item"}
 LOCAL_DECL = {"tile_as": "placed", "door": "door", "mark": "mark", "token_as": "token", "var": "variable",
               "spawn_as": "spawn"}
 LOCAL_REF = {"start_on": "placed", "opening": "placed", "tile_space": "placed", "e_reveal": "placed",

@@ -1365,6 +1365,12 @@ class Exporter:
                 self.cannot(ef.span, "a door that is not exported")
                 return None
             s.set("operations", " ".join(f"{unlock_var(n)},=,1" for n in names))  # the door's click is enabled from now on
+        elif ef.kind == "take":
+            if ef.args[0] not in self.item_secs:
+                self.cannot(ef.span, f"`take {ef.args[0]}`: the item is not exported")
+                del self.sections[s.name]
+                return None
+            s.set("remove", self.item_secs[ef.args[0]].name)  # Quest.Remove: the party loses the QItem's item
         elif ef.kind == "restock":
             s.set("operations", "$restock,=,1")  # EventManager: Quest.GenerateItemSelection, which sets it back to 0
         elif ef.kind in ("give", "shop"):

@@ -1651,6 +1651,8 @@ class Importer:
                 continue  # the title screen (or a menu, a picture) closes: presentation, nothing on the board changes
             elif name.startswith("Tile") and name not in self.tile_enc and self.unshaped(c):
                 continue  # a tile the map leaves out (M0401 said it: questc has no shape for its side): nothing to remove
+            elif name in self.item_ids:  # Quest.Remove: the party loses the item the QItem gave it
+                out.append(_Line(f"take {self.item_ids[name]}", sec.span_of("remove")))
             else:
                 self.cannot(sec, "remove", f"removing `{name}`")
         # a spawn
