@@ -1130,11 +1130,16 @@ class Importer:
         return self.names(sec, "event1")
 
     def button_keys(self, sec: Section) -> list[int]:
-        """The buttons of a section offering a choice (2 or more, one at least past the first
-        naming events): 1..`buttons`; [] for an event with one way on."""
+        """The buttons of a section offering a choice (2 or more, not all leading to the same
+        events: a button naming none closes the dialog, DialogWindow.onButton -> EndEvent, so
+        `event1=X event2=` is the choice of X or nothing): 1..`buttons`; [] for an event with one
+        way on."""
         buttons = self.number(sec, "buttons", 1) or 1
         # the keys the section has, not every number up to `buttons` (`buttons=1000000000` hung; make fuzz)
-        if buttons > 1 and any(self.names(sec, k) for k in sec.values if (m := _EVENT_KEY.fullmatch(k)) and 2 <= int(m.group(1)) <= buttons):
+        ways = {tuple(self.names(sec, k)) for k in sec.values if (m := _EVENT_KEY.fullmatch(k)) and 1 <= int(m.group(1)) <= buttons}
+        if len([k for k in sec.values if (m := _EVENT_KEY.fullmatch(k)) and 1 <= int(m.group(1)) <= buttons]) < buttons:
+            ways.add(())  # a button with no `event<i>` key leads nowhere
+        if buttons > 1 and len(ways) > 1:
             if buttons > MAX_BUTTONS:
                 self.cannot(sec, "buttons", f"a choice between {buttons} buttons (the first {MAX_BUTTONS} are read)")
             return list(range(1, min(buttons, MAX_BUTTONS) + 1))
@@ -2150,14 +2155,12 @@ class Importer:
         """`_list_succ` of every way on from `sec`: its buttons, its random draw, or its list."""
         if sec.name in self.gate_of:
             return [self.gate_of[sec.name]], False
-        raw = (sec.get("buttons") or "").strip()
-        count = min(int(raw), MAX_BUTTONS) if re.fullmatch(r"\d{1,9}", raw) else 1
-        keys = [k for k in sec.values if (m := _EVENT_KEY.fullmatch(k)) and int(m.group(1)) <= max(count, 1)]
-        if count > 1 and len(keys) > 1:
+        buttons = self.button_keys(sec)  # a choice: each button's way on (one naming no event ends the chain)
+        if buttons:
             heads: list[str] = []
             end = False
-            for k in keys:
-                h, e = self._list_succ(sec, k, button=True)
+            for i in buttons:
+                h, e = self._list_succ(sec, f"event{i}", button=True)
                 heads += h
                 end = end or e
             return heads, end
