@@ -283,3 +283,33 @@ def test_a_lieutenant_is_drawn_and_listed_as_one(tmp_path):
     img = render_map(pic, scale=40)
     colours = {c for _n, c in img.getcolors(1 << 20)}
     assert S.LIEUTENANT in colours
+
+
+def test_figures_on_one_footprint_for_other_hero_counts_are_both_drawn(tmp_path):
+    # new-user trial: an ettin group is a minion with 2 heroes and the master with 3 or more,
+    # on the same squares; the figure drawn second covered the first, so the picture said
+    # nothing stands there with 2 heroes. The second is now a small disc in the corner.
+    from compiler.emit.images import style as S
+    from compiler.emit.images.map import map_layout, render_map
+
+    root = tmp_path / "et"
+    root.mkdir()
+    (root / "pack.yaml").write_text(
+        'id: et\nname: "Ettin"\nversion: 1.0.0\nlicence: "CC0-1.0"\nrequires: [d2e-base]\nruleset: d2e\n'
+    )
+    (root / "q.quest").write_text(
+        'quest et "Et" {\n  map { tile 1B at (0, 0); edge 1B.north, 1B.south, 1B.west }\n'
+        '  start heroes at 1B(0,0), 1B(0,1)\n  spawn ettin at 1B(5,2)\n'
+        '  on defeated ettin { win "w" }\n  on round_end 4 { lose "l" }\n}\n'
+    )
+    result = compile_paths([str(root)], Options(pack_path=(str(CONTENT),)))
+    assert not result.sink.errors, [d.message for d in result.sink.items]
+    pic = quest_maps(result.model)["et"]
+    shared = [s for s in pic.spawns if sum(o.cells == s.cells for o in pic.spawns) == 2]
+    assert sorted((s.rank, s.heroes) for s in shared) == [("master", "3+"), ("minion", "2")]
+    img = render_map(pic, scale=40)
+    layout = map_layout(pic, 40)
+    boxes = [layout.cell_box(c) for c in shared[0].cells]
+    crop = img.crop((min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)))
+    colours = {c for _n, c in crop.getcolors(1 << 20)}
+    assert S.MASTER in colours and S.MINION in colours  # both figures show on their squares

@@ -368,6 +368,7 @@ def _draw_markers(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPict
         letter = token_letter(tok.kind, tok.label)
         text_centred(draw, centre, S.drawable(letter), S.font_for(small_size, letter), S.contrast_text(fill))
 
+    drawn: set[frozenset[Cell]] = set()
     for sp in sorted(picture.spawns, key=lambda p: (min((c[1], c[0]) for c in p.cells) if p.cells else (0, 0), p.initials)):
         if not sp.cells:
             continue
@@ -375,6 +376,18 @@ def _draw_markers(draw: ImageDraw.ImageDraw, layout: MapLayout, picture: MapPict
         l, t = min(b[0] for b in boxes), min(b[1] for b in boxes)
         r, b = max(b[2] for b in boxes), max(b[3] for b in boxes)
         fill = {"master": S.MASTER, "lieutenant": S.LIEUTENANT}.get(sp.rank, S.MINION)
+        if frozenset(sp.cells) in drawn:
+            # the same footprint for other hero counts (an ettin group: a minion with 2 heroes,
+            # the master with 3 or more): a small disc in its top-left corner, with its label,
+            # so that neither hides the other
+            d = max(6, round(scale * 0.42))
+            draw.ellipse((l + 1, t + 1, l + 1 + d, t + 1 + d), fill=fill, outline=S.TEXT, width=1)
+            text_centred(draw, (l + 1 + d / 2, t + 1 + d / 2), S.printable(sp.initials)[:2], S.font(max(6, round(d * 0.55))),
+                         S.contrast_text(fill))
+            if sp.heroes:
+                label_box(draw, (l + d + 2, t + 1), sp.heroes, tiny, S.TEXT, S.HERO_COUNT, pad=1)
+            continue
+        drawn.add(frozenset(sp.cells))
         box = inset((l, t, r, b), m)
         if len(sp.cells) == 1:
             draw.ellipse(box, fill=fill, outline=S.TEXT, width=1)
