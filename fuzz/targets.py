@@ -69,7 +69,7 @@ VALKYRIE = ("01_FirstBlood", "02_AFatGoblin")
 # our own hand-made Valkyrie quests, one idiom each (tests/data/valkyrie, docs/valkyrie.md): small, so a
 # mutation of a title screen, a shared end or a UI element is a large part of the quest
 OWN_VALKYRIE = ("title_screen", "shared_end", "tolerances", "door_pair", "transition", "linked_quests", "alt_layouts",
-                "campaign_names", "hub_buttons", "activation_names", "quota")
+                "campaign_names", "hub_buttons", "activation_names", "quota", "items")
 CONFIG_EXAMPLE = """\
 pack-path = ["vendor/packs"]
 output = "build"
