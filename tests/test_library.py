@@ -3,6 +3,8 @@ catalog entries of content/d2e-base and content/core-2e."""
 
 from __future__ import annotations
 
+import re
+
 from PIL import Image
 
 from conftest import REPO, questc, write_pack
@@ -95,3 +97,16 @@ def test_a_pack_whose_quests_are_broken_still_lists(tmp_path):
     root = write_pack(tmp_path, "t", requires=["d2e-base"], files={"broken.quest": "quest {{{\n"})
     r = questc("tiles", "9A", "--pack", str(root))
     assert r.code == 0 and r.out.startswith("9A:")
+
+
+def test_an_id_several_shipped_packs_define_is_listed_for_each():
+    # new-user trial: `questc terrain water` (every shipped pack) gave core-1e's water only
+    # ("blocks movement"), hiding core-2e's (2 movement points) from a 2nd-edition designer
+    r = questc("terrain", "water", "--format", "json")
+    assert r.code == 0, r.err
+    got = {(w["id"], w["pack"], w["blocks_movement"], w["enter_cost"]) for w in r.json()}
+    assert got == {("water", "core-1e", True, 1), ("water", "core-2e", False, 2)}
+    text = questc("terrain").out
+    assert text.count("water (Water)") == 2 and not re.search(r"^\w+@", text, re.M)  # the key is no name
+    one = questc("terrain", "water", "--pack", str(REPO / "content" / "core-2e"))
+    assert one.out.count("water (Water)") == 1 and "pack core-2e" in one.out

@@ -48,7 +48,11 @@ def configure_for(kind: str) -> Callable[[argparse.ArgumentParser], None]:
 def entries(kind: str, pick: Callable[[Model], Mapping[str, V] | None], packs: list[str], pack_path: tuple[str, ...],
             sink: Sink) -> tuple[dict[str, V], dict[str, str], dict[str, TerrainRule]]:
     """(id -> value, id -> pack id, terrain rules) over the packs given and what they require;
-    `pick` is the model's field of `kind`."""
+    `pick` is the model's field of `kind`. An id that packs of separate trees each define
+    (core-1e's and core-2e's `water`: one blocks movement, the other costs 2) is listed once
+    per pack: the first under its id, each other under `ID@PACK` (shown as the id and its
+    pack). It was the first read only, so `questc terrain water` gave a 2nd-edition designer
+    the 1st edition's water."""
     from compiler.options import Options
     from compiler.pipeline import compile_paths
 
@@ -60,9 +64,13 @@ def entries(kind: str, pick: Callable[[Model], Mapping[str, V] | None], packs: l
         field = pick(model) or {}
         catalog = model.catalogs.get(kind) or {}
         for i, v in field.items():
+            pack = getattr(catalog.get(i), "pack", "")
             if i not in values:
                 values[i] = v
-                owner[i] = getattr(catalog.get(i), "pack", "")
+                owner[i] = pack
+            elif owner[i] != pack and f"{i}@{pack}" not in values:
+                values[f"{i}@{pack}"] = v
+                owner[f"{i}@{pack}"] = pack
         rules.update(model.terrain or {})
     return values, owner, rules
 
@@ -91,13 +99,15 @@ def _run(kind: str, args: argparse.Namespace, pick: Callable[[Model], Mapping[st
     if sink.errors:
         print_diagnostics(sink, "json" if args.format == "json" else "human")
         return exit_code(sink, False)
-    wanted = list(dict.fromkeys(args.ids)) or sorted(values, key=lib.natural_key)
+    asked = list(dict.fromkeys(args.ids))
+    others = {i: sorted((k for k in values if k.startswith(f"{i}@")), key=lib.natural_key) for i in asked}
+    wanted = [k for i in asked for k in (i, *others[i])] or sorted(values, key=lib.natural_key)
     from compiler.commands.mapquery import arg_span
 
-    missing = [i for i in wanted if i not in values]
+    missing = [i for i in asked if i not in values]
     for i in missing:
         where = "the packs " + ", ".join(f"`{p}`" for p in args.pack) if args.pack else "the shipped packs"
-        sink.report("X0106", arg_span(args, i), kind=KINDS[kind], id=i, where=where, hint=hint(i, values))
+        sink.report("X0106", arg_span(args, i), kind=KINDS[kind], id=i, where=where, hint=hint(i, [k for k in values if "@" not in k]))
     if missing:
         print_diagnostics(sink, "json" if args.format == "json" else "human")
         return 2
