@@ -97,6 +97,16 @@ def test_a_shop_of_one_slot_is_q0216(tmp_path):
     assert [(c, m) for c, _, m in found] == [("Q0216", "`shop` needs at least two items (it offers 1)")], found
 
 
+def test_a_loop_round_a_shop_waits_for_the_players_and_is_no_runaway(tmp_path):
+    # `shop` waits until the party leaves it, as `ask` waits for an answer: going round it
+    # again is the players' doing (compiler/model/loops.py); the same loop with `say` is Q0322
+    _, found = compiled(tmp_path, "item a { traits x }\n  item b { traits y }", "on round_end 1 { repeat town { shop a, b; again town } }")
+    assert found == [], found
+    _, found = compiled(tmp_path / "say", "item a { traits x }\n  item b { traits y }",
+                        'on round_end 1 { repeat town { say "Still in town."; again town } }\n  on round_end 2 { shop a, b }')
+    assert [c for c, _, _ in found] == ["Q0322"], found
+
+
 def test_an_unknown_slot_is_q0301_with_a_did_you_mean(tmp_path):
     _, found = compiled(tmp_path, "item relic { traits x }", "on round_end 1 { give relci }\n  on round_end 2 { give relic; take relik }")
     assert [(c, m) for c, _, m in found] == [("Q0301", "quest `q`: there is no item `relci`; did you mean `relic`?"),
@@ -167,6 +177,12 @@ def test_the_web_player_shows_what_is_held_given_and_on_sale(page, sites, tmp_pa
     page.page.click('[data-testid="end-round"]')
     assert page.page.locator('[data-items="shop"]').inner_text() == (
         "Shop: a (an item with one of weapon, not b); b (an item with one of armor, not a)")
+    # the shop waits for the party, as a question does, until it leaves
+    assert page.page.locator("#ask-text").inner_text() == "The shop is open: buy and sell, then leave it."
+    assert page.page.locator('[data-testid="end-round"]').is_disabled()
+    page.page.click('[data-testid="choice-0"]')
+    assert page.page.locator('[data-items="shop"]').count() == 0 and page.page.locator("#ask").count() == 0
+    assert "The party leaves the shop." in page.page.locator("#log").inner_text()
     assert not page.errors
 
 

@@ -91,7 +91,7 @@ def _walk(effects: Iterable[Effect], ways: list[Way], label: str, found: list[tu
         if not ways:
             return ways
         k = f.kind
-        if k in ENDS or k == "ask":  # the encounter ends, or the players are asked: not a way round
+        if k in ENDS or k in ("ask", "shop"):  # the encounter ends, or the players are asked (a shop waits for them): not a way round
             return []
         if k == "again":
             if f.args and f.args[0] == label:

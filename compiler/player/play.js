@@ -54,7 +54,9 @@
 //   start (a quest begun by `next_quest`: that quest's); `give` adds the slot to `held` and
 //   logs what the party receives (the slot's label and what it names or draws by: the real
 //   item is chosen by the app or the table, not here); `shop` opens a shop offering its slots
-//   (`shop`, logged), replacing any shop open before. `restock` chooses every slot's item
+//   (`shop`, logged) and the script waits, as for an `ask`, with one choice, "Leave the shop"
+//   (`asking.shop` holds the slots): the players buy and sell at the table meanwhile; the shop
+//   closes when they leave it, and the event goes on. `restock` chooses every slot's item
 //   again (logged): the open shop closes, its stock being gone; a shop opened later offers
 //   the new items. What the party holds stays. `take` gives a held slot back (logged; a
 //   slot not held: nothing happens).
@@ -62,6 +64,8 @@
 import { deal, playable, PythonRandom } from "./deal.js";
 
 const MAX_AGAIN = 10000;  // runs of a `repeat` block in a row without a question before play stops it
+const SHOP_TEXT = "The shop is open: buy and sell, then leave it.";  // what `asking` says while a shop is open
+const LEAVE_SHOP = "Leave the shop";
 
 /** An item slot in words: `“Label” (id: what it is)`, what it is being the items it names
  *  (`a or b`) or the draw (`one of T…`, `all of T…`, `not X…`); no label: `id (…)`. */
@@ -473,6 +477,14 @@ export class Game {
       if (e.kind === "if") {  // the first arm whose `if` holds now (an arm without one: the `else`)
         const arm = (e.arms || []).find((a) => !a.if || this.holds(a.if));
         if (arm) yield* this._effects(arm.do, ctx);
+        continue;
+      }
+      if (e.kind === "shop") {  // the players buy and sell; the event goes on when they leave the shop
+        this._effect(e, ctx);
+        yield { text: SHOP_TEXT, choices: [{ index: 0, text: LEAVE_SHOP }], shop: [...e.items] };
+        this.asked = (this.asked || 0) + 1;
+        this.shop = null;
+        this.log.push({ kind: "shop", text: "The party leaves the shop." });
         continue;
       }
       if (e.kind !== "ask") { this._effect(e, ctx); continue; }

@@ -41,21 +41,30 @@ test("give: the slot is held and the log says what the party receives, by its la
   assert.equal(g.log.at(-1).text, "given");  // the effects after it run
 });
 
-test("shop: the shop offers its slots, each said with its draw", () => {
-  const g = new Game(bundle(), "q", { heroes: 2 });
+test("shop: the shop offers its slots, each said with its draw; play waits until the party leaves it", () => {
+  const b = bundle();
+  b.quests.q.encounters[0].events[1].do.push(say("after the shop"));
+  const g = new Game(b, "q", { heroes: 2 });
   g.endRound();
   g.endRound();
   assert.deepEqual(g.shop, ["ware_a", "ware_b"]);
   assert.deepEqual(g.held, ["charm", "relic"]);  // a shop gives nothing by itself
   assert.equal(g.log.find((l) => l.kind === "shop").text,
     "A shop opens: ware_a (an item with one of weapon, armor, not ware_b); ware_b (an item with one of weapon, armor, not ware_a).");
+  assert.deepEqual(g.asking, { text: "The shop is open: buy and sell, then leave it.", choices: [{ index: 0, text: "Leave the shop" }],
+    shop: ["ware_a", "ware_b"] });
+  assert.notEqual(g.log.at(-1).text, "after the shop");  // the rest of the event waits
+  g.answer(0);
+  assert.equal(g.shop, null);
+  assert.equal(g.asking, null);
+  assert.deepEqual(g.log.slice(-2).map((l) => l.text), ["The party leaves the shop.", "after the shop"]);
 });
 
 test("restock: the open shop closes (its stock is gone), what the party holds stays", () => {
   const b = bundle();
   b.quests.q.encounters[0].events.push({ index: 3, can_fire: true, on: { kind: "round_end", round: 3 }, do: [{ kind: "restock" }] });
   const g = new Game(b, "q", { heroes: 2 });
-  g.endRound(); g.endRound(); g.endRound();
+  g.endRound(); g.endRound(); g.answer(0); g.endRound();
   assert.equal(g.shop, null);
   assert.deepEqual(g.held, ["charm", "relic"]);
   assert.equal(g.log.at(-1).kind, "restock");

@@ -1383,7 +1383,15 @@ class Exporter:
                 return None
             s.set("add", " ".join(names))
             if ef.kind == "shop":
+                # ShopInterface draws the event's buttons on the shop screen and ends the event on one;
+                # the screen itself stays on the board until `#shop` is removed: the button leads to a
+                # section that closes it, and the rest of the chain follows that one
                 s.set("remove", "#shop")
+                self.texts.append((f"{s.name}.button1", "Leave the shop"))
+                close = self.event_sec(f"{base}_{n}Close")
+                close.set("remove", "#shop")
+                s.set("event1", close.name)
+                return s, close
         elif ef.kind in ("open", "remove_door", "place_door"):
             names = [self.doors[(k, a)].name for a in ef.args if (k, a) in self.doors]
             if not names:
