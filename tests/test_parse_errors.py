@@ -244,3 +244,22 @@ def test_an_else_that_lost_the_brace_before_it_is_one_s0106_at_the_ifs_block():
     sink = Sink()
     parse_module(fixed, "t.quest", sink)
     assert sink.items == []
+
+
+def test_two_options_on_one_line_without_a_separator_get_the_fix():
+    # new-user trial: `random { option { … } option { … } }` as docs/language.md's table wrote it
+    # was a bare "unexpected name `option`"; the message now says why, and the fix puts the `;`
+    from compiler.diagnostics.fixes import apply
+
+    for word, body in (("option", 'random { option { say "a" } option { say "b" } }'),
+                       ("choice", 'ask "Go?" { choice "a" { say "a" }   choice "b" { } }')):
+        text = f'quest q "Q" {{\n  on round_end 2 {{ {body} }}\n}}\n'
+        sink = Sink()
+        parse_module(text, "o.quest", sink)
+        d = next(d for d in sink.items if d.code == "S0101")
+        assert f"each `{word} {{ … }}` is a statement of its own" in d.message and d.edit is not None
+        fixed, _ = apply(text, [d.edit])
+        assert f"}}; {word}" in fixed
+        sink = Sink()
+        parse_module(fixed, "o.quest", sink)
+        assert sink.items == []

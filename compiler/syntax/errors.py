@@ -276,6 +276,8 @@ def report(exc: UnexpectedInput, text: str, file: str, sink: Sink, completed: bo
         return
     if str(exc.token) == "else" and _else_on_new_line(exc, text, file, span, sink):
         return
+    if _block_after_block(exc, text, file, span, expected, sink):
+        return
     code = example_code(exc)
     if code is not None:
         sink.report(code, span, found=describe_found(exc.token))
@@ -303,6 +305,24 @@ def _else_on_new_line(exc: UnexpectedToken, text: str, file: str, span: Span, si
     edit = Edit(Span(file, line, col + 1, span.line, span.column), " ")
     sink.report("S0136", span, related=(Related(Span(file, line, col, line, col + 1), "the `}` it should follow"),),
                 fix="Put `else` on the line of the `}` before it: `} else {`.", edit=edit)
+    return True
+
+
+def _block_after_block(exc: UnexpectedToken, text: str, file: str, span: Span, expected: str, sink: Sink) -> bool:
+    """S0101 with its fix for `option { … } option { … }` (or `choice`) on one line: each is a
+    statement of its own, so a `;` (or a new line) goes between them. The fix puts the `;`."""
+    word = str(exc.token)
+    if word not in ("option", "choice"):
+        return False
+    start = exc.token.start_pos or 0
+    brace = len(text[:start].rstrip(" \t")) - 1
+    if brace < 0 or text[brace] != "}":
+        return False
+    line, col = _line_col(text, brace)
+    edit = Edit(Span(file, line, col + 1, span.line, span.column), "; ")
+    sink.report("S0101", span, found=describe_found(exc.token), expected=expected,
+                hint=f"; each `{word} {{ … }}` is a statement of its own: put `;` or a new line between two of them",
+                fix=f"Write `}}; {word}`.", edit=edit)
     return True
 
 
