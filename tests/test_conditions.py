@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,7 +91,7 @@ def test_syntax_errors_in_the_new_constructs_say_what_was_expected():
     assert "expected `!=`, `<`, `<=`, `==`, `>` or `>=`" in first('on round_end if x = 1 { say "a" }')
     assert "expected `choice`" in first('on round_end { ask "q" { say "x" } }')
     assert "expected `..`" in first("on round_end { set x = random 1 6 }")
-    assert "expected `heroes`, a name or a number" in first('on round_end if x > { say "a" }')
+    assert "expected `heroes`, `round`, a name or a number" in first('on round_end if x > { say "a" }')
 
 
 # ---------------------------------------------------------------- fmt
@@ -353,3 +354,70 @@ def test_compare_truths_is_exact_on_points():
     for a, b in itertools.product(range(-2, 3), repeat=2):
         for op, f in (("<", a < b), ("<=", a <= b), (">", a > b), (">=", a >= b), ("==", a == b), ("!=", a != b)):
             assert m.compare_truths(op, (a, a), (b, b)) == {f}
+
+
+# ---------------------------------------------------------------- the round operand
+# `round` in a condition: the round under way, from 1 in each encounter; N during
+# `on round_end N` and `on round_start N`, 1 at the start (docs/language.md, "Conditions").
+# Each expectation below is worked out by hand from that rule.
+def test_round_parses_as_its_own_operand_and_formats_back():
+    (ev,) = events('on round_end if watched >= 6 and round >= 6 { win "Dawn" }')
+    c = ev.condition
+    assert c is not None and c.kind == "and"
+    right = c.parts[1]
+    assert right.left is not None and right.left.kind == "round" and right.left.name is None
+    assert right.right is not None and right.right.value == 6
+    (ev,) = events('on open hall if 2 < round { say "x" }')
+    assert ev.condition is not None and ev.condition.right is not None and ev.condition.right.kind == "round"
+    text = 'quest q "Q" {\n  on round_end if  watched>=6 and round>=6 { win "Dawn" }\n}\n'
+    out = format_source(text)
+    assert "  on round_end if watched >= 6 and round >= 6 { win \"Dawn\" }\n" in out
+    assert format_source(out) == out and same_meaning(text, out)
+
+
+def test_round_is_no_variable_and_no_variable_can_be_read_as_round():
+    # Q0301 is not said of `round`; a variable declared `round` cannot be read in a condition
+    # (a keyword there, as `heroes`): the condition reads the round
+    model, sink = run(quest(MAP + '  var watched = 0\n  on round_end { add 1 to watched }\n'
+                                  '  on round_end if watched >= 6 and round >= 6 { say "dawn" }\n'))
+    assert codes(sink) == []
+    sink = Sink()
+    parse_module('quest q "Q" {\n  on round_end if round.x > 1 { say "x" }\n}\n', "t.quest", sink)
+    assert codes(sink) and codes(sink)[0].startswith("S")
+
+
+@pytest.mark.parametrize("body, expected, why", [
+    ('on round_end 3 if round >= 6 { say "x" }', ["Q0314"], "during round 3's end the round is 3"),
+    ('on round_end 6 if round >= 6 { say "x" }', [], "6 >= 6"),
+    ('on round_start 2 if round == 2 { say "x" }', [], "round_start 2 runs in round 2"),
+    ('on round_start 2 if round == 3 { say "x" }', ["Q0314"], "round_start 2 is not round 3"),
+    ('on start if round > 1 { say "x" }', ["Q0314"], "the quest starts in round 1"),
+    ('on round_end if round < 1 { say "x" }', ["Q0314"], "rounds count from 1"),
+    ('on round_end if round >= 40 { say "x" }', [], "a round as late as any may come"),
+    ('on open hall { if round < 3 { say "a" } else if round >= 3 { say "b" } else { say "c" } }', ["Q0325"],
+     "the two arms cover every round: the else is never taken"),
+    ('on round_end 2 { if round == 2 { say "a" } else { say "b" } }', ["Q0325"], "the round is 2: the else is never taken"),
+    ('on open hall { if round < 3 { say "a" } else { say "b" } }', [], "either arm may be taken"),
+])
+def test_what_the_analysis_knows_of_the_round(body, expected, why):
+    _, sink = run(quest(MAP + "  " + body + "\n"))
+    assert codes(sink) == expected, why
+
+
+def test_a_loop_waiting_on_the_round_never_ends_q0322():
+    # no effect changes the round while an event runs: a way round that holds once holds forever
+    _, sink = run(quest(MAP + '  on open hall {\n    repeat l {\n      if round < 5 { say "wait"; again l }\n    }\n  }\n'))
+    assert codes(sink) == ["Q0322"]
+    assert "the round" in next(d.message for d in sink.items if d.code == "Q0322")
+    # in round 6's end `round < 5` cannot hold: the way round is never taken (Q0325 says so), no Q0322
+    _, sink = run(quest(MAP + '  on round_end 6 {\n    repeat l {\n      if round < 5 { say "wait"; again l }\n    }\n  }\n'))
+    assert codes(sink) == ["Q0325"]
+
+
+def test_the_bundle_carries_the_round_operand():
+    model, sink = run(quest(MAP + '  on round_end if round >= 2 { say "late" }\n'))
+    assert codes(sink) == []
+    b = bundle_of(model)
+    assert not list(validator("bundle.schema.json").iter_errors(b))
+    ev = b["quests"]["q"]["encounters"][0]["events"][1]
+    assert ev["if"] == {"kind": "compare", "op": ">=", "left": {"kind": "round"}, "right": {"kind": "number", "value": 2}}

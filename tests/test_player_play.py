@@ -26,7 +26,8 @@ PLAYER = REPO / "compiler" / "player"
 TESTS = REPO / "tests" / "player"
 SEEDS = (0, 7, 12345, 2**40 + 3)
 # this module's node tests (the other *.test.mjs there belong to tests/test_player_node.py)
-NODE_TESTS = ["slice1.test.mjs", "slice2.test.mjs", "branch.test.mjs", "chains.test.mjs", "loops.test.mjs", "activations.test.mjs"]
+NODE_TESTS = ["slice1.test.mjs", "slice2.test.mjs", "branch.test.mjs", "chains.test.mjs", "loops.test.mjs", "activations.test.mjs",
+              "rounds.test.mjs"]
 
 
 def draws(seed: int) -> list[int]:

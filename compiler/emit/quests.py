@@ -277,6 +277,8 @@ def operand_json(o: ast.Operand) -> JSONObject:
         return {"kind": "number", "value": o.value}
     if o.kind == "variable":
         return {"kind": "variable", "name": o.name}
+    if o.kind == "round":
+        return {"kind": "round"}
     return {"kind": "heroes"}
 
 

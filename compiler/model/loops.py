@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from compiler.diagnostics import Span
-from compiler.model.quest import ANY, Condition, Effect, Interval, compare_truths
+from compiler.model.quest import ANY, ROUND, Condition, Effect, Interval, compare_truths
 from compiler.syntax import ast
 
 ENDS = ("win", "lose", "end", "next", "next_quest")
@@ -55,10 +55,10 @@ class Runaway(NamedTuple):
 
 
 def runaway_loops(effects: Iterable[Effect], ranges: Mapping[str, Interval], heroes: Interval,
-                  dead: frozenset[Span] = frozenset()) -> list[Runaway]:
+                  dead: frozenset[Span] = frozenset(), rnd: Interval = ROUND) -> list[Runaway]:
     """The `repeat` blocks among `effects` (at any depth) that can go round forever with no
     question (the module's doc); `ranges` and `heroes` from the fixpoint, `dead` the choices
-    never taken."""
+    never taken, `rnd` the round under way in the event (quest.round_of)."""
     out: list[Runaway] = []
     for f in _every(effects, dead):
         if f.kind != "repeat" or not f.args or not f.choices:
@@ -68,7 +68,7 @@ def runaway_loops(effects: Iterable[Effect], ranges: Mapping[str, Interval], her
         if _walk(f.choices[0].effects, [start], f.args[0], ways, dead) is None:
             continue  # too many ways to follow: nothing claimed
         for way, again in ways:
-            reason = _forever(way, ranges, heroes)
+            reason = _forever(way, ranges, heroes, rnd)
             if reason is not None:
                 out.append(Runaway(f, again, reason))
                 break
@@ -173,13 +173,13 @@ def _nets(writes: Iterable[Effect | str]) -> dict[str, _Net]:
     return out
 
 
-def _truths(c: Condition, ranges: Mapping[str, Interval], heroes: Interval) -> frozenset[bool]:
+def _truths(c: Condition, ranges: Mapping[str, Interval], heroes: Interval, rnd: Interval = ROUND) -> frozenset[bool]:
     """The values `c` may take, by the fixpoint's intervals."""
     k = c.kind
     if k == "not":
-        return frozenset(not t for t in _truths(c.parts[0], ranges, heroes))
+        return frozenset(not t for t in _truths(c.parts[0], ranges, heroes, rnd))
     if k in ("and", "or"):
-        sets = [_truths(p, ranges, heroes) for p in c.parts]
+        sets = [_truths(p, ranges, heroes, rnd) for p in c.parts]
         if k == "and":
             out: set[bool] = ({True} if all(True in s for s in sets) else set()) | ({False} if any(False in s for s in sets) else set())
         else:
@@ -191,6 +191,8 @@ def _truths(c: Condition, ranges: Mapping[str, Interval], heroes: Interval) -> f
                 return (o.value, o.value)
             if o.kind == "heroes":
                 return heroes
+            if o.kind == "round":
+                return rnd  # no effect changes it: a way round waiting on it is taken forever (_keeps)
             return ranges.get(o.name or "", ANY)
         return compare_truths(c.op, side(c.left), side(c.right))
     if k == "heroes" and c.heroes is not None:
@@ -236,6 +238,10 @@ def _keeps(c: Condition, value: bool, nets: Mapping[str, _Net], touched: frozens
     return (holds in (">", ">=") and net.value > 0) or (holds in ("<", "<=") and net.value < 0)
 
 
+def _reads_round(c: Condition) -> bool:
+    return any(o is not None and o.kind == "round" for o in (c.left, c.right)) or any(_reads_round(p) for p in c.parts)
+
+
 def _unchanged(c: Condition, nets: Mapping[str, _Net], touched: frozenset[str]) -> bool:
     """Does the pass leave everything `c` reads as it was?"""
     if c.kind == "on_board":
@@ -245,12 +251,12 @@ def _unchanged(c: Condition, nets: Mapping[str, _Net], touched: frozenset[str]) 
     return all(_unchanged(p, nets, touched) for p in c.parts)
 
 
-def _forever(way: Way, ranges: Mapping[str, Interval], heroes: Interval) -> str | None:
+def _forever(way: Way, ranges: Mapping[str, Interval], heroes: Interval, rnd: Interval = ROUND) -> str | None:
     """Why this way round, once taken, is taken forever (None: it may not be)."""
     if way.drawn:
         return None
     for c, value in way.guards:
-        if value not in _truths(c, ranges, heroes):
+        if value not in _truths(c, ranges, heroes, rnd):
             return None  # cannot be taken
     nets = _nets(way.writes)
     if not all(_keeps(c, value, nets, way.touched) for c, value in way.guards):
@@ -265,6 +271,8 @@ def _forever(way: Way, ranges: Mapping[str, Interval], heroes: Interval) -> str 
     moved = [n for n in names if nets.get(n.strip("`"), _Net("delta", 0)) != _Net("delta", 0)]
     if moved:
         return f"{', '.join(moved)} {'moves' if len(moved) == 1 else 'move'} only away from the way out"
+    if any(_reads_round(c) for c, _ in way.guards):
+        names.append("the round, which no effect changes while the event runs")
     if names:
         return f"nothing on the way round changes what decides it ({', '.join(names)})"
     return "nothing on the way round changes what decides it"

@@ -264,6 +264,20 @@ class CheckedExpectation:
 # An interval of integers: (low, high), None for an unbounded end.
 Interval = tuple[int | None, int | None]
 ANY: Interval = (None, None)
+# `round` in a condition: the round under way, from 1 in each encounter; no effect changes it
+ROUND: Interval = (1, None)
+ROUND_KEY = "#round"  # `holds_for`'s key for the round (no variable can be named so)
+
+
+def round_of(t: Trigger) -> Interval:
+    """The round under way while an event with trigger `t` runs (docs/language.md,
+    "Conditions"): N during `on round_end N` (the round ending) and `on round_start N`;
+    1 at the quest's and the encounter's start (before the first round ends); else any."""
+    if t.kind in ("round_start", "round_end") and t.number is not None:
+        return (t.number, t.number)
+    if t.kind in ("start", "encounter_start"):
+        return (1, 1)
+    return ROUND
 
 
 @frozen
@@ -315,6 +329,7 @@ def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4),
         changed = False
         st.refresh()
         for e in enc.events:
+            st.round = round_of(e.trigger)
             if st.can_fire(e.trigger) and st.occurs(e.trigger, e.quota) and (e.condition is None or True in st.truths(e.condition)):
                 changed = st.fire(e) or changed
     blocked = frozenset(e.index for e in enc.events
@@ -324,6 +339,7 @@ def fixpoint(enc: QuestEncounter, first: bool, heroes: tuple[int, int] = (1, 4),
     covers: dict[Span, tuple[tuple[Span, ...], str]] = {}
     for e in enc.events:
         if e.index in st.fired:
+            st.round = round_of(e.trigger)
             st.dead_in(e.effects, dead, always, covers)
     short = {e.index: st.occurrences(e.trigger) or 0 for e in enc.events
              if e.index not in st.fired and st.can_fire(e.trigger) and not st.occurs(e.trigger, e.quota)}
@@ -417,6 +433,7 @@ class _Growing:
     def __init__(self, enc: QuestEncounter, first: bool, heroes: tuple[int, int],
                  entry: Mapping[str, Interval] | None = None) -> None:
         self.enc, self.first, self.heroes = enc, first, heroes
+        self.round = ROUND  # the round under way in the event being looked at (`round_of`)
         self.starts: dict[str, Interval] = {v: _hull((n, n), (entry or {}).get(v, (n, n))) for v, n in enc.variables.items()}
         self.spawn_group = {s.id: s.group for s in enc.spawns}
         self.fired: set[int] = set()
@@ -525,6 +542,8 @@ class _Growing:
             return (o.value, o.value)
         if o.kind == "heroes":
             return self.heroes
+        if o.kind == "round":
+            return self.round
         return self.intervals().get(o.name or "", ANY)
 
     # -------------------------------------------------- conditions
@@ -745,12 +764,13 @@ class _Growing:
         return out, covered
 
     def domain(self, key: str) -> tuple[float, float]:
-        """The values `key` (a variable, or "" for the hero count) can take, ends infinite."""
-        lo, hi = self.heroes if key == "" else self.intervals().get(key, ANY)
+        """The values `key` (a variable, "" for the hero count, "#round" for the round) can
+        take, ends infinite."""
+        lo, hi = self.heroes if key == "" else self.round if key == ROUND_KEY else self.intervals().get(key, ANY)
         return (-math.inf if lo is None else lo, math.inf if hi is None else hi)
 
     def holds_for(self, c: Condition) -> tuple[str, list[tuple[float, float]]] | None:
-        """The values of the one thing `c` reads (a variable, or "" for the hero count) for
+        """The values of the one thing `c` reads (a variable, "" for the hero count, ROUND_KEY for the round) for
         which it holds, as sorted disjoint integer intervals (ends infinite when unbounded):
         comparisons of it with numbers, `heroes N..M`, and `and` / `or` / `not` of them.
         None: `c` reads something else, or two things."""
@@ -761,9 +781,9 @@ class _Growing:
             op, a, b = c.op, c.left, c.right
             if a.kind == "number" and b.kind != "number":
                 a, b, op = b, a, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
-            if b.kind != "number" or b.value is None or a.kind not in ("variable", "heroes"):
+            if b.kind != "number" or b.value is None or a.kind not in ("variable", "heroes", "round"):
                 return None
-            key = "" if a.kind == "heroes" else a.name or ""
+            key = "" if a.kind == "heroes" else ROUND_KEY if a.kind == "round" else a.name or ""
             v = float(b.value)
             inf = math.inf
             spans = {"<": [(-inf, v - 1)], "<=": [(-inf, v)], ">": [(v + 1, inf)], ">=": [(v, inf)],

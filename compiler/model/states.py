@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple
 
 from compiler.diagnostics import Span
-from compiler.model.quest import ANY, Condition, Effect, Event, Interval, Possible, QuestEncounter, compare_truths
+from compiler.model.quest import ANY, ROUND, Condition, Effect, Event, Interval, Possible, QuestEncounter, compare_truths
 from compiler.syntax import ast
 
 MAX_STATES = 20_000
@@ -203,6 +203,8 @@ class _Search:
             return (o.value, o.value)
         if o.kind == "heroes":
             return self.possible.heroes
+        if o.kind == "round":
+            return ROUND  # the round under way: any from 1 (the search does not count rounds)
         return self.possible.ranges.get(o.name or "", ANY)
 
     def on_board(self, s: State, what: str | None, name: str) -> bool:

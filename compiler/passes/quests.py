@@ -1259,20 +1259,21 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
                     continue
                 if e.index in state.blocked and e.condition is not None:
                     if not said(e.condition):
-                        sink.report("Q0314", e.condition.span, reason=_never_holds(e.condition, state))
+                        sink.report("Q0314", e.condition.span, reason=_never_holds(e.condition, state, rnd=m.round_of(e.trigger)))
                 elif e.index in state.short:
                     sink.report("Q0303", e.trigger.span, reason=f"its trigger can happen at most {state.short[e.index]} "
                                 f"time{'s' if state.short[e.index] != 1 else ''}, fewer than its quota ({e.quota} times)")
                 else:
                     sink.report("Q0303", e.trigger.span, reason=_why_not(e.trigger, enc, state, first))
             for e in events:
+                rnd = m.round_of(e.trigger)
                 for f in m.all_effects(e.effects, dead):
                     if f.kind == "if":
-                        _dead_arms(f, state, said, sink)
+                        _dead_arms(f, state, said, sink, rnd)
                         continue
                     for c in f.choices:
                         if c.span in dead and c.condition is not None and c.text is not None and not said(c.condition):
-                            sink.report("Q0315", c.condition.span, choice=c.text.value, reason=_never_holds(c.condition, state))
+                            sink.report("Q0315", c.condition.span, choice=c.text.value, reason=_never_holds(c.condition, state, rnd=rnd))
         _check_reveals(enc, events, sink, dead)
         if state is not None:
             body = next((e.body for e in quest.encounters if e.number == enc.number), None)
@@ -1305,9 +1306,11 @@ def _analyse(quest: ast.Quest, encounters: list[m.QuestEncounter], sink: Sink,
     return out
 
 
-def _dead_arms(f: m.Effect, state: m.Possible, said: Callable[[m.Condition], bool], sink: Sink) -> None:
+def _dead_arms(f: m.Effect, state: m.Possible, said: Callable[[m.Condition], bool], sink: Sink,
+               rnd: m.Interval = m.ROUND) -> None:
     """Q0325 for the arms of an `if` that are never taken: one whose condition never holds,
-    and, once, the first arm after one whose condition always holds (with those after it)."""
+    and, once, the first arm after one whose condition always holds (with those after it).
+    `rnd`: the round under way in the event (m.round_of)."""
     for j, c in enumerate(f.choices):
         if c.span not in state.dead_choices:
             continue
@@ -1321,8 +1324,8 @@ def _dead_arms(f: m.Effect, state: m.Possible, said: Callable[[m.Condition], boo
             if any(said(cond) for cond in conds):
                 return
             rest = " and every arm after it" if j < len(f.choices) - 1 else ""
-            what = "the hero count" if key == "" else f"`{key}`"
-            span_text = _interval(state.heroes if key == "" else state.range_of(key))
+            what = "the hero count" if key == "" else "the round" if key == m.ROUND_KEY else f"`{key}`"
+            span_text = _interval(state.heroes if key == "" else rnd if key == m.ROUND_KEY else state.range_of(key))
             sink.report("Q0325", where, arm=arm + rest,
                         reason=f"the {len(conds)} arms before it together cover every value {what} can take "
                                f"({what} is {span_text}), so one of them is always taken",
@@ -1336,13 +1339,13 @@ def _dead_arms(f: m.Effect, state: m.Possible, said: Callable[[m.Condition], boo
             rest = " and every arm after it" if j < len(f.choices) - 1 else ""
             which = "the `if`" if before == 0 else f"the `else if` of arm {before + 1}"
             sink.report("Q0325", where, arm=arm + rest,
-                        reason=f"the condition of {which} always holds ({_never_holds(cond, state, 'true')})",
+                        reason=f"the condition of {which} always holds ({_never_holds(cond, state, 'true', rnd)})",
                         related=(Related(cond.span, "this condition always holds"),),
                         fix="Drop the arms that are never taken, or fix the condition that always holds.")
             return
         if c.condition is not None and not said(c.condition):
             sink.report("Q0325", where, arm="this `if` arm" if j == 0 else arm,
-                        reason=f"its condition never holds ({_never_holds(c.condition, state)})",
+                        reason=f"its condition never holds ({_never_holds(c.condition, state, rnd=rnd)})",
                         fix="Fix the condition, or drop the arm.")
 
 
@@ -1468,7 +1471,7 @@ def _check_loops(events: Sequence[m.Event], state: m.Possible, sink: Sink) -> No
     for e in events:
         if not e.can_fire:
             continue
-        for r in runaway_loops(e.effects, state.ranges, state.heroes, state.dead_choices):
+        for r in runaway_loops(e.effects, state.ranges, state.heroes, state.dead_choices, m.round_of(e.trigger)):
             label = r.repeat.args[0]
             sink.report("Q0322", r.repeat.span, label=label, reason=r.reason,
                         related=(Related(r.again.span, f"the way round back to `{label}`"),),
@@ -1503,9 +1506,9 @@ def _interval(iv: m.Interval) -> str:
     return f"{'-∞' if lo is None else lo}..{'∞' if hi is None else hi}"
 
 
-def _never_holds(c: m.Condition, st: m.Possible, value: str = "false") -> str:
+def _never_holds(c: m.Condition, st: m.Possible, value: str = "false", rnd: m.Interval = m.ROUND) -> str:
     """Why a condition never holds (`value` "true": always holds), in words: the intervals
-    of what it compares."""
+    of what it compares (`rnd`: the round under way in its event, m.round_of)."""
     said: list[str] = []
     for o in c.variables():
         text = f"`{o.name}` is {_interval(st.range_of(o.name or ''))}"
@@ -1513,12 +1516,19 @@ def _never_holds(c: m.Condition, st: m.Possible, value: str = "false") -> str:
             said.append(text)
     if _reads_heroes(c):
         said.append(f"the hero count is {st.heroes[0]}..{st.heroes[1]}")
+    if _reads(c, "round"):
+        said.append(f"the round is {_interval(rnd)}")
     return "; ".join(said) if said else f"it is {value} in every state the quest can reach"
 
 
 def _reads_heroes(c: m.Condition) -> bool:
     return c.kind == "heroes" or any(o is not None and o.kind == "heroes" for o in (c.left, c.right)) \
         or any(_reads_heroes(p) for p in c.parts)
+
+
+def _reads(c: m.Condition, kind: str) -> bool:
+    """Does `c` compare an operand of `kind` (heroes, round)?"""
+    return any(o is not None and o.kind == kind for o in (c.left, c.right)) or any(_reads(p, kind) for p in c.parts)
 
 
 def _exclusive_spawns(events: Iterable[ast.EventDecl]) -> dict[str, frozenset[str]]:

@@ -353,6 +353,7 @@ export class Game {
       case "number": return o.value;
       case "variable": return this.variables[o.name] ?? 0;
       case "heroes": return this.heroes;
+      case "round": return this.round;  // the round under way (N through round N's end: endRound)
       default: return 0;
     }
   }
@@ -427,6 +428,7 @@ export class Game {
     while (this.queue.length && !this.outcome) {
       const t = this.queue.shift();
       if (t.generation !== this.generation) continue;  // for an encounter left since
+      if (t.kind === "round_start") this.round = t.round;  // the new round is under way from its start
       for (const { key, event } of this.events) {
         if (this.outcome) break;
         const every = Game.everyRound(event.on);
@@ -707,7 +709,9 @@ export class Game {
     this.turns.clear();
     const round = this.round;
     const generation = this.generation;
-    this.round += 1;
+    // `this.round` stays N through round N's end (its events, and a question they ask, see N,
+    // as the app's #round: RoundController.EndRound); round N + 1 begins when its
+    // `round_start` is taken from the queue (_loop), after every end-of-round event
     this.fire({ kind: "round_end", round });
     this._track("round_end");
     if (this.generation === generation) this.fire({ kind: "round_start", round: round + 1 });

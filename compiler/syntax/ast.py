@@ -456,7 +456,8 @@ class Effect:
 
 @frozen
 class Operand:
-    """One side of a comparison: kind variable (`name`) | number (`value`) | heroes (the hero count)."""
+    """One side of a comparison: kind variable (`name`) | number (`value`) | heroes (the hero count)
+    | round (the round under way, from 1 in each encounter)."""
 
     kind: str
     name: str | None = None

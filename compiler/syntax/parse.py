@@ -762,6 +762,9 @@ class _Builder(Transformer[Token, tuple[ast.Declaration, ...]]):
     def o_heroes(self, meta: Meta, children: Children) -> ast.Operand:
         return ast.Operand("heroes", span=self.span(meta))
 
+    def o_round(self, meta: Meta, children: Children) -> ast.Operand:
+        return ast.Operand("round", span=self.span(meta))
+
     @staticmethod
     def _trigger(kind: str, shape: str = "") -> Callable[[_Builder, Meta, Children], ast.Trigger]:  # used in the class body
         def build(self: _Builder, meta: Meta, children: Children) -> ast.Trigger:
