@@ -380,7 +380,7 @@ def test_an_item_slot_of_every_key_combination_imports_without_error(tmp_path):
         "tiles.ini": TILES,
         "items.ini": items,
         "events.ini": "[EventStart]\ntrigger=EventStart\nbuttons=1\ndisplay=false\nadd=QItemA QItemB QItemC QItemD QItemE\n"
-                      "[EventLook]\nbuttons=1\ndisplay=false\n",
+                      "event1=EventLook\n[EventLook]\nbuttons=1\ndisplay=false\nremove=#qitems\n",
     })
     sink = Sink()
     made = import_quest(q, sink)
@@ -391,6 +391,8 @@ def test_an_item_slot_of_every_key_combination_imports_without_error(tmp_path):
                  "item d { named a; starting }", "item e { starting }"):
         assert f"\n  {line}\n" in text, text
     assert "shop a, b, c, d, e" in text, text
+    # `remove=#qitems` (Quest.Remove: every item a QItem gave back): a `take` of each slot
+    assert "take a\n" in text and "take e\n" in text and "#qitems" not in " ".join(d.message for d in sink.items), text
     said = sorted(d.message for d in sink.items if d.code == "VK0303")
     assert said == ["[QItemD] inspect: questc cannot express the event run when the item is inspected; it is left out",
                     "[QItemD] sparkle: questc cannot express `sparkle`; it is left out"], said

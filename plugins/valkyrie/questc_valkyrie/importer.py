@@ -1637,6 +1637,9 @@ class Importer:
                     continue  # the chain enters another encounter next: `next` clears the board (docs/valkyrie.md)
                 if name in ("#shop", "#uicomponents"):
                     continue  # the shop screen (Quest.cs: a ShopInterface) or every UI element closes: presentation
+                if name == "#qitems":  # Quest.Remove: every item a QItem gave the party is taken back
+                    out.extend(_Line(f"take {ident}", sec.span_of("remove")) for ident in self.item_ids.values())
+                    continue
                 self.cannot(sec, "remove", f"removing `{name}` (all of them at once)")
                 continue
             if c is None or name in self.as_buttons:
