@@ -83,6 +83,15 @@ def test_setup_token_on_an_obstacle_is_reported_once_by_the_maps_pass():
     assert codes(sink) == ["M0220"]
 
 
+def test_a_misspelt_token_whose_declaration_failed_still_gets_its_did_you_mean():
+    # new-user trial: `token search as chest at 9A(5,5)` (no such square: M0216) and
+    # `on searched chst`: "there is no token `chst`" named nothing, the token being left out
+    _, sink = run(quest(MAP + "  token search as chest at 9A(5,5)\n  on searched chst { say \"x\" }\n"
+                        "  on searched chest { say \"y\" }\n"))
+    assert codes(sink) == ["M0216", "Q0301"]  # `on searched chest` is not reported again
+    assert "did you mean `chest`" in sink.items[1].message
+
+
 def test_heroes_outside_two_to_four():
     _, sink = run(quest(MAP, heroes="5+"))
     assert codes(sink) == ["S0202"]  # the guard can never hold: one error, no Q0106 on top

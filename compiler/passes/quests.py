@@ -992,7 +992,9 @@ class EncounterResolver:
             return True
         if (ns, name) in self.failed:
             return False  # its declaration was already reported
-        self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=hint(name, known, sink=self.sink))
+        # a declared one whose place failed (reported) is still a name the author meant
+        declared = set(known) | {n for kind, n in self.failed if kind == ns}
+        self.sink.report("Q0301", span, kind=ns, name=name, where=self.where(), hint=hint(name, declared, sink=self.sink))
         return False
 
     def ambiguous(self, group: str, span: Span) -> bool:
