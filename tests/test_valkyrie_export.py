@@ -610,8 +610,13 @@ def test_rounds_in_valkyrie_terms(tmp_path):
     assert "QuestcEncounter,==,2" in by_trigger["EndRound"]  # encounter 2's every round
     assert by_trigger["EndRound6"] == ["QuestcEncounter,<,2 Gold,>=,3"]  # `not (gold < 3)`
     entry = secs["EventEnterEncounter2"]
-    assert entry.get("operations") == ("QuestcEncounter,=,2 QuestcE2Round3,=,#round QuestcE2Round3,+,2 "
+    assert entry.get("operations") == ("QuestcEncounter,=,2 QuestcE2Round2,=,#round QuestcE2Round2,+,1 "
+                                       "QuestcE2Round3,=,#round QuestcE2Round3,+,2 "
                                        "QuestcE2Round4,=,#round QuestcE2Round4,+,3")
+    # the operand `round`: the app's #round in encounter 1; in encounter 2 against the mark of
+    # its number (`round >= 2` in an `if` arm: the mark QuestcE2Round2 above)
+    assert "QuestcEncounter,<,2 Alarm,>=,1 #round,>=,3" in by_trigger["EndRound"]
+    assert any(s.get("conditions") == "#round,>=,QuestcE2Round2" and not s.get("trigger") for s in secs.values())
 
 
 def test_conditions_in_valkyrie_terms(tmp_path):
@@ -668,6 +673,32 @@ def test_a_condition_too_long_for_valkyrie_is_reported_and_the_event_left_out(tm
     found = re.findall(r"warning\[VK0308\]: Valkyrie cannot express (.*?); the export leaves it out", r.err)
     assert found == ["a condition of more than 16 alternatives once written as the app's `or` of `and`s",
                      "spawn `ettin`: no exported event spawns it"]  # only the left-out `next` entered encounter 2
+
+
+def test_the_round_against_a_variable_in_a_later_encounter_is_vk0308_and_against_a_number_below_1_a_constant(tmp_path):
+    """Encounter 2's round is the app's #round less the round encounter 2 began in, plus 1; the
+    app's tests cannot subtract, so `round` is written only against a number (the mark its
+    entry stores); against a variable it is VK0308 and the event is left out. In encounter 1
+    `round` is #round against anything. `round > 0` holds in every round (rounds count from 1):
+    no test is written for it."""
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(EVERY, pack)
+    source = (pack / "every_construct.quest").read_text()
+    source = source.replace('on round_end { add 1 to tide }', 'on round_end { add 1 to tide }\n'
+                            '    on round_end if round > tide { say "Dry." }\n    on round_start if round > 0 { say "Always." }')
+    source = source.replace('on round_start { add 1 to alarm }', 'on round_start if round >= alarm { add 1 to alarm }')
+    (pack / "every_construct.quest").write_text(source)
+    r = export(pack, tmp_path / "out")
+    assert r.code == 0, r.err
+    found = re.findall(r"warning\[VK0308\]: Valkyrie cannot express (.*?); the export leaves it out", r.err)
+    assert len(found) == 1 and found[0].startswith("`round` compared with a variable in encounter 2"), found
+    secs = {s.name: s for f in (tmp_path / "out" / "EveryConstruct").glob("*.ini") if f.name != "quest.ini"
+            for s in read_ini(f.read_text(), f.name, Sink()).sections}
+    conds = [s.get("conditions") for s in secs.values() if s.get("trigger") == "StartRound"]
+    assert "QuestcEncounter,<,2 #round,>=,Alarm" in conds  # encounter 1: the app's round against the variable
+    assert "QuestcEncounter,==,2" in conds  # `round > 0`: always, only the encounter's guard
 
 
 # ---------------------------------------------------------------- no empty dialogs (issue 32)

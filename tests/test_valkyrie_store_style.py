@@ -89,3 +89,23 @@ def test_a_second_button_leading_nowhere_is_still_a_choice(imported):
     sentry = events(text)["picked_up sentry"]
     assert re.search(r'ask "A wounded sentry lies among the bunks\. Will you help him up\?" \{', sentry), sentry
     assert 'choice "Help him" { set sentry_helps = 1;' in sentry and 'choice "Leave him" {}' in sentry
+
+
+def test_the_dawn_tests_the_round_inside_the_chain_and_exports_it_back(imported, tmp_path):
+    """[EventDawn] (`conditions=HoursWatched,>=,6 #round,>=,6`, after the EndRound counter) is
+    the quest's only win; `#round` inside a chain is the round under way (RoundController.
+    EndRound: the round ending), read as `round` (before: VK0303, the alternative left out,
+    and the quest could not be won). Exported, it is `#round` again, and the round trip gives
+    the same quest."""
+    from test_valkyrie_export import body
+
+    text, said, folder = imported
+    assert "VK0303" not in said, said
+    assert events(text)["round_end"] == ("    advance hours_watched by 1\n    if hours_watched >= 6 and round >= 6 {\n"
+                                         '      win "Grey light climbs over the roofs: the heroes have won the night."\n    }\n')
+    exported = (folder / "events.ini").read_text(encoding="utf-8")
+    assert "conditions=HoursWatched,>=,6 #round,>=,6" in exported
+    again = questc("--plugin", "valkyrie", "import", "valkyrie", folder, "-o", tmp_path / "again")
+    assert again.code == 0, again.err
+    back = next((tmp_path / "again").glob("*.quest")).read_text(encoding="utf-8")
+    assert body(back) == body(text)

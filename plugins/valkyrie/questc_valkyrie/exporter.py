@@ -33,10 +33,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import io
+import operator
 import re
 import zipfile
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping, TypedDict
+from typing import TYPE_CHECKING, Callable, Mapping, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
 from questc_valkyrie.doors import DoorPlace, inner_place, opening_place, to_valkyrie
@@ -67,6 +68,8 @@ ASK_COMMENT = "questc: ask, the choices join at "  # + the section every choice'
 MAX_GATES = 16  # an `if` is written as at most this many alternatives (conjunctions), else VK0308
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 # `pack_lor`: the importer's variable for the flag `#LoR` of a content pack (`--packs`); the app
 # sets the flag itself, so the export writes the flag and never its starting value
 PACK_VARS = {pack_var(app_id): "#" + app_id for app_id in APP_PACKS.values()}
@@ -266,6 +269,8 @@ class Exporter:
             for ev in e.body.events:
                 if ev.trigger.kind in ("round_start", "round_end") and ev.trigger.number is not None:
                     self.round_marks.setdefault(e.number, set()).add(ev.trigger.number)
+                # `round OP N` in a condition of encounter k >= 2 tests the app's round against the mark of N (round_test)
+                self.round_marks.setdefault(e.number, set()).update(_round_numbers(ev))
         if any(self.maps[e.number].tiles for e in encs) and not any(t.tile.valkyrie for e in encs for t in self.maps[e.number].tiles):
             # a scenario without a map, which neither Valkyrie nor the importer could read: one error
             codes = sorted({t.code for e in encs for t in self.maps[e.number].tiles})
@@ -661,6 +666,8 @@ class Exporter:
             if var is None:
                 return f"`on_board {c.subject}` (not an exported tile, token, door or spawn of this encounter)"
             return [[f"{var},==,{0 if negate else 1}"]]
+        if kind == "compare" and c.op in NEGATED and "round" in (c.left and c.left.kind, c.right and c.right.kind):
+            return self.round_test(k, c, negate)
         if kind == "compare" and c.op in NEGATED:
             left, right, op = self.operand(c.left), self.operand(c.right), c.op
             if left is None or right is None:
@@ -675,6 +682,34 @@ class Exporter:
                 left, right, op = right, left, FLIPPED[op]  # the app tests a variable against a value
             return [[f"{left},{op},{right}"]]
         return f"the condition `{kind}`"
+
+    def round_test(self, k: int, c: ast.Condition, negate: bool) -> list[Conj] | str:
+        """A comparison reading `round`, the round under way (docs/language.md, "Conditions"), as
+        the app's `#round` (RoundController: set to 1 at the start, Quest.cs; still the round
+        ending while EndRound's events run; raised by CheckNewRound before StartRound's). The
+        first encounter's rounds are the app's: `#round,OP,VALUE`. In encounter k >= 2 round N
+        is the app's round_var(k, N) (its entry event stores it), so `round OP N` is
+        `#round,OP,QuestcE<k>Round<N>`; against anything but a number it cannot be written."""
+        op = NEGATED[c.op or "=="] if negate else c.op or "=="
+        left, right = c.left, c.right
+        if left is None or right is None:
+            return "a comparison without two sides"
+        if left.kind != "round":
+            left, right, op = right, left, FLIPPED[op]
+        holds = _COMPARE[op]
+        if right.kind == "round":  # the round against itself
+            return [[]] if holds(0, 0) else []
+        if right.kind == "number" and right.value is not None and right.value < 1:  # the round is 1 or more
+            return [[]] if holds(1, right.value) and holds(2, right.value) else []
+        if k == self.encs[0].number:
+            value = self.operand(right)
+            return "a comparison without two sides" if value is None else [[f"#round,{op},{value}"]]
+        n = right.value if right.kind == "number" else None
+        if n is None or n not in self.round_marks.get(k, set()):
+            return (f"`round` compared with {'a variable' if right.kind == 'variable' else 'the hero count'} in encounter {k} "
+                    "(the app's round counts from the quest's start; a later encounter's round can be written only "
+                    "against a number)")
+        return [[f"#round,{op},{round_var(k, n)}"]]
 
     def board_var(self, k: int, name: str) -> str | None:
         """The variable `on_board NAME` reads; registers what keeps it (see `keep_board`)."""
@@ -1513,6 +1548,22 @@ def _names_of(quest: ast.Quest, var: str) -> int:
         conds += list(c.parts)
         count += sum(1 for o in (c.left, c.right) if o is not None and o.kind == "variable" and o.name == var)
     return count
+
+
+def _round_numbers(ev: ast.EventDecl) -> set[int]:
+    """The numbers N (1 or more) that `round` is compared with in the event's conditions (its
+    own, its choices', its `if` arms')."""
+    conds = [ev.condition] + [ch.condition for ef in _all_effects(ev.effects) for ch in ef.choices]
+    out: set[int] = set()
+    while conds:
+        c = conds.pop()
+        if c is None:
+            continue
+        conds += list(c.parts)
+        sides = (c.left, c.right)
+        if any(o is not None and o.kind == "round" for o in sides):
+            out.update(o.value for o in sides if o is not None and o.kind == "number" and o.value is not None and o.value >= 1)
+    return out
 
 
 def _all_effects(effects: tuple[ast.Effect, ...]) -> list[ast.Effect]:

@@ -1346,7 +1346,8 @@ class Importer:
                 # the published quests' own guard (A Fat Goblin's `Encounter2,==,1`): the event is that encounter's;
                 # the test stays (the quest sets the variable itself)
                 k = int(own.group(1))
-            if m and m.group(1) == "#round" and m.group(2) == "==" and trigger.startswith("round_"):
+            if m and m.group(1) == "#round" and m.group(2) == "==" and trigger.startswith("round_") and n is None:
+                # (a second test of the round is the event's `if`: test_text reads it as `round`)
                 mark = re.fullmatch(r"QuestcE(\d{1,9})Round(\d{1,9})", m.group(3))
                 if mark:
                     k, n = int(mark.group(1)), int(mark.group(2))
@@ -1386,6 +1387,9 @@ class Importer:
         if m is None:
             return None
         var, op, value = m.groups()
+        mark = re.fullmatch(r"QuestcE\d{1,9}Round(\d{1,9})", value)
+        if var == "#round" and mark:  # the export's `round OP N` in a later encounter (exporter.operand)
+            return f"round {op} {int(mark.group(1))}"
         board = re.fullmatch(r"QuestcOnBoard(\w+)", var)
         if board:
             name = self.board_name(board.group(1))
@@ -1397,6 +1401,8 @@ class Importer:
                 return x
             if x == "#heroes":
                 return "heroes"
+            if x == "#round":  # the round under way (RoundController: the round ending during EndRound)
+                return "round"
             name = self.var_name(x)
             if name is None:
                 return None
