@@ -285,6 +285,19 @@ def test_strings_usage_errors(tmp_path):
     assert questc("strings", "update", tmp_path / "t").code == 2
 
 
+def test_strings_take_the_conventions_after_the_action(tmp_path):
+    # new-user trial: `questc strings update PACK --lang fr -q` was "unrecognized arguments: -q"
+    pack = tmp_path / "p"
+    shutil.copytree(PACK, pack)
+    loud = questc("strings", "extract", pack, "-o", tmp_path / "a.pot")
+    assert loud.code == 0 and "written" in loud.out + loud.err
+    quiet = questc("strings", "extract", pack, "-o", tmp_path / "b.pot", "-q", "--no-cache")
+    assert quiet.code == 0 and quiet.out + quiet.err == "", quiet.err
+    assert (tmp_path / "a.pot").read_bytes() == (tmp_path / "b.pot").read_bytes()
+    assert questc("strings", "update", pack, "--lang", "de", "-q").code == 0
+    assert (pack / "translations" / "de.po").is_file()
+
+
 # ---------------------------------------------------------------- images in a language
 GOLDEN = REPO / "tests" / "golden" / "render"
 

@@ -149,3 +149,17 @@ def finish(sink: Sink, args: argparse.Namespace) -> int:
     usage = missing_paths(sink, args)
     print_diagnostics(sink, args.format)
     return USAGE if usage else exit_code(sink, args.strict)
+
+
+def add_conventions(parser: argparse.ArgumentParser) -> None:
+    """-q, -v and --no-cache after SOURCE or TARGET too (`questc export valkyrie PACK -o DIR
+    -q`, `questc strings update PACK -q`), as every command takes them: argparse gives a
+    subcommand's options only before its own subcommand. Absent, they leave what the
+    command itself read (SUPPRESS)."""
+    loud = parser.add_mutually_exclusive_group()
+    loud.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                      help="print errors only (human output; machine formats are unchanged)")
+    loud.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                      help="also print how long each stage took, on stderr")
+    parser.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS,
+                        help="read and keep nothing in the cache folder: compute everything")

@@ -4,7 +4,6 @@ and writing what a converter returns."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Mapping, overload
@@ -17,19 +16,6 @@ if TYPE_CHECKING:
     from compiler.plugins.loader import Loaded
 
 USAGE = 2
-
-
-def add_conventions(parser: argparse.ArgumentParser) -> None:
-    """-q, -v and --no-cache after SOURCE or TARGET too (`questc export valkyrie PACK -o DIR
-    -q`), as every command takes them: argparse gives a subcommand's options only before its
-    own subcommand. Absent, they leave what `questc import|export` itself read (SUPPRESS)."""
-    loud = parser.add_mutually_exclusive_group()
-    loud.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
-                      help="print errors only (human output; machine formats are unchanged)")
-    loud.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
-                      help="also print how long each stage took, on stderr")
-    parser.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS,
-                        help="read and keep nothing in the cache folder: compute everything")
 
 
 @overload

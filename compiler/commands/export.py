@@ -11,7 +11,8 @@ import argparse
 from pathlib import Path
 
 from compiler.commands.common import add_pack_arguments
-from compiler.commands.convert import add_conventions, converters
+from compiler.commands.common import add_conventions
+from compiler.commands.convert import converters
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,8 @@ import argparse
 import sys
 from typing import Mapping
 
-from compiler.commands.convert import add_conventions, converters
+from compiler.commands.common import add_conventions
+from compiler.commands.convert import converters
 from compiler.diagnostics import Sink, Span
 
 

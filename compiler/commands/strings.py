@@ -36,7 +36,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from compiler.commands.common import add_pack_arguments, compile_args
+from compiler.commands.common import add_conventions, add_pack_arguments, compile_args
 
 if TYPE_CHECKING:
     import polib
@@ -55,14 +55,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     ex = sub.add_parser("extract", help="write every text of a pack to a PO template (.pot) or a CSV file",
                         description="write every text of a pack to a PO template (.pot) or a CSV file")
     add_pack_arguments(ex, many=False)
+    add_conventions(ex)
     ex.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.pot (gettext template) or FILE.csv (spreadsheet); `-` writes a template to stdout")
     up = sub.add_parser("update", help="merge new and changed texts into each translations/<lang>.po of the pack",
                         description="merge new and changed texts into each translations/<lang>.po of the pack")
     add_pack_arguments(up, many=False)
+    add_conventions(up)
     up.add_argument("--lang", action="append", default=[], metavar="LANG", help="also create translations/LANG.po if it does not exist (repeatable)")
     im = sub.add_parser("import", help="bring the translations of a filled CSV (from `strings extract -o FILE.csv`) into translations/<lang>.po",
                         description="bring the translations of a filled CSV (from `strings extract -o FILE.csv`) into translations/<lang>.po")
     add_pack_arguments(im, many=False)
+    add_conventions(im)
     im.add_argument("csv", metavar="FILE.csv", help="the filled spreadsheet: columns id and translation, and source_hash to tell stale rows")
     im.add_argument("--lang", required=True, metavar="LANG", help="the language of the translations (fr, pl, pt_BR)")
 
