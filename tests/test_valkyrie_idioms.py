@@ -396,3 +396,9 @@ def test_an_item_slot_of_every_key_combination_imports_without_error(tmp_path):
     said = sorted(d.message for d in sink.items if d.code == "VK0303")
     assert said == ["[QItemD] inspect: questc cannot express the event run when the item is inspected; it is left out",
                     "[QItemD] sparkle: questc cannot express `sparkle`; it is left out"], said
+    # and it checks with no error: the empty QItemE (an editor's leftover) can hold no item, a
+    # Q0217 warning, as the app plays the quest and gives nothing for it
+    checked = questc("--plugin", "valkyrie", "check", q)
+    out = checked.err + checked.out
+    assert checked.code == 0 and "error[" not in out, out
+    assert re.findall(r"warning\[Q0217\]: item `(\w+)`", out) == ["e"], out

@@ -1,7 +1,8 @@
 """A quest's item slots (docs/language.md, "Quest items and shops"), checked once per quest.
 
     item_slots(quest, sink) -> the slots as declared, each fault reported:
-      Q0214  a slot that is written so it can hold nothing, or declared twice
+      Q0214  a slot declared twice
+      Q0217  a slot that is written so it can hold nothing (a warning: the app plays it, giving nothing)
       Q0215  a slot no effect gives or sells and the party does not start with (a warning)
       Q0216  `shop` offering fewer than two slots
 
@@ -29,9 +30,9 @@ def item_slots(quest: ast.Quest, sink: Sink) -> tuple[ast.ItemSlot, ...]:
     for s in slots.values():
         problem = _written_wrong(s, slots)
         if problem is not None:
-            sink.report("Q0214", s.span, item=s.id, problem=problem)
+            sink.report("Q0217", s.span, item=s.id, problem=problem)
     for s in _never_filled(slots):
-        sink.report("Q0214", s.span, item=s.id,
+        sink.report("Q0217", s.span, item=s.id,
                     problem="it names only item slots that copy each other's item, so none of them ever holds one")
     used: set[str] = set()
     for effect in _effects(quest):
