@@ -701,6 +701,24 @@ def test_the_round_against_a_variable_in_a_later_encounter_is_vk0308_and_against
     assert "QuestcEncounter,==,2" in conds  # `round > 0`: always, only the encounter's guard
 
 
+def test_the_round_in_a_button_condition_goes_out_as_a_vartest_and_comes_back(tmp_path):
+    """A choice offered from round 2 on: its button condition is a VarTests list reading
+    `#round` (QuestButtonData), which the importer reads back as `round`."""
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(EVERY, pack)
+    source = (pack / "every_construct.quest").read_text().replace(
+        'choice "Take it" if gold >= 1 {', 'choice "Take it" if gold >= 1 and round >= 2 {')
+    (pack / "every_construct.quest").write_text(source)
+    r = export(pack, tmp_path / "out")
+    assert r.code == 0 and "VK0308" not in r.err, r.err
+    events = (tmp_path / "out" / "EveryConstruct" / "events.ini").read_text()
+    assert "Condition=VarOperation:Gold,>=,1 VarTestsLogicalOperator:AND VarOperation:#round,>=,2\n" in events
+    again = imported(tmp_path / "out" / "EveryConstruct", tmp_path / "again")
+    assert 'choice "Take it" if gold >= 1 and round >= 2 {' in (again / "every_construct.quest").read_text()
+
+
 # ---------------------------------------------------------------- no empty dialogs (issue 32)
 def displayed_without_text(folder: Path) -> list[str]:
     """What the app's loader reports as an empty dialog or a raw-key button (QuestData.Event:
