@@ -263,3 +263,18 @@ def test_two_options_on_one_line_without_a_separator_get_the_fix():
         sink = Sink()
         parse_module(fixed, "o.quest", sink)
         assert sink.items == []
+
+
+def test_a_block_cut_short_by_a_syntax_error_is_not_also_counted(tmp_path):
+    # the parser skips the second `option`; "`random` needs at least two options (it has 1)"
+    # on top of the S0101 was an error the quest does not hold
+    from conftest import questc, write_pack
+
+    body = ('quest q "Q" {\n  map { tile entrance1A at (0, 0); edge entrance1A.north }\n  start heroes on entrance1A\n'
+            '  on round_end 2 { random { option { say "a" } option { say "b" } } }\n'
+            '  on round_end 3 { ask "Go?" { choice "a" { win "w" } choice "b" { lose "l" } } }\n}\n')
+    pack = write_pack(tmp_path, "cut", requires=["d2e-base"], files={"q.quest": body})
+    r = questc("check", pack, "--no-cache")
+    assert r.code == 1 and r.err.count("error[") == 2 and r.err.count("error[S0101]") == 2, r.err
+    one = write_pack(tmp_path, "one", requires=["d2e-base"], files={"q.quest": body.replace(' option { say "b" }', "")})
+    assert "error[Q0317]" in questc("check", one, "--no-cache").err  # a block really holding one option still is

@@ -203,9 +203,23 @@ def fold_same_place(items: list[Diagnostic]) -> list[Diagnostic]:
 SUPERSEDES: tuple[tuple[str, str], ...] = (("C0301", "Q0102"),)
 
 
+# Counts of a block's parts, wrong when a syntax error inside the block cut it short: an
+# `ask` or `random` whose second `choice`/`option` the parser skipped (`option { … } option
+# { … }` on one line, S0101) has one left, and "needs at least two (it has 1)" is an error
+# the quest does not hold (new-user trial). Dropped when a syntax error lies inside them.
+COUNTS_OF_PARTS = frozenset({"Q0312", "Q0317"})
+
+
+def _inside(inner: Span, outer: Span) -> bool:
+    return inner.file == outer.file and (outer.line, outer.column) <= (inner.line, inner.column) <= (outer.end_line, outer.end_column)
+
+
 def drop_superseded(items: list[Diagnostic]) -> list[Diagnostic]:
-    """`items` without each error a SUPERSEDES pair's first code says again at its place."""
+    """`items` without each error a SUPERSEDES pair's first code says again at its place,
+    nor a COUNTS_OF_PARTS error holding a syntax error."""
     places = {(d.code, d.span.file, d.span.line, d.span.column) for d in items}
+    syntax = [d.span for d in items if d.code.startswith("S") and d.severity == Severity.ERROR]
     return [d for d in items
             if not any(d.code == weaker and (stronger, d.span.file, d.span.line, d.span.column) in places
-                       for stronger, weaker in SUPERSEDES)]
+                       for stronger, weaker in SUPERSEDES)
+            and not (d.code in COUNTS_OF_PARTS and any(_inside(s, d.span) for s in syntax))]
