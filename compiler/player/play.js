@@ -805,7 +805,7 @@ export function usesRandom(quest, bundle = null) {
 
 /** A condition written back as in the quest language (for the script listing). */
 export function describeCondition(c, top = true) {
-  const operand = (o) => (o.kind === "number" ? String(o.value) : o.kind === "variable" ? o.name : "heroes");
+  const operand = (o) => (o.kind === "number" ? String(o.value) : o.kind === "variable" ? o.name : o.kind);  // heroes, round
   let out;
   switch (c.kind) {
     case "and": case "or": out = c.parts.map((p) => describeCondition(p, false)).join(` ${c.kind} `); break;

@@ -5,7 +5,7 @@
 // worked out by hand from those rules.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Game } from "./play.js";
+import { Game, describeCondition } from "./play.js";
 import { bundle, cmp, num, say, said } from "./helpers.mjs";
 
 const round = { kind: "round" };
@@ -56,4 +56,10 @@ test("the round counts from 1 again in the next encounter, and a quest ended at 
   g.endRound();
   assert.equal(g.outcome.result, "win");
   assert.equal(g.round, 1);
+});
+
+test("the script writes the operand back as `round`", () => {
+  assert.equal(describeCondition({ kind: "and", parts: [cmp({ kind: "variable", name: "hours" }, ">=", num(6)), cmp(round, ">=", num(6))] }),
+    "hours >= 6 and round >= 6");
+  assert.equal(describeCondition(cmp({ kind: "heroes" }, "<", num(3))), "heroes < 3");
 });
