@@ -321,3 +321,26 @@ def test_the_caps_in_the_schemas_are_the_caps_of_the_quest_language():
         caps |= set(map(int, re.findall(r'"maxLength": (\d+)', path.read_text())))
         _json.loads(path.read_text())
     assert {NAME_MAX, TEXT_MAX} <= caps <= {NAME_MAX, TEXT_MAX, 60, 1}
+
+
+def test_the_summary_counts_a_diagnostic_reported_twice_once_as_it_is_shown():
+    """The same diagnostic reported twice (one code, place and message: an import and the
+    check after it both saying it) is shown once, so the summary counts it once; the
+    Valkyrie campaign example said "11 warnings" above ten."""
+    import json
+
+    from compiler.diagnostics import Sink
+    from compiler.diagnostics.model import Span
+    from compiler.diagnostics.render import render, summary_of
+
+    sink = Sink()
+    at = Span("q.quest", 3, 1, 3, 5)
+    for _ in range(2):
+        sink.report("Q0215", at, item="idle")
+    sink.report("Q0215", Span("q.quest", 4, 1, 4, 5), item="other")
+    assert sink.warnings == 3  # what was reported (the compiler's own bookkeeping)
+    assert summary_of(sink) == {"errors": 0, "warnings": 2}
+    human = render(sink, "human")
+    assert human.count("warning[Q0215]") == 2 and human.rstrip().endswith("0 errors, 2 warnings"), human
+    out = json.loads(render(sink, "json"))
+    assert len(out["diagnostics"]) == 2 and out["summary"] == {"errors": 0, "warnings": 2}

@@ -403,7 +403,11 @@ RENDERERS: dict[str, Callable[[list[Diagnostic], dict[str, int]], str]] = {
 
 
 def summary_of(sink: Sink) -> dict[str, int]:
-    return {"errors": sink.errors, "warnings": sink.warnings}
+    """The counts of what is shown: the same diagnostic reported twice (one code, place and
+    message; `Sink.sorted` shows it once) is counted once."""
+    shown = sink.sorted()
+    return {"errors": sum(d.severity is Severity.ERROR for d in shown),
+            "warnings": sum(d.severity is Severity.WARNING for d in shown)}
 
 
 def render(sink: Sink, fmt: str, *, colour: bool = False, quiet: bool = False) -> str:
