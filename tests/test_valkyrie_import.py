@@ -512,7 +512,7 @@ def test_conditions_inside_a_chain_are_if_else(tmp_path):
         ("VK0312", "[EventPick] event1: [EventNever] never runs from this list: [EventLow] before it has no condition"),
         ("VK0303", "[EventLoRSpecial] conditions: questc cannot express an alternative for those whose app has `#LoR` (a content "
                    "pack, hero or class; questc imports for the packs of `--packs`, default the base game, and this one is not "
-                   "among them, so it is 0) (the alternative is left out); it is left out")]
+                   "among them, so it is 0), nor the alternative it guards; it is left out")]
 
 
 def test_branches_that_meet_again_continue_after_the_branch(tmp_path):

@@ -1938,7 +1938,7 @@ class Importer:
         Where every option reaches one same event (`join_of`), the options end there and the
         rest of the chain follows the `random` (the iterator returned)."""
         if self.ask_depth >= MAX_ASK_DEPTH:
-            self.cannot(sec, "randomevents", f"choices nested more than {MAX_ASK_DEPTH} deep (the deeper ones are left out)")
+            self.cannot(sec, "randomevents", f"the choices nested deeper than {MAX_ASK_DEPTH}")
             return iter(())
         join = self.join_of([h.name for h in heads], not any(not self._conditional(h) for h in heads))
         stop = {join.name} if join is not None else set()
@@ -1978,7 +1978,7 @@ class Importer:
         travel menus of A Fat Goblin) is an empty choice and VK0303. Nested asks deeper than
         MAX_ASK_DEPTH and events walked past MAX_WALK are VK0303 (a bound, not a guess)."""
         if self.ask_depth >= MAX_ASK_DEPTH:
-            self.cannot(sec, "buttons", f"choices nested more than {MAX_ASK_DEPTH} deep (the deeper ones are left out)")
+            self.cannot(sec, "buttons", f"the choices nested deeper than {MAX_ASK_DEPTH}")
             return iter(())
         names: list[str] = []
         end = False
@@ -2355,7 +2355,7 @@ class Importer:
         cannot read is left out (VK0303); an arm naming an event whose chain is under way
         is a way back (VK0303, as `_follow`)."""
         if self.ask_depth >= MAX_ASK_DEPTH:
-            self.cannot(sec, key, f"choices nested more than {MAX_ASK_DEPTH} deep (the deeper ones are left out)")
+            self.cannot(sec, key, f"the choices nested deeper than {MAX_ASK_DEPTH}")
             return iter(())
         arms: list[tuple[str | None, Section]] = []
         for c in heads:
@@ -2368,7 +2368,7 @@ class Importer:
                 self.sink.report("VK0407", c.span_of("conditions"), section=c.name, key="conditions", test=test, op=test.split(",")[1])
                 continue
             if text is None:
-                self.cannot(c, "conditions" if c.get("conditions") else "vartests", f"{why} (the alternative is left out)")
+                self.cannot(c, "conditions" if c.get("conditions") else "vartests", f"{why}, nor the alternative it guards")
                 continue
             if not text:
                 arms.append((None, c))  # it always holds: the `else`
