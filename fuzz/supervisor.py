@@ -189,6 +189,7 @@ class Supervisor:
         self.queue: deque[list[str]] = deque()
         self.done = 0
         self.expected = 0
+        self.interrupted = False  # Ctrl-C: the summary says how far the run got, the exit code is 130
         self.events: list[str] = []  # one line per finding, in order
         self.slowest: list[tuple[float, str, str]] = []  # (ms, target, item) of the slowest inputs that passed
         self.workers: list[Worker] = []
@@ -234,28 +235,33 @@ class Supervisor:
         self.expected = sum(len(j) for j in self.queue)
         setup = time.monotonic() - t0
         what = f"{len(args.replay)} saved input(s)" if args.replay else f"{self.expected:,} inputs" + ("" if args.only else f" ({args.n:,} random)")
-        print(f"fuzz: seed {self.seed}, {what}, {args.jobs} workers, "
-              f"{self.timeout:g} s per input ({args.directed_timeout:g} s per directed one); corpus made in {setup:.1f} s; findings in {self.out}", flush=True)
-        workers = self.workers = [Worker(self, i) for i in range(min(args.jobs, max(1, len(self.queue))))]
-        for w in workers:
-            w.start()
         self.t_start = time.monotonic()
-        last = self.t_start
-        alive = set(workers)
-        while alive:
-            for key, _ in self.sel.select(timeout=0.25):
-                self._readable(key.data, alive)
-            now = time.monotonic()
-            for w in list(alive):
-                if w.current is not None and self._over_time(w, now):
-                    self._stuck(w, alive)
-                elif w.current is None and not w.ready and now - w.started > args.setup_timeout:
-                    self._died(w, alive, reason=f"no `ready` within {args.setup_timeout} s")
-            if now - last >= args.progress:
-                last = now
-                self._progress()
+        try:
+            print(f"fuzz: seed {self.seed}, {what}, {args.jobs} workers, "
+                  f"{self.timeout:g} s per input ({args.directed_timeout:g} s per directed one); corpus made in {setup:.1f} s; findings in {self.out}",
+                  flush=True)
+            workers = self.workers = [Worker(self, i) for i in range(min(args.jobs, max(1, len(self.queue))))]
+            for w in workers:
+                w.start()
+            last = self.t_start
+            alive = set(workers)
+            while alive:
+                for key, _ in self.sel.select(timeout=0.25):
+                    self._readable(key.data, alive)
+                now = time.monotonic()
+                for w in list(alive):
+                    if w.current is not None and self._over_time(w, now):
+                        self._stuck(w, alive)
+                    elif w.current is None and not w.ready and now - w.started > args.setup_timeout:
+                        self._died(w, alive, reason=f"no `ready` within {args.setup_timeout} s")
+                if now - last >= args.progress:
+                    last = now
+                    self._progress()
+        except KeyboardInterrupt:  # Ctrl-C: the summary of what ran, not a traceback (`run` stops the workers)
+            self.interrupted = True
         self.wall = time.monotonic() - self.t_start
-        return self._summary()
+        code = self._summary()
+        return code if code or not self.interrupted else 130
 
     def _over_time(self, w: Worker, now: float) -> bool:
         """Whether the input in hand has run too long: by the worker's own CPU time, so that a
@@ -431,6 +437,8 @@ class Supervisor:
         rate = total.inputs / max(self.wall, 1e-9)
         lines.append("")
         lines.append(f"{total.inputs:,} inputs in {self.wall:,.0f} s with {self.args.jobs} workers: {rate:.1f} inputs/s (seed {self.seed})")
+        if self.interrupted:
+            lines.append(f"interrupted by the user after {self.done:,} of {self.expected:,} inputs")
         if self.slowest:
             lines.append("slowest inputs that passed: " + ", ".join(f"{item} ({target}) {ms / 1000:.1f} s" for ms, target, item in self.slowest))
         found = [(k, v) for k, v in sorted(self.findings.by_signature.items())]

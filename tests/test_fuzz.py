@@ -46,3 +46,28 @@ def test_mutations_are_the_same_bytes_for_the_same_seed():
         doc = {"tiles": {"x": {"grid": "..", "openings": {"north": [0]}}}}
         assert mu.dump_json(mu.mutate_tree(json.loads(json.dumps(doc)), a, ["y"]), a) == \
             mu.dump_json(mu.mutate_tree(json.loads(json.dumps(doc)), b, ["y"]), b)
+
+
+def test_a_run_stopped_with_ctrl_c_prints_its_summary_not_a_traceback(tmp_path):
+    """Ctrl-C (SIGINT to the supervisor) ends the run with the summary of what ran, written to
+    the findings folder too, the line saying how far it got, and exit code 130; no traceback,
+    and no worker left behind (the selftest's `slow` input sleeps 3 s a time)."""
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    out = tmp_path / "findings"
+    proc = subprocess.Popen([sys.executable, "-m", "fuzz", "--registry", "fuzz.selftest", "--only", ",".join(["23"] * 20),
+                             "--timeout", "10", "--jobs", "1", "--findings", str(out), "--progress", "1000"],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    head = proc.stdout.readline()
+    assert head.startswith("fuzz: seed"), head
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (proc.returncode, rest, err)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "interrupted by the user after" in rest and "of 20 inputs" in rest, rest
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["seed"]
