@@ -14,6 +14,7 @@ key) and left out; nothing is dropped silently.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Mapping, Type
 
 from compiler.plugins.api import Related, Sink, Span, Tile, did_you_mean
 from questc_valkyrie.doors import DoorPlace, from_valkyrie, opening_at, opening_place
-from questc_valkyrie.ini import Section
+from questc_valkyrie.ini import Section, Value
 from questc_valkyrie.source import QuestFiles
 from questc_valkyrie.tiles import Placement, clusters, placements_of
 
@@ -65,7 +66,8 @@ TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spe
 # the variables the export maintains: the encounter played, a later encounter's round marks,
 # whether a component is on the board (read back as conditions, never as quest variables)
 _INTERNAL = re.compile(r"Questc(Encounter|E\d{1,9}Round\d{1,9}|OnBoard\w+|Quota\w+|Unlocked\w+)")
-_TEST = re.compile(r"([#$%]?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d{1,9}|#?[A-Za-z_]\w*)")
+# a variable: plain, the app's `#`/`$` ones, a campaign `%X` or one of the app's campaign values `$%X`
+_TEST = re.compile(r"((?:\$%|[#$%])?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d{1,9}|(?:\$%|[#%])?[A-Za-z_]\w*)")
 APP_FORMATS = (4, 21)  # the quest formats the app lists (QuestData.cs: Quest.minumumFormat, QuestFormat.CURRENT_VERSION)
 MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search over the suspect tiles)
 MAX_BUTTONS = 64  # buttons of one Valkyrie event read as choices
@@ -208,6 +210,7 @@ class Importer:
         high = self.number(qs, "maxhero", 4) if qs is not None and re.fullmatch(r"\d", qs.get("maxhero") or "4") else 4
         self.hero_range = (max(1, min(4, low or 2)), max(1, min(4, high or 4)))  # the quest's hero counts (render)
         self.trigger_now = ""  # the trigger of the event being read (event)
+        self.from_vartests: set[str] = set()  # sections whose AND-only `vartests=` is read as `conditions` (and_tests)
         self.sides_of: dict[str, frozenset[str]] = {}  # a section -> the sides its own evidence points to (ending_side)
 
     # ------------------------------------------------------------ reporting
@@ -219,7 +222,8 @@ class Importer:
         self.warned.add((sec.name, key))
         if once is not None:
             self.warned.add(("", once))
-        self.sink.report("VK0303", sec.span_of(key), section=sec.name, key=key, what=what)
+        shown = "vartests" if key == "conditions" and sec.name in self.from_vartests else key  # and_tests
+        self.sink.report("VK0303", sec.span_of(key), section=sec.name, key=shown, what=what)
 
     def way_back(self, sec: Section, key: str, name: str) -> _Line:
         """`again LABEL` for a way back to [name], an event whose chain is under way (a loop):
@@ -291,7 +295,25 @@ class Importer:
                     first = self.comp[sec.name]
                     self.sink.report("VK0104", sec.span, section=sec.name, related=(Related(first.span, "first given here"),))
                     continue
-                self.comp[sec.name] = sec
+                self.comp[sec.name] = self.and_tests(sec) if "vartests" in sec.values else sec
+
+    def and_tests(self, sec: Section) -> Section:
+        """A section whose `vartests=` (the form the app's editor saves every event's tests in:
+        QuestData.Event.ToString) is tests joined by AND only, as a copy holding them as
+        `conditions=` (the older form, which QuestData.Event reads as those tests joined by AND,
+        and which the app ignores when `vartests=` is present): the two mean the same, so every
+        reading of `conditions` reads it. A list with OR or parentheses stays `vartests`, read
+        by vartests_condition. Diagnostics at the key still name `vartests` (cannot)."""
+        raw = sec.values["vartests"]
+        parts = raw.text.split()
+        if not all(p == "VarTestsLogicalOperator:AND" or p.startswith("VarOperation:") for p in parts):
+            return sec
+        values = {k: v for k, v in sec.values.items() if k not in ("conditions", "vartests")}
+        tests = [p.partition(":")[2] for p in parts if p.startswith("VarOperation:")]
+        if tests:
+            values["conditions"] = Value("conditions", " ".join(tests), raw.span, raw.value_span)
+            self.from_vartests.add(sec.name)
+        return dataclasses.replace(sec, values=values)
 
     def of(self, prefix: str) -> list[Section]:
         return [s for s in self.comp.values() if s.name.startswith(prefix) and not (prefix == "Tile" and s.name.startswith("TileSide"))]
@@ -1330,7 +1352,11 @@ class Importer:
         conditioned sections with one same next event, exporter.gate) are its `or`. None when
         there is no condition or it is not all questc can read (VK0303 as before)."""
         if self.names(root, "vartests"):
-            return None, None, None
+            text = self.vartests_condition(root.get("vartests") or "")
+            if text is None:
+                return None, None, None
+            self.cond_done.add(root.name)
+            return text or None, None, None
         k: int | None = None
         n: int | None = None
         rest = []
@@ -2269,7 +2295,8 @@ class Importer:
         user's packs take; every other flag is 0: a test holding at 0 is dropped, one failing
         leaves the alternative out (docs/valkyrie.md, "Expansion packs")."""
         if self.names(c, "vartests"):
-            return None, "a `vartests=` condition"
+            text = self.vartests_condition(c.get("vartests") or "")
+            return (text, "") if text is not None else (None, "a `vartests=` condition")
         parts = []
         for t in self.names(c, "conditions"):
             bits = t.split(",")
@@ -2479,22 +2506,63 @@ class Importer:
 
     def vartests_text(self, tests: str) -> str | None:
         """The app's VarTests list (QuestButtonData, `event<i>Condition`) in questc's words:
-        "" for none, None when a part cannot be read."""
-        words = []
-        for part in tests.split():
-            kind, _, value = part.partition(":")
-            if kind == "VarOperation":
-                text = self.test_text(value)
-                if text is None:
+        "" for none, None when a part cannot be read (vartests_condition)."""
+        return self.vartests_condition(tests)
+
+    def vartests_condition(self, tests: str) -> str | None:
+        """The app's VarTests list (an event's `vartests=`, a button's `event<i>Condition`) in
+        questc's words: "" when it always holds, None when a part cannot be read. The app
+        (VarManager.Test(VarTests)) reads it left to right with no precedence: the result starts
+        true, each test is joined to what came before by the last operator seen (AND or OR), a
+        `(` joins the value of everything up to its `)` the same way, and a `)` with no `(`
+        ends the list. So `A AND B OR C` is `(A and B) or C` and `A OR B AND C` is `(A or B)
+        and C`; questc's `and` binds tighter than `or` (docs/language.md), so the grouping is
+        written with parentheses where it differs. A list starting with OR always holds."""
+        parts = tests.split()
+
+        def join(left: tuple[str, ...] | None, op: str, right: tuple[str, ...]) -> tuple[str, ...] | None:
+            if left is None:  # the app's starting `true`
+                return right if op == "AND" else None
+            return (op, self._render(left, op), self._render(right, op))
+
+        def fold(i: int) -> tuple[tuple[str, ...] | None, int] | None:
+            expr: tuple[str, ...] | None = None  # None: true
+            op = "AND"
+            while i < len(parts):
+                kind, _, value = parts[i].partition(":")
+                if kind == "VarOperation":
+                    text = self.test_text(value)
+                    if text is None:
+                        return None
+                    expr = join(expr, op, ("test", text))
+                elif kind == "VarTestsLogicalOperator" and value in ("AND", "OR"):
+                    op = value
+                elif kind == "VarTestsParenthesis" and value == "(":
+                    inner = fold(i + 1)
+                    if inner is None:
+                        return None
+                    sub, i = inner
+                    expr = join(expr, op, sub) if sub is not None else (expr if op == "AND" else None)
+                    continue
+                elif kind == "VarTestsParenthesis" and value == ")":
+                    return expr, i + 1
+                else:
                     return None
-                words.append(text)
-            elif kind == "VarTestsLogicalOperator" and value in ("AND", "OR"):
-                words.append(value.lower())
-            elif kind == "VarTestsParenthesis" and value in ("(", ")"):
-                words.append(value)
-            else:
-                return None
-        return " ".join(words).replace("( ", "(").replace(" )", ")")
+                i += 1
+            return expr, i
+
+        done = fold(0)
+        if done is None:
+            return None
+        return self._render(done[0], "") if done[0] is not None else ""
+
+    @staticmethod
+    def _render(e: tuple[str, ...], inside: str) -> str:
+        """vartests_condition's tree as text, in parentheses where it is an `or` inside an `and`."""
+        if e[0] == "test":
+            return e[1]
+        text = f"{e[1]} {e[0].lower()} {e[2]}"
+        return f"({text})" if e[0] == "OR" and inside == "AND" else text
 
     def _conditional(self, sec: Section) -> bool:
         conds = self.names(sec, "conditions") + self.names(sec, "vartests")
@@ -2617,7 +2685,9 @@ class Importer:
                     points[mp] = []
                     order.append(mp)
                 points[mp].append(i)
-        if any(self.names(sec, f"placement{i}") for i in (1,)) or sec.get("placement5"):
+        # places for one hero matter only where the quest can be played by one (the app offers the
+        # hero selection from `minhero`; the editor writes `placement1` whatever the quest's minimum)
+        if (self.names(sec, "placement1") and self.hero_range[0] <= 1) or sec.get("placement5"):
             self.cannot(sec, "placement1" if sec.get("placement1") else "placement5", "placements for 1 or 5 heroes")
         lines: list[_Line] = []
         k_here = None
@@ -2852,19 +2922,28 @@ def plain_vars_of(files: QuestFiles) -> frozenset[str]:
 
 
 def _sides(sec: Section, text: str) -> set[str]:
-    """The sides ("win", "lose") one section's sound, name, variables set and text point to."""
-    sides: set[str] = set()
+    """The sides ("win", "lose") one section's sound, text, name and variables set point to,
+    the first of these that points one way deciding: the sound the app plays first, then the
+    text, then the words of the name and the variables. An author's `[EventOverlordWins]` (or
+    `[EventFloodWins]`) with `audio=AudioBLDefeat` and "the heroes have failed" is a loss: the
+    word `wins` in its name is the overlord's. Both sides when no one of them decides."""
     audio = sec.get("audio") or ""
-    words = set(snake(sec.name).split("_")) | set(snake(audio).split("_"))
+    sound = set(snake(audio).split("_")) if audio else set()
+    words = set(snake(sec.name).split("_"))
     for op in (sec.get("operations") or "").split():
         var = op.split(",")[0].lstrip("$%#@")
         if var != "end":
             words |= set(snake(var).split("_"))
-    if audio == AUDIO_WIN or words & _WIN_WORDS or _TEXT_WIN.search(text):
-        sides.add("win")
-    if audio == AUDIO_LOSE or words & _LOSE_WORDS or _TEXT_LOSE.search(text):
-        sides.add("lose")
-    return sides
+    tiers = (
+        {side for side, hit in (("win", audio == AUDIO_WIN or bool(sound & _WIN_WORDS)),
+                                ("lose", audio == AUDIO_LOSE or bool(sound & _LOSE_WORDS))) if hit},
+        {side for side, hit in (("win", bool(_TEXT_WIN.search(text))), ("lose", bool(_TEXT_LOSE.search(text)))) if hit},
+        {side for side, hit in (("win", bool(words & _WIN_WORDS)), ("lose", bool(words & _LOSE_WORDS))) if hit},
+    )
+    for tier in tiers:
+        if len(tier) == 1:
+            return tier
+    return set().union(*tiers)
 
 
 def _component_kind(name: str) -> str:

@@ -1,0 +1,186 @@
+"""Store-style Valkyrie packages written by hand in the app's own format, as an author saves
+them with the app's editor (format 19, `vartests=` tests), this project's own words (CC0):
+
+- tests/data/valkyrie/drowned_mill: a quest of two encounters chained the store way, with no
+  `EventEnd…` section: a quota dialog on the sluice lever sets `Encounter2,=,1`, removes
+  `#monsters`, then `#boardcomponents`, adds the ford's tiles and moves the heroes with a text;
+  `EndRound<N>` and `StartRound` triggers guarded by `Encounter2`, `vartests=` with AND, OR and
+  parentheses, a random event list, `#rand3`, a spawn with `placement1..4` and `[MPlace…]`;
+- tests/data/valkyrie/ashen_road: a campaign of two quests, the second hidden in `q2/`, reached
+  by an event naming `q2/quest.ini`; `%` campaign variables set in the first and tested in the
+  second, `$%xp` / `$%gold` rewards and a `$%xp` test.
+
+Each imports, checks with no error and no VK0303, exports, and both the original and the export
+load in the app's own loader with no problem. Findings of this trial, each asserted below (and
+failing before its fix): `vartests=` on an event was VK0303 and the event's condition, effects
+or whole alternative lost (the quest's only win among them); a VarTests list is read left to
+right by the app with no precedence; `$%` values in a test were unreadable; an ending whose
+name holds `Wins` but whose sound and text say defeat was `end`; `placement1` was VK0303 in a
+quest of two heroes or more."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, questc
+from test_valkyrie_idioms import loads_clean
+
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
+
+DATA = REPO / "tests" / "data" / "valkyrie"
+MILL = DATA / "drowned_mill"
+ROAD = DATA / "ashen_road"
+
+
+def body(text: str) -> list[str]:
+    return [re.sub(r"\s+#.*$", "", ln) for ln in text.splitlines() if not ln.startswith("#")]
+
+
+def through(src: Path, tmp: Path, *export_args: str) -> tuple[dict[str, str], str, Path]:
+    """({quest id: imported text}, `check`'s output, the export folder) of a package."""
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", src, "-o", tmp / "pack")
+    assert r.code == 0, r.err
+    checked = questc("--plugin", "valkyrie", "check", src)
+    said = checked.err + checked.out
+    assert checked.code == 0 and "error[" not in said, said
+    again = questc("check", tmp / "pack")
+    assert again.code == 0 and "error[" not in again.err + again.out, again.err + again.out
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", tmp / "pack", *export_args, "-o", tmp / "out")
+    assert r.code == 0, r.err
+    texts = {p.stem: p.read_text(encoding="utf-8") for p in (tmp / "pack").glob("*.quest")}
+    return texts, said, next(p for p in (tmp / "out").iterdir() if p.is_dir())
+
+
+def imported_text(src: Path, tmp: Path) -> tuple[str, str]:
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", src, "-o", tmp)
+    assert r.code == 0, r.err
+    return next(tmp.glob("*.quest")).read_text(encoding="utf-8"), r.err
+
+
+@pytest.fixture(scope="module")
+def mill(tmp_path_factory) -> tuple[str, str, Path]:
+    texts, said, folder = through(MILL, tmp_path_factory.mktemp("mill"))
+    return texts["drowned_mill"], said, folder
+
+
+def test_the_two_encounter_quest_imports_checks_exports_and_loads(mill):
+    text, said, folder = mill
+    assert "VK0303" not in said and "VK0399" not in said and "E0103" not in said, said
+    assert "encounter 2 {" in text
+    # the quota dialog on the lever, then the transition: Encounter2 set, the board cleared (`next`)
+    assert re.search(r'if quota_sluice >= 3 \{\n\s+set quota_sluice = 0\n\s+set encounter2 = 1\n\s+say "The sluice bursts[^\n]*\n\s+next\n'
+                     r'\s+say "The heroes ride the flood down to the ford\.', text), text
+    # the random draw of the sacks, one option per event of the list
+    assert 'option { set rope = 1; say "A coil of good rope, hidden under the sacks." }' in text
+    # the spawn of placement1..4: one block, the third place for four heroes
+    assert "spawn goblin_archer as yard_goblins {\n      master at 6B(2,4)\n      minion at 6B(1,4)\n      minion at 6B(2,3) heroes 4\n" in text
+    loads_clean(MILL, folder)
+
+
+def test_and_only_vartests_are_the_events_conditions(mill):
+    """`vartests=VarOperation:A VarTestsLogicalOperator:AND VarOperation:B` (what the app's editor
+    saves, QuestData.Event.ToString) means `conditions=A B`: a round trigger's `#round`, the
+    store's encounter guard and the only win were VK0303 and lost before (Q0305)."""
+    text, _said, _folder = mill
+    assert "on round_start 2 if encounter2 == 0 {" in text
+    assert "on round_end 3 if encounter2 == 0 {\n      say \"Drowned men" in text
+    assert "on round_end if encounter2 == 0 {\n      advance flood by 1\n" in text
+    enc2 = text[text.index("encounter 2 {"):]
+    assert 'on defeated ettin if encounter2 == 1 {\n      win "The ettin falls into the river.' in enc2
+    assert "on round_start if encounter2 == 1 {\n      set reinforce = random 1..3\n" in enc2
+
+
+def test_vartests_with_or_and_parentheses_are_read_as_the_app_reads_them(mill):
+    text, _said, _folder = mill
+    assert 'if flood >= 5 and (miller_found == 0 or rope == 0) {\n        lose "The mill fills' in text
+    assert "if reinforce == 1 or millstone == 1 {" in text
+
+
+@pytest.mark.parametrize(("tests", "expected"), [
+    # the app folds left to right with no precedence (VarManager.Test(VarTests))
+    ("VarOperation:Reinforce,==,1 VarTestsLogicalOperator:OR VarOperation:Millstone,==,1 VarTestsLogicalOperator:AND VarOperation:Flood,>,2",
+     "if (reinforce == 1 or millstone == 1) and flood > 2 {"),
+    ("VarOperation:Reinforce,==,1 VarTestsLogicalOperator:AND VarOperation:Millstone,==,1 VarTestsLogicalOperator:OR VarOperation:Flood,>,2",
+     "if reinforce == 1 and millstone == 1 or flood > 2 {"),
+    ("VarOperation:Reinforce,==,1 VarTestsLogicalOperator:OR VarTestsParenthesis:( VarOperation:Millstone,==,1 VarTestsLogicalOperator:AND "
+     "VarOperation:Flood,>,2 VarTestsParenthesis:)", "if reinforce == 1 or millstone == 1 and flood > 2 {"),
+    ("VarOperation:Reinforce,==,1 VarTestsLogicalOperator:OR VarOperation:$%xp,>=,2", "if reinforce == 1 or app_xp >= 2 {"),
+])
+def test_a_vartests_list_has_no_precedence_in_the_app(tmp_path, tests, expected):
+    src = tmp_path / "src"
+    shutil.copytree(MILL, src)
+    events = src / "events.ini"
+    raw = events.read_text(encoding="utf-8")
+    old = "vartests=VarOperation:Reinforce,==,1 VarTestsLogicalOperator:OR VarOperation:Millstone,==,1 "
+    assert old in raw
+    events.write_text(raw.replace(old, f"vartests={tests}"), encoding="utf-8")
+    text, err = imported_text(src, tmp_path / "pack")
+    assert expected in text, text
+    assert "VK0303" not in err, err
+
+
+def test_a_section_named_wins_with_a_defeat_sound_and_text_is_a_loss(mill):
+    """[EventFloodWins] (the flood wins: `audio=AudioBLDefeat`, "the heroes have failed") was
+    `end`: `wins` in its name and the defeat sound cancelled out. The sound decides first."""
+    text, _said, _folder = mill
+    assert 'lose "The mill fills with water and the heroes have failed."' in text
+    assert 'end "The mill fills' not in text
+
+
+def test_placement1_is_said_only_where_one_hero_may_play(tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(MILL, src)
+    r = questc("--plugin", "valkyrie", "check", src)
+    assert "placements for 1 or 5 heroes" not in r.err + r.out, r.err
+    quest = src / "quest.ini"
+    quest.write_text(quest.read_text(encoding="utf-8").replace("minhero=2", "minhero=1"), encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "check", src)
+    assert "[SpawnYardGoblins] placement1: questc cannot express placements for 1 or 5 heroes" in r.err + r.out, r.err
+
+
+def test_the_two_encounter_export_imports_back(mill, tmp_path):
+    """The round trip gives the same quest but for one line: the export writes `a and (b or c)`
+    in `or`-of-`and`s form (gates, docs/valkyrie.md "Event language"), which is the same test."""
+    text, _said, folder = mill
+    back, err = imported_text(folder, tmp_path / "again")
+    before, after = body(text), body(back)
+    assert len(before) == len(after)
+    diff = [(a, b) for a, b in zip(before, after) if a != b]
+    assert diff == [("      if flood >= 5 and (miller_found == 0 or rope == 0) {",
+                     "      if flood >= 5 and miller_found == 0 or flood >= 5 and rope == 0 {")], diff
+
+
+# ---------------------------------------------------------------- the campaign package
+@pytest.fixture(scope="module")
+def road(tmp_path_factory) -> tuple[dict[str, str], str, Path]:
+    return through(ROAD, tmp_path_factory.mktemp("road"), "--quest", "ashen_road")
+
+
+def test_the_campaign_package_imports_checks_exports_and_loads(road):
+    texts, said, folder = road
+    assert sorted(texts) == ["ashen_road", "q2"]
+    assert "VK0303" not in said and "VK0399" not in said, said
+    first, second = texts["ashen_road"], texts["q2"]
+    assert ('choice "Drive on" { advance app_xp by 1; advance app_gold by 25; set wagon_saved = 1; '
+            'say "The wagon rolls away from the smoke. Each hero gains 1 XP and the party 25 gold."; next quest q2 }') in first
+    assert "campaign var captive_freed = 0" in first and "campaign var captive_freed = 0" in second
+    assert "if captive_freed == 1 {\n      set guide = 1\n" in second
+    # `$%xp` in a test: before, no test could read a `$%` value (VK0303, the alternative left out)
+    assert ("  on defeated barghest {\n    if wagon_saved == 1 and guide == 1 or app_xp >= 2 {\n      advance app_gold by 50\n"
+            '      win "The wolves are dead and the wagon reaches the fort intact.') in second
+    assert (folder / "Q2" / "quest.ini").is_file()
+    assert "hidden=True" in (folder / "Q2" / "quest.ini").read_text(encoding="utf-8")
+    loads_clean(ROAD, folder)
+    loads_clean(ROAD / "q2", folder / "Q2")
+
+
+def test_the_campaign_export_imports_back_to_the_same_quests(road, tmp_path):
+    texts, _said, folder = road
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", folder, "-o", tmp_path / "again")
+    assert r.code == 0, r.err
+    for qid, text in texts.items():
+        assert body((tmp_path / "again" / f"{qid}.quest").read_text(encoding="utf-8")) == body(text), qid
