@@ -92,6 +92,7 @@ def test_and_only_vartests_are_the_events_conditions(mill):
     enc2 = text[text.index("encounter 2 {"):]
     assert 'on defeated ettin if encounter2 == 1 {\n      win "The ettin falls into the river.' in enc2
     assert "on round_start if encounter2 == 1 {\n      set reinforce = random 1..3\n" in enc2
+    assert "on round_end if encounter2 == 1 and mudslide == 0 {\n      reveal endcap1A\n" in enc2
 
 
 def test_vartests_with_or_and_parentheses_are_read_as_the_app_reads_them(mill):
@@ -152,6 +153,43 @@ def test_the_two_encounter_export_imports_back(mill, tmp_path):
     diff = [(a, b) for a, b in zip(before, after) if a != b]
     assert diff == [("      if flood >= 5 and (miller_found == 0 or rope == 0) {",
                      "      if flood >= 5 and miller_found == 0 or flood >= 5 and rope == 0 {")], diff
+
+
+def laid_over(tmp: Path, x: int, by_name: bool) -> Path:
+    """drowned_mill with the ford laid where the mill was (its tiles at column x, on the mill's
+    squares), the old map removed by `#boardcomponents` or, with `by_name`, tile by tile. The mud
+    bank (an end cap a round event of the ford adds, guarded by `Encounter2,==,1`) moves with it."""
+    src = tmp / f"over{x}{'_named' if by_name else ''}"
+    shutil.copytree(MILL, src)
+    tiles = (src / "tiles.ini").read_text(encoding="utf-8")
+    tiles = tiles.replace("[TileRiverbank]\nxposition=42", f"[TileRiverbank]\nxposition={x}")
+    tiles = tiles.replace("[TileFord]\nxposition=41", f"[TileFord]\nxposition={x - 1}")
+    (src / "tiles.ini").write_text(tiles.replace("[TileMudBank]\nxposition=44", f"[TileMudBank]\nxposition={x + 2}"), encoding="utf-8")
+    for name in ("tokens.ini", "spawns.ini"):
+        (src / name).write_text((src / name).read_text(encoding="utf-8").replace("xposition=43", f"xposition={x + 1}"), encoding="utf-8")
+    if by_name:
+        events = (src / "events.ini").read_text(encoding="utf-8")
+        (src / "events.ini").write_text(events.replace(
+            "remove=#boardcomponents", "remove=TileMillYard TileMillGate TileWheelHouse TileStoreRoom TileCapWheel TileCapWheelTop "
+            "TileCapStore TileGranary TileCapGranary DoorGranary TokenSluice TokenSacks TokenMiller"), encoding="utf-8")
+    return src
+
+
+@pytest.mark.parametrize(("x", "by_name"), [(2, True), (8, False)])
+def test_a_second_map_laid_on_the_first_ones_squares_is_the_next_encounter(mill, tmp_path, x, by_name):
+    """Store authors lay encounter 2 where encounter 1 was: the event entering it removes the
+    old map (`#boardcomponents`, or each tile, door and token by name) and adds the new tiles
+    on the same squares. The app never has both on the board. Before, the overlapping tiles
+    were one map (alternatives of one place): M0211 (an error), M0209, M0213, `removing
+    TileMillYard` VK0303, and the mill's tokens and door event put in encounter 2 (Q0301). Now
+    the import is drowned_mill's, line for line, wherever its ford lies."""
+    text, _said, _folder = mill
+    src = laid_over(tmp_path, x, by_name)
+    checked = questc("--plugin", "valkyrie", "check", src)
+    said = checked.err + checked.out
+    assert checked.code == 0 and "error[" not in said and "VK0303" not in said and "M0209" not in said, said
+    again, _err = imported_text(src, tmp_path / "pack")
+    assert body(again)[1:] == body(text)[1:]
 
 
 # ---------------------------------------------------------------- the campaign package

@@ -67,6 +67,7 @@ TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spe
 # whether a component is on the board (read back as conditions, never as quest variables)
 _INTERNAL = re.compile(r"Questc(Encounter|E\d{1,9}Round\d{1,9}|OnBoard\w+|Quota\w+|Unlocked\w+)")
 # a variable: plain, the app's `#`/`$` ones, a campaign `%X` or one of the app's campaign values `$%X`
+MAX_APART = 300  # board_changes: the tiles of a quest looked at for maps an event clears and lays down
 _TEST = re.compile(r"((?:\$%|[#$%])?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d{1,9}|(?:\$%|[#%])?[A-Za-z_]\w*)")
 APP_FORMATS = (4, 21)  # the quest formats the app lists (QuestData.cs: Quest.minumumFormat, QuestFormat.CURRENT_VERSION)
 MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search over the suspect tiles)
@@ -242,6 +243,77 @@ class Importer:
         by_side = side_codes(self.tiles)
         return bool(side) and side not in by_side and f"TileSide{side}" not in by_side
 
+    def board_changes(self, placements: list[Placement]) -> dict[str, set[str]]:
+        """The tiles never on the board together because an event clears one map and lays down
+        another (a store author's way into the next encounter: `remove=#boardcomponents`, or
+        the old map's tiles by name, and `add=` the new one's tiles, often on the same squares):
+        each tile such an event adds, or an event after it (tiles_after), -> the tiles it
+        removes (by name; for `#boardcomponents`, every tile not added by it nor after it). clusters keeps them in different groups, so the
+        new map is an encounter of its own, not overlaps of one (M0209, M0211). Read for
+        quests of at most MAX_APART tiles (the published ones have a few dozen)."""
+        apart: dict[str, set[str]] = {}
+        tiles = [pl.section for pl in placements]
+        if len(tiles) > MAX_APART:
+            return apart
+        known = set(tiles)
+        adders: dict[str, list[str]] = {}  # an event -> the placed tiles it adds
+        for sec in self.comp.values():
+            for n in self.names(sec, "add"):
+                if n in known:
+                    adders.setdefault(sec.name, []).append(n)
+        for name, added in adders.items():
+            sec = self.comp[name]
+            removes = self.names(sec, "remove")
+            gone = {n for n in removes if n in known and n not in added}
+            if not gone and "#boardcomponents" not in removes:
+                continue
+            after = self.tiles_after(name, adders) - set(added)
+            if "#boardcomponents" in removes:
+                gone |= known - set(added) - after
+            gone -= after
+            new = set(added) | after  # the new map: what the event lays down and what is added to it later
+            for t in new:
+                apart.setdefault(t, set()).update(gone)
+            for t in gone:
+                apart.setdefault(t, set()).update(new)
+        return apart
+
+    def tiles_after(self, name: str, adders: Mapping[str, list[str]]) -> set[str]:
+        """The tiles added after event `name` clears the board: by its chain, the chains of the
+        components it adds, and the triggered events guarded by a variable set on the way in
+        (the store's `Encounter2,==,1`: a round event of the new encounter adding a tile)."""
+        def succ(here: Section) -> list[str]:
+            return [n for key, v in here.values.items() if re.fullmatch(r"event\d{1,3}", key) for n in v.text.split()] + self.names(here, "add")
+
+        before = [s for s in self.comp.values() if name in succ(s)]  # one step back: the event setting the guard
+        after: set[str] = set()
+        todo, seen = [name], {name}
+        guards: set[str] = set()
+        guarded_done = False
+        while todo and len(seen) <= MAX_APART * 4:
+            here = self.comp.get(todo.pop())
+            if here is not None:
+                if here.name != name:
+                    after.update(adders.get(here.name, ()))
+                for n in succ(here):
+                    if n not in seen and n in self.comp:
+                        seen.add(n)
+                        todo.append(n)
+            if not todo and not guarded_done:  # then the events the way in enables
+                guarded_done = True
+                for s in [*before, *(self.comp[n] for n in seen if n in self.comp)]:
+                    guards |= {op.split(",")[0] for op in self.names(s, "operations") if re.fullmatch(r"\w+,[=+],[1-9]\d{0,8}", op)}
+                for s in self.comp.values():
+                    if s.get("trigger") and s.name not in seen and any(
+                            (m := _TEST.fullmatch(c)) and m.group(1) in guards and m.group(2) in ("==", ">=", ">") and m.group(3) != "0"
+                            for c in self.names(s, "conditions")):
+                        seen.add(s.name)
+                        todo.append(s.name)
+        return after
+
+    def enc_adds(self, sec: Section) -> set[str]:
+        return set(self.names(sec, "add"))
+
     def enters_after(self, sec: Section) -> bool:
         """Whether the chain from `sec` (its first next event with no condition, step after step,
         at most MAX_EVIDENCE steps) reaches an event entering another encounter (`entry_copies`):
@@ -342,7 +414,7 @@ class Importer:
         errors = self.sink.errors
         placements = placements_of(self.of("Tile"), self.tiles, self.sink, self.offsets)
         self.check_orientation(placements)
-        groups = clusters(placements)
+        groups = clusters(placements, self.board_changes(placements))
         self.mapless = not groups and not any(t.get("side") or t.get("customImage") for t in self.of("Tile"))
         if not groups and not self.mapless:
             self.sink.report("VK0203", Span.whole_file(self.q.shown("quest.ini")), path=self.q.shown("").removesuffix("/"), problem="it places no tile questc knows")
@@ -534,7 +606,11 @@ class Importer:
             if sec.name not in self.as_buttons:  # else read as a button (ui_menu)
                 self.sink.report("VK0306", sec.span_of("xposition"), section=sec.name, x=x, y=y)
             return None
-        k, pl = self.same_set(sec, self.owners.get((x, -y), [hit]))
+        hits = self.owners.get((x, -y), [hit])
+        if len({k for k, _ in hits}) > 1:  # two encounters' maps on this square: the one enc_of gives
+            k = self.enc_of(sec)
+            hits = [h for h in hits if h[0] == k] or hits
+        k, pl = self.same_set(sec, hits)
         tile = self.tiles[pl.code]
         o = tile.orient(pl.rotate)
         col, row = o.local((x - pl.at[0], -y - pl.at[1]))
@@ -1060,8 +1136,17 @@ class Importer:
 
     def enc_of(self, sec: Section) -> int:
         x, y = self.number(sec, "xposition"), self.number(sec, "yposition")
-        hit = self.owner.get((x or 0, -(y or 0)))
-        return hit[0] if hit else 1
+        hits = self.owners.get((x or 0, -(y or 0)))
+        if not hits:
+            return 1
+        ks = {k for k, _ in hits}
+        if len(ks) > 1:  # on squares of two encounters' maps (one laid where the other was): the map its own adders lay
+            added_by = getattr(self, "added_by", {})
+            mine = set(added_by.get(sec.name, ()))
+            laid = {k for k in ks for pl in self.groups[k - 1] if mine & set(added_by.get(pl.section, ()))}
+            if len(laid) == 1:
+                return laid.pop()
+        return self.same_set(sec, hits)[0]
 
     def _setup_walk(self, first: Section, enc: int, seen: set[str]) -> None:
         """What the chain from `first` adds is on the table at setup. A loop over a stack,
@@ -1676,6 +1761,8 @@ class Importer:
                 continue
             if c is None or name in self.as_buttons:
                 continue  # a button of a quest with no map: taken away, it is not offered again (ui_menu)
+            if name.startswith(("Tile", "Token", "Door")) and name not in self.enc_adds(sec) and self.enters_after(sec):
+                continue  # the old map's pieces, removed by name on the way into another encounter: `next` clears them
             if name.startswith("Token"):
                 if name in self.markers:
                     continue  # the once-only end of an `on enters` marker

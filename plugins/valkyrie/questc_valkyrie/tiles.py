@@ -154,11 +154,16 @@ def placed_squares(tile: Tile, at: tuple[int, int], rotate: int) -> frozenset[tu
     return frozenset((at[0] + c, at[1] + r) for c, r in (o.cell(sq) for sq in tile.squares))
 
 
-def clusters(placements: list[Placement]) -> list[list[Placement]]:
+def clusters(placements: list[Placement], apart: Mapping[str, AbstractSet[str]] | None = None) -> list[list[Placement]]:
     """Groups of tiles whose squares touch edge to edge or overlap, in file order of their
     first tile. Tiles on the same squares are alternatives of one place (two sets of a
-    layout the events choose between, docs/valkyrie.md "Alternative layouts"): one group."""
+    layout the events choose between, docs/valkyrie.md "Alternative layouts"): one group.
+    `apart` (a section -> the sections never on the board with it: the map an event clears
+    and the one it lays down, Importer.board_changes) keeps two groups apart where joining
+    them would put such a pair in one."""
+    apart = apart or {}
     parent = list(range(len(placements)))
+    members: list[set[str]] = [{pl.section} for pl in placements]
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -166,17 +171,27 @@ def clusters(placements: list[Placement]) -> list[list[Placement]]:
             i = parent[i]
         return i
 
-    owner: dict[tuple[int, int], int] = {}
+    def join(i: int, j: int) -> None:
+        a, b = find(i), find(j)
+        if a == b:
+            return
+        if apart and any(apart.get(s, frozenset()) & members[b] for s in members[a]):
+            return
+        parent[a] = b
+        members[b] |= members[a]
+
+    owners: dict[tuple[int, int], list[int]] = {}
     for i, pl in enumerate(placements):
         for c in pl.squares:
-            first = owner.setdefault(c, i)
-            if first != i:
-                parent[find(i)] = find(first)
-    for (x, y), i in owner.items():
+            here = owners.setdefault(c, [])
+            for j in here:
+                join(i, j)
+            here.append(i)
+    for (x, y), mine in owners.items():
         for nb in ((x + 1, y), (x, y + 1)):
-            j = owner.get(nb)
-            if j is not None:
-                parent[find(i)] = find(j)
+            for j in owners.get(nb, ()):
+                for i in mine:
+                    join(i, j)
     groups: dict[int, list[Placement]] = {}
     for i, pl in enumerate(placements):
         groups.setdefault(find(i), []).append(pl)
