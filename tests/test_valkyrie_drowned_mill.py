@@ -69,7 +69,8 @@ def mill(tmp_path_factory) -> tuple[str, str, Path]:
 
 def test_the_two_encounter_quest_imports_checks_exports_and_loads(mill):
     text, said, folder = mill
-    assert "VK0303" not in said and "VK0399" not in said and "E0103" not in said, said
+    assert "VK0399" not in said and "E0103" not in said, said
+    assert re.findall(r"warning\[(\w+)\]: \[(\w+)\]", said) == [("VK0303", "EventEndRound8")], said
     assert "encounter 2 {" in text
     # the quota dialog on the lever, then the transition: Encounter2 set, the board cleared (`next`)
     assert re.search(r'if quota_sluice >= 3 \{\n\s+set quota_sluice = 0\n\s+set encounter2 = 1\n\s+say "The sluice bursts[^\n]*\n\s+next\n'
@@ -121,7 +122,21 @@ def test_a_vartests_list_has_no_precedence_in_the_app(tmp_path, tests, expected)
     events.write_text(raw.replace(old, f"vartests={tests}"), encoding="utf-8")
     text, err = imported_text(src, tmp_path / "pack")
     assert expected in text, text
-    assert "VK0303" not in err, err
+    assert "[EventBankHowl]" not in err, err
+
+
+def test_a_round_mark_set_on_the_way_in_counts_the_encounters_rounds(mill):
+    """The store's way to count rounds from an encounter's start: `TideRound,=,#round
+    TideRound,+,4` as the sluice opens, and `#round,>=,TideRound` on an `EndRound` of the ford.
+    The entry round is the ford's round 1, so the tide comes at its round 5. Before:
+    `TideRound,=,#round` was VK0303 and `round >= tide_round` tested a variable left at 0 in
+    encounter 2, a loss at the ford's first round end."""
+    text, said, folder = mill
+    enc2 = text[text.index("encounter 2 {"):]
+    assert 'on round_end if encounter2 == 1 and round >= 5 {\n      lose "The tide comes in over the ford' in enc2
+    assert "tide_round" not in text and "TideRound" not in said
+    # the export writes the ford's round 5 as its own mark (QuestcE2Round5), which imports back the same
+    assert "QuestcE2Round5" in (folder / "events.ini").read_text(encoding="utf-8")
 
 
 def test_a_section_named_wins_with_a_defeat_sound_and_text_is_a_loss(mill):
@@ -187,9 +202,32 @@ def test_a_second_map_laid_on_the_first_ones_squares_is_the_next_encounter(mill,
     src = laid_over(tmp_path, x, by_name)
     checked = questc("--plugin", "valkyrie", "check", src)
     said = checked.err + checked.out
-    assert checked.code == 0 and "error[" not in said and "VK0303" not in said and "M0209" not in said, said
+    assert checked.code == 0 and "error[" not in said and "M0209" not in said, said
+    assert re.findall(r"warning\[(\w+)\]: \[(\w+)\]", said) == [("VK0303", "EventEndRound8")], said
     again, _err = imported_text(src, tmp_path / "pack")
     assert body(again)[1:] == body(text)[1:]
+
+
+def test_a_numbered_round_event_no_guard_places_is_said_in_a_quest_of_several_encounters(mill, tmp_path):
+    """[EventEndRound8] (`trigger=EndRound8`, a loss unless the ford's millstone was rolled) tests
+    no variable set on the way into the ford: the app fires it at the quest's 8th round in
+    whichever encounter the heroes are then, questc's `on round_end 8` only in encounter 1, where
+    the millstone is never rolled. Before, this was silent; now VK0303 at the trigger. Guarded
+    with the variable the way in sets (`Encounter2,==,1`, as the store's quests do) it is the
+    ford's own event, with no warning."""
+    text, said, _folder = mill
+    assert "`EndRound8` firing in a later encounter" in said and "it is read in encounter 1 only" in said
+    assert "on round_end 8 if millstone == 0 {" in text[:text.index("encounter 2 {")]
+    src = tmp_path / "guarded"
+    shutil.copytree(MILL, src)
+    events = src / "events.ini"
+    old = "vartests=VarOperation:Millstone,==,0 "
+    events.write_text(events.read_text(encoding="utf-8").replace(
+        old, "vartests=VarOperation:Millstone,==,0 VarTestsLogicalOperator:AND VarOperation:Encounter2,==,1 "), encoding="utf-8")
+    checked = questc("--plugin", "valkyrie", "check", src)
+    assert "VK0303" not in checked.err + checked.out, checked.err
+    again, _err = imported_text(src, tmp_path / "pack")
+    assert "on round_end 8 if millstone == 0 and encounter2 == 1 {" in again[again.index("encounter 2 {"):], again
 
 
 # ---------------------------------------------------------------- the campaign package

@@ -212,6 +212,7 @@ class Importer:
         self.hero_range = (max(1, min(4, low or 2)), max(1, min(4, high or 4)))  # the quest's hero counts (render)
         self.trigger_now = ""  # the trigger of the event being read (event)
         self.from_vartests: set[str] = set()  # sections whose AND-only `vartests=` is read as `conditions` (and_tests)
+        self._round_marks: dict[str, int] | None = None  # round_marks
         self.sides_of: dict[str, frozenset[str]] = {}  # a section -> the sides its own evidence points to (ending_side)
 
     # ------------------------------------------------------------ reporting
@@ -310,6 +311,75 @@ class Importer:
                         seen.add(s.name)
                         todo.append(s.name)
         return after
+
+    def enters_which(self, sec: Section) -> int | None:
+        """The encounter the chain from `sec` enters (as enters_after), or None."""
+        here: Section | None = sec
+        for _ in range(MAX_EVIDENCE):
+            if here is None:
+                return None
+            k = next((kk for kk, copies in self.entry_copies.items() if here.name in copies), None)
+            if k is not None:
+                return k
+            here = next((self.comp[n] for n in self.names(here, "event1") if n in self.comp and not self._conds(self.comp[n])), None)
+        return None
+
+    @property
+    def round_marks(self) -> dict[str, int]:
+        """round_marks_now, once the entries into encounters are known (before: none)."""
+        if not hasattr(self, "entry_copies"):
+            return {}
+        if self._round_marks is None:
+            self._round_marks = self.round_marks_now()
+        return self._round_marks
+
+    def round_marks_now(self) -> dict[str, int]:
+        """An author's round mark: a variable set to the round on the way into an encounter
+        (`TideRound,=,#round`, then `TideRound,+,4` in the same section: VarManager reads `#round`
+        as a value) and only ever compared with the round (`#round,>=,TideRound`), the store's way
+        to count rounds from an encounter's start. -> N, the encounter's round it stands for: the
+        round of the entry is the encounter's round 1, so the mark plus c is round c + 1 (what the
+        export's own QuestcE<k>Round<N> marks say). Read in that encounter as `round OP N`."""
+        sets: dict[str, set[tuple[int, int]]] = {}
+        bad: set[str] = set()
+        for sec in self.comp.values():
+            ops = [o.split(",") for o in self.names(sec, "operations")]
+            for i, o in enumerate(ops):
+                if len(o) != 3:
+                    continue
+                var, oper, value = o
+                if value and not re.fullmatch(r"-?\d{1,9}|#\w+", value):
+                    bad.add(value)  # a variable read as a value
+                if oper == "=" and value == "#round" and not var.startswith(("#", "$", "%")):
+                    k = self.enters_which(sec) if sec.name.startswith("Event") else None
+                    nxt = ops[i + 1] if i + 1 < len(ops) else []
+                    c = 0
+                    if len(nxt) == 3 and nxt[0] == var and nxt[1] in ("+", "-") and re.fullmatch(r"\d{1,9}", nxt[2]):
+                        c = int(nxt[2]) * (1 if nxt[1] == "+" else -1)
+                    if k is None:
+                        bad.add(var)
+                    else:
+                        sets.setdefault(var, set()).add((k, c))
+                elif not (i > 0 and ops[i - 1][:3] == [var, "=", "#round"] and oper in ("+", "-") and re.fullmatch(r"\d{1,9}", value)):
+                    bad.add(var)
+            for test in self.names(sec, "conditions") + self.names(sec, "vartests"):
+                t = test.split(":")[-1].split(",")
+                if len(t) == 3:
+                    bad.add(t[0])
+                    if t[0] != "#round":
+                        bad.add(t[2])
+        return {v: c + 1 for v, found in sets.items() if v not in bad and len(found) == 1 for _k, c in found}
+
+    def tests_the_way_in(self, sec: Section) -> bool:
+        """Whether `sec`'s conditions test a variable an event on the way into another encounter
+        sets (the store's `Encounter2,=,1` before the board changes): the author has placed it."""
+        return any((m := _TEST.fullmatch(c)) is not None and m.group(1) in self.way_in_vars for c in self.names(sec, "conditions"))
+
+    @functools.cached_property
+    def way_in_vars(self) -> frozenset[str]:
+        """The variables the events on the way into another encounter set (tests_the_way_in)."""
+        return frozenset(op.split(",")[0] for s in self.comp.values() if s.name.startswith("Event") and self.enters_after(s)
+                         for op in self.names(s, "operations"))
 
     def enc_adds(self, sec: Section) -> set[str]:
         return set(self.names(sec, "add"))
@@ -1396,6 +1466,11 @@ class Importer:
         k_own = enc_hint or k_cond or self.event_enc(root)
         if not enc_hint and not k_cond and trigger.startswith(("round_", "defeated")):
             k_own = self.chain_enc(root) or k_own  # a round event placing a later encounter's tiles belongs to it
+        numbered = re.match(r"round_(?:end|start) (\d{1,9})", trigger)
+        if numbered and not enc_hint and not k_cond and any(k > 1 for k in self.entry) and not self.tests_the_way_in(gate):
+            self.cannot(root, "trigger", f"`{root.get('trigger')}` firing in a later encounter (the app fires it at round "
+                        f"{numbered.group(1)} of the quest in whichever encounter the heroes are then, questc's round counts in each "
+                        f"encounter, and the event tests no variable set on the way into one; it is read in encounter {k_own} only)")
         enc = [k_own]
         entered: list[int] = []
         self.walked = 0
@@ -1501,6 +1576,8 @@ class Importer:
         mark = re.fullmatch(r"QuestcE\d{1,9}Round(\d{1,9})", value)
         if var == "#round" and mark:  # the export's `round OP N` in a later encounter (exporter.operand)
             return f"round {op} {int(mark.group(1))}"
+        if var == "#round" and value in self.round_marks:  # an author's mark of an encounter's round (round_marks)
+            return f"round {op} {self.round_marks[value]}"
         board = re.fullmatch(r"QuestcOnBoard(\w+)", var)
         if board:
             name = self.board_name(board.group(1))
@@ -1810,6 +1887,8 @@ class Importer:
                 # the export's `unlock D`: the variable the door's own event waits for (exporter.unlock_var)
                 out.append(_Line(f"unlock {self.door_name(self.comp['Door' + unlocked.group(1)])}", sec.span_of("operations")))
                 continue
+            if var in self.round_marks:
+                continue  # an author's round mark, read where the round is compared with it (round_marks)
             if var in self.guards or _INTERNAL.fullmatch(var):
                 continue  # the once-only guard of an exported `on variable` (find_exported_patterns), the export's own variables
             if var == "$end":
