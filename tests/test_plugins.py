@@ -215,7 +215,7 @@ def test_the_api_exports_what_it_declares_and_each_name_is_the_internal_one():
     typed = _api_names()
     lazy = {k: (m, a) if a is not None else tuple(m.rsplit(".", 1)) for k, (m, a) in api._LAZY.items()}
     assert typed == lazy, "the TYPE_CHECKING imports and _LAZY name the same things, from the same places"
-    eager = {"API_VERSION", "version_problem", "read_tile_catalog", "tile_picture", "tile_image", "GROUP", "SHARED_CODES",
+    eager = {"API_VERSION", "version_problem", "read_tile_catalog", "tile_picture", "tile_image", "translation_file", "GROUP", "SHARED_CODES",
              "Command", "Exporter", "Importer", "Plugin", "PluginPass", "Diagnostic", "Related", "Severity", "Sink", "Span"}
     assert set(api.__all__) == eager | set(api._LAZY) and len(api.__all__) == len(set(api.__all__))
     for name, (module, attribute) in api._LAZY.items():

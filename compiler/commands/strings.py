@@ -73,7 +73,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from compiler.diagnostics.model import Severity
     from compiler.diagnostics.render import print_diagnostics
-    from compiler.model.texts import player_texts
 
     if args.action == "extract" and args.output != "-" and Path(args.output).suffix not in (".pot", ".po", ".csv"):
         sys.stderr.write(f"questc strings extract: error: -o must name a .pot or .csv file, got {args.output!r}\n")
@@ -94,12 +93,20 @@ def run(args: argparse.Namespace) -> int:
         result.sink.items[:] = errors
         print_diagnostics(result.sink, args.format)
         return 1
-    texts = sorted(player_texts(model), key=lambda t: (_where(t, model.pack.root), t.id))
+    texts = texts_in_order(model)
     if args.action == "extract":
         return _extract(texts, model, args)
     if args.action == "import":
         return _import(texts, model, args)
     return _update(texts, model, args)
+
+
+def texts_in_order(model: Model) -> list[PlayerText]:
+    """The pack's texts in the order the PO files and the template list them: by file and
+    line, then id."""
+    from compiler.model.texts import player_texts
+
+    return sorted(player_texts(model), key=lambda t: (_where(t, model.pack.root), t.id))
 
 
 def _where(t: PlayerText, root: Path) -> tuple[str, int, int]:

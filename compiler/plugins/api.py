@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from compiler.diagnostics import Diagnostic, Related, Severity, Sink, Span
 from compiler.plugins import GROUP, SHARED_CODES, Command, Exporter, Importer, Plugin, PluginPass
 
-API_VERSION = "1.1.0"
+API_VERSION = "1.2.0"
 
 # name -> (module, attribute; None for the module itself): imported on first use (PEP 562).
 # tests/test_plugins.py checks that this table, the TYPE_CHECKING imports below and
@@ -43,6 +43,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     # options and the compiler's entry point
     "Options": ("compiler.options", "Options"),
     "compile_paths": ("compiler.pipeline", "compile_paths"),
+    "PlayerText": ("compiler.model.texts", "PlayerText"),
+    "player_texts": ("compiler.model.texts", "player_texts"),
     "CompileResult": ("compiler.pipeline", "Result"),
     # the checked model and the syntax tree it keeps (`ast.Quest`, `ast.EncounterBody`, …)
     "Model": ("compiler.model", "Model"),
@@ -107,6 +109,8 @@ if TYPE_CHECKING:
     from compiler.geometry.tiles import Tile as Tile
     from compiler.model import Maps as Maps
     from compiler.model import Model as Model
+    from compiler.model.texts import PlayerText as PlayerText
+    from compiler.model.texts import player_texts as player_texts
     from compiler.options import Options as Options
     from compiler.pipeline import Result as CompileResult
     from compiler.pipeline import compile_paths as compile_paths
@@ -188,6 +192,23 @@ def tile_picture(tile: Tile, terrain: Mapping[str, TerrainRule] | None = None) -
     return MapPicture(board=tile_board(card, rules), openings=card.openings, legend=False, coordinates=False)
 
 
+def translation_file(model: Model, lang: str, translations: Mapping[str, str]) -> str:
+    """The PO file of language `lang` that `questc strings update PACK --lang LANG` writes
+    for a compiled pack that has none yet (every text of the pack, untranslated), with the
+    `msgstr` of each string id in `translations` filled in, as `questc strings import` fills
+    it (docs/translations.md). An id the pack has no text under is not added."""
+    from compiler.catalogs.translations import pofile
+    from compiler.commands.strings import merge, texts_in_order
+
+    text, _ = merge(None, texts_in_order(model), model, lang)
+    po = pofile(text, wrapwidth=78)
+    for e in po:
+        if e.msgctxt in translations:
+            e.msgstr = translations[e.msgctxt]
+    out = str(po)
+    return out if out.endswith("\n") else out + "\n"
+
+
 def tile_image(tile: Tile, terrain: Mapping[str, TerrainRule] | None = None, *, scale: int) -> Image:
     """One tile face as questc draws it, `scale` pixels a square, cropped to the tile's
     bounding box (RGB; squares outside the tile show the background)."""
@@ -206,9 +227,9 @@ __all__ = [
     # diagnostics
     "Diagnostic", "Related", "Severity", "Sink", "Span",
     # library functions of this module
-    "read_tile_catalog", "tile_picture", "tile_image",
+    "read_tile_catalog", "tile_picture", "tile_image", "translation_file",
     # imported on first use (_LAZY)
-    "Options", "compile_paths", "CompileResult", "Model", "Maps", "ast", "parse_module", "Cell",
+    "Options", "compile_paths", "PlayerText", "player_texts", "CompileResult", "Model", "Maps", "ast", "parse_module", "Cell",
     "Tile", "Opening", "TerrainRule", "AssembledMap", "PlacedTile", "MapChoice", "choose_map",
     "MapPicture", "render_map", "map_layout", "did_you_mean", "accept_source", "Refused",
     "read_bytes", "read_text", "read_reported", "text_of", "refuse", "load_json", "LINE_BREAK",

@@ -48,8 +48,11 @@ def _run(args: argparse.Namespace, sink: Sink) -> dict[str, str] | None:
             sink.report("VK0307", Span.whole_file(str(args.file)), count=sink.errors)
         return None
     _, gen = done
+    from questc_valkyrie.translations import translation_files
+
     root = Path(args.output) if args.output else Path(gen.quest_id)
-    return {str(root / rel): text for rel, text in sorted(gen.files.items())}
+    # the quest's other languages as translations/<code>.po (docs/valkyrie.md, "Other languages")
+    return {str(root / rel): text for rel, text in sorted({**gen.files, **translation_files(gen, sink)}.items())}
 
 
 def _claims(path: str) -> bool:
@@ -78,7 +81,7 @@ def _configure_export(parser: argparse.ArgumentParser) -> None:
 
 plugin = Plugin(
     prefix="VK",
-    api="1.1",  # the plugin API version it needs (compiler/plugins/api.py)
+    api="1.2",  # the plugin API version it needs (compiler/plugins/api.py)
     codes=Path(__file__).with_name("codes.yaml"),
     description="Valkyrie quests: import as a questc pack, check in place, export a quest",
     importers=(

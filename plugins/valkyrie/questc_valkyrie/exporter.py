@@ -179,6 +179,7 @@ class Exporter:
         self.description: str | None = None  # the first encounter's flavor text
         self.flavors: dict[int, ast.Text] = {}  # encounter k >= 2 -> its flavor, the text of the events entering k
         self.string_ids: dict[str, str] = {}  # localisation key -> questc string id (translations)
+        self.text_ids: dict[int, str] = {}  # id() of a text of the event being written -> its string id (chain)
         self.start_taken = False  # the first `on start` is the start event itself
         # campaign variables (`campaign var`): the app's `%` variables, kept across ChangeQuest (var)
         self.campaign = {v.name for enc in quest.encounters for v in enc.body.variables if v.campaign}
@@ -1025,6 +1026,7 @@ class Exporter:
 
     def chain(self, k: int, root: _Sec, ev: ast.EventDecl) -> None:
         self.seen_kinds: dict[str, int] = {}
+        self.text_ids = _text_ids(self.here, ev.effects)  # an ask's text and its choices' labels (choices)
         base = root.name if root.name.startswith("Event") else "EventStart"  # the start chain may end on a spawn
         last = self.effects(k, base, root, ev.effects)
         for g in self.gates.get(root.name, []):
@@ -1209,6 +1211,8 @@ class Exporter:
             return s, join
         s.pairs = [("buttons", str(len(heads)))]
         self.texts.append((f"{s.name}.text", ef.text.value if ef.text is not None else ""))
+        if ef.text is not None and id(ef.text) in self.text_ids:
+            self.string_ids[f"{s.name}.text"] = self.text_ids[id(ef.text)]
         if ef.text is None or not ef.text.value:
             # no question (a menu of buttons alone, such as the campaign example's city): written as the
             # app's own such events are, `display=false` (its loader reports a dialog shown with no text)
@@ -1216,6 +1220,8 @@ class Exporter:
         for i, (head, ch) in enumerate(heads, start=1):
             s.set(f"event{i}", head.name)
             self.texts.append((f"{s.name}.button{i}", ch.text.value if ch.text is not None else f"Choice {i}"))
+            if ch.text is not None and id(ch.text) in self.text_ids:
+                self.string_ids[f"{s.name}.button{i}"] = self.text_ids[id(ch.text)]
             if ch.condition is not None:
                 alts = self.dnf(k, ch.condition)
                 if isinstance(alts, str) or not alts:
@@ -1502,7 +1508,8 @@ class Exporter:
             out[f] = write_ini([(s.name, s.pairs) for s in secs], header=f"Saved by version: {SAVED_BY}")
         texts = [("quest.name", q.name.value)] + ([("quest.description", self.description)] if self.description else []) + self.texts
         out["Localization.English.txt"] = write_localization("English", texts)
-        ids = {"quest.name": f"quest.{q.id}.name", **self.string_ids}
+        # the first encounter's flavor is the quest's description
+        ids = {"quest.name": f"quest.{q.id}.name", "quest.description": f"quest.{q.id}.e{self.encs[0].number}.flavor", **self.string_ids}
         for code, table in sorted((self.model.languages or {}).items()):
             language = LANGUAGES.get(code.split("_")[0].split("-")[0].lower())
             if language is None or language == "English":
@@ -1527,6 +1534,30 @@ class Exporter:
                                          ("name.English", q.name.value.replace("\n", " "))])])
         files[f"{folder}.ini"] = manifest.encode("utf-8")
         return files
+
+
+def _text_ids(here: tuple[str | int, ...], effects: tuple[ast.Effect, ...]) -> dict[int, str]:
+    """id() of each text of an event's effects -> its string id: depth first, numbered per
+    kind (`say`, `say.2`, `choice`, `choice.2`…) as the string table numbers them
+    (docs/quests.md; compiler/model/texts.py)."""
+    counts: dict[str, int] = {}
+    out: dict[int, str] = {}
+
+    def number(kind: str, text: ast.Text) -> None:
+        m = counts[kind] = counts.get(kind, 0) + 1
+        out[id(text)] = ".".join(str(p) for p in (*here, kind) + ((m,) if m > 1 else ()))
+
+    def walk(effs: tuple[ast.Effect, ...]) -> None:
+        for f in effs:
+            if f.kind in ("say", "win", "lose", "end", "ask") and f.text is not None:
+                number(f.kind, f.text)
+            for c in f.choices:
+                if c.text is not None:
+                    number("choice", c.text)
+                walk(c.effects)
+
+    walk(effects)
+    return out
 
 
 def _names_of(quest: ast.Quest, var: str) -> int:

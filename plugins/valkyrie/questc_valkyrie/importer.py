@@ -120,6 +120,9 @@ class Generated:
     # a package of several quests (run.import_quest): each quest file -> its origins and
     # the place of its quest.ini's [Quest] section (empty: only `quest_file`)
     parts: dict[str, tuple[dict[int, Span], Span]] = field(default_factory=dict)
+    # each quest file -> the Valkyrie quest it was read from and the localisation keys the
+    # importer read (run.import_quest; translations.py imports the other languages by them)
+    sources: dict[str, tuple[QuestFiles, frozenset[str]]] = field(default_factory=dict)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from compiler.plugins.api import Related, Sink, Span
 from questc_valkyrie.importer import Generated, Importer, plain_vars_of, quest_id_of
 from questc_valkyrie.source import QuestFiles, linked_quest, load_quest
+from questc_valkyrie.translations import ReadKeys, check_languages
 
 MAX_QUESTS = 64  # quests of one package imported (each a whole import)
 
@@ -90,6 +91,7 @@ def _import(path: str | Path, sink: Sink, quest_id: str | None = None,
     if tiles is None:
         return None
     done: list[tuple[QuestFiles, Generated]] = []
+    read: dict[int, ReadKeys] = {}  # id(Generated) -> the localisation keys its importer read
     failed = False
     quests = linked_quests(files, quest_id_of(files.name) if quest_id is None else quest_id, sink)
     # `%X` is named once for the whole package: `campaign_X` in every quest when any of them
@@ -98,11 +100,14 @@ def _import(path: str | Path, sink: Sink, quest_id: str | None = None,
     for q, qid, links in quests:
         # a quest that places no tile (a hub or menu) is a quest with no map (VK0207)
         kept: dict[str, tuple[str | None, Span]] = dict(links)
-        gen = Importer(q, tiles, monsters, sink, offsets, qid, kept, packs, plain).run()
+        imp = Importer(q, tiles, monsters, sink, offsets, qid, kept, packs, plain)
+        imp.text = keys = ReadKeys(imp.text)  # which keys' texts it takes (translations.py)
+        gen = imp.run()
         if gen is None:
             failed = True
         else:
             done.append((q, gen))
+            read[id(gen)] = keys
     if failed or not done:
         return None
     first = done[0][1]
@@ -110,11 +115,13 @@ def _import(path: str | Path, sink: Sink, quest_id: str | None = None,
     own = first if done[0][0] is files else Importer(files, tiles, monsters, Sink(), offsets, quests[0][1])
     merged = {"pack.yaml": own.files["pack.yaml"] if isinstance(own, Generated) else own.pack_yaml()}
     parts: dict[str, tuple[dict[int, Span], Span]] = {}
+    sources: dict[str, tuple[QuestFiles, frozenset[str]]] = {}
     for q, g in done:
         merged[g.quest_file] = g.files[g.quest_file]
+        sources[g.quest_file] = (q, frozenset(read[id(g)].read))
         section = q.quest.section("Quest")  # load_quest reads no quest.ini without one
         parts[g.quest_file] = (g.origins, section.span if section is not None else Span.whole_file(q.shown("quest.ini")))
-    return files, replace(first, files=merged, parts=parts)
+    return files, replace(first, files=merged, parts=parts, sources=sources)
 
 
 def linked_quests(root: QuestFiles, root_id: str, sink: Sink) -> list[tuple[QuestFiles, str, dict[str, tuple[str, Span]]]]:
@@ -199,6 +206,7 @@ def check_quest(path: str | Path, options: Options, sink: Sink) -> list[Diagnost
     if done is None:
         return []
     files, gen = done
+    check_languages(gen, sink)  # a language the import leaves out (VK0303)
     with tempfile.TemporaryDirectory(prefix="questc-valkyrie-") as tmp:
         pack = Path(tmp) / gen.quest_id
         if not write_pack(gen, pack, sink):

@@ -1,0 +1,136 @@
+"""A Valkyrie quest's other languages imported as the pack's translations (issue 39; docs/
+valkyrie.md, "Other languages"): tests/data/valkyrie/three_tongues/ (our own, CC0) is in
+English, German and French; its import writes translations/de.po and fr.po, each exactly what
+`questc strings update PACK --lang CODE` writes with the msgstr filled from the key each text
+came from; the check of the pack has no translation problem but the untranslated texts; the
+export writes the same rows back, and the app's loader reads it with no problem."""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+from pathlib import Path
+
+import polib
+import pytest
+
+from conftest import REPO, questc
+from test_valkyrie_idioms import app_problems, loader_missing
+
+pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
+
+DATA = REPO / "tests" / "data" / "valkyrie"
+QUEST = DATA / "three_tongues"
+ID = "quest.three_tongues"
+
+
+def imported(src: Path, pack: Path) -> tuple[dict[str, dict[str, str]], str]:
+    """Import `src` into `pack` (the command): language code -> string id -> msgstr, and
+    what the command printed."""
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", src, "-o", pack)
+    assert r.code == 0, r.err
+    out = {}
+    for po in sorted((pack / "translations").glob("*.po")) if (pack / "translations").is_dir() else ():
+        out[po.stem] = {e.msgctxt: e.msgstr for e in polib.pofile(str(po))}
+    return out, r.err + r.out
+
+
+def rows(path: Path) -> dict[str, str]:
+    """A Localization.<Language>.txt: key -> text (as written, `\\n` kept)."""
+    lines = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline="")))
+    return {r[0]: ",".join(r[1:]) for r in lines[1:] if r}
+
+
+def test_each_other_language_is_a_po_file_with_the_texts_of_the_keys_they_came_from(tmp_path):
+    got, said = imported(QUEST, tmp_path / "pack")
+    assert "VK0303" not in said and "warning[" not in said, said
+    assert sorted(got) == ["de", "fr"]
+    de, fr = got["de"], got["fr"]
+    assert de[f"{ID}.name"] == "Drei Zungen" and fr[f"{ID}.name"] == "Trois langues"
+    assert de[f"{ID}.e1.flavor"] == "Im Keller brennt eine Laterne, und jemand will sie löschen."  # quest.description
+    # a new line and the app's codes come through as they are
+    assert de[f"{ID}.e1.event.1.say"] == "Die Kellertür knarrt für {rnd:hero} auf.\nHaltet die Laterne bis zum Morgengrauen am Brennen."
+    assert fr[f"{ID}.e1.event.2.win"] == "Le dernier archer s'enfuit, et {c:TokenLantern} brûle encore."
+    assert de[f"{ID}.e1.event.3.lose"].startswith("Der Morgen kommt")
+    # one English text under two keys with two German texts: the section of each line decides
+    assert de[f"{ID}.e1.event.4.say"] == "Etwas kratzt leise an der Tür."
+    assert de[f"{ID}.e1.event.5.say"] == "Etwas kratzt laut an der Tür."
+    assert fr[f"{ID}.e1.event.4.say"] == fr[f"{ID}.e1.event.5.say"] == "Quelque chose gratte à la porte."  # the same French
+    # the token's text, the ask and its choices
+    assert de[f"{ID}.e1.event.6.say"] == "An einem Haken an der Wand hängt eine Laterne."
+    assert de[f"{ID}.e1.event.6.ask"] == "Die Klappe der Laterne ist lose."
+    assert (de[f"{ID}.e1.event.6.choice"], de[f"{ID}.e1.event.6.choice.2"]) == ("Die Klappe öffnen", "Die Klappe schließen")
+    # a key French lacks: untranslated (the app shows the English, as questc's bundle does)
+    assert fr[f"{ID}.e1.event.6.choice"] == "Ouvrir le volet" and fr[f"{ID}.e1.event.6.choice.2"] == ""
+    # two keys, two German texts, and the line (a one-line choice block) names the choice, not
+    # either key's section: untranslated rather than a guess
+    assert de[f"{ID}.e1.event.6.say.2"] == de[f"{ID}.e1.event.6.say.3"] == ""
+    assert {k for k, v in de.items() if not v} == {f"{ID}.e1.event.6.say.2", f"{ID}.e1.event.6.say.3"}
+
+
+def test_the_files_are_what_strings_update_writes_and_check_finds_only_untranslated_texts(tmp_path):
+    pack = tmp_path / "pack"
+    imported(QUEST, pack)
+    before = {p.name: p.read_bytes() for p in (pack / "translations").iterdir()}
+    r = questc("strings", "update", pack)
+    assert r.code == 0 and "0 new, 0 marked fuzzy, 0 obsolete (unchanged)" in r.err, r.err
+    assert {p.name: p.read_bytes() for p in (pack / "translations").iterdir()} == before
+    checked = questc("check", pack)
+    said = checked.err + checked.out
+    assert checked.code == 0, said
+    for code in ("T0201", "T0203", "T0107", "T0101", "T0202"):
+        assert code not in said, said
+    assert said.count("T0204") == 2 and "de: 2 of 13 texts" in said and "fr: 3 of 13 texts" in said, said
+    clean = questc("--plugin", "valkyrie", "check", QUEST)  # the Valkyrie quest itself: nothing to say
+    assert clean.code == 0 and "warning[" not in clean.err + clean.out and "error[" not in clean.err + clean.out, clean.err
+
+
+def test_the_round_trip_writes_the_same_rows_and_loads_in_the_app(tmp_path):
+    pack = tmp_path / "pack"
+    got, _ = imported(QUEST, pack)
+    out = tmp_path / "out"
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
+    assert r.code == 0, r.err
+    folder = next(out.glob("*/quest.ini")).parent
+    english = rows(folder / "Localization.English.txt")
+    original = rows(QUEST / "Localization.English.txt")
+    for lang, code in (("German", "de"), ("French", "fr")):
+        theirs = rows(QUEST / f"Localization.{lang}.txt")
+        pairs = {(original[k], theirs[k]) for k in theirs if k in original}  # (English, translation) of the quest
+        mine = rows(folder / f"Localization.{lang}.txt")
+        assert set(mine) <= set(english)  # under the English file's keys
+        assert {(english[k], v) for k, v in mine.items()} <= pairs, lang  # every row one the quest has
+        assert len(mine) == sum(1 for k, v in got[code].items() if k and v), lang  # one row per translated text
+    assert "Localization.German.txt" in (folder / "quest.ini").read_text(encoding="utf-8")
+    # imported again, the export gives the same translations
+    again, _ = imported(folder, tmp_path / "again")
+    for code in ("de", "fr"):
+        assert {v for v in again[code].values() if v} == {v for v in got[code].values() if v}, code
+    why = loader_missing()
+    if why:
+        pytest.skip(why)
+    problems = app_problems(QUEST, folder)
+    assert problems == {str(QUEST.resolve()): [], str(folder.resolve()): []}, problems
+
+
+def test_a_language_questc_has_no_code_for_is_a_located_warning_and_no_file(tmp_path):
+    src = tmp_path / "quest"
+    shutil.copytree(QUEST, src)
+    (src / "Localization.Klingon.txt").write_text(".,Klingon\nquest.name,wej jIH\n", encoding="utf-8")
+    ini = src / "quest.ini"
+    ini.write_text(ini.read_text(encoding="utf-8").replace("Localization.French.txt\n", "Localization.French.txt\nLocalization.Klingon.txt\n"),
+                   encoding="utf-8")
+    got, said = imported(src, tmp_path / "pack")
+    assert sorted(got) == ["de", "fr"]
+    assert "warning[VK0303]: [QuestText] Localization.Klingon.txt: questc cannot express the texts in `Klingon`" in said, said
+    assert "Localization.Klingon.txt:1:1" in said, said
+    checked = questc("--plugin", "valkyrie", "check", src)  # check says it too
+    assert "VK0303" in checked.err + checked.out and "Klingon" in checked.err + checked.out
+
+
+@pytest.mark.parametrize("quest", ["01_FirstBlood", "02_AFatGoblin"])
+def test_the_published_quests_are_english_only_and_get_no_translations(tmp_path, quest):
+    _, said = imported(DATA / quest, tmp_path / "pack")
+    assert not (tmp_path / "pack" / "translations").exists()
+    assert "Localization" not in said
