@@ -230,6 +230,28 @@ def test_a_numbered_round_event_no_guard_places_is_said_in_a_quest_of_several_en
     assert "on round_end 8 if millstone == 0 and encounter2 == 1 {" in again[again.index("encounter 2 {"):], again
 
 
+def test_the_encounter_guard_is_read_whatever_its_name(mill, tmp_path):
+    """The store's guard is often named otherwise than `Encounter2` (`Stage,=,2` as the board
+    changes, `Stage,==,2` on the new encounter's round and defeat events). Before, only
+    `Encounter<k>,==,1` placed an event in encounter k: with `Stage` the ford's events were read
+    in encounter 1, where `stage` is never 2 (the ettin's defeat there: Q0301, an error, and the
+    ford's round events never fired). Now a value only the way into encounter k sets is k's
+    guard: the import is drowned_mill's, but for the variable's name and value."""
+    text, _said, _folder = mill
+    src = tmp_path / "stage"
+    shutil.copytree(MILL, src)
+    events = src / "events.ini"
+    raw = events.read_text(encoding="utf-8")
+    events.write_text(raw.replace("Encounter2,=,1", "Stage,=,2").replace("Encounter2,==,1", "Stage,==,2")
+                      .replace("Encounter2,==,0", "Stage,==,0"), encoding="utf-8")
+    checked = questc("--plugin", "valkyrie", "check", src)
+    assert checked.code == 0 and "error[" not in checked.err + checked.out, checked.err
+    again, _err = imported_text(src, tmp_path / "pack")
+    renamed = [ln.replace("encounter2 == 1", "stage == 2").replace("encounter2 = 1", "stage = 2").replace("encounter2", "stage")
+               for ln in body(text)[1:]]
+    assert sorted(body(again)[1:]) == sorted(renamed)
+
+
 # ---------------------------------------------------------------- the campaign package
 @pytest.fixture(scope="module")
 def road(tmp_path_factory) -> tuple[dict[str, str], str, Path]:

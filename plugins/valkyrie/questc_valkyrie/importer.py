@@ -373,6 +373,21 @@ class Importer:
                         bad.add(t[2])
         return {v: c + 1 for v, found in sets.items() if v not in bad and len(found) == 1 for _k, c in found}
 
+    @functools.cached_property
+    def way_in_values(self) -> dict[tuple[str, str], int]:
+        """(variable, value) -> k where only the way into encounter k sets the variable to that
+        value (`Stage,=,2` as the board changes): a triggered event testing `Stage,==,2` is
+        encounter k's, whatever the author named the guard (root_condition; `Encounter<k>`
+        names it too)."""
+        found: dict[tuple[str, str], set[int]] = {}
+        for sec in self.comp.values():
+            for op in self.names(sec, "operations"):
+                m = re.fullmatch(r"(\w+),=,([1-9]\d{0,8})", op)
+                if m:
+                    k = self.enters_which(sec) if sec.name.startswith("Event") else None
+                    found.setdefault((m.group(1), m.group(2)), set()).add(k if k is not None else 0)
+        return {key: ks.pop() for key, ks in found.items() if len(ks) == 1 and 0 not in ks}
+
     def tests_the_way_in(self, sec: Section) -> bool:
         """Whether `sec`'s conditions test a variable an event on the way into another encounter
         sets (the store's `Encounter2,=,1` before the board changes): the author has placed it."""
@@ -1535,6 +1550,8 @@ class Importer:
                 # the published quests' own guard (A Fat Goblin's `Encounter2,==,1`): the event is that encounter's;
                 # the test stays (the quest sets the variable itself)
                 k = int(own.group(1))
+            elif m and k is None and m.group(2) == "==" and (m.group(1), m.group(3)) in self.way_in_values:
+                k = self.way_in_values[(m.group(1), m.group(3))]  # the same guard under another name (`Stage,==,2`)
             if m and m.group(1) == "#round" and m.group(2) == "==" and trigger.startswith("round_") and n is None:
                 # (a second test of the round is the event's `if`: test_text reads it as `round`)
                 mark = re.fullmatch(r"QuestcE(\d{1,9})Round(\d{1,9})", m.group(3))
