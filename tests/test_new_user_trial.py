@@ -73,12 +73,11 @@ def test_the_ring_quest_through_valkyrie_and_back(tmp_path):
 
 @pytest.mark.plugins
 @pytest.mark.usefixtures("valkyrie_codes")
-@pytest.mark.xfail(strict=True, reason="exporter.py: a custom monster based on a lieutenant (`monster bog_king based on "
-                   "splig { health +2 per hero }`, no `unique` written) is one figure in questc (the bundle: rank "
-                   "lieutenant, health 12/16/20), but the export calls it 'not unique', drops the added health (VK0308) "
-                   "and writes a spawn without unique=true, which the app places as a group (new-user trial; reported "
-                   "to the lead)")
 def test_a_custom_monster_on_a_lieutenant_exports_as_one_figure_with_its_health(tmp_path):
+    """`monster bog_king based on splig { health +2 per hero }` (no `unique`) is one figure in
+    questc (a lieutenant); the export once called it 'not unique', dropped the added health
+    (VK0308) and wrote a spawn without unique=true, which the app places as a group
+    (exporter.one_figure)."""
     out = tmp_path / "vk"
     r = questc("--plugin", "valkyrie", "export", "valkyrie", DATA / "marsh-trial", "--quest", "bog_road", "-o", out)
     assert r.code == 0, r.err
@@ -86,3 +85,9 @@ def test_a_custom_monster_on_a_lieutenant_exports_as_one_figure_with_its_health(
     spawns = (out / "BogRoad" / "spawns.ini").read_text(encoding="utf-8")
     king = spawns.split("[SpawnBogKing]", 1)[1].split("\n[", 1)[0]
     assert "unique=true" in king and "uniquehealthhero=2" in king, king
+    # imported back as declared: no `unique` added (the export's comment on the custom monster says why its spawns are)
+    back = tmp_path / "back"
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", out / "BogRoad", "-o", back)
+    assert r.code == 0, r.err
+    text = next(back.glob("*.quest")).read_text(encoding="utf-8")
+    assert re.search(r'  monster bog_king based on splig \{\n    name "The Bog King"\n    health \+2 per hero\n  \}', text), text

@@ -160,6 +160,8 @@ def test_a_valkyrie_quest_after_a_round_trip_has_no_problem_of_its_own_making(tm
     assert made - own == Counter(), (problems[str(folder.resolve())], problems[str(original.resolve())])
     if quest == "pack_guards":  # our own expansion alternative: its drake is outside the loader's base-game lists
         assert own == Counter({"unknown monster MonsterCarrionDrake": 1}) and made == Counter()  # imported for the base game
+    elif quest == "silent_chapel":  # our own lieutenant, Splig, spawned and based on: outside the loader's nine monsters
+        assert own == made == Counter({"unknown monster MonsterSplig": 1, "unknown base MonsterSplig": 1})
     elif quest != "02_AFatGoblin":
         assert own == Counter() and made == Counter()  # the published First Blood and our own load clean, and so do their round trips
     else:  # the published A Fat Goblin's own problems (its secret room, its lieutenant, its raw-key buttons)

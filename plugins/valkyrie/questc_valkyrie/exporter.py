@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Callable, Mapping, TypedDict
 
 from compiler.plugins.api import Sink, Span, ast
 from questc_valkyrie.doors import DoorPlace, inner_place, opening_place, to_valkyrie
-from questc_valkyrie.importer import ACTIVATION_COMMENT, OPEN_GROUP_COMMENT, QUOTA_COMMENT, OWN_MONSTER_COMMENT, pack_var, snake
+from questc_valkyrie.importer import (ACTIVATION_COMMENT, LIEUTENANT_COMMENT, OPEN_GROUP_COMMENT, OWN_MONSTER_COMMENT, QUOTA_COMMENT,
+                                      pack_var, snake)
 from questc_valkyrie.ini import write_ini, write_localization
 from questc_valkyrie.packs import APP_PACKS
 from questc_valkyrie.tiles import valkyrie_squares
@@ -509,11 +510,13 @@ class Exporter:
             s.set("health", h.base)
             if h.per_hero:
                 s.set("healthperhero", h.per_hero)
-        elif h is not None and not m.unique:
+        elif h is not None and not self.one_figure(m):
             self.cannot(h.span if h.span != ast.NOWHERE else m.span,
                         f"health added to `{m.base}`'s on a monster that is not unique (the app's custom monster replaces it)")
         if m.traits:
             s.set("traits", " ".join(camel(t) for t in m.traits))
+        if not m.unique and self.one_figure(m):  # its spawns are written unique: not the monster's own word
+            s.set("comment", LIEUTENANT_COMMENT)
         for what, value in (("speed", m.speed), ("attack dice", m.attack), ("defense dice", m.defense)):
             if value:
                 self.cannot(m.span, f"the {what} of custom monster `{m.id}`")
@@ -521,6 +524,26 @@ class Exporter:
         if names:
             s.set("activation", " ".join(names))
         return s, m
+
+    def one_figure(self, m: ast.CustomMonster) -> bool:
+        """Whether the app must place custom monster `m` as one figure: `unique`, or based
+        (through other custom monsters of the quest) on a lieutenant, which questc places as one
+        figure of rank `lieutenant` (docs/catalogs.md, "Lieutenants"). The app shows a group's
+        master alone, with the added health of `uniquehealth` / `uniquehealthhero`, only on a
+        spawn written `unique=true` (QuestData.Spawn, EventManager.MonsterEvent): without it a
+        monster based on Splig was exported as a group and its added health dropped (VK0308)."""
+        mine = {c.id: c for c in self.quest.monsters}
+        seen: set[str] = set()
+        cur: ast.CustomMonster | None = m
+        while cur is not None and cur.id not in seen:
+            seen.add(cur.id)
+            if cur.unique:
+                return True
+            base = (self.model.monsters or {}).get(cur.base)
+            if base is not None:
+                return bool(getattr(base, "lieutenant", False))
+            cur = mine.get(cur.base)
+        return False
 
     def item_slot(self, slot: ast.ItemSlot) -> None:
         """`item ID { … }`: a `[QItem<Id>]` section (QuestData.QItem): `itemname` the named items
@@ -616,7 +639,7 @@ class Exporter:
             for c in (2, 3, 4):
                 if placements[c]:
                     s.set(f"placement{c}", " ".join(placements[c]))
-        if sp.unique or (custom and custom[1].unique):
+        if sp.unique or (custom and self.one_figure(custom[1])):
             h = custom[1].health if custom else None
             s.set("unique", "true")
             s.set("uniquehealth", (sp.extra_health or 0) + (h.base if h is not None and h.added else 0))
@@ -999,7 +1022,7 @@ class Exporter:
         hit = self.spawns.get((k, name))
         if hit is None and name in self.customs:  # the quest's custom monster, whichever spawn placed it
             sec, m = self.customs[name]
-            return ("DefeatedUnique" if m.unique else "Defeated") + sec.name
+            return ("DefeatedUnique" if self.one_figure(m) else "Defeated") + sec.name
         if hit is None:
             hits = [v for (kk, n), v in self.spawns.items() if kk == k and v[0].group == name]
             if not hits and name not in (self.model.monsters or {}):

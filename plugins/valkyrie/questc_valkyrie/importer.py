@@ -60,6 +60,9 @@ _BLOCK_END = "\x00end repeat "  # a line marking where a `repeat` block ended (w
 # a custom monster the export writes only so a `Defeated` trigger names one spawn (exporter.defeated):
 # read back as that spawn's group, not as a `monster … based on` of the quest
 OWN_MONSTER_COMMENT = "questc: the spawn's own monster"
+# a custom monster based on a lieutenant and not declared `unique`: the export writes its spawns
+# `unique=true` (one figure, as the lieutenant: exporter.one_figure); read back without `unique`
+LIEUTENANT_COMMENT = "questc: one figure, as its lieutenant"
 # an open group the export writes as a `traitpool` spawn (the app draws it): read back as the open group
 OPEN_GROUP_COMMENT = "questc: open group, the players choose"
 TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spells otherwise (exporter.APP_TRAITS)
@@ -72,6 +75,7 @@ _TEST = re.compile(r"((?:\$%|[#$%])?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d{1,9}|(
 APP_FORMATS = (4, 21)  # the quest formats the app lists (QuestData.cs: Quest.minumumFormat, QuestFormat.CURRENT_VERSION)
 MAX_TURNS_PROPOSED = 16  # VK0305: turns proposed for one quest (each a search over the suspect tiles)
 MAX_BUTTONS = 64  # buttons of one Valkyrie event read as choices
+TITLE_LOOP = "title_screen"  # the `repeat` label of a title screen a button's chain shows again (ui_menu)
 MAX_ASK_DEPTH = 24  # choices inside choices (each a nested walk)
 MAX_WALK = 4000  # sections walked for one event (choices that meet again are walked once per choice)
 MAX_EVIDENCE = 64  # sections before an ending read for its side (ending_side), nearest first
@@ -205,6 +209,9 @@ class Importer:
         self.campaign: set[str] = set()  # questc names of the app's `%` and `$%` variables (var_name)
         self.as_buttons: set[str] = set()  # tokens and doors of a quest with no map, read as buttons (ui_menu)
         self.menu_loops: dict[str, str] = {}  # such a button being offered -> the label of its menu's `repeat` (ui_menu)
+        self.map_tokens: set[str] = set()  # tokens on a map whose buttons are offered again (token_loop)
+        self._door_locks: dict[str, tuple[str, tuple[str, ...]]] | None = None  # doors locked by their own condition (door_locks)
+        self.lock_heads: set[str] = set()  # the opening events of doors locked by their list's test (_lock_list)
         self.warned_never: set[tuple[str, str, str]] = set()  # VK0312 said: (section, key, the event never run)
         self._ipdom: dict[str, str] | None = None  # _post_dominators
         self._depth: dict[str, int] = {}  # _post_dominators
@@ -921,7 +928,8 @@ class Importer:
             spawns = spawns_of.get(sec.name, [])
             if spawns and all((sp.get("unique") or "").lower() == "true" for sp in spawns):
                 self.custom_unique.add(sec.name)
-                body.append(_Line("unique", sec.span))
+                if (sec.get("comment") or "") != LIEUTENANT_COMMENT:  # the export's unique spawns of a lieutenant's (one_figure)
+                    body.append(_Line("unique", sec.span))
             h, per = self.number(sec, "health", 0) or 0, self.number(sec, "healthperhero", 0) or 0
             if h or per:
                 body.append(_Line(f"health {per} per hero" if not h else (f"health {h} + {per} per hero" if per else f"health {h}"),
@@ -1120,13 +1128,29 @@ class Importer:
                 continue  # off every tile (VK0306 where it is placed)
             listed = [n for n in self.names(tok, "event1") if n in self.comp]
             alternatives = len(listed) > 1 and (self.number(tok, "buttons", 1) or 1) <= 1 and self._conditional(self.comp[listed[0]])
-            for first in listed[:1]:
+            # a token of several buttons is a dialog of its own (a token is an event: QuestData.Token),
+            # read from the token itself as any event's buttons are: an `ask` (buttons_ask)
+            asks = len(self.button_keys(tok)) > 1
+            alternatives = alternatives or asks
+            for first in listed[:1] if not asks else [tok.name]:
                 self.evented.add(tok.name)
                 kind = self.token_kind(tok)[0]
                 name = self.token_name(tok)
+                loop = self.token_loop(tok) if asks else None
+                if loop is not None:
+                    self.menu_loops[tok.name] = loop
+                    self.map_tokens.add(tok.name)
+                sizes = {k: len(v) for k, v in self.events.items()}
                 # a list whose first events have conditions: the app runs the first enabled one, an `if` (`_next`)
                 self.event(tok if alternatives else self.comp[first], ("searched" if kind in ("search", "unique_search") else "picked_up")
-                           + f" {name}", enc_hint=self.enc_of(tok), origin=tok)
+                           + f" {name}", enc_hint=self.enc_of(tok), origin=None if asks else tok)
+                if loop is not None:
+                    self.menu_loops.pop(tok.name, None)
+                    grown = [v for k, v in self.events.items() if len(v) > sizes.get(k, 0)]
+                    block = grown[0][-1] if grown else []
+                    if any(re.search(rf"(^|[{{;]\s*)again {loop}( }}|;|$)", ln.text.strip()) for ln in block[1:-1]):
+                        block[1:-1] = [_Line(f"repeat {loop} {{", block[0].origin), *(_Line("  " + ln.text, ln.origin) for ln in block[1:-1]),
+                                       _Line("}", None)]
             if not alternatives and (len(self.names(tok, "event1")) > 1 or (self.number(tok, "buttons", 1) or 1) > 1):
                 self.cannot(tok, "event1" if len(self.names(tok, "event1")) > 1 else "buttons", "a token that runs several events or offers a choice; the first is used")
         for door in self.of("Door"):
@@ -1349,6 +1373,13 @@ class Importer:
         m = re.fullmatch(r"Defeated(Unique)?(\w+)", trig)
         if m:
             target = m.group(2)
+            if m.group(1) and not any((sp.get("unique") or "").lower() == "true" for sp in self.of("Spawn")
+                                      if target in self.names(sp, "monster")):
+                # the app fires DefeatedUnique<M> for a unique group only: never, with no unique spawn of M
+                if (sec.name, "trigger VK0408") not in self.warned:
+                    self.warned.add((sec.name, "trigger VK0408"))
+                    self.sink.report("VK0408", sec.span_of("trigger"), section=sec.name, trigger=trig, monster=target)
+                return None
             if target in self.customs:  # a custom monster of the quest: by its id, whichever spawn places it
                 return f"defeated {self.customs[target]}"
             spawns = [s for s in self.of("Spawn") if target in self.names(s, "monster")]
@@ -1529,6 +1560,9 @@ class Importer:
         (`#round` against a number or a later encounter's mark). Gates (a root naming several
         conditioned sections with one same next event, exporter.gate) are its `or`. None when
         there is no condition or it is not all questc can read (VK0303 as before)."""
+        if root.name in self.lock_heads and trigger.startswith("open "):
+            self.cond_done.add(root.name)  # the door's lock says it (_lock_list)
+            return None, None, None
         if self.names(root, "vartests"):
             text = self.vartests_condition(root.get("vartests") or "")
             if text is None:
@@ -1673,9 +1707,101 @@ class Importer:
         add stays on the map from the start, as a token of such a chain stays in the setup."""
         comment = door.get("comment") or ""
         states = [st for st in comment[len(DOOR_COMMENT):].split() if st in ("locked", "hidden")] if comment.startswith(DOOR_COMMENT) else []
+        if not written and "locked" not in states and door.name in self.door_locks():
+            states.insert(0, "locked")  # a door of its own condition (door_locks)
         if not written and "hidden" not in states and door.name in self.placed_doors:
             states.append("hidden")
         return states
+
+    def door_locks(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """The doors locked by a condition of their own (`conditions=` / `vartests=` on the
+        `[Door…]` section, other than the export's `QuestcUnlocked…`): door -> (the condition in
+        questc's words, its tests `VAR,OP,VALUE`). The app queues a clicked door's event only
+        when the door's tests hold (EventManager.QueueEvent: a disabled event is not queued),
+        so the door stays shut, its events not run, until then: questc's `locked` door, and
+        `unlock` where an event's operations may make the condition hold (unlock_doors). A
+        condition questc cannot read is VK0303 at the door (the door read as unlocked); one
+        that always holds locks nothing. Computed once."""
+        if self._door_locks is not None:
+            return self._door_locks
+        self._door_locks = {}
+        for door in self.of("Door"):
+            conds = self.names(door, "conditions") + self.names(door, "vartests")
+            if not conds:
+                self._lock_list(door)
+                continue
+            if all(re.fullmatch(r"QuestcUnlocked\w+,==,1", c) for c in conds):
+                continue
+            saved = set(self.read_now)
+            text, why = self.arm_condition(door)
+            self.read_now = saved
+            if text is None:
+                self.cannot(door, "conditions" if door.get("conditions") else "vartests",
+                            f"{why}, on which the door waits (it is read as a door the heroes may open at once)")
+                continue
+            if text:
+                self._door_locks[door.name] = (text, tuple(t.partition(":")[2] if ":" in t else t for t in conds))
+        return self._door_locks
+
+    def _lock_list(self, door: Section) -> None:
+        """A door whose `event1` lists a conditioned event that opens it (removes the door) and,
+        after it, events that do not (`event1=EventVestryOpens EventVestryLocked`: the key's
+        test, then a "the door is locked" dialog): the app runs the first enabled one
+        (EventManager.EndEvent), so the door opens only once the test holds. Read as a door
+        locked by that test (door_locks; the opening event is `on open`, its test said by the
+        lock, lock_heads) and VK0303 at `event1` for the events after it: what the app shows
+        when the door is clicked while locked, which questc's locked door does not say."""
+        listed = self.names(door, "event1")
+        if len(listed) < 2 or not all(n in self.comp for n in listed):
+            return
+        first, rest = self.comp[listed[0]], [self.comp[n] for n in listed[1:]]
+        if not self.names(first, "conditions") or door.name not in self.names(first, "remove") \
+                or any(door.name in self.names(r, "remove") for r in rest):
+            return
+        saved = set(self.read_now)
+        text, _why = self.arm_condition(first)
+        self.read_now = saved
+        if not text:
+            return
+        tests = self.names(first, "conditions")
+        if self._door_locks is not None:  # set by door_locks before it calls this
+            self._door_locks[door.name] = (text, tuple(tests))
+        self.lock_heads.add(first.name)
+        self.cannot(door, "event1", f"the events after `{first.name}` ({', '.join(f'`{r.name}`' for r in rest)}: what the app "
+                                    "shows when the door is clicked while it is locked; questc's locked door says nothing)")
+
+    def unlock_doors(self, sec: Section, ops: list[str], out: list[_Line]) -> None:
+        """After a section's operations: `unlock D` for each door locked by its own condition
+        (door_locks) that reads a variable the section changes: plainly when the section sets
+        every variable of the condition to a number that passes it, else `if COND { unlock D }`
+        (the condition may hold now). The app tests the door again on every click; questc's
+        unlocked door stays unlocked (a condition that fails again later is not followed)."""
+        if not ops or not self.door_locks():
+            return
+        set_to: dict[str, str] = {}
+        for op in ops:
+            parts = op.split(",")
+            if len(parts) == 3:
+                set_to[parts[0]] = parts[2] if parts[1] == "=" else ""
+        for door_sec, (text, tests) in self.door_locks().items():
+            if not {t.split(",")[0] for t in tests} & set_to.keys():
+                continue
+            door = self.comp[door_sec]
+            if self.quietly(self.door_place, door) is None:
+                continue
+            plain = all(
+                (m := _TEST.fullmatch(t)) is not None and re.fullmatch(r"-?\d{1,9}", set_to.get(m.group(1), "x") or "x")
+                and re.fullmatch(r"-?\d{1,9}", m.group(3)) and _holds(int(set_to[m.group(1)]), m.group(2), int(m.group(3)))
+                for t in tests)
+            name = self.door_name(door)
+            if plain:
+                out.append(_Line(f"unlock {name}", sec.span_of("operations")))
+            else:
+                for t in tests:
+                    v = self.var_name(t.split(",")[0]) if "," in t else None
+                    if v is not None:
+                        self.read_now.add(v)
+                out.append(_Line(f"if {text} {{ unlock {name} }}", sec.span_of("operations")))
 
     def chain_enc(self, root: Section) -> int | None:
         """The encounter of the first tile the chain from `root` adds (not through an entry), if any."""
@@ -1776,7 +1902,7 @@ class Importer:
             if key == "randomevents" and options or key == "quota" and quota is not None:
                 continue  # read as `random` (random_options), as a choice of a number (quota_window)
             if sec.get(key) not in (None, "", "false", "False", "0"):
-                self.cannot(sec, key, f"`{key}`")
+                self.cannot(sec, key, _UNREAD.get(key, "`{key}`").format(key=key, value=sec.get(key)))
         # adds
         reveals = []
         ui_buttons: list[str] = []  # UI elements with a button this section puts on screen (ui_menu)
@@ -1953,6 +2079,7 @@ class Importer:
                 out.append(_Line(f"add {n} to {name}" if oper == "+" else f"subtract {n} from {name}", sec.span_of("operations")))
             else:
                 out.append(_Line(f"advance {name} by {n if oper == '+' else -n}", sec.span_of("operations")))
+        self.unlock_doors(sec, ops, out)
         text = self.string(sec, "text") if sec is not self.origin_now else None  # a token's text: its event says it already
         display = (sec.get("display") or "true").lower() != "false"
         end_arm: str | None = None
@@ -1979,8 +2106,8 @@ class Importer:
         buttons = [] if outcome or options else self.button_keys(sec)
         if outcome:
             out.append(_Line(f"{outcome} {quote(text)}" if text and display else outcome, sec.span))
-        elif buttons or quota is not None:
-            pass  # the text is the question of the `ask` below
+        elif buttons or quota is not None or sec.name.startswith("Puzzle"):
+            pass  # the text is the question of the `ask` below (a puzzle's: puzzle_ask)
         elif text and display and not sec.name.startswith("Spawn") \
                 and not (entry_flavor and k_entered is not None and self.flavors[k_entered] == text):
             out.append(_Line(f"say {quote(text)}", sec.span))
@@ -1990,6 +2117,8 @@ class Importer:
                             once=f"sound {sec.get(key)}")
         if quota is not None and not outcome:
             return self.quota_window(sec, quota, text or "", out, enc, entered, seen)
+        if sec.name.startswith("Puzzle") and not outcome:
+            return self.puzzle_ask(sec, text or "", out, enc, entered, seen)
         if buttons:
             # each choice runs to its own end in the app; where every choice reaches one same
             # event (`join_of`), the rest of the chain from there follows the `ask`
@@ -2042,7 +2171,16 @@ class Importer:
                 for u in pending:
                     branch: list[_Line] = []
                     mine = set(seen)
+                    before, self.title_pending = self.title_pending, []
                     self._walk(self.comp[u], branch, enc, entered, mine)
+                    back = [b for b in self.title_pending if b in pending]
+                    self.title_pending = before + [b for b in self.title_pending if b not in pending and b not in before]
+                    if back and label is None:
+                        # the title's buttons put back on screen by this button's chain (a "Rules"
+                        # screen returning to the title): the players are offered them again
+                        label, again = TITLE_LOOP, _Line(f"again {TITLE_LOOP}", None)
+                    if back and again is not None and not (branch and branch[-1].text == again.text):
+                        branch.append(_Line(again.text, self.comp[u].span))
                     after |= mine
                     if again is not None and not self.button_keys(self.comp[u]) and not self.leaves(self.comp[u], "event1"):
                         branch.append(_Line(again.text, self.comp[u].span))  # still on the board: offered again
@@ -2075,6 +2213,24 @@ class Importer:
             return None
         name = re.sub(r"^(Token|Door)", "", pending[0])
         label = "press_" + (snake(name) or "button")
+        return label if re.fullmatch(r"[a-z_][a-z0-9_]*", label) else "press_" + re.sub(r"\W", "_", snake(name)).lower()
+
+    def token_loop(self, tok: Section) -> str | None:
+        """The label of a `repeat` offering again the buttons of a token on a map, or None where
+        they are offered once (docs/valkyrie.md, "Buttons"). The app keeps a token on the board,
+        clickable, until an event removes it, and a token of several buttons is a dialog (a
+        token is an event): an altar of "Pray", "Study the seal" and "Step away" is pressed
+        again after praying. So a button whose events leave the token on the board ends with
+        `again press_<name>`; a button leading nowhere closes the dialog (the players leave the
+        token alone: questc cannot offer it later) and one whose events remove the token, end
+        the quest or start another quest leaves the loop. Offered once, as before, when no
+        button leaves (the loop would have no way out)."""
+        keys = [f"event{i}" for i in self.button_keys(tok)]
+        if not keys or not any(not self.names(tok, k) or self.leaves(tok, k) for k in keys) \
+                or not any(self.names(tok, k) and not self.leaves(tok, k) for k in keys):
+            return None
+        name = re.sub(r"^Token", "", tok.name)
+        label = "press_" + (snake(name) or "token")
         return label if re.fullmatch(r"[a-z_][a-z0-9_]*", label) else "press_" + re.sub(r"\W", "_", snake(name)).lower()
 
     def reached(self, comp: Section, key: str | None) -> list[Section]:
@@ -2211,8 +2367,10 @@ class Importer:
                 mine = set(seen) | stop
                 came = list(before)  # each choice enters encounters of its own (`next` in each)
                 self._walk_from(self._next(sec, key, branch, enc, came, mine, button=True), branch, enc, came, mine)
-                if sec.name in self.menu_loops and join is None and not self.leaves(sec, key):
-                    # a token or door of a quest with no map that this choice leaves on the board (ui_menu)
+                if sec.name in self.menu_loops and join is None and not self.leaves(sec, key) \
+                        and (sec.name not in self.map_tokens or self.names(sec, key)):
+                    # a token or door of a quest with no map that this choice leaves on the board (ui_menu);
+                    # a token on a map: not after a button leading nowhere (token_loop)
                     branch.append(_Line(f"again {self.menu_loops[sec.name]}", sec.span_of(key)))
                 entered.extend(k for k in came if k not in entered)
                 after |= mine
@@ -2228,6 +2386,38 @@ class Importer:
         out.extend(lines)
         seen |= after - stop
         return self._rest(sec, "event1", join, out)
+
+    def puzzle_ask(self, sec: Section, text: str, out: list[_Line], enc: list[int], entered: list[int],
+                   seen: set[str]) -> Iterator[Section]:
+        """A `[Puzzle…]` reached by a chain (docs/valkyrie.md, "Puzzles"). The app opens the
+        puzzle's window instead of a dialog (EventManager.TriggerEvent: `class` slide, code,
+        image or tower), shows no text of the section, and offers two ways out: its button,
+        active once the puzzle is solved, ends the event with `event1` (PuzzleCodeWindow.Finished
+        -> EndEvent), and "Close" leaves it unsolved, the rest of the chain not run (Close: the
+        progress is kept for the next time the puzzle is run). questc has no puzzle: it is read
+        as the choice the players make, `ask TEXT { choice LABEL { …event1… } choice "Close"
+        {} }` (LABEL the button's label), with VK0303 at `class` for the puzzle itself."""
+        kind = sec.get("class") or "slide"
+        self.cannot(sec, "class" if sec.get("class") else "event1",
+                    f"the puzzle itself (a `{kind}` puzzle the players solve in the app), read as the choice of its button "
+                    "once solved or of closing it unsolved")
+        if self.ask_depth >= MAX_ASK_DEPTH:
+            self.cannot(sec, "event1", f"the choices nested deeper than {MAX_ASK_DEPTH}")
+            return iter(())
+        branch: list[_Line] = []
+        mine = set(seen)
+        came = list(entered)
+        self.ask_depth += 1
+        try:
+            self._walk_from(self._next(sec, "event1", branch, enc, came, mine, button=True), branch, enc, came, mine)
+        finally:
+            self.ask_depth -= 1
+        entered.extend(k for k in came if k not in entered)
+        seen |= mine
+        label = quote(self.string(sec, "button1") or "Solved")
+        out.extend([_Line(f"ask {quote(text or 'Solve the puzzle.')} {{", sec.span_of("class") if sec.get("class") else sec.span),
+                    *_block(f"  choice {label} {{", branch, sec.span_of("event1")), _Line('  choice "Close" {}', None), _Line("}", None)])
+        return iter(())
 
     def quota_form(self, sec: Section) -> tuple[str, str] | None:
         """The app's quota dialog of `sec` (DialogWindow.CreateQuotaWindow, shown for a displayed
@@ -3130,6 +3320,17 @@ def _sides(sec: Section, text: str) -> set[str]:
         if len(tier) == 1:
             return tier
     return set().union(*tiers)
+
+
+# what the app does with an event key questc does not read (QuestData.Event, DialogWindow), as VK0303 says it
+_UNREAD = {
+    "minhero": "the hero selection (`minhero={value}`: the app's dialog waits until the players have chosen that many "
+               "heroes, whom the text speaks of; questc's `say` chooses none)",
+    "maxhero": "the hero selection (`maxhero={value}`: the players choose up to that many heroes in the dialog; questc's "
+               "`say` chooses none)",
+    "hero": "the heroes chosen at [{value}] marked again in this dialog (`hero={value}`; questc's `say` names no hero)",
+    "music": "the music `{value}` (presentation: the app plays it from this event on)",
+}
 
 
 def _component_kind(name: str) -> str:
