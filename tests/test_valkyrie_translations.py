@@ -134,3 +134,15 @@ def test_the_published_quests_are_english_only_and_get_no_translations(tmp_path,
     _, said = imported(DATA / quest, tmp_path / "pack")
     assert not (tmp_path / "pack" / "translations").exists()
     assert "Localization" not in said
+
+
+def test_a_text_of_white_space_alone_is_no_translation_as_in_the_app(tmp_path):
+    """DictionaryI18n.GetValue passes over a value of white space alone to the default
+    language's: so does the import (the text stays untranslated)."""
+    src = tmp_path / "three_tongues"  # the quest id is the folder's
+    shutil.copytree(QUEST, src)
+    german = src / "Localization.German.txt"
+    german.write_text(german.read_text(encoding="utf-8").replace("quest.name,Drei Zungen", "quest.name,   "), encoding="utf-8")
+    got, _ = imported(src, tmp_path / "pack")
+    assert got["de"][f"{ID}.name"] == "" and got["fr"][f"{ID}.name"] == "Trois langues"
+    assert got["de"][f"{ID}.e1.flavor"].startswith("Im Keller")

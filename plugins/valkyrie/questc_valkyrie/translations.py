@@ -14,8 +14,9 @@ that of a localisation key the importer read and the key has a text in that lang
 - when several such keys have different texts in the language (or one has none), the key
   of the Valkyrie section the text's line comes from decides; if none does, the text stays
   untranslated rather than take a guess;
-- a key the language lacks leaves the text untranslated: the app shows the default
-  language's text then (DictionaryI18n falls back to it), and so does questc's bundle.
+- a key the language lacks (or gives as white space) leaves the text untranslated: the app
+  shows the default language's text then (DictionaryI18n.GetValue: the current language,
+  then the default one), and so does questc's bundle.
 """
 
 from __future__ import annotations
@@ -95,17 +96,32 @@ def _belongs(origin: Span | None, section: Section | None) -> bool:
 
 
 def _texts(q: QuestFiles, lang: str) -> dict[str, str]:
-    """Key -> text in `lang` (the first file giving a key wins, as the importer reads them)."""
+    """Key -> text in `lang` (the first file giving a key wins, as the importer reads them);
+    a text of white space alone is none: the app's DictionaryI18n.GetValue passes over it to
+    the default language's."""
     out: dict[str, str] = {}
     for loc in q.texts:
         for key, t in loc.texts.get(lang, {}).items():
-            out.setdefault(key, t.text)
+            if t.text.strip():
+                out.setdefault(key, t.text)
     return out
 
 
 def translation_files(gen: Generated, sink: Sink) -> dict[str, str]:
     """`translations/<code>.po` (relative path -> text) for each language of the imported
-    quests other than their default one; {} when they have none."""
+    quests other than their default one; {} when they have none. Never raising: an
+    exception is a bug of questc's, VK0399 (run.report_failure), and no translation."""
+    from questc_valkyrie.run import report_failure
+
+    try:
+        return _translation_files(gen, sink)
+    except Exception as exc:  # noqa: BLE001 - an importer bug is a located diagnostic, never a crash
+        first = next(iter(gen.sources.values()), None)
+        report_failure(exc, first[0].shown("quest.ini") if first is not None else gen.quest_id, sink)
+        return {}
+
+
+def _translation_files(gen: Generated, sink: Sink) -> dict[str, str]:
     from compiler.plugins.api import Options, compile_paths, player_texts, translation_file
     from questc_valkyrie.run import write_pack
 
