@@ -146,3 +146,31 @@ def test_a_text_of_white_space_alone_is_no_translation_as_in_the_app(tmp_path):
     got, _ = imported(src, tmp_path / "pack")
     assert got["de"][f"{ID}.name"] == "" and got["fr"][f"{ID}.name"] == "Trois langues"
     assert got["de"][f"{ID}.e1.flavor"].startswith("Im Keller")
+
+
+def test_every_quest_of_a_package_has_its_texts_in_the_one_po_file_of_a_language(tmp_path):
+    """A package of several quests (tests/data/valkyrie/linked_quests: a hub and `mine/`),
+    each with a German file of its own: one translations/de.po for the pack, every text of
+    both quest files translated from its own quest's German file."""
+    src = tmp_path / "linked_quests"
+    shutil.copytree(DATA / "linked_quests", src)
+    for folder in (src, src / "mine"):
+        english = list(csv.reader(io.StringIO((folder / "Localization.English.txt").read_text(encoding="utf-8-sig"), newline="")))
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow([".", "German"])
+        w.writerows([r[0], f"DE {folder.name}: " + ",".join(r[1:])] for r in english[1:] if r)
+        (folder / "Localization.German.txt").write_text(out.getvalue(), encoding="utf-8")
+        ini = folder / "quest.ini"
+        ini.write_text(ini.read_text(encoding="utf-8").replace("Localization.English.txt\n", "Localization.English.txt\nLocalization.German.txt\n", 1),
+                       encoding="utf-8")
+    got, said = imported(src, tmp_path / "pack")
+    assert sorted(got) == ["de"], said
+    de = got["de"]
+    assert de and all(de.values()), {k for k, v in de.items() if not v}  # every text translated
+    hub = {k for k, v in de.items() if v.startswith("DE linked_quests: ")}
+    mine = {k for k, v in de.items() if v.startswith("DE mine: ")}
+    assert hub and mine and hub | mine == set(de)
+    assert all(k.startswith("quest.linked_quests.") for k in hub) and all(k.startswith("quest.mine.") for k in mine)
+    checked = questc("check", tmp_path / "pack")
+    assert "T02" not in checked.err + checked.out and "T01" not in checked.err + checked.out
