@@ -174,3 +174,17 @@ def test_every_quest_of_a_package_has_its_texts_in_the_one_po_file_of_a_language
     assert all(k.startswith("quest.linked_quests.") for k in hub) and all(k.startswith("quest.mine.") for k in mine)
     checked = questc("check", tmp_path / "pack")
     assert "T02" not in checked.err + checked.out and "T01" not in checked.err + checked.out
+
+
+def test_a_quest_in_german_by_default_has_its_english_as_en_po_and_the_export_says_what_it_leaves_out(tmp_path):
+    src = tmp_path / "three_tongues"
+    shutil.copytree(QUEST, src)
+    ini = src / "quest.ini"
+    ini.write_text(ini.read_text(encoding="utf-8").replace("defaultlanguage=English", "defaultlanguage=German"), encoding="utf-8")
+    got, _ = imported(src, tmp_path / "pack")
+    assert sorted(got) == ["en", "fr"]
+    assert got["en"][f"{ID}.name"] == "Three Tongues" and got["fr"][f"{ID}.name"] == "Trois langues"
+    assert '"Drei Zungen"' in (tmp_path / "pack" / "three_tongues.quest").read_text(encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", tmp_path / "pack", "-o", tmp_path / "out")
+    assert r.code == 0, r.err
+    assert "the `en` translation (the export writes the pack's own texts as the English ones)" in r.err, r.err

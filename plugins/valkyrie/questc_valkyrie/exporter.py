@@ -1536,7 +1536,8 @@ class Exporter:
         for code, table in sorted((self.model.languages or {}).items()):
             language = LANGUAGES.get(code.split("_")[0].split("-")[0].lower())
             if language is None or language == "English":
-                self.cannot(q.span, f"the `{code}` translation (Valkyrie has no such language)")
+                why = "the export writes the pack's own texts as the English ones" if language else "Valkyrie has no such language"
+                self.cannot(q.span, f"the `{code}` translation ({why})")
                 continue
             rows = [(key, table[ids[key]]) for key, _ in texts if key in ids and ids[key] in table]
             if rows:
