@@ -174,3 +174,43 @@ def test_defeated_unique_of_a_monster_no_spawn_makes_unique_never_fires(tmp_path
     said = r.err + r.out
     assert re.search(r"warning\[VK0408\]: \[EventKeeperDefeated\] trigger: `DefeatedUniqueCustomMonsterBellKeeper` never fires", said), said
     assert "events.ini:90:1" in said and "warning[Q0305]" in said and "error[" not in said
+
+
+def _variant(tmp_path: Path, old: str, new: str) -> str:
+    """The quest imported with `old` in events.ini replaced by `new`."""
+    quest = tmp_path / "silent_chapel"
+    shutil.copytree(SOURCE, quest)
+    events = quest / "events.ini"
+    text = events.read_text(encoding="utf-8")
+    assert old in text
+    events.write_text(text.replace(old, new), encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", quest, "-o", tmp_path / "pack")
+    assert r.code == 0, r.err
+    return (tmp_path / "pack" / "silent_chapel.quest").read_text(encoding="utf-8")
+
+
+RULES = "[EventRules]\nbuttons=1\nremove=UITitleImage UITitleText UIBegin UIRules\nevent1=EventShowTitle\n"
+
+
+def test_a_rules_dialog_that_leaves_the_title_on_screen_returns_to_it(tmp_path):
+    """The other way authors write it: "Rules" shows a dialog and removes nothing, so the title
+    stays on screen (the app keeps a UI element until an event removes it), "Begin" on it.
+    Read the same: `again title_screen` after the rules (before: the quest never began)."""
+    start = event(_variant(tmp_path, RULES, "[EventRules]\nbuttons=1\nevent1=\n"), "start")
+    assert start.startswith("    repeat title_screen {\n") and start.count("again title_screen") == 1, start
+    assert re.search(r'choice "Rules" \{ say "[^"]*"; again title_screen \}', start), start
+
+
+def test_a_title_no_button_takes_away_is_offered_once(tmp_path):
+    """Neither button removes the title (nor ends the quest): offered again after each, the
+    loop would have no way out, where the app lets the players play on under it; offered once."""
+    quest = tmp_path / "silent_chapel"
+    shutil.copytree(SOURCE, quest)
+    events = quest / "events.ini"
+    raw = events.read_text(encoding="utf-8").replace(RULES, "[EventRules]\nbuttons=1\nevent1=\n")
+    raw = raw.replace("remove=UITitleImage UITitleText UIBegin UIRules\nadd=TileEntrance", "add=TileEntrance")
+    events.write_text(raw, encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", quest, "-o", tmp_path / "pack")
+    assert r.code == 0, r.err
+    start = event((tmp_path / "pack" / "silent_chapel.quest").read_text(encoding="utf-8"), "start")
+    assert "title_screen" not in start and start.startswith('    ask "The Silent Chapel'), start

@@ -2168,21 +2168,25 @@ class Importer:
             else:
                 lines = [_Line(f"ask {quote(text)} {{", first.span)]
                 after: set[str] = set()
+                if label is None and all(p in self.title_buttons for p in pending):
+                    shown_again = [self.title_stays(u, pending) or any(n in pending for sec in self.reached(self.comp[u], "event1")
+                                                                       for n in self.names(sec, "add")) for u in pending]
+                    if any(shown_again) and not all(shown_again):  # a way back to the title, and a way out of it
+                        label, again = TITLE_LOOP, _Line(f"again {TITLE_LOOP}", None)
                 for u in pending:
                     branch: list[_Line] = []
                     mine = set(seen)
                     before, self.title_pending = self.title_pending, []
                     self._walk(self.comp[u], branch, enc, entered, mine)
-                    back = [b for b in self.title_pending if b in pending]
+                    # the title's buttons put back on screen by this button's chain (a "Rules" screen
+                    # returning to the title), or never taken off it: the players are offered them again
+                    back = any(b in pending for b in self.title_pending) or (label == TITLE_LOOP and self.title_stays(u, pending))
                     self.title_pending = before + [b for b in self.title_pending if b not in pending and b not in before]
-                    if back and label is None:
-                        # the title's buttons put back on screen by this button's chain (a "Rules"
-                        # screen returning to the title): the players are offered them again
-                        label, again = TITLE_LOOP, _Line(f"again {TITLE_LOOP}", None)
                     if back and again is not None and not (branch and branch[-1].text == again.text):
                         branch.append(_Line(again.text, self.comp[u].span))
                     after |= mine
-                    if again is not None and not self.button_keys(self.comp[u]) and not self.leaves(self.comp[u], "event1"):
+                    if again is not None and not self.button_keys(self.comp[u]) and not self.leaves(self.comp[u], "event1") \
+                            and not (branch and branch[-1].text == again.text):
                         branch.append(_Line(again.text, self.comp[u].span))  # still on the board: offered again
                     lines += _block(f"  choice {quote(self.string(self.comp[u], 'uitext') or u)} {{", branch, self.comp[u].span)
                 lines.append(_Line("}", None))
@@ -2193,6 +2197,19 @@ class Importer:
                 self.menu_loops.pop(u, None)
         if again is not None and any(re.search(rf"(^|[{{;]\s*){again.text}( }}|;|$)", ln.text.strip()) for ln in out[start:]):
             out[start:] = [_Line(f"repeat {label} {{", first.span), *(_Line("  " + ln.text, ln.origin) for ln in out[start:]), _Line("}", None)]
+
+    def title_stays(self, u: str, pending: list[str]) -> bool:
+        """Whether the title screen of `pending` (its buttons, two or more) is still on screen
+        after button `u`'s chain: the app keeps a UI element until an event removes it
+        (Quest.Remove), so a "Rules" button whose chain removes no button of the title, ends
+        no quest and starts none leaves the title, "Begin" on it, for the players to press."""
+        if any(p not in self.title_buttons for p in pending):
+            return False
+        for sec in self.reached(self.comp[u], "event1"):
+            if sec.name in self.links or any(op.split(",")[0] == "$end" for op in self.names(sec, "operations")) or \
+                    any(n in pending or n == "#uicomponents" for n in self.names(sec, "remove")):
+                return False
+        return True
 
     def menu_label(self, pending: list[str]) -> str | None:
         """The label of a `repeat` offering again the tokens and doors of a quest with no map
