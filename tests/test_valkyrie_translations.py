@@ -188,3 +188,24 @@ def test_a_quest_in_german_by_default_has_its_english_as_en_po_and_the_export_sa
     r = questc("--plugin", "valkyrie", "export", "valkyrie", tmp_path / "pack", "-o", tmp_path / "out")
     assert r.code == 0, r.err
     assert "the `en` translation (the export writes the pack's own texts as the English ones)" in r.err, r.err
+
+
+def test_a_file_of_several_language_columns_gives_each_other_column_its_po_file(tmp_path):
+    """The older form: one Localization file with a column per language (`.,English,German`)."""
+    src = tmp_path / "three_tongues"
+    shutil.copytree(QUEST, src)
+    english, german = rows(src / "Localization.English.txt"), rows(src / "Localization.German.txt")
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow([".", "English", "German"])
+    w.writerows([key, text, german.get(key, "")] for key, text in english.items())
+    for lang in ("English", "German", "French"):
+        (src / f"Localization.{lang}.txt").unlink()
+    (src / "Localization.txt").write_text(out.getvalue(), encoding="utf-8")
+    ini = src / "quest.ini"
+    text = ini.read_text(encoding="utf-8").replace("Localization.English.txt\nLocalization.German.txt\nLocalization.French.txt\n", "Localization.txt\n")
+    ini.write_text(text, encoding="utf-8")
+    got, said = imported(src, tmp_path / "pack")
+    assert sorted(got) == ["de"], said
+    assert got["de"][f"{ID}.name"] == "Drei Zungen"
+    assert got["de"][f"{ID}.e1.event.1.say"] == "Die Kellertür knarrt für {rnd:hero} auf.\nHaltet die Laterne bis zum Morgengrauen am Brennen."
