@@ -58,15 +58,22 @@ def test_each_other_language_is_a_po_file_with_the_texts_of_the_keys_they_came_f
     assert de[f"{ID}.e1.event.5.say"] == "Etwas kratzt laut an der Tür."
     assert fr[f"{ID}.e1.event.4.say"] == fr[f"{ID}.e1.event.5.say"] == "Quelque chose gratte à la porte."  # the same French
     # the token's text, the ask and its choices
-    assert de[f"{ID}.e1.event.6.say"] == "An einem Haken an der Wand hängt eine Laterne."
-    assert de[f"{ID}.e1.event.6.ask"] == "Die Klappe der Laterne ist lose."
-    assert (de[f"{ID}.e1.event.6.choice"], de[f"{ID}.e1.event.6.choice.2"]) == ("Die Klappe öffnen", "Die Klappe schließen")
+    assert de[f"{ID}.e1.event.7.say"] == "An einem Haken an der Wand hängt eine Laterne."
+    assert de[f"{ID}.e1.event.7.ask"] == "Die Klappe der Laterne ist lose."
+    assert (de[f"{ID}.e1.event.7.choice"], de[f"{ID}.e1.event.7.choice.2"]) == ("Die Klappe öffnen", "Die Klappe schließen")
     # a key French lacks: untranslated (the app shows the English, as questc's bundle does)
-    assert fr[f"{ID}.e1.event.6.choice"] == "Ouvrir le volet" and fr[f"{ID}.e1.event.6.choice.2"] == ""
-    # two keys, two German texts, and the line (a one-line choice block) names the choice, not
-    # either key's section: untranslated rather than a guess
-    assert de[f"{ID}.e1.event.6.say.2"] == de[f"{ID}.e1.event.6.say.3"] == ""
-    assert {k for k, v in de.items() if not v} == {f"{ID}.e1.event.6.say.2", f"{ID}.e1.event.6.say.3"}
+    assert fr[f"{ID}.e1.event.7.choice"] == "Ouvrir le volet" and fr[f"{ID}.e1.event.7.choice.2"] == ""
+    # two keys, two German texts, each `say` on its choice's line: the line is the asking
+    # section's `event<i>=`, which names the choice's own section, and that decides
+    assert de[f"{ID}.e1.event.7.say.2"] == "Im Keller wird es hell und still."
+    assert de[f"{ID}.e1.event.7.say.3"] == "Im Keller wird es dunkel und still."
+    assert fr[f"{ID}.e1.event.7.say.3"] == "La cave devient calme et sombre."
+    # a random draw between two such dialogs: each option's line is `event1=` naming both
+    # sections, so the German stays untranslated rather than take a guess; the French agrees
+    assert de[f"{ID}.e1.event.6.say"] == de[f"{ID}.e1.event.6.say.2"] == ""
+    assert fr[f"{ID}.e1.event.6.say"] == fr[f"{ID}.e1.event.6.say.2"] == "Le vent hurle à la porte."
+    assert {k for k, v in de.items() if not v} == {f"{ID}.e1.event.6.say", f"{ID}.e1.event.6.say.2"}
+    assert {k for k, v in fr.items() if not v} == {f"{ID}.e1.event.7.choice.2"}
 
 
 def test_the_files_are_what_strings_update_writes_and_check_finds_only_untranslated_texts(tmp_path):
@@ -81,7 +88,7 @@ def test_the_files_are_what_strings_update_writes_and_check_finds_only_untransla
     assert checked.code == 0, said
     for code in ("T0201", "T0203", "T0107", "T0101", "T0202"):
         assert code not in said, said
-    assert said.count("T0204") == 2 and "de: 2 of 13 texts" in said and "fr: 3 of 13 texts" in said, said
+    assert said.count("T0204") == 2 and "de: 2 of 15 texts" in said and "fr: 1 of 15 texts" in said, said
     clean = questc("--plugin", "valkyrie", "check", QUEST)  # the Valkyrie quest itself: nothing to say
     assert clean.code == 0 and "warning[" not in clean.err + clean.out and "error[" not in clean.err + clean.out, clean.err
 

@@ -21,6 +21,7 @@ that of a localisation key the importer read and the key has a text in that lang
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from questc_valkyrie.importer import Generated
     from questc_valkyrie.ini import Section
     from questc_valkyrie.source import QuestFiles
+
+
+_EVENT_KEY = re.compile(r"event\d+")
 
 
 class ReadKeys(dict[str, str]):
@@ -172,7 +176,23 @@ class _Tables:
             if key in base:
                 self.by_text.setdefault(base[key], []).append(key)
         self.sections = {s.name: s for ini in q.data for s in ini.sections}
+        # a line `event<i>=A B` (file, line) -> the sections it names: the line of a `choice` or
+        # `option` written on one line with its branch names the branch's first section
+        self.leads: dict[tuple[str, int], frozenset[str]] = {
+            (v.span.file, v.span.line): frozenset(v.text.split())
+            for sec in self.sections.values() for key, v in sec.values.items() if _EVENT_KEY.fullmatch(key)}
         self.langs: dict[str, dict[str, str]] = {}
+
+    def shown(self, name: str) -> str:
+        """The first section of the chain from `name` that shows a dialog: past sections of
+        `display=false` that lead to one section alone (the export's head of a choice's chain)."""
+        for _ in range(16):
+            sec = self.sections.get(name)
+            nxt = (sec.get("event1") or "").split() if sec is not None else []
+            if sec is None or (sec.get("display") or "true").lower() != "false" or len(nxt) != 1:
+                return name
+            name = nxt[0]
+        return name
 
     def translation(self, lang: str, text: str, origin: Span | None) -> str | None:
         """The text in `lang` of the key the importer took `text` from, or None (no such key,
@@ -183,5 +203,9 @@ class _Tables:
         keys = self.by_text.get(text, [])
         values = {other.get(k) for k in keys}
         if len(values) > 1:  # keys of one text translated differently: the section of the text's line decides
-            values = {other.get(k) for k in keys if _belongs(origin, self.sections.get(k.rsplit(".", 1)[0]))}
+            mine = [k for k in keys if _belongs(origin, self.sections.get(k.rsplit(".", 1)[0]))]
+            if not mine and origin is not None:  # else the section the line's `event<i>` names
+                named = {self.shown(n) for n in self.leads.get((origin.file, origin.line), frozenset())}
+                mine = [k for k in keys if k.rsplit(".", 1)[0] in named]
+            values = {other.get(k) for k in mine}
         return values.pop() if len(values) == 1 else None
