@@ -76,7 +76,7 @@ def test_the_two_encounter_quest_imports_checks_exports_and_loads(mill):
     assert re.search(r'if quota_sluice >= 3 \{\n\s+set quota_sluice = 0\n\s+set encounter2 = 1\n\s+say "The sluice bursts[^\n]*\n\s+next\n'
                      r'\s+say "The heroes ride the flood down to the ford\.', text), text
     # the random draw of the sacks, one option per event of the list
-    assert 'option { set rope = 1; say "A coil of good rope, hidden under the sacks." }' in text
+    assert 'option { set rope = 1; say "A coil of good rope, hidden under the sacks where the miller said it would be." }' in text
     # the spawn of placement1..4: one block, the third place for four heroes
     assert "spawn goblin_archer as yard_goblins {\n      master at 6B(2,4)\n      minion at 6B(1,4)\n      minion at 6B(2,3) heroes 4\n" in text
     loads_clean(MILL, folder)
@@ -137,6 +137,17 @@ def test_a_round_mark_set_on_the_way_in_counts_the_encounters_rounds(mill):
     assert "tide_round" not in text and "TideRound" not in said
     # the export writes the ford's round 5 as its own mark (QuestcE2Round5), which imports back the same
     assert "QuestcE2Round5" in (folder / "events.ini").read_text(encoding="utf-8")
+
+
+def test_a_random_option_with_a_condition_is_drawn_only_when_it_holds(mill):
+    """`randomevents=true` draws among the *enabled* events of the list (EventManager.EndEvent):
+    the rope (`vartests=MillerFound,==,1`) is one of three when the miller has spoken, else the
+    draw is of the other two. Before, the option's condition was VK0303 and the option kept,
+    empty: a third of the draws gave nothing, whether or not the miller had spoken."""
+    text, said, _folder = mill
+    assert "[EventSacksRope]" not in said, said
+    assert re.search(r'\n(\s+)if miller_found == 1 \{\n\1  random \{\n(?:\1    option \{[^\n]*\n){3}\1  \}\n\1\} else \{\n'
+                     r'\1  random \{\n\1    option \{ say "Only flour[^\n]*\n\1    option \{ say "Rats[^\n]*\n\1  \}\n\1\}\n', text), text
 
 
 def test_a_section_named_wins_with_a_defeat_sound_and_text_is_a_loss(mill):

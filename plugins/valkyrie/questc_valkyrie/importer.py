@@ -70,6 +70,7 @@ TRAITS_FROM_APP = {"civilized": "civilised"}  # the app's trait names questc spe
 # whether a component is on the board (read back as conditions, never as quest variables)
 _INTERNAL = re.compile(r"Questc(Encounter|E\d{1,9}Round\d{1,9}|OnBoard\w+|Quota\w+|Unlocked\w+)")
 # a variable: plain, the app's `#`/`$` ones, a campaign `%X` or one of the app's campaign values `$%X`
+MAX_RANDOM_CONDS = 3  # random_options: options with conditions of their own read as `if`s around the draw (2^n draws)
 MAX_APART = 300  # board_changes: the tiles of a quest looked at for maps an event clears and lays down
 _TEST = re.compile(r"((?:\$%|[#$%])?[A-Za-z_]\w*),(==|!=|<=|>=|<|>),(-?\d{1,9}|(?:\$%|[#%])?[A-Za-z_]\w*)")
 APP_FORMATS = (4, 21)  # the quest formats the app lists (QuestData.cs: Quest.minumumFormat, QuestFormat.CURRENT_VERSION)
@@ -137,8 +138,9 @@ class _Line:
 
 def _block(head: str, branch: list[_Line], origin: Span | None) -> list[_Line]:
     """`head` (ending in `{`) with `branch` inside, closed: on one line when no statement of
-    the branch opens a block (as `questc fmt` writes a short block)."""
-    if all("{" not in ln.text for ln in branch):
+    the branch opens a block (as `questc fmt` writes a short block) nor places a token (a line
+    of its own, which guard_places reads: two ways to one event both placing a token)."""
+    if all("{" not in ln.text and not ln.text.lstrip().startswith("place token ") for ln in branch):
         return [_Line(head + (" " + "; ".join(ln.text for ln in branch) + " }" if branch else "}"), origin)]
     return [_Line(head, origin), *(_Line("    " + ln.text, ln.origin) for ln in branch), _Line("  }", None)]
 
@@ -2330,23 +2332,64 @@ class Importer:
         lines = [_Line("random {", sec.span_of("randomevents"))]
         after: set[str] = set()
         before = list(entered)  # what was entered before the branches (each branch starts from it)
+        def walk(head: Section) -> list[_Line]:
+            nonlocal after
+            branch: list[_Line] = []
+            if head.name in self.path:
+                branch.append(self.way_back(sec, "event1", head.name))
+            elif head.name not in stop:
+                mine = set(seen) | stop
+                self.path.append(head.name)
+                came = list(before)  # each branch enters encounters of its own (`next` in each)
+                self._walk_from(self._visit(head, branch, enc, came, mine), branch, enc, came, mine, head.name)
+                entered.extend(k for k in came if k not in entered)
+                after |= mine
+            return branch
+
+        def draw(enabled: list[Section]) -> list[_Line]:
+            if len(enabled) <= 1:
+                return walk(enabled[0]) if enabled else []
+            drawn = [_Line("random {", sec.span_of("randomevents"))]
+            for head in enabled:
+                drawn += _block("  option {", walk(head), sec.span_of("event1"))
+            return [*drawn, _Line("}", None)]
+
+        # options with conditions of their own: the app draws among the enabled ones (EventManager.EndEvent),
+        # so `if C { random { …all… } } else { random { …the others… } }`, for up to MAX_RANDOM_CONDS of them
+        conditioned = [h for h in heads if self._conds(h) and h.name not in self.path and h.name not in stop]
+        conds: dict[str, str] = {}
+        if 0 < len(conditioned) <= MAX_RANDOM_CONDS:
+            for h in conditioned:
+                text, _why = self.arm_condition(h)
+                if text is None:
+                    conds = {}
+                    break
+                conds[h.name] = text
+
+        def split(i: int, off: frozenset[str]) -> list[_Line]:
+            if i == len(conditioned):
+                return draw([h for h in heads if h.name not in off])
+            h = conditioned[i]
+            if not conds[h.name]:
+                return split(i + 1, off)
+            yes, no = split(i + 1, off), split(i + 1, off | {h.name})
+            arm = [_Line(f"if {conds[h.name]} {{", h.span_of("conditions" if h.get("conditions") else "vartests")),
+                   *(_Line("  " + ln.text, ln.origin) for ln in yes)]
+            if no:
+                arm += [_Line("} else {", None), *(_Line("  " + ln.text, ln.origin) for ln in no)]
+            return [*arm, _Line("}", None)]
+
         self.ask_depth += 1
         try:
-            for head in heads:
-                branch: list[_Line] = []
-                if head.name in self.path:
-                    branch.append(self.way_back(sec, "event1", head.name))
-                elif head.name not in stop:
-                    mine = set(seen) | stop
-                    self.path.append(head.name)
-                    came = list(before)  # each branch enters encounters of its own (`next` in each)
-                    self._walk_from(self._visit(head, branch, enc, came, mine), branch, enc, came, mine, head.name)
-                    entered.extend(k for k in came if k not in entered)
-                    after |= mine
-                lines += _block("  option {", branch, sec.span_of("event1"))
+            if conds:
+                self.cond_done.update(conds)
+                lines = split(0, frozenset())
+            else:
+                for head in heads:
+                    lines += _block("  option {", walk(head), sec.span_of("event1"))
+                lines.append(_Line("}", None))
         finally:
             self.ask_depth -= 1
-        lines.append(_Line("}", None))
         out.extend(lines)
         seen |= after - stop
         return self._rest(sec, "event1", join, out)
