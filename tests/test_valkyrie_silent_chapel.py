@@ -214,3 +214,34 @@ def test_a_title_no_button_takes_away_is_offered_once(tmp_path):
     assert r.code == 0, r.err
     start = event((tmp_path / "pack" / "silent_chapel.quest").read_text(encoding="utf-8"), "start")
     assert "title_screen" not in start and start.startswith('    ask "The Silent Chapel'), start
+
+
+def test_a_door_through_a_puzzle_with_a_lock_of_or_tests(tmp_path):
+    """Variants an editor-saved quest has: the crypt door's test saved as `vartests=` with an OR
+    (`CryptUnsealed,==,1` OR `VestryKey,>=,1`), its event a `slide` puzzle (no `class`) whose
+    solution opens the crypt, which the altar's seal button reaches too. The lock is read from
+    the `vartests` (`if … or … { unlock crypt }` where either is set), the puzzle as its choice
+    (VK0303 at its `event1`, having no `class`), and the reliquary both ways place is guarded
+    (`if not on_board`): before, the second place was Q0111, an error the app does not have
+    (its `add=` of a token on the board does nothing), as a choice's one-line block hid it."""
+    quest = tmp_path / "silent_chapel"
+    shutil.copytree(SOURCE, quest)
+    other = quest / "other.ini"
+    other.write_text(other.read_text(encoding="utf-8").replace(
+        "conditions=CryptUnsealed,==,1", "vartests=VarOperation:CryptUnsealed,==,1 VarTestsLogicalOperator:OR VarOperation:VestryKey,>=,1")
+        .replace("event1=EventCryptOpens", "event1=PuzzleSeal"), encoding="utf-8")
+    puzzles = quest / "puzzles.ini"
+    puzzles.write_text(puzzles.read_text(encoding="utf-8").replace("class=code\n", "").replace("event1=EventSealBroken", "event1=EventCryptOpens"),
+                       encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "check", quest)
+    said = r.err + r.out
+    assert r.code == 0 and "error[" not in said and "Q0111" not in said, said
+    assert "[PuzzleSeal] event1: questc cannot express the puzzle itself (a `slide` puzzle" in said
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", quest, "-o", tmp_path / "pack")
+    assert r.code == 0, r.err
+    text = (tmp_path / "pack" / "silent_chapel.quest").read_text(encoding="utf-8")
+    assert "    door crypt on 16B.east locked  # [DoorCrypt]\n" in text
+    assert "    if crypt_unsealed == 1 or vestry_key >= 1 { unlock crypt }\n" in event(text, "searched pews")
+    crypt = event(text, "open crypt")
+    assert crypt.startswith('    ask "Four symbols ring the seal.') and 'choice "Close" {}' in crypt
+    assert "if not on_board reliquary {\n          place token reliquary\n" in crypt, crypt
