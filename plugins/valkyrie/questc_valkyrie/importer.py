@@ -1376,7 +1376,8 @@ class Importer:
         if m:
             target = m.group(2)
             if m.group(1) and not any((sp.get("unique") or "").lower() == "true" for sp in self.of("Spawn")
-                                      if target in self.names(sp, "monster")):
+                                      if target in self.names(sp, "monster") or sp.get("traitpool") or sp.get("traits")):
+                # (a unique spawn the app draws a monster for may draw this one: not said)
                 # the app fires DefeatedUnique<M> for a unique group only: never, with no unique spawn of M
                 if (sec.name, "trigger VK0408") not in self.warned:
                     self.warned.add((sec.name, "trigger VK0408"))
