@@ -245,3 +245,22 @@ def test_a_door_through_a_puzzle_with_a_lock_of_or_tests(tmp_path):
     crypt = event(text, "open crypt")
     assert crypt.startswith('    ask "Four symbols ring the seal.') and 'choice "Close" {}' in crypt
     assert "if not on_board reliquary {\n          place token reliquary\n" in crypt, crypt
+
+
+def test_a_door_of_two_buttons_is_said(tmp_path):
+    """The vestry door as a dialog of two buttons, "Force the lock" (opens it) and "Leave it"
+    (nothing): questc's door, once opened, is open, so its `on open` is the first button's
+    events; the choice is VK0303 at `buttons`. Before: read the same with no diagnostic."""
+    quest = tmp_path / "silent_chapel"
+    shutil.copytree(SOURCE, quest)
+    other = quest / "other.ini"
+    other.write_text(other.read_text(encoding="utf-8").replace(
+        "display=false\nbuttons=1\nevent1=EventVestryOpens EventVestryLocked", "buttons=2\nevent1=EventVestryOpens\nevent2="), encoding="utf-8")
+    texts = quest / "Localization.English.txt"
+    texts.write_text(texts.read_text(encoding="utf-8") + "DoorVestry.text,A narrow door with a rusted lock.\n"
+                     "DoorVestry.button1,Force the lock\nDoorVestry.button2,Leave it\n", encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "check", quest)
+    said = r.err + r.out
+    assert r.code == 0 and "error[" not in said, said
+    assert re.search(r"warning\[VK0303\]: \[DoorVestry\] buttons: questc cannot express a door that offers a choice before it opens", said), said
+    assert "other.ini:17:1" in said

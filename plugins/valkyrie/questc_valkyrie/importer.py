@@ -1161,6 +1161,14 @@ class Importer:
             for first in self.names(door, "event1")[:1]:
                 if first in self.comp:
                     self.event(self.comp[first], f"open {self.door_name(door)}", enc_hint=self.enc_of(door), origin=door)
+            # a door's dialog of several buttons ("Force the lock" / "Leave it"), or a list of events
+            # not read as its lock (_lock_list): questc's door opens once, its `on open` the first
+            # button's first event; said, never dropped silently
+            if len(self.button_keys(door)) > 1:
+                self.cannot(door, "buttons", "a door that offers a choice before it opens (its first button's events are read as "
+                                             "`on open`: questc's door, once opened, is open)")
+            elif len(self.names(door, "event1")) > 1 and self.names(door, "event1")[0] not in self.lock_heads:
+                self.cannot(door, "event1", "a door that runs one of several events (the first is read as `on open`)")
         for name, k in self.enc_starts.items():
             self.event(self.comp[name], "encounter start", enc_hint=k)
         for name, (var, n) in self.watch_heads.items():
