@@ -17,7 +17,7 @@ pipeline is covered while 100,000 inputs still fit in well under an hour on two 
 | csv | translation spreadsheets (`strings extract`, the T040x cases) | `questc strings import PACK FILE.csv` | same |
 | config | `questc.toml` / `pyproject.toml` | `questc check --config FILE` | found upward from the folder, `fmt --check` |
 | tmj | Tiled maps `export tiled` wrote of three quests | `questc_tiled.read.import_tiled` (the pack compiled once) | `questc --plugin tiled import tiled FILE` |
-| ini | the Valkyrie quests of tests/data/valkyrie (the two published ones and our own hand-made idioms: title screen, shared end, tolerances, door pair, transition, linked quests, alternative layouts, campaign names across a package, a no-map quest's buttons, shared activations, quota dialogs, a store-style quest of two encounters with `vartests`, a two-quest campaign, a store-style quest of a title screen with a rules screen, a three-button token, a puzzle and locked doors, a quest in three languages), folders or `.valkyrie` packages (whose entries are mutated too) | `questc_valkyrie.run.import_quest` | `check_quest` (compiled), or `questc --plugin valkyrie check` |
+| ini | the Valkyrie quests of tests/data/valkyrie (the two published ones and our own hand-made idioms: title screen, shared end, tolerances, door pair, transition, linked quests, alternative layouts, campaign names across a package, a no-map quest's buttons, shared activations, quota dialogs, a store-style quest of two encounters with `vartests`, a two-quest campaign, a store-style quest of a title screen with a rules screen, a three-button token, a puzzle and locked doors, a quest in three languages, arithmetic on variables with monster lists and MPlaces), folders or `.valkyrie` packages (whose entries are mutated too) | `questc_valkyrie.run.import_quest` | `check_quest` (compiled), or `questc --plugin valkyrie check` |
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ VALKYRIE = ("01_FirstBlood", "02_AFatGoblin")
 # mutation of a title screen, a shared end or a UI element is a large part of the quest
 OWN_VALKYRIE = ("title_screen", "shared_end", "tolerances", "door_pair", "transition", "linked_quests", "alt_layouts",
                 "campaign_names", "hub_buttons", "activation_names", "quota", "items", "drowned_mill", "ashen_road",
-                "silent_chapel", "three_tongues")
+                "silent_chapel", "three_tongues", "tally_house")
 CONFIG_EXAMPLE = """\
 pack-path = ["vendor/packs"]
 output = "build"

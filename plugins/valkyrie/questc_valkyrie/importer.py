@@ -2023,6 +2023,7 @@ class Importer:
         ended = False
         ops = self.names(sec, "operations")
         skip_next = False
+        left_out: list[str] = []  # every operation questc cannot say, named in one VK0303 (below)
         for i, op in enumerate(ops):
             after = ops[i + 1].split(",") if i + 1 < len(ops) else []
             random_shift = (after[0], int(after[2]) * (1 if after[1] == "+" else -1)) \
@@ -2079,7 +2080,7 @@ class Importer:
                 out.append(_Line(f"set {name} = {self.var_name(value)}", sec.span_of("operations")))
                 continue
             if not re.fullmatch(r"-?\d{1,9}", value) or self.var_name(var) is None or oper not in ("=", "+", "-"):
-                self.cannot(sec, "operations", f"the operation `{op}`")
+                left_out.append(op)
                 continue
             self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
             n = int(value)
@@ -2090,6 +2091,11 @@ class Importer:
                 out.append(_Line(f"add {n} to {name}" if oper == "+" else f"subtract {n} from {name}", sec.span_of("operations")))
             else:
                 out.append(_Line(f"advance {name} by {n if oper == '+' else -n}", sec.span_of("operations")))
+        if left_out:
+            # each one named: a line of several (`Share,=,Debt Share,/,4`) once named only its first,
+            # the others (`/`, `%`, `*`, a variable or an app counter on the right) dropped unsaid
+            self.cannot(sec, "operations", f"the operation `{left_out[0]}`" if len(left_out) == 1
+                        else "the operations " + ", ".join(f"`{o}`" for o in left_out[:-1]) + f" and `{left_out[-1]}`")
         self.unlock_doors(sec, ops, out)
         text = self.string(sec, "text") if sec is not self.origin_now else None  # a token's text: its event says it already
         display = (sec.get("display") or "true").lower() != "false"
