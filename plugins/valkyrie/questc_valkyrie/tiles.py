@@ -123,11 +123,11 @@ def placements_of(sections: Iterable[Section], tiles: Mapping[str, Tile], sink: 
         values = []
         for key in ("xposition", "yposition", "rotation"):
             raw = sec.get(key, "0") or "0"
-            try:
-                values.append(int(raw))
-            except ValueError:
+            whole = whole_number(raw, key != "rotation")
+            if whole is None:
                 sink.report("VK0304", sec.span_of(key), section=sec.name, key=key, value=raw, expected="a whole number")
                 break
+            values.append(whole)
         if len(values) < 3:
             continue
         x, y, rot = values
@@ -146,6 +146,22 @@ def placements_of(sections: Iterable[Section], tiles: Mapping[str, Tile], sink: 
         name = code if used[code] == 1 else f"{code}_{used[code]}"
         out.append(Placement(sec.name, code, name, at, rotate, squares, sec.span))
     return out
+
+
+def whole_number(raw: str, decimal: bool) -> int | None:
+    """A tile's position or rotation as the app reads it, when it is a whole number. The app
+    reads `xposition`/`yposition` as decimals (QuestData.cs, QuestComponent: float.TryParse,
+    invariant culture), so `29.0` and `-20.0` are squares 29 and -20; `rotation` as an
+    integer (int.TryParse), so `90.0` is no rotation the app reads (it draws the tile
+    unturned) and stays VK0304, as does a position between squares (`3.5`)."""
+    try:
+        return int(raw)
+    except ValueError:
+        pass
+    if not decimal or not re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", raw.strip()):
+        return None
+    value = float(raw)
+    return int(value) if value.is_integer() and abs(value) < 1e9 else None
 
 
 def placed_squares(tile: Tile, at: tuple[int, int], rotate: int) -> frozenset[tuple[int, int]]:
