@@ -89,3 +89,15 @@ def test_monster_constructs_questc_cannot_say_are_located(imported):
                   "[SpawnTaxMaster] uniquehealthhero: questc cannot express extra health per hero",
                   "[SpawnStoreThing] traitpool: questc cannot express the app's trait undead"):
         assert where in said, (where, said)
+
+
+def test_the_trait_every_monster_has_asks_nothing(imported):
+    """`traits=monster`: every monster group of the app has the trait `monster` (a lieutenant
+    does not, and questc's random groups draw none). Needed beside a pool it asks nothing more;
+    alone it is any monster. It was a VK0303 ("a trait questc's catalog gives no group"), and a
+    spawn of `traits=monster` alone was not imported at all (its event's `spawn` lost)."""
+    text, said, _pack, _folder = imported
+    assert "[SpawnStoreThing] traits:" not in said and "[SpawnCellarGuest]" not in said, said
+    assert "spawn random group traits cursed as store_thing at 6B(2,4)" in text
+    assert "spawn random group traits melee, ranged as cellar_guest at 6B(1,1)" in text
+    assert re.search(r"if odd == 1 \{\n.*\n\s+spawn cellar_guest\n", text), text

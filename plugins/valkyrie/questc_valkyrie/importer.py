@@ -878,12 +878,21 @@ class Importer:
         what another spawn drew, nor a custom monster."""
         known = catalog_traits()
         words = {key: [TRAITS_FROM_APP.get(t.lower(), snake(t)) for t in names] for key, names in (("traitpool", pool), ("traits", needs))}
+        # `monster`: every monster group of the app has it, a lieutenant does not (the app's
+        # monsters.ini / lieutenants.ini), and questc's random groups never draw a lieutenant: as a
+        # trait needed it asks nothing more, in a pool it lets any group in (the pool asks nothing)
+        if "monster" in words["traitpool"]:
+            words["traitpool"] = []
+        words["traits"] = [t for t in words["traits"] if t != "monster"]
+        anything = (pool or needs) and not words["traitpool"] and not words["traits"]
         for key, got in words.items():
             lost = [t for t in got if t not in known]
             if lost:
                 self.cannot(sec, key, f"the app's trait{'s' if len(lost) > 1 else ''} {', '.join(lost)}, which questc's monster catalog "
                                       "does not give a monster group: the pool is drawn by the other traits")
         one, every = ([t for t in words[key] if t in known] for key in ("traitpool", "traits"))
+        if anything:
+            one = ["melee", "ranged"]  # any monster group: each attacks one of these two ways
         if not one and not every:
             return None
         excepted = []
