@@ -1155,6 +1155,10 @@ class Importer:
                 # a list whose first events have conditions: the app runs the first enabled one, an `if` (`_next`)
                 self.event(tok if alternatives else self.comp[first], ("searched" if kind in ("search", "unique_search") else "picked_up")
                            + f" {name}", enc_hint=self.enc_of(tok), origin=None if asks else tok)
+                if not asks and self.stays_on_board(tok):
+                    self.cannot(tok, "event1", "pressing the token again: its events may end leaving it on the board, having "
+                                "done something (the app keeps a token clickable until an event removes it, so the players may "
+                                "press it again on a later turn, a retry; questc's event fires once)")
                 if loop is not None:
                     self.menu_loops.pop(tok.name, None)
                     grown = [v for k, v in self.events.items() if len(v) > sizes.get(k, 0)]
@@ -2295,6 +2299,45 @@ class Importer:
                 todo += [n for k in sec.values if _EVENT_KEY.fullmatch(k) for n in self.names(sec, k)]
         return out
 
+    def stays_on_board(self, tok: Section) -> bool:
+        """Whether a press of a token (one button) may end its chain with the token still on the
+        board after doing something a second press would do again: a way on from its `event1`
+        reaches the end of the chain without passing an event that removes the token, clears the
+        board (`#boardcomponents`), enters another encounter, ends the quest or starts another
+        quest, and some event on such ways counts (an operation other than `=`, `#rand`), adds to
+        a quota, spawns or offers a choice. The app
+        lets the players press it again (QuestData.Token is an event the board keeps clickable);
+        questc's `on picked_up` / `on searched` happens once."""
+        def leaving(sec: Section) -> bool:
+            removes = self.names(sec, "remove")
+            return sec.name in self.links or tok.name in removes or "#boardcomponents" in removes \
+                or any(op.split(",")[0] == "$end" for op in self.names(sec, "operations")) \
+                or any(sec.name in copies for copies in self.entry_copies.values())
+        start = [n for n in self.names(tok, "event1") if n in self.comp]
+        todo, seen = list(start), set(start)
+        acted = stays = False
+        while todo and len(seen) <= MAX_WALK:
+            sec = self.comp[todo.pop()]
+            if leaving(sec):
+                continue
+            # what a second press would do again differently: a count (`+`, `-`…), a quota's total, a
+            # spawn, a choice; setting a value, adding or removing components again change nothing
+            if any(len(o.split(",")) == 3 and o.split(",")[1] != "=" or "#rand" in o for o in self.names(sec, "operations")) \
+                    or sec.get("quota") or sec.name.startswith("Spawn") or len(self.button_keys(sec)) > 1:
+                acted = True
+            heads, end = self._succ(sec)
+            heads = [h for h in heads if h in self.comp]
+            if end and heads and not self.button_keys(sec) and all(
+                    self._conds(self.comp[h]) and all(c.startswith("#") and not c.startswith("#round,") for c in self._conds(self.comp[h]))
+                    for h in heads):
+                end = False  # alternatives on what stays fixed in a play (the packs, the hero count): one of them runs
+            stays = stays or end or not heads
+            for h in heads:
+                if h not in seen:
+                    seen.add(h)
+                    todo.append(h)
+        return acted and stays
+
     def leaves(self, comp: Section, key: str) -> bool:
         """Whether a press of `comp`'s button `key` may take it off the board or end play here:
         an event it may run removes it, ends the quest (`$end`) or starts another quest of the
@@ -3131,6 +3174,8 @@ class Importer:
                 tail += f" health +{extra}"
             if (self.number(sec, "uniquehealthhero", 0) or 0) != 0 and custom not in self.custom_per_hero:
                 self.cannot(sec, "uniquehealthhero", "extra health per hero")
+        else:
+            self.group_health(sec)
         guard = ""
         if heroes is not None:
             lo, hi = heroes
@@ -3185,6 +3230,15 @@ class Importer:
         if sec.name not in self.placed_at_setup:
             out.append(_Line(f"spawn {name}", sec.span))
 
+    def group_health(self, sec: Section) -> None:
+        """VK0303 at `uniquehealth` / `uniquehealthhero` on a spawn that is not unique: the
+        editor writes them when not 0 (QuestData.Spawn), and the app adds them to the health of
+        each monster the spawn places (Quest.cs, Monster: `healthMod`), which questc's `health +N`,
+        a unique spawn's only (S0208), cannot say. They were dropped with no word."""
+        for key in ("uniquehealth", "uniquehealthhero"):
+            if (self.number(sec, key, 0) or 0) != 0:
+                self.cannot(sec, key, "extra health on a group that is not unique (the app adds it to each of its monsters)")
+
     def _spawn_twins(self, first: Section) -> None:
         """One questc spawn for spawns that differ only in their hero counts: each place of
         each twin with that twin's hero counts."""
@@ -3194,6 +3248,9 @@ class Importer:
         name = self.spawn_name(first)
         counts = self.twin_counts(first)
         unique = (first.get("unique") or "").lower() == "true"
+        if not unique:
+            for twin in counts:
+                self.group_health(self.comp[twin])
         places: list[tuple[str, str, set[int], Span]] = []  # rank, space, hero counts, origin
         for twin, (lo, hi) in counts.items():
             sec = self.comp[twin]
