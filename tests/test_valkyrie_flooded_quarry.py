@@ -102,3 +102,25 @@ def test_a_position_written_as_a_decimal_is_the_square_the_app_reads():
 def test_a_position_between_squares_or_a_decimal_rotation_stays_vk0304(tmp_path, old, new, key):
     r = questc("--plugin", "valkyrie", "check", variant(tmp_path, old, new))
     assert re.search(rf"error\[VK0304\]: \[Tile\w+\] {key}: `[-\d.]+` is not a whole number", r.err + r.out), r.err + r.out
+
+
+def test_a_tile_one_square_off_is_named_at_its_position_with_the_position_that_joins_it(tmp_path):
+    """The spoil path laid one square too high: its west opening half against the ledge's wall,
+    the map in three parts. Before, M0211 at `[Quest]` alone said so, naming no tile's line;
+    now VK0313 names the tile, at its `yposition`, and the position that joins it."""
+    folder = variant(tmp_path, "[TileSpoilPath]\nxposition=12\nyposition=8", "[TileSpoilPath]\nxposition=12\nyposition=9")
+    r = questc("--plugin", "valkyrie", "check", folder)
+    said = r.err + r.out
+    assert re.search(r"warning\[VK0313\]: \[TileSpoilPath\]: 2 opening square\(s\) of the map meet walls or face a gap; tile side "
+                     r"`TileSide21A` moved one square south \(down\) \(xposition=12, yposition=8\) would join \d+ opening square\(s\)\n"
+                     r"\s+--> \S+/tiles\.ini:29:1", said), said
+    assert said.count("VK0313") == 1 and "VK0305" not in said
+
+
+def test_an_end_cap_a_square_apart_is_named_with_the_position_that_joins_it(tmp_path):
+    """An end cap laid one square beyond the opening it closes (a gap of one square of table)."""
+    folder = variant(tmp_path, "[TileCapSpoil]\nxposition=18", "[TileCapSpoil]\nxposition=19")
+    r = questc("--plugin", "valkyrie", "check", folder)
+    said = r.err + r.out
+    assert re.search(r"warning\[VK0313\]: \[TileCapSpoil\]: 4 opening square\(s\) of the map meet walls or face a gap; tile side "
+                     r"`TileSideCapA` moved one square west \(left\) \(xposition=18, yposition=7\)", said), said

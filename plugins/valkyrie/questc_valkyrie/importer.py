@@ -25,7 +25,7 @@ from compiler.plugins.api import Related, Sink, Span, Tile, did_you_mean
 from questc_valkyrie.doors import DoorPlace, from_valkyrie, opening_at, opening_place
 from questc_valkyrie.ini import Section, Value
 from questc_valkyrie.source import QuestFiles
-from questc_valkyrie.tiles import Placement, clusters, placements_of
+from questc_valkyrie.tiles import Placement, clusters, placements_of, whole_number
 
 if TYPE_CHECKING:
     from compiler.plugins.api import Cell
@@ -510,7 +510,8 @@ class Importer:
         self.check_app()
         errors = self.sink.errors
         placements = placements_of(self.of("Tile"), self.tiles, self.sink, self.offsets)
-        self.check_orientation(placements)
+        if not self.check_orientation(placements):
+            self.check_shift(placements)
         groups = clusters(placements, self.board_changes(placements))
         self.mapless = not groups and not any(t.get("side") or t.get("customImage") for t in self.of("Tile"))
         if not groups and not self.mapless:
@@ -590,7 +591,7 @@ class Importer:
                         if name not in self.comp:
                             self.missing(sec, key, name)
 
-    def check_orientation(self, placements: list[Placement]) -> None:
+    def check_orientation(self, placements: list[Placement]) -> int:
         """VK0305: where openings of the map face walls, the quarter turn in place of one tile
         that makes the most of them join, at that tile's section (the tile really wrong:
         a transition turned wrong leaves its neighbours' openings facing its walls, while
@@ -604,6 +605,7 @@ class Importer:
         ends = {id(pl): set(self._openings(self.tiles[pl.code], pl.at, pl.rotate)) for pl in placements}
         order = {id(pl): i for i, pl in enumerate(placements)}
         held = {id(pl): pl.squares for pl in placements}  # each tile's squares, as turned so far
+        proposed = 0
         for _ in range(MAX_TURNS_PROPOSED):
             suspects = self._suspects(placements, ends, owner)
             best: tuple[int, int, int, int, Placement, frozenset[Cell], set[tuple[Cell, Cell]]] | None = None
@@ -621,7 +623,8 @@ class Importer:
                     if gained > 0 and freed > 0 and (best is None or (-gained, -freed, order[id(pl)], turn) < best[:4]):
                         best = (-gained, -freed, order[id(pl)], turn, pl, squares, mine)
             if best is None:
-                return
+                return proposed
+            proposed += 1
             _, freed_neg, _, turn, pl, squares, mine = best
             blocked = self._blocked_total(placements, ends, owner)
             side = self.tiles[pl.code].valkyrie or pl.code
@@ -633,6 +636,65 @@ class Importer:
             rot[id(pl)] = (rot[id(pl)] + turn) % 360
             for c in held[id(pl)] - squares:
                 del owner[c]
+            owner.update(dict.fromkeys(squares, pl))
+            held[id(pl)] = squares
+            ends[id(pl)] = mine
+        return proposed
+
+    def check_shift(self, placements: list[Placement]) -> None:
+        """VK0313: a tile laid one square off (the editor's drag snapping a square too far):
+        where openings of the map meet walls, or face a gap of one square with another
+        tile's opening facing back across it, the move of one tile by one square that joins
+        the most opening squares and leaves no more of them facing walls, at that tile's
+        position, with the position that joins it. Only when no quarter turn helps
+        (check_orientation), repeated while a move still joins more."""
+        steps = {(1, 0): "east (right)", (-1, 0): "west (left)", (0, -1): "north (up)", (0, 1): "south (down)"}
+        owner = {c: pl for pl in placements for c in pl.squares}
+        ends = {id(pl): set(self._openings(self.tiles[pl.code], pl.at, pl.rotate)) for pl in placements}
+        order = {id(pl): i for i, pl in enumerate(placements)}
+        held = {id(pl): pl.squares for pl in placements}
+        moved = {id(pl): (0, 0) for pl in placements}
+        for _ in range(MAX_TURNS_PROPOSED):
+            suspects = dict(self._suspects(placements, ends, owner))
+            gaps = 0
+            for pl in placements:  # a gap of one square between two openings facing each other
+                for inside, outside in ends[id(pl)]:
+                    beyond = (2 * outside[0] - inside[0], 2 * outside[1] - inside[1])
+                    other = owner.get(beyond)
+                    if outside not in owner and other is not None and other is not pl and (beyond, outside) in ends[id(other)]:
+                        suspects[id(pl)] = pl
+                        suspects[id(other)] = other
+                        gaps += 1
+            best: tuple[int, int, int, tuple[int, int], Placement, frozenset[Cell], set[tuple[Cell, Cell]]] | None = None
+            for pl in sorted(suspects.values(), key=lambda p: order[id(p)]):
+                before = self._score(pl, ends[id(pl)], held[id(pl)], ends, owner)
+                for (dx, dy) in steps:
+                    squares = frozenset((c + dx, r + dy) for c, r in held[id(pl)])
+                    if any(owner.get(c, pl) is not pl for c in squares):
+                        continue  # moved, it would cover another tile
+                    mine = {((a + dx, b + dy), (c + dx, d + dy)) for (a, b), (c, d) in ends[id(pl)]}
+                    after = self._score(pl, mine, squares, ends, owner)
+                    gained = after[1] - before[1]
+                    if gained > 0 and after[0] <= before[0] and (best is None or (-gained, after[0], order[id(pl)]) < best[:3]):
+                        best = (-gained, after[0], order[id(pl)], (dx, dy), pl, squares, mine)
+            if best is None:
+                return
+            gained_neg, _, _, (dx, dy), pl, squares, mine = best
+            blocked = self._blocked_total(placements, ends, owner) + gaps
+            sec = self.comp.get(pl.section)
+            mx, my = moved[id(pl)][0] + dx, moved[id(pl)][1] + dy
+            x = whole_number((sec.get("xposition") if sec else None) or "0", True)
+            y = whole_number((sec.get("yposition") if sec else None) or "0", True)
+            where = f"xposition={x + mx}, yposition={y - my}" if x is not None and y is not None else "its position"
+            side = self.tiles[pl.code].valkyrie or pl.code
+            key = "xposition" if dx else "yposition"
+            span = sec.span_of(key) if sec else (pl.span or Span.whole_file(self.q.shown("quest.ini")))
+            self.sink.report("VK0313", span, section=pl.section, side=side, count=blocked, direction=steps[(dx, dy)],
+                             joined=-gained_neg, place=where, fix=f"Write {where} in [{pl.section}] if the tile was meant to join there.")
+            moved[id(pl)] = (mx, my)
+            for c in held[id(pl)]:
+                if owner.get(c) is pl:
+                    del owner[c]
             owner.update(dict.fromkeys(squares, pl))
             held[id(pl)] = squares
             ends[id(pl)] = mine
@@ -1407,6 +1469,12 @@ class Importer:
             if target in self.customs:  # a custom monster of the quest: by its id, whichever spawn places it
                 return f"defeated {self.customs[target]}"
             spawns = [s for s in self.of("Spawn") if target in self.names(s, "monster")]
+            uniques = [s for s in spawns if (s.get("unique") or "").lower() == "true" and not (s.get("traitpool") or s.get("traits"))]
+            if m.group(1) and len(uniques) == 1 and len(spawns) > 1 and self.quietly(self.monster_of, uniques[0]) \
+                    and self.spawn_name(uniques[0]) != self.monster_quiet_name(target):
+                # DefeatedUnique<M> fires for the unique group only: not for the other spawns of M, which
+                # an `on defeated M` is written once for each of (below, Q0209): the one unique spawn
+                return f"defeated {self.spawn_name(uniques[0])}"
             groups = {self.spawn_name(s) for s in spawns if self.quietly(self.monster_of, s)}
             if len(groups) == 1 and target.startswith("CustomMonster"):  # a monster of one spawn's own: that spawn
                 return f"defeated {groups.pop()}"
