@@ -154,14 +154,16 @@ def test_the_committed_app_lists_are_what_the_app_files_give():
 def test_a_spawn_on_a_cap_opening_onto_the_tile_its_event_adds_fits(tmp_path):
     """The key's event adds 26B and its end cap, then spawns goblin archers on the cap: the
     cap holds two squares, the group more; the rest stand on 26B, added by the same event
-    (Q0205 said they did not fit, though `questc path` walks from the cap into 26B)."""
+    (Q0205 said they did not fit, though `questc path` walks from the cap into 26B). The key's
+    event removes it, as an author does (else the app lets the players press it again and the
+    archers spawn again: VK0303, docs/valkyrie.md "A token pressed again")."""
     q = tmp_path / "cellar"
     shutil.copytree(CROSSING, q)
     (q / "quest.ini").write_text((q / "quest.ini").read_text(encoding="utf-8").replace(
         "tiles.ini\nevents.ini\n", "tiles.ini\ntokens.ini\nspawns.ini\nevents.ini\n"), encoding="utf-8")
     events = (q / "events.ini").read_text(encoding="utf-8").replace(
         "add=Tile12AOutdoor TileEntrance TileTransition1A Tile26BIndoor TileCap\n", "add=Tile12AOutdoor TileEntrance TileTransition1A TokenKey\n")
-    (q / "events.ini").write_text(events + "\n[EventKey]\nbuttons=1\nevent1=SpawnRaiders\nadd=Tile26BIndoor TileCap\n", encoding="utf-8")
+    (q / "events.ini").write_text(events + "\n[EventKey]\nbuttons=1\nevent1=SpawnRaiders\nadd=Tile26BIndoor TileCap\nremove=TokenKey\n", encoding="utf-8")
     (q / "tokens.ini").write_text("[TokenKey]\nxposition=3\nyposition=-2\nbuttons=1\ntype=TokenSearch\nevent1=EventKey\n", encoding="utf-8")
     (q / "spawns.ini").write_text("[SpawnRaiders]\nxposition=4\nyposition=-10\nbuttons=1\nevent1=\nmonster=MonsterGoblinArcher\n", encoding="utf-8")
     with (q / "Localization.English.txt").open("a", encoding="utf-8") as f:
@@ -171,7 +173,7 @@ def test_a_spawn_on_a_cap_opening_onto_the_tile_its_event_adds_fits(tmp_path):
     run = questc("--plugin", "valkyrie", "import", "valkyrie", str(q), "-o", str(tmp_path / "p"))
     text = (tmp_path / "p" / "cellar.quest").read_text(encoding="utf-8")
     assert run.code == 0 and "spawn goblin_archer as raiders at endcap1B(0,0)" in text
-    assert "    reveal 26B, endcap1B\n    say \"The ground gives way.\"\n    spawn raiders\n" in text
+    assert "    reveal 26B, endcap1B\n    remove token key\n    say \"The ground gives way.\"\n    spawn raiders\n" in text
 
 
 # ---------------------------------------------------------------- a door inside a tile
