@@ -52,8 +52,7 @@ def test_imports_checks_exports_loads_and_round_trips(imported, tmp_path):
     assert "set luck = random 1..6" in text and "set debt = share" in text
     assert "on searched ledger if debt > interest {" in text
     assert "if third == 0 and rounds != 0 {" in text and "spawn debtors" in text
-    # the DefeatedUnique win and the NoMorale loss
-    assert re.search(r'on defeated ettin \{\n    win "The tax master', text)
+    # the NoMorale loss (the DefeatedUnique win: below)
     assert 'lose "The heroes are carried off' in text
     loads_clean(SOURCE, folder)
     back = tmp_path / "back"
@@ -104,3 +103,16 @@ def test_the_trait_every_monster_has_asks_nothing(imported):
     assert "spawn random group traits cursed as store_thing at 6B(2,4)" in text
     assert "spawn random group traits melee, ranged as cellar_guest at 6B(1,1)" in text
     assert re.search(r"if odd == 1 \{\n.*\n\s+spawn cellar_guest\n", text), text
+
+
+def test_a_defeated_unique_win_is_the_unique_spawns_alone(imported):
+    """`DefeatedUniqueMonsterEttin` beside a unique ettin spawn (the tax master) and a plain one
+    (the brutes): the app fires it for the unique group only. It was written once per spawn of
+    the ettin, as `Defeated<Monster>` is, so defeating the brutes won the imported quest. The
+    plain `DefeatedMonsterEttin` stays one event per spawn (it fires for either group). The
+    export wrote the tax master's own custom monster twice, the second based on the first
+    (the app's loader: unknown base); it is made once."""
+    text, _said, _pack, _folder = imported
+    assert re.search(r'on defeated tax_master \{\n    win "The tax master', text), text
+    assert not re.search(r'on defeated brutes \{\n    win', text), text
+    assert len(re.findall(r"on defeated (?:tax_master|brutes) \{\n    set brutes_down = 1", text)) == 2

@@ -1038,10 +1038,12 @@ class Exporter:
             self.cannot(t.span, f"`on defeated {name}`, a random group (the app's trigger names a monster, and the app draws it)")
             return None
         others = [v for v in self.spawns.values() if v[1] is not s and v[1].get("monster") == monster]
-        if (others or (sp.name or sp.group) != sp.group) and sp.group not in self.customs:
+        own = "CustomMonster" + camel(sp.name or sp.group)
+        if (others or (sp.name or sp.group) != sp.group) and sp.group not in self.customs and monster != own:
             # a custom monster of its own, so the trigger names this spawn alone
-            # (a trigger on a plain monster reads back as its group)
-            custom = self.sec("CustomMonster" + camel(sp.name or sp.group), "monsters.ini")
+            # (a trigger on a plain monster reads back as its group); made once: a second
+            # `on defeated` of the spawn made a second, based on the first (the app's loader: unknown base)
+            custom = self.sec(own, "monsters.ini")
             custom.pairs = [("base", monster), ("comment", OWN_MONSTER_COMMENT)]
             s.set("monster", custom.name)
             monster = custom.name
