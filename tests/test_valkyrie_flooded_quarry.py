@@ -124,3 +124,33 @@ def test_an_end_cap_a_square_apart_is_named_with_the_position_that_joins_it(tmp_
     said = r.err + r.out
     assert re.search(r"warning\[VK0313\]: \[TileCapSpoil\]: 4 opening square\(s\) of the map meet walls or face a gap; tile side "
                      r"`TileSideCapA` moved one square west \(left\) \(xposition=18, yposition=7\)", said), said
+
+
+def test_a_second_area_on_the_table_from_the_start_is_entered_by_the_event_that_places_on_it(tmp_path):
+    """The crypt's tiles added by the start with the quarry's, the mirror adding only the relic
+    on them (a teleport between two areas both drawn from the start). Before, the start chain
+    entered encounter 2 (`next` in `on start`: encounter 1 left at once) and the mirror placed
+    the relic on 13B from encounter 1: three errors the app does not have (M0207, Q0201, Q0301).
+    Now encounter 2 is entered by the mirror, and VK0303 at the start's `add` says the crypt is
+    not on the table before it."""
+    folder = tmp_path / "flooded_quarry"
+    shutil.copytree(SOURCE, folder)
+    ev = folder / "events.ini"
+    text = ev.read_text(encoding="utf-8")
+    crypt = "TileDeepCrypt TileCryptStair TileCapCryptStair TileBoneNiche TileCapNiche"
+    text = text.replace("DoorLampRoom TokenCart\n", f"DoorLampRoom TokenCart {crypt}\n").replace(f"add={crypt} TokenRelic", "add=TokenRelic")
+    ev.write_text(text, encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "check", folder)
+    said = r.err + r.out
+    assert "error[" not in said and said.count("warning[") == 1, said
+    assert re.search(r"warning\[VK0303\]: \[EventStart\] add: questc cannot express \[TileDeepCrypt\], \[TileCryptStair\], "
+                     r"\[TileCapCryptStair\], \[TileBoneNiche\], \[TileCapNiche\] on the table from the start beside the first map, "
+                     r"joined to it by no opening \(a teleport: the app allows it\); questc's encounter has one connected map, so "
+                     r"they are encounter 2, entered by \[EventMirror\]", said), said
+    pack = tmp_path / "pack"
+    assert questc("--plugin", "valkyrie", "import", "valkyrie", folder, "-o", pack).code == 0
+    quest = next(pack.glob("*.quest")).read_text(encoding="utf-8")
+    enc1, enc2 = quest.split("  encounter 2 {")
+    assert re.search(r"on picked_up mirror \{\n      say [^\n]*\n      next\n", enc1), enc1
+    assert "on start {\n      next" not in enc1 and "as relic" not in enc1
+    assert "token objective red as relic at 13B(3,2)" in enc2

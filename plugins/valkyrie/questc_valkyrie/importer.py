@@ -1137,8 +1137,11 @@ class Importer:
         self.start_ui: list[str] = []  # UI elements the start chain adds, in order (a title screen: title_screen)
         self.arm_only: set[str] = set()  # setup events of one arm of a fork: alternative layouts (alternatives_after)
         self.fork_budget = MAX_FORK_STEPS
+        self.start_chain: set[str] = set()  # the sections the start chain walks (teleport_entries)
         for r in start_roots:
-            self._setup_walk(r, 1, set())
+            walked: set[str] = set()
+            self._setup_walk(r, 1, walked)
+            self.start_chain |= walked
         # a title screen: UI elements the start chain puts on screen, one at least a button (its
         # `event1`); the buttons' chains were walked as setup above (what they add is on the table)
         buttons = [u for u in self.start_ui if self.names(self.comp[u], "event1")]
@@ -1153,12 +1156,15 @@ class Importer:
                 k = self.tile_enc.get(name)
                 if k is not None and k >= 2 and k not in self.entry:
                     self.entry[k] = sec.name
+        self.teleports: dict[int, str] = self.teleport_entries()
+        self.entry.update(self.teleports)
         # an event adding the very tiles of k that its entry adds enters k as well (the
         # exporter writes one such event per `next`, docs/valkyrie.md "Export")
         def tiles_of(sec: Section, k: int) -> set[str]:
             return {n for n in self.names(sec, "add") if self.tile_enc.get(n) == k}
         self.entry_copies: dict[int, set[str]] = {
-            k: {s.name for s in self.comp.values() if tiles_of(s, k) == tiles_of(self.comp[ev], k)
+            k: {ev} if k in self.teleports else
+            {s.name for s in self.comp.values() if tiles_of(s, k) == tiles_of(self.comp[ev], k)
                 # a triggered event adding a shown tile of k is the export's mark of an event of k (exporter.root_of)
                 and (not s.get("trigger") or s.name == ev)}
             for k, ev in self.entry.items()}
@@ -1895,6 +1901,38 @@ class Importer:
                         self.read_now.add(v)
                 out.append(_Line(f"if {text} {{ unlock {name} }}", sec.span_of("operations")))
 
+    def teleport_entries(self) -> dict[int, str]:
+        """Encounters k >= 2 whose tiles the start chain puts on the table with encounter 1's:
+        a part of the map no opening joins to the first, on the board from the start, that the
+        heroes reach only by an event (a teleport: the app allows it). questc's encounter has
+        one connected map, so the part is encounter k, entered (`next`) by the first event
+        (file order, outside the start chain) that adds a token or door standing on it; VK0303
+        at the start's `add` says so. Before, the start chain itself entered k (`next` in `on
+        start`: encounter 1 left at once) and the event placing a token on k was read in
+        encounter 1 (M0207). With no such event, k has no entry (Q0308 says it is never
+        reached)."""
+        out: dict[int, str] = {}
+        for k, ev in sorted(self.entry.items()):
+            sec = self.comp[ev]
+            if not any(self.tile_enc.get(n) == k and n in self.placed_at_setup for n in self.names(sec, "add")):
+                continue
+            if sec.name not in self.start_chain:
+                continue
+            way = next((e.name for e in self.comp.values() if e.name.startswith("Event") and not e.get("trigger")
+                        and e.name not in self.start_chain and any(
+                            n.startswith(("Token", "Door")) and n in self.comp and self.enc_of(self.comp[n]) == k
+                            for n in self.names(e, "add"))), None)
+            tiles = [n for n in self.names(sec, "add") if self.tile_enc.get(n) == k]
+            self.cannot(sec, "add", f"{', '.join(f'[{t}]' for t in tiles)} on the table from the start beside the first map, joined "
+                        f"to it by no opening (a teleport: the app allows it); questc's encounter has one connected map, so they are "
+                        f"encounter {k}, " + (f"entered by [{way}] (the first event placing something on them)" if way
+                                               else "which no event enters") + ", and their presence before that")
+            if way is not None:
+                out[k] = way
+            else:
+                self.entry.pop(k)
+        return out
+
     def chain_enc(self, root: Section) -> int | None:
         """The encounter of the first tile the chain from `root` adds (not through an entry), if any."""
         seen: set[str] = set()
@@ -2000,6 +2038,11 @@ class Importer:
         ui_buttons: list[str] = []  # UI elements with a button this section puts on screen (ui_menu)
         ui_words: list[str] = []  # and those that only show a text
         items: list[str] = []  # the quest items it adds (a shop of them, or one given)
+        for k_tp, ev in self.teleports.items():  # a part of the map on the table from the start, entered by this event
+            if ev == sec.name and k_tp not in entered:
+                entered.append(k_tp)
+                self.carry(k_tp, out)
+                out.append(_Line("next", sec.span_of("add")))
         for name in self.names(sec, "add"):
             c = self.comp.get(name)
             if c is None:
