@@ -84,7 +84,8 @@ def test_every_operation_left_out_is_named(imported):
 def test_monster_constructs_questc_cannot_say_are_located(imported):
     _text, said, _pack, _folder = imported
     for where in ("[EventClerkBurns] remove: questc cannot express removing `#monsters`",
-                  "[EventHouseClear] conditions: questc cannot express",
+                  # the app's own counter named (was "a condition on variables", saying not which)
+                  "[EventHouseClear] conditions: questc cannot express a condition on the app's own counters (`#monsters,==,0`)",
                   "[SpawnTaxMaster] uniquehealthhero: questc cannot express extra health per hero",
                   "[SpawnStoreThing] traitpool: questc cannot express the app's trait undead",
                   # not unique, yet the app adds it to each zombie's health (Quest.cs, Monster's healthMod):

@@ -2017,6 +2017,10 @@ class Importer:
                 heroes = self.hero_guard(sec, conds)
             else:
                 what = "the hero count" if all(c.startswith("#heroes,") for c in conds) else "variables"
+                # the tests on the app's own counters (`#monsters,==,0`: the groups on the board), named
+                app_own = [t for c in conds if re.match(r"(#(?!heroes,|round,)|\$(?!%))", t := c.split(":")[-1])]
+                if app_own:
+                    what = "the app's own counters (" + ", ".join(f"`{t}`" for t in app_own) + ")"
                 self.cannot(sec, "conditions" if sec.get("conditions") else "vartests",
                             f"a condition on {what} (the event's own effects are left out, the events after it are followed)")
                 return self._next(sec, "event1", out, enc, entered, seen)
