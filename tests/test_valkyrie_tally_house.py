@@ -72,7 +72,7 @@ def test_every_operation_left_out_is_named(imported):
     after `Third,%,3`) were dropped with no word, and the import's `set share = debt` /
     `set odd = debt` read as if the division and the remainder never happened."""
     _text, said, _pack, _folder = imported
-    assert "[EventStart] operations: questc cannot express the operations `Debt,=,#heroes`, `Debt,+,Interest`, " \
+    assert "[EventStart] operations: questc cannot express the operations `Debt,+,Interest`, " \
            "`Debt,*,3`, `Share,/,4` and `Odd,%,2`" in said, said
     assert "[EventTally] operations: questc cannot express the operations `Third,%,3` and `Seen,=,#round`" in said
     assert "[EventLedger] operations: questc cannot express the operations `Debt,-,Interest` and `Debt,-,Luck`" in said
@@ -117,3 +117,18 @@ def test_a_defeated_unique_win_is_the_unique_spawns_alone(imported):
     assert re.search(r'on defeated tax_master \{\n    win "The tax master', text), text
     assert not re.search(r'on defeated brutes \{\n    win', text), text
     assert len(re.findall(r"on defeated (?:tax_master|brutes) \{\n    set brutes_down = 1", text)) == 2
+
+
+def test_the_hero_count_on_the_right_is_one_arm_per_count(imported):
+    """`Debt,=,#heroes` / `Debt,+,#heroes`: the app reads the hero count chosen (Quest.cs sets
+    `#heroes`), one of the quest's minhero..maxhero; questc says it exactly with one arm per
+    count. It was VK0303, and the import then said `debt` was always 0 (Q0314 on the ledger,
+    whose condition the app does meet)."""
+    text, said, pack, _folder = imported
+    for verb in ("set debt =", "advance debt by"):
+        arms = (f"    if heroes == 2 {{\n      {verb} 2\n    }} else if heroes == 3 {{\n      {verb} 3\n"
+                f"    }} else {{\n      {verb} 4\n    }}\n")
+        assert arms in text, text
+    assert "`Debt,=,#heroes`" not in said and "`Debt,+,#heroes`" not in said
+    checked = questc("check", pack)
+    assert "Q0314" not in checked.err + checked.out, checked.err + checked.out

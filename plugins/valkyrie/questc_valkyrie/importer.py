@@ -2201,6 +2201,22 @@ class Importer:
             if skip_next:
                 skip_next = False
                 continue
+            if value == "#heroes" and oper in ("=", "+", "-") and self.var_name(var) is not None:
+                # the hero count on the right (`Threat,=,#heroes`): one arm per hero count the quest is
+                # played with (Quest.cs sets `#heroes` to the heroes chosen, minhero..maxhero)
+                self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
+                lo, hi = self.hero_range
+                def by(count: int) -> str:
+                    return f"set {name} = {count}" if oper == "=" else f"advance {name} by {count if oper == '+' else -count}"
+                span = sec.span_of("operations")
+                if lo == hi:
+                    out.append(_Line(by(hi), span))
+                    continue
+                for count in range(lo, hi + 1):
+                    head = "if" if count == lo else "} else if"
+                    out += [_Line(f"{head} heroes == {count} {{" if count < hi else "} else {", span), _Line("  " + by(count), span)]
+                out.append(_Line("}", span))
+                continue
             if re.fullmatch(r"(\$?%)?[A-Za-z_]\w*", value) and oper == "=" and self.var_name(var) is not None \
                     and self.var_name(value) is not None:
                 self.variables[enc[0]].setdefault(name, sec.span_of("operations"))
