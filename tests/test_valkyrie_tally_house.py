@@ -132,3 +132,11 @@ def test_the_hero_count_on_the_right_is_one_arm_per_count(imported):
     assert "`Debt,=,#heroes`" not in said and "`Debt,+,#heroes`" not in said
     checked = questc("check", pack)
     assert "Q0314" not in checked.err + checked.out, checked.err + checked.out
+
+
+def test_a_reinforcement_every_third_round_by_a_counter_reset(imported):
+    """The store's usual every-third-round reinforcement: an `EndRound` counter, an event after
+    it gated on the counter that resets it and spawns; read as one `on round_end` with an `if`."""
+    text, _said, _pack, _folder = imported
+    assert "  on round_end {\n    advance bailiff by 1\n    if bailiff >= 3 {\n      set bailiff = 0\n" \
+           "      say \"Horns outside: the bailiffs loose their hounds into the house.\"\n      spawn hounds\n    }\n  }\n" in text, text
