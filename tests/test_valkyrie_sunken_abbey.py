@@ -55,3 +55,21 @@ def test_the_abbey_imports_as_one_connected_map_checks_exports_round_trips_and_l
     assert strip(next(back.glob("*.quest")).read_text(encoding="utf-8")) == strip(text)
     loads_clean(SOURCE, folder)
 
+
+
+def test_a_door_rotation_written_as_a_decimal_is_vk0304_at_the_line(tmp_path):
+    """The app reads a door's rotation with int.TryParse (QuestData.Door): `270.0` fails and the
+    door is drawn at rotation 0, a bar across the middle of the undercroft rather than across the
+    crypt's joint. Before, questc read it as 270 (a decimal, rounded) and put the door on the
+    joint with no word; now it is VK0304 at the rotation line, as for a tile's."""
+    import shutil
+
+    folder = tmp_path / "sunken_abbey"
+    shutil.copytree(SOURCE, folder)
+    other = folder / "other.ini"
+    text = other.read_text(encoding="utf-8")
+    assert text.count("rotation=270\n") == 1
+    other.write_text(text.replace("rotation=270\n", "rotation=270.0\n"), encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "check", folder)
+    said = r.err + r.out
+    assert re.search(r"error\[VK0304\]: \[DoorCrypt\] rotation: `270\.0` is not a whole number\n\s+--> \S+/other\.ini:12:1", said), said

@@ -827,6 +827,10 @@ class Importer:
         x, y, rot = self.number(sec, "xposition"), self.number(sec, "yposition"), self.number(sec, "rotation")
         if x is None or y is None or rot is None:
             return None
+        raw = (sec.get("rotation") or "").strip()
+        if raw and whole_number(raw, False) is None:  # the app reads a door's rotation with int.TryParse (QuestData.Door): `90.0` is 0 there
+            self.sink.report("VK0304", sec.span_of("rotation"), section=sec.name, key="rotation", value=raw, expected="a whole number")
+            return None
         place = from_valkyrie(x, y, rot)
         if place is None:
             self.sink.report("VK0304", sec.span_of("rotation"), section=sec.name, key="rotation", value=str(rot), expected="a multiple of 90")
@@ -2038,15 +2042,15 @@ class Importer:
             if sec.get(key) not in (None, "", "false", "False", "0"):
                 self.cannot(sec, key, _UNREAD.get(key, "`{key}`").format(key=key, value=sec.get(key)))
         # adds
-        reveals = []
-        ui_buttons: list[str] = []  # UI elements with a button this section puts on screen (ui_menu)
-        ui_words: list[str] = []  # and those that only show a text
-        items: list[str] = []  # the quest items it adds (a shop of them, or one given)
         for k_tp, ev in self.teleports.items():  # a part of the map on the table from the start, entered by this event
             if ev == sec.name and k_tp not in entered:
                 entered.append(k_tp)
                 self.carry(k_tp, out)
                 out.append(_Line("next", sec.span_of("add")))
+        reveals = []
+        ui_buttons: list[str] = []  # UI elements with a button this section puts on screen (ui_menu)
+        ui_words: list[str] = []  # and those that only show a text
+        items: list[str] = []  # the quest items it adds (a shop of them, or one given)
         for name in self.names(sec, "add"):
             c = self.comp.get(name)
             if c is None:
