@@ -402,22 +402,25 @@ RENDERERS: dict[str, Callable[[list[Diagnostic], dict[str, int]], str]] = {
 }
 
 
-def summary_of(sink: Sink) -> dict[str, int]:
+def summary_of(sink: Sink, shown: list[Diagnostic] | None = None) -> dict[str, int]:
     """The counts of what is shown: the same diagnostic reported twice (one code, place and
-    message; `Sink.sorted` shows it once) is counted once."""
-    shown = sink.sorted()
+    message; `Sink.sorted` shows it once) is counted once. `shown`: `sink.sorted()`, when the
+    caller has it already (sorting half a million diagnostics again costs seconds)."""
+    if shown is None:
+        shown = sink.sorted()
     return {"errors": sum(d.severity is Severity.ERROR for d in shown),
             "warnings": sum(d.severity is Severity.WARNING for d in shown)}
 
 
 def render(sink: Sink, fmt: str, *, colour: bool = False, quiet: bool = False) -> str:
     """`quiet` (human output only): errors only, and no summary line when there are none."""
+    shown = sink.sorted()
     if fmt == "human":
-        diags = [d for d in sink.sorted() if d.severity is Severity.ERROR] if quiet else sink.sorted()
+        diags = [d for d in shown if d.severity is Severity.ERROR] if quiet else shown
         if quiet and not diags:
             return ""
-        return render_human(diags, summary_of(sink), colour)
-    return RENDERERS[fmt](sink.sorted(), summary_of(sink))
+        return render_human(diags, summary_of(sink, shown), colour)
+    return RENDERERS[fmt](shown, summary_of(sink, shown))
 
 
 # The command line of this run (cli._run): a PATH argument that does not exist (P0111) is

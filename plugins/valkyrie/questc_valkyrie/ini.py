@@ -94,6 +94,7 @@ def read_ini(text: str, path: str, sink: Sink) -> IniFile:
     current: Section | None = None
     seen: dict[str, Section] = {}
     orphan_reported = False
+    no_equals = 0  # VK0103 reported in this file (at most MAX_REPEATS_SHOWN, as VK0102)
     for no, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip().lstrip("\ufeff")
         if not line or line.startswith(";") or line.startswith("#"):
@@ -126,7 +127,10 @@ def read_ini(text: str, path: str, sink: Sink) -> IniFile:
         key, eq, value = line.partition("=")
         key = key.strip()
         if not eq or not key:
-            sink.report("VK0103", whole, section=current.name, line=_shown(line))
+            no_equals += 1
+            if no_equals <= MAX_REPEATS_SHOWN:
+                more = "; lines without `=` after this one in the file are not reported" if no_equals == MAX_REPEATS_SHOWN else ""
+                sink.report("VK0103", whole, section=current.name, line=_shown(line), more=more)
             continue
         start = raw.index("=") + 2 + (len(value) - len(value.lstrip()))
         vspan = Span(path, no, start, no, max(start + len(value.strip()), start + 1))
