@@ -66,6 +66,9 @@ def test_the_quarry_imports_as_two_connected_maps_checks_exports_and_loads(impor
         "tile 13B at (0, 7) rotate 0", "tile 19B at (1, 1) rotate 180", "tile endcap1B as endcap1B_3 at (1, 0) rotate 180",
         "tile 28B at (4, 13) rotate 0", "tile endcap1B as endcap1B_4 at (6, 15) rotate 0"]
     assert "M0211" not in said and "VK0305" not in said
+    # the heroes start on the crypt stair, not on 13B where the zombies stand at setup: a start on
+    # the spawn's tile made the compiler move the zombies off it, onto 19B and 28B (before)
+    assert "    start heroes on 19B\n" in enc2 and "spawn zombie as crypt_dead at 13B(2,3)" in enc2
     # the round trip: the export imports back to the same maps, doors and events
     back = tmp_path / "back"
     r = questc("--plugin", "valkyrie", "import", "valkyrie", folder, "-o", back)

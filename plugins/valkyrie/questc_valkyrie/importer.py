@@ -1905,6 +1905,16 @@ class Importer:
                         self.read_now.add(v)
                 out.append(_Line(f"if {text} {{ unlock {name} }}", sec.span_of("operations")))
 
+    def setup_spawn_squares(self) -> list[tuple[int, int]]:
+        """The app's (x, y) of each spawn placed at setup (the start chain's, or an entry's)."""
+        out = []
+        for sec in self.of("Spawn"):
+            if sec.name in self.placed_at_setup and sec.get("xposition") is not None:
+                x, y = whole_number(sec.get("xposition") or "0", True), whole_number(sec.get("yposition") or "0", True)
+                if x is not None and y is not None:
+                    out.append((x, y))
+        return out
+
     def teleport_entries(self) -> dict[int, str]:
         """Encounters k >= 2 whose tiles the start chain puts on the table with encounter 1's:
         a part of the map no opening joins to the first, on the board from the start, that the
@@ -3476,7 +3486,11 @@ class Importer:
                 self.emit(f"{ind}  door {self.door_name(door)} on {place[1]}{' ' + colour if colour else ''}{states}  # [{door.name}]", door.span)
             if g:
                 self.emit(f"{ind}}}")
-                start = next((pl.name for pl in g if self.tiles[pl.code].kind == "entrance"), g[0].name)
+                # the entrance, else the first tile no setup spawn stands on: the compiler keeps monsters off
+                # the heroes' start, so a start on the spawn's tile moved its monsters to other tiles
+                crowded = {self.owner[(sx, -sy)][1].name for sx, sy in self.setup_spawn_squares() if (sx, -sy) in self.owner}
+                start = next((pl.name for pl in g if self.tiles[pl.code].kind == "entrance"),
+                             next((pl.name for pl in g if pl.name not in crowded), g[0].name))
                 self.emit(f"{ind}start heroes on {start}")
             if k == 1 and self.text.get("quest.description"):  # the export writes the first encounter's flavor there
                 self.emit(f"{ind}flavor {quote(self.text['quest.description'])}", qsec.span)
