@@ -50,7 +50,11 @@ def test_imports_checks_exports_loads_and_round_trips(imported, tmp_path):
            "    minion at 7B(1,2) heroes 3..4\n  }" in text, text
     # `#rand6`, a variable copied, a test between two variables, `!=`
     assert "set luck = random 1..6" in text and "set debt = share" in text
-    assert "on searched ledger if debt > interest {" in text
+    # the token's own text is shown whatever the condition of the event it names (the app's token is
+    # the dialog; EventManager.QueueEvent only skips the event): said before the `if` (was inside
+    # `on searched ledger if debt > interest`, never said while the debt was small)
+    assert "  on searched ledger {\n    say \"A ledger lies open on the counter.\"\n    if debt > interest {\n" \
+           "      remove token ledger\n" in text, text
     assert "if third == 0 and rounds != 0 {" in text and "spawn debtors" in text
     # the NoMorale loss (the DefeatedUnique win: below)
     assert 'lose "The heroes are carried off' in text

@@ -1612,7 +1612,11 @@ class Importer:
             trigger += f" {number}"
         if quota:
             trigger += f" {quota} times"
-        if cond:
+        # a token's own text is shown whatever its event's condition (the token is the dialog; only
+        # the event it names is not queued, EventManager.QueueEvent): said before the `if`, not inside
+        token_says = bool(cond) and not quota and origin is not None and origin.name.startswith("Token") \
+            and len(effects) == 1 and effects[0].text.startswith("say ")
+        if cond and not token_says:
             trigger += f" if {cond}"
         k_own = enc_hint or k_cond or self.event_enc(root)
         if not enc_hint and not k_cond and trigger.startswith(("round_", "defeated")):
@@ -1636,6 +1640,9 @@ class Importer:
         start_enc = k_own
         if trigger == "start" and start_enc != 1:
             trigger = "encounter start"
+        if token_says and len(effects) > 1:
+            effects = [effects[0], _Line(f"if {cond} {{", effects[0].origin), *(_Line("  " + ln.text, ln.origin) for ln in effects[1:]),
+                       _Line("}", None)]
         if not effects:
             return
         org = (origin or root)
