@@ -458,6 +458,10 @@ class Importer:
     def collect(self) -> None:
         for ini in self.q.data:
             for sec in ini.sections:
+                if sec.name.startswith("StartingItem"):
+                    # format 3's spelling, which QuestData.LoadComponents still reads as `QItem…`
+                    # (the rest of the name kept): a QItem, starting when `starting` is absent
+                    sec = dataclasses.replace(sec, name="QItem" + sec.name.removeprefix("StartingItem"))
                 if not sec.name.startswith(PREFIXES):
                     continue
                 if sec.name in self.comp:
