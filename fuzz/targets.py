@@ -70,7 +70,8 @@ VALKYRIE = ("01_FirstBlood", "02_AFatGoblin")
 # mutation of a title screen, a shared end or a UI element is a large part of the quest
 OWN_VALKYRIE = ("title_screen", "shared_end", "tolerances", "door_pair", "transition", "linked_quests", "alt_layouts",
                 "campaign_names", "hub_buttons", "activation_names", "quota", "items", "drowned_mill", "ashen_road",
-                "silent_chapel", "three_tongues", "tally_house", "flooded_quarry", "sunken_abbey", "old_keep")
+                "silent_chapel", "three_tongues", "tally_house", "flooded_quarry", "sunken_abbey", "old_keep",
+                "crossroads_inn")
 CONFIG_EXAMPLE = """\
 pack-path = ["vendor/packs"]
 output = "build"
