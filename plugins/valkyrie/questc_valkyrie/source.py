@@ -104,7 +104,9 @@ def _read_quest(files: "_FolderFiles | _ZipFiles", root: str, name: str, folder:
     if quest.section("Quest") is None:
         sink.report("VK0203", Span.whole_file(f"{shown_folder}/quest.ini"), path=shown_folder, problem="quest.ini has no [Quest] section")
         return None
-    out = QuestFiles(root, name, quest, folder=folder, source=files)
+    # quest.ini is a data file too: QuestData reads its sections as components before those of
+    # the files [QuestData] lists (a single-file quest of an old editor keeps them all there)
+    out = QuestFiles(root, name, quest, data=[quest], folder=folder, source=files)
     listed = 0
     for list_name, read_as in (("QuestData", "ini"), ("QuestText", "text")):
         sec = quest.section(list_name)
