@@ -109,3 +109,56 @@ def test_the_tokens_open_the_menus_from_the_board(imported):
     ev = events(text)
     assert ev["picked_up innkeeper"].startswith('    say "The innkeeper wipes a mug and nods at you."\n    repeat hub {\n')
     assert ev["picked_up signpost"].startswith('    say "A signpost at the top of the stair points to the roads."\n    repeat road_menu {\n')
+
+
+MORE_LEGS = """
+[EventTravelWolves]
+buttons=1
+conditions=Wolves,==,0
+operations=Wolves,=,1
+event1=EventTravelOn
+
+[EventTravelBridge]
+buttons=1
+conditions=Tries,<,4
+event1=EventTravelOn
+"""
+
+
+def test_a_draw_among_more_conditioned_events_than_the_split_bound_draws_again(tmp_path):
+    """Five events of a draw, each with a condition of its own (more than MAX_RANDOM_CONDS: the
+    `if`s around the draw would be 2^5 draws): the app draws among the enabled ones
+    (EventManager.EndEvent), the same odds as drawing among all and drawing again when the one
+    drawn is disabled, so it is read `repeat redraw_travel_draw { random { option { if C { … }
+    again redraw_travel_draw } … } }`, guarded by `if` any is enabled (none enabled: the app runs
+    none). Before, each option lost its condition and its own effects (the ambush's spawn, the
+    camp's tiles; five VK0303), so the camp could be drawn on the first leg and the quest read
+    nothing of what the draw showed."""
+    import shutil
+
+    quest = tmp_path / "crossroads_inn"
+    shutil.copytree(SOURCE, quest)
+    events_ini = quest / "events.ini"
+    text = events_ini.read_text(encoding="utf-8").replace(
+        "event1=EventTravelAmbush EventTravelStorm EventTravelCamp",
+        "event1=EventTravelAmbush EventTravelStorm EventTravelCamp EventTravelWolves EventTravelBridge")
+    events_ini.write_text(text + MORE_LEGS, encoding="utf-8")
+    with (quest / "Localization.English.txt").open("a", encoding="utf-8") as f:
+        f.write("EventTravelWolves.text,Wolves follow the horses for a mile.\nEventTravelWolves.button1,Ride on\n"
+                "EventTravelBridge.text,The bridge holds, barely.\nEventTravelBridge.button1,Ride on\n")
+    checked = questc("--plugin", "valkyrie", "check", quest)
+    said = checked.err + checked.out
+    assert checked.code == 0 and "error[" not in said and "conditions" not in said, said
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", quest, "-o", tmp_path / "pack")
+    assert r.code == 0, r.err
+    start = events(next((tmp_path / "pack").glob("*.quest")).read_text(encoding="utf-8"))["start"]
+    assert "if ambushed == 0 or tries < 3 or tries >= 2 or wolves == 0 or tries < 4 {" in start
+    assert re.search(r"repeat redraw_travel_draw \{\n\s+random \{\n\s+option \{\n\s+if ambushed == 0 \{\n\s+set ambushed = 1\n", start)
+    assert re.search(r'reveal 7B, endcap1B_3\n(\s+)say "Smoke rises[^\n]*\n\s+spawn chief\n\s+say "The bandit chief[^\n]*\n\s+\} else \{\n'
+                     r"\s+again redraw_travel_draw\n", start)
+    assert start.count("again redraw_travel_draw") == 5
+    again = questc("check", tmp_path / "pack")
+    assert again.code == 0 and "error[" not in again.err + again.out, again.err + again.out
+    r = questc("--plugin", "valkyrie", "export", "valkyrie", tmp_path / "pack", "-o", tmp_path / "out")
+    assert r.code == 0, r.err
+    loads_clean(quest, next((tmp_path / "out").glob("*/quest.ini")).parent)

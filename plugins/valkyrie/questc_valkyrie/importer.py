@@ -545,6 +545,12 @@ class Importer:
             f"{self.quest_id}.quest": text,
         }, f"{self.quest_id}.quest", {i + 1: ln.origin for i, ln in enumerate(self.lines) if ln.origin is not None})
 
+    def quest_format(self) -> int:
+        """`format=` of quest.ini as Quest.Populate reads it (int.TryParse: 0 when unreadable)."""
+        quest = self.q.quest.section("Quest")
+        raw = ((quest.get("format") if quest is not None else None) or "").strip()
+        return int(raw) if re.fullmatch(r"[+-]?\d{1,9}", raw) else 0
+
     # ------------------------------------------------------------ what the app rejects or shows broken
     def check_app(self) -> None:
         """The quest's format (VK0401), token types the app does not have (VK0406: it
@@ -2269,8 +2275,8 @@ class Importer:
         text = self.string(sec, "text") if sec is not self.origin_now else None  # a token's text: its event says it already
         display = (sec.get("display") or "true").lower() != "false"
         end_arm: str | None = None
-        if sec.name.startswith("EventEnd") and not ended:
-            # quest format 8 and earlier: an EventEnd… section ends the quest, but only when none of
+        if sec.name.startswith("EventEnd") and not ended and self.quest_format() <= 8:
+            # quest format 8 and earlier (QuestData.QuestComponent; in a later format the name means nothing): an EventEnd… section ends the quest, but only when none of
             # the events after it is enabled (EventManager.EndEvent runs an enabled next event first):
             # `if C1 { … } … else { end }`, the `else` the end (none, when one of them always runs)
             if any(self.names(sec, k) for k in sec.values if _EVENT_KEY.fullmatch(k)):
@@ -2602,9 +2608,45 @@ class Importer:
                 arm += [_Line("} else {", None), *(_Line("  " + ln.text, ln.origin) for ln in no)]
             return [*arm, _Line("}", None)]
 
+        redraw: dict[str, str] = {}
+        if len(conditioned) > MAX_RANDOM_CONDS:
+            # more than 2^MAX_RANDOM_CONDS draws: draw among all, and draw again when the one drawn is
+            # disabled (the same odds as the app's draw among the enabled ones), guarded by `any enabled`
+            for h in conditioned:
+                text, _why = self.arm_condition(h)
+                if not text:
+                    redraw = {}
+                    break
+                redraw[h.name] = text
+
+        def redrawn() -> list[_Line]:
+            label = "redraw_" + self.loop_label(sec.name)
+            drawn = [_Line("random {", sec.span_of("randomevents"))]
+            for head in heads:
+                branch = walk(head)
+                if head.name in redraw:
+                    branch = [_Line(f"if {redraw[head.name]} {{", head.span_of("conditions" if head.get("conditions") else "vartests")),
+                              *(_Line("  " + ln.text, ln.origin) for ln in branch),
+                              # an arm that goes back: the redraw follows the `if` (the form `if_chain` writes)
+                              *([_Line("}", None)] if branch and branch[-1].text.startswith("again ") else [_Line("} else {", None)]),
+                              _Line(("" if branch and branch[-1].text.startswith("again ") else "  ") + f"again {label}",
+                                    sec.span_of("event1")),
+                              *([] if branch and branch[-1].text.startswith("again ") else [_Line("}", None)])]
+                drawn += _block("  option {", branch, sec.span_of("event1"))
+            drawn = [_Line(f"repeat {label} {{", sec.span_of("randomevents")),
+                     *(_Line("  " + ln.text, ln.origin) for ln in drawn), _Line("  }", None), _Line("}", None)]
+            if all(h.name in redraw for h in heads):
+                anyone = " or ".join(f"({c})" if " or " in c else c for c in redraw.values())
+                drawn = [_Line(f"if {anyone} {{", sec.span_of("event1")), *(_Line("  " + ln.text, ln.origin) for ln in drawn),
+                         _Line("}", None)]
+            return drawn
+
         self.ask_depth += 1
         try:
-            if conds:
+            if redraw:
+                self.cond_done.update(redraw)
+                lines = redrawn()
+            elif conds:
                 self.cond_done.update(conds)
                 lines = split(0, frozenset())
             else:
