@@ -62,3 +62,21 @@ def test_the_components_of_quest_ini_itself_are_read(imported):
     assert "spawn keeper" in ev["picked_up orb"]
     loads_clean(SOURCE, folder)
     assert body(back) == body(text)
+
+
+def test_an_event_end_section_ends_the_quest_in_format_8_and_earlier_only(tmp_path):
+    """QuestData.QuestComponent adds `$end,=,1` to a section named `EventEnd…` only when the
+    quest's format is 8 or less: in a later format the name is an ordinary event's. The same
+    quest saved as format 9 was still read with a win and a loss (an ending the app never
+    plays)."""
+    import shutil
+
+    src = tmp_path / "lone_tower"
+    shutil.copytree(SOURCE, src)
+    ini = src / "quest.ini"
+    ini.write_text(ini.read_text(encoding="utf-8").replace("format=4", "format=9"), encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", src, "-o", tmp_path / "pack")
+    assert r.code == 0, r.err
+    text = next((tmp_path / "pack").glob("*.quest")).read_text(encoding="utf-8")
+    assert 'on defeated elemental {\n    say "The keeper breaks apart into wind and ash. You win."\n  }' in text
+    assert "win " not in text and "lose " not in text

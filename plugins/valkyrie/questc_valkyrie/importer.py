@@ -2276,7 +2276,8 @@ class Importer:
         display = (sec.get("display") or "true").lower() != "false"
         end_arm: str | None = None
         if sec.name.startswith("EventEnd") and not ended and self.quest_format() <= 8:
-            # quest format 8 and earlier (QuestData.QuestComponent; in a later format the name means nothing): an EventEnd… section ends the quest, but only when none of
+            # quest format 8 and earlier (QuestData.QuestComponent; later, the name means nothing):
+            # an EventEnd… section ends the quest, but only when none of
             # the events after it is enabled (EventManager.EndEvent runs an enabled next event first):
             # `if C1 { … } … else { end }`, the `else` the end (none, when one of them always runs)
             if any(self.names(sec, k) for k in sec.values if _EVENT_KEY.fullmatch(k)):
