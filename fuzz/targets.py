@@ -71,7 +71,7 @@ VALKYRIE = ("01_FirstBlood", "02_AFatGoblin")
 OWN_VALKYRIE = ("title_screen", "shared_end", "tolerances", "door_pair", "transition", "linked_quests", "alt_layouts",
                 "campaign_names", "hub_buttons", "activation_names", "quota", "items", "drowned_mill", "ashen_road",
                 "silent_chapel", "three_tongues", "tally_house", "flooded_quarry", "sunken_abbey", "old_keep",
-                "crossroads_inn")
+                "crossroads_inn", "lone_tower")
 CONFIG_EXAMPLE = """\
 pack-path = ["vendor/packs"]
 output = "build"
