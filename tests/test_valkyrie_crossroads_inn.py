@@ -161,4 +161,13 @@ def test_a_draw_among_more_conditioned_events_than_the_split_bound_draws_again(t
     assert again.code == 0 and "error[" not in again.err + again.out, again.err + again.out
     r = questc("--plugin", "valkyrie", "export", "valkyrie", tmp_path / "pack", "-o", tmp_path / "out")
     assert r.code == 0, r.err
-    loads_clean(quest, next((tmp_path / "out").glob("*/quest.ini")).parent)
+    folder = next((tmp_path / "out").glob("*/quest.ini")).parent
+    loads_clean(quest, folder)
+    # the round trip gives the same quest: the export's end of the enclosing `repeat travel_out`,
+    # after the guard, was read inside an `else` of its own (`} else {\n}`, wrap_loop cut there)
+    from test_valkyrie_export import body
+
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", folder, "-o", tmp_path / "again")
+    assert r.code == 0, r.err
+    assert body(next((tmp_path / "again").glob("*.quest")).read_text(encoding="utf-8")) == \
+        body(next((tmp_path / "pack").glob("*.quest")).read_text(encoding="utf-8"))

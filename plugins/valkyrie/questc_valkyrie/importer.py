@@ -3142,6 +3142,11 @@ class Importer:
             written.append((None, sec, [_Line(ending, sec.span_of(key))]))
         if written and written[-1][0] is None and not written[-1][2]:
             written.pop()  # an empty `else`
+        block_end: list[_Line] = []
+        if written and written[-1][0] is None and all(ln.text.startswith(_BLOCK_END) for ln in written[-1][2]):
+            # an `else` holding only where a `repeat` ended (the export's end section after an `if` whose
+            # arms never reach it): the block ends after the `if` (else wrap_loop cut it inside the `else`)
+            block_end = written.pop()[2]
         if all(not body for _, _, body in written):
             written = []  # arms that do nothing: no statement
         after_if: list[_Line] = []
@@ -3158,6 +3163,7 @@ class Importer:
                 out.extend(_Line("  " + ln.text, ln.origin) for ln in body)
             out.append(_Line("}", None))
         out.extend(after_if)
+        out.extend(block_end)
         seen |= after - stop
         return self._rest(sec, key, join, out)
 
