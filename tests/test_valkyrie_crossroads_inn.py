@@ -171,3 +171,25 @@ def test_a_draw_among_more_conditioned_events_than_the_split_bound_draws_again(t
     assert r.code == 0, r.err
     assert body(next((tmp_path / "again").glob("*.quest")).read_text(encoding="utf-8")) == \
         body(next((tmp_path / "pack").glob("*.quest")).read_text(encoding="utf-8"))
+
+
+def test_a_chain_naming_a_triggered_event_runs_it(tmp_path):
+    """The hub also shown at each round's end (`trigger=EndRound` on [EventHub]): the intro's
+    button still leads to it at the start (EventManager.EndEvent queues the first enabled event
+    of the list whatever its trigger). It was left out of the chain with no word: the start said
+    the intro and nothing else, the hub reachable only at the first round's end."""
+    import shutil
+
+    quest = tmp_path / "crossroads_inn"
+    shutil.copytree(SOURCE, quest)
+    events_ini = quest / "events.ini"
+    events_ini.write_text(events_ini.read_text(encoding="utf-8").replace("[EventHub]\nbuttons=4", "[EventHub]\ntrigger=EndRound\nbuttons=4"),
+                          encoding="utf-8")
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", quest, "-o", tmp_path / "pack")
+    assert r.code == 0, r.err
+    ev = events(next((tmp_path / "pack").glob("*.quest")).read_text(encoding="utf-8"))
+    assert '"Rain drums on the shutters of the inn at the crossroads. Somewhere along the roads, a bandit chief waits."\n    repeat hub {\n' \
+        in ev["start"]
+    assert ev["round_end"].startswith('    repeat hub {\n      ask "The common room is warm and loud. What will you do?" {\n')
+    again = questc("check", tmp_path / "pack")
+    assert again.code == 0 and "error[" not in again.err + again.out, again.err + again.out

@@ -2837,13 +2837,15 @@ class Importer:
     # ------------------------------------------------------------ conditions inside a chain
     def _candidates(self, sec: Section, key: str, button: bool) -> list[Section]:
         """The events of `sec`'s list `key` the app may queue (EventManager.EndEvent: the
-        first enabled one of the list): those that exist, and no triggered event (unless a
-        button names it: it runs), check or encounter start the export wrote (events of
-        their own)."""
+        first enabled one of the list): those that exist (a triggered event too: EndEvent
+        queues it whatever its trigger), and no check or encounter start the export wrote
+        (events of their own)."""
         out = []
         for name in self.names(sec, key):
             nxt = self.comp.get(name)
-            if nxt is None or (nxt.get("trigger") and not button) or name in self.checks or name in self.enc_starts:
+            # a triggered event a chain names runs too (EventManager.EndEvent queues the first enabled
+            # event of the list, whatever its trigger)
+            if nxt is None or name in self.checks or name in self.enc_starts:
                 continue
             out.append(nxt)
         return out
@@ -3295,8 +3297,8 @@ class Importer:
                     out.append(self.way_back(sec, key, name))
                 return
             nxt = self.comp.get(name)
-            if nxt is None or (nxt.get("trigger") and not button) or name in self.checks or name in self.enc_starts:
-                continue  # checks and encounter starts the export wrote are events of their own; a button runs what it names
+            if nxt is None or name in self.checks or name in self.enc_starts:
+                continue  # checks and encounter starts the export wrote are events of their own; a chain runs what it names, triggered or not
             if self._conditional(nxt):
                 if taken:
                     self.cannot(nxt, "conditions" if nxt.get("conditions") else "vartests",
