@@ -61,7 +61,10 @@ def test_a_run_stopped_with_ctrl_c_prints_its_summary_not_a_traceback(tmp_path):
     out = tmp_path / "findings"
     proc = subprocess.Popen([sys.executable, "-m", "fuzz", "--registry", "fuzz.selftest", "--only", ",".join(["23"] * 20),
                              "--timeout", "10", "--jobs", "1", "--findings", str(out), "--progress", "1000"],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # a shell running the tests in the background ignores SIGINT, and the
+                            # child would inherit that (Python then installs no KeyboardInterrupt)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout is not None
     head = proc.stdout.readline()
     assert head.startswith("fuzz: seed"), head
