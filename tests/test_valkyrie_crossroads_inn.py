@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, questc
+from valkyrie_helpers import trial
 from test_valkyrie_idioms import loads_clean
 
 pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
@@ -26,17 +27,7 @@ SOURCE = REPO / "tests" / "data" / "valkyrie" / "crossroads_inn"
 def imported(tmp_path_factory) -> tuple[str, str, Path, Path]:
     """(the imported quest's text, `check`'s output on the folder, the exported folder, the tmp dir)."""
     tmp = tmp_path_factory.mktemp("crossroads_inn")
-    pack = tmp / "pack"
-    r = questc("--plugin", "valkyrie", "import", "valkyrie", SOURCE, "-o", pack)
-    assert r.code == 0, r.err
-    checked = questc("--plugin", "valkyrie", "check", SOURCE)
-    said = checked.err + checked.out
-    assert checked.code == 0 and "error[" not in said, said
-    again = questc("check", pack)
-    assert again.code == 0 and "error[" not in again.err + again.out, again.err + again.out
-    out = tmp / "out"
-    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
-    assert r.code == 0, r.err
+    pack, said, out = trial(SOURCE, tmp)[:3]
     return next(pack.glob("*.quest")).read_text(encoding="utf-8"), said, next(out.glob("*/quest.ini")).parent, tmp
 
 

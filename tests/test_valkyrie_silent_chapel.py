@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, questc
+from valkyrie_helpers import trial
 from test_valkyrie_idioms import app_problems, loader_missing
 
 pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
@@ -42,17 +43,9 @@ LIEUTENANT = ["SpawnSplig: unknown monster MonsterSplig", "CustomMonsterBellKeep
 def chapel(tmp_path_factory) -> tuple[str, str, Path, Path]:
     """(the imported quest's text, `check`'s output on the folder, the exported folder, tmp)."""
     tmp = tmp_path_factory.mktemp("silent_chapel")
-    pack = tmp / "pack"
-    r = questc("--plugin", "valkyrie", "import", "valkyrie", SOURCE, "-o", pack)
-    assert r.code == 0, r.err
-    checked = questc("--plugin", "valkyrie", "check", SOURCE)
-    said = checked.err + checked.out
-    assert checked.code == 0 and "error[" not in said, said
-    again = questc("check", pack)
-    assert again.code == 0 and "no problems found" in again.err + again.out, again.err + again.out
-    out = tmp / "out"
-    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
-    assert r.code == 0 and "warning[" not in r.err, r.err
+    t = trial(SOURCE, tmp)
+    pack, said, out = t.pack, t.said, t.out
+    assert "no problems found" in t.checked and "warning[" not in t.exported, (t.checked, t.exported)
     return (pack / "silent_chapel.quest").read_text(encoding="utf-8"), said, out / "SilentChapel", tmp
 
 

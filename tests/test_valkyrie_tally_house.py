@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, questc
+from valkyrie_helpers import trial
 from test_valkyrie_idioms import loads_clean
 
 pytestmark = [pytest.mark.plugins, pytest.mark.usefixtures("valkyrie_codes")]
@@ -28,17 +29,8 @@ SOURCE = REPO / "tests" / "data" / "valkyrie" / "tally_house"
 def imported(tmp_path_factory) -> tuple[str, str, Path, Path]:
     """(the imported quest's text, the import's output, the imported pack, the exported folder)."""
     tmp = tmp_path_factory.mktemp("tally_house")
-    pack = tmp / "pack"
-    r = questc("--plugin", "valkyrie", "import", "valkyrie", SOURCE, "-o", pack)
-    assert r.code == 0, r.err
-    said = r.err + r.out
-    checked = questc("--plugin", "valkyrie", "check", SOURCE)
-    assert checked.code == 0 and "error[" not in checked.err + checked.out, checked.err + checked.out
-    again = questc("check", pack)
-    assert again.code == 0 and "error[" not in again.err + again.out, again.err + again.out
-    out = tmp / "out"
-    r = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
-    assert r.code == 0, r.err
+    t = trial(SOURCE, tmp)
+    pack, said, out = t.pack, t.imported, t.out
     return next(pack.glob("*.quest")).read_text(encoding="utf-8"), said, pack, next(out.glob("*/quest.ini")).parent
 
 

@@ -1,8 +1,9 @@
-"""Helpers of the Valkyrie export tests (test_valkyrie_doors.py, test_valkyrie_app_loader.py)."""
+"""Helpers of the Valkyrie tests (test_valkyrie_doors.py, test_valkyrie_app_loader.py, the trial modules)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from compiler.diagnostics import Sink
 from conftest import questc
@@ -47,3 +48,31 @@ def exported_anyway(pack: Path, out: Path) -> Path:
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         (out / rel).write_bytes(data)
     return next(out.glob("*/quest.ini")).parent
+
+
+
+class Trial(NamedTuple):
+    pack: Path  # the imported pack
+    said: str  # `questc --plugin valkyrie check` of the Valkyrie folder, its output
+    out: Path  # the folder the export was written into
+    imported: str  # the import's output
+    checked: str  # `questc check` of the pack, its output
+    exported: str  # the export's output
+
+
+def trial(source: Path, tmp: Path) -> Trial:
+    """A hand-written Valkyrie package through the commands a user runs (the trial modules:
+    test_valkyrie_store_style.py and the others): `import` into TMP/pack, `check` of the
+    folder and of the pack, both with no error, and `export` into TMP/out."""
+    pack = tmp / "pack"
+    r = questc("--plugin", "valkyrie", "import", "valkyrie", source, "-o", pack)
+    assert r.code == 0, r.err
+    checked = questc("--plugin", "valkyrie", "check", source)
+    said = checked.err + checked.out
+    assert checked.code == 0 and "error[" not in said, said
+    again = questc("check", pack)
+    assert again.code == 0 and "error[" not in again.err + again.out, again.err + again.out
+    out = tmp / "out"
+    x = questc("--plugin", "valkyrie", "export", "valkyrie", pack, "-o", out)
+    assert x.code == 0, x.err
+    return Trial(pack, said, out, r.err + r.out, again.err + again.out, x.err)
