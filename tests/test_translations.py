@@ -50,7 +50,7 @@ def test_the_test_pack_builds_with_both_languages(tmp_path):
         assert set(bundle["translations"][lang]) == set(bundle["strings"])
     assert bundle["translations"]["fr"]["quest.road_to_lodz.name"] == "La route de Łódź"
     assert bundle["translations"]["pl"]["quest.road_to_lodz.name"] == "Łódź: droga powrotna"
-    assert bundle["format_version"] == "1.1.0"  # translations is one of the optional keys 1.1.0 added
+    assert bundle["format_version"] == "1.2.0"  # translations is one of the optional keys 1.1.0 added (1.2.0 the current)
 
 
 def test_a_pack_without_translations_has_no_translations_key(tmp_path):

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from jsonschema.protocols import Validator  # Any to the checker: jsonschema ships no types
 
 FORMAT = "questc-bundle"
-FORMAT_VERSION = "1.1.0"
+FORMAT_VERSION = "1.2.0"
 
 # (where in the bundle, what is wrong): a schema violation
 Problem = tuple[tuple[str | int, ...], str]
