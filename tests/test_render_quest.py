@@ -21,6 +21,7 @@ from compiler.geometry.sight import SightEngine
 from compiler.options import Options
 from compiler.pipeline import compile_paths
 from compiler.syntax import ast
+from conftest import write_pack
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "content"
@@ -239,18 +240,13 @@ def test_first_edition_features_are_drawn():
 def test_a_spawn_guarded_by_hero_count_is_labelled_so(tmp_path):
     # new-user trial: a whole group written `heroes 3+` was drawn with no label, as if it
     # stood there with 2 heroes too (each spawn's own counts were taken for "every count")
-    root = tmp_path / "gp"
-    root.mkdir()
-    (root / "pack.yaml").write_text(
-        'id: gp\nname: "Guarded"\nversion: 1.0.0\nlicence: "CC0-1.0"\nrequires: [d2e-base]\nruleset: d2e\n'
-    )
-    (root / "q.quest").write_text(
-        'quest guarded "Guarded" {\n  heroes 2..4\n'
-        '  map { tile 1B at (0, 0); edge 1B.north, 1B.south, 1B.west }\n'
-        '  start heroes at 1B(0,0), 1B(0,1)\n'
-        '  spawn zombie as late at 1B(5,2) heroes 3+\n'
-        '  on round_end 3 { win "w" }\n  on round_end 4 { lose "l" }\n}\n'
-    )
+    root = write_pack(tmp_path, "gp", requires=("d2e-base",), files={"q.quest": (
+                      'quest guarded "Guarded" {\n  heroes 2..4\n'
+                      '  map { tile 1B at (0, 0); edge 1B.north, 1B.south, 1B.west }\n'
+                      '  start heroes at 1B(0,0), 1B(0,1)\n'
+                      '  spawn zombie as late at 1B(5,2) heroes 3+\n'
+                      '  on round_end 3 { win "w" }\n  on round_end 4 { lose "l" }\n}\n'
+                      )})
     result = compile_paths([str(root)], Options(pack_path=(str(CONTENT),)))
     assert not result.sink.errors, [d.message for d in result.sink.items]
     labels = sorted(s.heroes for s in quest_maps(result.model)["guarded"].spawns)
@@ -264,16 +260,11 @@ def test_a_lieutenant_is_drawn_and_listed_as_one(tmp_path):
     from compiler.emit.images.legend import legend_entries
     from compiler.emit.images.map import render_map
 
-    root = tmp_path / "lt"
-    root.mkdir()
-    (root / "pack.yaml").write_text(
-        'id: lt\nname: "Lieutenant"\nversion: 1.0.0\nlicence: "CC0-1.0"\nrequires: [d2e-base]\nruleset: d2e\n'
-    )
-    (root / "q.quest").write_text(
-        'quest lt "Lt" {\n  map { tile 1B at (0, 0); edge 1B.north, 1B.south, 1B.west }\n'
-        '  start heroes at 1B(0,0), 1B(0,1)\n  spawn splig at 1B(5,2)\n'
-        '  on defeated splig { win "w" }\n  on round_end 4 { lose "l" }\n}\n'
-    )
+    root = write_pack(tmp_path, "lt", requires=("d2e-base",), files={"q.quest": (
+                      'quest lt "Lt" {\n  map { tile 1B at (0, 0); edge 1B.north, 1B.south, 1B.west }\n'
+                      '  start heroes at 1B(0,0), 1B(0,1)\n  spawn splig at 1B(5,2)\n'
+                      '  on defeated splig { win "w" }\n  on round_end 4 { lose "l" }\n}\n'
+                      )})
     result = compile_paths([str(root)], Options(pack_path=(str(CONTENT),)))
     assert not result.sink.errors, [d.message for d in result.sink.items]
     pic = quest_maps(result.model)["lt"]
@@ -292,16 +283,11 @@ def test_figures_on_one_footprint_for_other_hero_counts_are_both_drawn(tmp_path)
     from compiler.emit.images import style as S
     from compiler.emit.images.map import map_layout, render_map
 
-    root = tmp_path / "et"
-    root.mkdir()
-    (root / "pack.yaml").write_text(
-        'id: et\nname: "Ettin"\nversion: 1.0.0\nlicence: "CC0-1.0"\nrequires: [d2e-base]\nruleset: d2e\n'
-    )
-    (root / "q.quest").write_text(
-        'quest et "Et" {\n  map { tile 1B at (0, 0); edge 1B.north, 1B.south, 1B.west }\n'
-        '  start heroes at 1B(0,0), 1B(0,1)\n  spawn ettin at 1B(5,2)\n'
-        '  on defeated ettin { win "w" }\n  on round_end 4 { lose "l" }\n}\n'
-    )
+    root = write_pack(tmp_path, "et", requires=("d2e-base",), files={"q.quest": (
+                      'quest et "Et" {\n  map { tile 1B at (0, 0); edge 1B.north, 1B.south, 1B.west }\n'
+                      '  start heroes at 1B(0,0), 1B(0,1)\n  spawn ettin at 1B(5,2)\n'
+                      '  on defeated ettin { win "w" }\n  on round_end 4 { lose "l" }\n}\n'
+                      )})
     result = compile_paths([str(root)], Options(pack_path=(str(CONTENT),)))
     assert not result.sink.errors, [d.message for d in result.sink.items]
     pic = quest_maps(result.model)["et"]

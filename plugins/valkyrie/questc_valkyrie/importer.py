@@ -2297,11 +2297,10 @@ class Importer:
         if entry_flavor and k_entered is not None and text:
             self.flavors.setdefault(k_entered, text)
         buttons = [] if outcome or options else self.button_keys(sec)
+        asked = bool(buttons) or quota is not None or sec.name.startswith("Puzzle")  # its text is the `ask`'s question below (a puzzle's: puzzle_ask)
         if outcome:
             out.append(_Line(f"{outcome} {quote(text)}" if text and display else outcome, sec.span))
-        elif buttons or quota is not None or sec.name.startswith("Puzzle"):
-            pass  # the text is the question of the `ask` below (a puzzle's: puzzle_ask)
-        elif text and display and not sec.name.startswith("Spawn") \
+        elif not asked and text and display and not sec.name.startswith("Spawn") \
                 and not (entry_flavor and k_entered is not None and self.flavors[k_entered] == text):
             out.append(_Line(f"say {quote(text)}", sec.span))
         for key in ("audio",):
